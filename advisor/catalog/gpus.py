@@ -1,0 +1,75 @@
+"""GPU specifications from ``resources/catalog/gpus.yaml``."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field
+
+from advisor.errors import InputError
+from advisor.paths import resources_dir
+from advisor.profile import CustomGpu
+
+
+class GpuSpec(BaseModel):
+    model_config = ConfigDict(extra="ignore", frozen=True, populate_by_name=True)
+
+    id: str
+    aliases: list[str] = Field(default_factory=list)
+    name: str
+    gpu_class: str | None = Field(default=None, alias="class")
+    memory_gb: float
+    memory_bandwidth_gbs: float | None = None
+    tflops_fp16_dense: float
+    tflops_fp32: float
+    tdp_w: float
+    pcie_gen: int | None = None
+    nvlink: Literal["none", "bridge", "sxm"] = "none"
+    nvlink_gbs_unidirectional: float | None = None
+    launch_price_usd: float | None = None
+    source: Any = None
+    as_of: Any = None
+    confidence: Any = None
+
+    @property
+    def is_consumer(self) -> bool:
+        return self.gpu_class == "consumer"
+
+
+@cache
+def load_gpus() -> dict[str, GpuSpec]:
+    """All catalog GPUs by id and by alias."""
+    raw = yaml.safe_load((resources_dir() / "catalog" / "gpus.yaml").read_text(encoding="utf-8"))
+    table: dict[str, GpuSpec] = {}
+    for entry in raw["gpus"]:
+        spec = GpuSpec.model_validate(entry)
+        table[spec.id] = spec
+        for alias in spec.aliases:
+            table.setdefault(alias, spec)
+    return table
+
+
+def gpu_ids() -> list[str]:
+    """Canonical ids, in catalog order."""
+    seen: list[str] = []
+    for spec in load_gpus().values():
+        if spec.id not in seen:
+            seen.append(spec.id)
+    return seen
+
+
+def resolve_gpu(gpu: str | CustomGpu) -> GpuSpec:
+    """The spec of a profile's GPU: a catalog id (or alias) or the user's own numbers."""
+    if isinstance(gpu, CustomGpu):
+        return GpuSpec(id="custom", name=gpu.name, memory_gb=gpu.memory_gb,
+                       tflops_fp16_dense=gpu.tflops_fp16, tflops_fp32=gpu.tflops_fp32,
+                       tdp_w=gpu.tdp_w, pcie_gen=gpu.pcie_gen, launch_price_usd=gpu.price_usd,
+                       source="user")
+    spec = load_gpus().get(gpu.strip().lower())
+    if spec is None:
+        raise InputError.single(
+            f"unknown GPU {gpu!r}; known: {', '.join(gpu_ids())}",
+            f"未知显卡 {gpu!r}；可选：{', '.join(gpu_ids())}", path="hardware.gpu")
+    return spec

@@ -1,0 +1,15 @@
+"""gpu-advisor gui [PROFILE]: open the desktop wizard."""
+
+from __future__ import annotations
+
+
+def register(sub) -> None:
+    p = sub.add_parser("gui", help="open the desktop application")
+    p.add_argument("profile", nargs="?", metavar="PROFILE")
+    p.set_defaults(handler=run)
+
+
+def run(args) -> int:
+    from ui.launch import launch  # Qt is imported only here
+
+    return launch([args.profile] if args.profile else [], lang=args.lang)

@@ -1,0 +1,108 @@
+"""Turn pydantic validation errors into short bilingual messages that name the field."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from pydantic import ValidationError
+
+from advisor.errors import Problem
+
+
+def _fmt(value: Any) -> str:
+    text = repr(value) if isinstance(value, str) else str(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+_TEMPLATES: dict[str, tuple[str, str]] = {
+    "greater_than_equal": ("must be ≥ {ge}, got {input}", "必须 ≥ {ge}，实际为 {input}"),
+    "greater_than": ("must be > {gt}, got {input}", "必须 > {gt}，实际为 {input}"),
+    "less_than_equal": ("must be ≤ {le}, got {input}", "必须 ≤ {le}，实际为 {input}"),
+    "less_than": ("must be < {lt}, got {input}", "必须 < {lt}，实际为 {input}"),
+    "missing": ("is required", "必须填写"),
+    "extra_forbidden": ("unknown key {input_key}", "未知字段 {input_key}"),
+    "finite_number": ("must be a finite number, got {input}", "必须是有限数值，实际为 {input}"),
+    "int_type": ("must be a whole number, got {input}", "必须是整数，实际为 {input}"),
+    "int_parsing": ("must be a whole number, got {input}", "必须是整数，实际为 {input}"),
+    "int_from_float": ("must be a whole number, got {input}", "必须是整数，实际为 {input}"),
+    "float_type": ("must be a number, got {input}", "必须是数值，实际为 {input}"),
+    "float_parsing": ("must be a number, got {input}", "必须是数值，实际为 {input}"),
+    "bool_type": ("must be true or false, got {input}", "必须是 true 或 false，实际为 {input}"),
+    "bool_parsing": ("must be true or false, got {input}", "必须是 true 或 false，实际为 {input}"),
+    "string_type": ("must be text, got {input}", "必须是文本，实际为 {input}"),
+    "string_too_short": ("must not be empty", "不能为空"),
+    "string_too_long": ("is too long (at most {max_length} characters)",
+                        "太长（最多 {max_length} 个字符）"),
+    "too_short": ("needs at least {min_length} entries", "至少需要 {min_length} 项"),
+    "too_long": ("has too many entries (at most {max_length})", "条目过多（最多 {max_length} 项）"),
+    "enum": ("must be one of {expected}, got {input}", "必须是 {expected} 之一，实际为 {input}"),
+    "literal_error": ("must be {expected}, got {input}", "必须是 {expected}，实际为 {input}"),
+    "model_type": ("must be a mapping of keys to values, got {input}",
+                   "必须是键值映射，实际为 {input}"),
+    "model_attributes_type": ("must be a mapping of keys to values, got {input}",
+                              "必须是键值映射，实际为 {input}"),
+    "dict_type": ("must be a mapping of keys to values, got {input}",
+                  "必须是键值映射，实际为 {input}"),
+    "list_type": ("must be a list, got {input}", "必须是列表，实际为 {input}"),
+}
+
+# Sentences raised by our own validators, translated for the Chinese message.
+_VALUE_ERRORS_ZH: dict[str, str] = {
+    "give single_gpu_hours, or single_gpu_throughput with dataset_samples and epochs":
+        "请填写 single_gpu_hours，或同时填写 single_gpu_throughput、dataset_samples 和 epochs",
+    "inter_link: several machines need a network between them (inter_link is none)":
+        "inter_link：多台机器之间需要网络（当前为 none）",
+    "give either throughput or step_time_s": "throughput 与 step_time_s 二选一",
+    "each GPU count may appear only once": "每个卡数只能出现一次",
+    "use throughput for every point, or step_time_s for every point":
+        "所有测量点须统一使用 throughput 或 step_time_s",
+}
+
+
+def _path(loc: Sequence[Any]) -> str:
+    parts: list[str] = []
+    for item in loc:
+        if isinstance(item, int):
+            parts.append(f"[{item}]")
+        elif isinstance(item, str) and (item in {"str", "CustomGpu"} or "[" in item):
+            continue  # union branch names are noise for a user
+        else:
+            parts.append(("." if parts else "") + str(item))
+    return "".join(parts)
+
+
+def problems_from_validation(
+    error: ValidationError, line_of: Callable[[tuple[Any, ...]], int | None] | None = None
+) -> list[Problem]:
+    """One Problem per error, deduplicated, with the YAML line when ``line_of`` knows it."""
+    problems: list[Problem] = []
+    seen: set[tuple[str, str]] = set()
+    for err in error.errors(include_url=False):
+        loc = tuple(err.get("loc", ()))
+        kind = err.get("type", "")
+        ctx = dict(err.get("ctx") or {})
+        ctx.setdefault("input", _fmt(err.get("input")))
+        ctx["input"] = _fmt(err.get("input"))
+        if kind == "extra_forbidden":
+            ctx["input_key"] = repr(loc[-1]) if loc else "?"
+            loc = loc[:-1] + (loc[-1],) if loc else loc
+        if kind in ("value_error", "assertion_error"):
+            raw = str(ctx.get("error", err.get("msg", "")))
+            msg_en = raw
+            msg_zh = _VALUE_ERRORS_ZH.get(raw, raw)
+        elif kind in _TEMPLATES:
+            en, zh = _TEMPLATES[kind]
+            try:
+                msg_en, msg_zh = en.format(**ctx), zh.format(**ctx)
+            except (KeyError, IndexError):
+                msg_en = msg_zh = err.get("msg", kind)
+        else:
+            msg_en = msg_zh = f"{err.get('msg', kind)} (got {ctx['input']})"
+        path = _path(loc)
+        if (path, msg_en) in seen:
+            continue
+        seen.add((path, msg_en))
+        line = line_of(loc) if line_of else None
+        problems.append(Problem(path, msg_en, msg_zh, line))
+    return problems

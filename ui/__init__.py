@@ -1,0 +1,1 @@
+"""The desktop application (PySide6): wizard, plots, dialogs, PDF report."""
