@@ -1,0 +1,66 @@
+"""The Recommendation returned by ``advisor.recommendation.recommend`` (the shared contract)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from advisor.costs.result import CostReport
+from advisor.i18n import Text
+from advisor.scaling.result import Projection
+
+Rating = Literal["not_worth_it", "optional", "worth_it", "required"]
+
+
+class Verdict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    rating: Rating
+    gpus: int
+    nodes: int
+    parallelism: Literal["data", "zero", "fsdp", "tensor", "pipeline", "hybrid"]
+    framework: Literal["ddp", "fsdp", "deepspeed", "horovod", "none"]
+    deployment: Literal["own", "cloud", "either"]
+    headline: Text
+
+
+class Pitfall(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    severity: Literal["info", "warning", "critical"]
+    title: Text
+    detail: Text
+    remedy: Text
+    sources: list[str]
+
+
+class TraceEntry(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    rule: str
+    sources: list[str]
+    conclusion: dict[str, Any]
+    facts: dict[str, Any] = {}  # the fact values the rule matched on
+
+
+class Advice(BaseModel):
+    """Set-up advice (F13, F14, F26): one entry per topic."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    text: Text
+    sources: list[str]
+
+
+class Recommendation(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    verdict: Verdict
+    projection: Projection
+    costs: CostReport
+    pitfalls: list[Pitfall]
+    advice: list[Advice] = []
+    trace: list[TraceEntry]
