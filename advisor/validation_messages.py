@@ -57,6 +57,9 @@ _VALUE_ERRORS_ZH: dict[str, str] = {
     "each GPU count may appear only once": "每个卡数只能出现一次",
     "use throughput for every point, or step_time_s for every point":
         "所有测量点须统一使用 throughput 或 step_time_s",
+    # catalog override entries (advisor/catalog/entries.py)
+    "source must name where the number comes from": "source 必须注明数字的出处",
+    "low must not exceed high": "low 不能大于 high",
 }
 
 

@@ -1,20 +1,56 @@
-"""The QApplication and the main window."""
+"""The QApplication: fonts, translations, the exception dialog, and the main window."""
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
-from PySide6.QtWidgets import QApplication, QLabel, QMainWindow
+from PySide6.QtWidgets import QApplication
+
+from advisor.i18n import system_lang
+from advisor.logs import setup_logging
+from ui.error_dialog import ExceptionHook
+from ui.fonts import ensure_cjk_font
+from ui.translation import LanguageHub
+
+
+def make_application() -> QApplication:
+    app = QApplication.instance() or QApplication([sys.argv[0]])
+    app.setApplicationName("GPU Scaling Advisor")
+    app.setOrganizationName("gpu-scaling-advisor")
+    return app  # type: ignore[return-value]
+
+
+def build_window(argv: list[str], lang: str | None = None,
+                 recommend: Callable[[Any], Any] | None = None, *, threaded: bool = True):
+    """The main window with its language set and its answers loaded: the profile named in
+    ``argv``, else the last session's autosave. Returns (window, hub)."""
+    from ui.main_window import MainWindow
+
+    ensure_cjk_font()
+    hub = LanguageHub(lang or system_lang())
+    window = MainWindow(hub, recommend, threaded=threaded)
+    hub.setParent(window)
+    profiles = [a for a in argv if not a.startswith("-")]
+    if profiles:
+        window.document.open_path(Path(profiles[0]))
+    else:
+        window.document.restore_autosave()
+    return window, hub
 
 
 def run_app(argv: list[str], lang: str | None = None) -> int:
-    app = QApplication.instance() or QApplication([sys.argv[0]])
-    window = QMainWindow()
-    window.setWindowTitle("GPU Scaling Advisor — 多卡训练顾问")
-    window.setCentralWidget(QLabel("GPU Scaling Advisor"))
-    window.resize(1280, 800)
+    setup_logging()
+    app = make_application()
+    window, _hub = build_window(argv, lang)
+    hook = ExceptionHook(lambda: window).install()
     window.show()
-    return app.exec()
+    try:
+        return app.exec()
+    finally:
+        hook.uninstall()
 
 
 def main() -> int:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
+from advisor.i18n import Text
+
 
 class BuyVsRent(BaseModel):
     """Cumulative cost of owning vs renting ``gpus`` GPUs over the months in ``months``."""
@@ -43,3 +45,12 @@ class CostReport(BaseModel):
     deadline_gpus: int | None  # cheapest N that meets the deadline, when one is given
     buy_vs_rent: BuyVsRent
     assumptions: list[str] = []
+    # Added by the cost model (additive): the same notes in both languages, whether each side
+    # could be priced, the purchase price and power draw of each N, and the prices used.
+    assumption_texts: list[Text] = []
+    own_priced: bool = True  # False: no card price known, own figures exclude the hardware
+    cloud_priced: bool = True  # False: no cloud offer known, cloud figures are 0
+    capex: list[float] = []  # cards + machines for each N (0 when own_priced is False)
+    power_w: list[float] = []  # whole-setup draw while training, for each N (before PUE)
+    priced_with: dict[str, float] = {}  # gpu_price, cloud_per_gpu_hour, electricity_per_kwh, ...
+    fits: list[bool] = []  # the projection's fits per N (a setup that does not fit is never best)

@@ -29,6 +29,7 @@ class Projection(BaseModel):
     parallelism: list[str]  # data | zero | fsdp | tensor | pipeline | hybrid, per N
     single_gpu_fits: bool
     notes: list[str] = []
+    notes_zh: list[str] = []  # the same notes in Simplified Chinese, parallel to ``notes``
 
     def at(self, n: int) -> int:
         """Index of GPU count ``n`` (ValueError if it was not projected)."""

@@ -1,0 +1,218 @@
+"""The price catalog the cost model reads: cloud offers, card prices, electricity, exchange rate,
+machine overheads and power, engineer day rates, the move to multi-GPU, the article's defaults.
+
+``load_catalog()`` returns the built-in catalog with the user's overrides applied; it is cached
+per override file (path, size and modification time), so an edited file is read again.
+"""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+from advisor.catalog.entries import (
+    ArticleDefaults,
+    CloudOffer,
+    DayRate,
+    ElectricityPrice,
+    Fx,
+    GpuDraw,
+    GpuPrice,
+    MachineOverhead,
+    Migration,
+    SystemPower,
+)
+from advisor.catalog.gpus import GpuSpec, gpu_ids, load_gpus
+from advisor.catalog.overrides import (
+    CatalogWarning,
+    Sections,
+    apply_overrides,
+    load_builtin_sections,
+    override_path,
+)
+from advisor.i18n import Text
+
+
+@dataclass(frozen=True)
+class PriceQuote:
+    """A price in one currency and where it comes from."""
+
+    value: float
+    currency: str
+    basis: Text
+    sources: tuple[str, ...] = field(default_factory=tuple)
+
+
+class Catalog:
+    def __init__(self, sections: Sections, warnings: list[CatalogWarning]) -> None:
+        self._s = sections
+        self.warnings = list(warnings)
+
+    # -- raw sections ---------------------------------------------------------------------
+    @property
+    def cloud_offers(self) -> list[CloudOffer]:
+        return list(self._s["cloud_offers"].values())  # type: ignore[arg-type]
+
+    @property
+    def electricity_prices(self) -> list[ElectricityPrice]:
+        return list(self._s["electricity"].values())  # type: ignore[arg-type]
+
+    @property
+    def gpu_prices(self) -> list[GpuPrice]:
+        return list(self._s["gpu_prices"].values())  # type: ignore[arg-type]
+
+    @property
+    def machine_overheads(self) -> list[MachineOverhead]:
+        rows = self._s["machine_overheads"].values()
+        return sorted(rows, key=lambda r: r.up_to_gpus)  # type: ignore[attr-defined]
+
+    @property
+    def system_power(self) -> list[SystemPower]:
+        rows = self._s["system_power"].values()
+        return sorted(rows, key=lambda r: r.up_to_gpus)  # type: ignore[attr-defined]
+
+    @property
+    def fx(self) -> Fx:
+        return next(iter(self._s["fx"].values()))  # type: ignore[return-value]
+
+    @property
+    def gpu_draw(self) -> GpuDraw:
+        return next(iter(self._s["gpu_draw"].values()))  # type: ignore[return-value]
+
+    @property
+    def migration(self) -> Migration:
+        return next(iter(self._s["migration"].values()))  # type: ignore[return-value]
+
+    @property
+    def article(self) -> ArticleDefaults:
+        return next(iter(self._s["article_defaults"].values()))  # type: ignore[return-value]
+
+    @property
+    def fx_cny_per_usd(self) -> float:
+        return self.fx.cny_per_usd
+
+    # -- money ----------------------------------------------------------------------------
+    def convert(self, amount: float, from_currency: str, to_currency: str) -> float:
+        if from_currency == to_currency:
+            return amount
+        if (from_currency, to_currency) == ("USD", "CNY"):
+            return amount * self.fx_cny_per_usd
+        if (from_currency, to_currency) == ("CNY", "USD"):
+            return amount / self.fx_cny_per_usd
+        raise ValueError(f"unsupported currency pair {from_currency}->{to_currency}")
+
+    def cloud_quote(self, gpu_id: str, currency: str) -> PriceQuote | None:
+        """Price of one GPU-hour: the median of the on-demand/community offers for this GPU in
+        ``currency`` (its own market), else of all offers converted; spot only when nothing
+        else is listed."""
+        gpu_id = _canonical(gpu_id)
+        offers = [o for o in self.cloud_offers if o.gpu == gpu_id]
+        steady = [o for o in offers if o.kind != "spot"] or offers
+        if not steady:
+            return None
+        local = [o for o in steady if o.currency.value == currency] or steady
+        values = [self.convert(o.per_gpu_hour, o.currency.value, currency) for o in local]
+        value = statistics.median(values)
+        names = ", ".join(sorted({o.provider for o in local}))
+        basis = Text(en=f"median of {len(local)} cloud offer(s): {names}",
+                     zh=f"{len(local)} 个云报价的中位数：{names}")
+        return PriceQuote(value, currency, basis, tuple(str(o.source) for o in local))
+
+    def cloud_price_per_gpu_hour(self, gpu_id: str, currency: str) -> float | None:
+        quote = self.cloud_quote(gpu_id, currency)
+        return quote.value if quote else None
+
+    def gpu_price_quote(self, gpu_id: str, currency: str) -> PriceQuote | None:
+        """One card's purchase price: a street price (own currency first), else the launch
+        price (MSRP) from gpus.yaml, converted."""
+        gpu_id = _canonical(gpu_id)
+        street = [p for p in self.gpu_prices if p.gpu == gpu_id]
+        street.sort(key=lambda p: p.currency.value != currency)
+        if street:
+            p = street[0]
+            return PriceQuote(self.convert(p.price, p.currency.value, currency), currency,
+                              Text(en=f"street price ({p.id})", zh=f"市场价（{p.id}）"),
+                              (str(p.source),))
+        spec = load_gpus().get(gpu_id)
+        if spec is not None and spec.launch_price_usd:
+            return PriceQuote(self.convert(spec.launch_price_usd, "USD", currency), currency,
+                              Text(en=f"launch price of {spec.name}",
+                                   zh=f"{spec.name} 的首发价"), (str(spec.source),))
+        return None
+
+    def gpu_price(self, gpu_id: str, currency: str) -> float | None:
+        quote = self.gpu_price_quote(gpu_id, currency)
+        return quote.value if quote else None
+
+    def electricity_entry(self, currency: str) -> ElectricityPrice:
+        rows = self.electricity_prices
+        for row in rows:
+            if row.default_for is not None and row.default_for.value == currency:
+                return row
+        for row in rows:
+            if row.default_for is not None:
+                return row
+        return rows[0]
+
+    def electricity_per_kwh(self, currency: str) -> float:
+        row = self.electricity_entry(currency)
+        return self.convert(row.price_per_kwh, row.currency.value, currency)
+
+    def engineer_day_rate(self, currency: str) -> float:
+        rates: list[DayRate] = list(self._s["engineer_day_rates"].values())  # type: ignore
+        rates.sort(key=lambda r: r.currency.value != currency)
+        return self.convert(rates[0].price, rates[0].currency.value, currency)
+
+    # -- machines -------------------------------------------------------------------------
+    def machine_overhead(self, gpus_in_machine: int, currency: str) -> float:
+        """Price of a machine without GPUs that holds ``gpus_in_machine`` cards (F10, F23).
+        Past the largest row, machines are counted in multiples of it."""
+        row, multiple = _row_for(self.machine_overheads, gpus_in_machine)
+        return multiple * self.convert(row.price, row.currency.value, currency)  # type: ignore
+
+    def system_power_w(self, gpus_in_machine: int) -> float:
+        """Watts a machine draws besides its GPUs (F09, F11)."""
+        row, multiple = _row_for(self.system_power, gpus_in_machine)
+        return multiple * row.watts  # type: ignore[attr-defined]
+
+
+def _row_for(rows, gpus: int):
+    for row in rows:
+        if gpus <= row.up_to_gpus:
+            return row, 1
+    last = rows[-1]
+    return last, -(-gpus // last.up_to_gpus)
+
+
+def _canonical(gpu_id: str) -> str:
+    spec: GpuSpec | None = load_gpus().get(gpu_id.strip().lower())
+    return spec.id if spec else gpu_id
+
+
+@cache
+def _load(path: str, stamp: tuple[int, int] | None) -> Catalog:
+    sections = load_builtin_sections()
+    known = set(load_gpus())
+    merged, warnings = apply_overrides(sections, Path(path), known)
+    return Catalog(merged, warnings)
+
+
+def load_catalog() -> Catalog:
+    """The built-in catalog with the user's overrides (cached until the file changes)."""
+    path = override_path()
+    try:
+        st = path.stat()
+        stamp: tuple[int, int] | None = (st.st_mtime_ns, st.st_size)
+    except OSError:
+        stamp = None
+    return _load(str(path), stamp)
+
+
+def catalog_warnings() -> list[CatalogWarning]:
+    """Problems found in the user's override file (empty when there is none or it is fine)."""
+    return list(load_catalog().warnings)
+
+
+__all__ = ["Catalog", "PriceQuote", "catalog_warnings", "gpu_ids", "load_catalog"]

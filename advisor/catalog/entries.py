@@ -1,0 +1,169 @@
+"""The kinds of catalog entry the cost model reads, each validated like a profile field.
+
+Every entry names its ``source`` and ``as_of`` (``null`` when the source is undated) so a
+number shown to a user can always be traced. Unknown keys are refused, so a typo in a user's
+override file is reported instead of silently ignored.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from advisor.profile import Currency
+
+SourceText = str | list[str]
+
+
+class Sourced(BaseModel):
+    """Fields every catalog entry carries."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+
+    id: str = Field(min_length=1, max_length=80)
+    source: SourceText
+    as_of: str | None
+    confidence: str | None = None
+    note: str | None = None
+
+    @field_validator("as_of", mode="before")
+    @classmethod
+    def _date_as_text(cls, value: Any) -> Any:
+        # YAML reads 2026-11-09 as a date and 2026 as a number; both are fine as text.
+        if isinstance(value, _dt.date | int) and not isinstance(value, bool):
+            return str(value)
+        return value
+
+    @field_validator("source")
+    @classmethod
+    def _source_not_empty(cls, value: SourceText) -> SourceText:
+        items = [value] if isinstance(value, str) else value
+        if not items or not all(item.strip() for item in items):
+            raise ValueError("source must name where the number comes from")
+        return value
+
+
+class Range(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+
+    low: float = Field(ge=0)
+    high: float = Field(ge=0)
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Range:
+        if self.low > self.high:
+            raise ValueError("low must not exceed high")
+        return self
+
+    @property
+    def mid(self) -> float:
+        return (self.low + self.high) / 2
+
+
+class CloudOffer(Sourced):
+    """One rentable instance: ``price_per_hour`` is for all ``gpus_per_instance`` GPUs."""
+
+    provider: str = Field(min_length=1)
+    instance: str | None = None
+    gpu: str = Field(min_length=1)
+    gpus_per_instance: int = Field(ge=1, le=1024)
+    price_per_hour: float = Field(gt=0, le=100_000)
+    price_low: float | None = Field(default=None, ge=0)
+    price_high: float | None = Field(default=None, ge=0)
+    currency: Currency
+    kind: Literal["on_demand", "spot", "community"] = "on_demand"
+    region: str | None = None
+
+    @property
+    def per_gpu_hour(self) -> float:
+        return self.price_per_hour / self.gpus_per_instance
+
+
+class ElectricityPrice(Sourced):
+    region: str = Field(min_length=1)
+    price_per_kwh: float = Field(gt=0, le=100)
+    currency: Currency
+    default_for: Currency | None = None
+
+
+class GpuPrice(Sourced):
+    """Street price of one card."""
+
+    gpu: str = Field(min_length=1)
+    price: float = Field(gt=0, le=100_000_000)
+    price_low: float | None = Field(default=None, ge=0)
+    price_high: float | None = Field(default=None, ge=0)
+    currency: Currency
+
+
+class MachineOverhead(Sourced):
+    """A machine without GPUs (board, CPU, memory, case, power supply, cooling) for up to
+    ``up_to_gpus`` cards (F10, F23)."""
+
+    up_to_gpus: int = Field(ge=1, le=64)
+    price: float = Field(ge=0, le=100_000_000)
+    currency: Currency
+
+
+class SystemPower(Sourced):
+    """Power of everything in a machine but the GPUs (F09, F11)."""
+
+    up_to_gpus: int = Field(ge=1, le=64)
+    watts: float = Field(ge=0, le=20_000)
+
+
+class GpuDraw(Sourced):
+    fraction_of_tdp: float = Field(gt=0, le=2)
+
+
+class DayRate(Sourced):
+    price: float = Field(ge=0, le=10_000_000)
+    currency: Currency
+
+
+class Migration(Sourced):
+    """The one-off move from one GPU to several (F13-F16)."""
+
+    days: float = Field(ge=0, le=365)
+    days_low: float = Field(ge=0, le=365)
+    days_high: float = Field(ge=0, le=365)
+    extra_days_multi_machine: float = Field(default=0, ge=0, le=365)
+
+
+class Fx(Sourced):
+    cny_per_usd: float = Field(gt=0.1, le=1000)
+
+
+class ArticleDefaults(Sourced):
+    """The article's own numbers (F09-F12, F16, F31) as one named set."""
+
+    workstation_4gpu_price_cny: Range
+    power_per_month_cny: Range
+    cloud_4gpu_per_hour_cny: Range
+    horizon_months: float = Field(gt=0, le=120)
+    rent_below_hours_per_month: float = Field(gt=0)
+    own_above_hours_per_month: float = Field(gt=0)
+    machine_1gpu_watts: Range
+    supporting_parts_ratio_4gpu: Range
+    electricity_ratio_multi_vs_one: float = Field(gt=0)
+    card_price_4060_class_cny: float = Field(gt=0)
+    migration_days: Range
+    deadline_case: dict[str, float]
+    learning_case: dict[str, float]
+
+
+# Section name in a catalog/override file -> (built-in file, key in it, entry model, is a list)
+SECTIONS: dict[str, tuple[str, str, type[Sourced], bool]] = {
+    "cloud_offers": ("cloud_offers.yaml", "offers", CloudOffer, True),
+    "electricity": ("electricity.yaml", "prices", ElectricityPrice, True),
+    "gpu_prices": ("gpu_prices.yaml", "prices", GpuPrice, True),
+    "machine_overheads": ("economics.yaml", "machine_overheads", MachineOverhead, True),
+    "system_power": ("economics.yaml", "system_power", SystemPower, True),
+    "engineer_day_rates": ("economics.yaml", "engineer_day_rates", DayRate, True),
+    "fx": ("economics.yaml", "fx", Fx, False),
+    "gpu_draw": ("economics.yaml", "gpu_draw", GpuDraw, False),
+    "migration": ("economics.yaml", "migration", Migration, False),
+    "article_defaults": ("article_defaults.yaml", "article_defaults", ArticleDefaults, False),
+}

@@ -1,0 +1,63 @@
+"""gpu-advisor costs PROFILE: cost per run and per month for 1…N GPUs, buy vs rent, net value."""
+
+from __future__ import annotations
+
+import json
+
+from advisor.catalog import load_catalog
+from advisor.costs import estimate_costs
+from advisor.costs.text import render_text
+from advisor.errors import InputError
+from advisor.profile import Profile
+from advisor.profile_io import load_profile
+from advisor.scaling.result import Projection
+
+
+def register(sub) -> None:
+    p = sub.add_parser("costs", help="costs per run and per month, buy vs rent, value of time")
+    p.add_argument("profile", metavar="PROFILE")
+    p.add_argument("--format", choices=["text", "json"], default="text")
+    p.add_argument("--gpus", default=None, metavar="N,N,...",
+                   help="GPU counts to cost, e.g. 1,2,4,8 (default: the projection's)")
+    p.add_argument("--currency", choices=["CNY", "USD"], default=None,
+                   help="currency of the report (default: the profile's, else by language)")
+    p.set_defaults(handler=run)
+
+
+def parse_gpu_counts(text: str | None) -> list[int] | None:
+    if text is None:
+        return None
+    try:
+        counts = sorted({int(part) for part in text.replace(" ", "").split(",") if part})
+    except ValueError:
+        counts = []
+    if not counts or counts[0] < 1 or counts[-1] > 100_000:
+        raise InputError.single(f"--gpus must be whole numbers ≥ 1 separated by commas, got "
+                                f"{text!r}", f"--gpus 须为逗号分隔的正整数，实际为 {text!r}",
+                                path="--gpus")
+    return counts
+
+
+def project(profile: Profile, gpus: list[int] | None) -> Projection:
+    """The scaling projection for ``profile`` (advisor.scaling.project)."""
+    from advisor.scaling import project as scaling_project
+
+    if gpus is None:
+        return scaling_project(profile)
+    return scaling_project(profile, gpus=gpus)
+
+
+def run(args) -> int:
+    profile = load_profile(args.profile)
+    gpus = parse_gpu_counts(args.gpus)
+    projection = project(profile, gpus)
+    catalog = load_catalog()
+    report = estimate_costs(profile, projection, lang=args.lang, currency=args.currency,
+                            catalog=catalog)
+    if args.format == "json":
+        data = report.model_dump(mode="json")
+        data["catalog_warnings"] = [w.render(args.lang) for w in catalog.warnings]
+        print(json.dumps(data, indent=2, ensure_ascii=False))
+    else:
+        print(render_text(report, args.lang, catalog.warnings), end="")
+    return 0

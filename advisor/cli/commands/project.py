@@ -1,0 +1,82 @@
+"""gpu-advisor project PROFILE [--gpus 1,2,4,8] --format json|text: the speed-up curve."""
+
+from __future__ import annotations
+
+import json
+
+from advisor.errors import InputError
+from advisor.i18n import pick
+from advisor.profile_io import load_profile
+
+FIELDS = ("gpus", "nodes", "speedup", "speedup_low", "speedup_high", "efficiency", "step_time_s",
+          "run_hours", "bottleneck", "memory_per_gpu_gb", "fits", "parallelism")
+
+BOTTLENECK_ZH = {"compute": "计算", "communication": "通信", "input_pipeline": "数据加载",
+                 "memory": "显存", "synchronisation": "同步等待", "pipeline_bubble": "流水线气泡",
+                 "alternating_training": "交替训练", "virtualization": "虚拟化"}
+PARALLELISM_ZH = {"data": "数据并行", "zero": "ZeRO", "fsdp": "FSDP", "tensor": "张量并行",
+                  "pipeline": "流水线并行", "hybrid": "混合并行"}
+
+
+def register(sub) -> None:
+    p = sub.add_parser("project", help="project the speed-up of 1...N GPUs for a profile")
+    p.add_argument("profile", metavar="PROFILE")
+    p.add_argument("--gpus", default=None,
+                   help="GPU counts, comma-separated (default: 1..N up to 16 GPUs, "
+                        "else powers of two and the total)")
+    p.add_argument("--format", choices=["json", "text"], default="text")
+    p.set_defaults(handler=run)
+
+
+def parse_counts(text: str | None) -> list[int] | None:
+    if text is None:
+        return None
+    try:
+        counts = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise InputError.single(f"expected whole numbers like 1,2,4,8, got {text!r}",
+                                f"应为逗号分隔的整数，如 1,2,4,8，实际为 {text!r}",
+                                path="--gpus") from None
+    if not counts or min(counts) < 1 or max(counts) > 100_000:
+        raise InputError.single("counts must be between 1 and 100000",
+                                "数量必须在 1 到 100000 之间", path="--gpus")
+    return counts
+
+
+def run(args) -> int:
+    from advisor.scaling import project
+
+    profile = load_profile(args.profile)
+    result = project(profile, parse_counts(args.gpus))
+    if args.format == "json":
+        data = result.model_dump()
+        data["notes"] = result.notes_zh if args.lang == "zh" else result.notes
+        data.pop("notes_zh", None)
+        print(json.dumps(data, ensure_ascii=False, indent=2))
+        return 0
+    print(render_text(result, args.lang))
+    return 0
+
+
+def render_text(result, lang: str) -> str:
+    zh = lang == "zh"
+    head = pick(lang, f"{'GPUs':>5} {'nodes':>5} {'speed-up':>9} {'low-high':>13} {'eff.':>5} "
+                      f"{'step s':>9} {'run h':>8} {'mem GB':>7} {'fits':>4}  parallelism / "
+                      "bottleneck",
+                f"{'卡数':>4} {'机器':>4} {'加速比':>7} {'区间':>12} {'效率':>4} {'每步秒':>8} "
+                f"{'单次小时':>6} {'显存GB':>6} {'放得下':>3}  并行方式 / 瓶颈")
+    lines = [head]
+    for i, n in enumerate(result.gpus):
+        par = result.parallelism[i]
+        neck = result.bottleneck[i]
+        fits = pick(lang, "yes" if result.fits[i] else "no", "是" if result.fits[i] else "否")
+        band = f"{result.speedup_low[i]:.2f}-{result.speedup_high[i]:.2f}"
+        lines.append(
+            f"{n:>5} {result.nodes[i]:>5} {result.speedup[i]:>8.2f}x {band:>13} "
+            f"{result.efficiency[i]:>5.0%} {result.step_time_s[i]:>9.4g} "
+            f"{result.run_hours[i]:>8.3g} {result.memory_per_gpu_gb[i]:>7.1f} {fits:>4}  "
+            f"{PARALLELISM_ZH.get(par, par) if zh else par} / "
+            f"{BOTTLENECK_ZH.get(neck, neck) if zh else neck}")
+    for note in (result.notes_zh if zh else result.notes):
+        lines.append(("注：" if zh else "note: ") + note)
+    return "\n".join(lines)

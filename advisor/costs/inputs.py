@@ -1,0 +1,158 @@
+"""The prices a cost estimate uses: the profile's own numbers first, the catalog's otherwise,
+all in one currency, each fallback written down as a bilingual note."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from advisor.catalog import Catalog, resolve_gpu
+from advisor.costs.migration import migration_days
+from advisor.errors import InputError
+from advisor.i18n import Text, system_lang
+from advisor.profile import CustomGpu, Profile, TimeValue
+
+
+@dataclass
+class CostInputs:
+    currency: str
+    mode: str  # own | cloud | compare
+    gpu_tdp_w: float
+    gpu_draw_fraction: float
+    gpu_price: float | None  # one card; None = unknown, owning is not priced
+    base_system_price: float | None  # user's one-GPU machine without GPUs, if given
+    cloud_per_gpu_hour: float | None  # None = no offer, renting is not priced
+    electricity_per_kwh: float
+    pue: float
+    engineer_day_rate: float
+    migration_days: float  # F16 midpoint, 0 when the team has moved before
+    extra_days_multi_machine: float  # F32
+    value_per_day: float  # F12: 0 for learning
+    horizon_months: float
+    runs_per_month: float
+    gpus_per_node: int
+    deadline_days: float | None
+    catalog: Catalog
+    notes: list[Text] = field(default_factory=list)
+
+    def machine_overhead(self, gpus_in_machine: int) -> float:
+        """F10/F23: a machine for more cards costs more; the user's own base price is scaled by
+        the catalog's ratios."""
+        catalog_price = self.catalog.machine_overhead(gpus_in_machine, self.currency)
+        if self.base_system_price is None:
+            return catalog_price
+        one = self.catalog.machine_overhead(1, self.currency)
+        return self.base_system_price * (catalog_price / one if one > 0 else 1.0)
+
+    def system_power_w(self, gpus_in_machine: int) -> float:
+        return self.catalog.system_power_w(gpus_in_machine)
+
+    def priced_with(self) -> dict[str, float]:
+        out = {
+            "electricity_per_kwh": self.electricity_per_kwh,
+            "pue": self.pue,
+            "engineer_day_rate": self.engineer_day_rate,
+            "migration_days": self.migration_days,
+            "value_per_day": self.value_per_day,
+            "fx_cny_per_usd": self.catalog.fx_cny_per_usd,
+            "gpu_tdp_w": self.gpu_tdp_w,
+            "machine_overhead_1gpu": self.machine_overhead(1),
+            "horizon_months": self.horizon_months,
+            "runs_per_month": self.runs_per_month,
+        }
+        if self.gpu_price is not None:
+            out["gpu_price"] = self.gpu_price
+        if self.cloud_per_gpu_hour is not None:
+            out["cloud_per_gpu_hour"] = self.cloud_per_gpu_hour
+        return out
+
+
+def choose_currency(profile: Profile, lang: str | None, currency: str | None) -> tuple[str, str]:
+    """(currency of the report, currency the profile's own prices are written in).
+
+    The profile's currency wins; without one, a Chinese locale means CNY, anything else USD."""
+    lang = lang or system_lang()
+    given = profile.economics.currency
+    source = given.value if given is not None else ("CNY" if lang == "zh" else "USD")
+    target = (currency or source).upper()
+    if target not in ("CNY", "USD"):
+        raise InputError.single(f"unknown currency {currency!r}; use CNY or USD",
+                                f"未知货币 {currency!r}；请使用 CNY 或 USD", path="currency")
+    return target, source
+
+
+def resolve_inputs(profile: Profile, catalog: Catalog, *, lang: str | None = None,
+                   currency: str | None = None) -> CostInputs:
+    out, given_in = choose_currency(profile, lang, currency)
+    eco = profile.economics
+    notes: list[Text] = []
+
+    def mine(value: float | None) -> float | None:
+        return None if value is None else catalog.convert(value, given_in, out)
+
+    spec = resolve_gpu(profile.hardware.gpu)
+    gpu_price = mine(eco.gpu_price)
+    if gpu_price is None:
+        if isinstance(profile.hardware.gpu, CustomGpu):
+            usd = profile.hardware.gpu.price_usd
+            gpu_price = None if usd is None else catalog.convert(usd, "USD", out)
+        else:
+            quote = catalog.gpu_price_quote(spec.id, out)
+            if quote is not None:
+                gpu_price = quote.value
+                notes.append(Text(
+                    en=f"GPU price: {quote.basis.en}, {quote.value:,.0f} {out} a card",
+                    zh=f"显卡价格：{quote.basis.zh}，每张 {quote.value:,.0f} {out}"))
+    if gpu_price is None:
+        notes.append(Text(en="no purchase price for this GPU: owning is not costed "
+                             "(set economics.gpu_price)",
+                          zh="没有这款显卡的购买价：未计算自建成本（请填写 economics.gpu_price）"))
+
+    cloud = mine(eco.cloud_price_per_gpu_hour)
+    if cloud is None and not isinstance(profile.hardware.gpu, CustomGpu):
+        quote = catalog.cloud_quote(spec.id, out)
+        if quote is not None:
+            cloud = quote.value
+            notes.append(Text(en=f"cloud price: {quote.basis.en}, {cloud:.2f} {out} per GPU-hour",
+                              zh=f"云价格：{quote.basis.zh}，每卡时 {cloud:.2f} {out}"))
+    if cloud is None:
+        notes.append(Text(en="no cloud offer for this GPU: renting is not costed "
+                             "(set economics.cloud_price_per_gpu_hour)",
+                          zh="目录中没有这款显卡的云报价：未计算租用成本"
+                             "（请填写 economics.cloud_price_per_gpu_hour）"))
+
+    electricity = mine(eco.electricity_per_kwh)
+    if electricity is None:
+        electricity = catalog.electricity_per_kwh(out)
+        row = catalog.electricity_entry(out)
+        notes.append(Text(en=f"electricity: {row.region} ({row.as_of}), "
+                             f"{electricity:.3f} {out}/kWh",
+                          zh=f"电价：{row.region}（{row.as_of}），每度 {electricity:.3f} {out}"))
+    day_rate = mine(eco.engineer_day_rate)
+    if day_rate is None:
+        day_rate = catalog.engineer_day_rate(out)
+        notes.append(Text(en=f"engineer day rate: default {day_rate:,.0f} {out} "
+                             "(set economics.engineer_day_rate)",
+                          zh=f"工程师日薪：默认 {day_rate:,.0f} {out}（可填写 economics.engineer_day_rate）"))
+
+    value_per_day = 0.0
+    if eco.time_value != TimeValue.none:  # F12: learning time has no money value
+        given_value = mine(eco.value_per_day)
+        if given_value is None:
+            notes.append(Text(en="time_value is set but value_per_day is empty: time saved "
+                                 "counted as 0", zh="已选择时间价值但未填写 value_per_day：省下的时间按 0 计"))
+        value_per_day = given_value or 0.0
+
+    migration = catalog.migration
+    # F16: the first move costs 1-3 days; a team that has done it before skips it.
+    first_move_days = migration_days(migration, moved_before=eco.moved_to_multi_gpu_before)
+    return CostInputs(
+        currency=out, mode=eco.mode.value, gpu_tdp_w=spec.tdp_w,
+        gpu_draw_fraction=catalog.gpu_draw.fraction_of_tdp, gpu_price=gpu_price,
+        base_system_price=mine(eco.base_system_price), cloud_per_gpu_hour=cloud,
+        electricity_per_kwh=electricity, pue=eco.pue, engineer_day_rate=day_rate,
+        migration_days=first_move_days,
+        extra_days_multi_machine=migration.extra_days_multi_machine,
+        value_per_day=value_per_day, horizon_months=profile.training.horizon_months,
+        runs_per_month=profile.training.runs_per_month,
+        gpus_per_node=profile.hardware.gpus_per_node, deadline_days=eco.deadline_days,
+        catalog=catalog, notes=notes)

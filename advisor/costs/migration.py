@@ -1,0 +1,37 @@
+"""The one-off move from one GPU to several, in days (F13-F16), and when it pays back.
+
+F16 says a first move costs 1-3 days, so a job whose run takes under 3 days costs more on
+several GPUs; F17 calls 1-3-day runs done 2-3 times a week "worth it". Both hold once the move
+is counted against the time saved by all the runs in the planning horizon, not by one run.
+"""
+
+from __future__ import annotations
+
+from advisor.catalog.entries import Migration
+
+
+def migration_days(migration: Migration, *, moved_before: bool, machines: int = 1,
+                   case: str = "days") -> float:
+    """Engineer-days of the move: ``case`` is days (midpoint), days_low or days_high (F16).
+    A team that has moved before pays only the extra work of several machines (F32)."""
+    base = 0.0 if moved_before else float(getattr(migration, case))
+    return base + (migration.extra_days_multi_machine if machines > 1 else 0.0)
+
+
+def hours_saved_per_run(single_gpu_hours: float, speedup: float) -> float:
+    """Wall-clock hours one run saves at ``speedup`` (negative when it runs slower)."""
+    return single_gpu_hours - single_gpu_hours / speedup
+
+
+def migration_payback_runs(days: float, saved_hours_per_run: float) -> float | None:
+    """Runs needed before the time saved equals the days spent moving (day for day, as F16
+    counts it); None when more GPUs save nothing."""
+    if saved_hours_per_run <= 0:
+        return None
+    return days * 24.0 / saved_hours_per_run
+
+
+def worth_moving(days: float, saved_hours_per_run: float, runs_in_horizon: float) -> bool:
+    """F16/F17: the move pays back when the runs in the horizon save more time than it costs."""
+    payback = migration_payback_runs(days, saved_hours_per_run)
+    return payback is not None and runs_in_horizon >= payback

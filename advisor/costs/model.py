@@ -1,0 +1,198 @@
+"""Cost per run and per month for each GPU count, and the value of the time saved (F02).
+
+For every N the projection covers: wall time and GPU-hours of one run; energy (each GPU's draw
+plus the machine's, times PUE) and its price; the cloud bill; owned hardware spread over the
+planning horizon; the one-off move to multi-GPU spread over the runs in the horizon
+(F13–F16); and the time saved × the value of a day (F12). Net value compares each N with one
+GPU (or with the smallest N that fits, when one GPU cannot hold the model).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from advisor.catalog import Catalog, load_catalog
+from advisor.costs.breakeven import buy_vs_rent_curves
+from advisor.costs.inputs import CostInputs, resolve_inputs
+from advisor.costs.result import CostReport
+from advisor.errors import InputError
+from advisor.i18n import Text, system_lang
+from advisor.profile import Profile
+from advisor.scaling.result import Projection
+
+DAYS_PER_MONTH = 365.0 / 12.0
+
+
+@dataclass(frozen=True)
+class SetupCost:
+    """Costs of one GPU count (money in the report's currency)."""
+
+    gpus: int
+    machines: int
+    run_hours: float
+    power_w: float
+    energy_kwh_per_run: float
+    energy_cost_per_run: float
+    capex: float  # cards + machines; 0 when the card price is unknown
+    cloud_cost_per_run: float
+    migration_total: float
+
+
+def setup_cost(inp: CostInputs, gpus: int, machines: int, run_hours: float) -> SetupCost:
+    machines = max(1, machines)
+    per_machine = math.ceil(gpus / machines)
+    # F09/F11: every GPU's draw plus the rest of each machine; PUE for a data centre.
+    power_w = gpus * inp.gpu_tdp_w * inp.gpu_draw_fraction + \
+        machines * inp.system_power_w(per_machine)
+    energy_kwh = power_w * run_hours / 1000.0 * inp.pue
+    # F10/F23: the machine around the cards costs more with more cards, and jumps at 8.
+    capex = 0.0 if inp.gpu_price is None else \
+        gpus * inp.gpu_price + machines * inp.machine_overhead(per_machine)
+    cloud = 0.0 if inp.cloud_per_gpu_hour is None else gpus * run_hours * inp.cloud_per_gpu_hour
+    migration = 0.0
+    if gpus > 1:
+        # F13-F16: data loader, learning-rate scaling, NCCL time-outs: 1-3 days the first
+        # time; F32: several machines add work even for a team that has done it before.
+        days = inp.migration_days + (inp.extra_days_multi_machine if machines > 1 else 0.0)
+        migration = days * inp.engineer_day_rate
+    return SetupCost(gpus, machines, run_hours, power_w, energy_kwh,
+                     energy_kwh * inp.electricity_per_kwh, capex, cloud, migration)
+
+
+def _effective_mode(inp: CostInputs) -> tuple[str, list[Text]]:
+    own_ok, cloud_ok = inp.gpu_price is not None, inp.cloud_per_gpu_hour is not None
+    if inp.mode == "own" and not own_ok:
+        raise InputError.single("no purchase price for this GPU: set economics.gpu_price",
+                                "没有这款显卡的购买价：请填写 economics.gpu_price",
+                                path="economics.gpu_price")
+    if inp.mode == "cloud" and not cloud_ok:
+        raise InputError.single(
+            "no cloud offer for this GPU: set economics.cloud_price_per_gpu_hour",
+            "目录中没有这款显卡的云报价：请填写 economics.cloud_price_per_gpu_hour",
+            path="economics.cloud_price_per_gpu_hour")
+    if inp.mode == "compare" and not (own_ok and cloud_ok):
+        if not own_ok and not cloud_ok:
+            raise InputError.single(
+                "neither a purchase price nor a cloud price is known for this GPU: set "
+                "economics.gpu_price or economics.cloud_price_per_gpu_hour",
+                "这款显卡既没有购买价也没有云价格：请填写 economics.gpu_price 或 "
+                "economics.cloud_price_per_gpu_hour", path="economics")
+        mode = "own" if own_ok else "cloud"
+        return mode, [Text(en=f"compare mode: only {mode} can be priced",
+                           zh=f"比较模式：只能计算{'自建' if mode == 'own' else '租用'}成本")]
+    return inp.mode, []
+
+
+def estimate_costs(profile: Profile, projection: Projection, *, lang: str | None = None,
+                   currency: str | None = None, catalog: Catalog | None = None) -> CostReport:
+    """Costs and value of every GPU count in ``projection`` for ``profile``.
+
+    Currency: ``currency`` if given, else the profile's, else CNY for a Chinese ``lang``."""
+    lang = lang or system_lang()
+    catalog = catalog or load_catalog()
+    inp = resolve_inputs(profile, catalog, lang=lang, currency=currency)
+    mode, notes = _effective_mode(inp)
+    notes = inp.notes + notes
+    horizon, runs_pm = inp.horizon_months, inp.runs_per_month
+    # Runs that share the hardware and the one-off move (F16 vs F17: spread over the horizon).
+    runs_in_horizon = max(runs_pm * horizon, 1.0)
+    if runs_pm * horizon < 1.0:
+        notes.append(Text(en="fewer than one run in the horizon: per-run costs assume one run",
+                          zh="规划周期内不足一次训练：按一次计算单次成本"))
+
+    setups = [setup_cost(inp, n, projection.nodes[i], projection.run_hours[i])
+              for i, n in enumerate(projection.gpus)]
+    rows = [_per_run_and_month(s, mode, horizon, runs_pm, runs_in_horizon) for s in setups]
+    own_run, cloud_run, mig_run, cost_run, cost_month = (list(col) for col in zip(*rows,
+                                                                                strict=True))
+
+    # Net value is measured against one GPU; when one GPU was not projected it is costed
+    # here, and when it cannot hold the job, against the smallest count that can.
+    fits = list(projection.fits)
+    base_hours, base_month = _baseline(profile, projection, inp, setups, cost_month, mode,
+                                       runs_in_horizon, notes)
+    saved_value, net_value = [], []
+    for i, s in enumerate(setups):
+        hours_saved = base_hours - s.run_hours
+        # F12/F02: the time saved is worth a day's value per 24 wall-clock hours saved.
+        value = runs_pm * hours_saved / 24.0 * inp.value_per_day
+        saved_value.append(value)
+        net_value.append(value - (cost_month[i] - base_month))
+
+    candidates = [i for i, ok in enumerate(fits) if ok] or [0]
+    best = max(candidates, key=lambda i: (round(net_value[i], 6), -projection.gpus[i]))
+    deadline = _deadline_gpus(inp, projection, cost_month, fits)
+    bvr_index = best
+    s = setups[bvr_index]
+    own_per_hour = s.power_w / 1000.0 * inp.pue * inp.electricity_per_kwh
+    cloud_per_hour = 0.0 if inp.cloud_per_gpu_hour is None else s.gpus * inp.cloud_per_gpu_hour
+    curves = buy_vs_rent_curves(
+        s.gpus, s.capex, s.energy_cost_per_run * runs_pm, s.cloud_cost_per_run * runs_pm,
+        horizon, cloud_per_hour, own_per_hour,
+        priced=inp.gpu_price is not None and inp.cloud_per_gpu_hour is not None)
+    if deadline is None and inp.deadline_days is not None:
+        notes.append(Text(en="no GPU count finishes the planned runs before the deadline",
+                          zh="没有任何卡数能在截止前完成计划的训练"))
+    return CostReport(
+        currency=inp.currency, mode=mode, gpus=list(projection.gpus),
+        run_hours=[s.run_hours for s in setups],
+        gpu_hours_per_run=[s.gpus * s.run_hours for s in setups],
+        energy_kwh_per_run=[s.energy_kwh_per_run for s in setups],
+        energy_cost_per_run=[s.energy_cost_per_run for s in setups],
+        cloud_cost_per_run=cloud_run, own_cost_per_run=own_run,
+        migration_cost_per_run=mig_run, cost_per_run=cost_run, cost_per_month=cost_month,
+        time_saved_value_per_month=saved_value, net_value_per_month=net_value,
+        best_value_gpus=projection.gpus[best], deadline_gpus=deadline, buy_vs_rent=curves,
+        assumptions=[t.get(lang) for t in notes], assumption_texts=notes,
+        own_priced=inp.gpu_price is not None, cloud_priced=inp.cloud_per_gpu_hour is not None,
+        capex=[s.capex for s in setups], power_w=[s.power_w for s in setups],
+        priced_with=inp.priced_with(), fits=fits)
+
+
+def _per_run_and_month(s: SetupCost, mode: str, horizon: float, runs_pm: float,
+                       runs_in_horizon: float) -> tuple[float, float, float, float, float]:
+    """(own, cloud, migration, chosen cost) per run and the chosen cost per month."""
+    own_run = s.capex / runs_in_horizon + s.energy_cost_per_run
+    own_month = s.capex / horizon + s.energy_cost_per_run * runs_pm
+    cloud_month = s.cloud_cost_per_run * runs_pm
+    mig_run = s.migration_total / runs_in_horizon
+    if mode == "own" or (mode == "compare" and own_month <= cloud_month):
+        chosen_run, chosen_month = own_run, own_month
+    else:
+        chosen_run, chosen_month = s.cloud_cost_per_run, cloud_month
+    return (own_run, s.cloud_cost_per_run, mig_run, chosen_run + mig_run,
+            chosen_month + s.migration_total / horizon)
+
+
+def _baseline(profile: Profile, projection: Projection, inp: CostInputs,
+              setups: list[SetupCost], cost_month: list[float], mode: str,
+              runs_in_horizon: float, notes: list[Text]) -> tuple[float, float]:
+    """(run hours, cost a month) of the setup every N is compared with."""
+    fits = projection.fits
+    if 1 in projection.gpus and fits[projection.gpus.index(1)]:
+        i = projection.gpus.index(1)
+        return setups[i].run_hours, cost_month[i]
+    if 1 not in projection.gpus and projection.single_gpu_fits:
+        one = setup_cost(inp, 1, 1, profile.training.run_hours_one_gpu)
+        row = _per_run_and_month(one, mode, inp.horizon_months, inp.runs_per_month,
+                                 runs_in_horizon)
+        return one.run_hours, row[4]
+    i = next((k for k, ok in enumerate(fits) if ok), 0)
+    n = projection.gpus[i]
+    notes.append(Text(en=f"one GPU cannot run this job: value is compared with {n} GPUs",
+                      zh=f"单卡无法运行此任务：价值与 {n} 卡相比"))
+    return setups[i].run_hours, cost_month[i]
+
+
+def _deadline_gpus(inp: CostInputs, projection: Projection, cost_month: list[float],
+                   fits: list[bool]) -> int | None:
+    """Cheapest N that finishes the runs due before the deadline, one after another."""
+    if inp.deadline_days is None:
+        return None
+    runs_due = max(1.0, inp.runs_per_month * inp.deadline_days / DAYS_PER_MONTH)
+    meeting = [i for i, h in enumerate(projection.run_hours)
+               if fits[i] and runs_due * h <= inp.deadline_days * 24.0 + 1e-9]
+    if not meeting:
+        return None
+    return projection.gpus[min(meeting, key=lambda i: (cost_month[i], projection.gpus[i]))]

@@ -1,0 +1,101 @@
+"""``diagnose(series, profile, telemetry)``: why a measured multi-GPU run scales as it does."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from advisor.diagnosis.context import run_context
+from advisor.diagnosis.grading import grade, headline_index
+from advisor.diagnosis.measurements import MeasuredSeries
+from advisor.diagnosis.metrics import scaling_metrics
+from advisor.diagnosis.refit import (
+    amdahl_curve,
+    extrapolation_counts,
+    fit_amdahl,
+    refit,
+)
+from advisor.diagnosis.result import (
+    Diagnosis,
+    FittedScaling,
+    MeasuredScaling,
+    ScalingGrade,
+    SuspectReport,
+)
+from advisor.diagnosis.suspects import FitSignals, rank_suspects
+from advisor.diagnosis.telemetry import RunTelemetry
+from advisor.i18n import Text
+from advisor.profile import Profile
+from advisor.scaling.parameters import ScalingParams, load_params
+
+TREND_MEANING = {
+    "flat": Text(en="Flat serial fraction: a fixed serial part of the code (Amdahl, F03).",
+                 zh="串行比例基本不变：代码中有固定的串行部分（阿姆达尔定律，F03）。"),
+    "rising": Text(en="Rising serial fraction: communication and overheads that grow with the "
+                      "GPU count (F07).",
+                   zh="串行比例上升：通信和随卡数增长的开销（F07）。"),
+    "falling": Text(en="Falling serial fraction: a cost that starts with the second GPU and then "
+                       "levels off — bandwidth-bound gradient all-reduce (F07).",
+                    zh="串行比例下降：从第二张卡开始出现、随后趋于平稳的开销——受带宽限制的梯度 "
+                       "All-Reduce（F07）。"),
+    "unknown": Text(en="A trend needs measurements at three or more GPU counts.",
+                    zh="判断趋势需要至少三个不同卡数的测量。"),
+}
+
+
+def _round(values, digits: int = 4) -> list:
+    return [None if v is None else round(float(v), digits) for v in values]
+
+
+def diagnose(series: MeasuredSeries, profile: Profile | None = None,
+             telemetry: RunTelemetry | None = None, *, up_to: int | None = None,
+             params: ScalingParams | None = None) -> Diagnosis:
+    """Measured speed-up and its F30 grade, Karp–Flatt trend, the refitted projection with a
+    band up to ``up_to`` GPUs, and the ranked suspects."""
+    params = params or load_params()
+    m = scaling_metrics(series)
+    grades = [grade(n, s) if n > 1 else None for n, s in zip(m.gpus, m.speedup, strict=True)]
+    head = headline_index(m.gpus)
+    headline = grades[head] if head is not None else None
+
+    counts = extrapolation_counts(series, up_to)
+    ctx = run_context(series, profile, params, counts[-1])
+    fitted = refit(series, ctx.inputs, params, counts)
+    serial = fit_amdahl(series)
+    amdahl = amdahl_curve(np.array(counts, dtype=float), {"serial_fraction": serial})
+    amdahl = amdahl / amdahl_curve(np.array([float(series.baseline_gpus)]),
+                                   {"serial_fraction": serial})[0] * series.baseline_gpus
+
+    shipped_bw = fitted.shipped["busbw_efficiency"]
+    signals = FitSignals(
+        bandwidth_ratio=fitted.parameters["busbw_efficiency"] / shipped_bw if shipped_bw else None,
+        comm_share=fitted.comm_share, stall_share=fitted.stall_share,
+        plateau_speedup=fitted.parameters.get("loader_capacity") if fitted.plateau else None)
+    suspects = rank_suspects(m, fit=signals, profile=profile, telemetry=telemetry)
+
+    sources = [s for s in (series.source,) if s]
+    if telemetry is not None:
+        sources += list(telemetry.sources)
+    return Diagnosis(
+        measured=MeasuredScaling(
+            gpus=list(m.gpus), throughput=[float(x) for x in series.throughput],
+            unit=series.unit, scaling=series.scaling, baseline_gpus=m.baseline_gpus,
+            speedup=_round(m.speedup), efficiency=_round(m.efficiency),
+            karp_flatt=_round(m.karp_flatt), karp_flatt_trend=m.trend,
+            trend_meaning=TREND_MEANING[m.trend],
+            grades=[g.level if g else None for g in grades]),
+        grade=None if headline is None else ScalingGrade(
+            gpus=headline.gpus, speedup=round(headline.speedup, 4), level=headline.level,
+            message=headline.message, sources=list(headline.sources)),
+        fit=FittedScaling(
+            parameters=fitted.parameters, shipped_parameters=fitted.shipped, gpus=fitted.gpus,
+            speedup=fitted.speedup, speedup_low=fitted.speedup_low,
+            speedup_high=fitted.speedup_high,
+            measured=[n in series.gpus for n in fitted.gpus],
+            rms_log_residual=fitted.rms_log_residual, plateau=fitted.plateau,
+            amdahl_serial_fraction=round(serial, 6), amdahl_speedup=_round(amdahl)),
+        suspects=[SuspectReport(id=s.id, score=round(s.score, 3), title=s.title,
+                                evidence=s.evidence, remedy=s.remedy, sources=s.sources)
+                  for s in suspects],
+        notes=ctx.notes,
+        sources=sources,
+    )

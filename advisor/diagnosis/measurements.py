@@ -1,0 +1,190 @@
+"""Measured throughput at several GPU counts: from a profile's ``measured`` section or a CSV.
+
+A CSV has one row per GPU count: ``gpus,throughput`` (or ``gpus,step_time_s``), an optional
+``unit`` column, an optional header and ``#`` comments. Every error names the file and line.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from advisor.errors import InputError
+from advisor.profile import MeasuredSpec
+
+Scaling = Literal["weak", "strong"]
+MAX_CSV_BYTES = 1_000_000
+MAX_POINTS = 1000
+
+
+@dataclass(frozen=True)
+class MeasuredSeries:
+    """Throughput (work per second, any unit) at ascending GPU counts.
+
+    Step times are turned into throughput here: with weak scaling (fixed batch per GPU) the
+    work per step grows with N, so throughput ∝ N / step time; with strong scaling (fixed
+    global batch) throughput ∝ 1 / step time.
+    """
+
+    gpus: tuple[int, ...]
+    throughput: tuple[float, ...]
+    unit: str = "samples/s"
+    scaling: Scaling = "weak"
+    source: str = ""
+
+    def __post_init__(self) -> None:
+        if len(self.gpus) != len(self.throughput) or len(self.gpus) < 2:
+            raise ValueError("a measured series needs two or more (gpus, throughput) points")
+        if list(self.gpus) != sorted(set(self.gpus)):
+            raise ValueError("GPU counts must be distinct and ascending")
+
+    @property
+    def baseline_gpus(self) -> int:
+        return self.gpus[0]
+
+
+def from_points(gpus: list[int], values: list[float], *, step_time: bool = False,
+                unit: str = "samples/s", scaling: Scaling = "weak",
+                source: str = "") -> MeasuredSeries:
+    """A series from (possibly unsorted) points; ``step_time`` says the values are seconds."""
+    pairs = sorted(zip(gpus, values, strict=True))
+    if step_time:
+        # weak: N samples-worth per step; strong: one global batch per step
+        pairs = [(n, (n if scaling == "weak" else 1) / t) for n, t in pairs]
+        unit = "steps/s × batch" if scaling == "strong" else "per-GPU batches/s"
+    return MeasuredSeries(tuple(n for n, _ in pairs), tuple(v for _, v in pairs), unit, scaling,
+                          source)
+
+
+def from_measured_spec(spec: MeasuredSpec, source: str = "") -> MeasuredSeries:
+    """The profile's ``measured`` section (validated by pydantic: ≥ 2 distinct counts)."""
+    step_time = spec.points[0].throughput is None
+    values = [p.step_time_s if step_time else p.throughput for p in spec.points]
+    return from_points([p.gpus for p in spec.points], [float(v) for v in values],  # type: ignore[arg-type]
+                       step_time=step_time, unit=spec.unit, scaling=spec.scaling, source=source)
+
+
+_GPU_HEADERS = {"gpus", "gpu", "n", "n_gpus", "num_gpus", "gpu_count", "gpus_total"}
+_THROUGHPUT_HEADERS = {"throughput", "samples_per_s", "samples/s", "images/s", "tokens/s",
+                       "sequences/s", "speed", "rate"}
+_STEP_HEADERS = {"step_time_s", "step_time", "step_s", "seconds_per_step", "time_per_step_s"}
+_UNIT_HEADERS = {"unit", "throughput_unit", "units"}
+
+
+def _error(source: str, line: int, en: str, zh: str) -> InputError:
+    return InputError.single(en, zh, line=line, source=source)
+
+
+def parse_measurements_csv(text: str, *, source: str = "<csv>",
+                           scaling: Scaling = "weak") -> MeasuredSeries:
+    """Parse the small measurements CSV; raises InputError naming ``source`` and the line."""
+    rows: list[tuple[int, list[str]]] = []
+    for line_no, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        cells = next(csv.reader(io.StringIO(stripped)))
+        rows.append((line_no, [c.strip() for c in cells]))
+    if not rows:
+        raise InputError.single("no measurements in the file", "文件中没有测量数据", source=source)
+
+    value_kind = "throughput"
+    unit_col: int | None = None
+    first_line, first = rows[0]
+    if not _is_number(first[0]):
+        header = [c.lower() for c in first]
+        if header[0] not in _GPU_HEADERS:
+            raise _error(source, first_line,
+                         f"the first column must be the GPU count ('gpus'), got {first[0]!r}",
+                         f"第一列应为显卡数（gpus），实际为 {first[0]!r}")
+        if len(header) < 2:
+            raise _error(source, first_line, "need a second column: throughput or step_time_s",
+                         "需要第二列：throughput 或 step_time_s")
+        if header[1] in _STEP_HEADERS:
+            value_kind = "step_time_s"
+        elif header[1] not in _THROUGHPUT_HEADERS:
+            raise _error(source, first_line,
+                         f"second column must be 'throughput' or 'step_time_s', got {first[1]!r}",
+                         f"第二列应为 throughput 或 step_time_s，实际为 {first[1]!r}")
+        for i, name in enumerate(header[2:], start=2):
+            if name in _UNIT_HEADERS:
+                unit_col = i
+        rows = rows[1:]
+    elif len(first) >= 3 and not _is_number(first[2]):
+        unit_col = 2  # no header: gpus, throughput, unit
+
+    gpus: list[int] = []
+    values: list[float] = []
+    units: set[str] = set()
+    seen: dict[int, int] = {}
+    for line_no, cells in rows:
+        if len(cells) < 2:
+            raise _error(source, line_no, "expected 'gpus,value' on this line",
+                         "此行应为“显卡数,数值”")
+        n = _parse_gpus(cells[0], source, line_no)
+        value = _parse_value(cells[1], value_kind, source, line_no)
+        if n in seen:
+            raise _error(source, line_no, f"GPU count {n} already given on line {seen[n]}",
+                         f"显卡数 {n} 已在第 {seen[n]} 行给出")
+        seen[n] = line_no
+        gpus.append(n)
+        values.append(value)
+        if unit_col is not None and unit_col < len(cells) and cells[unit_col]:
+            units.add(cells[unit_col])
+        if len(gpus) > MAX_POINTS:
+            raise _error(source, line_no, f"more than {MAX_POINTS} points",
+                         f"超过 {MAX_POINTS} 个数据点")
+    if len(gpus) < 2:
+        last = rows[-1][0] if rows else first_line
+        raise _error(source, last, "need measurements at two or more GPU counts",
+                     "至少需要两个不同显卡数下的测量值")
+    if len(units) > 1:
+        raise InputError.single(f"mixed units in one file: {', '.join(sorted(units))}",
+                                f"同一文件中单位不一致：{', '.join(sorted(units))}", source=source)
+    unit = units.pop() if units else "samples/s"
+    return from_points(gpus, values, step_time=value_kind == "step_time_s", unit=unit,
+                       scaling=scaling, source=source)
+
+
+def read_measurements_csv(path: str | Path, *, scaling: Scaling = "weak") -> MeasuredSeries:
+    from advisor.profile_io import read_text_file
+
+    path = Path(path)
+    text = read_text_file(path, max_bytes=MAX_CSV_BYTES)
+    return parse_measurements_csv(text, source=str(path), scaling=scaling)
+
+
+def _is_number(cell: str) -> bool:
+    try:
+        float(cell)
+    except ValueError:
+        return False
+    return True
+
+
+def _parse_gpus(cell: str, source: str, line: int) -> int:
+    try:
+        value = float(cell)
+    except ValueError:
+        raise _error(source, line, f"GPU count is not a number: {cell!r}",
+                     f"显卡数不是数字：{cell!r}") from None
+    if not value.is_integer() or not 1 <= value <= 100_000:
+        raise _error(source, line, f"GPU count must be a whole number from 1 to 100000, got {cell}",
+                     f"显卡数应为 1 到 100000 的整数，实际为 {cell}")
+    return int(value)
+
+
+def _parse_value(cell: str, kind: str, source: str, line: int) -> float:
+    try:
+        value = float(cell)
+    except ValueError:
+        raise _error(source, line, f"{kind} is not a number: {cell!r}",
+                     f"{kind} 不是数字：{cell!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise _error(source, line, f"{kind} must be a positive number, got {cell}",
+                     f"{kind} 必须为正数，实际为 {cell}")
+    return value

@@ -1,0 +1,199 @@
+"""Refit the projection's own free parameters to one user's measurements and extrapolate.
+
+The model is ``advisor.scaling.physics.speedup`` — the same step-time model the projection
+uses (compute + exposed ring all-reduce + input stall + straggler wait, # F07, # F28) with
+the user's hardware as inputs. Two of its fitted parameters are refitted per user by
+least squares on the measured speed-up ratios:
+
+* ``busbw_efficiency`` — the share of the link's bus bandwidth the all-reduce achieves: a
+  cost that appears from the second GPU and levels off (ring traffic → 2× the gradients);
+* ``pipeline_stall`` — the input-pipeline stall per doubling of GPUs (the projection's
+  ``pipeline_stall_tuned/typical/starved``, whichever the profile's pipeline selects): a
+  cost that keeps growing with N (# F28).
+
+Two shapes, two parameters: 1/2/4-GPU measurements give two ratios, which pin both; the
+prior (the shipped values) only matters when fewer points are given.
+
+When that pair cannot follow the measurements (misfit above ``PLATEAU_MISFIT_LOG``), the
+speed-up is levelling off, which only a fixed-capacity stage explains: the projection's
+``loader_capacity`` (the most work one machine's input pipeline can feed, in single-GPU
+steps, # F28) replaces ``straggler_cv`` if it at least halves the misfit. Amdahl's law
+(F03) has one shape only, a serial fraction, and is fitted the same way for comparison.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, fields, replace
+
+import numpy as np
+
+from advisor.diagnosis.least_squares import (
+    FitOutcome,
+    FreeParameter,
+    fit,
+    log_ratio,
+    predictive_log_sd,
+)
+from advisor.diagnosis.measurements import MeasuredSeries
+from advisor.scaling.parameters import ScalingParams
+from advisor.scaling.physics import DataParallelInputs, breakdown
+
+FREE = ("busbw_efficiency", "pipeline_stall")
+FREE_PLATEAU = ("busbw_efficiency", "loader_capacity")
+PLATEAU_MISFIT_LOG = 0.05  # rms log misfit of FREE above which a capacity cap is tried
+# Prior widths in log space (a factor e ≈ 2.7 for bandwidth, 4.5 for stall and capacity):
+# loose, so the data decide whenever there are two or more ratios.
+PRIOR_LOG_SD = {"busbw_efficiency": 1.0, "pipeline_stall": 1.5, "loader_capacity": 1.5}
+BOUNDS = {"busbw_efficiency": (0.01, 1.5), "pipeline_stall": (1e-4, 2.0),
+          "loader_capacity": (1.0, 1000.0)}
+CAPACITY_PRIOR = 16.0  # single-GPU steps per machine: far from binding unless the data say so
+_INPUT_FIELDS = {f.name for f in fields(DataParallelInputs)}
+MEASUREMENT_LOG_SD = 0.02  # repeat runs of one training job differ by about 2 %
+# Model error of an extrapolation, in log speed-up per doubling beyond the largest measured
+# count (calibrated by benchmarks/diagnosis_extrapolation.py: it reports the coverage).
+EXTRAPOLATION_LOG_SD_PER_DOUBLING = 0.06
+BAND_Z = 1.2816  # two-sided 80 % band
+
+
+@dataclass(frozen=True)
+class ScalingFit:
+    """The refitted model: parameters and the speed-up (over one GPU) at each count."""
+
+    parameters: dict[str, float]
+    shipped: dict[str, float]
+    gpus: list[int]
+    speedup: list[float]
+    speedup_low: list[float]
+    speedup_high: list[float]
+    rms_log_residual: float
+    plateau: bool  # True when the capacity cap (FREE_PLATEAU) explained the data better
+    comm_share: float  # exposed communication share of the step at the largest measured N
+    stall_share: float
+    sync_share: float
+
+    def at(self, n: int) -> float:
+        return self.speedup[self.gpus.index(n)]
+
+
+def _model(inputs: DataParallelInputs, params: ScalingParams, scaling: str, baseline: int):
+    """Speed-up function of the free parameters, for ``least_squares.fit``."""
+
+    def fn(gpus: np.ndarray, values: dict[str, float]) -> np.ndarray:
+        x = replace(inputs, **{k: v for k, v in values.items() if k in _INPUT_FIELDS})
+        if scaling == "strong":  # global batch fixed: the per-GPU batch shrinks as N grows
+            x = replace(x, batch_scale=baseline / np.asarray(gpus, dtype=float))
+        p = params.with_values(**{k: v for k, v in values.items() if k not in _INPUT_FIELDS})
+        return breakdown(gpus, x, p).speedup
+
+    return fn
+
+
+def _shipped(name: str, inputs: DataParallelInputs, params: ScalingParams) -> float:
+    """The projection's value for this run: a parameter, or the profile-derived input."""
+    if name == "loader_capacity":
+        return CAPACITY_PRIOR
+    source = inputs if name in _INPUT_FIELDS else params
+    return float(getattr(source, name))
+
+
+def _free_parameters(names: tuple[str, ...], inputs: DataParallelInputs,
+                     params: ScalingParams) -> tuple[FreeParameter, ...]:
+    out = []
+    for name in names:
+        lo, hi = BOUNDS[name]
+        prior = min(max(_shipped(name, inputs, params), lo * 1.01), hi * 0.99)
+        out.append(FreeParameter(name, prior, PRIOR_LOG_SD[name], lo, hi, "log"))
+    return tuple(out)
+
+
+def _observed(series: MeasuredSeries) -> tuple[np.ndarray, np.ndarray]:
+    base = series.throughput[0]
+    gpus = np.array(series.gpus[1:], dtype=float)
+    ratios = np.log(np.array(series.throughput[1:]) / base)
+    return gpus, ratios
+
+
+def extrapolation_counts(series: MeasuredSeries, up_to: int | None = None) -> list[int]:
+    """Measured counts, every power of two up to ``up_to`` (default max(16, 2× the largest
+    measured count)), and ``up_to`` itself."""
+    top = up_to or max(16, 2 * series.gpus[-1])
+    powers = [1 << k for k in range(top.bit_length()) if (1 << k) <= top]
+    return sorted(set(series.gpus) | set(powers) | {top})
+
+
+def refit(series: MeasuredSeries, inputs: DataParallelInputs, params: ScalingParams,
+          counts: list[int]) -> ScalingFit:
+    """Least-squares refit of ``FREE`` on ``series``; speed-up with an 80 % band at ``counts``."""
+    n0 = series.baseline_gpus
+    gpus, ratios = _observed(series)
+    if inputs.loader_capacity is not None:  # the profile already caps the loader
+        inputs = replace(inputs, loader_capacity=None)
+    fn = _model(inputs, params, series.scaling, n0)
+    free = _free_parameters(FREE, inputs, params)
+    outcome: FitOutcome = fit(fn, free, gpus, ratios, n0, MEASUREMENT_LOG_SD)
+    plateau = False
+    if outcome.rms_log_residual > PLATEAU_MISFIT_LOG:
+        capped = _free_parameters(FREE_PLATEAU, inputs, params)
+        top = float(np.exp(ratios.max())) * n0  # start the cap at the best measured speed-up
+        starts = [{"loader_capacity": top}, {"loader_capacity": 1.3 * top}]
+        alt = fit(fn, capped, gpus, ratios, n0, MEASUREMENT_LOG_SD, starts=starts)
+        if alt.rms_log_residual < outcome.rms_log_residual / 2:
+            free, outcome, plateau = capped, alt, True
+    out = np.array(counts, dtype=float)
+    rel = np.exp(log_ratio(fn, out, n0, outcome.values))
+    speed = n0 * rel
+    param_sd = predictive_log_sd(fn, free, outcome, out, n0)
+    beyond = np.maximum(np.log2(out / series.gpus[-1]), 0.0)
+    below = np.maximum(np.log2(series.gpus[0] / out), 0.0)  # counts under the baseline
+    noise = np.where(np.isin(out, np.array(series.gpus)), outcome.rms_log_residual, 0.0)
+    sd = np.sqrt(param_sd ** 2 + noise ** 2
+                 + (EXTRAPOLATION_LOG_SD_PER_DOUBLING * (beyond + below)) ** 2)
+    sd = np.where(out == n0, 0.0, sd)  # the baseline is the measurement itself
+    low = speed * np.exp(-BAND_Z * sd)
+    high = np.minimum(speed * np.exp(BAND_Z * sd), np.maximum(out, speed))
+    shares = _shares(fn, inputs, params, outcome.values, series)
+    return ScalingFit(
+        parameters={k: float(f"{v:.6g}") for k, v in outcome.values.items()},
+        shipped={name: _shipped(name, inputs, params) for name in FREE},
+        gpus=[int(n) for n in counts],
+        speedup=[round(float(v), 4) for v in speed],
+        speedup_low=[round(float(v), 4) for v in low],
+        speedup_high=[round(float(v), 4) for v in high],
+        rms_log_residual=round(outcome.rms_log_residual, 6),
+        plateau=plateau,
+        **shares,
+    )
+
+
+def _shares(fn, inputs: DataParallelInputs, params: ScalingParams, values: dict[str, float],
+            series: MeasuredSeries) -> dict[str, float]:
+    """Where the step time goes at the largest measured count, in the refitted model."""
+    n = np.array([float(series.gpus[-1])])
+    x = inputs
+    if series.scaling == "strong":
+        x = replace(inputs, batch_scale=series.baseline_gpus / n)
+    x = replace(x, **{k: v for k, v in values.items() if k in _INPUT_FIELDS})
+    part = breakdown(n, x, params.with_values(
+        **{k: v for k, v in values.items() if k not in _INPUT_FIELDS}))
+    step = float(part.step_s[0]) / float(part.alternating_loss[0])
+    if not math.isfinite(step) or step <= 0:
+        return {"comm_share": 0.0, "stall_share": 0.0, "sync_share": 0.0}
+    return {"comm_share": round(float(part.comm_s[0]) / step, 4),
+            "stall_share": round(float(part.stall_s[0]) / step, 4),
+            "sync_share": round(float(part.sync_s[0]) / step, 4)}
+
+
+def fit_amdahl(series: MeasuredSeries) -> float:
+    """Amdahl's serial fraction (F03) fitted by least squares on the same log ratios."""
+    gpus, ratios = _observed(series)
+    n0 = series.baseline_gpus
+    free = (FreeParameter("serial_fraction", 0.05, 3.0, 1e-6, 1.0, "log"),)
+    outcome = fit(amdahl_curve, free, gpus, ratios, n0, MEASUREMENT_LOG_SD)
+    return outcome.values["serial_fraction"]
+
+
+def amdahl_curve(gpus: np.ndarray, values: dict[str, float]) -> np.ndarray:
+    s = values["serial_fraction"]
+    n = np.asarray(gpus, dtype=float)
+    return n / (1.0 + s * (n - 1.0))

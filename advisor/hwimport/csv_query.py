@@ -1,0 +1,238 @@
+"""`nvidia-smi --query-gpu=... --format=csv[,noheader][,nounits]` (also looped with -l).
+
+The header names the fields ("utilization.gpu [%]"); without one, the field list is taken
+from the command line if it was pasted, else from what the values look like (a GPU name,
+"81559 MiB", "99 %") — only self-describing columns are read then.
+"""
+
+from __future__ import annotations
+
+import re
+
+from advisor.hwimport.query import _VIRT
+from advisor.hwimport.reading import GpuReading, Reading, norm_bus_id, to_float, to_int
+from advisor.hwimport.throttle import is_active, parse_mask, reason_name, reasons_from_mask
+
+_FIELDS = {
+    "index": "index", "name": "name", "gpu_name": "name", "uuid": "uuid", "gpu_uuid": "uuid",
+    "pci.bus_id": "bus_id", "gpu_bus_id": "bus_id", "driver_version": "driver",
+    "pstate": "pstate", "temperature.gpu": "temp", "utilization.gpu": "util",
+    "utilization.memory": "mem_util", "memory.total": "mem_total", "memory.used": "mem_used",
+    "power.draw": "power", "power.draw.average": "power", "power.draw.instant": "power",
+    "power.limit": "power_limit", "enforced.power.limit": "power_limit",
+    "clocks.sm": "pclk", "clocks.current.sm": "pclk", "pcie.link.gen.current": "gen_cur",
+    "pcie.link.gen.gpucurrent": "gen_cur", "pcie.link.gen.max": "gen_max",
+    "pcie.link.width.current": "width_cur", "pcie.link.width.max": "width_max",
+    "virtualization_mode": "virt", "mig.mode.current": "mig", "count": "count",
+    "timestamp": "timestamp", "clocks_throttle_reasons.active": "mask",
+    "clocks_event_reasons.active": "mask", "utilization.encoder": "enc",
+}
+_REASON_PREFIXES = ("clocks_throttle_reasons.", "clocks_event_reasons.")
+_FIELD_NAME = re.compile(r"^[a-z][a-z0-9_]*(?:\.[a-z0-9_]+)*$")
+_QUERY_FLAG = re.compile(r"--query-gpu[= ]([A-Za-z0-9_.,]+)")
+_GPU_NAME = re.compile(r"^(?:NVIDIA|Tesla|GeForce|Quadro|TITAN|RTX|GRID|A\d+|H\d+|L\d+|T4)\b")
+_BUS = re.compile(r"^[0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.[0-9A-Fa-f]$")
+
+
+def field_of(header_cell: str) -> str | None:
+    """``"memory.total [MiB]"`` → ``mem_total``; reasons → ``reason:<name>``; None if unknown."""
+    name = header_cell.split("[", 1)[0].strip().lower()
+    if name in _FIELDS:
+        return _FIELDS[name]
+    for prefix in _REASON_PREFIXES:
+        if name.startswith(prefix) and name != prefix + "supported":
+            return "reason:" + reason_name(name[len(prefix):])
+    return "other" if _FIELD_NAME.match(name) else None
+
+
+def _header_fields(cells: list[str]) -> list[str | None] | None:
+    fields = [field_of(c) for c in cells]
+    known = sum(1 for f in fields if f not in (None, "other"))
+    if known and all(f is not None for f in fields):
+        return fields
+    return None
+
+
+def _guess_fields(rows: list[list[str]]) -> list[str | None]:
+    """Column roles from value shapes, for CSV printed with noheader."""
+    first = rows[0]
+    fields: list[str | None] = []
+    seen: set[str] = set()
+    for col, cell in enumerate(first):
+        role: str | None = None
+        if col == 0 and cell.isdigit():
+            role = "index"
+        elif _GPU_NAME.match(cell):
+            role = "name"
+        elif cell.startswith("GPU-"):
+            role = "uuid"
+        elif _BUS.match(cell):
+            role = "bus_id"
+        elif re.match(r"^P\d{1,2}$", cell):
+            role = "pstate"
+        elif re.match(r"^\d+(?:\.\d+){1,2}$", cell) and "." in cell:
+            role = "driver"
+        elif cell.endswith("%"):
+            role = "util" if "util" not in seen else "mem_util"
+        elif cell.endswith("MiB"):  # memory.total is the largest MiB column
+            values = [to_float(c) or 0 for c in first if c.endswith("MiB")]
+            role = "mem_total" if to_float(cell) == max(values) and "mem_total" not in seen \
+                else None
+        if role is not None:
+            seen.add(role)
+        fields.append(role)
+    return fields
+
+
+def parse_csv(lines: list[str]) -> Reading:
+    reading = Reading(kind="csv")
+    fields: list[str | None] | None = None
+    rows: list[list[str]] = []
+    flag_fields: list[str | None] | None = None
+    bad = 0
+    for line in lines:
+        s = line.strip()
+        if not s:
+            continue
+        if "nvidia-smi" in s:
+            if m := _QUERY_FLAG.search(s):
+                flag_fields = [field_of(f) or "other" for f in m.group(1).split(",") if f]
+            continue
+        cells = [c.strip() for c in s.split(",")]
+        if len(cells) < 2:
+            continue
+        if fields is None or not cells[0][:1].isdigit():  # a data row starts with a number
+            header = _header_fields(cells)
+            if header is not None:
+                fields = header
+                reading.recognised = True
+                continue
+        if fields is None and flag_fields is not None and len(cells) == len(flag_fields):
+            fields = flag_fields
+        if fields is not None:
+            if len(cells) == len(fields):
+                rows.append(cells)
+            else:
+                bad += 1
+        else:
+            rows.append(cells)
+    if fields is None and rows:
+        width = len(rows[0])
+        rows = [r for r in rows if len(r) == width]
+        fields = _guess_fields(rows)
+        if "name" in fields or "uuid" in fields or "bus_id" in fields:
+            reading.recognised = True
+            reading.warn("CSV without a header: only self-describing columns (name, UUID, MiB, %) "
+                         "were read", "CSV 没有表头：只读取了能自我说明的列（名称、UUID、MiB、%）")
+        else:
+            return reading
+    if fields is not None and rows:
+        _rows_to_gpus(reading, fields, rows)
+        reading.recognised = reading.recognised or bool(reading.gpus)
+    if bad:
+        reading.warn(f"{bad} CSV row(s) had the wrong number of columns and were skipped",
+                     f"{bad} 行 CSV 列数不对，已跳过")
+    return reading
+
+
+def _rows_to_gpus(reading: Reading, fields: list[str | None], rows: list[list[str]]) -> None:
+    by_key: dict[str, GpuReading] = {}
+    per_stamp: dict[str, int] = {}
+    id_at = next((fields.index(f) for f in ("index", "uuid", "bus_id") if f in fields), None)
+    stamp_at = fields.index("timestamp") if "timestamp" in fields else None
+    plan = [(i, f) for i, f in enumerate(fields) if f and f not in ("other", "timestamp")]
+    for n, row in enumerate(rows):
+        if id_at is not None:
+            key = row[id_at]
+        elif stamp_at is not None:  # position of the row within one sample
+            stamp = row[stamp_at]
+            per_stamp[stamp] = per_stamp.get(stamp, -1) + 1
+            key = str(per_stamp[stamp])
+        else:
+            key = str(n)
+        gpu = by_key.get(key)
+        fresh = gpu is None
+        if gpu is None:
+            gpu = by_key[key] = GpuReading()
+            reading.gpus.append(gpu)
+        for i, field in plan:
+            cell = row[i]
+            if not cell or cell[0] == "[" or cell == "N/A":
+                continue
+            number = _NUMERIC.get(field)
+            if number is not None:
+                value = _number(cell)
+                if value is not None:
+                    number(gpu, value)
+            elif fresh or field in ("mask",) or field.startswith("reason:"):
+                _apply(reading, gpu, field, cell)
+    if id_at is None:
+        for i, gpu in enumerate(reading.gpus):
+            gpu.index = i
+
+
+def _number(cell: str) -> float | None:
+    """``"99 %"``, ``"81559 MiB"``, ``"700.00 W"``, ``"16"`` → the number."""
+    head = cell.split(None, 1)[0] if " " in cell else cell
+    try:
+        value = float(head)
+    except ValueError:
+        return to_float(cell)
+    return value if value == value and abs(value) < 1e12 else None
+
+
+_NUMERIC = {
+    "temp": lambda g, v: g.temp_c.append(v), "util": lambda g, v: g.sm_util.append(v),
+    "mem_util": lambda g, v: g.mem_util.append(v), "power": lambda g, v: g.power_w.append(v),
+    "pclk": lambda g, v: g.pclk_mhz.append(v), "enc": lambda g, v: g.enc_util.append(v),
+    "mem_used": lambda g, v: setattr(g, "memory_used_mib", int(v)),
+}
+
+
+def _apply(reading: Reading, gpu: GpuReading, field: str, cell: str) -> None:
+    if field == "index":
+        gpu.index = to_int(cell)
+    elif field == "name":
+        gpu.name = cell
+    elif field == "uuid":
+        gpu.uuid = cell
+    elif field == "bus_id":
+        gpu.bus_id = norm_bus_id(cell)
+    elif field == "driver":
+        reading.driver_version = cell
+    elif field == "pstate":
+        gpu.pstate = cell.upper()
+    elif field == "count":
+        reading.declared_gpu_count = to_int(cell)
+    elif field == "virt":
+        gpu.virtualization = _VIRT.get(cell.lower())
+    elif field == "mig":
+        gpu.mig_enabled = {"enabled": True, "disabled": False}.get(cell.lower())
+    elif field == "mask":
+        mask = parse_mask(cell)
+        if mask is not None:
+            gpu.throttle |= reasons_from_mask(mask)
+    elif field.startswith("reason:"):
+        if is_active(cell):
+            gpu.throttle.add(field[7:])
+    else:
+        _apply_number(gpu, field, to_float(cell))
+
+
+def _apply_number(gpu: GpuReading, field: str, value: float | None) -> None:
+    if value is None:
+        return
+    samples = {"temp": gpu.temp_c, "util": gpu.sm_util, "mem_util": gpu.mem_util,
+               "power": gpu.power_w, "pclk": gpu.pclk_mhz, "enc": gpu.enc_util}
+    if field in samples:
+        samples[field].append(value)
+    elif field == "mem_total":
+        gpu.memory_total_mib = int(value)
+    elif field == "mem_used":
+        gpu.memory_used_mib = int(value)
+    elif field == "power_limit":
+        gpu.power_limit_w = value
+    elif field in ("gen_cur", "gen_max", "width_cur", "width_max"):
+        attr = {"gen_cur": "pcie_gen_current", "gen_max": "pcie_gen_max",
+                "width_cur": "pcie_width_current", "width_max": "pcie_width_max"}[field]
+        setattr(gpu, attr, int(value))

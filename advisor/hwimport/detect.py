@@ -1,0 +1,120 @@
+"""Which `nvidia-smi` output a text is, and where one output ends and the next begins.
+
+A paste can hold several outputs (`-L` then the table, two grep fragments, a prompt between
+them). Lines are classified with cheap string tests; runs of one kind become a segment, and the
+neutral lines before a run (prompts, comments, blank lines) travel with it so a parser can read
+hints such as ``topo -mp`` or ``--query-gpu=...`` from the command line.
+"""
+
+from __future__ import annotations
+
+import re
+
+LINK_TOKENS = frozenset({"X", "PIX", "PXB", "PHB", "NODE", "SYS", "SOC", "CPU"})
+_DMON_HEADER = re.compile(r"^#\s*(?:gpu|Idx|Date|Time)\b", re.I)
+_GPU_BLOCK = re.compile(r"^GPU [0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.[0-9A-Fa-f]\s*$")
+_DATA_TOKEN = re.compile(r"^(?:-|[+-]?\d+(?:\.\d+)?|\d{8}|\d\d:\d\d:\d\d)$")
+_LIST_LINE = re.compile(r"^GPU \d{1,4}: \S.*(?:\(UUID|\(S/N|NVIDIA|Tesla|GeForce|Quadro)")
+KINDS = ("topo", "query", "dmon", "csv", "table", "list")
+
+
+def is_link_token(token: str) -> bool:
+    return token in LINK_TOKENS or (token[:2] == "NV" and token[2:].isdigit())
+
+
+def candidate_kinds(text: str) -> set[str]:
+    """Kinds a text may contain, from substrings alone (no per-line work)."""
+    found: set[str] = set()
+    if "|" in text and ("NVIDIA-SMI" in text or "GPU  Name" in text or "+---" in text):
+        found.add("table")
+    if ":" in text and (" : " in text or " :\n" in text or "NVSMI LOG" in text):
+        found.add("query")
+    if "GPU0" in text:
+        found.add("topo")
+    if "#" in text and ("# gpu" in text or "#gpu" in text or "# Idx" in text or "#Date" in text):
+        found.add("dmon")
+    if "(UUID" in text or "GPU 0: " in text:
+        found.add("list")
+    if ", " in text:
+        found.add("csv")
+    return found
+
+
+def classify_line(line: str) -> str | None:
+    """The kind a single line belongs to, or None for neutral lines (blank, prompt, comment)."""
+    s = line.strip()
+    if not s:
+        return None
+    c = s[0]
+    if c == "|" or (c == "+" and s[1:2] in ("-", "=")):
+        return "table"
+    if " : " in s or s[-1] == ":" and s.endswith(" :"):
+        return "query"
+    if "nvidia-smi" in s:
+        return None  # the command line itself (a prompt); kept as context for the next run
+    if c == "#":
+        if _DMON_HEADER.match(s):
+            return "dmon"
+        rest = s[1:].split()
+        if len(rest) >= 3 and all(_DATA_TOKEN.match(t) for t in rest):
+            return "dmon-row"
+        return None
+    toks = s.split(None, 3)
+    if len(toks) >= 2:
+        if is_link_token(toks[1]) and not s.startswith("GPU "):
+            return "topo"
+        if toks[0] == "GPU0" or (toks[0].startswith("GPU0") and "Affinity" in s):
+            return "topo"
+    if c == "G" and s.startswith("GPU "):
+        if _LIST_LINE.match(s):
+            return "list"
+        if _GPU_BLOCK.match(s):
+            return "query"
+    if c == "M" and s.startswith("MIG ") and "Device" in s:
+        return "list"
+    if "GPU0" in s and ("Affinity" in s or "\t" in line):
+        return "topo"
+    if s in ("Legend:", "NIC Legend:") or (c in "XSNP" and " = " in s and len(s.split(None, 1)[0]) <= 4) \
+            or (s.startswith("NIC") and ": " in s):
+        return "topo-legend"
+    if "NVSMI LOG" in s:
+        return "query"
+    if "," in s:
+        return "csv"
+    if len(toks) >= 3 and all(_DATA_TOKEN.match(t) for t in s.split()):
+        return "dmon-row"
+    return None
+
+
+_FOLLOWERS = {"dmon-row": "dmon", "topo-legend": "topo"}
+
+
+def split_segments(lines: list[str], candidates: set[str]) -> list[tuple[str, list[str]]]:
+    """Consecutive runs of one kind, each with the neutral lines that came before it."""
+    if len(candidates) == 1:
+        return [(next(iter(candidates)), lines)]
+    segments: list[tuple[str, list[str]]] = []
+    current: str | None = None
+    start = 0
+    pending_from = 0  # first neutral line after the last classified one
+    for i, line in enumerate(lines):
+        kind = classify_line(line)
+        if kind is None:
+            continue
+        if kind in _FOLLOWERS:
+            follower_of = _FOLLOWERS[kind]
+            if current == follower_of:
+                pending_from = i + 1
+                continue
+            if kind == "dmon-row":  # numbers with no dmon header: noheader CSV is comma'd
+                continue
+            kind = follower_of
+        if kind != current:
+            if current is not None:
+                segments.append((current, lines[start:pending_from]))
+                start = pending_from
+            current = kind
+        pending_from = i + 1
+    if current is not None:
+        segments.append((current, lines[start:]))
+    return segments

@@ -1,0 +1,54 @@
+"""`nvidia-smi -L` / `--list-gpus`: "GPU 0: NAME (UUID: GPU-...)" with MIG children indented.
+
+Logs from several machines repeat indices with other UUIDs: each restart at GPU 0 with a new
+UUID is another machine, and the count is per machine (what the profile's gpus_per_node wants).
+"""
+
+from __future__ import annotations
+
+import re
+
+from advisor.hwimport.reading import GpuReading, Reading
+
+_GPU = re.compile(r"^GPU (\d{1,4}): (.+?)\s*(?:\((?:UUID|S/N): ?([^)]*)\)?)?\s*$")
+_MIG = re.compile(r"^MIG\s+(\S+)\s+Device\s+(\d+)\s*:")
+
+
+def parse_list(lines: list[str]) -> Reading:
+    reading = Reading(kind="list")
+    machines: list[list[GpuReading]] = [[]]
+    seen_uuids: set[str] = set()
+    current: GpuReading | None = None
+    for line in lines:
+        s = line.strip()
+        if not s:
+            continue
+        if s.startswith("GPU ") and (m := _GPU.match(s)):
+            index, name, uuid = int(m.group(1)), m.group(2).strip(), (m.group(3) or "").strip()
+            if "UUID" not in s and not _looks_like_gpu_name(name):
+                continue
+            if uuid and uuid in seen_uuids and not uuid.upper().startswith("GPU-XXXX"):
+                current = None  # the same command pasted twice
+                continue
+            if uuid:
+                seen_uuids.add(uuid)
+            group = machines[-1]
+            if any(g.index == index for g in group):
+                group = []
+                machines.append(group)
+            current = GpuReading(index=index, name=name, uuid=uuid or None)
+            group.append(current)
+            reading.recognised = True
+        elif s.startswith("MIG ") and _MIG.match(s) and current is not None:
+            current.mig_devices = (current.mig_devices or 0) + 1
+            current.mig_enabled = True
+    reading.gpus = max(machines, key=len)
+    if len(machines) > 1:
+        reading.warn(f"the list repeats GPU indices: it looks like {len(machines)} machines; "
+                     "GPUs were counted per machine",
+                     f"列表中显卡编号重复：看起来是 {len(machines)} 台机器的输出；按单台机器计数")
+    return reading
+
+
+def _looks_like_gpu_name(name: str) -> bool:
+    return bool(re.match(r"(?:NVIDIA|Tesla|GeForce|Quadro|TITAN|GRID|RTX|[AHLTVBK]\d)", name))

@@ -1,0 +1,109 @@
+"""Text or files in, one ``HardwareDescription`` out.
+
+Only text that is not `nvidia-smi` output raises (``InputError``, exit 2 on the CLI); anything
+recognisable, however cut or garbled, gives a description with warnings for what was unreadable.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from advisor.errors import InputError, Problem
+from advisor.hwimport.cleanup import clean_text
+from advisor.hwimport.csv_query import parse_csv
+from advisor.hwimport.detect import candidate_kinds, split_segments
+from advisor.hwimport.dmon import parse_dmon
+from advisor.hwimport.gpu_list import parse_list
+from advisor.hwimport.merge import merge_readings
+from advisor.hwimport.model import HardwareDescription
+from advisor.hwimport.query import parse_query
+from advisor.hwimport.reading import Reading
+from advisor.hwimport.summary import describe
+from advisor.hwimport.table import parse_table
+from advisor.hwimport.topo import parse_topo
+
+log = logging.getLogger(__name__)
+
+PARSERS: dict[str, Callable[[list[str]], Reading]] = {
+    "topo": parse_topo, "query": parse_query, "dmon": parse_dmon, "csv": parse_csv,
+    "table": parse_table, "list": parse_list,
+}
+NOT_SMI_EN = ("this is not nvidia-smi output: expected `nvidia-smi` (the table), `-q`, `-L`, "
+              "`topo -m`, `dmon` or `--query-gpu=... --format=csv`")
+NOT_SMI_ZH = ("这不是 nvidia-smi 的输出：应为 `nvidia-smi`（表格）、`-q`、`-L`、`topo -m`、"
+              "`dmon` 或 `--query-gpu=... --format=csv` 的输出")
+MAX_CHARS = 64 * 1024 * 1024
+
+
+def _parse_segments(segments: list[tuple[str, list[str]]], source: str | None) -> list[Reading]:
+    readings: list[Reading] = []
+    for kind, lines in segments:
+        try:
+            reading = PARSERS[kind](lines)
+        except Exception:  # noqa: BLE001 - a parser bug must not lose the rest of the paste
+            log.exception("hwimport: %s parser failed on a segment of %s", kind, source)
+            continue
+        if reading.recognised:
+            reading.source = source
+            readings.append(reading)
+    return readings
+
+
+def read_text(text: str, source: str | None = None) -> list[Reading]:
+    """The recognisable outputs in one text, one reading per output (may be empty)."""
+    if not isinstance(text, str) or not text.strip():
+        return []
+    cleaned = clean_text(text[:MAX_CHARS])
+    lines = cleaned.split("\n")
+    candidates = candidate_kinds(cleaned)
+    if not candidates:
+        return []
+    readings = _parse_segments(split_segments(lines, candidates), source)
+    if not readings and len(candidates) == 1:  # the substring guess was wrong: go line by line
+        readings = _parse_segments(split_segments(lines, set()), source)
+    return readings
+
+
+def not_smi_error(source: str | None = None) -> InputError:
+    return InputError([Problem("", NOT_SMI_EN, NOT_SMI_ZH)], source)
+
+
+def parse_text(text: str, source: str | None = None) -> HardwareDescription:
+    """Describe the machine from one pasted text; InputError if it is not nvidia-smi output."""
+    readings = read_text(text, source)
+    if not readings:
+        raise not_smi_error(source)
+    return describe(merge_readings(readings))
+
+
+def parse_texts(texts: Iterable[tuple[str, str | None]]) -> HardwareDescription:
+    """Several texts (name, content) of one machine merged into one description."""
+    readings: list[Reading] = []
+    for text, source in texts:
+        found = read_text(text, source)
+        if not found:
+            raise not_smi_error(source)
+        readings.extend(found)
+    if not readings:
+        raise not_smi_error()
+    return describe(merge_readings(readings))
+
+
+def read_file_text(path: str | Path) -> str:
+    """A saved output as text: UTF-8, or UTF-16 as PowerShell's `>` writes it."""
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as exc:
+        raise InputError.single(f"cannot read the file: {exc.strerror or exc}",
+                                f"无法读取文件：{exc.strerror or exc}", source=str(path)) from exc
+    if raw[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        return raw.decode("utf-16", errors="replace")
+    if len(raw) > 3 and raw[1:4:2] == b"\x00\x00" and raw[0:1] != b"\x00":
+        return raw.decode("utf-16-le", errors="replace")
+    return raw.decode("utf-8-sig", errors="replace")
+
+
+def parse_files(paths: Iterable[str | Path]) -> HardwareDescription:
+    return parse_texts((read_file_text(p), str(p)) for p in paths)

@@ -1,0 +1,83 @@
+"""Join readings of one machine (several kinds, several files) GPU by GPU.
+
+A GPU is the same GPU when its PCI bus id matches, else its UUID, else its index; pieces with
+none of these (grep'd fragments) line up by position. Topology is kept from the first reading
+that has it; later topology readings fill pairs it did not show.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from advisor.hwimport.reading import GpuReading, Reading, TopoReading
+from advisor.i18n import Text
+
+
+@dataclass
+class Merged:
+    kinds: list[str] = field(default_factory=list)
+    sources: list[str] = field(default_factory=list)
+    gpus: list[GpuReading] = field(default_factory=list)
+    counts: list[int] = field(default_factory=list)  # GPU count each complete reading implies
+    driver_version: str | None = None
+    cuda_version: str | None = None
+    topo: TopoReading | None = None
+    warnings: list[Text] = field(default_factory=list)
+
+
+def _find(gpus: list[GpuReading], g: GpuReading) -> GpuReading | None:
+    if g.bus_id:
+        for m in gpus:
+            if m.bus_id == g.bus_id:
+                return m
+    if g.uuid and not g.uuid.upper().startswith("GPU-XXXX"):
+        for m in gpus:
+            if m.uuid == g.uuid:
+                return m
+    if g.index is not None:
+        for m in gpus:
+            if m.index == g.index and not (m.bus_id and g.bus_id and m.bus_id != g.bus_id):
+                return m
+    return None
+
+
+def merge_readings(readings: list[Reading]) -> Merged:
+    merged = Merged()
+    for r in readings:
+        if r.kind not in merged.kinds:
+            merged.kinds.append(r.kind)
+        if r.source and r.source not in merged.sources:
+            merged.sources.append(r.source)
+        merged.driver_version = merged.driver_version or r.driver_version
+        merged.cuda_version = merged.cuda_version or r.cuda_version
+        for w in r.warnings:
+            if w not in merged.warnings:
+                merged.warnings.append(w)
+        if r.topo is not None:
+            if merged.topo is None:
+                merged.topo = r.topo
+            else:
+                for pair, token in r.topo.links.items():
+                    merged.topo.links.setdefault(pair, token)
+                merged.topo.gpu_rows |= r.topo.gpu_rows
+                merged.topo.gpu_columns = max(merged.topo.gpu_columns, r.topo.gpu_columns)
+                merged.topo.nics += [n for n in r.topo.nics if n not in merged.topo.nics]
+        unmatched = 0
+        for g in r.gpus:
+            target = _find(merged.gpus, g)
+            if target is None and g.bus_id is None and g.uuid is None and g.index is None:
+                target = merged.gpus[unmatched] if unmatched < len(merged.gpus) else None
+                unmatched += 1
+            if target is None:
+                merged.gpus.append(g)
+            else:
+                target.absorb(g)
+        if not r.count_is_fragment and (r.gpus or r.declared_gpu_count):
+            merged.counts.append(max(len(r.gpus), r.declared_gpu_count or 0))
+    if len(set(merged.counts)) > 1:
+        merged.warnings.append(Text(
+            en=f"the outputs disagree on the number of GPUs ({sorted(set(merged.counts))}); "
+               "the largest was used",
+            zh=f"各输出显示的显卡数量不一致（{sorted(set(merged.counts))}）；采用最大值"))
+    merged.gpus.sort(key=lambda g: (g.index is None, g.index if g.index is not None else 0))
+    return merged

@@ -1,0 +1,106 @@
+"""What an imported ``nvidia-smi`` / NVML reading says about a machine (the output contract).
+
+``HardwareDescription`` is what ``gpu-advisor import-smi --format json`` prints and what the
+import dialog hands to the wizard. Fields are ``None`` when the pasted output cannot tell.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from advisor.i18n import Text
+
+Kind = Literal["topo", "query", "dmon", "csv", "table", "list", "nvml"]
+NvlinkState = Literal["full", "partial", "none"]
+PciePath = Literal["PIX", "PXB", "PHB", "NODE", "SYS"]
+VirtMode = Literal["none", "passthrough", "vgpu", "host_vgpu"]
+Severity = Literal["info", "warning", "critical"]
+ObservationId = Literal["thermal_throttling", "power_capped", "data_starvation", "vgpu_sharing",
+                        "pcie_link_downgraded", "laggard_gpu", "no_nvlink"]
+IntraLinkValue = Literal["pcie3", "pcie4", "pcie5", "nvlink_bridge", "nvlink", "nvswitch"]
+
+# Best (shortest) to worst PCIe path between two devices, as `nvidia-smi topo -m` orders them.
+PCIE_PATH_ORDER: tuple[str, ...] = ("PIX", "PXB", "PHB", "NODE", "SYS")
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Observation(_Model):
+    """Something in the output worth acting on; the rule base turns ids into pitfalls."""
+
+    id: ObservationId
+    severity: Severity
+    message: Text
+    evidence: list[str] = Field(default_factory=list)
+    sources: list[str] = Field(default_factory=list)  # article fact ids, e.g. ["F27"]
+
+
+class GpuFacts(_Model):
+    """One GPU as the output showed it (index order; values from several kinds merged)."""
+
+    index: int | None = None
+    name: str | None = None
+    bus_id: str | None = None
+    uuid: str | None = None
+    memory_total_mib: int | None = None
+    memory_used_mib: int | None = None
+    sm_util_pct: float | None = None  # mean over all samples seen
+    busy_util_pct: float | None = None  # median while busy (warm-up and idle tail dropped)
+    util_samples: int = 0
+    mem_util_pct: float | None = None
+    temp_c: float | None = None  # highest seen
+    slowdown_temp_c: float | None = None
+    power_draw_w: float | None = None  # highest seen
+    power_limit_w: float | None = None
+    pstate: str | None = None
+    sm_clock_mhz: float | None = None  # median of samples
+    throttle_active: list[str] = Field(default_factory=list)
+    pcie_gen_current: int | None = None
+    pcie_gen_max: int | None = None
+    pcie_width_current: int | None = None
+    pcie_width_max: int | None = None
+    virtualization: VirtMode | None = None
+    vgpus: int | None = None  # vGPUs running on this physical GPU (vGPU host)
+    mig_devices: int | None = None
+    mig_enabled: bool | None = None
+    fabric_state: str | None = None
+    encoder_util_pct: float | None = None
+
+
+class HardwareDescription(_Model):
+    """The facts read from one or more pasted outputs, merged."""
+
+    kind: Kind | Literal["merged"]
+    kinds: list[Kind]
+    sources: list[str] = Field(default_factory=list)
+    driver_version: str | None = None
+    cuda_version: str | None = None
+    gpu_count: int | None = None
+    gpu_names: list[str] = Field(default_factory=list)
+    gpu_memory_mib: list[int] = Field(default_factory=list)
+    gpus: list[GpuFacts] = Field(default_factory=list)
+    nvlink: NvlinkState | None = None
+    nvlink_pairs: list[tuple[int, int]] | None = None
+    max_nv_links: int | None = None
+    rdma_nics: list[str] | None = None
+    numa_nodes: int | None = None
+    worst_pcie_path: PciePath | None = None
+    intra_link: IntraLinkValue | None = None
+    virtualization: VirtMode | None = None
+    throttle_active: list[str] = Field(default_factory=list)
+    max_gpu_temp_c: float | None = None
+    pcie_width_downgraded: bool | None = None
+    pcie_gen_max: int | None = None
+    pcie_width_max: int | None = None
+    pcie_width_current: int | None = None
+    mean_sm_util: float | None = None
+    sm_util_per_gpu: list[float | None] = Field(default_factory=list)
+    observations: list[Observation] = Field(default_factory=list)
+    warnings: list[Text] = Field(default_factory=list)
+
+    def observation_ids(self) -> list[str]:
+        return [o.id for o in self.observations]

@@ -1,0 +1,159 @@
+"""Findings worth acting on, from the merged facts; the rule base turns their ids into pitfalls.
+
+Thresholds are the article's: most GPUs slow down above 84 °C (# F27); utilisation below 80 %
+means check the data pipeline first (# F28); vGPU can make "8 GPUs" run like 2 (# F29); watch
+each GPU with dmon to find the one holding the others back (# F30); NVLink vs PCIe (# F25).
+"""
+
+from __future__ import annotations
+
+from statistics import median
+
+from advisor.hwimport.model import GpuFacts, HardwareDescription, Observation
+from advisor.hwimport.throttle import THERMAL_REASONS
+from advisor.i18n import Text
+
+HOT_C = 84.0  # F27
+STARVED_BELOW_PCT = 80.0  # F28
+BUSY_PCT = 20.0  # below this a sample is idle, not starved
+LAGGARD_GAP_PCT = 15.0
+LAGGARD_CLOCK_RATIO = 0.85
+# Boards whose GPUs sit behind an on-board switch with a narrower link by design.
+NARROW_BY_DESIGN = ("A16",)
+
+
+def _label(g: GpuFacts) -> str:
+    where = f"GPU {g.index}" if g.index is not None else "GPU"
+    return f"{where} ({g.bus_id})" if g.bus_id else where
+
+
+def is_loaded(g: GpuFacts) -> bool:
+    if g.sm_util_pct is not None:
+        return g.busy_util_pct is not None
+    if "gpu_idle" in g.throttle_active:
+        return False
+    return g.pstate in ("P0", "P1", "P2") and g.mig_enabled is not True
+
+
+def width_downgraded(g: GpuFacts) -> bool | None:
+    if g.pcie_width_current is None or g.pcie_width_max is None:
+        return None
+    if g.name and any(tag in g.name for tag in NARROW_BY_DESIGN):
+        return False
+    return g.pcie_width_current < g.pcie_width_max
+
+
+def _obs(id_: str, severity: str, en: str, zh: str, evidence: list[str], facts: list[str]):
+    return Observation(id=id_, severity=severity, message=Text(en=en, zh=zh), evidence=evidence,
+                       sources=facts)
+
+
+def observe(d: HardwareDescription) -> list[Observation]:
+    found: list[Observation] = []
+    gpus = d.gpus
+    hot = [g for g in gpus if THERMAL_REASONS & set(g.throttle_active)]
+    warm = [g for g in gpus if g.temp_c is not None and g.temp_c >= HOT_C and g not in hot]
+    if hot or warm:
+        ev = [f"{_label(g)}: {', '.join(sorted(THERMAL_REASONS & set(g.throttle_active)))}"
+              + (f", {g.temp_c:g} C" if g.temp_c is not None else "") for g in hot]
+        ev += [f"{_label(g)}: {g.temp_c:g} C" for g in warm]
+        found.append(_obs(
+            "thermal_throttling", "critical" if hot else "warning",
+            "GPUs are slowing down for heat (most GPUs throttle above 84 °C): improve airflow or "
+            "cooling, and run a heat-soak test.",
+            "显卡因过热降频（多数显卡在 84 °C 以上降频）：改善风道或散热，并做一次满载烤机测试。",
+            ev, ["F27"]))
+    brake = [g for g in gpus if "hw_power_brake_slowdown" in g.throttle_active
+             or "power_violation" in g.throttle_active]
+    capped = [g for g in gpus if "sw_power_cap" in g.throttle_active and is_loaded(g)
+              and g not in brake]
+    if brake or capped:
+        ev = [f"{_label(g)}: hw_power_brake_slowdown" for g in brake
+              if "hw_power_brake_slowdown" in g.throttle_active]
+        ev += [f"{_label(g)}: power_violation" for g in brake
+               if "power_violation" in g.throttle_active]
+        ev += [f"{_label(g)}: sw_power_cap under load"
+               + (f" ({g.pstate})" if g.pstate else "") for g in capped]
+        found.append(_obs(
+            "power_capped", "critical" if brake else "warning",
+            "GPUs are held back by their power limit (or the power supply's brake signal): "
+            "they run below their rated speed.",
+            "显卡受功率上限（或电源的降频信号）限制，达不到额定速度。", ev, ["F27"]))
+    found.extend(_utilisation(gpus))
+    if d.virtualization in ("vgpu", "host_vgpu"):
+        ev = [f"{_label(g)}: {g.virtualization}" + (f", {g.vgpus} vGPUs" if g.vgpus else "")
+              for g in gpus if g.virtualization in ("vgpu", "host_vgpu")]
+        found.append(_obs(
+            "vgpu_sharing", "warning",
+            "These GPUs are NVIDIA vGPU (time-sliced, shared): several virtual GPUs can be one "
+            "physical card, so \"8 GPUs\" may run at the speed of 2. Ask for full pass-through.",
+            "这些显卡是 NVIDIA vGPU（分时共享）：多个虚拟卡可能是同一张物理卡，"
+            "“8 卡”可能只有 2 卡的速度。请要求整卡直通。", ev, ["F29"]))
+    down = [g for g in gpus if width_downgraded(g)]
+    slow_gen = [g for g in gpus if g.pcie_gen_current and g.pcie_gen_max and
+                g.pcie_gen_current < g.pcie_gen_max and is_loaded(g)]
+    if down or slow_gen:
+        ev = [f"{_label(g)}: x{g.pcie_width_current} of x{g.pcie_width_max}" for g in down]
+        ev += [f"{_label(g)}: PCIe gen {g.pcie_gen_current} of {g.pcie_gen_max} under load"
+               for g in slow_gen]
+        found.append(_obs(
+            "pcie_link_downgraded", "warning",
+            "A GPU's PCIe link runs narrower or slower than it can (slot, riser or BIOS "
+            "setting): transfers between GPUs and to the host are slower.",
+            "显卡的 PCIe 链路宽度或速率低于其能力（插槽、延长线或 BIOS 设置）："
+            "显卡之间以及与主机之间的传输会变慢。", ev, ["F25"]))
+    if d.nvlink == "none" and (d.gpu_count or 0) >= 2:
+        found.append(_obs(
+            "no_nvlink", "info",
+            "No NVLink between these GPUs: gradients travel over PCIe, which can cost from 30 % "
+            "up to half of the multi-GPU speed-up.",
+            "这些显卡之间没有 NVLink：梯度经 PCIe 传输，多卡加速比可能因此少 30% 到一半。",
+            [f"worst GPU-GPU path: {d.worst_pcie_path}"] if d.worst_pcie_path else [],
+            ["F25"]))
+    return found
+
+
+def _utilisation(gpus: list[GpuFacts]) -> list[Observation]:
+    found: list[Observation] = []
+    busy = [g for g in gpus if g.busy_util_pct is not None]
+    if busy:
+        mean_busy = sum(g.busy_util_pct for g in busy) / len(busy)  # type: ignore[misc]
+        if mean_busy < STARVED_BELOW_PCT:
+            ev = [f"{_label(g)}: {g.busy_util_pct:.0f} % while busy ({g.util_samples} samples)"
+                  for g in busy]
+            found.append(_obs(
+                "data_starvation", "warning",
+                f"GPU utilisation is {mean_busy:.0f} % while working (below 80 %): check the data "
+                "pipeline (loader workers, storage, preprocessing) before adding GPUs.",
+                f"显卡工作时利用率仅 {mean_busy:.0f}%（低于 80%）：加卡之前先检查数据管线"
+                "（加载 worker、存储、预处理）。", ev, ["F28"]))
+    lag = _laggards(busy)
+    if lag:
+        found.append(_obs(
+            "laggard_gpu", "warning",
+            "One GPU behaves differently from the others; in synchronous training every step "
+            "waits for the slowest GPU. Watch each with `nvidia-smi dmon` and fix that one.",
+            "有一张显卡与其他卡表现不同；同步训练中每一步都要等最慢的那张卡。"
+            "用 `nvidia-smi dmon` 逐卡观察并先解决这张卡。", lag, ["F30"]))
+    return found
+
+
+def _laggards(busy: list[GpuFacts]) -> list[str]:
+    if len(busy) < 2:
+        return []
+    evidence: list[str] = []
+    for g in busy:
+        others = [o for o in busy if o is not g]
+        util_others = median(o.busy_util_pct for o in others)  # type: ignore[misc]
+        if abs(g.busy_util_pct - util_others) >= LAGGARD_GAP_PCT:  # type: ignore[operator]
+            evidence.append(f"{_label(g)}: {g.busy_util_pct:.0f} % vs {util_others:.0f} % on "
+                            "the others")
+        clocks = [o.sm_clock_mhz for o in others if o.sm_clock_mhz]
+        if g.sm_clock_mhz and clocks and g.sm_clock_mhz < LAGGARD_CLOCK_RATIO * median(clocks):
+            evidence.append(f"{_label(g)}: SM clock {g.sm_clock_mhz:.0f} MHz vs "
+                            f"{median(clocks):.0f} MHz on the others")
+        slow = sorted(set(g.throttle_active) & (THERMAL_REASONS | {"sw_power_cap", "hw_slowdown",
+                                                                   "hw_power_brake_slowdown"}))
+        if slow and any(not (set(o.throttle_active) & set(slow)) for o in others):
+            evidence.append(f"{_label(g)}: {', '.join(slow)} (not on the others)")
+    return evidence

@@ -1,0 +1,147 @@
+"""The parsers' working notes: raw facts per GPU before merging and summarising.
+
+Parsers fill ``Reading``; ``merge.merge_readings`` joins several; ``summary.describe`` turns the
+result into the public ``HardwareDescription``. Kept as plain dataclasses so a 1 MB paste stays
+fast (no validation per sample).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from advisor.i18n import Text
+
+_BUS_RE = re.compile(r"([0-9A-Fa-f]{4,8}):([0-9A-Fa-f]{2}):([0-9A-Fa-f]{2})\.([0-9A-Fa-f])")
+
+
+def norm_bus_id(text: str | None) -> str | None:
+    """``00000000:1B:00.0`` and ``0000:1b:00.0`` name the same device: keep bus:dev.fn."""
+    if not text:
+        return None
+    m = _BUS_RE.search(text)
+    if not m:
+        return None
+    return f"{int(m.group(1), 16):04X}:{m.group(2).upper()}:{m.group(3).upper()}.{m.group(4)}"
+
+
+@dataclass
+class GpuReading:
+    index: int | None = None
+    name: str | None = None
+    bus_id: str | None = None
+    uuid: str | None = None
+    memory_total_mib: int | None = None
+    memory_used_mib: int | None = None
+    pstate: str | None = None
+    power_limit_w: float | None = None
+    slowdown_temp_c: float | None = None
+    sm_util: list[float] = field(default_factory=list)
+    mem_util: list[float] = field(default_factory=list)
+    enc_util: list[float] = field(default_factory=list)
+    temp_c: list[float] = field(default_factory=list)
+    power_w: list[float] = field(default_factory=list)
+    pclk_mhz: list[float] = field(default_factory=list)
+    throttle: set[str] = field(default_factory=set)
+    pcie_gen_current: int | None = None
+    pcie_gen_max: int | None = None
+    pcie_width_current: int | None = None
+    pcie_width_max: int | None = None
+    virtualization: str | None = None
+    vgpus: int | None = None
+    mig_devices: int | None = None
+    mig_enabled: bool | None = None
+    fabric_state: str | None = None
+    multi_gpu_board: bool | None = None
+
+    def absorb(self, other: GpuReading) -> None:
+        """Add another view of the same GPU: samples join, scalars fill gaps."""
+        for name in ("sm_util", "mem_util", "enc_util", "temp_c", "power_w", "pclk_mhz"):
+            getattr(self, name).extend(getattr(other, name))
+        self.throttle |= other.throttle
+        for name in ("index", "bus_id", "uuid", "memory_total_mib", "memory_used_mib", "pstate",
+                     "power_limit_w", "slowdown_temp_c", "pcie_gen_current", "pcie_gen_max",
+                     "pcie_width_current", "pcie_width_max", "virtualization", "vgpus",
+                     "mig_devices", "mig_enabled", "fabric_state", "multi_gpu_board"):
+            if getattr(self, name) is None and getattr(other, name) is not None:
+                setattr(self, name, getattr(other, name))
+        self.name = better_name(self.name, other.name)
+
+
+def better_name(a: str | None, b: str | None) -> str | None:
+    """The more complete of two names for one GPU (tables cut names to ``GeForce RTX 208...``)."""
+    if not a:
+        return b
+    if not b:
+        return a
+    a_cut, b_cut = a.endswith("..."), b.endswith("...")
+    if a_cut != b_cut:
+        return b if a_cut else a
+    return a if len(a) >= len(b) else b
+
+
+@dataclass
+class TopoReading:
+    """`nvidia-smi topo -m` (or `-mp`): links between GPUs and to NICs."""
+
+    gpu_columns: int = 0
+    gpu_rows: set[int] = field(default_factory=set)
+    links: dict[tuple[int, int], str] = field(default_factory=dict)  # i < j -> token
+    nics: list[str] = field(default_factory=list)
+    pcie_only_view: bool = False  # -mp: NVLink not shown
+    mode_known: bool = False  # -m/-mp told by a prompt or the legend
+    switch_known: bool = False  # NVML saw the NVLinks end at an NVSwitch
+    numa_affinities: set[str] = field(default_factory=set)
+
+
+@dataclass
+class Reading:
+    kind: str
+    gpus: list[GpuReading] = field(default_factory=list)
+    declared_gpu_count: int | None = None  # "Attached GPUs", topo header columns
+    count_is_fragment: bool = False  # a grep'd piece: the GPU count cannot be known
+    driver_version: str | None = None
+    cuda_version: str | None = None
+    topo: TopoReading | None = None
+    warnings: list[Text] = field(default_factory=list)
+    recognised: bool = False  # the text was nvidia-smi output of this kind
+    source: str | None = None
+
+    def warn(self, en: str, zh: str) -> None:
+        text = Text(en=en, zh=zh)
+        if text not in self.warnings:
+            self.warnings.append(text)
+
+    def gpu_at(self, index: int) -> GpuReading:
+        for gpu in self.gpus:
+            if gpu.index == index:
+                return gpu
+        gpu = GpuReading(index=index)
+        self.gpus.append(gpu)
+        return gpu
+
+
+def to_float(text: str | None) -> float | None:
+    """The number in a cell such as ``77 C``, ``700.00 W``, ``99 %``; None for N/A or junk."""
+    if not text:
+        return None
+    s = text.strip().strip("[]")
+    if not s or s[0] not in "+-.0123456789":
+        return None
+    end = 0
+    for ch in s:
+        if ch in "+-.0123456789":
+            end += 1
+        else:
+            break
+    try:
+        return float(s[:end])
+    except ValueError:
+        return None
+
+
+def to_int(text: str | None) -> int | None:
+    value = to_float(text)
+    if value is None or value != value or abs(value) > 1e12:
+        return None
+    return int(value)

@@ -1,0 +1,103 @@
+"""Merged readings → the public ``HardwareDescription`` (aggregates, links, observations)."""
+
+from __future__ import annotations
+
+from statistics import median
+
+from advisor.hwimport.links import intra_link, topo_links
+from advisor.hwimport.merge import Merged
+from advisor.hwimport.model import GpuFacts, HardwareDescription
+from advisor.hwimport.observations import BUSY_PCT, observe, width_downgraded
+from advisor.hwimport.reading import GpuReading
+from advisor.i18n import Text
+
+_VIRT_RANK = ("host_vgpu", "vgpu", "passthrough", "none")
+
+
+def busy_median(samples: list[float], busy_pct: float = BUSY_PCT) -> float | None:
+    """Median utilisation from the first to the last busy sample: warm-up and the idle tail do
+    not count, but idle gaps in the middle (a starved GPU waiting for data) do. # F28"""
+    first = next((i for i, v in enumerate(samples) if v >= busy_pct), None)
+    if first is None:
+        return None
+    last = len(samples) - 1 - next(i for i, v in enumerate(reversed(samples)) if v >= busy_pct)
+    return float(median(samples[first:last + 1]))
+
+
+def _facts(g: GpuReading) -> GpuFacts:
+    util = g.sm_util
+    return GpuFacts(
+        index=g.index, name=g.name, bus_id=g.bus_id, uuid=g.uuid,
+        memory_total_mib=g.memory_total_mib, memory_used_mib=g.memory_used_mib,
+        sm_util_pct=round(sum(util) / len(util), 2) if util else None,
+        busy_util_pct=busy_median(util) if util else None, util_samples=len(util),
+        mem_util_pct=round(sum(g.mem_util) / len(g.mem_util), 2) if g.mem_util else None,
+        temp_c=max(g.temp_c) if g.temp_c else None, slowdown_temp_c=g.slowdown_temp_c,
+        power_draw_w=max(g.power_w) if g.power_w else None, power_limit_w=g.power_limit_w,
+        pstate=g.pstate, sm_clock_mhz=float(median(g.pclk_mhz)) if g.pclk_mhz else None,
+        throttle_active=sorted(g.throttle), pcie_gen_current=g.pcie_gen_current,
+        pcie_gen_max=g.pcie_gen_max, pcie_width_current=g.pcie_width_current,
+        pcie_width_max=g.pcie_width_max, virtualization=g.virtualization, vgpus=g.vgpus,
+        mig_devices=g.mig_devices, mig_enabled=g.mig_enabled, fabric_state=g.fabric_state,
+        encoder_util_pct=round(sum(g.enc_util) / len(g.enc_util), 2) if g.enc_util else None)
+
+
+def describe(merged: Merged) -> HardwareDescription:
+    gpus = [_facts(g) for g in merged.gpus]
+    gpu_count = max(merged.counts) if merged.counts else None
+    warnings = list(merged.warnings)
+    notes: list[tuple[str, str]] = []
+    links = topo_links(merged.topo, gpu_count or 0) if merged.topo is not None else None
+    link = intra_link(links, merged.gpus, gpu_count, notes)
+    warnings += [Text(en=en, zh=zh) for en, zh in notes if Text(en=en, zh=zh) not in warnings]
+    if merged.topo is not None and merged.topo.pcie_only_view:
+        warnings.append(Text(en="`topo -mp` shows PCIe paths only: it cannot tell whether the "
+                                "GPUs have NVLink (use `topo -m`)",
+                             zh="`topo -mp` 只显示 PCIe 路径，无法判断是否有 NVLink"
+                                "（请用 `topo -m`）"))
+    elif merged.topo is not None and not merged.topo.mode_known and links and \
+            links.nvlink == "none":
+        warnings.append(Text(en="no legend or command line: read as `topo -m` (if this was "
+                                "`topo -mp`, NVLink is unknown)",
+                             zh="没有图例或命令行：按 `topo -m` 解读（若为 `topo -mp`，"
+                                "则无法判断 NVLink）"))
+    temps = [g.temp_c for g in gpus if g.temp_c is not None]
+    utils = [g.sm_util_pct for g in gpus if g.sm_util_pct is not None]
+    virt = {g.virtualization for g in gpus if g.virtualization}
+    widths = [w for w in (width_downgraded(g) for g in gpus) if w is not None]
+    gen_max = [g.pcie_gen_max for g in gpus if g.pcie_gen_max]
+    width_max = [g.pcie_width_max for g in gpus if g.pcie_width_max]
+    width_cur = [g.pcie_width_current for g in gpus if g.pcie_width_current]
+    kinds = merged.kinds
+    desc = HardwareDescription(
+        kind=kinds[0] if len(kinds) == 1 else "merged", kinds=kinds, sources=merged.sources,
+        driver_version=merged.driver_version, cuda_version=merged.cuda_version,
+        gpu_count=gpu_count, gpu_names=[g.name for g in gpus if g.name],
+        gpu_memory_mib=[g.memory_total_mib for g in gpus if g.memory_total_mib is not None],
+        gpus=gpus,
+        nvlink=links.nvlink if links else None,
+        nvlink_pairs=links.nvlink_pairs if links else None,
+        max_nv_links=links.max_nv_links if links else None,
+        rdma_nics=list(merged.topo.nics) if merged.topo is not None else None,
+        numa_nodes=len(merged.topo.numa_affinities) or None if merged.topo else None,
+        worst_pcie_path=links.worst_pcie_path if links else None,
+        intra_link=link,
+        virtualization=next((v for v in _VIRT_RANK if v in virt), None),
+        throttle_active=sorted({t for g in gpus for t in g.throttle_active}),
+        max_gpu_temp_c=max(temps) if temps else None,
+        pcie_width_downgraded=any(widths) if widths else None,
+        pcie_gen_max=min(gen_max) if gen_max else None,
+        pcie_width_max=min(width_max) if width_max else None,
+        pcie_width_current=min(width_cur) if width_cur else None,
+        mean_sm_util=round(sum(utils) / len(utils), 2) if utils else None,
+        sm_util_per_gpu=[g.sm_util_pct for g in gpus],
+        warnings=warnings)
+    mig = [g for g in gpus if g.mig_devices]
+    if mig:
+        desc.warnings.append(Text(
+            en="MIG splits " + ", ".join(f"GPU {g.index} into {g.mig_devices}" for g in mig) +
+               " devices: each MIG device is a fraction of one GPU",
+            zh="MIG 将 " + "，".join(f"GPU {g.index} 切分为 {g.mig_devices} 个" for g in mig) +
+               "设备：每个 MIG 设备只是一张卡的一部分"))
+    desc.observations = observe(desc)
+    return desc

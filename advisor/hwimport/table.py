@@ -1,0 +1,147 @@
+"""The plain `nvidia-smi` table (and the `nvidia-smi vgpu` host table).
+
+Read by cells between "|" and by what each cell holds, not by character columns: the table is
+79, 89 or 91 characters wide depending on the driver, has 2 lines per GPU before driver 450
+and 3 after, shows "Driver-Model/WDDM" on Windows, and arrives with doubled pipes, tabs and
+cut-off rows. Sections (GPUs, MIG devices, processes) are told apart by their headings so a
+process row is never read as a GPU.
+"""
+
+from __future__ import annotations
+
+import re
+
+from advisor.hwimport.reading import GpuReading, Reading, norm_bus_id
+
+_DRIVER = re.compile(r"Driver Version:\s*([0-9][0-9.]*)")
+_CUDA = re.compile(r"CUDA Version:\s*([0-9][0-9.]*)")
+_ROW_START = re.compile(r"^\s*(\d{1,3})\s+(\S.*?)\s*$")
+_VGPU_ROW = re.compile(r"^\s*(\d{5,})\s+\S")
+_TEMP = re.compile(r"(-?\d+)C\b")
+_PSTATE = re.compile(r"\b(P\d{1,2})\b")
+_POWER = re.compile(r"(\d+)W\s*/\s*(\d+)W")
+_MEMORY = re.compile(r"(\d+)MiB\s*/\s*(\d+)MiB")
+_UTIL = re.compile(r"^\s*(\d{1,3})%")
+_PERSISTENCE = frozenset({"On", "Off", "WDDM", "TCC", "MCDM", "N/A"})
+
+
+def _cells(s: str) -> list[str]:
+    body = s[1:] if s.startswith("|") else s
+    if body.endswith("|"):
+        body = body[:-1]
+    return body.split("|")
+
+
+def parse_table(lines: list[str]) -> Reading:
+    reading = Reading(kind="table")
+    state = "pre"
+    vgpu_table = False
+    gpu: GpuReading | None = None
+    gpu_line = 0
+    pending_mig: list[int] = []
+    for line in lines:
+        s = line.strip()
+        if not s or s[0] not in "|+":
+            if not s and state == "gpus":
+                state = "after"
+            continue
+        if "NVIDIA-SMI" in s:
+            reading.recognised = True
+            if m := _DRIVER.search(s):
+                reading.driver_version = m.group(1)
+            if m := _CUDA.search(s):
+                reading.cuda_version = m.group(1)
+            state, gpu = "pre", None
+            continue
+        if s[0] == "+" or s.startswith("|-"):
+            gpu_line = 0
+            continue
+        if "=====" in s:
+            state = {"hdr": "gpus", "mig_hdr": "mig", "proc_hdr": "procs"}.get(state, state)
+            gpu_line = 0
+            continue
+        if "GPU  Name" in s or "GPU Name" in s:
+            state, vgpu_table = "hdr", vgpu_table or "vGPU" in s
+            reading.recognised = True
+            continue
+        if "vGPU ID" in s or "vGPU-Util" in s:
+            vgpu_table = True
+            continue
+        if "MIG devices" in s:
+            state = "mig_hdr"
+            continue
+        if "Processes:" in s:
+            state = "proc_hdr"
+            continue
+        cells = _cells(s)
+        if state in ("pre", "hdr", "after") and _looks_like_gpu_row(cells):
+            state = "gpus"
+        if state == "gpus":
+            gpu, gpu_line = _gpu_line(reading, cells, gpu, gpu_line, vgpu_table, pending_mig)
+        elif state == "mig":
+            m = re.match(r"^\s*(\d{1,3})\s+\d+\s+\d+\s+\d+\s*$", cells[0])
+            if m:
+                target = reading.gpu_at(int(m.group(1)))
+                target.mig_devices = (target.mig_devices or 0) + 1
+                target.mig_enabled = True
+    if vgpu_table:
+        for g in reading.gpus:
+            g.virtualization = "host_vgpu"  # `nvidia-smi vgpu` answers only on a vGPU host
+    if pending_mig:
+        reading.warn("a MIG mode change is pending on GPU " + ", ".join(map(str, pending_mig)) +
+                     " (shown with *): it takes effect after a GPU reset",
+                     "GPU " + ", ".join(map(str, pending_mig)) +
+                     " 的 MIG 模式变更尚未生效（带 * 号）：需重置显卡后才生效")
+    if reading.recognised and not reading.gpus:
+        reading.warn("the table shows no GPU rows (cut or elided)",
+                     "表格中没有显卡行（被截断或省略）")
+    return reading
+
+
+def _looks_like_gpu_row(cells: list[str]) -> bool:
+    return len(cells) >= 2 and bool(_ROW_START.match(cells[0])) and norm_bus_id(cells[1]) is not None
+
+
+def _gpu_line(reading: Reading, cells: list[str], gpu: GpuReading | None, gpu_line: int,
+              vgpu_table: bool, pending_mig: list[int]) -> tuple[GpuReading | None, int]:
+    first = cells[0]
+    if vgpu_table and _VGPU_ROW.match(first):
+        if gpu is not None:
+            gpu.vgpus = (gpu.vgpus or 0) + 1
+        return gpu, gpu_line
+    m = _ROW_START.match(first)
+    if gpu_line == 0 and m and not _TEMP.search(first):
+        gpu = reading.gpu_at(int(m.group(1)))
+        name = m.group(2)
+        parts = name.rsplit(None, 1)
+        if len(parts) == 2 and parts[1] in _PERSISTENCE:
+            name = parts[0]
+        gpu.name = name.strip() or gpu.name
+        if len(cells) > 1:
+            gpu.bus_id = gpu.bus_id or norm_bus_id(cells[1])
+        if vgpu_table and len(cells) > 2 and (u := _UTIL.match(cells[2])):
+            gpu.sm_util.append(float(u.group(1)))
+        return gpu, 1
+    if gpu is None:
+        return gpu, gpu_line
+    if gpu_line == 1:
+        if t := _TEMP.search(first):
+            gpu.temp_c.append(float(t.group(1)))
+        if p := _PSTATE.search(first):
+            gpu.pstate = p.group(1)
+        if w := _POWER.search(first):
+            gpu.power_w.append(float(w.group(1)))
+            gpu.power_limit_w = float(w.group(2))
+        if len(cells) > 1 and (mem := _MEMORY.search(cells[1])):
+            gpu.memory_used_mib, gpu.memory_total_mib = int(mem.group(1)), int(mem.group(2))
+        if len(cells) > 2 and (u := _UTIL.match(cells[2])):
+            gpu.sm_util.append(float(u.group(1)))
+        return gpu, 2
+    if gpu_line == 2 and len(cells) > 2:
+        mig = cells[-1].strip()
+        if mig.endswith("*"):
+            pending_mig.append(gpu.index if gpu.index is not None else -1)
+        elif mig in ("Enabled", "Disabled"):
+            gpu.mig_enabled = mig == "Enabled"
+        return gpu, 3
+    return gpu, gpu_line

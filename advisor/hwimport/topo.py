@@ -1,0 +1,159 @@
+"""`nvidia-smi topo -m` / `topo -mp`: how GPUs reach each other and the RDMA NICs.
+
+Cells are split on runs of whitespace, not on tabs, because web pastes turn tabs into spaces;
+link cells are never empty, so the first N cells after a row label are the N device columns
+(trailing affinity cells may be empty, a range, a list or garbage and are read only when tabs
+survived). `topo -mp` prints PCIe paths only: it says nothing about NVLink (# F25).
+"""
+
+from __future__ import annotations
+
+import re
+
+from advisor.hwimport.detect import is_link_token
+from advisor.hwimport.reading import Reading, TopoReading
+
+_MULTIWORD = (("GPU", "NUMA", "ID"), ("CPU", "Affinity"), ("NUMA", "Affinity"))
+_TAIL_COLUMNS = frozenset({"CPU Affinity", "NUMA Affinity", "GPU NUMA ID"})
+_GPU_LABEL = re.compile(r"^GPU(\d{1,3})$")
+_NIC_LEGEND = re.compile(r"^(NIC\d+)\s*:\s*(\S+)")
+# A cell fused with its neighbour ("PH0-115") or clipped: read the link from its first letters.
+_PREFIXES = (("NV", None), ("PIX", "PIX"), ("PXB", "PXB"), ("PHB", "PHB"), ("PH", "PHB"),
+             ("PX", "PXB"), ("PI", "PIX"), ("NODE", "NODE"), ("NOD", "NODE"), ("SYS", "SYS"),
+             ("SY", "SYS"), ("SOC", "SYS"))
+
+
+def _header_tokens(line: str) -> list[str]:
+    raw = line.split()
+    out: list[str] = []
+    i = 0
+    while i < len(raw):
+        for words in _MULTIWORD:
+            if tuple(raw[i:i + len(words)]) == words:
+                out.append(" ".join(words))
+                i += len(words)
+                break
+        else:
+            out.append(raw[i])
+            i += 1
+    return out
+
+
+def _link(cell: str) -> tuple[str | None, bool]:
+    """(normalised token, exact?) for one matrix cell."""
+    if cell == "SOC":  # pre-2016 name of SYS
+        return "SYS", True
+    if is_link_token(cell):
+        return cell, True
+    for prefix, token in _PREFIXES:
+        if cell.startswith(prefix):
+            if token is None:
+                digits = re.match(r"NV(\d+)", cell)
+                return (f"NV{digits.group(1)}", False) if digits else (None, False)
+            return token, False
+    return None, False
+
+
+def _numa_ids(value: str) -> set[int]:
+    ids: set[int] = set()
+    for part in value.split(","):
+        bounds = part.strip().split("-")
+        if len(bounds) == 2 and bounds[0].isdigit() and bounds[1].isdigit():
+            lo, hi = int(bounds[0]), int(bounds[1])
+            if 0 <= hi - lo < 1024:
+                ids.update(range(lo, hi + 1))
+        elif len(bounds) == 1 and bounds[0].isdigit():
+            ids.add(int(bounds[0]))
+    return ids
+
+
+def _mode_hint(line: str, topo: TopoReading) -> None:
+    low = line.lower()
+    if "topo" not in low:
+        return
+    if re.search(r"(?:-mp\b|--matrix_pci\b)", low):
+        topo.pcie_only_view, topo.mode_known = True, True
+    elif re.search(r"(?:-m\b|--matrix\b)", low):
+        topo.mode_known = True
+
+
+def parse_topo(lines: list[str]) -> Reading:
+    reading = Reading(kind="topo")
+    topo = reading.topo = TopoReading()
+    devices: list[str] = []
+    tails: list[str] = []
+    nic_names: dict[str, str] = {}
+    numa: set[int] = set()
+    legend_nv = legend_pix_next = False
+    fuzzy_cells = 0
+    for line in lines:
+        s = line.strip()
+        if legend_pix_next:  # the line after "PIX = ..." is "NV# = ..." only in `topo -m`
+            legend_pix_next = False
+            if not s.startswith("NV"):
+                topo.pcie_only_view = topo.mode_known = not legend_nv
+        if not s:
+            continue
+        if not devices:
+            if "GPU0" in s or ("GPU" in s and "Affinity" in s):
+                toks = _header_tokens(s)
+                devices = [t for t in toks if t not in _TAIL_COLUMNS]
+                cut = next((i for i, t in enumerate(toks) if t in _TAIL_COLUMNS), len(toks))
+                devices, tails = toks[:cut], toks[cut:]
+                topo.gpu_columns = sum(1 for d in devices if _GPU_LABEL.match(d))
+                topo.nics = [d for d in devices if not _GPU_LABEL.match(d)]
+                reading.recognised = topo.gpu_columns > 0
+            else:
+                _mode_hint(s, topo)
+            continue
+        toks = s.split()
+        label = toks[0]
+        if label in devices and len(toks) > 1:
+            row_gpu = _GPU_LABEL.match(label)
+            cells = toks[1:1 + len(devices)]
+            for col, cell in enumerate(cells):
+                token, exact = _link(cell)
+                if token is None:
+                    break
+                fuzzy_cells += not exact
+                other = _GPU_LABEL.match(devices[col])
+                if row_gpu and other and token != "X":
+                    i, j = int(row_gpu.group(1)), int(other.group(1))
+                    if i != j:
+                        topo.links.setdefault((min(i, j), max(i, j)), token)
+                if token.startswith("NV"):
+                    topo.mode_known = True
+            if row_gpu:
+                topo.gpu_rows.add(int(row_gpu.group(1)))
+                if "NUMA Affinity" in tails and "\t" in line:
+                    parts = line.rstrip("\n").split("\t")
+                    at = 1 + len(devices) + tails.index("NUMA Affinity")
+                    if at < len(parts):
+                        numa |= _numa_ids(parts[at])
+            continue
+        if s.startswith("NV#") or (s.startswith("NV") and "NVLink" in s):
+            legend_nv = True
+            topo.mode_known, topo.pcie_only_view = True, False
+        elif s.startswith("PIX") and "=" in s:
+            legend_pix_next = True
+        elif (m := _NIC_LEGEND.match(s)) and m.group(1) in devices:
+            nic_names[m.group(1)] = m.group(2)
+        else:
+            _mode_hint(s, topo)
+    if any(t.startswith("NV") for t in topo.links.values()):
+        topo.pcie_only_view, topo.mode_known = False, True
+    topo.nics = [nic_names.get(n, n) for n in topo.nics]
+    if len(numa) > 0:
+        topo.numa_affinities = {str(n) for n in numa}
+    reading.declared_gpu_count = max(topo.gpu_columns, len(topo.gpu_rows)) or None
+    for index in sorted(set(range(topo.gpu_columns)) | topo.gpu_rows):
+        reading.gpu_at(index)
+    if fuzzy_cells:
+        reading.warn(f"{fuzzy_cells} garbled topology cell(s) were read from their first letters",
+                     f"{fuzzy_cells} 个拓扑单元格字迹不全，按开头字母识别")
+    if topo.gpu_columns and len(topo.gpu_rows) < topo.gpu_columns:
+        reading.warn(f"the topology matrix is cut off: {len(topo.gpu_rows)} of "
+                     f"{topo.gpu_columns} GPU rows; links were read from the rows present",
+                     f"拓扑矩阵不完整：{topo.gpu_columns} 行 GPU 只有 {len(topo.gpu_rows)} 行；"
+                     "按已有的行读取互联")
+    return reading

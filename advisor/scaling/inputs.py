@@ -1,0 +1,143 @@
+"""From a Profile to the physical inputs of the model: compute time, bytes, links, pipeline."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from advisor.catalog.gpus import GpuSpec
+from advisor.profile import (
+    Cooling,
+    GradientDtype,
+    InputPipeline,
+    Precision,
+    Profile,
+    Storage,
+    Task,
+    Virtualization,
+)
+from advisor.scaling.links import LinkFigures
+from advisor.scaling.parameters import (
+    ScalingParams,
+    default_sequence_length,
+    flops_per_param_by_task,
+    load_params,
+    mfu_by_task,
+)
+from advisor.scaling.physics import DataParallelInputs
+
+ALTERNATING_TASKS = (Task.gan, Task.reinforcement_learning)  # F21
+# Storage makes a default loader's stall worse or better (F28); assumption, see the README.
+_STORAGE_STALL = {Storage.hdd: 2.0, Storage.network: 1.5, Storage.sata_ssd: 1.2,
+                  Storage.nvme: 1.0, Storage.ram: 0.5}
+PESSIMISTIC_VGPUS = 4.0  # F29: an "8-GPU" instance that runs like 2
+
+
+def grad_bytes_per_param(profile: Profile) -> float:
+    """Bytes of one exchanged gradient: AMP keeps fp32 gradients unless told otherwise."""
+    dtype = profile.training.gradient_dtype
+    if dtype == GradientDtype.auto:
+        return 2.0 if profile.training.precision in (Precision.fp16, Precision.bf16) else 4.0
+    return 4.0 if dtype == GradientDtype.fp32 else 2.0
+
+
+def sequence_length(profile: Profile) -> int:
+    if profile.model.sequence_length:
+        return profile.model.sequence_length
+    return int(default_sequence_length().get(profile.task.value, 512))
+
+
+def flops_per_sample(profile: Profile) -> float:
+    """Training FLOPs of one sample: given, else 6 x params x tokens (language models), else a
+    per-task FLOPs-per-parameter assumption."""
+    if profile.model.flops_per_sample_gflops:
+        return profile.model.flops_per_sample_gflops * 1e9
+    params = profile.model.params_millions * 1e6
+    if profile.task in (Task.nlp, Task.llm):
+        return 6.0 * params * sequence_length(profile)
+    table = flops_per_param_by_task()
+    return params * table.get(profile.task.value, table.get("other", 1000.0))
+
+
+def effective_tflops(gpu: GpuSpec, precision: Precision, p: ScalingParams,
+                     task: Task = Task.other) -> float:
+    if precision in (Precision.fp16, Precision.bf16, Precision.amp):
+        peak = gpu.tflops_fp16_dense
+    elif precision == Precision.tf32:
+        peak = max(gpu.tflops_fp32, gpu.tflops_fp16_dense / 2.0)
+    else:
+        peak = gpu.tflops_fp32
+    mfu = mfu_by_task()
+    return peak * mfu.get(task.value, mfu.get("other", p.model_flops_utilisation))
+
+
+def step_compute_s(profile: Profile, gpu: GpuSpec, p: ScalingParams) -> float:
+    """One training step on one GPU: batch / measured throughput, else FLOPs / throughput."""
+    t = profile.training
+    if t.single_gpu_throughput:
+        return t.batch_per_gpu / t.single_gpu_throughput
+    return t.batch_per_gpu * flops_per_sample(profile) / (
+        effective_tflops(gpu, t.precision, p, profile.task) * 1e12)
+
+
+def pipeline_terms(profile: Profile, p: ScalingParams) -> tuple[float, float | None]:
+    """(stall coefficient per log2 N, loader capacity per node or None)."""
+    t = profile.training
+    if t.input_pipeline == InputPipeline.tuned:
+        return p.pipeline_stall_tuned, None
+    factor = _STORAGE_STALL.get(t.storage, 1.0) if t.storage else 1.0
+    if t.input_pipeline == InputPipeline.starved:  # F28: single-threaded reads
+        return p.pipeline_stall_starved * factor, p.starved_loader_capacity
+    capacity = None
+    if t.cpu_cores and t.dataloader_workers:  # F13: each GPU wants its own workers
+        capacity = max(t.cpu_cores / t.dataloader_workers, 1.0)
+    return p.pipeline_stall_typical * factor, capacity
+
+
+def thermal_terms(profile: Profile, p: ScalingParams) -> tuple[float, float]:
+    """(clock loss per card beyond two in a node, fixed loss with several cards) (# F27)."""
+    hw = profile.hardware
+    per_card = {Cooling.open_air: p.throttle_per_card_open_air,
+                Cooling.blower: p.throttle_per_card_blower}.get(hw.cooling, 0.0)
+    fixed = 0.0
+    if hw.max_gpu_temp_c is not None and hw.max_gpu_temp_c > 84.0:
+        fixed = (hw.max_gpu_temp_c - 84.0) * p.throttle_per_degc
+    return per_card, fixed
+
+
+def vgpu_sharing(profile: Profile) -> tuple[float, float]:
+    """(central, pessimistic) vGPUs per physical GPU (# F29)."""
+    hw = profile.hardware
+    if hw.virtualization == Virtualization.vgpu:
+        if hw.vgpus_per_physical_gpu:
+            return float(hw.vgpus_per_physical_gpu), float(hw.vgpus_per_physical_gpu)
+        return 2.0, PESSIMISTIC_VGPUS
+    if hw.virtualization == Virtualization.unknown:
+        return 1.0, PESSIMISTIC_VGPUS
+    return 1.0, 1.0
+
+
+def data_parallel_inputs(profile: Profile, gpu: GpuSpec, links: LinkFigures,
+                         p: ScalingParams | None = None,
+                         comm_volume_factor: float = 1.0) -> DataParallelInputs:
+    p = p or load_params()
+    stall, capacity = pipeline_terms(profile, p)
+    per_card, fixed = thermal_terms(profile, p)
+    pair = links.busbw_intra_pair_gbs
+    return DataParallelInputs(
+        params_millions=profile.model.params_millions,
+        grad_bytes_per_param=grad_bytes_per_param(profile),
+        step_compute_s=step_compute_s(profile, gpu, p),
+        gpus_per_node=profile.hardware.gpus_per_node,
+        busbw_intra_gbs=links.busbw_intra_gbs,
+        busbw_pair_gbs=pair if pair > links.busbw_intra_gbs else None,
+        busbw_inter_gbs=links.busbw_inter_gbs, latency_intra_s=links.latency_intra_s,
+        latency_inter_s=links.latency_inter_s, multi_socket_pcie=links.multi_socket_pcie,
+        comm_volume_factor=comm_volume_factor, pipeline_stall=stall, loader_capacity=capacity,
+        alternating_fraction=p.alternating_fraction if profile.task in ALTERNATING_TASKS
+        else 0.0,
+        vgpus_per_physical=vgpu_sharing(profile)[0], throttle_per_card=per_card,
+        throttle_fixed=fixed)
+
+
+def pessimistic(x: DataParallelInputs, vgpus: float) -> DataParallelInputs:
+    return replace(x, vgpus_per_physical=max(vgpus, x.vgpus_per_physical))

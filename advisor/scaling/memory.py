@@ -1,0 +1,105 @@
+"""GPU memory per card and the parallelism that makes a job fit (# F05, # F24).
+
+Model states take 16 bytes per parameter with (mixed-precision) Adam: weights, gradients and
+optimizer states. ZeRO shards them: stage 1 the optimizer states (12 B), stage 2 also the
+gradients, stage 3 / FSDP everything. Tensor and pipeline parallel split the model itself.
+Activations are counted when the transformer shape (layers, hidden, sequence) is known.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from advisor.profile import Parallelism, Profile
+from advisor.scaling.parameters import ScalingParams
+
+# Bytes per parameter kept on every GPU, and the share that is divided among N GPUs.
+_STATE_SPLIT = {  # strategy -> (replicated bytes, sharded bytes) out of 16
+    "data": (16.0, 0.0),
+    "zero1": (4.0, 12.0),
+    "zero2": (2.0, 14.0),
+    "zero3": (0.0, 16.0),
+    "fsdp": (0.0, 16.0),
+}
+_AUTO_ORDER = ("data", "zero2", "zero3", "tensor", "hybrid")
+STRATEGY_LABEL = {"data": "data", "zero1": "zero", "zero2": "zero", "zero3": "zero",
+                  "fsdp": "fsdp", "tensor": "tensor", "pipeline": "pipeline", "hybrid": "hybrid"}
+
+
+def activation_gb(profile: Profile, p: ScalingParams) -> float:
+    """Activation memory of one GPU's batch, when the transformer shape is known (else 0)."""
+    m = profile.model
+    if not (m.layers and m.hidden_size and m.sequence_length):
+        return 0.0
+    tokens = profile.training.batch_per_gpu * m.sequence_length
+    return tokens * m.hidden_size * m.layers * p.activation_bytes_per_token_width_layer / 1e9
+
+
+def memory_per_gpu_gb(strategy: str, gpus: np.ndarray, profile: Profile,
+                      p: ScalingParams, model_split: np.ndarray | None = None) -> np.ndarray:
+    """Memory one GPU needs under ``strategy`` for every N (model_split: tensor/pipeline ways)."""
+    n = np.asarray(gpus, dtype=float)
+    params = profile.model.params_millions * 1e6
+    scale = p.optimizer_bytes_per_param / 16.0
+    act = activation_gb(profile, p)
+    if strategy in _STATE_SPLIT:
+        replicated, sharded = _STATE_SPLIT[strategy]
+        states = params * scale * (replicated + sharded / n) / 1e9
+        return states + act + p.memory_overhead_gb
+    ways = np.asarray(model_split if model_split is not None else n, dtype=float)
+    states = params * p.optimizer_bytes_per_param / ways / 1e9
+    # Tensor parallel splits activations too; a pipeline stage keeps its layers' share.
+    return states + act / ways + p.memory_overhead_gb
+
+
+def usable_gb(memory_gb: float, p: ScalingParams) -> float:
+    return memory_gb * p.memory_usable_fraction
+
+
+def choose_strategies(profile: Profile, gpus: np.ndarray, memory_gb: float,
+                      p: ScalingParams) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """Strategy per N, memory per GPU and whether it fits.
+
+    ``training.parallelism == auto``: plain data parallel if it fits, else ZeRO stage 2, else
+    ZeRO-3/FSDP (F24), else tensor parallel inside a node, hybrid (tensor x data) across nodes.
+    An explicit choice is kept as given.
+    """
+    n = np.asarray(gpus, dtype=float)
+    limit = usable_gb(memory_gb, p)
+    per_node = profile.hardware.gpus_per_node
+    choice = profile.training.parallelism
+    if choice != Parallelism.auto:
+        name = choice.value
+        if name in ("tensor", "pipeline"):
+            split = _model_split(name, n, per_node)
+            mem = memory_per_gpu_gb(name, n, profile, p, split)
+            names = [name if name == "pipeline" or k <= per_node else "hybrid" for k in n]
+        else:
+            mem = memory_per_gpu_gb(name, n, profile, p)
+            names = [name] * len(n)
+        return names, mem, mem <= limit
+    candidates = [memory_per_gpu_gb(name, n, profile, p) for name in _AUTO_ORDER[:3]]
+    candidates.append(memory_per_gpu_gb("tensor", n, profile, p,
+                                        _model_split("tensor", n, per_node)))
+    stacked = np.stack(candidates)
+    fitting = stacked <= limit
+    # First that fits wins (F24); nothing fits: tensor (hybrid across nodes), plain on 1 GPU.
+    pick = np.where(fitting.any(axis=0), np.argmax(fitting, axis=0),
+                    np.where(n == 1, 0, 3)).astype(int)
+    mems = stacked[pick, np.arange(n.size)]
+    hybrid = (pick == 3) & (n > per_node)
+    names = [_AUTO_ORDER[k] for k in np.where(hybrid, 4, pick).tolist()]
+    return names, mems, mems <= limit
+
+
+def single_gpu_fits(profile: Profile, memory_gb: float, p: ScalingParams) -> bool:
+    """Does plain training fit one GPU (F05: model parallel only when it does not)?"""
+    need = memory_per_gpu_gb("data", np.array([1.0]), profile, p)[0]
+    return bool(need <= usable_gb(memory_gb, p))
+
+
+def _model_split(strategy: str, n: np.ndarray, per_node: int) -> np.ndarray:
+    """How many ways the model is cut: tensor parallel stays inside one node (NVLink domain)."""
+    if strategy == "tensor":
+        return np.minimum(n, per_node)
+    return n

@@ -1,0 +1,92 @@
+"""The projection's named parameters, read from ``resources/scaling/parameters.yaml``.
+
+Fitted parameters come from ``benchmarks/fit_projection.py`` (least squares on published
+measurements, leave-one-family-out cross-validation); the others are calibrated to the article
+or taken from a cited measurement. Each entry in the YAML says which, why, and its value.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from functools import cache
+from typing import Any
+
+import yaml
+
+from advisor.paths import resources_dir
+
+# Names of the parameters the fit may move; the diagnosis feature refits these per user.
+FITTED = ("overlap_fraction", "busbw_efficiency", "straggler_cv", "fixed_step_fraction",
+          "pipeline_stall_tuned", "sync_latency_s")
+
+
+@dataclass(frozen=True)
+class ScalingParams:
+    # fitted on published measurements (tuned world)
+    overlap_fraction: float = 0.8
+    busbw_efficiency: float = 0.7
+    straggler_cv: float = 0.01
+    fixed_step_fraction: float = 0.1
+    pipeline_stall_tuned: float = 0.0
+    sync_latency_s: float = 0.001
+    band_log_width_tuned: float = 0.03
+    # calibrated to the article (typical world) or to a cited measurement
+    pipeline_stall_typical: float = 0.15
+    pipeline_stall_starved: float = 0.3
+    starved_loader_capacity: float = 1.5
+    band_log_width_typical: float = 0.06
+    alternating_fraction: float = 0.65
+    backward_fraction: float = 0.67
+    bucket_mb: float = 25.0
+    pcie_multi_socket_factor: float = 0.8
+    throttle_per_card_open_air: float = 0.02
+    throttle_per_card_blower: float = 0.01
+    throttle_per_degc: float = 0.015
+    model_flops_utilisation: float = 0.35
+    default_microbatches_per_stage: float = 2.0
+    tensor_activation_exchanges_per_layer: float = 4.0
+    memory_usable_fraction: float = 0.92
+    memory_overhead_gb: float = 1.0
+    optimizer_bytes_per_param: float = 16.0
+    activation_bytes_per_token_width_layer: float = 34.0
+
+    def with_values(self, **values: float) -> ScalingParams:
+        """A copy with some parameters replaced (for refits and what-if checks)."""
+        return replace(self, **values)
+
+    def vector(self, names: tuple[str, ...] = FITTED) -> list[float]:
+        return [float(getattr(self, name)) for name in names]
+
+
+@cache
+def _raw() -> dict[str, Any]:
+    path = resources_dir() / "scaling" / "parameters.yaml"
+    return yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+
+
+@cache
+def load_params() -> ScalingParams:
+    """The shipped parameter set (fitted values where fitted)."""
+    entries = _raw().get("parameters", {})
+    known = {f.name for f in fields(ScalingParams)}
+    values = {name: float(entry["value"]) for name, entry in entries.items() if name in known}
+    return ScalingParams(**values)
+
+
+@cache
+def flops_per_param_by_task() -> dict[str, float]:
+    """Training FLOPs per sample per parameter when the profile gives neither throughput nor
+    FLOPs (assumption table in parameters.yaml)."""
+    return {k: float(v) for k, v in _raw().get("flops_per_param_by_task", {}).items()}
+
+
+@cache
+def default_sequence_length() -> dict[str, int]:
+    """Tokens per sample assumed for language-model tasks when the profile gives none."""
+    return {k: int(v) for k, v in _raw().get("default_sequence_length", {}).items()}
+
+
+@cache
+def mfu_by_task() -> dict[str, float]:
+    """Achieved share of dense peak per task (medians of published single-GPU throughputs)."""
+    return {k: float(v) for k, v in _raw().get("mfu_by_task", {}).items()}

@@ -1,0 +1,157 @@
+"""The data-parallel step-time model: ``speedup(N; inputs, params)`` from physical inputs only.
+
+Step time on N GPUs (one step = every GPU processes its own batch once):
+
+    t(N) = t_compute(N) + exposed gradient exchange + input-pipeline stall + straggler wait
+
+* compute: the single-GPU step time, slowed by vGPU sharing and thermal throttling;
+* gradient exchange: hierarchical ring all-reduce (intra-node reduce-scatter / all-gather,
+  inter-node all-reduce over the node's network), ``2(n-1)/n x bytes / busbw`` per tier plus
+  a per-bucket latency; a fraction of it hides behind the backward pass (# F07);
+* input pipeline: the slowest data loader holds up the step; its expected delay grows with
+  log2 N (# F28), and a starved loader caps the node's throughput;
+* stragglers: the step waits for the slowest GPU; with step-time jitter CV kappa the expected
+  maximum of N draws grows like sqrt(2 ln N).
+
+Alternating training (GAN/RL) then caps the parallel fraction Amdahl-style (# F03, # F21).
+Everything is vectorised over N, so a 1...64 GPU projection is a handful of numpy operations.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from advisor.scaling.parameters import ScalingParams
+
+
+@dataclass(frozen=True)
+class DataParallelInputs:
+    """What a user knows about one data-parallel job, in physical units."""
+
+    params_millions: float
+    grad_bytes_per_param: float  # 4 for fp32 gradients (AMP keeps them), 2 for fp16/bf16
+    step_compute_s: float  # one training step on one GPU at the per-GPU batch
+    gpus_per_node: int
+    busbw_intra_gbs: float  # achievable all-reduce busbw inside a node (<= 4 GPUs)
+    busbw_pair_gbs: float | np.ndarray | None = None  # NVLink-bridged pairs: busbw inside a pair
+    busbw_inter_gbs: float = 0.0  # per node (NICs x per-NIC busbw); 0 = one node only
+    latency_intra_s: float = 10e-6
+    latency_inter_s: float = 30e-6
+    multi_socket_pcie: bool = False  # > 4 GPUs on PCIe span two root complexes
+    comm_volume_factor: float = 1.0  # 1.5 for ZeRO-3 / FSDP
+    pipeline_stall: float = 0.0  # input-pipeline stall coefficient (per log2 N)
+    loader_capacity: float | None = None  # starved loader: samples per node per single-GPU step
+    alternating_fraction: float = 0.0  # serial share of alternating training (GAN/RL)
+    vgpus_per_physical: float = 1.0
+    throttle_per_card: float = 0.0  # clock loss per extra card in a node (open-air packing)
+    throttle_fixed: float = 0.0  # clock loss with several cards (measured > 84 degC)
+    batch_scale: np.ndarray | float = field(default=1.0)  # per-GPU batch at N / at 1
+
+
+@dataclass(frozen=True)
+class StepBreakdown:
+    """Per-N components of the step time, seconds; arrays parallel to ``gpus``."""
+
+    gpus: np.ndarray
+    nodes: np.ndarray
+    compute_s: np.ndarray
+    comm_s: np.ndarray  # exposed (non-overlapped) gradient exchange
+    stall_s: np.ndarray
+    sync_s: np.ndarray
+    sharing_s: np.ndarray  # part of compute lost to vGPU sharing
+    throttle_s: np.ndarray
+    step_s: np.ndarray
+    alternating_loss: np.ndarray  # speed-up lost to alternating training, as a ratio >= 1
+    speedup: np.ndarray
+
+
+def allreduce_time_s(gpus: np.ndarray, gpus_per_node: np.ndarray | int, grad_bytes,
+                     busbw_intra_gbs, busbw_inter_gbs, latency_intra_s, latency_inter_s,
+                     bucket_bytes: float, busbw_pair_gbs=None) -> np.ndarray:
+    """Hierarchical ring all-reduce of ``grad_bytes`` per step; the slowest tier dominates (# F07).
+
+    The inter-node tier carries ``2(k-1)/k`` of the bytes through the node's adapters, which
+    cannot outrun the node's own fabric: its busbw is capped by the intra-node one. That cap
+    and the convexity of 2(n-1)/n make k nodes never faster than one node of the same GPUs.
+    NVLink-bridged pairs (# F25) reduce inside each pair first, then across pairs over PCIe.
+    Every argument may be a scalar or an array broadcastable to ``gpus`` (used by the fit).
+    """
+    n = np.asarray(gpus, dtype=float)
+    nodes = np.ceil(n / gpus_per_node)
+    local = np.minimum(n, gpus_per_node)
+    bw_intra = np.asarray(busbw_intra_gbs, dtype=float) * 1e9
+    intra = 2.0 * (local - 1.0) / local * grad_bytes / bw_intra
+    if busbw_pair_gbs is not None:
+        pair_bw = np.asarray(busbw_pair_gbs, dtype=float) * 1e9
+        has_pair = np.isfinite(pair_bw) & (pair_bw > 0)
+        pair_s = grad_bytes / np.where(has_pair, pair_bw, 1.0)
+        pairs = np.maximum(local / 2.0, 1.0)
+        bridged = np.where(local <= 2, 2.0 * (local - 1.0) / local * pair_s,
+                           pair_s + 2.0 * (pairs - 1.0) / pairs * grad_bytes / bw_intra)
+        intra = np.where(has_pair, np.minimum(bridged, intra), intra)  # NCCL picks the faster
+    inter_bw = np.minimum(np.asarray(busbw_inter_gbs, dtype=float) * 1e9, bw_intra)
+    inter = np.where(nodes > 1, 2.0 * (nodes - 1.0) / nodes * grad_bytes
+                     / np.where(inter_bw > 0, inter_bw, np.inf), 0.0)
+    inter = np.where((nodes > 1) & ~(inter_bw > 0), np.inf, inter)
+    buckets = np.maximum(1.0, np.ceil(grad_bytes / bucket_bytes))
+    latency = buckets * (latency_intra_s * np.log2(local)
+                         + latency_inter_s * np.log2(np.maximum(nodes, 1.0)))
+    return intra + inter + latency
+
+
+def breakdown(gpus: np.ndarray | list[int], x: DataParallelInputs,
+              p: ScalingParams) -> StepBreakdown:
+    """Step-time components and speed-up of a data-parallel job for every GPU count."""
+    n = np.asarray(gpus, dtype=float)
+    nodes = np.ceil(n / x.gpus_per_node)
+    local = np.minimum(n, x.gpus_per_node)
+    scale = np.broadcast_to(np.asarray(x.batch_scale, dtype=float), n.shape)
+
+    # Per-step fixed work (launches, optimizer step) does not shrink with a smaller batch.
+    base = x.step_compute_s * (p.fixed_step_fraction + (1.0 - p.fixed_step_fraction) * scale)
+    sharing = np.minimum(x.vgpus_per_physical, n)  # vGPUs packed onto one physical card (# F29)
+    extra_cards = np.maximum(local - 2.0, 0.0)
+    clock = 1.0 - np.minimum(x.throttle_per_card * extra_cards + np.where(
+        local > 1, x.throttle_fixed, 0.0), 0.5)  # F27: packed cards throttle above ~84 degC
+    compute = base * sharing / clock
+
+    bw_intra = x.busbw_intra_gbs * p.busbw_efficiency * np.where(
+        np.asarray(x.multi_socket_pcie) & (local > 4), p.pcie_multi_socket_factor, 1.0)
+    grad_bytes = x.params_millions * 1e6 * x.grad_bytes_per_param * x.comm_volume_factor
+    # Inter-node traffic crosses the host's root complex like a PCIe ring of many GPUs does.
+    socket = np.where(np.asarray(x.multi_socket_pcie), p.pcie_multi_socket_factor, 1.0)
+    inter_bw = np.minimum(x.busbw_inter_gbs, x.busbw_intra_gbs * socket) * p.busbw_efficiency
+    comm = allreduce_time_s(n, x.gpus_per_node, grad_bytes, bw_intra, inter_bw,
+                            x.latency_intra_s,  # a network hop is never quicker than a local one
+                            np.maximum(x.latency_inter_s, x.latency_intra_s), p.bucket_mb * 1e6,
+                            None if x.busbw_pair_gbs is None
+                            else np.asarray(x.busbw_pair_gbs) * p.busbw_efficiency)
+    backward = p.backward_fraction * compute
+    exposed = comm - np.minimum(p.overlap_fraction * comm, backward)
+
+    log_n = np.log2(n)
+    stall = base * x.pipeline_stall * log_n
+    # Stragglers: E[max of N jittered step times]; plus per-step coordination (framework
+    # negotiation, many small un-bucketed all-reduces) that grows like a tree, log2 N.
+    sync = base * p.straggler_cv * np.sqrt(2.0 * np.log(n)) + p.sync_latency_s * log_n
+    step = compute + exposed + stall + sync
+    if x.loader_capacity is not None:  # a starved loader feeds at most this much per node
+        step = np.maximum(step, x.step_compute_s * local * scale / x.loader_capacity)
+    stall = step - (compute + exposed + sync)
+
+    dp_speedup = n * scale * x.step_compute_s / step
+    # F21: alternating sub-networks leave GPUs idle; Amdahl on the data-parallel speed-up (F03).
+    s = x.alternating_fraction
+    alt_loss = 1.0 + s * (dp_speedup - 1.0)
+    speedup = dp_speedup / alt_loss
+    return StepBreakdown(gpus=n, nodes=nodes, compute_s=compute, comm_s=exposed, stall_s=stall,
+                         sync_s=sync, sharing_s=base * (sharing - 1.0) / clock,
+                         throttle_s=base * sharing * (1.0 / clock - 1.0), step_s=step * alt_loss,
+                         alternating_loss=alt_loss, speedup=speedup)
+
+
+def speedup(gpus: np.ndarray | list[int], x: DataParallelInputs, p: ScalingParams) -> np.ndarray:
+    """Speed-up of N GPUs over one (throughput ratio), for every N in ``gpus``."""
+    return breakdown(gpus, x, p).speedup

@@ -1,0 +1,168 @@
+"""``project(profile, gpus)``: the speed-up curve of a workload with its band and bottlenecks."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from advisor.catalog.gpus import resolve_gpu
+from advisor.errors import InputError
+from advisor.i18n import Text
+from advisor.profile import InputPipeline, InterLink, Precision, Profile
+from advisor.scaling.inputs import data_parallel_inputs, pessimistic, sequence_length, vgpu_sharing
+from advisor.scaling.links import link_figures
+from advisor.scaling.memory import STRATEGY_LABEL, choose_strategies, single_gpu_fits
+from advisor.scaling.model_parallel import estimated_shape, pipeline_parallel, tensor_parallel
+from advisor.scaling.parameters import ScalingParams, load_params
+from advisor.scaling.physics import breakdown
+from advisor.scaling.result import Projection
+
+_VOLUME = {"zero3": 1.5, "fsdp": 1.5}  # ZeRO-3 / FSDP gather weights twice: 1.5x traffic
+_MINOR = 0.1  # an overhead below this share of the step leaves the GPU compute-bound
+
+NOTE_NO_FIT = Text(en="Plain data parallel does not fit one GPU's memory; the speed-up is over "
+                      "a hypothetical single GPU with enough memory (F05, F24).",
+                   zh="单卡显存放不下普通数据并行；加速比相对于一张显存足够的假想单卡（F05、F24）。")
+NOTE_VGPU = Text(en="Virtualised GPUs may share a physical card: the low end assumes {v:g} "
+                    "vGPUs per card (F29).",
+                 zh="虚拟化的 GPU 可能共享同一张物理卡：下限按每卡 {v:g} 个 vGPU 估计（F29）。")
+NOTE_ALT = Text(en="Alternating training (GAN / RL) idles GPUs while sub-networks wait their "
+                   "turn: speed-up stays near 1.5x (F21).",
+                zh="交替训练（GAN / 强化学习）中子网络轮流训练，GPU 在等待：加速比约 1.5 倍以内（F21）。")
+
+
+def default_gpu_counts(total: int) -> list[int]:
+    """Every count 1..total when total <= 16, else 1, 2, 4, 8, ... and total itself."""
+    if total <= 16:
+        return list(range(1, total + 1))
+    counts = [1 << k for k in range(total.bit_length()) if (1 << k) <= total]
+    return sorted(set(counts + [total]))
+
+
+def _check_counts(profile: Profile, gpus: list[int]) -> list[int]:
+    counts = sorted(set(int(n) for n in gpus))
+    if not counts or counts[0] < 1:
+        raise InputError.single("GPU counts must be whole numbers >= 1",
+                                "GPU 数量必须是不小于 1 的整数", path="gpus")
+    hw = profile.hardware
+    if counts[-1] > hw.gpus_per_node and hw.inter_link == InterLink.none:
+        raise InputError.single(
+            f"{counts[-1]} GPUs need more than one machine ({hw.gpus_per_node} GPUs each) and "
+            "hardware.inter_link is none",
+            f"{counts[-1]} 张卡需要多台机器（每台 {hw.gpus_per_node} 张），但 hardware.inter_link "
+            "为 none", path="hardware.inter_link")
+    return counts
+
+
+def project(profile: Profile, gpus: list[int] | None = None,
+            params: ScalingParams | None = None) -> Projection:
+    """Project speed-up, band, step time, bottleneck and memory for each GPU count."""
+    p = params or load_params()
+    counts = _check_counts(profile, gpus or default_gpu_counts(profile.hardware.total_gpus))
+    n = np.array(counts, dtype=float)
+    gpu = resolve_gpu(profile.hardware.gpu)
+    hw = profile.hardware
+    links = link_figures(hw.intra_link, hw.inter_link, gpu, hw.gpus_per_node,
+                         hw.allreduce_busbw_gbs)
+    strategies, memory, fits = choose_strategies(profile, n, gpu.memory_gb, p)
+    single_fits = single_gpu_fits(profile, gpu.memory_gb, p)
+    speed = np.empty_like(n)
+    low = np.empty_like(n)
+    step = np.empty_like(n)
+    bottleneck: list[str] = ["compute"] * len(n)
+    _, vgpus_low = vgpu_sharing(profile)
+    for name in sorted(set(strategies)):
+        idx = np.array([i for i, s in enumerate(strategies) if s == name])
+        x = data_parallel_inputs(profile, gpu, links, p, _VOLUME.get(name, 1.0))
+        if name in ("tensor", "hybrid"):
+            ways = np.minimum(n[idx], hw.gpus_per_node)
+            act_bytes = 4.0 if profile.training.precision in (Precision.fp32, Precision.tf32) \
+                else 2.0
+            shape = estimated_shape(profile.model.params_millions, profile.model.layers,
+                                    profile.model.hidden_size, sequence_length(profile),
+                                    act_bytes)
+            s, exchange, part = tensor_parallel(n[idx], ways, x, shape,
+                                                profile.training.batch_per_gpu, p)
+            s_low = s if vgpus_low <= 1 else tensor_parallel(
+                n[idx], ways, pessimistic(x, vgpus_low), shape, profile.training.batch_per_gpu,
+                p)[0]
+            group = x.step_compute_s / ways + exchange
+            step[idx] = part.step_s
+            dominant = _dominant(part)
+            for j, i in enumerate(idx):
+                share = exchange[j] / group[j]
+                bottleneck[i] = "communication" if share > _MINOR and n[i] > 1 else dominant[j]
+        elif name == "pipeline":
+            s, bubble = pipeline_parallel(n[idx], profile.training.micro_batches, p)
+            s_low = s
+            step[idx] = x.step_compute_s * n[idx] / s
+            for j, i in enumerate(idx):
+                bottleneck[i] = "pipeline_bubble" if bubble[j] > _MINOR else "compute"
+        else:
+            part = breakdown(n[idx], x, p)
+            s = part.speedup
+            s_low = s if vgpus_low <= 1 else breakdown(n[idx], pessimistic(x, vgpus_low),
+                                                       p).speedup
+            step[idx] = part.step_s
+            for i, neck in zip(idx, _dominant(part), strict=True):
+                bottleneck[i] = neck
+        speed[idx] = s
+        low[idx] = s_low
+    speed = np.minimum(speed, n)
+    width = (p.band_log_width_tuned if profile.training.input_pipeline == InputPipeline.tuned
+             else p.band_log_width_typical)
+    spread = np.exp(width * np.log2(n))
+    band_low = np.minimum(speed / spread, low)
+    band_high = np.minimum(speed * spread, n)
+    if counts[0] == 1:  # the baseline is the user's own single-GPU run
+        speed[0] = band_low[0] = band_high[0] = 1.0
+    for i in range(len(n)):
+        if not fits[i]:
+            bottleneck[i] = "memory"
+    notes = _notes(profile, single_fits, vgpus_low)
+    run_hours = profile.training.run_hours_one_gpu / speed
+    return Projection(
+        gpus=counts, nodes=[int(k) for k in np.ceil(n / hw.gpus_per_node)],
+        speedup=_r(speed), speedup_low=_r(band_low), speedup_high=_r(band_high),
+        efficiency=_r(speed / n), step_time_s=_r(step), run_hours=_r(run_hours),
+        bottleneck=bottleneck,
+        memory_per_gpu_gb=np.round(memory, 2).tolist(),
+        fits=[bool(v) for v in fits], parallelism=[STRATEGY_LABEL[s] for s in strategies],
+        single_gpu_fits=single_fits, notes=[t.en for t in notes], notes_zh=[t.zh for t in notes])
+
+
+_OVERHEADS = ("communication", "input_pipeline", "synchronisation", "virtualization",
+              "alternating_training")
+
+
+def _dominant(part) -> list[str]:
+    """The largest overhead of each step, or compute when every overhead is minor."""
+    total = part.step_s
+    stacked = np.stack([part.comm_s, part.stall_s, part.sync_s, part.sharing_s,
+                        total * (1.0 - 1.0 / part.alternating_loss)])
+    top = np.argmax(stacked, axis=0)
+    big = np.take_along_axis(stacked, top[None, :], axis=0)[0] > _MINOR * total
+    return [_OVERHEADS[k] if b else "compute" for k, b in zip(top, big, strict=True)]
+
+
+def _notes(profile: Profile, single_fits: bool, vgpus_low: float) -> list[Text]:
+    from advisor.scaling.inputs import ALTERNATING_TASKS
+
+    notes = []
+    if not single_fits:
+        notes.append(NOTE_NO_FIT)
+    if vgpus_low > 1:
+        notes.append(NOTE_VGPU.format(v=vgpus_low))
+    if profile.task in ALTERNATING_TASKS:
+        notes.append(NOTE_ALT)
+    return notes
+
+
+def _r(values: np.ndarray, digits: int = 5) -> list[float]:
+    """Round to significant digits (tiny speed-ups of hopeless setups must not become 0)."""
+    v = np.asarray(values, dtype=float)
+    safe = np.where(v > 0, v, 1.0)
+    scale = 10.0 ** (digits - 1 - np.floor(np.log10(safe)))
+    return np.where(v > 0, np.round(v * scale) / scale, v).tolist()
+
+
+__all__ = ["default_gpu_counts", "project"]

@@ -1,0 +1,1 @@
+"""Benchmarks: accuracy against published measurements, latency budgets."""

@@ -1,0 +1,100 @@
+"""Hypothesis strategies for valid workload Profiles (reusable by every test module)."""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from advisor.catalog.gpus import gpu_ids
+from advisor.profile import (
+    Cooling,
+    GradientDtype,
+    InputPipeline,
+    InterLink,
+    IntraLink,
+    Parallelism,
+    Precision,
+    Profile,
+    Storage,
+    Task,
+    Virtualization,
+)
+
+INTER_LINKS = [link for link in InterLink if link != InterLink.none]
+
+
+def _enum(enum_cls) -> st.SearchStrategy:
+    return st.sampled_from(list(enum_cls))
+
+
+@st.composite
+def model_specs(draw) -> dict:
+    spec = {"name": "hypothesis-model",
+            "params_millions": draw(st.floats(0.5, 20_000, allow_nan=False))}
+    if draw(st.booleans()):
+        spec["flops_per_sample_gflops"] = draw(st.floats(0.01, 5e4, allow_nan=False))
+    if draw(st.booleans()):
+        spec["layers"] = draw(st.integers(1, 96))
+        spec["hidden_size"] = draw(st.sampled_from([256, 768, 1024, 2048, 4096, 8192]))
+        spec["sequence_length"] = draw(st.sampled_from([128, 512, 1024, 2048, 4096]))
+    return spec
+
+
+@st.composite
+def training_specs(draw, parallelism: Parallelism | None = None,
+                   pipeline: list[InputPipeline] | None = None) -> dict:
+    spec: dict = {
+        "batch_per_gpu": draw(st.integers(1, 512)),
+        "precision": draw(_enum(Precision)).value,
+        "gradient_dtype": draw(_enum(GradientDtype)).value,
+        "parallelism": (parallelism or draw(_enum(Parallelism))).value,
+        "input_pipeline": draw(st.sampled_from(pipeline or list(InputPipeline))).value,
+    }
+    if draw(st.booleans()):
+        spec["single_gpu_hours"] = draw(st.floats(0.1, 5000, allow_nan=False))
+    else:
+        spec["single_gpu_throughput"] = draw(st.floats(0.5, 50_000, allow_nan=False))
+        spec["dataset_samples"] = draw(st.integers(1000, 10**8))
+        spec["epochs"] = draw(st.floats(1, 100, allow_nan=False))
+    if draw(st.booleans()):
+        spec["micro_batches"] = draw(st.integers(1, 64))
+    if draw(st.booleans()):
+        spec["dataloader_workers"] = draw(st.integers(1, 16))
+        spec["cpu_cores"] = draw(st.integers(4, 256))
+    if draw(st.booleans()):
+        spec["storage"] = draw(_enum(Storage)).value
+    return spec
+
+
+@st.composite
+def hardware_specs(draw, max_nodes: int = 4, coolings: list[Cooling] | None = None) -> dict:
+    nodes = draw(st.integers(1, max_nodes))
+    spec: dict = {
+        "gpu": draw(st.sampled_from(gpu_ids())),
+        "gpus_per_node": draw(st.integers(1, 16)),
+        "nodes": nodes,
+        "intra_link": draw(_enum(IntraLink)).value,
+        "inter_link": (draw(st.sampled_from(INTER_LINKS)) if nodes > 1
+                       else draw(_enum(InterLink))).value,
+        "virtualization": draw(_enum(Virtualization)).value,
+        "cooling": draw(st.sampled_from(coolings or list(Cooling))).value,
+    }
+    if spec["virtualization"] == "vgpu" and draw(st.booleans()):
+        spec["vgpus_per_physical_gpu"] = draw(st.integers(1, 8))
+    if draw(st.booleans()):
+        spec["max_gpu_temp_c"] = draw(st.floats(50, 100, allow_nan=False))
+    if draw(st.booleans()):
+        spec["allreduce_busbw_gbs"] = draw(st.floats(0.5, 900, allow_nan=False))
+    return spec
+
+
+@st.composite
+def profiles(draw, parallelism: Parallelism | None = None, max_nodes: int = 4,
+             coolings: list[Cooling] | None = None,
+             pipeline: list[InputPipeline] | None = None) -> Profile:
+    """A random valid Profile; keyword arguments pin parts of it for a property."""
+    return Profile.model_validate({
+        "task": draw(_enum(Task)).value,
+        "model": draw(model_specs()),
+        "training": draw(training_specs(parallelism, pipeline)),
+        "hardware": draw(hardware_specs(max_nodes, coolings)),
+    })

@@ -1,0 +1,105 @@
+"""Nothing but the clear "not nvidia-smi output" error may ever escape the parsers: random text,
+fixtures mutated the way pastes get mangled, and every fixture cut at every line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from advisor.errors import InputError
+from advisor.hwimport import HardwareDescription, parse_text
+
+FIXTURES = Path(__file__).parent / "fixtures" / "nvidia-smi"
+FILES = sorted(FIXTURES.rglob("*.txt"))
+TEXTS = {p.relative_to(FIXTURES).as_posix(): p.read_text(encoding="utf-8") for p in FILES}
+FULL = {name: parse_text(text) for name, text in TEXTS.items()}
+
+
+def _parse_or_input_error(text: str) -> HardwareDescription | None:
+    try:
+        desc = parse_text(text)
+    except InputError as exc:
+        assert "nvidia-smi" in exc.render("en") and "nvidia-smi" in exc.render("zh")
+        return None
+    HardwareDescription.model_validate(desc.model_dump())  # always a valid contract
+    return desc
+
+
+@pytest.mark.parametrize("name", sorted(TEXTS))
+def test_every_line_cut(name):
+    """A paste cut after any line parses (or is rejected cleanly) and never shows more GPUs
+    than the whole output. The two 1800–2200-line multi-GPU `-q` files repeat one GPU block
+    per GPU: they are cut at every line of their first two blocks and every 5th line after."""
+    lines = TEXTS[name].split("\n")
+    full_count = FULL[name].gpu_count
+    cuts = range(len(lines) + 1)
+    if len(lines) > 600:
+        cuts = [*range(460), *range(460, len(lines) + 1, 5)]
+    for cut in cuts:
+        desc = _parse_or_input_error("\n".join(lines[:cut]))
+        if desc is not None and full_count is not None and desc.gpu_count is not None:
+            assert desc.gpu_count <= full_count, (name, cut)
+
+
+def test_not_smi_output_is_a_clear_error():
+    for text in ("", "hello world", "key : value\nother : thing", "1, 2, 3\n4, 5, 6",
+                 "GPU 0: 95%", "# comment\n  1 2 3"):
+        with pytest.raises(InputError) as err:
+            parse_text(text)
+        assert "not nvidia-smi output" in err.value.render("en")
+        assert "不是 nvidia-smi 的输出" in err.value.render("zh")
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.text(max_size=400))
+def test_random_text(text):
+    _parse_or_input_error(text)
+
+
+_LINE_NOISE = st.sampled_from(["|", "||", "+---+", "\t", "  ", "GPU0", "NV12", "X", ":", " : ",
+                               "...", "--", "#", "# gpu pwr sm", ",", "[4m", "\x1b[0m", "N/A",
+                               "GPU 0000:00:00.0", "MiB", "C", "P0", "Active", "-", "\r\n",
+                               "GPU 1: x (UUID: GPU-1)", "> ", "```", "Legend:", "\u00a0"])
+
+
+@st.composite
+def mangled_fixture(draw):
+    small = [n for n, t in TEXTS.items() if len(t) < 12_000]
+    text = TEXTS[draw(st.sampled_from(small))]
+    for _ in range(draw(st.integers(1, 6))):
+        op = draw(st.sampled_from(["cut", "insert", "tabs", "dup", "swap", "noise"]))
+        a = draw(st.integers(0, len(text)))
+        b = draw(st.integers(a, min(len(text), a + 300)))
+        if op == "cut":
+            text = text[:a] + text[b:]
+        elif op == "insert":
+            text = text[:a] + draw(st.text(max_size=40)) + text[a:]
+        elif op == "tabs":
+            text = text.replace("\t", " " * draw(st.integers(1, 8)))
+        elif op == "dup":
+            text = text[:b] + text[a:b] + text[b:]
+        elif op == "swap":
+            lines = text.split("\n")
+            i, j = draw(st.integers(0, len(lines) - 1)), draw(st.integers(0, len(lines) - 1))
+            lines[i], lines[j] = lines[j], lines[i]
+            text = "\n".join(lines)
+        else:
+            text = text[:a] + draw(_LINE_NOISE) + text[a:]
+    return text
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(mangled_fixture())
+def test_mangled_fixtures(text):
+    _parse_or_input_error(text)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(sorted(TEXTS)), min_size=2, max_size=4))
+def test_concatenated_outputs(names):
+    """Several outputs pasted one after another still parse, as one merged machine."""
+    desc = _parse_or_input_error("\n".join(TEXTS[n] for n in names))
+    assert desc is not None

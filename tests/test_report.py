@@ -1,0 +1,221 @@
+"""The PDF report: pages, text in both languages, embedded fonts, print-resolution plots."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pypdf
+import pytest
+
+from advisor.article_facts import load_facts
+from advisor.profile import Profile, field_meta
+from advisor.profile_io import load_profile
+from advisor.recommendation_model import Recommendation
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "tests" / "fixtures" / "report"
+WHEN = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
+SECTIONS = 7  # title, workload, projection, costs, break-even, pitfalls + set-up, appendix
+
+
+def case(name: str) -> tuple[Recommendation, Profile]:
+    rec = Recommendation.model_validate_json((FIXTURES / f"{name}.recommendation.json").read_text())
+    return rec, load_profile(ROOT / "examples" / f"{name}.yaml")
+
+
+@pytest.fixture(scope="module")
+def reports(tmp_path_factory) -> dict[tuple[str, str], Path]:
+    """Both fixtures in both languages, exported once for the module."""
+    from ui.report import export_pdf
+
+    out = tmp_path_factory.mktemp("reports")
+    paths = {}
+    for name in ("medium-model-4gpu-worth-it", "large-model-8plus-gpus-required"):
+        rec, profile = case(name)
+        for lang in ("en", "zh"):
+            paths[name, lang] = export_pdf(rec, profile, out / f"{name}-{lang}.pdf", lang,
+                                           generated=WHEN)
+    return paths
+
+
+def pages_text(path: Path) -> list[str]:
+    return [page.extract_text() or "" for page in pypdf.PdfReader(path).pages]
+
+
+def flat(text: str) -> str:
+    """Whitespace-free text: pypdf splits words with tabs and table cells with newlines."""
+    return re.sub(r"\s+", "", text)
+
+
+def contains(text: str, *needles: str) -> None:
+    haystack = flat(text)
+    missing = [n for n in needles if flat(n) not in haystack]
+    assert not missing, f"not in the PDF text: {missing}"
+
+
+MEDIUM_EN, MEDIUM_ZH = ("medium-model-4gpu-worth-it", "en"), ("medium-model-4gpu-worth-it", "zh")
+LARGE_EN, LARGE_ZH = ("large-model-8plus-gpus-required", "en"), \
+    ("large-model-8plus-gpus-required", "zh")
+
+
+def test_every_section_starts_a_page_and_the_count_is_what_was_painted(reports):
+    from ui.report import render_pdf_bytes
+
+    for key, path in reports.items():
+        reader = pypdf.PdfReader(path)
+        assert path.read_bytes().startswith(b"%PDF-")
+        assert SECTIONS <= len(reader.pages) <= SECTIONS + 4, key
+        texts = pages_text(path)
+        lang = key[1]
+        assert flat(f"{len(texts)}") in flat(texts[-1])  # footer: page n of n
+        for i, text in enumerate(texts, start=1):
+            footer = f"page {i} of {len(texts)}" if lang == "en" else f"第 {i} 页，共 {len(texts)} 页"
+            contains(text, footer)
+    rec, profile = case("medium-model-4gpu-worth-it")
+    data, pages = render_pdf_bytes(rec, profile, "en", generated=WHEN)
+    assert pages == len(pypdf.PdfReader(reports[MEDIUM_EN]).pages)
+    assert len(data) == reports[MEDIUM_EN].stat().st_size
+
+
+def test_each_section_opens_its_page_in_order(reports):
+    for key, headings in (
+            (MEDIUM_EN, ["The workload", "Projected speed-up", "Costs", "Buy vs rent break-even",
+                         "Pitfalls and remedies", "Appendix: the rules that fired"]),
+            (MEDIUM_ZH, ["训练任务", "预计加速比", "成本", "自建与租用回本点", "注意事项与对策",
+                         "附录：触发的规则"])):
+        texts = [flat(t) for t in pages_text(reports[key])]
+        assert "recommendationreport" in texts[0] or "推荐报告" in texts[0]
+        starts = [next((i for i, t in enumerate(texts) if t.startswith(flat(h))), None)
+                  for h in headings]
+        assert None not in starts, dict(zip(headings, starts, strict=True))
+        assert starts == sorted(starts) and starts[0] == 1, starts
+        assert starts[-1] == len(texts) - 1  # the appendix ends the report
+        set_up = flat("Setting it up" if key[1] == "en" else "配置建议")
+        assert set_up in texts[starts[-2]] or set_up in texts[starts[-2] + 1]
+
+
+def test_english_text_holds_verdict_gpu_count_and_key_numbers(reports):
+    text = "".join(pages_text(reports[MEDIUM_EN]))
+    contains(text, "Worth it", "4 GPUs on 1 machine(s)",
+             "4 GPUs finish a run in 15.7 h instead of 48 h (3.05×): worth it.",
+             "3.05×", "(2.70× – 3.30×)", "15.7 h", "2.0 days (48 h)",  # speed-up, run times
+             "¥112", "¥1,216", "¥44,300",  # per run, per month, net value at 4 GPUs
+             "Owning wins above 410 training hours a month.",  # break-even (F31)
+             "Four open-air cards will throttle", "Remedy: Run a heat soak test",
+             "num_workers 2–4× the GPU count: 8–16 for 4 GPU(s).",  # F13
+             "multiply the initial learning rate by 4",  # F14
+             "PyTorch DDP", "f17_medium_model_real_training")
+
+
+def test_chinese_text_holds_verdict_gpu_count_and_key_numbers(reports):
+    text = "".join(pages_text(reports[MEDIUM_ZH]))
+    contains(text, "推荐报告", "划算", "1 台机器共 4 卡",
+             "4卡跑一次 15.7 小时，单卡要 48 小时（3.05 倍）：划算。",
+             "3.05×", "15.7 小时", "2.0 天（48 小时）", "¥112", "¥1,216",
+             "每月训练超过 410 小时则自建更划算。", "四张开放式散热卡会热降频",
+             "对策：装机后做升温测试", "num_workers 取卡数的 2–4 倍：4 卡时为 8–16。",
+             "初始学习率乘以 4", "第 1 页，共")
+    assert "Worth it" not in text
+
+
+def test_required_verdict_in_both_languages(reports):
+    en = "".join(pages_text(reports[LARGE_EN]))
+    zh = "".join(pages_text(reports[LARGE_ZH]))
+    contains(en, "Multi-GPU required", "16 GPUs on 2 machine(s)", "12.90×", "[Critical]",
+             "The model does not fit one GPU", "Fewest GPUs that meet the deadline: 8.",
+             "pays for itself after 38.8 months", "does not fit")
+    contains(zh, "必须上多卡", "2 台机器共 16 卡", "12.90×", "[严重]", "单卡放不下模型",
+             "满足截止时间的最少卡数：8。", "38.8 个月后回本", "放不下")
+
+
+def test_workload_lists_every_input_with_its_title(reports):
+    en = flat("".join(pages_text(reports[MEDIUM_EN])))
+    zh = flat("".join(pages_text(reports[MEDIUM_ZH])))
+    profile = case("medium-model-4gpu-worth-it")[1]
+    for section in ("model", "training", "hardware", "economics"):
+        model = type(getattr(profile, section))
+        for name in model.model_fields:
+            meta = field_meta(model, name)
+            assert flat(meta["title"]) in en, meta["title"]
+            assert flat(meta["title_zh"]) in zh, meta["title_zh"]
+            assert flat(f"{section}.{name}") in en
+    contains("".join(pages_text(reports[MEDIUM_EN])), "48 h", "10.83 runs/month", "8 samples",
+             "3,000 CNY/day")
+    contains("".join(pages_text(reports[MEDIUM_ZH])), "48 小时", "10.83 次/月", "3,000 CNY/天")
+
+
+def test_appendix_quotes_the_article_facts_each_fired_rule_rests_on(reports):
+    facts = load_facts()
+    rec = case("medium-model-4gpu-worth-it")[0]
+    for key, lang in ((MEDIUM_EN, "en"), (MEDIUM_ZH, "zh")):
+        appendix = pages_text(reports[key])[-1]
+        for entry in rec.trace:
+            contains(appendix, entry.rule)
+            for fact_id in entry.sources:
+                contains(appendix, fact_id, facts[fact_id].get(lang)[:40])
+
+
+def _fonts(path: Path) -> dict[str, dict]:
+    """Every font on every page: its base name and whether it carries glyphs and ToUnicode."""
+    found = {}
+    for page in pypdf.PdfReader(path).pages:
+        for font in page["/Resources"]["/Font"].values():
+            font = font.get_object()
+            descendant = font["/DescendantFonts"][0].get_object()
+            descriptor = descendant["/FontDescriptor"].get_object()
+            program = next((descriptor[k] for k in ("/FontFile2", "/FontFile3", "/FontFile")
+                            if k in descriptor), None)
+            found[str(font["/BaseFont"])] = {
+                "bytes": len(program.get_object().get_data()) if program is not None else 0,
+                "to_unicode": "/ToUnicode" in font}
+    return found
+
+
+def test_fonts_are_embedded_with_unicode_maps(reports):
+    from ui.report.fonts import report_fonts
+
+    cjk = report_fonts().cjk.replace(" ", "")
+    for key, path in reports.items():
+        fonts = _fonts(path)
+        assert fonts, key
+        for name, info in fonts.items():
+            assert info["bytes"] > 0, f"{key}: {name} is not embedded"
+            assert info["to_unicode"], f"{key}: {name} has no ToUnicode map"
+        if key[1] == "zh":
+            assert any(cjk in name for name in fonts), (key, list(fonts))
+
+
+def _images(path: Path) -> list[tuple[int, int, int]]:
+    """(page, width, height) of every image XObject."""
+    found = []
+    for number_, page in enumerate(pypdf.PdfReader(path).pages, start=1):
+        xobjects = page["/Resources"].get("/XObject", {})
+        for xobject in xobjects.values():
+            xobject = xobject.get_object()
+            if xobject.get("/Subtype") == "/Image":
+                found.append((number_, int(xobject["/Width"]), int(xobject["/Height"])))
+    return found
+
+
+def test_the_three_plots_are_embedded_at_print_resolution(reports):
+    from ui.report.plot_images import DOC_WIDTH_PX
+
+    shown_inches = DOC_WIDTH_PX / 96
+    for key, path in reports.items():
+        images = _images(path)
+        assert len(images) == 3, key  # speed-up, cost, buy vs rent
+        for _page, width, height in images:
+            assert width / shown_inches >= 200, f"{key}: {width} px is under 200 dpi"
+            assert 0.4 < height / width < 0.7
+        assert path.stat().st_size < 1_000_000, key
+
+
+def test_samples_in_docs_are_small_pdfs():
+    for lang in ("en", "zh"):
+        sample = ROOT / "docs" / f"sample-report-{lang}.pdf"
+        assert sample.stat().st_size < 1_000_000
+        reader = pypdf.PdfReader(sample)
+        assert len(reader.pages) >= SECTIONS
+        assert ("划算" if lang == "zh" else "Worth it") in reader.pages[0].extract_text()

@@ -1,0 +1,150 @@
+"""The one profile model the wizard writes into (napari-style: widgets change the model, the
+model says what changed).
+
+It keeps the raw answers (so a half-typed or out-of-range value stays on screen with its
+message) and the last *valid* :class:`Profile`, from which the results are computed.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from pydantic import ValidationError
+from PySide6.QtCore import QObject, Signal
+
+from advisor.errors import InputError, Problem
+from advisor.profile import Profile
+from advisor.validation_messages import problems_from_validation
+
+Answers = dict[str, Any]
+
+
+def answers_from_profile(profile: Profile) -> Answers:
+    """Plain nested data (enums as strings, unset fields as None) for the forms."""
+    return profile.model_dump(mode="json")
+
+
+def get_path(data: Answers, path: str) -> Any:
+    node: Any = data
+    for part in path.split("."):
+        if not isinstance(node, dict):
+            return None
+        node = node.get(part)
+    return node
+
+
+def set_path(data: Answers, path: str, value: Any) -> None:
+    parts = path.split(".")
+    node = data
+    for part in parts[:-1]:
+        child = node.get(part)
+        if not isinstance(child, dict):
+            child = {}
+            node[part] = child
+        node = child
+    node[parts[-1]] = value
+
+
+def validate_answers(data: Answers) -> tuple[Profile | None, dict[str, Problem]]:
+    """The profile, or the problems by dotted field path ("" or a section for whole-model
+    rules such as "give single_gpu_hours, or …")."""
+    try:
+        profile = Profile.model_validate(data)
+    except ValidationError as exc:
+        problems: dict[str, Problem] = {}
+        for problem in problems_from_validation(exc):
+            if get_path(data, problem.path) is None and "." in problem.path:
+                problem = Problem(problem.path, "is required", "必须填写")
+            problems.setdefault(problem.path, problem)
+        return None, problems
+    from advisor.catalog import resolve_gpu
+
+    try:
+        resolve_gpu(profile.hardware.gpu)
+    except InputError as exc:
+        return None, {p.path or "hardware.gpu": p for p in exc.problems}
+    return profile, {}
+
+
+class AnswerModel(QObject):
+    """Answers in, valid profile and field problems out."""
+
+    profileChanged = Signal(object)  # a valid Profile, after any change that keeps it valid
+    problemsChanged = Signal(object)  # dict[path, Problem], after every change
+    answersReset = Signal()  # many answers replaced at once (open, preset, restore)
+    edited = Signal()  # any change by the user or a load (autosave listens)
+
+    def __init__(self, profile: Profile | None = None, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.data: Answers = answers_from_profile(profile or Profile())
+        self.profile: Profile | None = profile or Profile()
+        self.problems: dict[str, Problem] = {}
+        self._typing_problems: dict[str, Problem] = {}
+
+    # -- reading ------------------------------------------------------------------------------
+    def get(self, path: str) -> Any:
+        return get_path(self.data, path)
+
+    def all_problems(self) -> dict[str, Problem]:
+        return {**self.problems, **self._typing_problems}
+
+    # -- writing ------------------------------------------------------------------------------
+    def set(self, path: str, value: Any) -> None:
+        """One answer from a field; revalidates and tells the listeners."""
+        self._typing_problems.pop(path, None)
+        set_path(self.data, path, value)
+        self._revalidate()
+        self.edited.emit()
+
+    def set_many(self, values: dict[str, Any]) -> None:
+        """Several answers at once (a preset): one validation, one reset of the forms."""
+        for path, value in values.items():
+            self._typing_problems.pop(path, None)
+            set_path(self.data, path, value)
+        self._revalidate()
+        self.answersReset.emit()
+        self.edited.emit()
+
+    def typing_problem(self, path: str, message_en: str, message_zh: str) -> None:
+        """Text that is not a number yet: shown at the field, the last valid profile stays."""
+        self._typing_problems[path] = Problem(path, message_en, message_zh)
+        self.problemsChanged.emit(self.all_problems())
+
+    def load(self, data: Answers) -> None:
+        """Replace every answer (open, restore); invalid answers load with their messages."""
+        base = answers_from_profile(Profile())
+        merged = _merge(base, copy.deepcopy(data))
+        self.data = merged
+        self._typing_problems.clear()
+        self._revalidate()
+        self.answersReset.emit()
+        self.edited.emit()
+
+    def load_profile(self, profile: Profile) -> None:
+        self.load(answers_from_profile(profile))
+
+    def _revalidate(self) -> None:
+        profile, problems = validate_answers(self.data)
+        self.problems = problems
+        self.problemsChanged.emit(self.all_problems())
+        if profile is not None:
+            self.profile = profile
+            self.profileChanged.emit(profile)
+
+
+def _merge(base: Answers, data: Answers) -> Answers:
+    """``data`` over the defaults, so a file that leaves sections out fills them in; a
+    ``runs_per_week``/``runs_per_day`` answer replaces the default runs per month."""
+    out = dict(base)
+    for key, value in data.items():
+        if isinstance(value, dict) and isinstance(base.get(key), dict):
+            section = dict(value)
+            if key == "training" and {"runs_per_week", "runs_per_day"} & section.keys():
+                merged = {k: v for k, v in base[key].items() if k != "runs_per_month"}
+                out[key] = {**merged, **section}
+                continue
+            out[key] = _merge(base[key], section)
+        else:
+            out[key] = value
+    return out

@@ -1,0 +1,1 @@
+"""Forms generated from the profile model's field metadata."""

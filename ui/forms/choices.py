@@ -1,0 +1,94 @@
+"""Readable, translatable labels for the profile's enum values (Qt Linguist context "Choices")."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP
+
+from ui.translation import tr_lang
+
+# value -> English source text; the .ts file holds the Chinese.
+CHOICE_LABELS: dict[str, str] = {
+    # Task
+    "image_classification": QT_TRANSLATE_NOOP("Choices", "Image classification"),
+    "object_detection": QT_TRANSLATE_NOOP("Choices", "Object detection"),
+    "segmentation": QT_TRANSLATE_NOOP("Choices", "Segmentation"),
+    "speech_recognition": QT_TRANSLATE_NOOP("Choices", "Speech recognition"),
+    "nlp": QT_TRANSLATE_NOOP("Choices", "NLP (language model, fine-tuning)"),
+    "llm": QT_TRANSLATE_NOOP("Choices", "Large language model"),
+    "recommendation": QT_TRANSLATE_NOOP("Choices", "Recommendation / ranking"),
+    "gan": QT_TRANSLATE_NOOP("Choices", "GAN (alternating training)"),
+    "reinforcement_learning": QT_TRANSLATE_NOOP("Choices", "Reinforcement learning"),
+    "other": QT_TRANSLATE_NOOP("Choices", "Other"),
+    # Precision / gradient type
+    "fp32": QT_TRANSLATE_NOOP("Choices", "FP32"),
+    "tf32": QT_TRANSLATE_NOOP("Choices", "TF32"),
+    "fp16": QT_TRANSLATE_NOOP("Choices", "FP16"),
+    "bf16": QT_TRANSLATE_NOOP("Choices", "BF16"),
+    "amp": QT_TRANSLATE_NOOP("Choices", "Mixed precision (AMP)"),
+    "auto": QT_TRANSLATE_NOOP("Choices", "Automatic"),
+    # Input pipeline
+    "starved": QT_TRANSLATE_NOOP("Choices", "Starved (single-threaded reading)"),
+    "typical": QT_TRANSLATE_NOOP("Choices", "Typical (default data loader)"),
+    "tuned": QT_TRANSLATE_NOOP("Choices", "Tuned (workers, fast storage, prefetch)"),
+    # Storage
+    "hdd": QT_TRANSLATE_NOOP("Choices", "Hard disk"),
+    "sata_ssd": QT_TRANSLATE_NOOP("Choices", "SATA SSD"),
+    "nvme": QT_TRANSLATE_NOOP("Choices", "NVMe SSD"),
+    "network": QT_TRANSLATE_NOOP("Choices", "Network storage"),
+    "ram": QT_TRANSLATE_NOOP("Choices", "In memory (RAM)"),
+    # Parallelism
+    "data": QT_TRANSLATE_NOOP("Choices", "Data parallel"),
+    "zero1": QT_TRANSLATE_NOOP("Choices", "ZeRO stage 1"),
+    "zero2": QT_TRANSLATE_NOOP("Choices", "ZeRO stage 2"),
+    "zero3": QT_TRANSLATE_NOOP("Choices", "ZeRO stage 3"),
+    "fsdp": QT_TRANSLATE_NOOP("Choices", "FSDP"),
+    "tensor": QT_TRANSLATE_NOOP("Choices", "Tensor (model) parallel"),
+    "pipeline": QT_TRANSLATE_NOOP("Choices", "Pipeline parallel"),
+    # Links
+    "pcie3": QT_TRANSLATE_NOOP("Choices", "PCIe 3.0"),
+    "pcie4": QT_TRANSLATE_NOOP("Choices", "PCIe 4.0"),
+    "pcie5": QT_TRANSLATE_NOOP("Choices", "PCIe 5.0"),
+    "nvlink_bridge": QT_TRANSLATE_NOOP("Choices", "NVLink bridge (pairs)"),
+    "nvlink": QT_TRANSLATE_NOOP("Choices", "NVLink"),
+    "nvswitch": QT_TRANSLATE_NOOP("Choices", "NVSwitch (NVLink all-to-all)"),
+    "none": QT_TRANSLATE_NOOP("Choices", "None"),
+    "ethernet_10g": QT_TRANSLATE_NOOP("Choices", "10 Gb Ethernet"),
+    "ethernet_25g": QT_TRANSLATE_NOOP("Choices", "25 Gb Ethernet"),
+    "ethernet_100g": QT_TRANSLATE_NOOP("Choices", "100 Gb Ethernet"),
+    "roce": QT_TRANSLATE_NOOP("Choices", "RoCE"),
+    "infiniband_edr": QT_TRANSLATE_NOOP("Choices", "InfiniBand EDR"),
+    "infiniband_hdr": QT_TRANSLATE_NOOP("Choices", "InfiniBand HDR"),
+    "infiniband_ndr": QT_TRANSLATE_NOOP("Choices", "InfiniBand NDR"),
+    # Virtualisation
+    "bare_metal": QT_TRANSLATE_NOOP("Choices", "Bare metal"),
+    "passthrough": QT_TRANSLATE_NOOP("Choices", "Full pass-through"),
+    "vgpu": QT_TRANSLATE_NOOP("Choices", "NVIDIA vGPU (shared cards)"),
+    "unknown": QT_TRANSLATE_NOOP("Choices", "Unknown"),
+    # Cooling
+    "open_air": QT_TRANSLATE_NOOP("Choices", "Open-air (gaming coolers)"),
+    "blower": QT_TRANSLATE_NOOP("Choices", "Blower (turbo cards)"),
+    "server": QT_TRANSLATE_NOOP("Choices", "Server chassis"),
+    "liquid": QT_TRANSLATE_NOOP("Choices", "Liquid cooling"),
+    # Economics
+    "own": QT_TRANSLATE_NOOP("Choices", "Own hardware"),
+    "cloud": QT_TRANSLATE_NOOP("Choices", "Cloud rental"),
+    "compare": QT_TRANSLATE_NOOP("Choices", "Compare both"),
+    "CNY": QT_TRANSLATE_NOOP("Choices", "CNY (¥)"),
+    "USD": QT_TRANSLATE_NOOP("Choices", "USD ($)"),
+    "deadline": QT_TRANSLATE_NOOP("Choices", "Research with a deadline"),
+    "revenue": QT_TRANSLATE_NOOP("Choices", "Product: a day earns revenue"),
+}
+
+# Two enums share a value with a different meaning: "none" for a link vs. no time value.
+_TIME_VALUE_NONE = QT_TRANSLATE_NOOP("Choices", "Learning: time has no money value")
+UNSET = QT_TRANSLATE_NOOP("Choices", "— not set —")
+FOLLOW_LANGUAGE = QT_TRANSLATE_NOOP("Choices", "Follow the language")
+
+
+def choice_label(field: str, value: str | None, lang: str) -> str:
+    if value is None:
+        return tr_lang(lang, "Choices", FOLLOW_LANGUAGE if field == "currency" else UNSET)
+    if field == "time_value" and value == "none":
+        return tr_lang(lang, "Choices", _TIME_VALUE_NONE)
+    source = CHOICE_LABELS.get(value)
+    return tr_lang(lang, "Choices", source) if source else value

@@ -1,0 +1,217 @@
+"""Input widgets for the kinds in ``field_widgets.EDITORS``: each shows its value, its unit,
+its title (label), its help (tooltip) and, below it, the validation message for the field."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QVBoxLayout,
+    QWidget,
+)
+
+from advisor.catalog import gpu_ids, load_gpus
+from ui.forms.choices import choice_label
+from ui.forms.field_widgets import FieldSpec, format_number, parse_number
+from ui.translation import tr_lang
+
+ERROR_STYLE = "color: #b3261e;"
+_OPTIONAL = QT_TRANSLATE_NOOP("Fields", "optional")
+_CUSTOM = QT_TRANSLATE_NOOP("Fields", "%1 (custom)")
+
+
+class FieldEditor(QWidget):
+    """Base: ``edited(value)`` on a user change; ``parseFailed(en, zh)`` for unreadable text."""
+
+    edited = Signal(object)
+    parseFailed = Signal(str, str)
+
+    def __init__(self, spec: FieldSpec, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.spec = spec
+        self.lang = "en"
+        self.currency = ""
+        self.label = QLabel()  # placed by the page, in the form's label column
+        self.label.setWordWrap(True)
+        self.unit_label = QLabel()
+        self.error_label = QLabel()
+        self.error_label.setStyleSheet(ERROR_STYLE)
+        self.error_label.setWordWrap(True)
+        self.error_label.hide()
+        self._row = QHBoxLayout()
+        self._row.setContentsMargins(0, 0, 0, 0)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.setSpacing(2)
+        outer.addLayout(self._row)
+        outer.addWidget(self.error_label)
+        self.setObjectName(f"field:{spec.key}")
+
+    def _finish(self, input_widget: QWidget) -> None:
+        self.input = input_widget
+        self._row.addWidget(input_widget, 1)
+        self._row.addWidget(self.unit_label)
+
+    # -- shown text --------------------------------------------------------------------------
+    def retranslate(self, lang: str, currency: str = "") -> None:
+        self.lang, self.currency = lang, currency
+        self.label.setText(self.spec.title(lang))
+        unit = self.spec.unit(lang, currency)
+        self.unit_label.setText(unit)
+        self.unit_label.setVisible(bool(unit))
+        tip = self.spec.tooltip(lang)
+        for widget in (self.label, self.input):
+            widget.setToolTip(tip)
+        self.label.setBuddy(self.input)
+
+    def set_error(self, message: str | None) -> None:
+        self.error_label.setText(message or "")
+        self.error_label.setVisible(bool(message))
+        self.input.setProperty("invalid", bool(message))
+        self.input.setStyleSheet("border: 1px solid #b3261e;" if message else "")
+
+    def error_text(self) -> str:
+        return self.error_label.text() if self.error_label.isVisible() or \
+            self.error_label.text() else ""
+
+    # -- value --------------------------------------------------------------------------------
+    def set_value(self, value: Any) -> None:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def value(self) -> Any:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+
+class NumberEditor(FieldEditor):
+    """A line edit, not a spin box: nothing is silently clamped, and an empty optional field
+    stays empty; the model's validation explains any out-of-range value at the field."""
+
+    def __init__(self, spec: FieldSpec, parent: QWidget | None = None) -> None:
+        super().__init__(spec, parent)
+        edit = QLineEdit()
+        edit.setAlignment(Qt.AlignmentFlag.AlignRight)
+        edit.setMaximumWidth(160)
+        edit.textEdited.connect(self._typed)
+        self._finish(edit)
+        self._row.addStretch(0)
+
+    def retranslate(self, lang: str, currency: str = "") -> None:
+        super().retranslate(lang, currency)
+        if self.spec.optional:
+            self.input.setPlaceholderText(tr_lang(lang, "Fields", _OPTIONAL))
+        else:
+            self.input.setPlaceholderText("")
+
+    def _typed(self, text: str) -> None:
+        value, error_en, error_zh = parse_number(self.spec, text)
+        if error_en:
+            self.parseFailed.emit(error_en, error_zh or error_en)
+        else:
+            self.edited.emit(value)
+
+    def set_value(self, value: Any) -> None:
+        text = format_number(self.spec, value) if isinstance(value, int | float) else \
+            ("" if value is None else str(value))
+        if text != self.input.text():
+            self.input.setText(text)
+
+    def value(self) -> Any:
+        return parse_number(self.spec, self.input.text())[0]
+
+
+class ChoiceEditor(FieldEditor):
+    def __init__(self, spec: FieldSpec, parent: QWidget | None = None) -> None:
+        super().__init__(spec, parent)
+        combo = QComboBox()
+        self._values: list[str | None] = ([None] if spec.optional else []) + list(spec.choices)
+        for value in self._values:
+            combo.addItem(str(value), value)
+        combo.activated.connect(lambda index: self.edited.emit(self._values[index]))
+        self._finish(combo)
+
+    def retranslate(self, lang: str, currency: str = "") -> None:
+        super().retranslate(lang, currency)
+        for index, value in enumerate(self._values):
+            self.input.setItemText(index, choice_label(self.spec.path[-1], value, lang))
+
+    def set_value(self, value: Any) -> None:
+        value = getattr(value, "value", value)
+        index = self._values.index(value) if value in self._values else -1
+        if index >= 0 and index != self.input.currentIndex():
+            self.input.setCurrentIndex(index)
+
+    def value(self) -> Any:
+        return self._values[self.input.currentIndex()]
+
+
+class FlagEditor(FieldEditor):
+    def __init__(self, spec: FieldSpec, parent: QWidget | None = None) -> None:
+        super().__init__(spec, parent)
+        box = QCheckBox()
+        box.clicked.connect(lambda checked: self.edited.emit(bool(checked)))
+        self._finish(box)
+
+    def set_value(self, value: Any) -> None:
+        self.input.setChecked(bool(value))
+
+    def value(self) -> Any:
+        return self.input.isChecked()
+
+
+class TextEditor(FieldEditor):
+    def __init__(self, spec: FieldSpec, parent: QWidget | None = None) -> None:
+        super().__init__(spec, parent)
+        edit = QLineEdit()
+        edit.textEdited.connect(lambda text: self.edited.emit(text))
+        self._finish(edit)
+
+    def set_value(self, value: Any) -> None:
+        text = "" if value is None else str(value)
+        if text != self.input.text():
+            self.input.setText(text)
+
+    def value(self) -> Any:
+        return self.input.text()
+
+
+class GpuEditor(FieldEditor):
+    """Catalog GPUs by name; a profile's own (custom) GPU is kept as an extra entry."""
+
+    def __init__(self, spec: FieldSpec, parent: QWidget | None = None) -> None:
+        super().__init__(spec, parent)
+        combo = QComboBox()
+        combo.setMaxVisibleItems(20)
+        catalog = load_gpus()
+        self._values: list[Any] = []
+        for gpu_id in gpu_ids():
+            gpu = catalog[gpu_id]
+            combo.addItem(f"{gpu.name} · {gpu.memory_gb:g} GB", gpu_id)
+            self._values.append(gpu_id)
+        combo.activated.connect(lambda index: self.edited.emit(self._values[index]))
+        self._finish(combo)
+
+    def set_value(self, value: Any) -> None:
+        if isinstance(value, dict) or hasattr(value, "model_dump"):
+            data = value if isinstance(value, dict) else value.model_dump()
+            if self._values and isinstance(self._values[-1], dict):
+                self._values.pop()
+                self.input.removeItem(self.input.count() - 1)
+            self._values.append(data)
+            self.input.addItem(tr_lang(self.lang, "Fields", _CUSTOM).replace(
+                "%1", str(data.get("name", "?"))))
+            self.input.setCurrentIndex(len(self._values) - 1)
+            return
+        key = str(value).strip().lower()
+        spec = load_gpus().get(key)
+        key = spec.id if spec else key
+        if key in self._values:
+            self.input.setCurrentIndex(self._values.index(key))
+
+    def value(self) -> Any:
+        return self._values[self.input.currentIndex()]

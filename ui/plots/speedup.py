@@ -1,0 +1,98 @@
+"""Projected speed-up vs GPU count: band, ideal line, the article's typical range, and the
+same workload on a better link."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QT_TRANSLATE_NOOP
+
+from ui.forms.choices import choice_label
+from ui.plots.style import BAND, BLUE, GREEN, GREY, ORANGE, integer_ticks, new_plot, pen, relabel, t
+from ui.recompute import better_link_projection
+
+# F01 (4 GPUs 2.5–3.5×, 8 GPUs 4–6×), the range most setups land in; F04 is inside it.
+TYPICAL_RANGE = ((4, 2.5, 3.5), (8, 4.0, 6.0))
+
+_TITLE = QT_TRANSLATE_NOOP("Plots", "Projected speed-up")
+_X = QT_TRANSLATE_NOOP("Plots", "GPUs")
+_Y = QT_TRANSLATE_NOOP("Plots", "Speed-up vs one GPU (×)")
+_PROJECTED = QT_TRANSLATE_NOOP("Plots", "Projected")
+_BAND = QT_TRANSLATE_NOOP("Plots", "Likely range")
+_IDEAL = QT_TRANSLATE_NOOP("Plots", "Ideal (linear)")
+_TYPICAL = QT_TRANSLATE_NOOP("Plots", "Article's typical range (F01)")
+_BETTER = QT_TRANSLATE_NOOP("Plots", "Same workload on %1")
+_CHOSEN = QT_TRANSLATE_NOOP("Plots", "Recommended: %1")
+
+
+def typical_range_data() -> tuple[np.ndarray, np.ndarray]:
+    """Vertical bars as pairs of points: x = [4, 4, 8, 8], y = [low, high, low, high]."""
+    xs = np.array([n for n, _, _ in TYPICAL_RANGE for _ in (0, 1)], dtype=float)
+    ys = np.array([v for _, low, high in TYPICAL_RANGE for v in (low, high)], dtype=float)
+    return xs, ys
+
+
+def speedup_plot(rec: Any, profile: Any, lang: str, *, better: Any | None = None,
+                 better_link: str | None = None, plot: pg.PlotWidget | None = None,
+                 compute_better: bool = False, keep_better: bool = False) -> pg.PlotWidget:
+    """``better``: the Projection on a faster link (``better_link`` its IntraLink value); with
+    ``compute_better`` and no ``better``, it is projected here (the report does this);
+    ``keep_better`` leaves the current better-link curve while a new one is computed."""
+    if better is None and compute_better:
+        found = better_link_projection(profile, list(rec.projection.gpus))
+        better, better_link = found if found is not None else (None, None)
+    plot, created = new_plot(plot)
+    items = plot.advisor_items
+    if created:
+        items["band_low"] = pg.PlotDataItem(pen=pen(BLUE, 0.5))
+        items["band_high"] = pg.PlotDataItem(pen=pen(BLUE, 0.5))
+        items["band"] = pg.FillBetweenItem(items["band_low"], items["band_high"], brush=BAND)
+        items["ideal"] = pg.PlotDataItem(pen=pen(GREY, 1.5, dashed=True))
+        items["typical"] = pg.PlotDataItem(pen=pen(ORANGE, 7), connect="pairs")
+        items["better"] = pg.PlotDataItem(pen=pen(GREEN, 2, dashed=True), symbol="t",
+                                          symbolBrush=GREEN, symbolPen=None, symbolSize=7)
+        items["projected"] = pg.PlotDataItem(pen=pen(BLUE, 2.5), symbol="o", symbolBrush=BLUE,
+                                             symbolPen="w", symbolSize=8)
+        items["chosen"] = pg.InfiniteLine(angle=90, movable=False, pen=pen(GREEN, 1, True),
+                                          label="", labelOpts={"position": 0.92,
+                                                               "color": GREEN})
+        for name in ("band_low", "band_high", "band", "ideal", "typical", "better",
+                     "projected", "chosen"):
+            plot.addItem(items[name])
+    projection = rec.projection
+    gpus = np.asarray(projection.gpus, dtype=float)
+    items["band_low"].setData(gpus, np.asarray(projection.speedup_low, dtype=float))
+    items["band_high"].setData(gpus, np.asarray(projection.speedup_high, dtype=float))
+    items["projected"].setData(gpus, np.asarray(projection.speedup, dtype=float))
+    x_max = max(8.0, float(gpus.max()))
+    ideal_x = np.array(sorted({1.0, *gpus.tolist(), x_max}))
+    items["ideal"].setData(ideal_x, ideal_x)
+    items["typical"].setData(*typical_range_data())
+    if better is not None:
+        items["better"].setData(np.asarray(better.gpus, dtype=float),
+                                np.asarray(better.speedup, dtype=float))
+        plot.advisor_better_link = better_link  # type: ignore[attr-defined]
+    elif keep_better:
+        better_link = getattr(plot, "advisor_better_link", None)
+    else:
+        items["better"].setData([], [])
+        plot.advisor_better_link = None  # type: ignore[attr-defined]
+    items["better"].setVisible(bool(better is not None or (keep_better and better_link)))
+    items["chosen"].setValue(rec.verdict.gpus)
+    items["chosen"].label.setFormat(t(lang, _CHOSEN).replace("%1", str(rec.verdict.gpus)))
+    integer_ticks(plot, sorted({*gpus.tolist(), 4.0, 8.0}))
+    y_max = max(float(np.max(projection.speedup_high)), 6.0,
+                float(np.max(better.speedup)) if better is not None else 0.0)
+    plot.setXRange(0.5, x_max + 0.5, padding=0)
+    plot.setYRange(0, y_max * 1.08, padding=0)
+    link_text = choice_label("intra_link", better_link, lang) if better_link else ""
+    relabel(plot, t(lang, _TITLE), t(lang, _X), t(lang, _Y), [
+        ("projected", t(lang, _PROJECTED)),
+        ("band_high", t(lang, _BAND)),
+        ("ideal", t(lang, _IDEAL)),
+        ("typical", t(lang, _TYPICAL)),
+        ("better", t(lang, _BETTER).replace("%1", link_text)),
+    ])
+    return plot

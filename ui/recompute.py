@@ -1,0 +1,128 @@
+"""Recompute the recommendation after every change, off the GUI thread, latest answer wins.
+
+Changes within one pass of the event loop are coalesced (a zero-time timer: at most one frame
+of delay); while a computation runs, newer profiles replace the pending one, so typing never
+waits for the rules engine. The results come first; the same workload on a better link (an
+extra projection, F25) follows a moment later and only redraws its own curve.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from advisor.profile import Currency, Profile
+from ui.results.better_link import better_link_profile
+
+log = logging.getLogger("advisor.ui")
+
+
+@dataclass(frozen=True)
+class Results:
+    profile: Profile  # as computed (currency filled in from the language when unset)
+    recommendation: Any  # advisor.recommendation_model.Recommendation
+    better_link: Any | None = None  # Projection of the same workload on a faster link
+    better_link_name: str | None = None  # its IntraLink value
+    generation: int = 0  # which request these answer
+
+
+def effective_profile(profile: Profile, lang: str) -> Profile:
+    """The currency follows the language unless the profile fixes it."""
+    if profile.economics.currency is not None:
+        return profile
+    currency = Currency.CNY if lang == "zh" else Currency.USD
+    economics = profile.economics.model_copy(update={"currency": currency})
+    return profile.model_copy(update={"economics": economics})
+
+
+def default_recommend(profile: Profile) -> Any:
+    from advisor.recommendation import recommend
+
+    return recommend(profile)
+
+
+def better_link_projection(profile: Profile, gpus: list[int]) -> tuple[Any, str] | None:
+    """(Projection, link value) of the profile on the next faster link, None at the top."""
+    from advisor.scaling import project
+
+    faster = better_link_profile(profile)
+    if faster is None:
+        return None
+    return project(faster, gpus), faster.hardware.intra_link.value
+
+
+class Recomputer(QObject):
+    resultsReady = Signal(object)  # Results without the better-link curve
+    betterLinkReady = Signal(object)  # the same Results with it
+    failed = Signal(str)  # a message for the status line; the details go to the log
+    _done = Signal(object, object, bool)  # (Results | None, error text | None, final?)
+
+    def __init__(self, recommend: Callable[[Profile], Any] | None = None, *,
+                 threaded: bool = True, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._recommend = recommend or default_recommend
+        self._threaded = threaded
+        self._pending: Profile | None = None
+        self._busy = False
+        self._generation = 0
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(0)
+        self._timer.timeout.connect(self._start)
+        self._done.connect(self._finished)
+
+    @property
+    def busy(self) -> bool:
+        return self._busy or self._pending is not None
+
+    def request(self, profile: Profile) -> None:
+        self._pending = profile
+        if not self._busy:
+            self._timer.start()
+
+    def _start(self) -> None:
+        if self._busy or self._pending is None:
+            return
+        profile, self._pending = self._pending, None
+        self._busy = True
+        self._generation += 1
+        if self._threaded:
+            threading.Thread(target=self._work, args=(profile, self._generation), daemon=True,
+                             name="advisor-recompute").start()
+        else:
+            self._work(profile, self._generation)
+
+    def _work(self, profile: Profile, generation: int) -> None:
+        try:
+            results = Results(profile, self._recommend(profile), generation=generation)
+        except Exception as exc:  # one error path: logged, shown as a line, app keeps going
+            log.error("recommendation failed:\n%s", traceback.format_exc())
+            self._done.emit(None, f"{type(exc).__name__}: {exc}", True)
+            return
+        self._done.emit(results, None, False)
+        try:
+            better = better_link_projection(profile, results.recommendation.projection.gpus)
+        except Exception:  # the extra curve is optional: log it and draw without it
+            log.warning("better-link projection failed:\n%s", traceback.format_exc())
+            better = None
+        if better is not None:
+            results = replace(results, better_link=better[0], better_link_name=better[1])
+        self._done.emit(results, None, True)
+
+    def _finished(self, results: Results | None, error: str | None, final: bool) -> None:
+        if results is not None:
+            if not final:
+                self.resultsReady.emit(results)
+                return
+            self.betterLinkReady.emit(results)
+        else:
+            self.failed.emit(error or "")
+        self._busy = False
+        if self._pending is not None:
+            self._timer.start()

@@ -1,0 +1,93 @@
+"""Costs: per run and per month for each GPU count, the buy-vs-rent break-even (F31), and the
+prices and assumptions behind them."""
+
+from __future__ import annotations
+
+from advisor.recommendation_model import Recommendation
+from ui.report import labels as L
+from ui.report.formatting import esc, figure, hours, mark_row, money, number, table
+from ui.report.plot_images import PlotImage
+
+
+def _per_run_rows(rec: Recommendation, lang: str) -> list[list[str]]:
+    c = rec.costs
+    rows = []
+    for i, n in enumerate(c.gpus):
+        cloud = money(c.cloud_cost_per_run[i], c.currency) if c.cloud_priced else "—"
+        row = [str(n), hours(c.run_hours[i], lang), number(c.gpu_hours_per_run[i], 1),
+               number(c.energy_kwh_per_run[i], 1), cloud,
+               money(c.own_cost_per_run[i], c.currency),
+               money(c.migration_cost_per_run[i], c.currency),
+               money(c.cost_per_run[i], c.currency)]
+        rows.append(mark_row([esc(cell) for cell in row], n == rec.verdict.gpus))
+    return rows
+
+
+def _per_month_rows(rec: Recommendation) -> tuple[list[str], list[list[str]]]:
+    """Columns for the purchase price and power draw appear when the cost model gives them."""
+    c = rec.costs
+    with_capex = len(c.capex) == len(c.gpus) and c.own_priced
+    with_power = len(c.power_w) == len(c.gpus)
+    rows = []
+    for i, n in enumerate(c.gpus):
+        row = [str(n)]
+        if with_capex:
+            row.append(money(c.capex[i], c.currency))
+        if with_power:
+            row.append(f"{number(round(c.power_w[i]))} W")
+        row += [money(c.cost_per_month[i], c.currency),
+                money(c.time_saved_value_per_month[i], c.currency),
+                money(c.net_value_per_month[i], c.currency)]
+        rows.append(mark_row([esc(cell) for cell in row], n == rec.verdict.gpus))
+    return [k for k, on in (("capex", with_capex), ("power", with_power)) if on], rows
+
+
+def _month_header(extra: list[str], lang: str) -> list[str]:
+    names = L.COST_HEAD_MONTH.get(lang).split("|")
+    optional = {"capex": L.CAPEX_H.get(lang), "power": L.POWER_H.get(lang)}
+    return [esc(h) for h in names[:1] + [optional[k] for k in extra] + names[1:]]
+
+
+def _assumptions(rec: Recommendation, lang: str) -> list[str]:
+    c = rec.costs
+    notes = [t.get(lang) for t in c.assumption_texts] if c.assumption_texts else list(c.assumptions)
+    if not c.own_priced:
+        notes.insert(0, L.OWN_NOT_PRICED.get(lang))
+    if not c.cloud_priced:
+        notes.insert(0, L.CLOUD_NOT_PRICED.get(lang))
+    if c.priced_with:
+        prices = "; ".join(f"{L.PRICE_NAMES[k].get(lang) if k in L.PRICE_NAMES else k} "
+                           f"{number(v)}" for k, v in c.priced_with.items())
+        notes.append(L.PRICED_WITH.get(lang).format(currency=c.currency, prices=prices))
+    return notes
+
+
+def costs_html(rec: Recommendation, lang: str, images: dict[str, PlotImage],
+               breakeven: str, deadline_given: bool) -> str:
+    c = rec.costs
+    mode = L.MODE.get(c.mode)
+    intro = L.COST_MODE.get(lang).format(mode=mode.get(lang) if mode else c.mode,
+                                         currency=c.currency)
+    lines = [L.BEST_VALUE.get(lang).format(gpus=c.best_value_gpus)]
+    if c.deadline_gpus is not None:
+        lines.append(L.DEADLINE_GPUS.get(lang).format(gpus=c.deadline_gpus))
+    elif deadline_given:
+        lines.append(L.DEADLINE_NONE.get(lang))
+    per_run_head = [esc(h) for h in L.COST_HEAD_RUN.get(lang).split("|")]
+    extra, month_rows = _per_month_rows(rec)
+    parts = [f'<h2 class="pagebreak">{esc(L.H_COSTS.get(lang))}</h2>', f"<p>{esc(intro)}</p>",
+             figure(images.get("cost"), L.PLOT_COST.get(lang)),
+             f"<h3>{esc(L.PER_RUN.get(lang))}</h3>", table(per_run_head, _per_run_rows(rec, lang)),
+             f"<h3>{esc(L.PER_MONTH.get(lang))}</h3>",
+             table(_month_header(extra, lang), month_rows),
+             "".join(f"<p>{esc(line)}</p>" for line in lines),
+             # Its own page: a page break would otherwise part the heading from the plot.
+             f'<h3 class="pagebreak">{esc(L.BREAKEVEN.get(lang))}</h3>',
+             figure(images.get("buy_vs_rent"),
+                    L.PLOT_BUY_RENT.get(lang).format(gpus=c.buy_vs_rent.gpus)),
+             f"<p>{esc(breakeven)}</p>"]
+    notes = _assumptions(rec, lang)
+    if notes:
+        items = "".join(f"<li>{esc(note)}</li>" for note in notes)
+        parts.append(f"<h3>{esc(L.ASSUMPTIONS.get(lang))}</h3><ul>{items}</ul>")
+    return "".join(parts)

@@ -1,0 +1,130 @@
+"""The report as one QTextDocument (HTML), paginated onto A4 and painted into a PDF.
+
+The document is laid out in 96-dpi pixels, the unit Qt's rich text uses, and the painter is
+scaled to the writer's resolution, as ``QTextDocument.print`` does; the report paints its own
+pages so that every page gets a footer in the report's language.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import QIODevice, QMarginsF, QRectF, QSizeF, Qt, QUrl
+from PySide6.QtGui import QColor, QFont, QPageLayout, QPageSize, QPainter, QPdfWriter, QTextDocument
+
+from ui.report.fonts import ReportFonts
+from ui.report.plot_images import PlotImage
+
+DOC_DPI = 96  # Qt rich text units
+PDF_DPI = 1200
+MARGINS_MM = QMarginsF(16, 14, 16, 12)
+FOOTER_PX = 28  # reserved at the bottom of every page, in document pixels
+
+CSS = """
+body { font-size: 9.5pt; color: #1a1a1a; }
+h1 { font-size: 20pt; margin-top: 0; margin-bottom: 6px; color: #14315f; }
+h2 { font-size: 14pt; margin-top: 14px; margin-bottom: 6px; color: #14315f; }
+h3 { font-size: 11pt; margin-top: 10px; margin-bottom: 4px; color: #14315f; }
+p { margin-top: 3px; margin-bottom: 3px; }
+table.grid { border-collapse: collapse; border-color: #c5ccd8; border-style: solid; }
+table.grid th { font-size: 8.5pt; color: #14315f; }
+table.grid td { font-size: 8.5pt; }
+table.keys td { font-size: 10pt; padding: 4px; }
+.muted { color: #5c6470; font-size: 8pt; }
+.code { font-family: 'DejaVu Sans Mono', monospace; font-size: 8pt; color: #444444; }
+.caption { color: #5c6470; font-size: 8pt; }
+.pagebreak { page-break-before: always; }
+"""
+
+
+@dataclass(frozen=True)
+class PageSetup:
+    """A4 portrait with the report's margins, in document pixels."""
+
+    content_w_px: float
+    content_h_px: float  # without the footer band
+
+
+def page_layout() -> QPageLayout:
+    return QPageLayout(QPageSize(QPageSize.PageSizeId.A4), QPageLayout.Orientation.Portrait,
+                       MARGINS_MM, QPageLayout.Unit.Millimeter)
+
+
+def page_setup() -> PageSetup:
+    paint = page_layout().paintRect(QPageLayout.Unit.Point)  # 72 per inch
+    to_px = DOC_DPI / 72.0
+    return PageSetup(paint.width() * to_px, paint.height() * to_px - FOOTER_PX)
+
+
+def report_font(fonts: ReportFonts, lang: str, point_size: float | None = None) -> QFont:
+    """The report's base font: the language's face first, the other as fallback, no ligatures
+    (text copied or extracted from the PDF must read "fi", not the "ﬁ" ligature)."""
+    font = QFont()
+    font.setFamilies(fonts.families(lang))
+    if point_size is not None:
+        font.setPointSizeF(point_size)
+    font.setFeature(QFont.Tag("liga"), 0)
+    return font
+
+
+def build_document(body_html: str, images: dict[str, PlotImage], fonts: ReportFonts,
+                   lang: str) -> QTextDocument:
+    """The laid-out, paginated document: HTML body, plot images as resources, report fonts."""
+    doc = QTextDocument()
+    doc.setUndoRedoEnabled(False)
+    doc.setDefaultFont(report_font(fonts, lang, 9.5))
+    doc.setDefaultStyleSheet(CSS)
+    for plot in images.values():
+        doc.addResource(QTextDocument.ResourceType.ImageResource, QUrl(plot.url), plot.image)
+    doc.setHtml(f"<html><body>{body_html}</body></html>")
+    setup = page_setup()
+    doc.setPageSize(QSizeF(setup.content_w_px, setup.content_h_px))
+    return doc
+
+
+def write_pdf(doc: QTextDocument, target: str | QIODevice, *, title: str, footer_left: str,
+              footer_right: str, fonts: ReportFonts, lang: str) -> int:
+    """Paint every page of ``doc`` as a PDF into ``target`` (a file name or an open device);
+    returns the page count.
+    ``footer_right`` is formatted with ``page`` and ``pages``."""
+    writer = QPdfWriter(target)
+    writer.setResolution(PDF_DPI)
+    writer.setPageLayout(page_layout())
+    writer.setTitle(title)
+    writer.setCreator("GPU Scaling Advisor (多卡训练顾问)")
+    setup = page_setup()
+    pages = doc.pageCount()
+    footer_font = report_font(fonts, lang)
+    footer_font.setPixelSize(10)  # document pixels: the painter is already scaled
+    painter = QPainter()
+    if not painter.begin(writer):
+        raise OSError("Qt cannot start painting the PDF")
+    try:
+        scale = PDF_DPI / DOC_DPI
+        painter.scale(scale, scale)
+        for page in range(pages):
+            if page:
+                writer.newPage()
+            painter.save()
+            top = page * setup.content_h_px
+            painter.translate(0, -top)
+            doc.drawContents(painter, QRectF(0, top, setup.content_w_px, setup.content_h_px))
+            painter.restore()
+            _footer(painter, setup, footer_font, footer_left,
+                    footer_right.format(page=page + 1, pages=pages))
+    finally:
+        painter.end()
+    return pages
+
+
+def _footer(painter: QPainter, setup: PageSetup, font: QFont, left: str, right: str) -> None:
+    band = QRectF(0, setup.content_h_px + 8, setup.content_w_px, FOOTER_PX - 8)
+    painter.save()
+    painter.setPen(QColor("#c5ccd8"))
+    painter.drawLine(band.topLeft(), band.topRight())
+    painter.setPen(QColor("#5c6470"))
+    painter.setFont(font)
+    flags = Qt.AlignmentFlag.AlignVCenter
+    painter.drawText(band, int(flags | Qt.AlignmentFlag.AlignLeft), left)
+    painter.drawText(band, int(flags | Qt.AlignmentFlag.AlignRight), right)
+    painter.restore()

@@ -1,0 +1,98 @@
+"""``export_pdf``: the recommendation report as a PDF, in English or Chinese.
+
+Rendered into memory, then written in one atomic step (``advisor.atomic``): a failed export
+leaves neither a half-written report nor a temporary file behind.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from datetime import datetime
+from pathlib import Path
+
+from PySide6.QtCore import QBuffer, QIODevice
+
+from advisor.atomic import atomic_write_bytes
+from advisor.errors import InputError
+from advisor.i18n import LANGS
+from advisor.profile import Profile
+from advisor.recommendation_model import Recommendation
+from ui.report import labels as L
+from ui.report.appendix_section import appendix_html
+from ui.report.cost_section import costs_html
+from ui.report.document import build_document, write_pdf
+from ui.report.fonts import report_fonts
+from ui.report.guidance_sections import advice_html, pitfalls_html
+from ui.report.plot_images import plot_images
+from ui.report.projection_section import projection_html
+from ui.report.qt_app import ensure_app
+from ui.report.summary_section import breakeven_text, summary_html
+from ui.report.workload_section import workload_html
+
+log = logging.getLogger("advisor.report")
+
+
+def check_target(path: Path) -> None:
+    """Fail before rendering when the report cannot be written there."""
+    folder = path.parent if str(path.parent) else Path(".")
+    if path.is_dir():
+        raise InputError.single("this is a folder; give a file name ending in .pdf",
+                                "这是一个文件夹；请给出以 .pdf 结尾的文件名", source=str(path))
+    if not folder.is_dir():
+        raise InputError.single(f"the folder {folder} does not exist",
+                                f"文件夹 {folder} 不存在", source=str(path))
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise InputError.single(f"no permission to write in {folder}",
+                                f"没有在 {folder} 中写入的权限", source=str(path))
+
+
+def report_html(rec: Recommendation, profile: Profile, lang: str, images: dict,
+                generated: datetime) -> str:
+    """The whole report body, section by section."""
+    deadline_given = profile.economics.deadline_days is not None
+    return "".join([
+        summary_html(rec, profile, lang, generated),
+        workload_html(profile, lang, rec.costs.currency),
+        projection_html(rec, lang, images),
+        costs_html(rec, lang, images, breakeven_text(rec, lang), deadline_given),
+        pitfalls_html(rec, lang),
+        advice_html(rec, profile, lang),
+        appendix_html(rec, lang),
+    ])
+
+
+def render_pdf_bytes(recommendation: Recommendation, profile: Profile, lang: str = "en", *,
+                     generated: datetime | None = None) -> tuple[bytes, int]:
+    """The report as PDF bytes and its page count (nothing written to disk)."""
+    if lang not in LANGS:
+        raise ValueError(f"lang must be one of {LANGS}, got {lang!r}")
+    ensure_app()
+    fonts = report_fonts()
+    generated = generated or datetime.now().astimezone()
+    families = fonts.families(lang)
+    images = plot_images(recommendation, profile, lang, families)
+    doc = build_document(report_html(recommendation, profile, lang, images, generated), images,
+                         fonts, lang)
+    buffer = QBuffer()
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    title = f"{L.REPORT_TITLE.get(lang)}: {profile.model.name}"
+    pages = write_pdf(doc, buffer, title=title,
+                      footer_left=f"{L.APP_NAME.get(lang)} · {profile.model.name}",
+                      footer_right=L.PAGE_OF.get(lang), fonts=fonts, lang=lang)
+    buffer.close()
+    return bytes(buffer.data()), pages
+
+
+def export_pdf(recommendation: Recommendation, profile: Profile, path: str | os.PathLike[str],
+               lang: str = "en", *, generated: datetime | None = None) -> Path:
+    """Write the recommendation report for ``profile`` to ``path`` as a PDF in ``lang``
+    ("en" or "zh") and return the path. Works headless. An unwritable place raises
+    InputError (bilingual) and leaves nothing behind; an existing file is replaced only
+    when the new report is complete."""
+    target = Path(path)
+    check_target(target)
+    data, pages = render_pdf_bytes(recommendation, profile, lang, generated=generated)
+    atomic_write_bytes(target, data)
+    log.info("report written: %s (%s, %d pages, %d bytes)", target, lang, pages, len(data))
+    return target

@@ -1,0 +1,71 @@
+"""What to watch out for and how to set the job up: pitfalls with remedies, set-up advice."""
+
+from __future__ import annotations
+
+from advisor.profile import Profile
+from advisor.recommendation_model import Recommendation
+from ui.report import labels as L
+from ui.report.formatting import colon, esc, table
+from ui.report.summary_section import interconnect
+
+# F13: the data loader needs 2–4 workers per GPU once the job runs on several GPUs.
+WORKERS_PER_GPU = (2, 4)
+
+
+def sources(ids: list[str], lang: str) -> str:
+    if not ids:
+        return ""
+    return f'<span class="muted">{esc(L.SOURCES.get(lang))}{colon(lang)}{esc(", ".join(ids))}</span>'
+
+
+def pitfalls_html(rec: Recommendation, lang: str) -> str:
+    parts = [f'<h2 class="pagebreak">{esc(L.H_PITFALLS.get(lang))}</h2>']
+    if not rec.pitfalls:
+        parts.append(f"<p>{esc(L.NO_PITFALLS.get(lang))}</p>")
+    for pitfall in sorted(rec.pitfalls, key=lambda p: L.SEVERITY_ORDER[p.severity]):
+        colour = L.SEVERITY_COLOUR[pitfall.severity]
+        parts.append(
+            f'<h3><span style="color: {colour}">[{esc(L.SEVERITY[pitfall.severity].get(lang))}]'
+            f"</span> {esc(pitfall.title.get(lang))}</h3>"
+            f"<p>{esc(pitfall.detail.get(lang))}</p>"
+            f"<p><b>{esc(L.REMEDY.get(lang))}{colon(lang)}</b>{esc(pitfall.remedy.get(lang))}</p>"
+            f"<p>{sources(pitfall.sources, lang)} "
+            f'<span class="code">{esc(pitfall.id)}</span></p>')
+    return "".join(parts)
+
+
+def workers_text(rec: Recommendation, profile: Profile, lang: str) -> str:
+    n = rec.verdict.gpus
+    low, high = (n * k for k in WORKERS_PER_GPU)
+    text = L.WORKERS_ADVICE.get(lang).format(low=low, high=high, gpus=n)
+    if profile.training.dataloader_workers is not None:
+        text += " " + L.WORKERS_NOW.get(lang).format(now=profile.training.dataloader_workers)
+    return text
+
+
+def learning_rate_text(rec: Recommendation, profile: Profile, lang: str) -> str:
+    n = rec.verdict.gpus
+    batch = profile.training.batch_per_gpu
+    if n == 1:
+        return L.LR_ONE_GPU.get(lang).format(batch=batch)
+    return L.LR_ADVICE.get(lang).format(batch=batch, global_batch=batch * n, factor=n)
+
+
+def advice_html(rec: Recommendation, profile: Profile, lang: str) -> str:
+    v = rec.verdict
+    header = [esc(L.TOPIC_H.get(lang)), esc(L.ADVICE_H.get(lang)), esc(L.SOURCES.get(lang))]
+    rows = [
+        [L.PARALLELISM_L.get(lang), L.PARALLELISM[v.parallelism].get(lang), "F04–F06, F24"],
+        [L.FRAMEWORK_L.get(lang), L.FRAMEWORK[v.framework].get(lang), "F26"],
+        [L.DEPLOYMENT_L.get(lang), L.DEPLOYMENT[v.deployment].get(lang), "F31"],
+        [L.INTERCONNECT_L.get(lang), interconnect(profile, lang), "F25, F32"],
+        [L.WORKERS_L.get(lang), workers_text(rec, profile, lang), "F13"],
+        [L.LR_L.get(lang), learning_rate_text(rec, profile, lang), "F14"],
+    ]
+    parts = [f'<h2>{esc(L.H_ADVICE.get(lang))}</h2>',
+             table(header, [[esc(cell) for cell in row] for row in rows], numeric_from=99)]
+    if rec.advice:
+        items = "".join(f"<li>{esc(a.text.get(lang))} {sources(a.sources, lang)}</li>"
+                        for a in rec.advice)
+        parts.append(f"<h3>{esc(L.MORE_ADVICE.get(lang))}</h3><ul>{items}</ul>")
+    return "".join(parts)

@@ -1,0 +1,195 @@
+"""Every fixed phrase the report prints, in English and Simplified Chinese (glossary terms)."""
+
+from __future__ import annotations
+
+from advisor.i18n import Text
+
+
+def T(en: str, zh: str) -> Text:  # noqa: N802 - reads like a literal
+    return Text(en=en, zh=zh)
+
+
+REPORT_TITLE = T("GPU Scaling Advisor — recommendation report", "多卡训练顾问 — 推荐报告")
+APP_NAME = T("GPU Scaling Advisor", "多卡训练顾问")
+
+# The article's decision table (F17).
+RATING = {
+    "not_worth_it": T("Not worth it", "不划算"),
+    "optional": T("Optional", "可选"),
+    "worth_it": T("Worth it", "划算"),
+    "required": T("Multi-GPU required", "必须上多卡"),
+}
+RATING_COLOUR = {"not_worth_it": "#b3261e", "optional": "#8a6d00", "worth_it": "#1b7f3b",
+                 "required": "#1f4fa3"}
+
+PARALLELISM = {
+    "data": T("data parallel", "数据并行"),
+    "zero": T("DeepSpeed ZeRO (sharded data parallel)", "DeepSpeed ZeRO（分片数据并行）"),
+    "zero1": T("ZeRO stage 1", "ZeRO 第 1 阶段"),
+    "zero2": T("ZeRO stage 2", "ZeRO 第 2 阶段"),
+    "zero3": T("ZeRO stage 3", "ZeRO 第 3 阶段"),
+    "fsdp": T("fully sharded data parallel (FSDP)", "全分片数据并行（FSDP）"),
+    "tensor": T("model (tensor) parallel", "模型并行（张量并行）"),
+    "pipeline": T("pipeline parallel", "流水线并行"),
+    "hybrid": T("hybrid (data + model/pipeline)", "混合并行（数据＋模型/流水线）"),
+    "auto": T("chosen by the advisor", "由顾问选择"),
+}
+PARALLELISM_SHORT = {  # for table cells
+    "data": T("data", "数据并行"), "zero": T("ZeRO", "ZeRO"), "zero1": T("ZeRO-1", "ZeRO-1"),
+    "zero2": T("ZeRO-2", "ZeRO-2"), "zero3": T("ZeRO-3", "ZeRO-3"), "fsdp": T("FSDP", "FSDP"),
+    "tensor": T("tensor", "张量并行"), "pipeline": T("pipeline", "流水线并行"),
+    "hybrid": T("hybrid", "混合并行"),
+}
+FRAMEWORK = {
+    "ddp": T("PyTorch DDP", "PyTorch DDP"),
+    "fsdp": T("PyTorch FSDP", "PyTorch FSDP"),
+    "deepspeed": T("DeepSpeed", "DeepSpeed"),
+    "horovod": T("Horovod", "Horovod"),
+    "none": T("none needed (one GPU)", "无需（单卡）"),
+}
+DEPLOYMENT = {
+    "own": T("own hardware", "自建"),
+    "cloud": T("rent in the cloud", "云实例租用"),
+    "either": T("own or rent: either", "自建或租用均可"),
+}
+BOTTLENECK = {
+    "compute": T("compute", "计算"),
+    "communication": T("communication", "通信"),
+    "input_pipeline": T("input pipeline", "数据加载"),
+    "memory": T("GPU memory", "显存"),
+    "synchronisation": T("synchronisation", "同步等待"),
+    "pipeline_bubble": T("pipeline bubble", "流水线气泡"),
+    "alternating_training": T("alternating training", "交替训练"),
+    "virtualization": T("virtualisation", "虚拟化"),
+}
+SEVERITY = {"info": T("Note", "提示"), "warning": T("Warning", "警告"),
+            "critical": T("Critical", "严重")}
+SEVERITY_ORDER = {"critical": 0, "warning": 1, "info": 2}
+SEVERITY_COLOUR = {"info": "#1f4fa3", "warning": "#8a6d00", "critical": "#b3261e"}
+MODE = {"own": T("own hardware", "自建"), "cloud": T("cloud rental", "云上租用"),
+        "compare": T("compare own and cloud", "比较自建与租用")}
+
+# Section headings.
+H_SUMMARY = T("Summary", "结论")
+H_WORKLOAD = T("The workload", "训练任务")
+H_PROJECTION = T("Projected speed-up", "预计加速比")
+H_COSTS = T("Costs", "成本")
+H_PITFALLS = T("Pitfalls and remedies", "注意事项与对策")
+H_ADVICE = T("Setting it up", "配置建议")
+H_APPENDIX = T("Appendix: the rules that fired and the article facts they rest on",
+               "附录：触发的规则及其依据的文章事实")
+
+# Title page.
+RECOMMENDED = T("Recommended", "推荐配置")
+GPUS_ON_NODES = T("{gpus} GPUs on {nodes} machine(s)", "{nodes} 台机器共 {gpus} 卡")
+ONE_GPU = T("1 GPU", "单卡")
+KEY_NUMBERS = T("Key numbers at the recommended setup", "推荐配置下的关键数字")
+SPEEDUP_VS_ONE = T("Speed-up vs one GPU", "相对单卡的加速比")
+RUN_TIME = T("One run", "跑一次")
+RUN_TIME_ONE_GPU = T("One run on one GPU", "单卡跑一次")
+COST_PER_RUN = T("Cost per run", "每次成本")
+COST_PER_MONTH = T("Cost per month", "每月成本")
+NET_VALUE = T("Net value per month vs one GPU", "相对单卡的每月净收益")
+BREAKEVEN = T("Buy vs rent break-even", "自建与租用回本点")
+PARALLELISM_L = T("Parallelism", "并行方式")
+FRAMEWORK_L = T("Framework", "框架")
+DEPLOYMENT_L = T("Own or rent", "自建还是租用")
+INTERCONNECT_L = T("Interconnect", "互联")
+INSIDE = T("inside a machine", "机内")
+BETWEEN = T("between machines", "机间")
+GENERATED = T("Generated {date} from profile “{model}”.", "生成于 {date}，依据训练任务“{model}”。")
+RATING_L = T("Rating", "评价")
+WATCH_OUT = T("Watch out for (see “Pitfalls and remedies”)", "注意（详见“注意事项与对策”）")
+
+# Workload.
+GROUP = {"task": T("Task", "任务"), "model": T("Model", "模型"), "training": T("Training", "训练"),
+         "hardware": T("Hardware", "硬件"), "economics": T("Money", "费用"),
+         "measured": T("Measured scaling", "实测扩展数据"), "notes": T("Notes", "备注")}
+NOT_GIVEN = T("not given", "未填")
+YES, NO = T("yes", "是"), T("no", "否")
+CATALOG_GPU = T("Catalog GPU", "目录中的显卡")
+GPU_SPEC = T("{name}: {memory:g} GB, {tflops:g} TFLOPS FP16 dense, {tdp:g} W",
+             "{name}：显存 {memory:g} GB，FP16 稠密 {tflops:g} TFLOPS，功耗 {tdp:g} W")
+MEASURED_HEAD = T("GPUs|Throughput|Step time (s)", "卡数|吞吐|单步时间（秒）")
+FIELD_H = T("Input", "输入项")
+VALUE_H = T("Value", "取值")
+KEY_H = T("Key in the profile file", "配置文件中的键")
+
+# Projection.
+PROJ_HEAD = T("GPUs|Machines|Speed-up (likely range)|Efficiency|One run|Memory per GPU|"
+              "Parallelism|Bottleneck",
+              "卡数|机器数|加速比（可能区间）|扩展效率|跑一次|每卡显存|并行方式|瓶颈")
+DOES_NOT_FIT = T("does not fit", "放不下")
+SINGLE_GPU_DOES_NOT_FIT = T("The model does not fit on one GPU: the speed-ups are relative to an "
+                            "estimate of one GPU with unlimited memory.",
+                            "单卡显存放不下该模型：加速比相对于“显存无限的单卡”的估计值。")
+PLOT_SPEEDUP = T("Speed-up by GPU count, with the band of uncertainty and the ideal linear line.",
+                 "不同卡数的加速比，含不确定区间与理想线性参考线。")
+NOTES = T("Notes", "说明")
+
+# Costs.
+PER_RUN = T("Per run", "每次训练")
+PER_MONTH = T("Per month", "每月")
+COST_HEAD_RUN = T("GPUs|One run|GPU-hours|Energy (kWh)|Cloud|Own|Migration share|Cost per run",
+                  "卡数|跑一次|卡时|电量（度）|云上租用|自建|迁移分摊|每次成本")
+COST_HEAD_MONTH = T("GPUs|Cost per month|Value of time saved|Net value vs one GPU",
+                    "卡数|每月成本|省下时间的价值|相对单卡的净收益")
+COST_MODE = T("Costs are for: {mode}. Money in {currency}.", "成本口径：{mode}。货币：{currency}。")
+BEST_VALUE = T("Best value: {gpus} GPUs.", "性价比最高：{gpus} 卡。")
+DEADLINE_GPUS = T("Fewest GPUs that meet the deadline: {gpus}.", "满足截止时间的最少卡数：{gpus}。")
+DEADLINE_NONE = T("None of the GPU counts considered meets the deadline.",
+                  "所考虑的卡数都赶不上截止时间。")
+BREAKEVEN_AT = T("Owning {gpus} GPUs pays for itself after {months} months.",
+                 "自建 {gpus} 卡在 {months} 个月后回本。")
+BREAKEVEN_NEVER = T("Owning {gpus} GPUs does not pay for itself within the months shown.",
+                    "在所示月数内，自建 {gpus} 卡无法回本。")
+OWNING_WINS_ABOVE = T("Owning wins above {hours} training hours a month.",
+                      "每月训练超过 {hours} 小时则自建更划算。")
+PLOT_COST = T("Cost per run and per month by GPU count.", "不同卡数的每次成本与每月成本。")
+PLOT_BUY_RENT = T("Cumulative cost of owning vs renting {gpus} GPUs.",
+                  "自建与租用 {gpus} 卡的累计成本。")
+ASSUMPTIONS = T("Assumptions", "假设")
+CAPEX_H = T("Purchase", "购置费用")
+POWER_H = T("Power draw", "功耗")
+OWN_NOT_PRICED = T("No card price is known: the own-hardware figures leave out the hardware.",
+                   "没有显卡价格：自建成本不含硬件购置费用。")
+CLOUD_NOT_PRICED = T("No cloud offer is known for this GPU: cloud costs are not shown.",
+                     "目录中没有该显卡的云上报价：不显示云上成本。")
+PRICED_WITH = T("Prices used ({currency}): {prices}.", "所用价格（{currency}）：{prices}。")
+PRICE_NAMES = {
+    "gpu_price": T("one GPU", "单卡"),
+    "base_system_price": T("machine without GPUs", "不含显卡的整机"),
+    "cloud_per_gpu_hour": T("cloud per GPU-hour", "云上每卡时"),
+    "electricity_per_kwh": T("electricity per kWh", "每度电"),
+    "engineer_day_rate": T("engineer day", "工程师日薪"),
+}
+
+# Pitfalls and advice.
+NO_PITFALLS = T("No pitfall rule fired for this workload.", "本训练任务没有触发任何注意事项规则。")
+REMEDY = T("Remedy", "对策")
+SOURCES = T("Article facts", "文章依据")
+NO_ADVICE = T("No further set-up advice.", "没有其他配置建议。")
+
+# Appendix.
+RULE = T("Rule", "规则")
+CONCLUSION = T("Conclusion", "结论")
+MATCHED_ON = T("Matched on", "匹配条件")
+NO_RULES = T("No rule fired.", "没有触发任何规则。")
+ARTICLE = T("Article: “{title}”.", "文章：《{title}》。")
+PAGE_OF = T("page {page} of {pages}", "第 {page} 页，共 {pages} 页")
+
+# Set-up advice (F13, F14, F26).
+TOPIC_H = T("Topic", "项目")
+ADVICE_H = T("Advice", "建议")
+WORKERS_L = T("Data-loader workers", "数据加载 worker 数")
+WORKERS_ADVICE = T("num_workers 2–4× the GPU count: {low}–{high} for {gpus} GPU(s).",
+                   "num_workers 取卡数的 2–4 倍：{gpus} 卡时为 {low}–{high}。")
+WORKERS_NOW = T("The profile has {now}.", "当前配置为 {now}。")
+LR_L = T("Learning rate", "学习率")
+LR_ADVICE = T("Global batch grows from {batch} to {global_batch}: multiply the initial learning "
+              "rate by {factor} (linear scaling rule) and warm it up over the first epochs.",
+              "全局批大小从 {batch} 增至 {global_batch}：初始学习率乘以 {factor}"
+              "（学习率线性缩放规则），并在前几个 epoch 做预热（warm-up）。")
+LR_ONE_GPU = T("One GPU: the batch stays {batch} and the learning rate unchanged.",
+               "单卡：批大小仍为 {batch}，学习率不变。")
+MORE_ADVICE = T("From the rules", "规则给出的建议")

@@ -1,0 +1,120 @@
+"""The title page: the verdict, its headline and the numbers a reader acts on."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from advisor.catalog.gpus import resolve_gpu
+from advisor.errors import InputError
+from advisor.i18n import pick
+from advisor.profile import Profile
+from advisor.recommendation_model import Recommendation
+from ui.forms.choices import choice_label
+from ui.report import labels as L
+from ui.report.formatting import colon, esc, hours, money, number, times
+
+
+def index_of(values: list[int], n: int) -> int | None:
+    return values.index(n) if n in values else None
+
+
+def gpu_name(profile: Profile) -> str:
+    try:
+        return resolve_gpu(profile.hardware.gpu).name
+    except InputError:
+        return str(profile.hardware.gpu)
+
+
+def interconnect(profile: Profile, lang: str) -> str:
+    hw = profile.hardware
+    inside = L.INSIDE.get(lang) + colon(lang) + choice_label("intra_link", hw.intra_link.value, lang)
+    if hw.nodes > 1 or hw.inter_link.value != "none":
+        between = choice_label("inter_link", hw.inter_link.value, lang)
+        return inside + pick(lang, "; ", "；") + L.BETWEEN.get(lang) + colon(lang) + between
+    return inside
+
+
+def recommended_setup(rec: Recommendation, lang: str) -> str:
+    v = rec.verdict
+    if v.gpus == 1:
+        return L.ONE_GPU.get(lang)
+    return L.GPUS_ON_NODES.get(lang).format(gpus=v.gpus, nodes=v.nodes)
+
+
+def breakeven_text(rec: Recommendation, lang: str) -> str:
+    """When owning beats renting (F31): after how many months, above how many hours a month."""
+    bvr = rec.costs.buy_vs_rent
+    if bvr.breakeven_months is None:
+        text = L.BREAKEVEN_NEVER.get(lang).format(gpus=bvr.gpus)
+    else:
+        text = L.BREAKEVEN_AT.get(lang).format(gpus=bvr.gpus,
+                                               months=number(bvr.breakeven_months, 1))
+    if bvr.breakeven_hours_per_month is not None:
+        text += " " + L.OWNING_WINS_ABOVE.get(lang).format(
+            hours=number(round(bvr.breakeven_hours_per_month)))
+    return text
+
+
+def pitfall_summary(rec: Recommendation, lang: str) -> str:
+    """The pitfalls' titles, worst first, so the warnings are seen on the first page."""
+    if not rec.pitfalls:
+        return ""
+    items = "".join(
+        f'<li><span style="color: {L.SEVERITY_COLOUR[p.severity]}">'
+        f"[{esc(L.SEVERITY[p.severity].get(lang))}]</span> {esc(p.title.get(lang))}</li>"
+        for p in sorted(rec.pitfalls, key=lambda p: L.SEVERITY_ORDER[p.severity]))
+    return f"<h3>{esc(L.WATCH_OUT.get(lang))}</h3><ul>{items}</ul>"
+
+
+def _row(label: str, value: str) -> str:
+    return (f'<tr><td width="38%" bgcolor="#eef1f6"><b>{esc(label)}</b></td>'
+            f"<td>{value}</td></tr>")
+
+
+def summary_html(rec: Recommendation, profile: Profile, lang: str, generated: datetime) -> str:
+    v, proj, costs = rec.verdict, rec.projection, rec.costs
+    rating = L.RATING[v.rating].get(lang)
+    colour = L.RATING_COLOUR[v.rating]
+    rows = []
+    i = index_of(proj.gpus, v.gpus)
+    if i is not None:
+        band = f"{times(proj.speedup_low[i])} – {times(proj.speedup_high[i])}"
+        rows.append(_row(L.SPEEDUP_VS_ONE.get(lang),
+                         f"<b>{times(proj.speedup[i])}</b> <span class='muted'>({band})</span>"))
+        rows.append(_row(L.RUN_TIME.get(lang) + f" ({recommended_setup(rec, lang)})",
+                         esc(hours(proj.run_hours[i], lang))))
+    rows.append(_row(L.RUN_TIME_ONE_GPU.get(lang),
+                     esc(hours(profile.training.run_hours_one_gpu, lang))))
+    c = index_of(costs.gpus, v.gpus)
+    if c is not None:
+        rows.append(_row(L.COST_PER_RUN.get(lang), esc(money(costs.cost_per_run[c], costs.currency))))
+        rows.append(_row(L.COST_PER_MONTH.get(lang),
+                         esc(money(costs.cost_per_month[c], costs.currency))))
+        rows.append(_row(L.NET_VALUE.get(lang),
+                         esc(money(costs.net_value_per_month[c], costs.currency))))
+    rows.append(_row(L.BREAKEVEN.get(lang), esc(breakeven_text(rec, lang))))
+    rows.append(_row(L.PARALLELISM_L.get(lang), esc(L.PARALLELISM[v.parallelism].get(lang))))
+    rows.append(_row(L.FRAMEWORK_L.get(lang), esc(L.FRAMEWORK[v.framework].get(lang))))
+    rows.append(_row(L.DEPLOYMENT_L.get(lang), esc(L.DEPLOYMENT[v.deployment].get(lang))))
+    rows.append(_row(L.INTERCONNECT_L.get(lang), esc(interconnect(profile, lang))))
+    task = choice_label("task", profile.task.value, lang)
+    generated_line = L.GENERATED.get(lang).format(date=generated.strftime("%Y-%m-%d %H:%M"),
+                                                   model=profile.model.name)
+    return f"""
+<p class="muted">{esc(L.APP_NAME.get(lang))}</p>
+<h1>{esc(L.REPORT_TITLE.get(lang))}</h1>
+<p><b>{esc(profile.model.name)}</b> · {esc(task)} · {esc(gpu_name(profile))}</p>
+<p>&nbsp;</p>
+<table width="100%" cellspacing="0" cellpadding="10" border="0" bgcolor="#f6f8fb">
+<tr><td>
+<p class="muted">{esc(L.RATING_L.get(lang))}</p>
+<p style="font-size: 26pt; font-weight: bold; color: {colour}">{esc(rating)}</p>
+<p style="font-size: 13pt"><b>{esc(L.RECOMMENDED.get(lang))}{colon(lang)}</b>{esc(recommended_setup(rec, lang))}</p>
+<p style="font-size: 11pt">{esc(v.headline.get(lang))}</p>
+</td></tr></table>
+<h3>{esc(L.KEY_NUMBERS.get(lang))}</h3>
+<table class="keys" width="100%" cellspacing="0" cellpadding="4" border="0">{"".join(rows)}</table>
+{pitfall_summary(rec, lang)}
+<p>&nbsp;</p>
+<p class="muted">{esc(generated_line)}</p>
+"""

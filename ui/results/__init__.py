@@ -1,0 +1,1 @@
+"""The results page: verdict card, plots, pitfalls and the "why" trace."""

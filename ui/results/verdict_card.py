@@ -1,0 +1,144 @@
+"""The verdict card: the article's rating, how many GPUs, how to parallelise, which framework,
+where to run, the headline, and the few numbers behind it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, Signal
+from PySide6.QtWidgets import QFrame, QGridLayout, QHBoxLayout, QLabel, QPushButton, QVBoxLayout
+
+# F17's four ratings, in the article's words (the .ts file holds 不划算 … 必须上多卡).
+RATING_COLORS = {"not_worth_it": "#8a8a8a", "optional": "#c98a00", "worth_it": "#2e8b3e",
+                 "required": "#7a3fb0"}
+
+
+def rating_text(rating: str) -> str:
+    return {
+        "not_worth_it": QCoreApplication.translate("Verdict", "Not worth it"),
+        "optional": QCoreApplication.translate("Verdict", "Optional (2 GPUs if you like)"),
+        "worth_it": QCoreApplication.translate("Verdict", "Worth it"),
+        "required": QCoreApplication.translate("Verdict", "Multi-GPU required"),
+    }.get(rating, rating)
+
+
+def parallelism_text(value: str) -> str:
+    return {"data": QCoreApplication.translate("Verdict", "Data parallel"), "zero": QCoreApplication.translate("Verdict", "DeepSpeed ZeRO"),
+            "fsdp": QCoreApplication.translate("Verdict", "Fully sharded (FSDP)"),
+            "tensor": QCoreApplication.translate("Verdict", "Tensor (model) parallel"),
+            "pipeline": QCoreApplication.translate("Verdict", "Pipeline parallel"),
+            "hybrid": QCoreApplication.translate("Verdict", "Hybrid (data + model/pipeline)")}.get(value, value)
+
+
+def framework_text(value: str) -> str:
+    return {"ddp": QCoreApplication.translate("Verdict", "PyTorch DDP"), "fsdp": QCoreApplication.translate("Verdict", "PyTorch FSDP"),
+            "deepspeed": QCoreApplication.translate("Verdict", "DeepSpeed"), "horovod": QCoreApplication.translate("Verdict", "Horovod"),
+            "none": QCoreApplication.translate("Verdict", "None needed (one GPU)")}.get(value, value)
+
+
+def deployment_text(value: str) -> str:
+    return {"own": QCoreApplication.translate("Verdict", "Own hardware"), "cloud": QCoreApplication.translate("Verdict", "Cloud rental"),
+            "either": QCoreApplication.translate("Verdict", "Own or cloud")}.get(value, value)
+
+
+def gpus_text(count: int) -> str:
+    return QCoreApplication.translate("Verdict", "1 GPU") if count == 1 else QCoreApplication.translate("Verdict", "%1 GPUs").replace(
+        "%1", str(count))
+
+
+def machines_text(count: int) -> str:
+    return QCoreApplication.translate("Verdict", "1 machine") if count == 1 else QCoreApplication.translate("Verdict", "%1 machines").replace(
+        "%1", str(count))
+
+
+def money_text(amount: float, currency: str) -> str:
+    symbol = "¥" if currency == "CNY" else "$"
+    return f"{symbol}{amount:,.0f}"
+
+
+class VerdictCard(QFrame):
+    exportRequested = Signal()
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.setObjectName("verdictCard")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.rating_label = QLabel()
+        self.rating_label.setObjectName("rating")
+        self.headline_label = QLabel()
+        self.headline_label.setWordWrap(True)
+        self.headline_label.setStyleSheet("font-size: 15px;")
+        self.export_button = QPushButton()
+        self.export_button.clicked.connect(self.exportRequested)
+        top = QHBoxLayout()
+        top.addWidget(self.rating_label)
+        top.addWidget(self.headline_label, 1)
+        top.addWidget(self.export_button)
+        self._names: dict[str, QLabel] = {}
+        self.values: dict[str, QLabel] = {}
+        grid = QGridLayout()
+        grid.setHorizontalSpacing(18)
+        for index, key in enumerate(("gpus", "parallelism", "framework", "deployment",
+                                     "speedup", "run_time", "cost_month", "best_value")):
+            name, value = QLabel(), QLabel()
+            name.setStyleSheet("color: #555;")
+            value.setStyleSheet("font-weight: 600;")
+            value.setObjectName(f"verdict:{key}")
+            row, col = divmod(index, 4)
+            grid.addWidget(name, row * 2, col)
+            grid.addWidget(value, row * 2 + 1, col)
+            self._names[key], self.values[key] = name, value
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addLayout(grid)
+        self._rec: Any = None
+        self._lang = "en"
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        names = {"gpus": self.tr("GPUs"), "parallelism": self.tr("Parallelism"),
+                 "framework": self.tr("Framework"), "deployment": self.tr("Deployment"),
+                 "speedup": self.tr("Speed-up at that count"),
+                 "run_time": self.tr("One run: one GPU → that count"),
+                 "cost_month": self.tr("Cost per month"), "best_value": self.tr("Best value")}
+        for key, text in names.items():
+            self._names[key].setText(text)
+        self.export_button.setText(self.tr("Export PDF…"))
+        if self._rec is not None:
+            self.show_recommendation(self._rec, self._lang)
+        else:
+            self.rating_label.setText(self.tr("Computing…"))
+
+    def show_recommendation(self, rec: Any, lang: str) -> None:
+        self._rec, self._lang = rec, lang
+        verdict = rec.verdict
+        color = RATING_COLORS.get(verdict.rating, "#444")
+        self.rating_label.setText(rating_text(verdict.rating))
+        self.rating_label.setStyleSheet(
+            f"background: {color}; color: white; font-size: 20px; font-weight: 700;"
+            "padding: 8px 16px; border-radius: 6px;")
+        self.headline_label.setText(verdict.headline.get(lang))
+        self.values["gpus"].setText(f"{gpus_text(verdict.gpus)} · {machines_text(verdict.nodes)}")
+        self.values["parallelism"].setText(parallelism_text(verdict.parallelism))
+        self.values["framework"].setText(framework_text(verdict.framework))
+        self.values["deployment"].setText(deployment_text(verdict.deployment))
+        projection, costs = rec.projection, rec.costs
+        index = projection.gpus.index(verdict.gpus) if verdict.gpus in projection.gpus else 0
+        self.values["speedup"].setText(f"{projection.speedup[index]:.2f}×")
+        self.values["run_time"].setText(
+            f"{_hours(projection.run_hours[0], lang)} → {_hours(projection.run_hours[index], lang)}")
+        cost_index = costs.gpus.index(verdict.gpus) if verdict.gpus in costs.gpus else 0
+        self.values["cost_month"].setText(
+            money_text(costs.cost_per_month[cost_index], costs.currency))
+        self.values["best_value"].setText(gpus_text(costs.best_value_gpus))
+
+
+def _hours(hours: float, lang: str) -> str:
+    if hours >= 48:
+        return QCoreApplication.translate("Verdict", "%1 days").replace("%1", f"{hours / 24:.1f}")
+    if hours >= 1:
+        return QCoreApplication.translate("Verdict", "%1 h").replace("%1", f"{hours:.1f}")
+    return QCoreApplication.translate("Verdict", "%1 min").replace("%1", f"{hours * 60:.0f}")
+
+
+__all__ = ["VerdictCard", "rating_text"]

@@ -1,0 +1,156 @@
+"""One wizard page generated from a :class:`PageDef`: a title, an introduction, sections of
+fields (widgets from the field-metadata mapping) and the messages of whole-section checks."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
+
+from advisor.catalog import resolve_gpu
+from advisor.errors import Problem
+from advisor.profile import CustomGpu
+from ui.answers import AnswerModel
+from ui.forms.editors import FieldEditor
+from ui.forms.field_widgets import create_editor, field_spec
+from ui.wizard.page_fields import PageDef
+from ui.wizard.presets import MODEL_PRESETS, preset_by_name
+
+BANNER_STYLE = "background: #fde7e5; color: #7a1c15; padding: 6px; border-radius: 4px;"
+
+
+class FormPage(QWidget):
+    def __init__(self, page: PageDef, answers: AnswerModel, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.page = page
+        self.answers = answers
+        self.lang = "en"
+        self.currency = ""
+        self.editors: dict[str, FieldEditor] = {}
+        self.title_label = QLabel()
+        self.title_label.setStyleSheet("font-size: 20px; font-weight: 600;")
+        self.intro_label = QLabel()
+        self.intro_label.setWordWrap(True)
+        self.intro_label.setStyleSheet("color: #444;")
+        self.banner = QLabel()
+        self.banner.setWordWrap(True)
+        self.banner.setStyleSheet(BANNER_STYLE)
+        self.banner.hide()
+        body = QWidget()
+        columns = QHBoxLayout(body)
+        columns.setContentsMargins(0, 0, 0, 0)
+        column_layouts: dict[int, QVBoxLayout] = {}
+        self.groups: list[tuple[QGroupBox, str]] = []
+        self.preset_combo: QComboBox | None = None
+        self.preset_label = QLabel()
+        self.gpu_info = QLabel()
+        self.gpu_info.setStyleSheet("color: #555;")
+        for section in page.sections:
+            if section.column not in column_layouts:
+                column_layouts[section.column] = QVBoxLayout()
+                columns.addLayout(column_layouts[section.column], 1)
+            box = QGroupBox()
+            form = QFormLayout(box)
+            form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+            form.setLabelAlignment(Qt.AlignmentFlag.AlignRight)
+            if page.key == "model" and section is page.sections[0]:
+                self.preset_combo = QComboBox()
+                self.preset_combo.activated.connect(self._preset_chosen)
+                form.addRow(self.preset_label, self.preset_combo)
+            for path in section.fields:
+                editor = create_editor(field_spec(path))
+                editor.edited.connect(lambda value, p=path: self.answers.set(p, value))
+                editor.parseFailed.connect(
+                    lambda en, zh, p=path: self.answers.typing_problem(p, en, zh))
+                form.addRow(editor.label, editor)
+                self.editors[path] = editor
+                if path == "hardware.gpu":
+                    form.addRow("", self.gpu_info)
+            column_layouts[section.column].addWidget(box)
+            self.groups.append((box, section.title))
+        for layout in column_layouts.values():
+            layout.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        scroll.setWidget(body)
+        outer = QVBoxLayout(self)
+        outer.addWidget(self.title_label)
+        outer.addWidget(self.intro_label)
+        outer.addWidget(self.banner)
+        outer.addWidget(scroll, 1)
+        answers.answersReset.connect(self.refresh_values)
+        answers.problemsChanged.connect(self.show_problems)
+        answers.profileChanged.connect(lambda _profile: self._update_gpu_info())
+        self.refresh_values()
+
+    # -- language -----------------------------------------------------------------------------
+    def retranslate(self, lang: str, currency: str) -> None:
+        self.lang, self.currency = lang, currency
+        self.title_label.setText(QCoreApplication.translate("Pages", self.page.title))
+        self.intro_label.setText(QCoreApplication.translate("Pages", self.page.intro))
+        for box, title in self.groups:
+            box.setTitle(QCoreApplication.translate("Pages", title))
+        for editor in self.editors.values():
+            editor.retranslate(lang, currency)
+        if self.preset_combo is not None:
+            self.preset_label.setText(QCoreApplication.translate("Pages", "Preset"))
+            self.preset_combo.clear()
+            self.preset_combo.addItem(QCoreApplication.translate("Pages", "Choose a common model…"), None)
+            for preset in MODEL_PRESETS:
+                self.preset_combo.addItem(preset.name, preset.name)
+        self.show_problems(self.answers.all_problems())
+        self._update_gpu_info()
+
+    # -- answers ------------------------------------------------------------------------------
+    def refresh_values(self) -> None:
+        for path, editor in self.editors.items():
+            editor.set_value(self.answers.get(path))
+        self._update_gpu_info()
+
+    def show_problems(self, problems: dict[str, Problem]) -> None:
+        for path, editor in self.editors.items():
+            problem = problems.get(path)
+            editor.set_error(problem.message_zh if problem and self.lang == "zh" else
+                             problem.message_en if problem else None)
+        sections = {p.split(".")[0] for p in self.page.fields} | {
+            p.rsplit(".", 1)[0] for p in self.page.fields}
+        general = [p for key, p in problems.items()
+                   if key not in self.editors and (key in sections or key == "")]
+        text = "\n".join((p.message_zh if self.lang == "zh" else p.message_en) for p in general)
+        self.banner.setText(text)
+        self.banner.setVisible(bool(text))
+
+    def first_problem_field(self, problems: dict[str, Problem]) -> FieldEditor | None:
+        for path, editor in self.editors.items():
+            if path in problems:
+                return editor
+        return None
+
+    def _preset_chosen(self, index: int) -> None:
+        name = self.preset_combo.itemData(index) if self.preset_combo else None
+        if name:
+            self.answers.set_many(preset_by_name(name).answers())
+
+    def _update_gpu_info(self) -> None:
+        if "hardware.gpu" not in self.editors:
+            return
+        value = self.answers.get("hardware.gpu")
+        try:
+            spec = resolve_gpu(CustomGpu.model_validate(value) if isinstance(value, dict)
+                               else str(value))
+        except Exception:  # an unknown id is reported at the field by validation
+            self.gpu_info.setText("")
+            return
+        text = QCoreApplication.translate("Pages", "%1 GB memory · %2 TFLOPS FP16 · %3 W")
+        self.gpu_info.setText(text.replace("%1", f"{spec.memory_gb:g}")
+                              .replace("%2", f"{spec.tflops_fp16_dense:g}")
+                              .replace("%3", f"{spec.tdp_w:g}"))

@@ -1,0 +1,78 @@
+"""Which answers each wizard page asks for, grouped in sections and columns.
+
+Data only: adding an input to the wizard is one path here (its widget, label, unit, help and
+limits come from the profile model through ``ui.forms.field_widgets``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP
+
+
+@dataclass(frozen=True)
+class Section:
+    title: str  # English source; context "Pages"
+    fields: tuple[str, ...]
+    column: int = 0
+
+
+@dataclass(frozen=True)
+class PageDef:
+    key: str
+    title: str
+    intro: str
+    sections: tuple[Section, ...]
+
+    @property
+    def fields(self) -> tuple[str, ...]:
+        return tuple(f for section in self.sections for f in section.fields)
+
+
+PAGES: tuple[PageDef, ...] = (
+    PageDef("model", QT_TRANSLATE_NOOP("Pages", "Task and model"),
+            QT_TRANSLATE_NOOP("Pages", "What you train. Pick a preset or type the numbers; "
+                              "empty fields are estimated."),
+            (Section(QT_TRANSLATE_NOOP("Pages", "Model"),
+                     ("task", "model.name", "model.params_millions",
+                      "model.flops_per_sample_gflops", "model.layers", "model.hidden_size",
+                      "model.sequence_length")),
+             Section(QT_TRANSLATE_NOOP("Pages", "How it trains"),
+                     ("training.precision", "training.batch_per_gpu", "training.parallelism",
+                      "training.gradient_dtype", "training.micro_batches"), column=1))),
+    PageDef("habits", QT_TRANSLATE_NOOP("Pages", "Training habits and the value of time"),
+            QT_TRANSLATE_NOOP("Pages", "How long one run takes on one GPU, how often you run "
+                              "it, and what a day saved is worth to you (F02, F12)."),
+            (Section(QT_TRANSLATE_NOOP("Pages", "One run"),
+                     ("training.single_gpu_hours", "training.single_gpu_throughput",
+                      "training.dataset_samples", "training.epochs")),
+             Section(QT_TRANSLATE_NOOP("Pages", "How often"),
+                     ("training.runs_per_month", "training.horizon_months")),
+             Section(QT_TRANSLATE_NOOP("Pages", "Value of time"),
+                     ("economics.time_value", "economics.value_per_day",
+                      "economics.deadline_days", "economics.engineer_day_rate",
+                      "economics.moved_to_multi_gpu_before"), column=1))),
+    PageDef("hardware", QT_TRANSLATE_NOOP("Pages", "Hardware and deployment"),
+            QT_TRANSLATE_NOOP("Pages", "The GPUs, how they are connected, and whether you "
+                              "own them or rent them (F22–F25, F27, F29, F31)."),
+            (Section(QT_TRANSLATE_NOOP("Pages", "GPUs and links"),
+                     ("hardware.gpu", "hardware.gpus_per_node", "hardware.nodes",
+                      "hardware.intra_link", "hardware.inter_link",
+                      "hardware.allreduce_busbw_gbs")),
+             Section(QT_TRANSLATE_NOOP("Pages", "Virtualisation and cooling"),
+                     ("hardware.virtualization", "hardware.vgpus_per_physical_gpu",
+                      "hardware.cooling", "hardware.max_gpu_temp_c")),
+             Section(QT_TRANSLATE_NOOP("Pages", "Own or cloud, and prices"),
+                     ("economics.mode", "economics.currency", "economics.gpu_price",
+                      "economics.base_system_price", "economics.cloud_price_per_gpu_hour",
+                      "economics.electricity_per_kwh", "economics.pue"), column=1))),
+    PageDef("pipeline", QT_TRANSLATE_NOOP("Pages", "Input pipeline"),
+            QT_TRANSLATE_NOOP("Pages", "How the data reaches the GPUs. With single-threaded "
+                              "reading, four GPUs mostly wait (F28); the data loader usually "
+                              "needs 2–4 workers per GPU (F13)."),
+            (Section(QT_TRANSLATE_NOOP("Pages", "Data loading"),
+                     ("training.input_pipeline", "training.dataloader_workers",
+                      "training.cpu_cores", "training.storage")),)),
+)
+
+RESULTS_TITLE = QT_TRANSLATE_NOOP("Pages", "Results")
