@@ -25,7 +25,7 @@ OUT = Path(__file__).resolve().parents[1] / "resources" / "scaling" / "parameter
 DOCS: dict[str, tuple[str, str, str]] = {
     "overlap_fraction": ("1", "share of the gradient all-reduce that can run during the backward pass (bucketed DDP/Horovod); the rest is exposed", "fitted"),
     "busbw_efficiency": ("1", "achieved share of the nccl-tests large-message busbw during training (25 MB buckets, contention with compute)", "fitted"),
-    "straggler_cv": ("1", "coefficient of variation of one GPU's step time; the step waits for the slowest of N, E[max] ~ cv*sqrt(2 ln N)", "fitted"),
+    "sample_time_cv": ("1", "coefficient of variation of one sample's processing time (image sizes, sequence lengths, proposals); a step of b samples jitters by cv/sqrt(b) and waits for the slowest of N GPUs, E[max] ~ sqrt(2 ln N)", "fitted"),
     "fixed_step_fraction": ("1", "share of a single-GPU step that does not shrink with a smaller per-GPU batch (launches, optimizer step); matters for strong scaling", "fitted"),
     "pipeline_stall_tuned": ("1 per log2 N", "input-pipeline stall of a tuned loader, as a share of the compute time per doubling of GPUs (F28)", "fitted"),
     "sync_latency_s": ("s per log2 N", "per-step coordination cost (framework negotiation, small un-bucketed all-reduces) per doubling of GPUs", "fitted"),

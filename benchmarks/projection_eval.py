@@ -14,7 +14,7 @@ from advisor.scaling.physics import DataParallelInputs, breakdown
 from benchmarks.scaling_series import Points
 
 BOUNDS = {"overlap_fraction": (0.0, 1.0), "busbw_efficiency": (0.05, 1.0),
-          "straggler_cv": (0.0, 0.2), "fixed_step_fraction": (0.0, 0.9),
+          "sample_time_cv": (0.0, 1.0), "fixed_step_fraction": (0.0, 0.9),
           "pipeline_stall_tuned": (0.0, 0.2), "sync_latency_s": (0.0, 0.05)}
 
 
@@ -29,7 +29,9 @@ def predict(points: Points, params: ScalingParams) -> np.ndarray:
             busbw_intra_gbs=f["busbw_intra"], busbw_pair_gbs=f["busbw_pair"],
             busbw_inter_gbs=f["busbw_inter"], latency_intra_s=f["lat_intra"],
             latency_inter_s=f["lat_inter"], multi_socket_pcie=f["multi_socket"].astype(bool),
-            pipeline_stall=params.pipeline_stall_tuned, batch_scale=scale)
+            pipeline_stall=params.pipeline_stall_tuned, batch_scale=scale,
+            batch_per_gpu=f["batch0"], busbw_two_gbs=f["busbw_two"],
+            busbw_four_gbs=f["busbw_four"])
         return breakdown(gpus, x, params).speedup
 
     ones = np.ones_like(points.gpus)

@@ -20,18 +20,18 @@ A100_40 = "NVIDIA A100-SXM4-40GB"
 MLX5 = [f"mlx5_{i}" for i in range(12)]
 
 # file → facts. Keys: kind, count, names (set of distinct names), nvlink, pairs (number of NVLink
-# pairs), max_nv, nics, numa, worst, intra, virt, throttle, temp, util (mean), width_down,
+# pairs), max_nv, nics, numa, worst (GPU-GPU PCIe path), nic (worst GPU-to-nearest-NIC path), intra, virt, throttle, temp, util (mean), width_down,
 # gen_max, mem (set of MiB), obs (observation ids), driver, cuda, per_util, mig (GPU0 devices).
 EXPECTED: dict[str, dict] = {
     # --- topo -m / -mp ---
     "topo/8gpu-topo-mp-pcie-only-view-12nic-interleaved-cpu-affinity.txt": dict(
-        kind="topo", count=8, nvlink=None, pairs=None, worst="SYS", nics=MLX5, numa=2,
+        kind="topo", count=8, nic="PIX",  nvlink=None, pairs=None, worst="SYS", nics=MLX5, numa=2,
         intra=None, obs=[]),
     "topo/a100-8gpu-nv12-4nic-legend.txt": dict(
-        kind="topo", count=8, nvlink="full", pairs=28, max_nv=12, nics=MLX5[:4], numa=2,
+        kind="topo", count=8, nic="SYS",  nvlink="full", pairs=28, max_nv=12, nics=MLX5[:4], numa=2,
         worst=None, intra="nvswitch", obs=[]),
     "topo/della-a100-4gpu-nv4-1mlx5-2numa.txt": dict(
-        kind="topo", count=4, nvlink="full", pairs=6, max_nv=4, nics=["mlx5_0"], numa=2,
+        kind="topo", count=4, nic="SYS",  nvlink="full", pairs=6, max_nv=4, nics=["mlx5_0"], numa=2,
         worst=None, intra="nvlink", obs=[]),
     "topo/dgx2-16gpu-nv6-nvswitch-10mlx5-space-aligned-TRUNCATED.txt": dict(
         kind="topo", count=16, nvlink="full", max_nv=6, nics=MLX5[:10], worst=None,
@@ -40,27 +40,27 @@ EXPECTED: dict[str, dict] = {
         kind="topo", count=8, nvlink="full", pairs=28, max_nv=18, nics=[], numa=1,
         intra="nvswitch", obs=[]),
     "topo/h100-della-8gpu-nv18-6nic-empty-cpu-affinity.txt": dict(
-        kind="topo", count=8, nvlink="full", pairs=28, max_nv=18, nics=MLX5[:6], numa=2,
+        kind="topo", count=8, nic="NODE",  nvlink="full", pairs=28, max_nv=18, nics=MLX5[:6], numa=2,
         intra="nvswitch", obs=[]),
     "topo/h100-sglang-env-ansi-residue-9nic-bond.txt": dict(
-        kind="topo", count=8, nvlink="full", pairs=28, max_nv=18,
+        kind="topo", count=8, nic="PXB",  nvlink="full", pairs=28, max_nv=18,
         nics=[f"mlx5_{i}" for i in range(10, 18)] + ["mlx5_bond_0"], numa=2,
         intra="nvswitch", obs=[]),
     "topo/nv4-4gpu-1nic-vm-affinity-0_64-numa-0-3-timestamp-prefix.txt": dict(
-        kind="topo", count=4, nvlink="full", pairs=6, max_nv=4, nics=["mlx5_0"], numa=4,
+        kind="topo", count=4, nic="SYS",  nvlink="full", pairs=6, max_nv=4, nics=["mlx5_0"], numa=4,
         intra="nvlink", obs=[]),
     "topo/p4d-a100-8gpu-nv12-no-nic-columns.txt": dict(
-        kind="topo", count=8, nvlink="full", pairs=28, max_nv=12, nics=[], numa=2,
+        kind="topo", count=8, nic=None,  nvlink="full", pairs=28, max_nv=12, nics=[], numa=2,
         intra="nvswitch", obs=[]),
     "topo/pcie-8gpu-mlx4-old-cpu-affinity-only-space-aligned-TRUNCATED.txt": dict(
-        kind="topo", count=8, nvlink="none", pairs=0, worst="SYS", nics=["mlx4_0"],
+        kind="topo", count=8, nic="SYS",  nvlink="none", pairs=0, worst="SYS", nics=["mlx4_0"],
         obs=["no_nvlink"], warn="cut off"),
     "topo/rtx5060ti-x4-pcie-phb-no-legend.txt": dict(
         kind="topo", count=4, nvlink="none", worst="PHB", nics=[], numa=1, obs=["no_nvlink"]),
     "topo/rtx5090-x2-pcie-phb-gpu-numa-id.txt": dict(
         kind="topo", count=2, nvlink="none", worst="PHB", nics=[], obs=["no_nvlink"]),
     "topo/v100-sxm2-8gpu-hybrid-cube-mesh-580-sys-halves-1nic.txt": dict(
-        kind="topo", count=8, nvlink="partial", pairs=16, max_nv=2, worst="SYS",
+        kind="topo", count=8, nic="SYS",  nvlink="partial", pairs=16, max_nv=2, worst="SYS",
         nics=["mlx5_2"], numa=2, intra="nvlink", obs=[]),
     "topo/vllm-collect-env-5gpu-pcie-phb-indented-header.txt": dict(
         kind="topo", count=5, nvlink="none", pairs=0, worst="PHB", nics=[], numa=1,
@@ -198,6 +198,7 @@ def test_fixture_facts(name):
         "pairs": lambda: None if d.nvlink_pairs is None else len(d.nvlink_pairs),
         "max_nv": lambda: d.max_nv_links, "nics": lambda: d.rdma_nics,
         "numa": lambda: d.numa_nodes, "worst": lambda: d.worst_pcie_path,
+        "nic": lambda: d.worst_nic_path,
         "intra": lambda: d.intra_link, "virt": lambda: d.virtualization,
         "throttle": lambda: d.throttle_active, "temp": lambda: d.max_gpu_temp_c,
         "util": lambda: d.mean_sm_util, "width_down": lambda: d.pcie_width_downgraded,

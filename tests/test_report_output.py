@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -13,13 +15,14 @@ from advisor.recommendation_model import Recommendation
 
 ROOT = Path(__file__).resolve().parent.parent
 NAME = "medium-model-4gpu-worth-it"
+FIXTURE = ROOT / "tests" / "fixtures" / "report" / f"{NAME}.recommendation.json"
+PROFILE = ROOT / "examples" / f"{NAME}.yaml"
 
 
 @pytest.fixture(scope="module")
 def case() -> tuple[Recommendation, object]:
-    rec = Recommendation.model_validate_json(
-        (ROOT / "tests" / "fixtures" / "report" / f"{NAME}.recommendation.json").read_text())
-    return rec, load_profile(ROOT / "examples" / f"{NAME}.yaml")
+    rec = Recommendation.model_validate_json(FIXTURE.read_text())
+    return rec, load_profile(PROFILE)
 
 
 def _bilingual(error: InputError) -> tuple[str, str]:
@@ -136,3 +139,22 @@ def test_offscreen_only_where_there_is_no_display(monkeypatch, env, platform, ex
         monkeypatch.setenv(var, value)
     monkeypatch.setattr(qt_app.sys, "platform", platform)
     assert qt_app.needs_offscreen() is expected
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="display variables are X11/Wayland")
+def test_a_fresh_process_without_display_exports(tmp_path):
+    """What `gpu-advisor recommend --pdf` does on a server: no DISPLAY, no QT_QPA_PLATFORM."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
+    target = tmp_path / "report.pdf"
+    code = (
+        "import sys\n"
+        "from advisor.profile_io import load_profile\n"
+        "from advisor.recommendation_model import Recommendation\n"
+        "from ui.report import export_pdf\n"
+        f"rec = Recommendation.model_validate_json(open({str(FIXTURE)!r}).read())\n"
+        f"export_pdf(rec, load_profile({str(PROFILE)!r}), {str(target)!r}, 'zh')\n")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert target.read_bytes().startswith(b"%PDF-")

@@ -9,7 +9,7 @@ from advisor.profile import Cooling, InputPipeline, InterLink, IntraLink, Parall
 from advisor.scaling import default_gpu_counts, project
 from tests.strategies_profile import profiles
 
-SETTINGS = settings(max_examples=150, deadline=None, derandomize=True,
+SETTINGS = settings(max_examples=100, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.too_slow])
 TOL = 1e-3  # results are rounded to 5 significant digits
 

@@ -50,6 +50,8 @@ def test_walk_example_to_results(qtbot, example):
     np.testing.assert_allclose(items["band_low"].getData()[1], expected.projection.speedup_low)
     np.testing.assert_allclose(items["band_high"].getData()[1], expected.projection.speedup_high)
     assert items["chosen"].value() == expected.verdict.gpus
+    for index in range(window.results_page.tabs.count()):  # hidden tabs draw when shown
+        window.results_page.tabs.setCurrentIndex(index)
     cost_items = window.results_page.cost.advisor_items
     np.testing.assert_allclose(cost_items["per_month"].getData()[0], expected.costs.gpus)
     bvr_items = window.results_page.buy_vs_rent.advisor_items

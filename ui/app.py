@@ -24,7 +24,7 @@ def make_application() -> QApplication:
 
 
 def build_window(argv: list[str], lang: str | None = None,
-                 recommend: Callable[[Any], Any] | None = None, *, threaded: bool = True):
+                 recommend: Callable[[Any], Any] | None = None, *, threaded: bool | None = None):
     """The main window with its language set and its answers loaded: the profile named in
     ``argv``, else the last session's autosave. Returns (window, hub)."""
     from ui.main_window import MainWindow

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -39,7 +39,7 @@ class MainWindow(QMainWindow):
     betterLinkShown = Signal(object)  # Results, after the better-link curve is drawn too
 
     def __init__(self, hub: LanguageHub, recommend: Callable[[Profile], Any] | None = None,
-                 *, threaded: bool = True) -> None:
+                 *, threaded: bool | None = None) -> None:
         super().__init__()
         self.hub = hub
         self.answers = AnswerModel()
@@ -90,7 +90,14 @@ class MainWindow(QMainWindow):
         self.resize(1280, 800)
         self.retranslate()
         self.go_to(0)
-        QTimer.singleShot(0, self._start_results)
+        # Results (pyqtgraph, the rules engine) load after the first page is painted.
+        self.stack.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.stack and event.type() == QEvent.Type.Paint:
+            self.stack.removeEventFilter(self)
+            QTimer.singleShot(0, self._start_results)
+        return False
 
     # -- structure ----------------------------------------------------------------------------
     def _build_menus(self) -> None:

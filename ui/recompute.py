@@ -1,15 +1,18 @@
 """Recompute the recommendation after every change, off the GUI thread, latest answer wins.
 
 Changes within one pass of the event loop are coalesced (a zero-time timer: at most one frame
-of delay); while a computation runs, newer profiles replace the pending one, so typing never
-waits for the rules engine. The results come first; the same workload on a better link (an
-extra projection, F25) follows a moment later and only redraws its own curve.
+of delay); while a computation runs, newer profiles replace the pending one. A computation
+that has been taking less than ``SYNC_BUDGET_S`` runs right on the GUI thread (no thread
+hand-off, which under the GIL costs more than the work); a slower one runs on a worker thread
+so typing never waits for it. The results come first; the same workload on a better link (an
+extra projection, F25) follows and only redraws its own curve.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+import time
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -21,6 +24,7 @@ from advisor.profile import Currency, Profile
 from ui.results.better_link import better_link_profile
 
 log = logging.getLogger("advisor.ui")
+SYNC_BUDGET_S = 0.006  # well inside one 16 ms frame, with room left for drawing
 
 
 @dataclass(frozen=True)
@@ -64,13 +68,16 @@ class Recomputer(QObject):
     _done = Signal(object, object, bool)  # (Results | None, error text | None, final?)
 
     def __init__(self, recommend: Callable[[Profile], Any] | None = None, *,
-                 threaded: bool = True, parent: QObject | None = None) -> None:
+                 threaded: bool | None = None, parent: QObject | None = None) -> None:
+        """``threaded``: True always uses the worker thread, False never; None (default)
+        decides per computation from how long the previous ones took."""
         super().__init__(parent)
         self._recommend = recommend or default_recommend
         self._threaded = threaded
         self._pending: Profile | None = None
         self._busy = False
         self._generation = 0
+        self.last_compute_s = 1.0  # unknown until measured: the first run goes to a thread
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(0)
@@ -92,15 +99,19 @@ class Recomputer(QObject):
         profile, self._pending = self._pending, None
         self._busy = True
         self._generation += 1
-        if self._threaded:
+        threaded = self._threaded if self._threaded is not None else \
+            self.last_compute_s > SYNC_BUDGET_S
+        if threaded:
             threading.Thread(target=self._work, args=(profile, self._generation), daemon=True,
                              name="advisor-recompute").start()
         else:
             self._work(profile, self._generation)
 
     def _work(self, profile: Profile, generation: int) -> None:
+        started = time.perf_counter()
         try:
             results = Results(profile, self._recommend(profile), generation=generation)
+            self.last_compute_s = time.perf_counter() - started
         except Exception as exc:  # one error path: logged, shown as a line, app keeps going
             log.error("recommendation failed:\n%s", traceback.format_exc())
             self._done.emit(None, f"{type(exc).__name__}: {exc}", True)

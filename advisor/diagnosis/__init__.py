@@ -25,9 +25,11 @@ from advisor.diagnosis.telemetry import GpuSamples, RunTelemetry, from_samples, 
 # Article facts (shared/domain/seed-facts.md) the diagnosis encodes, and where.
 CITED_FACTS: dict[str, str] = {
     "F01": "8 GPUs 4-6x in most jobs: the 8-GPU well-tuned threshold (grading)",
-    "F03": "Amdahl / Karp-Flatt serial fraction; Amdahl baseline of the extrapolation (metrics, refit)",
+    "F03": "Amdahl / Karp-Flatt serial fraction; Amdahl baseline of the extrapolation "
+           "(metrics, refit)",
     "F04": "data parallel 8 GPUs ~5-5.5x: the 8-GPU 'normal' threshold (grading)",
-    "F07": "all-reduce is the non-parallel part; ring traffic saturates: falling/rising Karp-Flatt (suspects)",
+    "F07": "all-reduce is the non-parallel part; ring traffic saturates: falling/rising "
+           "Karp-Flatt (suspects)",
     "F08": "throughput that falls with more GPUs: communication outgrows compute (suspects)",
     "F09": "a training GPU's machine draws 300-450 W: power-cap remedy (remedies)",
     "F13": "num_workers 2-4 per GPU (suspects, remedies)",

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from advisor.catalog.gpus import resolve_gpu
-from advisor.diagnosis.measurements import MeasuredSeries
+from advisor.diagnosis.measurements import STEP_UNITS, MeasuredSeries
 from advisor.i18n import Text
 from advisor.profile import InterLink, Profile, default_profile
 from advisor.scaling.inputs import data_parallel_inputs
@@ -23,6 +23,10 @@ NOTE_NO_PROFILE = Text(
        "PCIe 4.0, data parallel). Give --profile for your own hardware and model.",
     zh="未提供配置：重新拟合按默认机器（RTX 4090、PCIe 4.0、数据并行）计算。用 --profile 指定你的"
        "硬件和模型。")
+NOTE_DATA_PARALLEL = Text(
+    en="The refit models data parallel training; with model or pipeline parallelism read the "
+       "fitted parameters as effective values.",
+    zh="重新拟合按数据并行建模；若使用模型并行或流水线并行，拟合参数只是等效值。")
 NOTE_BIGGER_MACHINE = Text(
     en="Beyond {gpus} GPUs per machine the extrapolation assumes one bigger machine of the same "
        "kind (the profile has no network between machines).",
@@ -53,8 +57,12 @@ def run_context(series: MeasuredSeries, profile: Profile | None, params: Scaling
     links = link_figures(hw.intra_link, hw.inter_link, gpu, hw.gpus_per_node,
                          hw.allreduce_busbw_gbs)
     inputs = data_parallel_inputs(profile, gpu, links, params)
-    if series.baseline_gpus == 1 and series.unit.strip().lower() in _SAMPLE_UNITS:
-        # The measurement knows the single-GPU step better than any FLOPs estimate.
-        step_s = profile.training.batch_per_gpu / series.throughput[0]
-        inputs = replace(inputs, step_compute_s=step_s)
+    if profile.training.parallelism.value in ("tensor", "pipeline"):
+        notes.append(NOTE_DATA_PARALLEL)
+    # The measurement knows the single-GPU step better than any FLOPs estimate.
+    if series.baseline_gpus == 1 and series.unit in STEP_UNITS.values():
+        inputs = replace(inputs, step_compute_s=1.0 / series.throughput[0])
+    elif series.baseline_gpus == 1 and series.unit.strip().lower() in _SAMPLE_UNITS:
+        inputs = replace(inputs, step_compute_s=profile.training.batch_per_gpu
+                         / series.throughput[0])
     return RunContext(profile, inputs, notes)

@@ -27,6 +27,10 @@ from advisor.i18n import Text
 from advisor.profile import Profile
 from advisor.scaling.parameters import ScalingParams, load_params
 
+NOTE_IDLE_LOGS = Text(
+    en="The GPU logs show no GPU at work: record them while training runs (nvidia-smi dmon -d 5).",
+    zh="显卡日志中没有显卡在工作：请在训练运行时记录（nvidia-smi dmon -d 5）。")
+
 TREND_MEANING = {
     "flat": Text(en="Flat serial fraction: a fixed serial part of the code (Amdahl, F03).",
                  zh="串行比例基本不变：代码中有固定的串行部分（阿姆达尔定律，F03）。"),
@@ -69,12 +73,16 @@ def diagnose(series: MeasuredSeries, profile: Profile | None = None,
     signals = FitSignals(
         bandwidth_ratio=fitted.parameters["busbw_efficiency"] / shipped_bw if shipped_bw else None,
         comm_share=fitted.comm_share, stall_share=fitted.stall_share,
-        plateau_speedup=fitted.parameters.get("loader_capacity") if fitted.plateau else None)
+        plateau_speedup=fitted.parameters.get("loader_capacity") if fitted.plateau else None,
+        hardware_known=profile is not None)
     suspects = rank_suspects(m, fit=signals, profile=profile, telemetry=telemetry)
 
     sources = [s for s in (series.source,) if s]
+    notes = list(ctx.notes)
     if telemetry is not None:
         sources += list(telemetry.sources)
+        if all(g.util_pct is None for g in telemetry.gpus):
+            notes.append(NOTE_IDLE_LOGS)
     return Diagnosis(
         measured=MeasuredScaling(
             gpus=list(m.gpus), throughput=[float(x) for x in series.throughput],
@@ -96,6 +104,6 @@ def diagnose(series: MeasuredSeries, profile: Profile | None = None,
         suspects=[SuspectReport(id=s.id, score=round(s.score, 3), title=s.title,
                                 evidence=s.evidence, remedy=s.remedy, sources=s.sources)
                   for s in suspects],
-        notes=ctx.notes,
+        notes=notes,
         sources=sources,
     )

@@ -19,6 +19,8 @@ from advisor.profile import MeasuredSpec
 Scaling = Literal["weak", "strong"]
 MAX_CSV_BYTES = 1_000_000
 MAX_POINTS = 1000
+# Units of throughput derived from step times: batches per second (per GPU or global).
+STEP_UNITS = {"weak": "per-GPU batches/s", "strong": "global batches/s"}
 
 
 @dataclass(frozen=True)
@@ -55,7 +57,7 @@ def from_points(gpus: list[int], values: list[float], *, step_time: bool = False
     if step_time:
         # weak: N samples-worth per step; strong: one global batch per step
         pairs = [(n, (n if scaling == "weak" else 1) / t) for n, t in pairs]
-        unit = "steps/s × batch" if scaling == "strong" else "per-GPU batches/s"
+        unit = STEP_UNITS[scaling]
     return MeasuredSeries(tuple(n for n, _ in pairs), tuple(v for _, v in pairs), unit, scaling,
                           source)
 
@@ -63,9 +65,10 @@ def from_points(gpus: list[int], values: list[float], *, step_time: bool = False
 def from_measured_spec(spec: MeasuredSpec, source: str = "") -> MeasuredSeries:
     """The profile's ``measured`` section (validated by pydantic: ≥ 2 distinct counts)."""
     step_time = spec.points[0].throughput is None
-    values = [p.step_time_s if step_time else p.throughput for p in spec.points]
-    return from_points([p.gpus for p in spec.points], [float(v) for v in values],  # type: ignore[arg-type]
-                       step_time=step_time, unit=spec.unit, scaling=spec.scaling, source=source)
+    values = [float(p.step_time_s if step_time else p.throughput)  # type: ignore[arg-type]
+              for p in spec.points]
+    return from_points([p.gpus for p in spec.points], values, step_time=step_time,
+                       unit=spec.unit, scaling=spec.scaling, source=source)
 
 
 _GPU_HEADERS = {"gpus", "gpu", "n", "n_gpus", "num_gpus", "gpu_count", "gpus_total"}

@@ -115,10 +115,12 @@ def _observed(series: MeasuredSeries) -> tuple[np.ndarray, np.ndarray]:
 
 
 def extrapolation_counts(series: MeasuredSeries, up_to: int | None = None) -> list[int]:
-    """Measured counts, every power of two up to ``up_to`` (default max(16, 2× the largest
-    measured count)), and ``up_to`` itself."""
+    """Measured counts, every power of two from the baseline up to ``up_to`` (default
+    max(16, 2× the largest measured count)), and ``up_to`` itself. Nothing below the
+    baseline: its speed-up over one GPU is an assumption (ideal), not a measurement."""
     top = up_to or max(16, 2 * series.gpus[-1])
-    powers = [1 << k for k in range(top.bit_length()) if (1 << k) <= top]
+    powers = [1 << k for k in range(top.bit_length())
+              if series.baseline_gpus <= (1 << k) <= top]
     return sorted(set(series.gpus) | set(powers) | {top})
 
 
@@ -145,14 +147,13 @@ def refit(series: MeasuredSeries, inputs: DataParallelInputs, params: ScalingPar
     speed = n0 * rel
     param_sd = predictive_log_sd(fn, free, outcome, out, n0)
     beyond = np.maximum(np.log2(out / series.gpus[-1]), 0.0)
-    below = np.maximum(np.log2(series.gpus[0] / out), 0.0)  # counts under the baseline
     noise = np.where(np.isin(out, np.array(series.gpus)), outcome.rms_log_residual, 0.0)
     sd = np.sqrt(param_sd ** 2 + noise ** 2
-                 + (EXTRAPOLATION_LOG_SD_PER_DOUBLING * (beyond + below)) ** 2)
+                 + (EXTRAPOLATION_LOG_SD_PER_DOUBLING * beyond) ** 2)
     sd = np.where(out == n0, 0.0, sd)  # the baseline is the measurement itself
     low = speed * np.exp(-BAND_Z * sd)
     high = np.minimum(speed * np.exp(BAND_Z * sd), np.maximum(out, speed))
-    shares = _shares(fn, inputs, params, outcome.values, series)
+    shares = _shares(inputs, params, outcome.values, series)
     return ScalingFit(
         parameters={k: float(f"{v:.6g}") for k, v in outcome.values.items()},
         shipped={name: _shipped(name, inputs, params) for name in FREE},
@@ -166,7 +167,7 @@ def refit(series: MeasuredSeries, inputs: DataParallelInputs, params: ScalingPar
     )
 
 
-def _shares(fn, inputs: DataParallelInputs, params: ScalingParams, values: dict[str, float],
+def _shares(inputs: DataParallelInputs, params: ScalingParams, values: dict[str, float],
             series: MeasuredSeries) -> dict[str, float]:
     """Where the step time goes at the largest measured count, in the refitted model."""
     n = np.array([float(series.gpus[-1])])
@@ -188,7 +189,8 @@ def fit_amdahl(series: MeasuredSeries) -> float:
     """Amdahl's serial fraction (F03) fitted by least squares on the same log ratios."""
     gpus, ratios = _observed(series)
     n0 = series.baseline_gpus
-    free = (FreeParameter("serial_fraction", 0.05, 3.0, 1e-6, 1.0, "log"),)
+    # plain least squares: a prior so wide it never counts
+    free = (FreeParameter("serial_fraction", 0.05, 1e3, 1e-6, 1.0, "log"),)
     outcome = fit(amdahl_curve, free, gpus, ratios, n0, MEASUREMENT_LOG_SD)
     return outcome.values["serial_fraction"]
 

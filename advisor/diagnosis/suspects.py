@@ -30,6 +30,7 @@ class FitSignals:
     comm_share: float | None = None  # exposed communication share of the step at the largest N
     stall_share: float | None = None  # input-pipeline stall share of the step at the largest N
     plateau_speedup: float | None = None  # fitted capacity cap per machine, when levelling off
+    hardware_known: bool = True  # False: the refit assumed the default machine (no profile)
 
 
 @dataclass
@@ -40,10 +41,15 @@ class Suspect:
     remedy: Text | None = None
     title: Text | None = None
     sources: list[str] = field(default_factory=list)
+    weights: list[float] = field(default_factory=list)  # one per evidence item
 
     def add(self, weight: float, text: Text) -> None:
-        self.score = 1.0 - (1.0 - self.score) * (1.0 - min(max(weight, 0.0), 0.99))
-        self.evidence.append(text)
+        weight = min(max(weight, 0.0), 0.99)
+        self.score = 1.0 - (1.0 - self.score) * (1.0 - weight)
+        # strongest clue first (stable for equal weights)
+        at = next((i for i, w in enumerate(self.weights) if w < weight), len(self.weights))
+        self.weights.insert(at, weight)
+        self.evidence.insert(at, text)
 
 
 class _Board:
@@ -120,19 +126,21 @@ def _from_fit(board: _Board, f: FitSignals) -> None:
         board.add("vgpu_sharing", 0.25, f"A ceiling near {cap:.1f}× also fits \"GPUs\" that share "
                   "fewer physical cards (F29).", f"约 {cap:.1f} 倍的上限也符合多个“GPU”共享更少"
                   "物理卡的情况（F29）。")
+    trust = 1.0 if f.hardware_known else 0.5  # shares of an assumed machine are guesses
     if f.bandwidth_ratio is not None and f.bandwidth_ratio < 0.5:
-        board.add("interconnect", 0.45, f"Refitted to your measurements, the all-reduce runs at "
-                  f"{100 * f.bandwidth_ratio:.0f} % of the bandwidth expected for this link.",
+        board.add("interconnect", 0.45 * trust, "Refitted to your measurements, the all-reduce "
+                  f"runs at {100 * f.bandwidth_ratio:.0f} % of the bandwidth expected for this "
+                  "link.",
                   f"按实测数据重新拟合后，All-Reduce 只达到该链路预期带宽的 "
                   f"{100 * f.bandwidth_ratio:.0f}%。")
     if f.comm_share is not None and f.comm_share > 0.25:
-        board.add("small_model_communication", min(0.2 + f.comm_share, 0.7),
+        board.add("small_model_communication", min(0.2 + f.comm_share, 0.7) * trust,
                   f"In the refitted model, exposed communication takes {100 * f.comm_share:.0f} %"
                   " of each step at the largest count measured (F20).",
                   f"重新拟合的模型中，在实测最大卡数下未被掩盖的通信占每步 {100 * f.comm_share:.0f}%"
                   "（F20）。")
     if f.stall_share is not None and f.stall_share > 0.15 and f.plateau_speedup is None:
-        board.add("input_pipeline", min(0.2 + f.stall_share, 0.6),
+        board.add("input_pipeline", min(0.2 + f.stall_share, 0.6) * trust,
                   f"In the refitted model, waiting for data takes {100 * f.stall_share:.0f} % of "
                   "each step at the largest count measured (F28).",
                   f"重新拟合的模型中，等数据占每步 {100 * f.stall_share:.0f}%（F28）。")
@@ -238,11 +246,17 @@ def _from_telemetry(board: _Board, run: RunTelemetry) -> None:
                       "84 °C 会降频）（F27）。")
             flagged.add("thermal_throttling")
             hot_ids.add(g.index)
-        capped = any("power" in r for r in g.throttle_reasons) or (
-            g.power_limit_w and g.power_w and g.power_w >= 0.97 * g.power_limit_w)
-        if capped:
-            board.add("power_throttling", 0.6, f"GPU {g.index} runs at its power limit.",
-                      f"GPU {g.index} 运行在功耗上限。")
+        # a power cap on an idle GPU (P8) slows nothing down; count it only under load
+        reasons = [r for r in g.throttle_reasons if "power" in r] if g.util_pct else []
+        if reasons:  # the driver says the power limit (or the PSU's brake) slows it down
+            board.add("power_throttling", 0.6, f"GPU {g.index} is slowed by "
+                      f"{', '.join(reasons)}.", f"GPU {g.index} 因 {', '.join(reasons)} 降速。")
+        elif g.power_limit_w and g.power_w and g.power_w >= 0.97 * g.power_limit_w:
+            # at the limit is common under load; a clue, not proof
+            board.add("power_throttling", 0.3, f"GPU {g.index} draws {g.power_w:.0f} W of its "
+                      f"{g.power_limit_w:.0f} W limit.",
+                      f"GPU {g.index} 功耗 {g.power_w:.0f} W，上限 {g.power_limit_w:.0f} W。")
+        if reasons or (g.power_limit_w and g.power_w and g.power_w >= 0.97 * g.power_limit_w):
             flagged.add("power_throttling")
             capped_ids.add(g.index)
     if _lagging(board, gpus, hot_ids, capped_ids):
@@ -266,6 +280,11 @@ _OBSERVATIONS = {
                      "GPUs back.", "显卡日志显示功耗上限压住了显卡。"),
     "vgpu_sharing": ("vgpu_sharing", 0.7, "The GPU log shows NVIDIA vGPU (shared cards) (F29).",
                      "显卡日志显示为 NVIDIA vGPU（共享显卡）（F29）。"),
+    "pcie_link_downgraded": ("interconnect", 0.4, "A GPU's PCIe link runs narrower or slower "
+                             "than it can (slot, riser or BIOS setting) (F25).",
+                             "有显卡的 PCIe 链路宽度或速率低于其能力（插槽、延长线或 BIOS 设置）（F25）。"),
+    "no_nvlink": ("interconnect", 0.15, "No NVLink between the GPUs: gradients cross PCIe "
+                  "(F25).", "显卡之间没有 NVLink：梯度经 PCIe 传输（F25）。"),
 }
 
 

@@ -98,7 +98,9 @@ def parse_csv(lines: list[str]) -> Reading:
             if m := _QUERY_FLAG.search(s):
                 flag_fields = [field_of(f) or "other" for f in m.group(1).split(",") if f]
             continue
-        cells = [c.strip() for c in s.split(",")]
+        # nvidia-smi separates with ", "; anything else (hand edits) is stripped cell by cell
+        cells = s.split(", ") if ", " in s and ",," not in s and " ," not in s else \
+            [c.strip() for c in s.split(",")]
         if len(cells) < 2:
             continue
         if fields is None or not cells[0][:1].isdigit():  # a data row starts with a number
@@ -135,12 +137,22 @@ def parse_csv(lines: list[str]) -> Reading:
     return reading
 
 
+_SAMPLES = {"temp": "temp_c", "util": "sm_util", "mem_util": "mem_util", "power": "power_w",
+            "pclk": "pclk_mhz", "enc": "enc_util"}
+
+
 def _rows_to_gpus(reading: Reading, fields: list[str | None], rows: list[list[str]]) -> None:
-    by_key: dict[str, GpuReading] = {}
+    groups: dict[str, list[list[str]]] = {}
     per_stamp: dict[str, int] = {}
     id_at = next((fields.index(f) for f in ("index", "uuid", "bus_id") if f in fields), None)
     stamp_at = fields.index("timestamp") if "timestamp" in fields else None
-    plan = [(i, f) for i, f in enumerate(fields) if f and f not in ("other", "timestamp")]
+    looped = id_at is None and stamp_at is None and len(rows) > 16
+    if looped:  # a -l loop without index/timestamp: rows of all GPUs, all samples, mixed
+        reading.count_is_fragment = True
+        reading.warn("the CSV has no index, UUID, bus id or timestamp column and many rows: "
+                     "GPUs cannot be told apart, so the GPU count is unknown",
+                     "CSV 没有 index、UUID、总线号或时间戳列且行数很多：无法区分各张显卡，"
+                     "显卡数量未知")
     for n, row in enumerate(rows):
         if id_at is not None:
             key = row[id_at]
@@ -149,44 +161,43 @@ def _rows_to_gpus(reading: Reading, fields: list[str | None], rows: list[list[st
             per_stamp[stamp] = per_stamp.get(stamp, -1) + 1
             key = str(per_stamp[stamp])
         else:
-            key = str(n)
-        gpu = by_key.get(key)
-        fresh = gpu is None
-        if gpu is None:
-            gpu = by_key[key] = GpuReading()
-            reading.gpus.append(gpu)
-        for i, field in plan:
-            cell = row[i]
-            if not cell or cell[0] == "[" or cell == "N/A":
-                continue
-            number = _NUMERIC.get(field)
-            if number is not None:
-                value = _number(cell)
-                if value is not None:
-                    number(gpu, value)
-            elif fresh or field in ("mask",) or field.startswith("reason:"):
-                _apply(reading, gpu, field, cell)
-    if id_at is None:
+            key = "all" if looped else str(n)
+        group = groups.get(key)
+        if group is None:
+            group = groups[key] = []
+        group.append(row)
+    used = [(i, f) for i, f in enumerate(fields) if f and f not in ("other", "timestamp")]
+    for group in groups.values():
+        gpu = GpuReading()
+        reading.gpus.append(gpu)
+        for i, field in used:
+            if field in _SAMPLES:  # every sample, converted column-wise
+                getattr(gpu, _SAMPLES[field]).extend(_column(group, i))
+            elif field == "mask" or field.startswith("reason:"):
+                for row in group:
+                    if _has_value(row[i]):
+                        _apply(reading, gpu, field, row[i])
+            else:  # a scalar: the latest row that shows it
+                cell = next((r[i] for r in reversed(group) if _has_value(r[i])), None)
+                if cell is not None:
+                    _apply(reading, gpu, field, cell)
+    if id_at is None or "index" not in fields:
         for i, gpu in enumerate(reading.gpus):
-            gpu.index = i
+            if gpu.index is None:
+                gpu.index = i if id_at is None else None
 
 
-def _number(cell: str) -> float | None:
-    """``"99 %"``, ``"81559 MiB"``, ``"700.00 W"``, ``"16"`` → the number."""
-    head = cell.split(None, 1)[0] if " " in cell else cell
+def _has_value(cell: str) -> bool:
+    return bool(cell) and cell[0] != "[" and cell != "N/A"
+
+
+def _column(rows: list[list[str]], at: int) -> list[float]:
+    """``"99 %"``, ``"81559 MiB"``, ``"700.00 W"`` cells as numbers; N/A left out."""
     try:
-        value = float(head)
+        return [float(r[at].partition(" ")[0]) for r in rows if _has_value(r[at])]
     except ValueError:
-        return to_float(cell)
-    return value if value == value and abs(value) < 1e12 else None
-
-
-_NUMERIC = {
-    "temp": lambda g, v: g.temp_c.append(v), "util": lambda g, v: g.sm_util.append(v),
-    "mem_util": lambda g, v: g.mem_util.append(v), "power": lambda g, v: g.power_w.append(v),
-    "pclk": lambda g, v: g.pclk_mhz.append(v), "enc": lambda g, v: g.enc_util.append(v),
-    "mem_used": lambda g, v: setattr(g, "memory_used_mib", int(v)),
-}
+        values = (to_float(r[at]) for r in rows if _has_value(r[at]))
+        return [v for v in values if v is not None and abs(v) < 1e12]
 
 
 def _apply(reading: Reading, gpu: GpuReading, field: str, cell: str) -> None:

@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import re
 
-LINK_TOKENS = frozenset({"X", "PIX", "PXB", "PHB", "NODE", "SYS", "SOC", "CPU"})
+LINK_TOKENS = frozenset({"X", "PIX", "PXB", "PHB", "NODE", "SYS", "SOC"})
 _DMON_HEADER = re.compile(r"^#\s*(?:gpu|Idx|Date|Time)\b", re.I)
 _GPU_BLOCK = re.compile(r"^GPU [0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.[0-9A-Fa-f]\s*$")
 _DATA_TOKEN = re.compile(r"^(?:-|[+-]?\d+(?:\.\d+)?|\d{8}|\d\d:\d\d:\d\d)$")
 _LIST_LINE = re.compile(r"^GPU \d{1,4}: \S.*(?:\(UUID|\(S/N|NVIDIA|Tesla|GeForce|Quadro)")
-KINDS = ("topo", "query", "dmon", "csv", "table", "list")
 
 
 def is_link_token(token: str) -> bool:
@@ -23,19 +22,20 @@ def is_link_token(token: str) -> bool:
 
 
 def candidate_kinds(text: str) -> set[str]:
-    """Kinds a text may contain, from substrings alone (no per-line work)."""
+    """Kinds a text may contain, from substrings alone (no per-line work). Single-character
+    gates first: they are memchr-fast, multi-character searches are not."""
     found: set[str] = set()
     if "|" in text and ("NVIDIA-SMI" in text or "GPU  Name" in text or "+---" in text):
         found.add("table")
     if ":" in text and (" : " in text or " :\n" in text or "NVSMI LOG" in text):
         found.add("query")
-    if "GPU0" in text:
+    if "0" in text and "GPU0" in text:
         found.add("topo")
     if "#" in text and ("# gpu" in text or "#gpu" in text or "# Idx" in text or "#Date" in text):
         found.add("dmon")
-    if "(UUID" in text or "GPU 0: " in text:
+    if "(" in text and "(UUID" in text or "GPU 0: " in text:
         found.add("list")
-    if ", " in text:
+    if "," in text and ", " in text:
         found.add("csv")
     return found
 
@@ -97,8 +97,11 @@ def split_segments(lines: list[str], candidates: set[str]) -> list[tuple[str, li
     current: str | None = None
     start = 0
     pending_from = 0  # first neutral line after the last classified one
+    seen: dict[str, str | None] = {}  # pasted logs repeat lines: classify each text once
     for i, line in enumerate(lines):
-        kind = classify_line(line)
+        kind = seen.get(line, "?")
+        if kind == "?":
+            kind = seen[line] = classify_line(line)
         if kind is None:
             continue
         if kind in _FOLLOWERS:

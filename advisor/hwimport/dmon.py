@@ -28,53 +28,45 @@ def _is_number(token: str) -> bool:
 
 def parse_dmon(lines: list[str]) -> Reading:
     reading = Reading(kind="dmon")
+    marks = [i for i, line in enumerate(lines) if "#" in line and line.lstrip()[:1] == "#"]
     header: list[str] | None = None
-    gpu_at = 0
-    rows_by_gpu: dict[str, list[list[str]]] = {}
-    headers_by_gpu: dict[str, list[str]] = {}
+    rows_by_gpu: dict[tuple[str, tuple[str, ...]], list[list[str]]] = {}
     skipped = 0
-    unsupported = False
-    for line in lines:
-        s = line.strip()
-        if not s:
-            continue
-        if s[0] == "#":
-            body = s[1:].split()
-            if not body:
-                continue
-            first = body[0].lower()
-            if first in ("gpu", "date", "time") and len(body) >= 2 and "gpu" in \
-                    (names := [t.lower() for t in body]):
-                header = names
-                gpu_at = header.index("gpu")
-                reading.recognised = True
-                continue
-            if first == "idx" or header is None or len(body) != len(header) \
-                    or not all(_is_number(t) for t in body):
-                continue  # the units row, or a comment
-            row = body  # a data row the poster commented out
+    unsupported = any("not supported" in line.lower() for line in lines[:marks[0]]) \
+        if marks else False
+    seen_headers: dict[str, list[str]] = {}
+    for n, at in enumerate(marks):
+        end = marks[n + 1] if n + 1 < len(marks) else len(lines)
+        line = lines[at]
+        if line in seen_headers:  # the same header again (dmon repeats it; pastes repeat it)
+            header = seen_headers[line]
+            body = []
         else:
-            if header is None:
-                if "not supported" in s.lower():
-                    unsupported = True
-                continue
-            row = s.split()
-            if len(row) != len(header):
-                if s not in ("...", "…"):
-                    skipped += 1
-                    unsupported = unsupported or "not supported" in s.lower()
-                continue
-        index = row[gpu_at]
-        if not index.isdigit() or len(index) > 4:
-            skipped += 1
+            body = line.strip()[1:].split()
+        first = body[0].lower() if body else ""
+        if first in ("gpu", "date", "time") and len(body) >= 2 and "gpu" in \
+                (names := [t.lower() for t in body]):
+            header = seen_headers[line] = names
+            reading.recognised = True
+            if "pid" in names:
+                reading.warn("this is `nvidia-smi pmon` (per process): each process's SM % was "
+                             "read as a sample of its GPU",
+                             "这是 `nvidia-smi pmon`（按进程）：每个进程的 SM% 被当作其显卡的一个采样")
+        elif first != "idx" and header is not None and len(body) == len(header) and \
+                all(_is_number(t) for t in body):
+            _group(rows_by_gpu, header, [body])  # a data row the poster commented out
+        if header is None or at + 1 >= end:
             continue
-        if headers_by_gpu.setdefault(index, header) is not header and \
-                headers_by_gpu[index] != header:
-            _add_rows(reading, index, headers_by_gpu[index], rows_by_gpu.pop(index))
-            headers_by_gpu[index] = header
-        rows_by_gpu.setdefault(index, []).append(row)
-    for index, rows in rows_by_gpu.items():
-        _add_rows(reading, index, headers_by_gpu[index], rows)
+        chunk = [line.split() for line in lines[at + 1:end]]
+        width = len(header)
+        good = [row for row in chunk if len(row) == width]
+        bad = [row for row in chunk if row and len(row) != width and row[0] not in ("...", "…")]
+        skipped += len(bad)
+        if bad and any("not supported" in " ".join(r).lower() for r in bad):
+            unsupported = True
+        skipped += _group(rows_by_gpu, header, good)
+    for (index, names), rows in rows_by_gpu.items():
+        _add_rows(reading, index, list(names), rows)
     reading.gpus.sort(key=lambda g: g.index if g.index is not None else -1)
     if unsupported:
         reading.warn("dmon said some metrics are not supported on these GPUs",
@@ -88,6 +80,21 @@ def parse_dmon(lines: list[str]) -> Reading:
     return reading
 
 
+def _group(groups: dict, header: list[str], rows: list[list[str]]) -> int:
+    """File rows under (GPU index, header); returns how many had no usable GPU index."""
+    at = header.index("gpu")
+    key = tuple(header)
+    indices = {row[at] for row in rows}
+    bad = 0
+    for index in indices:
+        if not index.isdigit() or len(index) > 4:
+            bad += sum(1 for row in rows if row[at] == index)
+            continue
+        mine = rows if len(indices) == 1 else [row for row in rows if row[at] == index]
+        groups.setdefault((index, key), []).extend(mine)
+    return bad
+
+
 def _column(rows: list[list[str]], pos: int) -> list[float]:
     """One column as numbers, "-" (unsupported) left out; bulk first, cell by cell on junk."""
     try:
@@ -97,13 +104,13 @@ def _column(rows: list[list[str]], pos: int) -> list[float]:
 
 
 def _add_rows(reading: Reading, index: str, header: list[str], rows: list[list[str]]) -> None:
-    gpu = reading.gpu_at(int(index))
+    gpu = reading.gpu_at(int(index))  # the same GPU under two headers is one GPU
     for pos, name in enumerate(header):
         target = _SAMPLE_COLUMNS.get(name)
         if target is not None:
             getattr(gpu, target).extend(_column(rows, pos))
-        elif name == "fb":
-            used = _column(rows, pos)
+        elif name == "fb":  # frame buffer in use: the latest sample
+            used = _column(rows[-1:], pos)
             if used:
                 gpu.memory_used_mib = int(used[-1])
         elif name in ("pviol", "tviol") and any(_column(rows, pos)):

@@ -10,7 +10,6 @@ import re
 
 from advisor.hwimport.reading import GpuReading, Reading
 
-_GPU = re.compile(r"^GPU (\d{1,4}): (.+?)\s*(?:\((?:UUID|S/N): ?([^)]*)\)?)?\s*$")
 _MIG = re.compile(r"^MIG\s+(\S+)\s+Device\s+(\d+)\s*:")
 
 
@@ -19,12 +18,17 @@ def parse_list(lines: list[str]) -> Reading:
     machines: list[list[GpuReading]] = [[]]
     seen_uuids: set[str] = set()
     current: GpuReading | None = None
+    seen_lines: set[str] = set()
     for line in lines:
         s = line.strip()
         if not s:
             continue
-        if s.startswith("GPU ") and (m := _GPU.match(s)):
-            index, name, uuid = int(m.group(1)), m.group(2).strip(), (m.group(3) or "").strip()
+        if s in seen_lines:  # the same line pasted again: the same GPU
+            current = None
+            continue
+        if s.startswith("GPU ") and (parsed := _gpu_line(s)):
+            seen_lines.add(s)
+            index, name, uuid = parsed
             if "UUID" not in s and not _looks_like_gpu_name(name):
                 continue
             if uuid and uuid in seen_uuids and not uuid.upper().startswith("GPU-XXXX"):
@@ -33,7 +37,7 @@ def parse_list(lines: list[str]) -> Reading:
             if uuid:
                 seen_uuids.add(uuid)
             group = machines[-1]
-            if any(g.index == index for g in group):
+            if group and (group[-1].index is None or index <= group[-1].index):
                 group = []
                 machines.append(group)
             current = GpuReading(index=index, name=name, uuid=uuid or None)
@@ -48,6 +52,21 @@ def parse_list(lines: list[str]) -> Reading:
                      "GPUs were counted per machine",
                      f"列表中显卡编号重复：看起来是 {len(machines)} 台机器的输出；按单台机器计数")
     return reading
+
+
+def _gpu_line(s: str) -> tuple[int, str, str] | None:
+    """``GPU 0: NAME (UUID: GPU-...)`` → (0, NAME, GPU-...), by string splitting (fast)."""
+    number, sep, rest = s[4:].partition(": ")
+    if not sep or not number.isdigit() or len(number) > 4:
+        return None
+    name, paren, tail = rest.partition(" (")
+    uuid = ""
+    if paren:
+        label, colon, value = tail.partition(":")
+        if colon and label.strip() in ("UUID", "S/N"):
+            uuid = value.strip().rstrip(")").strip()
+    name = name.strip()
+    return (int(number), name, uuid) if name else None
 
 
 def _looks_like_gpu_name(name: str) -> bool:

@@ -6,6 +6,7 @@ recognisable, however cut or garbled, gives a description with warnings for what
 
 from __future__ import annotations
 
+import gc
 import logging
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -55,6 +56,17 @@ def read_text(text: str, source: str | None = None) -> list[Reading]:
     """The recognisable outputs in one text, one reading per output (may be empty)."""
     if not isinstance(text, str) or not text.strip():
         return []
+    paused = gc.isenabled()
+    if paused:  # parsing builds many small lists and no cycles: skip collector passes
+        gc.disable()
+    try:
+        return _read_text(text, source)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _read_text(text: str, source: str | None) -> list[Reading]:
     cleaned = clean_text(text[:MAX_CHARS])
     lines = cleaned.split("\n")
     candidates = candidate_kinds(cleaned)

@@ -25,6 +25,7 @@ class LinkFacts:
     nvlink_pairs: list[tuple[int, int]] | None = None
     max_nv_links: int | None = None
     worst_pcie_path: str | None = None
+    worst_nic_path: str | None = None
     nvswitch: bool = False
     bridge_pairs: bool = False
     nv_connected: bool = False  # every GPU reaches every other over NVLink hops
@@ -37,6 +38,13 @@ def topo_links(topo: TopoReading, gpu_count: int) -> LinkFacts:
     pcie = [t for t in topo.links.values() if t in PCIE_PATH_ORDER]
     if pcie:
         facts.worst_pcie_path = max(pcie, key=PCIE_PATH_ORDER.index)
+    nearest: dict[int, str] = {}  # each GPU's closest RDMA NIC (GPUDirect RDMA wants PIX/PXB)
+    for (gpu, _nic), token in topo.nic_links.items():
+        if token in PCIE_PATH_ORDER and (gpu not in nearest or PCIE_PATH_ORDER.index(token) <
+                                         PCIE_PATH_ORDER.index(nearest[gpu])):
+            nearest[gpu] = token
+    if nearest:
+        facts.worst_nic_path = max(nearest.values(), key=PCIE_PATH_ORDER.index)
     if topo.pcie_only_view:
         return facts  # -mp: NVLink not shown, cannot be judged
     facts.nvlink_pairs = pairs

@@ -49,7 +49,7 @@ class GpuFacts(_Model):
     memory_total_mib: int | None = None
     memory_used_mib: int | None = None
     sm_util_pct: float | None = None  # mean over all samples seen
-    busy_util_pct: float | None = None  # median while busy (warm-up and idle tail dropped)
+    busy_util_pct: float | None = None  # mean while working (ramp-up and idle tail dropped)
     util_samples: int = 0
     mem_util_pct: float | None = None
     temp_c: float | None = None  # highest seen
@@ -88,7 +88,8 @@ class HardwareDescription(_Model):
     max_nv_links: int | None = None
     rdma_nics: list[str] | None = None
     numa_nodes: int | None = None
-    worst_pcie_path: PciePath | None = None
+    worst_pcie_path: PciePath | None = None  # between two GPUs (None: every pair on NVLink)
+    worst_nic_path: PciePath | None = None  # from a GPU to its nearest RDMA NIC, worst GPU
     intra_link: IntraLinkValue | None = None
     virtualization: VirtMode | None = None
     throttle_active: list[str] = Field(default_factory=list)

@@ -53,17 +53,14 @@ def parse_query(lines: list[str]) -> Reading:
     implicit_seen: set[tuple[str, str]] | None = None  # keys of a GPU with no header line
     index_flag: int | None = None
     reasons_at = -1  # indentation of the open "Clocks ... Reasons" heading
+    split_cache: dict[str, tuple | None] = {}  # GPU blocks repeat most lines verbatim
     for line in lines:
-        s = line.lstrip()
-        if not s:
+        entry = split_cache.get(line, False)
+        if entry is False:
+            entry = split_cache[line] = _split(line)
+        if entry is None:
             continue
-        indent = len(line) - len(s)
-        s = s.rstrip()
-        if s[0] == "#" or s in ("--", "...", "…"):
-            continue
-        if "\t" in s:  # tab-padded keys in some pastes
-            s = s.replace("\t", " ")
-        key, sep, value = s.partition(" :")
+        indent, s, key, sep, value = entry
         if reasons_at >= 0:
             if indent > reasons_at and sep:
                 if gpu is None:
@@ -98,7 +95,7 @@ def parse_query(lines: list[str]) -> Reading:
                 if gpu is not None and implicit_seen is not None:
                     implicit_seen.add(("reasons", ""))
             continue
-        key = key.rstrip().lower()
+        key = key.rstrip().lower() if sep else key
         if not reading.recognised and key in _SIGNATURE:
             reading.recognised = True
         if key not in _WANTED:
@@ -132,6 +129,21 @@ def parse_query(lines: list[str]) -> Reading:
     return reading
 
 
+def _split(line: str) -> tuple[int, str, str, str, str] | None:
+    """(indentation, stripped line, key, " :" or "", value); None for lines to skip."""
+    s = line.lstrip()
+    if not s:
+        return None
+    indent = len(line) - len(s)
+    s = s.rstrip()
+    if s[0] == "#" or s in ("--", "...", "…"):
+        return None
+    if "\t" in s:  # tab-padded keys in some pastes
+        s = s.replace("\t", " ")
+    key, sep, value = s.partition(" :")
+    return indent, s, key, sep, value
+
+
 def _implicit_gpu(reading: Reading) -> GpuReading:
     gpu = GpuReading()
     reading.gpus.append(gpu)
@@ -146,8 +158,9 @@ def _is_gpu_key(parent: str, key: str) -> bool:
 
 def _apply(gpu: GpuReading, parent: str, key: str, value: str) -> None:
     if key == "product name":
-        gpu.name = value
-    elif key == "bus id":
+        if not parent:  # not "vGPU Software Licensed Product / Product Name"
+            gpu.name = value
+    elif key == "bus id" and parent == "pci":
         gpu.bus_id = gpu.bus_id or norm_bus_id(value)
     elif key == "gpu uuid":
         gpu.uuid = value
@@ -208,6 +221,16 @@ def _apply(gpu: GpuReading, parent: str, key: str, value: str) -> None:
 
 
 def _finish(reading: Reading, index_flag: int | None) -> None:
+    by_bus: dict[str, GpuReading] = {}
+    unique: list[GpuReading] = []
+    for gpu in reading.gpus:  # the same -q pasted twice shows each GPU twice
+        if gpu.bus_id is not None and gpu.bus_id in by_bus:
+            by_bus[gpu.bus_id].absorb(gpu)
+            continue
+        if gpu.bus_id is not None:
+            by_bus[gpu.bus_id] = gpu
+        unique.append(gpu)
+    reading.gpus = unique
     explicit = [g for g in reading.gpus if g.bus_id is not None]
     declared = reading.declared_gpu_count
     if not reading.gpus:

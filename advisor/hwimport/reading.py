@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from advisor.i18n import Text
 
 _BUS_RE = re.compile(r"([0-9A-Fa-f]{4,8}):([0-9A-Fa-f]{2}):([0-9A-Fa-f]{2})\.([0-9A-Fa-f])")
 
 
+@lru_cache(maxsize=4096)
 def norm_bus_id(text: str | None) -> str | None:
     """``00000000:1B:00.0`` and ``0000:1b:00.0`` name the same device: keep bus:dev.fn."""
     if not text:
@@ -87,6 +89,7 @@ class TopoReading:
     gpu_columns: int = 0
     gpu_rows: set[int] = field(default_factory=set)
     links: dict[tuple[int, int], str] = field(default_factory=dict)  # i < j -> token
+    nic_links: dict[tuple[int, str], str] = field(default_factory=dict)  # (GPU, NIC) -> token
     nics: list[str] = field(default_factory=list)
     pcie_only_view: bool = False  # -mp: NVLink not shown
     mode_known: bool = False  # -m/-mp told by a prompt or the legend

@@ -14,14 +14,20 @@ from advisor.i18n import Text
 _VIRT_RANK = ("host_vgpu", "vgpu", "passthrough", "none")
 
 
-def busy_median(samples: list[float], busy_pct: float = BUSY_PCT) -> float | None:
-    """Median utilisation from the first to the last busy sample: warm-up and the idle tail do
-    not count, but idle gaps in the middle (a starved GPU waiting for data) do. # F28"""
-    first = next((i for i, v in enumerate(samples) if v >= busy_pct), None)
-    if first is None:
+def busy_mean(samples: list[float], busy_pct: float = BUSY_PCT) -> float | None:
+    """Mean utilisation while the GPU was working: samples before the ramp-up and after the
+    ramp-down (below half the peak) are dropped, idle gaps in between (a GPU waiting for data)
+    are kept. None if the GPU never got busy. # F28"""
+    if not samples:
         return None
-    last = len(samples) - 1 - next(i for i, v in enumerate(reversed(samples)) if v >= busy_pct)
-    return float(median(samples[first:last + 1]))
+    peak = max(samples)
+    if peak < busy_pct:
+        return None
+    level = max(busy_pct, peak / 2)
+    first = next(i for i, v in enumerate(samples) if v >= level)
+    last = len(samples) - 1 - next(i for i, v in enumerate(reversed(samples)) if v >= level)
+    window = samples[first:last + 1]
+    return round(sum(window) / len(window), 2)
 
 
 def _facts(g: GpuReading) -> GpuFacts:
@@ -30,7 +36,7 @@ def _facts(g: GpuReading) -> GpuFacts:
         index=g.index, name=g.name, bus_id=g.bus_id, uuid=g.uuid,
         memory_total_mib=g.memory_total_mib, memory_used_mib=g.memory_used_mib,
         sm_util_pct=round(sum(util) / len(util), 2) if util else None,
-        busy_util_pct=busy_median(util) if util else None, util_samples=len(util),
+        busy_util_pct=busy_mean(util), util_samples=len(util),
         mem_util_pct=round(sum(g.mem_util) / len(g.mem_util), 2) if g.mem_util else None,
         temp_c=max(g.temp_c) if g.temp_c else None, slowdown_temp_c=g.slowdown_temp_c,
         power_draw_w=max(g.power_w) if g.power_w else None, power_limit_w=g.power_limit_w,
@@ -81,6 +87,7 @@ def describe(merged: Merged) -> HardwareDescription:
         rdma_nics=list(merged.topo.nics) if merged.topo is not None else None,
         numa_nodes=len(merged.topo.numa_affinities) or None if merged.topo else None,
         worst_pcie_path=links.worst_pcie_path if links else None,
+        worst_nic_path=links.worst_nic_path if links else None,
         intra_link=link,
         virtualization=next((v for v in _VIRT_RANK if v in virt), None),
         throttle_active=sorted({t for g in gpus for t in g.throttle_active}),

@@ -10,6 +10,7 @@ process row is never read as a GPU.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from advisor.hwimport.reading import GpuReading, Reading, norm_bus_id
 
@@ -102,6 +103,31 @@ def _looks_like_gpu_row(cells: list[str]) -> bool:
     return len(cells) >= 2 and bool(_ROW_START.match(cells[0])) and norm_bus_id(cells[1]) is not None
 
 
+@lru_cache(maxsize=2048)
+def _stats(first: str, memory: str, util: str) -> tuple:
+    """The second line of a GPU row: temperature, P-state, power, memory, utilisation.
+    Cached: in a log of repeated tables most of these lines repeat exactly."""
+    t, p, w = _TEMP.search(first), _PSTATE.search(first), _POWER.search(first)
+    mem, u = _MEMORY.search(memory), _UTIL.match(util)
+    return (float(t.group(1)) if t else None, p.group(1) if p else None,
+            (float(w.group(1)), float(w.group(2))) if w else None,
+            (int(mem.group(1)), int(mem.group(2))) if mem else None,
+            float(u.group(1)) if u else None)
+
+
+@lru_cache(maxsize=2048)
+def _first_line(first: str, second: str) -> tuple[int, str, str | None] | None:
+    """The first line of a GPU row: (index, name, bus id), or None."""
+    m = _ROW_START.match(first)
+    if not m or _TEMP.search(first):
+        return None
+    name = m.group(2)
+    parts = name.rsplit(None, 1)
+    if len(parts) == 2 and parts[1] in _PERSISTENCE:
+        name = parts[0]
+    return int(m.group(1)), name.strip(), norm_bus_id(second) if second else None
+
+
 def _gpu_line(reading: Reading, cells: list[str], gpu: GpuReading | None, gpu_line: int,
               vgpu_table: bool, pending_mig: list[int]) -> tuple[GpuReading | None, int]:
     first = cells[0]
@@ -109,33 +135,30 @@ def _gpu_line(reading: Reading, cells: list[str], gpu: GpuReading | None, gpu_li
         if gpu is not None:
             gpu.vgpus = (gpu.vgpus or 0) + 1
         return gpu, gpu_line
-    m = _ROW_START.match(first)
-    if gpu_line == 0 and m and not _TEMP.search(first):
-        gpu = reading.gpu_at(int(m.group(1)))
-        name = m.group(2)
-        parts = name.rsplit(None, 1)
-        if len(parts) == 2 and parts[1] in _PERSISTENCE:
-            name = parts[0]
-        gpu.name = name.strip() or gpu.name
-        if len(cells) > 1:
-            gpu.bus_id = gpu.bus_id or norm_bus_id(cells[1])
+    row = _first_line(first, cells[1] if len(cells) > 1 else "") if gpu_line == 0 else None
+    if row is not None:
+        index, name, bus_id = row
+        gpu = reading.gpu_at(index)
+        gpu.name = name or gpu.name
+        gpu.bus_id = gpu.bus_id or bus_id
         if vgpu_table and len(cells) > 2 and (u := _UTIL.match(cells[2])):
             gpu.sm_util.append(float(u.group(1)))
         return gpu, 1
     if gpu is None:
         return gpu, gpu_line
     if gpu_line == 1:
-        if t := _TEMP.search(first):
-            gpu.temp_c.append(float(t.group(1)))
-        if p := _PSTATE.search(first):
-            gpu.pstate = p.group(1)
-        if w := _POWER.search(first):
-            gpu.power_w.append(float(w.group(1)))
-            gpu.power_limit_w = float(w.group(2))
-        if len(cells) > 1 and (mem := _MEMORY.search(cells[1])):
-            gpu.memory_used_mib, gpu.memory_total_mib = int(mem.group(1)), int(mem.group(2))
-        if len(cells) > 2 and (u := _UTIL.match(cells[2])):
-            gpu.sm_util.append(float(u.group(1)))
+        temp, pstate, power, memory, util = _stats(
+            first, cells[1] if len(cells) > 1 else "", cells[2] if len(cells) > 2 else "")
+        if temp is not None:
+            gpu.temp_c.append(temp)
+        gpu.pstate = pstate or gpu.pstate
+        if power is not None:
+            gpu.power_w.append(power[0])
+            gpu.power_limit_w = power[1]
+        if memory is not None:
+            gpu.memory_used_mib, gpu.memory_total_mib = memory
+        if util is not None:
+            gpu.sm_util.append(util)
         return gpu, 2
     if gpu_line == 2 and len(cells) > 2:
         mig = cells[-1].strip()

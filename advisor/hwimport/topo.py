@@ -121,6 +121,8 @@ def parse_topo(lines: list[str]) -> Reading:
                     i, j = int(row_gpu.group(1)), int(other.group(1))
                     if i != j:
                         topo.links.setdefault((min(i, j), max(i, j)), token)
+                elif row_gpu and not other and token != "X":
+                    topo.nic_links[(int(row_gpu.group(1)), devices[col])] = token
                 if token.startswith("NV"):
                     topo.mode_known = True
             if row_gpu:
@@ -143,6 +145,7 @@ def parse_topo(lines: list[str]) -> Reading:
     if any(t.startswith("NV") for t in topo.links.values()):
         topo.pcie_only_view, topo.mode_known = False, True
     topo.nics = [nic_names.get(n, n) for n in topo.nics]
+    topo.nic_links = {(g, nic_names.get(n, n)): t for (g, n), t in topo.nic_links.items()}
     if len(numa) > 0:
         topo.numa_affinities = {str(n) for n in numa}
     reading.declared_gpu_count = max(topo.gpu_columns, len(topo.gpu_rows)) or None

@@ -21,7 +21,7 @@ _STATE_SPLIT = {  # strategy -> (replicated bytes, sharded bytes) out of 16
     "zero3": (0.0, 16.0),
     "fsdp": (0.0, 16.0),
 }
-_AUTO_ORDER = ("data", "zero2", "zero3", "tensor", "hybrid")
+_AUTO_ORDER = ("data", "zero2", "fsdp", "tensor", "hybrid")  # auto: full sharding = FSDP
 STRATEGY_LABEL = {"data": "data", "zero1": "zero", "zero2": "zero", "zero3": "zero",
                   "fsdp": "fsdp", "tensor": "tensor", "pipeline": "pipeline", "hybrid": "hybrid"}
 

@@ -16,7 +16,7 @@ import yaml
 from advisor.paths import resources_dir
 
 # Names of the parameters the fit may move; the diagnosis feature refits these per user.
-FITTED = ("overlap_fraction", "busbw_efficiency", "straggler_cv", "fixed_step_fraction",
+FITTED = ("overlap_fraction", "busbw_efficiency", "sample_time_cv", "fixed_step_fraction",
           "pipeline_stall_tuned", "sync_latency_s")
 
 
@@ -25,7 +25,7 @@ class ScalingParams:
     # fitted on published measurements (tuned world)
     overlap_fraction: float = 0.8
     busbw_efficiency: float = 0.7
-    straggler_cv: float = 0.01
+    sample_time_cv: float = 0.1
     fixed_step_fraction: float = 0.1
     pipeline_stall_tuned: float = 0.0
     sync_latency_s: float = 0.001

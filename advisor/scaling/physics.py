@@ -10,8 +10,9 @@ Step time on N GPUs (one step = every GPU processes its own batch once):
   a per-bucket latency; a fraction of it hides behind the backward pass (# F07);
 * input pipeline: the slowest data loader holds up the step; its expected delay grows with
   log2 N (# F28), and a starved loader caps the node's throughput;
-* stragglers: the step waits for the slowest GPU; with step-time jitter CV kappa the expected
-  maximum of N draws grows like sqrt(2 ln N).
+* stragglers: the step waits for the slowest GPU. A step sums the times of its b samples, so
+  its jitter is cv_sample / sqrt(b) (variable image sizes, sequence lengths, proposals); the
+  expected maximum of N draws grows like sqrt(2 ln N). Small per-GPU batches wait longest.
 
 Alternating training (GAN/RL) then caps the parallel fraction Amdahl-style (# F03, # F21).
 Everything is vectorised over N, so a 1...64 GPU projection is a handful of numpy operations.
@@ -48,6 +49,11 @@ class DataParallelInputs:
     throttle_per_card: float = 0.0  # clock loss per extra card in a node (open-air packing)
     throttle_fixed: float = 0.0  # clock loss with several cards (measured > 84 degC)
     batch_scale: np.ndarray | float = field(default=1.0)  # per-GPU batch at N / at 1
+    batch_per_gpu: float | np.ndarray = 32.0  # samples per GPU at the baseline (jitter)
+    # NVLink mesh without a switch (DGX-1 hybrid cube-mesh): rings over 2 or 3-4 GPUs use
+    # fewer links than the full 8-GPU ring; None (or NaN) = busbw_intra_gbs.
+    busbw_two_gbs: float | np.ndarray | None = None
+    busbw_four_gbs: float | np.ndarray | None = None
 
 
 @dataclass(frozen=True)
@@ -92,6 +98,8 @@ def allreduce_time_s(gpus: np.ndarray, gpus_per_node: np.ndarray | int, grad_byt
                            pair_s + 2.0 * (pairs - 1.0) / pairs * grad_bytes / bw_intra)
         intra = np.where(has_pair, np.minimum(bridged, intra), intra)  # NCCL picks the faster
     inter_bw = np.minimum(np.asarray(busbw_inter_gbs, dtype=float) * 1e9, bw_intra)
+    # F08 / F32: across machines the network tier dominates; 8 -> 16 GPUs over Ethernet adds
+    # little or loses, and one 8-GPU node beats two 4-GPU nodes.
     inter = np.where(nodes > 1, 2.0 * (nodes - 1.0) / nodes * grad_bytes
                      / np.where(inter_bw > 0, inter_bw, np.inf), 0.0)
     inter = np.where((nodes > 1) & ~(inter_bw > 0), np.inf, inter)
@@ -99,6 +107,17 @@ def allreduce_time_s(gpus: np.ndarray, gpus_per_node: np.ndarray | int, grad_byt
     latency = buckets * (latency_intra_s * np.log2(local)
                          + latency_inter_s * np.log2(np.maximum(nodes, 1.0)))
     return intra + inter + latency
+
+
+def mesh_busbw_gbs(local: np.ndarray, x: DataParallelInputs) -> np.ndarray:
+    """Intra-node busbw for a ring over ``local`` GPUs: a switchless NVLink mesh gives small
+    rings only the links between their members (DGX-1: one of six links joins GPUs 0 and 1)."""
+    bw = np.broadcast_to(np.asarray(x.busbw_intra_gbs, dtype=float), local.shape)
+    for limit, small in ((4, x.busbw_four_gbs), (2, x.busbw_two_gbs)):
+        if small is not None:
+            small_bw = np.asarray(small, dtype=float)
+            bw = np.where((local <= limit) & np.isfinite(small_bw), small_bw, bw)
+    return bw
 
 
 def breakdown(gpus: np.ndarray | list[int], x: DataParallelInputs,
@@ -117,7 +136,7 @@ def breakdown(gpus: np.ndarray | list[int], x: DataParallelInputs,
         local > 1, x.throttle_fixed, 0.0), 0.5)  # F27: packed cards throttle above ~84 degC
     compute = base * sharing / clock
 
-    bw_intra = x.busbw_intra_gbs * p.busbw_efficiency * np.where(
+    bw_intra = mesh_busbw_gbs(local, x) * p.busbw_efficiency * np.where(
         np.asarray(x.multi_socket_pcie) & (local > 4), p.pcie_multi_socket_factor, 1.0)
     grad_bytes = x.params_millions * 1e6 * x.grad_bytes_per_param * x.comm_volume_factor
     # Inter-node traffic crosses the host's root complex like a PCIe ring of many GPUs does.
@@ -129,13 +148,16 @@ def breakdown(gpus: np.ndarray | list[int], x: DataParallelInputs,
                             None if x.busbw_pair_gbs is None
                             else np.asarray(x.busbw_pair_gbs) * p.busbw_efficiency)
     backward = p.backward_fraction * compute
+    # F20: a small model on fast GPUs has little backward to hide the exchange behind.
     exposed = comm - np.minimum(p.overlap_fraction * comm, backward)
 
     log_n = np.log2(n)
     stall = base * x.pipeline_stall * log_n
     # Stragglers: E[max of N jittered step times]; plus per-step coordination (framework
     # negotiation, many small un-bucketed all-reduces) that grows like a tree, log2 N.
-    sync = base * p.straggler_cv * np.sqrt(2.0 * np.log(n)) + p.sync_latency_s * log_n
+    samples = np.maximum(np.asarray(x.batch_per_gpu, dtype=float) * scale, 1.0)
+    jitter = p.sample_time_cv / np.sqrt(samples)
+    sync = base * jitter * np.sqrt(2.0 * np.log(n)) + p.sync_latency_s * log_n
     step = compute + exposed + stall + sync
     if x.loader_capacity is not None:  # a starved loader feeds at most this much per node
         step = np.maximum(step, x.step_compute_s * local * scale / x.loader_capacity)

@@ -8,7 +8,13 @@ from advisor.catalog.gpus import resolve_gpu
 from advisor.errors import InputError
 from advisor.i18n import Text
 from advisor.profile import InputPipeline, InterLink, Precision, Profile
-from advisor.scaling.inputs import data_parallel_inputs, pessimistic, sequence_length, vgpu_sharing
+from advisor.scaling.inputs import (
+    ALTERNATING_TASKS,
+    data_parallel_inputs,
+    pessimistic,
+    sequence_length,
+    vgpu_sharing,
+)
 from advisor.scaling.links import link_figures
 from advisor.scaling.memory import STRATEGY_LABEL, choose_strategies, single_gpu_fits
 from advisor.scaling.model_parallel import estimated_shape, pipeline_parallel, tensor_parallel
@@ -145,8 +151,6 @@ def _dominant(part) -> list[str]:
 
 
 def _notes(profile: Profile, single_fits: bool, vgpus_low: float) -> list[Text]:
-    from advisor.scaling.inputs import ALTERNATING_TASKS
-
     notes = []
     if not single_fits:
         notes.append(NOTE_NO_FIT)

@@ -8,7 +8,18 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QT_TRANSLATE_NOOP
 
-from ui.plots.style import BLUE, GREEN, ORANGE, currency_label, new_plot, pen, relabel, t
+from ui.plots.style import (
+    BLUE,
+    GREEN,
+    ORANGE,
+    currency_label,
+    new_plot,
+    pen,
+    relabel,
+    set_curve,
+    set_line_label,
+    t,
+)
 
 _TITLE = QT_TRANSLATE_NOOP("Plots", "Buy vs rent, %1 GPUs")
 _X = QT_TRANSLATE_NOOP("Plots", "Months")
@@ -44,18 +55,20 @@ def buy_vs_rent_plot(rec: Any, profile: Any, lang: str, *,
             plot.addItem(items[name])
     bvr = rec.costs.buy_vs_rent
     months = np.asarray(bvr.months, dtype=float)
-    items["own"].setData(months, np.asarray(bvr.own_cumulative, dtype=float))
-    items["cloud"].setData(months, np.asarray(bvr.cloud_cumulative, dtype=float))
+    set_curve(items["own"], months, bvr.own_cumulative)
+    set_curve(items["cloud"], months, bvr.cloud_cumulative)
     point = breakeven_point(bvr)
     if point is not None:
         month, cost = point
         items["breakeven"].setData([month], [cost])
         items["breakeven_line"].setValue(month)
-        items["breakeven_line"].label.setFormat(t(lang, _BREAKEVEN).replace("%1", f"{month:.1f}"))
-        items["note"].setText("")
+        set_line_label(items["breakeven_line"], t(lang, _BREAKEVEN).replace("%1", f"{month:.1f}"))
+        if items["note"].textItem.toPlainText():
+            items["note"].setText("")
     else:
         items["breakeven"].setData([], [])
-        items["note"].setText(t(lang, _NO_BREAKEVEN))
+        if items["note"].textItem.toPlainText() != t(lang, _NO_BREAKEVEN):
+            items["note"].setText(t(lang, _NO_BREAKEVEN))
         top = max(max(bvr.own_cumulative, default=0.0), max(bvr.cloud_cumulative, default=0.0))
         items["note"].setPos(float(months.min()) if months.size else 0.0, top)
     items["breakeven_line"].setVisible(point is not None)

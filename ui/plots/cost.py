@@ -19,6 +19,8 @@ from ui.plots.style import (
     new_plot,
     pen,
     relabel,
+    set_curve,
+    set_line_label,
     t,
 )
 
@@ -57,14 +59,14 @@ def cost_plot(rec: Any, profile: Any, lang: str, *,
             plot.addItem(items[name])
     costs = rec.costs
     gpus = np.asarray(costs.gpus, dtype=float)
-    items["per_run"].setData(gpus, positive(costs.cost_per_run))
-    items["per_month"].setData(gpus, positive(costs.cost_per_month))
+    set_curve(items["per_run"], gpus, positive(costs.cost_per_run))
+    set_curve(items["per_month"], gpus, positive(costs.cost_per_month))
     saved = positive(costs.time_saved_value_per_month)
     has_value = bool(np.any(np.isfinite(saved)))
-    items["value_saved"].setData(gpus if has_value else [], saved if has_value else [])
+    set_curve(items["value_saved"], gpus if has_value else [], saved if has_value else [])
     items["value_saved"].setVisible(has_value)
     items["best"].setValue(costs.best_value_gpus)
-    items["best"].label.setFormat(t(lang, _BEST).replace("%1", str(costs.best_value_gpus)))
+    set_line_label(items["best"], t(lang, _BEST).replace("%1", str(costs.best_value_gpus)))
     integer_ticks(plot, gpus.tolist())
     plot.setXRange(float(gpus.min()) - 0.5, float(gpus.max()) + 0.5, padding=0)
     plot.enableAutoRange(axis="y")

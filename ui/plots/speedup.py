@@ -10,7 +10,19 @@ import pyqtgraph as pg
 from PySide6.QtCore import QT_TRANSLATE_NOOP
 
 from ui.forms.choices import choice_label
-from ui.plots.style import BAND, BLUE, GREEN, GREY, ORANGE, integer_ticks, new_plot, pen, relabel, t
+from ui.plots.style import (
+    BAND,
+    BLUE,
+    GREEN,
+    GREY,
+    ORANGE,
+    integer_ticks,
+    new_plot,
+    pen,
+    relabel,
+    set_line_label,
+    t,
+)
 from ui.recompute import better_link_projection
 
 # F01 (4 GPUs 2.5–3.5×, 8 GPUs 4–6×), the range most setups land in; F04 is inside it.
@@ -63,25 +75,24 @@ def speedup_plot(rec: Any, profile: Any, lang: str, *, better: Any | None = None
             plot.addItem(items[name])
     projection = rec.projection
     gpus = np.asarray(projection.gpus, dtype=float)
-    items["band_low"].setData(gpus, np.asarray(projection.speedup_low, dtype=float))
-    items["band_high"].setData(gpus, np.asarray(projection.speedup_high, dtype=float))
-    items["projected"].setData(gpus, np.asarray(projection.speedup, dtype=float))
+    set_curve(items["band_low"], gpus, projection.speedup_low)
+    set_curve(items["band_high"], gpus, projection.speedup_high)
+    set_curve(items["projected"], gpus, projection.speedup)
     x_max = max(8.0, float(gpus.max()))
     ideal_x = np.array(sorted({1.0, *gpus.tolist(), x_max}))
-    items["ideal"].setData(ideal_x, ideal_x)
-    items["typical"].setData(*typical_range_data())
+    set_curve(items["ideal"], ideal_x, ideal_x)
+    set_curve(items["typical"], *typical_range_data())
     if better is not None:
-        items["better"].setData(np.asarray(better.gpus, dtype=float),
-                                np.asarray(better.speedup, dtype=float))
+        set_curve(items["better"], better.gpus, better.speedup)
         plot.advisor_better_link = better_link  # type: ignore[attr-defined]
     elif keep_better:
         better_link = getattr(plot, "advisor_better_link", None)
     else:
-        items["better"].setData([], [])
+        set_curve(items["better"], [], [])
         plot.advisor_better_link = None  # type: ignore[attr-defined]
     items["better"].setVisible(bool(better is not None or (keep_better and better_link)))
     items["chosen"].setValue(rec.verdict.gpus)
-    items["chosen"].label.setFormat(t(lang, _CHOSEN).replace("%1", str(rec.verdict.gpus)))
+    set_line_label(items["chosen"], t(lang, _CHOSEN).replace("%1", str(rec.verdict.gpus)))
     integer_ticks(plot, sorted({*gpus.tolist(), 4.0, 8.0}))
     y_max = max(float(np.max(projection.speedup_high)), 6.0,
                 float(np.max(better.speedup)) if better is not None else 0.0)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt
 
@@ -54,17 +55,42 @@ def new_plot(plot: pg.PlotWidget | None = None) -> tuple[pg.PlotWidget, bool]:
 
 def relabel(plot: pg.PlotWidget, title: str, x_label: str, y_label: str,
             legend: list[tuple[str, str]]) -> None:
-    """Titles and the legend in the current language (legend: (item name, shown text))."""
+    """Titles and the legend in the current language (legend: (item name, shown text)).
+
+    Labels and legends are the costly part of a redraw (each is a rich-text layout), so they
+    are rebuilt only when their text or the set of visible curves changed."""
+    visible = tuple((name, text) for name, text in legend
+                    if name in plot.advisor_items and plot.advisor_items[name].isVisible())
     item = plot.getPlotItem()
-    item.setTitle(title, size="11pt")
-    item.setLabel("bottom", x_label)
-    item.setLabel("left", y_label)
-    legend_item = plot.advisor_legend
-    legend_item.clear()
-    for name, text in legend:
-        graphic = plot.advisor_items.get(name)
-        if graphic is not None and graphic.isVisible():
-            legend_item.addItem(graphic, text)
+    axes = (title, x_label, y_label)
+    if getattr(plot, "advisor_axes", None) != axes:
+        plot.advisor_axes = axes  # type: ignore[attr-defined]
+        item.setTitle(title, size="11pt")
+        item.setLabel("bottom", x_label)
+        item.setLabel("left", y_label)
+    if getattr(plot, "advisor_legend_entries", None) != visible:
+        plot.advisor_legend_entries = visible  # type: ignore[attr-defined]
+        legend_item = plot.advisor_legend
+        legend_item.clear()
+        for name, text in visible:
+            legend_item.addItem(plot.advisor_items[name], text)
+
+
+def set_curve(item: pg.PlotDataItem, x: Any, y: Any) -> None:
+    """New data for a curve, skipped when it is the same (setData re-lays out the item)."""
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    old = getattr(item, "advisor_data", None)
+    if old is not None and old[0].shape == x.shape and np.array_equal(old[0], x) \
+            and np.array_equal(old[1], y):
+        return
+    item.advisor_data = (x, y)
+    item.setData(x, y)
+
+
+def set_line_label(line: pg.InfiniteLine, text: str) -> None:
+    """An InfiniteLine's label, re-laid out only when its text changes."""
+    if line.label.format != text:
+        line.label.setFormat(text)
 
 
 def integer_ticks(plot: pg.PlotWidget, values: list[float]) -> None:

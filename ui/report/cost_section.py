@@ -1,5 +1,5 @@
 """Costs: per run and per month for each GPU count, the buy-vs-rent break-even (F31), and the
-prices and assumptions behind them."""
+prices and assumptions behind them (the cost model's own notes, in the report's language)."""
 
 from __future__ import annotations
 
@@ -55,10 +55,6 @@ def _assumptions(rec: Recommendation, lang: str) -> list[str]:
         notes.insert(0, L.OWN_NOT_PRICED.get(lang))
     if not c.cloud_priced:
         notes.insert(0, L.CLOUD_NOT_PRICED.get(lang))
-    if c.priced_with:
-        prices = "; ".join(f"{L.PRICE_NAMES[k].get(lang) if k in L.PRICE_NAMES else k} "
-                           f"{number(v)}" for k, v in c.priced_with.items())
-        notes.append(L.PRICED_WITH.get(lang).format(currency=c.currency, prices=prices))
     return notes
 
 

@@ -10,7 +10,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from PySide6.QtCore import QIODevice, QMarginsF, QRectF, QSizeF, Qt, QUrl
-from PySide6.QtGui import QColor, QFont, QPageLayout, QPageSize, QPainter, QPdfWriter, QTextDocument
+from PySide6.QtGui import (
+    QAbstractTextDocumentLayout,
+    QColor,
+    QFont,
+    QPageLayout,
+    QPageSize,
+    QPainter,
+    QPdfWriter,
+    QTextBlock,
+    QTextBlockFormat,
+    QTextCursor,
+    QTextDocument,
+    QTextFormat,
+)
 
 from ui.report.fonts import ReportFonts
 from ui.report.plot_images import PlotImage
@@ -79,7 +92,40 @@ def build_document(body_html: str, images: dict[str, PlotImage], fonts: ReportFo
     doc.setHtml(f"<html><body>{body_html}</body></html>")
     setup = page_setup()
     doc.setPageSize(QSizeF(setup.content_w_px, setup.content_h_px))
+    keep_headings_with_next(doc)
     return doc
+
+
+def _first_line_top(layout: QAbstractTextDocumentLayout, block: QTextBlock) -> float:
+    """Where the block's first line sits once paginated (a line that does not fit is moved
+    down to the next page, the block's own rectangle is not)."""
+    top = layout.blockBoundingRect(block).top()
+    lines = block.layout()
+    return top + lines.lineAt(0).y() if lines is not None and lines.lineCount() else top
+
+
+def keep_headings_with_next(doc: QTextDocument) -> int:
+    """Move a heading to the next page when what follows it starts there (rich text has no
+    "keep with next"); returns how many moved."""
+    page_h = doc.pageSize().height()
+    layout = doc.documentLayout()
+    doc.pageCount()  # Qt lays out lazily: finish it before reading positions
+    moved = 0
+    block = doc.begin()
+    while block.isValid():
+        following = block.next()
+        always = QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore
+        if block.blockFormat().headingLevel() and following.isValid() and \
+                not block.blockFormat().pageBreakPolicy() & always:
+            heading_page = layout.blockBoundingRect(block).top() // page_h
+            if _first_line_top(layout, following) // page_h != heading_page:
+                fmt = QTextBlockFormat()
+                fmt.setPageBreakPolicy(always)
+                QTextCursor(block).mergeBlockFormat(fmt)
+                doc.pageCount()
+                moved += 1
+        block = following
+    return moved
 
 
 def write_pdf(doc: QTextDocument, target: str | QIODevice, *, title: str, footer_left: str,

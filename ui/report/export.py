@@ -87,9 +87,11 @@ def render_pdf_bytes(recommendation: Recommendation, profile: Profile, lang: str
 def export_pdf(recommendation: Recommendation, profile: Profile, path: str | os.PathLike[str],
                lang: str = "en", *, generated: datetime | None = None) -> Path:
     """Write the recommendation report for ``profile`` to ``path`` as a PDF in ``lang``
-    ("en" or "zh") and return the path. Works headless. An unwritable place raises
-    InputError (bilingual) and leaves nothing behind; an existing file is replaced only
-    when the new report is complete."""
+    ("en" or "zh") and return the path. Works headless (it starts an offscreen
+    QApplication when none runs and there is no display); in the GUI, call it on the Qt main
+    thread, since the plots are pyqtgraph widgets. An unwritable place raises InputError
+    (bilingual) and leaves nothing behind; an existing file is replaced only when the new
+    report is complete."""
     target = Path(path)
     check_target(target)
     data, pages = render_pdf_bytes(recommendation, profile, lang, generated=generated)

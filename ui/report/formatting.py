@@ -1,4 +1,4 @@
-"""Numbers as the report prints them: money with its symbol, durations in a readable unit."""
+"""Numbers and HTML pieces as the report prints them: money with its symbol, readable durations."""
 
 from __future__ import annotations
 
@@ -91,16 +91,13 @@ def table(header: list[str], rows: list[list[str]], *, numeric_from: int = 1,
             f'<thead><tr bgcolor="#dfe5ee">{head}</tr></thead>{"".join(body)}</table>')
 
 
-def figure(plot: PlotImage | None, caption: str, heading: str = "") -> str:
-    """A plot with its caption (and heading), in a one-cell table so that a page break never
-    separates them."""
+def figure(plot: PlotImage | None, caption: str) -> str:
+    """A plot, full text width, with its caption below."""
     if plot is None:
         return ""
-    title = f"<h3>{esc(heading)}</h3>" if heading else ""
-    return (f'<table width="100%" cellspacing="0" cellpadding="0" border="0"><tr><td>{title}'
-            f'<p align="center"><img src="{plot.url}" width="{DOC_WIDTH_PX}" '
-            f'height="{plot.doc_height_px}"></p><p class="caption" align="center">'
-            f"{esc(caption)}</p></td></tr></table>")
+    return (f'<p align="center"><img src="{plot.url}" width="{DOC_WIDTH_PX}" '
+            f'height="{plot.doc_height_px}"></p>'
+            f'<p class="caption" align="center">{esc(caption)}</p>')
 
 
 def mark_row(row: list[str], recommended: bool) -> list[str]:

@@ -155,14 +155,6 @@ OWN_NOT_PRICED = T("No card price is known: the own-hardware figures leave out t
                    "没有显卡价格：自建成本不含硬件购置费用。")
 CLOUD_NOT_PRICED = T("No cloud offer is known for this GPU: cloud costs are not shown.",
                      "目录中没有该显卡的云上报价：不显示云上成本。")
-PRICED_WITH = T("Prices used ({currency}): {prices}.", "所用价格（{currency}）：{prices}。")
-PRICE_NAMES = {
-    "gpu_price": T("one GPU", "单卡"),
-    "base_system_price": T("machine without GPUs", "不含显卡的整机"),
-    "cloud_per_gpu_hour": T("cloud per GPU-hour", "云上每卡时"),
-    "electricity_per_kwh": T("electricity per kWh", "每度电"),
-    "engineer_day_rate": T("engineer day", "工程师日薪"),
-}
 
 # Pitfalls and advice.
 NO_PITFALLS = T("No pitfall rule fired for this workload.", "本训练任务没有触发任何注意事项规则。")

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from importlib.util import find_spec
 from typing import Any
 
 from PySide6.QtCore import QRectF, Qt
@@ -43,10 +42,8 @@ class PlotImage:
 
 
 def _speedup_plot(rec: Recommendation, profile: Profile, lang: str) -> Any:
-    """The wizard's speed-up plot with its "same workload on a better link" line, which needs
-    the rule base (``advisor.recommendation``) to project the faster link."""
-    better = find_spec("advisor.recommendation") is not None
-    return plots.speedup_plot(rec, profile, lang, compute_better=better)
+    """The wizard's speed-up plot with its "same workload on a better link" curve (F25)."""
+    return plots.speedup_plot(rec, profile, lang, compute_better=True)
 
 
 def builders() -> dict[str, Builder]:

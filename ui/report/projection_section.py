@@ -19,7 +19,8 @@ def projection_html(rec: Recommendation, lang: str, images: dict[str, PlotImage]
         parallelism = L.PARALLELISM_SHORT.get(proj.parallelism[i])
         speedup = (f"{times(proj.speedup[i])} ({proj.speedup_low[i]:.2f}–"
                    f"{proj.speedup_high[i]:.2f})")
-        row = [str(n), str(proj.nodes[i]), speedup, percent(proj.efficiency[i]), hours(proj.run_hours[i], lang), memory,
+        row = [str(n), str(proj.nodes[i]), speedup, percent(proj.efficiency[i]),
+               hours(proj.run_hours[i], lang), memory,
                parallelism.get(lang) if parallelism else proj.parallelism[i],
                L.BOTTLENECK[proj.bottleneck[i]].get(lang)]
         rows.append(mark_row([esc(cell) for cell in row], n == rec.verdict.gpus))

@@ -50,7 +50,7 @@ def breakeven_text(rec: Recommendation, lang: str) -> str:
         text = L.BREAKEVEN_AT.get(lang).format(gpus=bvr.gpus,
                                                months=number(bvr.breakeven_months, 1))
     if bvr.breakeven_hours_per_month is not None:
-        text += " " + L.OWNING_WINS_ABOVE.get(lang).format(
+        text += pick(lang, " ", "") + L.OWNING_WINS_ABOVE.get(lang).format(
             hours=number(round(bvr.breakeven_hours_per_month)))
     return text
 
@@ -81,7 +81,8 @@ def summary_html(rec: Recommendation, profile: Profile, lang: str, generated: da
         band = f"{times(proj.speedup_low[i])} – {times(proj.speedup_high[i])}"
         rows.append(_row(L.SPEEDUP_VS_ONE.get(lang),
                          f"<b>{times(proj.speedup[i])}</b> <span class='muted'>({band})</span>"))
-        rows.append(_row(L.RUN_TIME.get(lang) + f" ({recommended_setup(rec, lang)})",
+        setup = recommended_setup(rec, lang)
+        rows.append(_row(L.RUN_TIME.get(lang) + pick(lang, f" ({setup})", f"（{setup}）"),
                          esc(hours(proj.run_hours[i], lang))))
     rows.append(_row(L.RUN_TIME_ONE_GPU.get(lang),
                      esc(hours(profile.training.run_hours_one_gpu, lang))))

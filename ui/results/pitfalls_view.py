@@ -51,9 +51,13 @@ def pitfalls_html(rec: Any, lang: str) -> str:
 class PitfallsView(QTextBrowser):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
+        self._html = ""
         self.setOpenExternalLinks(False)
         self.pitfall_ids: list[str] = []
 
     def show_recommendation(self, rec: Any, lang: str) -> None:
         self.pitfall_ids = [p.id for p in rec.pitfalls]
-        self.setHtml(pitfalls_html(rec, lang))
+        html = pitfalls_html(rec, lang)
+        if html != self._html:  # a rich-text layout is costly: only when it changed
+            self._html = html
+            self.setHtml(html)

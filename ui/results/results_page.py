@@ -43,6 +43,8 @@ class ResultsPage(QWidget):
         layout.addWidget(self.tabs, 1)
         self.results: Any = None
         self.lang = "en"
+        self._stale: set[int] = set()
+        self.tabs.currentChanged.connect(self._tab_changed)
         self.retranslate()
 
     def retranslate(self) -> None:
@@ -53,22 +55,45 @@ class ResultsPage(QWidget):
         self.card.retranslate()
 
     def show_results(self, results: Any, lang: str) -> None:
+        """Draw new results: the card and the visible tab now, the hidden tabs when shown."""
         self.results, self.lang = results, lang
-        rec, profile = results.recommendation, results.profile
-        self.card.show_recommendation(rec, lang)
-        speedup_plot(rec, profile, lang, better=results.better_link,
-                     better_link=results.better_link_name, plot=self.speedup, keep_better=True)
-        cost_plot(rec, profile, lang, plot=self.cost)
-        buy_vs_rent_plot(rec, profile, lang, plot=self.buy_vs_rent)
-        self.pitfalls.show_recommendation(rec, lang)
-        self.why.show_recommendation(rec, lang)
+        self.card.show_recommendation(results.recommendation, lang)
+        self._stale = set(range(self.tabs.count()))
+        self._draw_tab(self.tabs.currentIndex())
         self.plotsUpdated.emit()
 
     def show_better_link(self, results: Any, lang: str) -> None:
-        """Only the better-link curve changed: redraw the speed-up plot."""
+        """Only the better-link curve changed: redraw the speed-up plot (now or when shown)."""
         self.results, self.lang = results, lang
-        speedup_plot(results.recommendation, results.profile, lang, better=results.better_link,
-                     better_link=results.better_link_name, plot=self.speedup)
+        self._stale.add(0)
+        if self.tabs.currentIndex() == 0:
+            self._draw_tab(0)
+
+    def draw_all(self) -> None:
+        """Bring every tab up to date (screenshots, tests, export)."""
+        for index in range(self.tabs.count()):
+            self._draw_tab(index)
+
+    def _tab_changed(self, index: int) -> None:
+        self._draw_tab(index)
+
+    def _draw_tab(self, index: int) -> None:
+        if self.results is None or index not in self._stale:
+            return
+        self._stale.discard(index)
+        rec, profile, lang = self.results.recommendation, self.results.profile, self.lang
+        if index == 0:
+            speedup_plot(rec, profile, lang, better=self.results.better_link,
+                         better_link=self.results.better_link_name, plot=self.speedup,
+                         keep_better=True)
+        elif index == 1:
+            cost_plot(rec, profile, lang, plot=self.cost)
+        elif index == 2:
+            buy_vs_rent_plot(rec, profile, lang, plot=self.buy_vs_rent)
+        elif index == 3:
+            self.pitfalls.show_recommendation(rec, lang)
+        elif index == 4:
+            self.why.show_recommendation(rec, lang)
 
     def set_banner(self, text: str | None) -> None:
         self.banner.setText(text or "")

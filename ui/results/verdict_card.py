@@ -114,9 +114,10 @@ class VerdictCard(QFrame):
         verdict = rec.verdict
         color = RATING_COLORS.get(verdict.rating, "#444")
         self.rating_label.setText(rating_text(verdict.rating))
-        self.rating_label.setStyleSheet(
-            f"background: {color}; color: white; font-size: 20px; font-weight: 700;"
-            "padding: 8px 16px; border-radius: 6px;")
+        style = (f"background: {color}; color: white; font-size: 20px; font-weight: 700;"
+                 "padding: 8px 16px; border-radius: 6px;")
+        if self.rating_label.styleSheet() != style:  # a style sheet re-polishes the widget
+            self.rating_label.setStyleSheet(style)
         self.headline_label.setText(verdict.headline.get(lang))
         self.values["gpus"].setText(f"{gpus_text(verdict.gpus)} · {machines_text(verdict.nodes)}")
         self.values["parallelism"].setText(parallelism_text(verdict.parallelism))

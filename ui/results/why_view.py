@@ -49,8 +49,12 @@ def trace_html(rec: Any, lang: str) -> str:
 class WhyView(QTextBrowser):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
+        self._html = ""
         self.rules: list[str] = []
 
     def show_recommendation(self, rec: Any, lang: str) -> None:
         self.rules = [entry.rule for entry in rec.trace]
-        self.setHtml(trace_html(rec, lang))
+        html = trace_html(rec, lang)
+        if html != self._html:  # a rich-text layout is costly: only when it changed
+            self._html = html
+            self.setHtml(html)

@@ -69,6 +69,8 @@ def render_text(desc: HardwareDescription, lang: str = "en") -> str:
         (pick(lang, "Link inside the machine", "机内互联"), desc.intra_link or unknown),
         (pick(lang, "Worst GPU-GPU PCIe path", "最差 GPU 间 PCIe 路径"),
          desc.worst_pcie_path or unknown),
+        (pick(lang, "Worst GPU-to-nearest-NIC path", "GPU 到最近网卡的最差路径"),
+         desc.worst_nic_path or unknown),
         (pick(lang, "RDMA NICs", "RDMA 网卡"),
          ", ".join(desc.rdma_nics) if desc.rdma_nics else (unknown if desc.rdma_nics is None
                                                             else pick(lang, "none", "无"))),

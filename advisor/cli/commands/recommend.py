@@ -1,29 +1,143 @@
-"""gpu-advisor recommend PROFILE: the verdict, projection, costs, pitfalls and trace.
+"""gpu-advisor recommend PROFILE: the verdict, projection, costs, pitfalls, advice and trace.
 
-Until the rule base lands this prints the validated profile and never an invented verdict.
+``--format text | json | markdown``; ``--lang en | zh``; ``--pdf OUT.pdf`` also writes the
+report through the Qt renderer (imported only then, so the core stays free of Qt).
 """
 
 from __future__ import annotations
 
+import argparse
+import importlib
 import json
+import sys
 
-import yaml
+from advisor.errors import InputError
+from advisor.i18n import pick
+from advisor.profile_io import load_profile
+from advisor.recommendation import recommend
+from advisor.recommendation_model import Recommendation
 
-from advisor.profile_io import load_profile, profile_to_data
+SEVERITY_LABEL = {"critical": ("critical", "严重"), "warning": ("warning", "警告"),
+                  "info": ("info", "提示")}
 
 
 def register(sub) -> None:
     p = sub.add_parser("recommend", help="recommend a setup for a profile")
     p.add_argument("profile", metavar="PROFILE")
     p.add_argument("--format", choices=["text", "json", "markdown"], default="text")
+    p.add_argument("--lang", choices=["en", "zh"], default=argparse.SUPPRESS,
+                   help="language of the output (default: from the system locale)")
+    p.add_argument("--gpus", default=None, metavar="N,N,...",
+                   help="GPU counts to consider (default: 1 up to the hardware's total)")
+    p.add_argument("--pdf", default=None, metavar="OUT.pdf",
+                   help="also write the PDF report to OUT.pdf")
     p.set_defaults(handler=run)
 
 
+def _gpu_counts(text: str | None) -> list[int] | None:
+    if text is None:
+        return None
+    try:
+        counts = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        counts = []
+    if not counts or min(counts) < 1:
+        raise InputError.single(f"--gpus must be whole numbers >= 1 separated by commas, got "
+                                f"{text!r}", f"--gpus 必须是以逗号分隔、不小于 1 的整数，实际为 {text!r}")
+    return counts
+
+
 def run(args) -> int:
+    lang = args.lang
     profile = load_profile(args.profile)
-    data = {"profile": profile_to_data(profile)}
+    rec = recommend(profile, gpus=_gpu_counts(args.gpus), lang=lang)
     if args.format == "json":
-        print(json.dumps(data, indent=2, ensure_ascii=False))
+        print(json.dumps(rec.model_dump(mode="json"), indent=2, ensure_ascii=False))
+    elif args.format == "markdown":
+        print(render_markdown(rec, lang))
     else:
-        print(yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
+        print(render_text(rec, lang))
+    if args.pdf:
+        return _write_pdf(rec, profile, args.pdf, lang)
     return 0
+
+
+def _write_pdf(rec: Recommendation, profile, path: str, lang: str) -> int:
+    try:
+        report = importlib.import_module("ui.report")
+        export_pdf = report.export_pdf
+    except (ImportError, AttributeError) as exc:
+        print(pick(lang, f"cannot write a PDF: the report module is not available ({exc})",
+                   f"无法生成 PDF：报告模块不可用（{exc}）"), file=sys.stderr)
+        return 2
+    written = export_pdf(rec, profile, path, lang)
+    print(pick(lang, f"PDF written: {written}", f"PDF 已写入：{written}"), file=sys.stderr)
+    return 0
+
+
+def _numbers(rec: Recommendation, lang: str) -> list[str]:
+    v, pr, co = rec.verdict, rec.projection, rec.costs
+    i = pr.at(v.gpus)
+    lines = [pick(lang, f"speed-up at {v.gpus} GPUs: {pr.speedup[i]:.2f}x "
+                        f"({pr.speedup_low[i]:.2f}-{pr.speedup_high[i]:.2f}), "
+                        f"efficiency {pr.efficiency[i]:.0%}",
+                  f"{v.gpus} 卡加速比：{pr.speedup[i]:.2f} 倍（{pr.speedup_low[i]:.2f}–"
+                  f"{pr.speedup_high[i]:.2f}），扩展效率 {pr.efficiency[i]:.0%}"),
+             pick(lang, f"one run: {pr.run_hours[0]:.1f} h on 1 GPU, {pr.run_hours[i]:.1f} h on "
+                        f"{v.gpus}", f"单次训练：单卡 {pr.run_hours[0]:.1f} 小时，{v.gpus} 卡 "
+                                     f"{pr.run_hours[i]:.1f} 小时")]
+    if i < len(co.cost_per_run):
+        lines.append(pick(lang, f"cost per run: {co.cost_per_run[i]:,.0f} {co.currency}; net value "
+                                f"vs 1 GPU: {co.net_value_per_month[i]:,.0f} {co.currency}/month",
+                          f"单次成本：{co.cost_per_run[i]:,.0f} {co.currency}；相对单卡的净收益："
+                          f"每月 {co.net_value_per_month[i]:,.0f} {co.currency}"))
+    return lines
+
+
+def render_text(rec: Recommendation, lang: str = "en") -> str:
+    v = rec.verdict
+    out = [v.headline.get(lang), ""]
+    out += ["  " + line for line in _numbers(rec, lang)]
+    if rec.pitfalls:
+        out += ["", pick(lang, "Pitfalls:", "注意事项：")]
+        for p in rec.pitfalls:
+            sev = pick(lang, *SEVERITY_LABEL[p.severity])
+            out.append(f"  [{sev}] {p.title.get(lang)} ({', '.join(p.sources)})")
+            out.append("      " + pick(lang, "fix: ", "对策：") + p.remedy.get(lang))
+    if rec.advice:
+        out += ["", pick(lang, "Set-up:", "配置建议：")]
+        out += [f"  - {a.text.get(lang)} ({', '.join(a.sources)})" for a in rec.advice]
+    out += ["", pick(lang, "Why (rules that fired):", "依据（触发的规则）：")]
+    for t in rec.trace:
+        lost = pick(lang, f"  [overridden by {t.overridden_by}]",
+                    f"  [被 {t.overridden_by} 覆盖]") if t.overridden_by else ""
+        out.append(f"  {t.rule} [{', '.join(t.sources)}]{lost}")
+    return "\n".join(out)
+
+
+def render_markdown(rec: Recommendation, lang: str = "en") -> str:
+    v = rec.verdict
+    title = pick(lang, "GPU scaling recommendation", "多卡训练推荐报告")
+    out = [f"# {title}", "", f"**{v.headline.get(lang)}**", ""]
+    out += [f"- {line}" for line in _numbers(rec, lang)]
+    if rec.pitfalls:
+        out += ["", "## " + pick(lang, "Pitfalls", "注意事项"), "",
+                "| " + " | ".join(pick(lang, *h) for h in (
+                    ("severity", "级别"), ("pitfall", "问题"), ("remedy", "对策"),
+                    ("sources", "来源"))) + " |", "|---|---|---|---|"]
+        for p in rec.pitfalls:
+            out.append(f"| {pick(lang, *SEVERITY_LABEL[p.severity])} | {p.title.get(lang)} | "
+                       f"{p.remedy.get(lang)} | {', '.join(p.sources)} |")
+    if rec.advice:
+        out += ["", "## " + pick(lang, "Set-up", "配置建议"), ""]
+        out += [f"- {a.text.get(lang)} ({', '.join(a.sources)})" for a in rec.advice]
+    out += ["", "## " + pick(lang, "Why", "依据"), "",
+            "| " + pick(lang, "rule | sources | conclusion", "规则 | 来源 | 结论") + " |",
+            "|---|---|---|"]
+    for t in rec.trace:
+        conclusion = ", ".join(f"{k}={val}" for k, val in t.conclusion.items())
+        if t.overridden_by:
+            conclusion += pick(lang, f" (overridden by {t.overridden_by})",
+                               f"（被 {t.overridden_by} 覆盖）")
+        out.append(f"| `{t.rule}` | {', '.join(t.sources)} | {conclusion} |")
+    return "\n".join(out)

@@ -1,0 +1,66 @@
+"""gpu-advisor diagnose PROFILE|CSV: why a measured multi-GPU run scales as it does (F30).
+
+Measurements come from the profile's ``measured`` section or a CSV (``gpus,throughput`` or
+``gpus,step_time_s``, optional ``unit`` column); ``--dmon`` adds GPU logs taken during the
+run; ``--profile`` describes the hardware and model when the input is a CSV.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from advisor.diagnosis import diagnose, from_measured_spec, read_gpu_logs, read_measurements_csv
+from advisor.diagnosis.text_report import render_text
+from advisor.errors import InputError
+from advisor.profile_io import load_profile
+
+PROFILE_SUFFIXES = (".yaml", ".yml", ".json")
+
+
+def register(sub) -> None:
+    p = sub.add_parser("diagnose", help="diagnose measured multi-GPU scaling (why only 1.8x?)",
+                       description="Grade measured speed-up (F30), Karp-Flatt serial fraction, "
+                                   "refit the projection and rank the suspects.")
+    p.add_argument("input", metavar="PROFILE|CSV",
+                   help="a profile with a 'measured' section, or a CSV of gpus,throughput")
+    p.add_argument("--dmon", nargs="+", metavar="FILE", default=[],
+                   help="nvidia-smi dmon / --query-gpu CSV / -q logs taken during the run")
+    p.add_argument("--profile", metavar="PROFILE", default=None,
+                   help="hardware and model of the run (when the input is a CSV)")
+    p.add_argument("--scaling", choices=["weak", "strong"], default="weak",
+                   help="CSV only: weak = fixed batch per GPU (default), strong = fixed global "
+                        "batch; matters for step times")
+    p.add_argument("--up-to", type=int, default=None, metavar="N",
+                   help="extrapolate to N GPUs (default: max(16, twice the largest measured))")
+    p.add_argument("--format", choices=["text", "json"], default="text")
+    p.set_defaults(handler=run)
+
+
+def run(args) -> int:
+    source = Path(args.input)
+    profile = None
+    if source.suffix.lower() in PROFILE_SUFFIXES:
+        profile = load_profile(source)
+        if profile.measured is None:
+            raise InputError.single(
+                "the profile has no 'measured' section: add measured: {points: [{gpus: 1, "
+                "throughput: ...}, ...]} or give a CSV",
+                "配置中没有 measured 部分：请添加 measured: {points: [{gpus: 1, throughput: ...}, "
+                "...]}，或提供 CSV 文件", path="measured", source=str(source))
+        series = from_measured_spec(profile.measured, source=str(source))
+    else:
+        series = read_measurements_csv(source, scaling=args.scaling)
+    if args.profile:
+        profile = load_profile(args.profile)
+    if args.up_to is not None and not series.gpus[-1] <= args.up_to <= 4096:
+        raise InputError.single(
+            f"--up-to must be between the largest measured count ({series.gpus[-1]}) and 4096",
+            f"--up-to 应在实测最大卡数（{series.gpus[-1]}）与 4096 之间", path="--up-to")
+    telemetry = read_gpu_logs(args.dmon) if args.dmon else None
+    result = diagnose(series, profile, telemetry, up_to=args.up_to)
+    if args.format == "json":
+        print(json.dumps(result.model_dump(mode="json"), indent=2, ensure_ascii=False))
+    else:
+        print(render_text(result, args.lang), end="")
+    return 0

@@ -1,0 +1,96 @@
+"""gpu-advisor rules list | explain ID: the rule base, generated from rules/*.yaml (no second
+copy of any text: titles, reasons and conditions are read from the rule files)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from advisor.article_facts import fact_text
+from advisor.errors import InputError
+from advisor.i18n import pick
+from advisor.paths import rules_dir
+from advisor.rulebase import default_rules, rule_by_id
+from advisor.rulebase.conditions import AllOf, AnyOf, Cond, Node
+from advisor.rulebase.model import FactRef, Rule
+
+_OP_TEXT = {"eq": "=", "ne": "≠", "lt": "<", "le": "≤", "gt": ">", "ge": "≥", "in": "in",
+            "not_in": "not in", "is_true": "is true", "is_false": "is false",
+            "exists": "is known"}
+
+
+def register(sub) -> None:
+    p = sub.add_parser("rules", help="list or explain the rules of the rule base")
+    actions = p.add_subparsers(dest="rules_action", metavar="ACTION")
+    ls = actions.add_parser("list", help="every rule with its sources")
+    ls.add_argument("--lang", choices=["en", "zh"], default=argparse.SUPPRESS)
+    ls.set_defaults(handler=run_list)
+    ex = actions.add_parser("explain", help="one rule: condition, conclusion, why, sources")
+    ex.add_argument("rule_id", metavar="ID")
+    ex.add_argument("--lang", choices=["en", "zh"], default=argparse.SUPPRESS)
+    ex.set_defaults(handler=run_explain)
+    p.set_defaults(handler=run_list)
+
+
+def describe_when(node: Node, lang: str = "en") -> str:
+    """The condition as one readable line (``a ≥ 2 and (b = x or not c is known)``)."""
+    if isinstance(node, Cond):
+        value = "" if node.value is None else (
+            " [" + ", ".join(map(str, node.value)) + "]" if isinstance(node.value, tuple)
+            else f" {node.value}")
+        return f"{node.fact} {_OP_TEXT[node.op]}{value}"
+    if isinstance(node, AllOf | AnyOf):
+        word = pick(lang, " and ", " 且 ") if isinstance(node, AllOf) else pick(lang, " or ", " 或 ")
+        parts = [describe_when(n, lang) for n in node.items]
+        text = word.join(parts)
+        return f"({text})" if len(parts) > 1 else text
+    return pick(lang, "not ", "非 ") + describe_when(node.item, lang)
+
+
+def describe_then(rule: Rule) -> str:
+    return ", ".join(f"{k}={'{' + v.fact + '}' if isinstance(v, FactRef) else v}"
+                     for k, v in rule.then.items())
+
+
+def _shown_path(file: str) -> str:
+    """rules/<file>.yaml as the user knows it, wherever the data is installed."""
+    path = Path(file)
+    return f"rules/{path.name}" if path.parent == rules_dir() else file
+
+
+def run_list(args) -> int:
+    lang = args.lang
+    current = None
+    for rule in sorted(default_rules(), key=lambda r: (r.concern, r.id)):
+        if rule.concern != current:
+            current = rule.concern
+            print(f"\n[{current}]")
+        print(f"  {rule.id:<48} {describe_then(rule):<42} {', '.join(rule.sources)}")
+        print(f"      {rule.message.get(lang)}")
+    return 0
+
+
+def run_explain(args) -> int:
+    lang = args.lang
+    rule = rule_by_id(args.rule_id)
+    if rule is None:
+        raise InputError.single(f"unknown rule {args.rule_id!r}; see `gpu-advisor rules list`",
+                                f"未知规则 {args.rule_id!r}；请查看 `gpu-advisor rules list`")
+    label = {"when": ("when", "条件"), "then": ("then", "结论"), "why": ("why", "原因"),
+             "remedy": ("remedy", "对策"), "sources": ("article facts", "文章依据"),
+             "order": ("conflict rank", "冲突排序")}
+    print(f"{rule.id}  ({_shown_path(rule.file)}:{rule.line})")
+    print(rule.message.get(lang))
+    print(f"\n{pick(lang, *label['when'])}: {describe_when(rule.when, lang)}")
+    print(f"{pick(lang, *label['then'])}: {describe_then(rule)}")
+    print(f"{pick(lang, *label['order'])}: "
+          + pick(lang, f"veto={rule.is_veto}, conditions={rule.specificity}, "
+                       f"priority={rule.priority}",
+                 f"否决={rule.is_veto}，条件数={rule.specificity}，优先级={rule.priority}"))
+    print(f"\n{pick(lang, *label['why'])}: {rule.why.get(lang)}")
+    if rule.remedy:
+        print(f"{pick(lang, *label['remedy'])}: {rule.remedy.get(lang)}")
+    print(f"\n{pick(lang, *label['sources'])}:")
+    for fact_id in rule.sources:
+        print(f"  {fact_id}: {fact_text(fact_id, lang)}")
+    return 0

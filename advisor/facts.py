@@ -1,0 +1,340 @@
+"""One flat fact set per evaluation: the profile's inputs plus the numbers the projection and the
+cost model derived, as scalars only (durable_rules matches flat messages; no joins, no nesting).
+
+``FACTS`` is the catalog every rule is checked against at load time: each fact's type, its
+allowed values or range (also used to draw random valid fact sets for the stress test), whether
+it may be absent, and its stage: ``base`` facts exist before the verdict, ``verdict`` facts are
+added once the rating and GPU count are known (setup, pitfall and advice rules read them).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from advisor.costs.result import CostReport
+from advisor.profile import (
+    Cooling,
+    EconomicsMode,
+    InputPipeline,
+    InterLink,
+    IntraLink,
+    Precision,
+    Profile,
+    Task,
+    TimeValue,
+    Virtualization,
+)
+from advisor.scaling.result import Projection
+
+Scalar = str | int | float | bool
+
+ALTERNATING_TASKS = frozenset({Task.gan.value, Task.reinforcement_learning.value})  # F21
+OBSERVATION_IDS = ("thermal_throttling", "power_capped", "data_starvation", "vgpu_sharing",
+                   "pcie_link_downgraded", "laggard_gpu", "no_nvlink")
+PARALLELISMS = ("data", "zero", "fsdp", "tensor", "pipeline", "hybrid")
+BOTTLENECKS = ("compute", "communication", "input_pipeline", "memory", "synchronisation",
+               "pipeline_bubble", "alternating_training", "virtualization")
+RATINGS = ("not_worth_it", "optional", "worth_it", "required")
+# durable_rules' JSON reader rejects exponent notation (error 204): every number sent to it is
+# kept in the range Python prints without an exponent.
+NUMBER_LIMIT = 1e15
+NUMBER_EPSILON = 1e-4
+
+
+@dataclass(frozen=True)
+class FactSpec:
+    kind: str  # str | int | float | bool
+    choices: tuple[str, ...] = ()
+    low: float = 0.0
+    high: float = 0.0
+    optional: bool = False
+    stage: str = "base"  # base | verdict
+
+
+def _s(*choices: str, optional: bool = False, stage: str = "base") -> FactSpec:
+    return FactSpec("str", tuple(choices), optional=optional, stage=stage)
+
+
+def _n(kind: str, low: float, high: float, *, optional: bool = False,
+       stage: str = "base") -> FactSpec:
+    return FactSpec(kind, (), low, high, optional, stage)
+
+
+_B = FactSpec("bool")
+_VB = FactSpec("bool", stage="verdict")
+
+FACTS: dict[str, FactSpec] = {
+    # the workload
+    "task": _s(*(t.value for t in Task)),
+    "alternating_training": _B,
+    "params_millions": _n("float", 0.1, 1_000_000),
+    "single_gpu_hours": _n("float", 0.01, 10_000),
+    "runs_per_month": _n("float", 0, 10_000),
+    "monthly_gpu_hours": _n("float", 0, 1_000_000),  # one-GPU hours of work a month
+    "horizon_months": _n("float", 0.1, 120),
+    "precision": _s(*(p.value for p in Precision)),
+    "batch_per_gpu": _n("int", 1, 1_000_000),
+    "input_pipeline": _s(*(p.value for p in InputPipeline)),
+    "workers_per_gpu": _n("int", 0, 256, optional=True),
+    "user_parallelism": _s("auto", *PARALLELISMS),
+    "micro_batches": _n("int", 1, 4096, optional=True),
+    "has_measurements": _B,
+    # the hardware
+    "gpu_memory_gb": _n("float", 1, 4096),
+    "gpu_tdp_w": _n("float", 10, 5000),
+    "gpu_has_nvlink": _B,
+    "link": _s(*(link.value for link in IntraLink)),
+    "link_is_pcie": _B,
+    "inter_link": _s(*(link.value for link in InterLink)),
+    "gpus_per_node": _n("int", 1, 64),
+    "nodes": _n("int", 1, 4096),
+    "total_gpus": _n("int", 1, 100_000),
+    "virtualization": _s(*(v.value for v in Virtualization)),
+    "cooling": _s(*(c.value for c in Cooling)),
+    "max_temp_c": _n("float", 0, 130, optional=True),
+    "hardware_imported": _B,
+    # the money
+    "economics_mode": _s(*(m.value for m in EconomicsMode)),
+    "time_value": _s(*(t.value for t in TimeValue)),
+    "value_per_day": _n("float", 0, 1e10, optional=True),
+    "deadline_days": _n("float", 0.01, 3650, optional=True),
+    "moved_before": _B,
+    # the projection (F01-F08, F18-F24)
+    "max_gpus_projected": _n("int", 1, 100_000),
+    "speedup_2": _n("float", 0.1, 2, optional=True),
+    "speedup_4": _n("float", 0.1, 4, optional=True),
+    "speedup_8": _n("float", 0.1, 8, optional=True),
+    "speedup_16": _n("float", 0.1, 16, optional=True),
+    "efficiency_4": _n("float", 0.01, 1, optional=True),
+    "efficiency_8": _n("float", 0.01, 1, optional=True),
+    "gain_8_to_16": _n("float", -1, 1, optional=True),  # speedup_16 / speedup_8 - 1 (F08)
+    "bottleneck_max": _s(*BOTTLENECKS),  # at the largest GPU count projected
+    "fits_one_gpu": _B,
+    "min_gpus_fit": _n("int", 1, 100_000, optional=True),  # absent: fits at no count projected
+    "memory_per_gpu_gb": _n("float", 0, 1_000_000),  # at one GPU
+    # the costs (F02, F09-F12, F31)
+    "best_value_gpus": _n("int", 1, 100_000),
+    "deadline_gpus": _n("int", 1, 100_000, optional=True),
+    "net_value_best": _n("float", -1e12, 1e12),  # per month, at best_value_gpus, vs one GPU
+    "breakeven_months": _n("float", 0, 10_000, optional=True),
+    "breakeven_hours_per_month": _n("float", 0, 1_000_000, optional=True),
+    "day_value_covers_energy": _B,  # a day saved pays the extra electricity of a month (F12)
+    # hardware import observations (advisor.hwimport)
+    **{f"obs_{oid}": _B for oid in OBSERVATION_IDS},
+    # the verdict, added before the setup / pitfall / advice rules run
+    "verdict_rating": _s(*RATINGS, stage="verdict"),
+    "verdict_gpus": _n("int", 1, 100_000, stage="verdict"),
+    "verdict_wanted_gpus": _n("int", 1, 100_000, stage="verdict"),  # before the hardware cap
+    "verdict_gpus_short": _n("int", 0, 100_000, stage="verdict"),  # wanted - verdict_gpus
+    "verdict_nodes": _n("int", 1, 4096, stage="verdict"),
+    "verdict_speedup": _n("float", 0.1, 100_000, stage="verdict"),
+    "verdict_efficiency": _n("float", 0.01, 1, stage="verdict"),
+    "verdict_projected_parallelism": _s(*PARALLELISMS, stage="verdict"),
+    "verdict_bottleneck": _s(*BOTTLENECKS, stage="verdict"),
+    "verdict_fits": _VB,
+    "verdict_monthly_hours": _n("float", 0, 1_000_000, stage="verdict"),
+    "verdict_hours_over_breakeven": _n("float", 0, 1e6, optional=True, stage="verdict"),
+    "verdict_system_w": _n("float", 0, 1e7, stage="verdict"),
+    "verdict_global_batch": _n("int", 1, 1e12, stage="verdict"),
+    "verdict_workers_low": _n("int", 0, 1e6, stage="verdict"),  # 2 per GPU (F13)
+    "verdict_workers_high": _n("int", 0, 1e6, stage="verdict"),  # 4 per GPU (F13)
+}
+
+
+def scalar(value: Any) -> Scalar:
+    """A value durable_rules can read: bool/str as they are, numbers finite and exponent-free."""
+    kind = type(value)
+    if kind is bool or kind is str:
+        return value
+    if kind is int:
+        return value if -NUMBER_LIMIT <= value <= NUMBER_LIMIT else \
+            int(max(-NUMBER_LIMIT, min(NUMBER_LIMIT, value)))
+    if kind is float:
+        if not math.isfinite(value):
+            raise ValueError(f"fact value must be finite, got {value!r}")
+        if -NUMBER_EPSILON < value < NUMBER_EPSILON:
+            return 0.0
+        return max(-NUMBER_LIMIT, min(NUMBER_LIMIT, round(value, 6)))
+    if isinstance(value, bool | str | int | float):  # subclasses (enums): plain values
+        return scalar(value.value if hasattr(value, "value") else kind.__base__(value))
+    raise TypeError(f"fact values are str, int, float or bool; got {kind.__name__}")
+
+
+def _type_problem(name: str, spec: FactSpec, value: Any) -> str | None:
+    kind = type(value)
+    if spec.kind == "bool":
+        return None if kind is bool else f"fact {name} must be true or false, got {value!r}"
+    if spec.kind == "str":
+        return None if isinstance(value, str) and value in spec.choices else \
+            f"fact {name} must be one of {spec.choices}, got {value!r}"
+    if kind is bool or not isinstance(value, int | float):
+        return f"fact {name} must be a number, got {value!r}"
+    if spec.kind == "int" and not isinstance(value, int):
+        return f"fact {name} must be a whole number, got {value!r}"
+    return None
+
+
+class FactSet(dict):
+    """A fact set that ``check_facts`` has validated (the engine does not check it again), so
+    it is read-only; ``dict(facts)`` gives a copy to change."""
+
+    def _read_only(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError("a checked fact set is read-only; change dict(facts) instead")
+
+    __setitem__ = __delitem__ = update = pop = popitem = setdefault = clear = _read_only  # type: ignore[assignment]
+
+
+def check_facts(facts: Mapping[str, Any]) -> FactSet:
+    """Validate a fact set against ``FACTS``: known names, right types, allowed values."""
+    if type(facts) is FactSet:
+        return facts
+    clean: dict[str, Scalar] = {}
+    for name, value in facts.items():
+        spec = FACTS.get(name)
+        if spec is None:
+            raise ValueError(f"unknown fact {name!r}")
+        problem = _type_problem(name, spec, value)
+        if problem:
+            raise ValueError(problem)
+        clean[name] = scalar(value)
+    for name in _REQUIRED:
+        if name not in clean:
+            raise ValueError(f"fact {name} is missing")
+    return FactSet(clean)
+
+
+_REQUIRED = tuple(n for n, s in FACTS.items() if s.stage == "base" and not s.optional)
+
+
+def _at(projection: Projection, n: int, values: list[Any]) -> Any | None:
+    return values[projection.gpus.index(n)] if n in projection.gpus else None
+
+
+def _obs_ids(hardware: Any) -> set[str]:
+    """Observation ids of an imported HardwareDescription (duck-typed: objects or dicts)."""
+    found: set[str] = set()
+    for obs in getattr(hardware, "observations", None) or []:
+        oid = obs.get("id") if isinstance(obs, Mapping) else getattr(obs, "id", None)
+        if oid in OBSERVATION_IDS:
+            found.add(oid)
+    return found
+
+
+def base_facts(profile: Profile, projection: Projection, costs: CostReport,
+               hardware: Any | None = None) -> FactSet:
+    """The fact set the decision rules read (everything but the verdict)."""
+    from advisor.catalog.gpus import resolve_gpu
+
+    tr, hw, ec = profile.training, profile.hardware, profile.economics
+    spec = resolve_gpu(hw.gpu)
+    hours = tr.run_hours_one_gpu
+    user_par = tr.parallelism.value
+    user_par = "zero" if user_par.startswith("zero") else user_par
+    facts: dict[str, Any] = {
+        "task": profile.task.value,
+        "alternating_training": profile.task.value in ALTERNATING_TASKS,
+        "params_millions": profile.model.params_millions,
+        "single_gpu_hours": hours,
+        "runs_per_month": tr.runs_per_month,
+        "monthly_gpu_hours": hours * tr.runs_per_month,
+        "horizon_months": tr.horizon_months,
+        "precision": tr.precision.value,
+        "batch_per_gpu": tr.batch_per_gpu,
+        "input_pipeline": tr.input_pipeline.value,
+        "user_parallelism": user_par,
+        "has_measurements": profile.measured is not None,
+        "gpu_memory_gb": spec.memory_gb,
+        "gpu_tdp_w": spec.tdp_w,
+        "gpu_has_nvlink": spec.nvlink != "none",
+        "link": hw.intra_link.value,
+        "link_is_pcie": hw.intra_link.value.startswith("pcie"),
+        "inter_link": hw.inter_link.value,
+        "gpus_per_node": hw.gpus_per_node,
+        "nodes": hw.nodes,
+        "total_gpus": hw.total_gpus,
+        "virtualization": hw.virtualization.value,
+        "cooling": hw.cooling.value,
+        "hardware_imported": hardware is not None,
+        "economics_mode": ec.mode.value,
+        "time_value": ec.time_value.value,
+        "moved_before": ec.moved_to_multi_gpu_before,
+        "max_gpus_projected": max(projection.gpus),
+        "bottleneck_max": projection.bottleneck[-1],
+        "fits_one_gpu": projection.single_gpu_fits,
+        "memory_per_gpu_gb": projection.memory_per_gpu_gb[0],
+        "best_value_gpus": costs.best_value_gpus,
+        "net_value_best": _at(projection, costs.best_value_gpus, costs.net_value_per_month) or 0.0,
+    }
+    optional = {
+        "workers_per_gpu": tr.dataloader_workers,
+        "micro_batches": tr.micro_batches,
+        "value_per_day": ec.value_per_day,
+        "deadline_days": ec.deadline_days,
+        "deadline_gpus": costs.deadline_gpus,
+        "breakeven_months": costs.buy_vs_rent.breakeven_months,
+        "breakeven_hours_per_month": costs.buy_vs_rent.breakeven_hours_per_month,
+    }
+    for n in (2, 4, 8, 16):
+        optional[f"speedup_{n}"] = _at(projection, n, projection.speedup)
+    for n in (4, 8):
+        optional[f"efficiency_{n}"] = _at(projection, n, projection.efficiency)
+    s8, s16 = optional["speedup_8"], optional["speedup_16"]
+    if s8 and s16:
+        optional["gain_8_to_16"] = s16 / s8 - 1.0
+    fitting = [n for n, ok in zip(projection.gpus, projection.fits, strict=True) if ok]
+    optional["min_gpus_fit"] = fitting[0] if fitting else None
+    temps = [t for t in (hw.max_gpu_temp_c, getattr(hardware, "max_gpu_temp_c", None))
+             if isinstance(t, int | float)]
+    optional["max_temp_c"] = max(temps) if temps else None
+    facts.update({k: v for k, v in optional.items() if v is not None})
+    facts["day_value_covers_energy"] = _day_covers_energy(profile, costs)
+    observed = _obs_ids(hardware)
+    facts.update({f"obs_{oid}": oid in observed for oid in OBSERVATION_IDS})
+    return check_facts(facts)
+
+
+def _day_covers_energy(profile: Profile, costs: CostReport) -> bool:
+    """F12 case 2: a day of revenue covers the extra electricity of a month of training."""
+    value = profile.economics.value_per_day
+    if value is None or not costs.energy_cost_per_run:
+        return False
+    extra_energy_per_run = max(costs.energy_cost_per_run) - costs.energy_cost_per_run[0]
+    return value >= max(extra_energy_per_run, 0.0) * profile.training.runs_per_month
+
+
+def verdict_facts(base: Mapping[str, Scalar], profile: Profile, projection: Projection,
+                  costs: CostReport, rating: str, gpus: int,
+                  wanted_gpus: int | None = None) -> FactSet:
+    """``base`` plus what the chosen rating and GPU count mean (read by setup and pitfalls).
+
+    ``gpus`` must be a projected count; ``wanted_gpus`` is what the rules asked for (it may
+    exceed the hardware considered)."""
+    i = projection.at(gpus)
+    monthly_hours = projection.run_hours[i] * profile.training.runs_per_month
+    facts: dict[str, Any] = dict(base)  # a plain dict: checked again below with the verdict
+    facts.update({
+        "verdict_rating": rating,
+        "verdict_gpus": gpus,
+        "verdict_wanted_gpus": max(wanted_gpus or gpus, 1),
+        "verdict_gpus_short": max((wanted_gpus or gpus) - gpus, 0),
+        "verdict_nodes": projection.nodes[i],
+        "verdict_speedup": projection.speedup[i],
+        "verdict_efficiency": max(projection.efficiency[i], 0.01),
+        "verdict_projected_parallelism": projection.parallelism[i],
+        "verdict_bottleneck": projection.bottleneck[i],
+        "verdict_fits": projection.fits[i],
+        "verdict_monthly_hours": monthly_hours,
+        # the cost model's whole-setup draw; without it, the cards' board power alone (F09)
+        "verdict_system_w": costs.power_w[i] if len(costs.power_w) > i else
+        gpus * float(base["gpu_tdp_w"]),
+        "verdict_global_batch": gpus * profile.training.batch_per_gpu,
+        "verdict_workers_low": 2 * gpus,
+        "verdict_workers_high": 4 * gpus,
+    })
+    breakeven = costs.buy_vs_rent.breakeven_hours_per_month
+    if breakeven:
+        facts["verdict_hours_over_breakeven"] = min(monthly_hours / breakeven, 1e6)
+    return check_facts(facts)

@@ -1,0 +1,105 @@
+"""A loaded rule: its condition tree, its conclusion record, its bilingual texts and its sources."""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from advisor.facts import PARALLELISMS, RATINGS, Scalar
+from advisor.i18n import Text
+from advisor.rulebase.conditions import Node, guaranteed_facts, leaves
+
+FRAMEWORKS = ("ddp", "fsdp", "deepspeed", "horovod", "none")
+DEPLOYMENTS = ("own", "cloud", "either")
+SEVERITIES = ("info", "warning", "critical")
+SEVERITY_RANK = {s: i for i, s in enumerate(SEVERITIES)}
+
+# Conclusion keys by the kind of rule they make. Verdict rules decide the rating and the GPU
+# count (stage "decide"); the others run once the verdict is known (stage "findings").
+VERDICT_KEYS = ("rating", "gpus", "gpus_at_least", "veto")
+SETUP_KEYS = ("parallelism", "framework", "deployment", "veto")
+PITFALL_KEYS = ("pitfall", "severity")
+ADVICE_KEYS = ("advice",)
+SLOT_CHOICES: dict[str, tuple[str, ...]] = {
+    "rating": RATINGS, "parallelism": PARALLELISMS, "framework": FRAMEWORKS,
+    "deployment": DEPLOYMENTS, "severity": SEVERITIES,
+}
+COUNT_SLOTS = ("gpus", "gpus_at_least")
+
+
+@dataclass(frozen=True)
+class FactRef:
+    """A conclusion value taken from the fact set (``{fact: best_value_gpus}``)."""
+
+    fact: str
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    concern: str
+    when: Node
+    then: Mapping[str, Any]  # values: str | int | FactRef
+    message: Text
+    why: Text
+    sources: tuple[str, ...]
+    priority: int = 0
+    remedy: Text | None = None
+    file: str = ""
+    line: int = 0
+    kind: str = "verdict"  # verdict | setup | pitfall | advice
+    facts_used: tuple[str, ...] = field(default=())
+
+    @property
+    def stage(self) -> str:
+        return "decide" if self.kind == "verdict" else "findings"
+
+    @property
+    def specificity(self) -> int:
+        """How many conditions the rule tests: more conditions, more specific."""
+        return len(leaves(self.when))
+
+    @property
+    def is_veto(self) -> bool:
+        return "veto" in self.then
+
+    @property
+    def severity(self) -> str | None:
+        return self.then.get("severity")
+
+    def quotable_facts(self) -> set[str]:
+        """Facts a message or a conclusion may quote: always present, or guaranteed by when."""
+        from advisor.facts import FACTS
+
+        always = {n for n, s in FACTS.items() if not s.optional
+                  and (s.stage == "base" or self.stage == "findings")}
+        return always | guaranteed_facts(self.when)
+
+    def conclusion(self, facts: Mapping[str, Scalar]) -> dict[str, Any]:
+        """The ``then`` record with fact references replaced by their values."""
+        return {k: (facts[v.fact] if isinstance(v, FactRef) else v) for k, v in self.then.items()}
+
+    def matched_facts(self, facts: Mapping[str, Scalar]) -> dict[str, Scalar]:
+        """The values of the facts the rule looked at (absent ones left out)."""
+        return {name: facts[name] for name in self.facts_used if name in facts}
+
+    def render(self, text: Text, facts: Mapping[str, Scalar]) -> Text:
+        return Text(en=format_text(text.en, facts), zh=format_text(text.zh, facts))
+
+
+def placeholders(template: str) -> list[tuple[str, str]]:
+    """``(fact, format_spec)`` for each ``{fact:spec}`` in a message template."""
+    found = []
+    for _, name, spec, _ in string.Formatter().parse(template):
+        if name is not None:
+            found.append((name, spec or ""))
+    return found
+
+
+def format_text(template: str, facts: Mapping[str, Scalar]) -> str:
+    """Fill ``{fact}`` placeholders; whole numbers print without ``.0``."""
+    values = {name: (int(v) if isinstance(v, float) and v.is_integer() and not spec else v)
+              for name, spec in placeholders(template) if (v := facts.get(name)) is not None}
+    return template.format(**values)

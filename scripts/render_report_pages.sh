@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Write the sample reports docs/sample-report-{en,zh}.pdf from an example profile and render
+# every page to PNG (pdftoppm, poppler-utils) so a person can look at them before a release.
+#
+#   scripts/render_report_pages.sh [PROFILE] [PNG_FOLDER]
+#
+# PROFILE defaults to examples/medium-model-4gpu-worth-it.yaml; the pages go to
+# build/report-pages/ (sample-report-en-1.png, ...). Headless: no display needed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PROFILE=${1:-examples/medium-model-4gpu-worth-it.yaml}
+PAGES=${2:-build/report-pages}
+PYTHON=${PYTHON:-.venv/bin/python}
+export QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen}
+
+"$PYTHON" - "$PROFILE" <<'PY'
+import sys
+from pathlib import Path
+
+from advisor.profile_io import load_profile
+from advisor.recommendation import recommend
+from ui.report import export_pdf
+
+profile = load_profile(sys.argv[1])
+rec = recommend(profile)
+for lang in ("en", "zh"):
+    path = export_pdf(rec, profile, Path("docs") / f"sample-report-{lang}.pdf", lang)
+    print(f"{path}: {path.stat().st_size // 1024} KB")
+PY
+
+mkdir -p "$PAGES"
+rm -f "$PAGES"/sample-report-*.png
+for lang in en zh; do
+    pdftoppm -r 60 -png "docs/sample-report-$lang.pdf" "$PAGES/sample-report-$lang"
+done
+ls "$PAGES"

@@ -1,0 +1,140 @@
+"""'Detect this machine' through a fake pynvml module (CI has no NVIDIA driver)."""
+
+from __future__ import annotations
+
+import sys
+import types
+from dataclasses import dataclass
+
+import pytest
+
+from advisor.cli import main
+from advisor.hwimport import NvmlUnavailable, apply_to_profile, detect_machine
+from advisor.profile import IntraLink, Profile
+
+
+class FakeNVMLError(Exception):
+    pass
+
+
+@dataclass
+class _Mem:
+    total: int
+    used: int
+
+
+@dataclass
+class _Util:
+    gpu: int
+    memory: int
+
+
+@dataclass
+class _Pci:
+    busId: bytes  # noqa: N815 - pynvml's field name
+
+
+def fake_pynvml(gpus: list[dict], *, switch_links: int = 0, init_error: bool = False):
+    """A pynvml stand-in: per-GPU dicts of what the real calls would return."""
+    m = types.ModuleType("pynvml")
+    m.NVMLError = FakeNVMLError
+    m.NVML_TEMPERATURE_GPU, m.NVML_CLOCK_SM, m.NVML_NVLINK_MAX_LINKS = 0, 1, 18
+    state = {"shutdown": 0}
+
+    def init():
+        if init_error:
+            raise FakeNVMLError("Driver Not Loaded")
+
+    def unsupported(*_args):
+        raise FakeNVMLError("Not Supported")
+
+    m.nvmlInit = init
+    m.nvmlShutdown = lambda: state.__setitem__("shutdown", state["shutdown"] + 1)
+    m.nvmlSystemGetDriverVersion = lambda: b"550.127.05"
+    m.nvmlSystemGetCudaDriverVersion = lambda: 12040
+    m.nvmlDeviceGetCount = lambda: len(gpus)
+    m.nvmlDeviceGetHandleByIndex = lambda i: i
+    m.nvmlDeviceGetName = lambda h: gpus[h]["name"]
+    m.nvmlDeviceGetUUID = lambda h: f"GPU-{h:08d}-0000-0000-0000-000000000000"
+    m.nvmlDeviceGetPciInfo = lambda h: _Pci(f"00000000:{0x18 + h:02X}:00.0".encode())
+    m.nvmlDeviceGetMemoryInfo = lambda h: _Mem(gpus[h]["mem_mib"] * 1024 * 1024, 0)
+    m.nvmlDeviceGetUtilizationRates = lambda h: _Util(gpus[h]["util"], 30)
+    m.nvmlDeviceGetTemperature = lambda h, _sensor: gpus[h]["temp"]
+    m.nvmlDeviceGetPowerUsage = lambda h: 300_000
+    m.nvmlDeviceGetEnforcedPowerLimit = lambda h: 450_000
+    m.nvmlDeviceGetPerformanceState = lambda h: 2
+    m.nvmlDeviceGetClockInfo = lambda h, _clock: 2520
+    m.nvmlDeviceGetCurrentClocksThrottleReasons = lambda h: gpus[h]["reasons"]
+    m.nvmlDeviceGetCurrPcieLinkGeneration = lambda h: 4
+    m.nvmlDeviceGetMaxPcieLinkGeneration = lambda h: 4
+    m.nvmlDeviceGetCurrPcieLinkWidth = lambda h: gpus[h].get("width", 16)
+    m.nvmlDeviceGetMaxPcieLinkWidth = lambda h: 16
+    m.nvmlDeviceGetVirtualizationMode = lambda h: gpus[h].get("virt", 0)
+    m.nvmlDeviceGetMigMode = unsupported
+    m.nvmlDeviceGetNvLinkState = (lambda h, link: 1 if link < switch_links else 0)
+    m.nvmlDeviceGetNvLinkRemoteDeviceType = lambda h, link: 2
+    m.nvmlDeviceGetNvLinkRemotePciInfo = lambda h, link: _Pci(b"00000000:C0:00.0")
+    m.nvmlDeviceGetTopologyCommonAncestor = lambda a, b: 30  # PHB
+    m.state = state
+    return m
+
+
+RTX = {"name": "NVIDIA GeForce RTX 4090", "mem_mib": 24564, "util": 97, "temp": 70,
+       "reasons": 0}
+
+
+def test_driver_present_pcie_box(monkeypatch):
+    gpus = [dict(RTX), dict(RTX, temp=87, reasons=0x40, width=8)]
+    fake = fake_pynvml(gpus)
+    monkeypatch.setitem(sys.modules, "pynvml", fake)
+    d = detect_machine()
+    assert d.kind == "nvml" and d.gpu_count == 2
+    assert d.gpu_names == ["NVIDIA GeForce RTX 4090"] * 2 and d.gpu_memory_mib == [24564] * 2
+    assert d.driver_version == "550.127.05" and d.cuda_version == "12.4"
+    assert d.nvlink == "none" and d.worst_pcie_path == "PHB" and d.intra_link == "pcie4"
+    assert d.throttle_active == ["hw_thermal_slowdown"] and d.max_gpu_temp_c == 87
+    assert d.virtualization == "none" and d.pcie_width_downgraded is True
+    assert {"thermal_throttling", "pcie_link_downgraded", "no_nvlink", "laggard_gpu"} <= \
+        set(d.observation_ids())
+    assert fake.state["shutdown"] == 1
+    p = apply_to_profile(d, Profile())
+    assert p.hardware.gpu == "rtx4090" and p.hardware.gpus_per_node == 2
+
+
+def test_driver_present_nvswitch_box(monkeypatch):
+    h100 = {"name": "NVIDIA H100 80GB HBM3", "mem_mib": 81559, "util": 0, "temp": 30,
+            "reasons": 0x1}
+    monkeypatch.setitem(sys.modules, "pynvml", fake_pynvml([dict(h100)] * 8, switch_links=18))
+    d = detect_machine()
+    assert d.gpu_count == 8 and d.nvlink == "full" and d.max_nv_links == 18
+    assert d.intra_link == "nvswitch" and d.throttle_active == ["gpu_idle"]
+    assert apply_to_profile(d, Profile()).hardware.intra_link == IntraLink.nvswitch
+
+
+def test_vgpu_guest_through_nvml(monkeypatch):
+    monkeypatch.setitem(sys.modules, "pynvml", fake_pynvml([dict(RTX, virt=2)]))
+    d = detect_machine()
+    assert d.virtualization == "vgpu" and "vgpu_sharing" in d.observation_ids()
+
+
+def test_no_driver_says_so(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "pynvml", fake_pynvml([], init_error=True))
+    with pytest.raises(NvmlUnavailable) as err:
+        detect_machine()
+    assert "no NVIDIA driver" in err.value.message.en and "NVIDIA 驱动" in err.value.message.zh
+    assert "Driver Not Loaded" in err.value.detail
+    assert main(["import-smi", "--detect"]) == 2
+    assert "no NVIDIA driver" in capsys.readouterr().err
+
+
+def test_pynvml_not_installed(monkeypatch):
+    monkeypatch.setitem(sys.modules, "pynvml", None)  # makes `import pynvml` raise ImportError
+    with pytest.raises(NvmlUnavailable) as err:
+        detect_machine()
+    assert "nvidia-ml-py" in err.value.message.en
+
+
+def test_cli_detect_json(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "pynvml", fake_pynvml([dict(RTX)]))
+    assert main(["import-smi", "--detect", "--format", "json"]) == 0
+    assert '"kind": "nvml"' in capsys.readouterr().out

@@ -1,0 +1,81 @@
+"""The import dialog: paste, open files, detect (fake NVML), preview, accept."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.test_hwimport_nvml import RTX, fake_pynvml
+from ui.import_dialog import ImportDialog
+
+FIXTURES = Path(__file__).parent / "fixtures" / "nvidia-smi"
+TOPO = FIXTURES / "topo/h100-della-8gpu-nv18-6nic-empty-cpu-affinity.txt"
+
+
+@pytest.fixture
+def dialog(qtbot):
+    d = ImportDialog(None, "en")
+    qtbot.addWidget(d)
+    return d
+
+
+def test_paste_shows_what_was_found_and_accept_returns_it(dialog, qtbot):
+    assert not dialog.ok_button.isEnabled()
+    dialog.paste_edit.setPlainText(TOPO.read_text())
+    qtbot.waitUntil(lambda: dialog.description() is not None, timeout=3000)
+    shown = dialog.summary_view.toPlainText()
+    assert "nvswitch" in shown and "mlx5_5" in shown and "full" in shown
+    assert dialog.ok_button.isEnabled()
+    dialog.ok_button.click()
+    desc = dialog.result_description()
+    assert desc is not None and desc.gpu_count == 8 and desc.intra_link == "nvswitch"
+
+
+def test_text_that_is_not_smi_output_is_refused(dialog):
+    dialog.paste_edit.setPlainText("some notes about the cluster\n")
+    dialog.read_now()
+    assert "not nvidia-smi output" in dialog.status_label.text()
+    assert not dialog.ok_button.isEnabled()
+    dialog.button_box.rejected.emit()
+    assert dialog.result_description() is None
+
+
+def test_opened_files_merge_with_the_paste(dialog):
+    dialog.load_files([FIXTURES / "smi/rtx5090-570-single-gpu.txt"])
+    dialog.paste_edit.setPlainText((FIXTURES / "topo/rtx5090-x2-pcie-phb-gpu-numa-id.txt")
+                                   .read_text())
+    dialog.read_now()
+    desc = dialog.description()
+    assert desc is not None and desc.kinds == ["table", "topo"] and desc.gpu_count == 2
+    assert "rtx5090-570-single-gpu.txt" in dialog.files_label.text()
+    assert "no_nvlink" in dialog.summary_view.toPlainText()
+
+
+def test_detect_this_machine(dialog, monkeypatch):
+    monkeypatch.setitem(sys.modules, "pynvml", fake_pynvml([dict(RTX), dict(RTX)]))
+    dialog.detect_button.click()
+    desc = dialog.description()
+    assert desc is not None and desc.kind == "nvml" and desc.gpu_count == 2
+    assert dialog.ok_button.isEnabled()
+
+
+def test_detect_without_driver_says_so(dialog, monkeypatch):
+    monkeypatch.setitem(sys.modules, "pynvml", fake_pynvml([], init_error=True))
+    dialog.detect_button.click()
+    assert "no NVIDIA driver" in dialog.status_label.text()
+    assert dialog.description() is None and not dialog.ok_button.isEnabled()
+
+
+def test_chinese(qtbot, monkeypatch):
+    d = ImportDialog(None, "zh")
+    qtbot.addWidget(d)
+    assert d.windowTitle() == "导入 nvidia-smi 输出"
+    assert d.detect_button.text() == "检测本机"
+    monkeypatch.setitem(sys.modules, "pynvml", fake_pynvml([], init_error=True))
+    d.detect()
+    assert "NVIDIA 驱动" in d.status_label.text()
+    d.paste_edit.setPlainText(TOPO.read_text())
+    d.read_now()
+    assert "机内互联" in d.summary_view.toPlainText()

@@ -1,0 +1,69 @@
+"""gpu-advisor recommend PROFILE: text, JSON, Markdown, both languages, and the --pdf slot."""
+
+from __future__ import annotations
+
+import json
+import sys
+import types
+from pathlib import Path
+
+from advisor.cli import main
+from advisor.recommendation_model import Recommendation
+
+ROOT = Path(__file__).resolve().parent.parent
+MEDIUM = str(ROOT / "examples" / "medium-model-4gpu-worth-it.yaml")
+
+
+def test_json_is_a_recommendation(capsys):
+    assert main(["recommend", MEDIUM, "--format", "json"]) == 0
+    rec = Recommendation.model_validate(json.loads(capsys.readouterr().out))
+    assert rec.verdict.rating == "worth_it" and rec.trace and rec.pitfalls
+
+
+def test_text_in_chinese(capsys):
+    assert main(["recommend", MEDIUM, "--lang", "zh"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("划算：4 卡") and "注意事项" in out and "F17" in out
+
+
+def test_global_lang_option_also_works(capsys):
+    assert main(["--lang", "zh", "recommend", MEDIUM]) == 0
+    assert "划算" in capsys.readouterr().out
+
+
+def test_markdown(capsys):
+    assert main(["recommend", MEDIUM, "--format", "markdown", "--lang", "en"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("# GPU scaling recommendation") and "| `decision_table." in out
+
+
+def test_gpu_counts_option(capsys):
+    assert main(["recommend", MEDIUM, "--gpus", "1,2", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["projection"]["gpus"] == [1, 2]
+    assert main(["recommend", MEDIUM, "--gpus", "two"]) == 2
+
+
+def test_bad_profile_exits_2(tmp_path, capsys):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("task: poetry\n", encoding="utf-8")
+    assert main(["recommend", str(bad)]) == 2
+    assert "bad.yaml:1" in capsys.readouterr().err
+
+
+def test_pdf_without_the_report_module_exits_2(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "ui.report", None)  # import fails as if it were missing
+    assert main(["recommend", MEDIUM, "--pdf", "out.pdf", "--lang", "en"]) == 2
+    assert "cannot write a PDF" in capsys.readouterr().err
+
+
+def test_pdf_is_written_by_the_report_module(monkeypatch, tmp_path, capsys):
+    calls = []
+    fake = types.ModuleType("ui.report")
+    fake.export_pdf = lambda rec, profile, path, lang: calls.append((rec, profile, path, lang)) \
+        or Path(path)
+    monkeypatch.setitem(sys.modules, "ui.report", fake)
+    target = tmp_path / "r.pdf"
+    assert main(["recommend", MEDIUM, "--pdf", str(target), "--lang", "zh"]) == 0
+    (rec, profile, path, lang), = calls
+    assert isinstance(rec, Recommendation) and path == str(target) and lang == "zh"
+    assert profile.model.name == "Faster R-CNN R50-FPN"

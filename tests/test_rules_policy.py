@@ -1,0 +1,117 @@
+"""The conflict policy (advisor/rulebase/policy.py, rules/README.md): vetoes beat the decision
+table, more specific beats more general, then priority - never file order."""
+
+from __future__ import annotations
+
+import random
+
+from advisor.engine import Firing, RuleEngine, default_engine
+from advisor.i18n import Text
+from advisor.rulebase import default_rules
+from advisor.rulebase.cases import apply_changes, baseline_facts
+from advisor.rulebase.conditions import AllOf, Cond
+from advisor.rulebase.model import Rule
+from advisor.rulebase.policy import decide
+
+BASE = baseline_facts()
+
+
+def verdict(changes, engine=None):
+    fired = (engine or default_engine()).evaluate(apply_changes(BASE, changes), "decide")
+    d = decide(fired, ("rating", "gpus"))
+    return d.values["rating"], d.values["gpus"], d.gpus_at_least, d.winners["rating"]
+
+
+def test_alternating_training_veto_beats_the_decision_table():
+    changes = {"task": "gan", "alternating_training": True, "single_gpu_hours": 48,
+               "runs_per_month": 10}
+    assert verdict(changes) == ("not_worth_it", 1, 1, "task_heuristics.alternating_training_veto")
+
+
+def test_memory_wall_veto_beats_the_decision_table():
+    changes = {"single_gpu_hours": 1.5, "fits_one_gpu": False, "min_gpus_fit": 3}
+    rating, gpus, at_least, winner = verdict(changes)
+    assert (rating, at_least, winner) == ("required", 3, "parallelism.memory_wall_veto")
+    assert gpus == 1  # the table's count; the recommendation raises it to gpus_at_least
+
+
+def test_memory_wall_outranks_alternating_training():
+    changes = {"task": "gan", "alternating_training": True, "fits_one_gpu": False,
+               "min_gpus_fit": 2}
+    rating, gpus, at_least, winner = verdict(changes)
+    assert (rating, gpus, at_least) == ("required", 1, 2)
+    assert winner == "parallelism.memory_wall_veto"
+
+
+def test_more_specific_beats_more_general():
+    # the table's 3-condition row beats the 1-condition economics rule (net value <= 0)
+    changes = {"single_gpu_hours": 5, "runs_per_month": 76, "net_value_best": -300}
+    assert verdict(changes)[:2] == ("optional", 2)
+
+
+def test_priority_decides_between_equally_specific_rules():
+    # decision_table.large_model and economics.time_saved_pays both test one condition
+    changes = {"single_gpu_hours": 400, "runs_per_month": 1, "best_value_gpus": 16}
+    assert verdict(changes)[:2] == ("required", 8)
+
+
+def _rule(rule_id, when, priority=0):
+    return Rule(id=rule_id, concern="economics", when=when,
+                then={"rating": "worth_it" if rule_id.endswith("a") else "optional", "gpus": 2},
+                message=Text(en="m", zh="消息"), why=Text(en="w", zh="原因"), sources=("F02",),
+                priority=priority, kind="verdict", facts_used=("net_value_best",))
+
+
+def test_exact_ties_go_to_the_rule_id_not_the_order():
+    a = _rule("economics.tie_a", Cond("net_value_best", "gt", 0))
+    b = _rule("economics.tie_b", Cond("net_value_best", "gt", 1))
+    for rules in ([a, b], [b, a]):
+        fired = RuleEngine(rules).evaluate(BASE, "decide")
+        for order in (fired, list(reversed(fired))):
+            assert decide(order).winners["rating"] == "economics.tie_a"
+
+
+def test_specificity_counts_conditions_before_priority():
+    general = _rule("economics.general_a", Cond("net_value_best", "gt", 0), priority=99)
+    specific = _rule("economics.specific_b", AllOf((Cond("net_value_best", "gt", 0),
+                                                    Cond("runs_per_month", "gt", 1))))
+    fired = RuleEngine([general, specific]).evaluate(BASE, "decide")
+    assert decide(fired).winners["rating"] == "economics.specific_b"
+
+
+def _outcome(engine, facts):
+    out = []
+    for stage, slots in (("decide", ("rating", "gpus")),
+                         ("findings", ("parallelism", "framework", "deployment"))):
+        fired = engine.evaluate(facts, stage)
+        d = decide(fired, slots)
+        out.append((d.values, d.winners, d.overridden, d.gpus_at_least,
+                    [f.rule.id for f in fired]))
+    return out
+
+
+def test_shuffling_rule_order_changes_nothing():
+    rng = random.Random(7)
+    fact_sets = [apply_changes(BASE, c) for c in (
+        {}, {"single_gpu_hours": 5, "runs_per_month": 76, "net_value_best": -1},
+        {"task": "gan", "alternating_training": True, "fits_one_gpu": False, "min_gpus_fit": 4},
+        {"single_gpu_hours": 400, "time_value": "deadline", "deadline_gpus": 16,
+         "economics_mode": "own", "verdict_gpus": 16, "verdict_nodes": 2},
+    )]
+    reference = [_outcome(default_engine(), f) for f in fact_sets]
+    rules = list(default_rules())
+    for _ in range(3):
+        rng.shuffle(rules)
+        engine = RuleEngine(rules)
+        assert [_outcome(engine, f) for f in fact_sets] == reference
+
+
+def test_shuffled_firings_decide_the_same():
+    fired = default_engine().evaluate(apply_changes(BASE, {"time_value": "deadline",
+                                                           "deadline_gpus": 2}), "decide")
+    reference = decide(fired)
+    rng = random.Random(3)
+    for _ in range(10):
+        shuffled: list[Firing] = fired[:]
+        rng.shuffle(shuffled)
+        assert decide(shuffled) == reference

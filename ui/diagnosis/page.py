@@ -1,0 +1,318 @@
+"""The diagnosis page: type measured throughput at several GPU counts (or open a CSV), add
+GPU logs, and see the F30 grade, measured vs fitted vs ideal, and the ranked suspects.
+
+``DiagnosisPage(profile_provider, lang)``: ``profile_provider()`` returns the wizard's current
+Profile (or None when it is not valid yet); it gives the refit the user's hardware and model,
+and its ``measured`` section pre-fills the table. The page computes synchronously: one refit
+takes milliseconds.
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from advisor.diagnosis import (
+    Diagnosis,
+    MeasuredSeries,
+    diagnose,
+    from_measured_spec,
+    from_points,
+    read_gpu_logs,
+    read_measurements_csv,
+)
+from advisor.diagnosis.result import SuspectReport
+from advisor.diagnosis.telemetry import RunTelemetry
+from advisor.diagnosis.text_report import LEVEL_LABEL
+from advisor.errors import InputError
+from advisor.profile import Profile
+from ui.diagnosis.labels import L
+from ui.diagnosis.plot import diagnosis_plot
+
+log = logging.getLogger("advisor.ui")
+DEFAULT_COUNTS = (1, 2, 4, 8)
+BANNER_STYLE = "background: #fde7e5; color: #7a1c15; padding: 6px; border-radius: 4px;"
+GRADE_COLOUR = {"poor": "#b3261e", "below_normal": "#8a6d00", "normal": "#1b7f3b",
+                "well_tuned": "#1f4fa3", "superlinear": "#7a3fb0"}
+
+
+class DiagnosisPage(QWidget):
+    diagnosed = Signal(object)  # the new Diagnosis
+
+    def __init__(self, profile_provider: Callable[[], Profile | None], lang: str = "en",
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.profile_provider = profile_provider
+        self.lang = "zh" if lang == "zh" else "en"
+        self.result: Diagnosis | None = None
+        self.telemetry: RunTelemetry | None = None
+        self.title_label = QLabel()
+        self.title_label.setStyleSheet("font-size: 20px; font-weight: 600;")
+        self.intro_label = QLabel()
+        self.intro_label.setWordWrap(True)
+        self.table = QTableWidget(0, 2)
+        self.table.verticalHeader().setVisible(False)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.kind_combo = QComboBox()
+        self.unit_label, self.unit_edit = QLabel(), QLineEdit("samples/s")
+        self.scaling_combo = QComboBox()
+        self.add_button, self.remove_button = QPushButton(), QPushButton()
+        self.csv_button, self.logs_button = QPushButton(), QPushButton()
+        self.run_button = QPushButton()
+        self.logs_label = QLabel()
+        self.logs_label.setWordWrap(True)
+        self.banner = QLabel()
+        self.banner.setWordWrap(True)
+        self.banner.setStyleSheet(BANNER_STYLE)
+        self.banner.hide()
+        self.grade_label = QLabel()
+        self.grade_label.setWordWrap(True)
+        self.plot = diagnosis_plot(None, self.lang)
+        self.suspects_view = QTextBrowser()
+        self.suspects_view.setOpenExternalLinks(False)
+        self._build_layout()
+        self.add_button.clicked.connect(lambda: self._add_row(None, None))
+        self.remove_button.clicked.connect(self._remove_row)
+        self.csv_button.clicked.connect(self._choose_csv)
+        self.logs_button.clicked.connect(self._choose_logs)
+        self.run_button.clicked.connect(self.run_diagnosis)
+        for n in DEFAULT_COUNTS:
+            self._add_row(n, None)
+        self.set_language(self.lang)
+
+    def _build_layout(self) -> None:
+        inputs = QWidget()
+        left = QVBoxLayout(inputs)
+        left.setContentsMargins(0, 0, 0, 0)
+        left.addWidget(self.table, 1)
+        for row in ((self.kind_combo,), (self.unit_label, self.unit_edit),
+                    (self.scaling_combo,), (self.add_button, self.remove_button),
+                    (self.csv_button, self.logs_button)):
+            line = QHBoxLayout()
+            for widget in row:
+                line.addWidget(widget)
+            left.addLayout(line)
+        left.addWidget(self.logs_label)
+        left.addWidget(self.run_button)
+        results = QWidget()
+        right = QVBoxLayout(results)
+        right.setContentsMargins(0, 0, 0, 0)
+        right.addWidget(self.grade_label)
+        right.addWidget(self.plot, 3)
+        right.addWidget(self.suspects_view, 2)
+        splitter = QSplitter()
+        splitter.addWidget(inputs)
+        splitter.addWidget(results)
+        splitter.setStretchFactor(1, 3)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.title_label)
+        layout.addWidget(self.intro_label)
+        layout.addWidget(self.banner)
+        layout.addWidget(splitter, 1)
+
+    # ---- language --------------------------------------------------------------------------
+    def retranslate(self, lang: str, currency: str = "") -> None:
+        """Same signature as the wizard's form pages (the currency is not used here)."""
+        self.set_language(lang)
+
+    def set_language(self, lang: str) -> None:
+        self.lang = "zh" if lang == "zh" else "en"
+        g = lambda key: L[key].get(self.lang)  # noqa: E731 - a short local lookup
+        self.title_label.setText(g("title"))
+        self.intro_label.setText(g("intro"))
+        self.table.setHorizontalHeaderLabels([g("gpus"), g("value")])
+        for combo, keys in ((self.kind_combo, ("throughput", "step_time")),
+                            (self.scaling_combo, ("weak", "strong"))):
+            index = max(combo.currentIndex(), 0)
+            combo.clear()
+            combo.addItems([g(k) for k in keys])
+            combo.setCurrentIndex(index)
+        self.unit_label.setText(g("unit"))
+        for button, key in ((self.add_button, "add_row"), (self.remove_button, "remove_row"),
+                            (self.csv_button, "open_csv"), (self.logs_button, "open_logs"),
+                            (self.run_button, "run")):
+            button.setText(g(key))
+        self._show_logs()
+        self._show_result()
+
+    # ---- inputs ----------------------------------------------------------------------------
+    def _add_row(self, gpus: int | None, value: float | None) -> None:
+        row = self.table.rowCount()
+        self.table.insertRow(row)
+        self.table.setItem(row, 0, QTableWidgetItem("" if gpus is None else str(gpus)))
+        self.table.setItem(row, 1, QTableWidgetItem("" if value is None else f"{value:g}"))
+
+    def _remove_row(self) -> None:
+        row = self.table.currentRow()
+        self.table.removeRow(row if row >= 0 else self.table.rowCount() - 1)
+
+    def set_points(self, gpus: list[int], values: list[float], *, step_time: bool = False,
+                   unit: str | None = None) -> None:
+        self.table.setRowCount(0)
+        for n, v in zip(gpus, values, strict=True):
+            self._add_row(n, v)
+        self.kind_combo.setCurrentIndex(1 if step_time else 0)
+        if unit:
+            self.unit_edit.setText(unit)
+
+    def series(self) -> MeasuredSeries:
+        """The typed points; rows without a value are skipped (InputError names the row)."""
+        gpus, values = [], []
+        for row in range(self.table.rowCount()):
+            cells = [(self.table.item(row, c).text().strip() if self.table.item(row, c) else "")
+                     for c in (0, 1)]
+            if not cells[1]:
+                continue
+            try:
+                n, v = int(cells[0]), float(cells[1])
+            except ValueError:
+                raise InputError.single(
+                    f"row {row + 1}: enter a whole GPU count and a number",
+                    f"第 {row + 1} 行：请填写整数卡数和数值") from None
+            if n < 1 or not v > 0 or n in gpus:
+                raise InputError.single(
+                    f"row {row + 1}: GPU counts must be distinct, ≥ 1, values positive",
+                    f"第 {row + 1} 行：卡数须不重复且 ≥ 1，数值须为正")
+            gpus.append(n)
+            values.append(v)
+        if len(gpus) < 2:
+            raise InputError.single("enter measurements at two or more GPU counts",
+                                    "请至少填写两个不同卡数下的测量值")
+        scaling = "strong" if self.scaling_combo.currentIndex() == 1 else "weak"
+        return from_points(gpus, values, step_time=self.kind_combo.currentIndex() == 1,
+                           unit=self.unit_edit.text().strip() or "samples/s",
+                           scaling=scaling)
+
+    def load_csv(self, path: str | Path) -> Diagnosis | None:
+        try:
+            s = read_measurements_csv(path, scaling="strong" if
+                                      self.scaling_combo.currentIndex() == 1 else "weak")
+        except InputError as exc:
+            self._error(exc)
+            return None
+        self.set_points(list(s.gpus), list(s.throughput), unit=s.unit)
+        return self.run_diagnosis()
+
+    def load_gpu_logs(self, paths: list[str | Path]) -> bool:
+        try:
+            self.telemetry = read_gpu_logs(paths) if paths else None
+        except InputError as exc:
+            self._error(exc)
+            return False
+        self._show_logs()
+        return True
+
+    def _choose_csv(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, L["open_csv"].get(self.lang), "",
+                                              "CSV (*.csv *.txt);;* (*)")
+        if path:
+            self.load_csv(path)
+
+    def _choose_logs(self) -> None:
+        paths, _ = QFileDialog.getOpenFileNames(self, L["open_logs"].get(self.lang), "",
+                                                "Logs (*.txt *.log *.csv);;* (*)")
+        if paths and self.load_gpu_logs(paths):
+            self.run_diagnosis()
+
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().showEvent(event)
+        self.fill_from_profile()
+
+    def fill_from_profile(self) -> bool:
+        """Pre-fill an empty table from the profile's ``measured`` section."""
+        if any(self.table.item(r, 1) and self.table.item(r, 1).text().strip()
+               for r in range(self.table.rowCount())):
+            return False
+        profile = self._profile()
+        if profile is None or profile.measured is None:
+            return False
+        s = from_measured_spec(profile.measured)
+        step = profile.measured.points[0].throughput is None
+        values = [p.step_time_s if step else p.throughput for p in
+                  sorted(profile.measured.points, key=lambda p: p.gpus)]
+        self.set_points(list(s.gpus), [float(v) for v in values], step_time=step,
+                        unit=profile.measured.unit)
+        self.scaling_combo.setCurrentIndex(1 if profile.measured.scaling == "strong" else 0)
+        return True
+
+    # ---- diagnosis ---------------------------------------------------------------------------
+    def _profile(self) -> Profile | None:
+        try:
+            return self.profile_provider()
+        except Exception:  # noqa: BLE001 - an unfinished wizard must not block the diagnosis
+            log.debug("profile not available for the diagnosis", exc_info=True)
+            return None
+
+    def run_diagnosis(self) -> Diagnosis | None:
+        try:
+            series = self.series()
+        except InputError as exc:
+            self._error(exc)
+            return None
+        self.banner.hide()
+        self.result = diagnose(series, self._profile(), self.telemetry)
+        self._show_result()
+        self.diagnosed.emit(self.result)
+        return self.result
+
+    def _error(self, exc: InputError) -> None:
+        self.banner.setText(exc.render(self.lang))
+        self.banner.show()
+
+    def _show_logs(self) -> None:
+        if self.telemetry is None:
+            self.logs_label.setText(L["no_logs"].get(self.lang))
+        else:
+            names = ", ".join(Path(s).name for s in self.telemetry.sources) or "—"
+            self.logs_label.setText(L["logs"].get(self.lang).format(
+                n=len(self.telemetry.gpus), files=names))
+
+    def _show_result(self) -> None:
+        d = self.result
+        diagnosis_plot(d, self.lang, self.plot)
+        if d is None:
+            self.grade_label.setText(L["empty"].get(self.lang))
+            self.suspects_view.setHtml("")
+            return
+        if d.grade is not None:
+            colour = GRADE_COLOUR[d.grade.level]
+            label = LEVEL_LABEL[d.grade.level].get(self.lang)
+            self.grade_label.setText(
+                f"<b style='color:{colour}'>{html.escape(label)}</b> — "
+                f"{html.escape(d.grade.message.get(self.lang))}<br>"
+                f"<span style='color:#555'>{html.escape(d.measured.trend_meaning.get(self.lang))}"
+                "</span>")
+        self.suspects_view.setHtml(self._suspects_html(d.suspects, d))
+
+    def _suspects_html(self, suspects: list[SuspectReport], d: Diagnosis) -> str:
+        parts = [f"<h3>{html.escape(L['suspects'].get(self.lang))}</h3>"]
+        if not suspects:
+            parts.append(f"<p>{html.escape(L['no_suspects'].get(self.lang))}</p>")
+        for rank, s in enumerate(suspects, start=1):
+            evidence = "".join(f"<li>{html.escape(e.get(self.lang))}</li>" for e in s.evidence)
+            parts.append(
+                f"<p><b>{rank}. {html.escape(s.title.get(self.lang))}</b> "
+                f"<span style='color:#666'>({s.score:.2f}; {', '.join(s.sources)})</span></p>"
+                f"<ul>{evidence}</ul><p><i>{html.escape(L['remedy'].get(self.lang))}</i> "
+                f"{html.escape(s.remedy.get(self.lang))}</p>")
+        for note in d.notes:
+            parts.append(f"<p style='color:#666'>{html.escape(note.get(self.lang))}</p>")
+        return "".join(parts)
