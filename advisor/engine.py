@@ -4,18 +4,19 @@ durable_rules 2.0.28 has known ways to crash or hang; each is made impossible he
 
 - *Background threads.* ``durable.engine.Host.__init__`` starts two ``threading.Timer`` loops
   (``_run``: dispatch and timer polling), and ``durable.lang.post`` uses a global host with
-  them. ``_QuietHost`` overrides ``_run`` so no thread is ever started; rule actions are plain
-  synchronous functions (a one-argument action never arms a ``Promise`` timer), so every action
-  runs inside ``evaluate`` in the caller's thread.
+  them. ``_QuietHost`` overrides ``_run`` so no thread is ever started, and no rule action goes
+  through durable's ``Promise`` machinery (which can arm timers): ``evaluate`` drains the
+  agenda itself, inside the caller's thread.
 - *Unmatched facts.* A fact no rule matches, followed by deleting its state, can crash the
   engine. A catch-all rule matches every fact the advisor asserts.
 - *Leftover state.* Each evaluation uses a fresh session id (``sid``) whose state is deleted
   before ``evaluate`` returns, so nothing accumulates between calls.
 - *Cross-fact joins* read uninitialised memory. Exactly one fact is asserted per session and
   every rule tests that single fact (``m``) with conditions on its own fields.
-- *The engine's own state document.* After each action durable_rules re-evaluates the session
-  state (``{sid, id, $s}``); a negative test such as ``$nex`` would match it and loop forever.
-  Every rule therefore also requires a marker field that only our facts carry.
+- *The engine's own state document.* durable_rules matches the session state (``{sid, id,
+  $s}``) against the rules too; a negative test such as ``$nex`` matches it, and with the
+  Python action layer (which writes the state back after every action) fires forever. Every
+  rule therefore also requires a marker field that only our facts carry.
 - *Exponent notation* in numbers makes the JSON reader fail (error 204): facts and rule values
   are kept in the range Python prints without an exponent (``advisor.facts.scalar``).
 - *Threads.* One process-wide lock serialises every call into the engine.

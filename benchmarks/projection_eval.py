@@ -30,8 +30,7 @@ def predict(points: Points, params: ScalingParams) -> np.ndarray:
             busbw_inter_gbs=f["busbw_inter"], latency_intra_s=f["lat_intra"],
             latency_inter_s=f["lat_inter"], multi_socket_pcie=f["multi_socket"].astype(bool),
             pipeline_stall=params.pipeline_stall_tuned, batch_scale=scale,
-            batch_per_gpu=f["batch0"], busbw_two_gbs=f["busbw_two"],
-            busbw_four_gbs=f["busbw_four"])
+            batch_per_gpu=f["batch0"])
         return breakdown(gpus, x, params).speedup
 
     ones = np.ones_like(points.gpus)

@@ -140,8 +140,6 @@ class Series:
     lat_intra: float
     lat_inter: float
     multi_socket: bool
-    busbw_two: float = np.nan  # switchless NVLink mesh: rings over <= 2 / 3-4 GPUs
-    busbw_four: float = np.nan
 
 
 def _intra_link(interconnect: str, spec: GpuSpec) -> str:
@@ -197,8 +195,7 @@ def load_series(path: Path = DATA) -> tuple[list[Series], list[str]]:
             gpus_per_node=per_node, busbw_intra=figs.busbw_intra_gbs,
             busbw_pair=figs.busbw_intra_pair_gbs if link == "nvlink_bridge" else np.nan,
             busbw_inter=figs.busbw_inter_gbs, lat_intra=figs.latency_intra_s,
-            lat_inter=figs.latency_inter_s, multi_socket=figs.multi_socket_pcie,
-            busbw_two=figs.busbw_two_gbs or np.nan, busbw_four=figs.busbw_four_gbs or np.nan))
+            lat_inter=figs.latency_inter_s, multi_socket=figs.multi_socket_pcie))
     return out, skipped
 
 
@@ -223,8 +220,7 @@ def flatten(series: list[Series]) -> Points:
     idx, gpus, base, actual, scale = [], [], [], [], []
     cols: dict[str, list] = defaultdict(list)
     names = ("params_m", "grad_bytes", "step_compute_s", "gpus_per_node", "busbw_intra",
-             "busbw_pair", "busbw_inter", "lat_intra", "lat_inter", "multi_socket", "batch0",
-             "busbw_two", "busbw_four")
+             "busbw_pair", "busbw_inter", "lat_intra", "lat_inter", "multi_socket", "batch0")
     for i, s in enumerate(series):
         for n, a, b in zip(s.gpus, s.actual, s.batch, strict=True):
             idx.append(i)

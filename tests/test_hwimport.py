@@ -272,3 +272,31 @@ def test_windows_line_endings_and_markdown_quotes():
     d = parse_text(quoted)
     assert d.gpu_count == 8 and d.gpu_names == ["NVIDIA H100 80GB HBM3"] * 8
 
+
+
+def test_long_multi_gpu_dmon_log_with_a_garbled_line():
+    rows = [(g, 200 + i % 50, 60 + i % 7, 90 + i % 10) for i in range(300) for g in range(2)]
+    text = dmon(rows)
+    d = parse_text(text)
+    assert [g.util_samples for g in d.gpus] == [300, 300] and d.max_gpu_temp_c == 66
+    garbled = parse_text(text.replace(f"{0:>5} {200:>5}", "    0  12 oops", 1))
+    assert garbled.gpus[0].util_samples == 299
+    assert any("skipped" in w.en for w in garbled.warnings)
+
+
+@pytest.mark.parametrize(("text", "count", "words"), [
+    ("No devices were found\n", 0, "found no NVIDIA GPU"),
+    ("NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure "
+     "that the latest NVIDIA driver is installed and running.\n", None, "driver"),
+    ("Failed to initialize NVML: Driver/library version mismatch\n", None, "mismatch"),
+])
+def test_nvidia_smi_error_messages_are_facts_not_input_errors(text, count, words):
+    d = parse_text(text)
+    assert d.gpu_count == count and any(words in w.en for w in d.warnings)
+
+
+def test_lost_gpu_message_beside_a_table():
+    table = (FIXTURES / "smi/rtx4090-8gpu-550-thamada.txt").read_text()
+    d = parse_text("Unable to determine the device handle for GPU0000:3B:00.0: GPU is lost.  "
+                   "Reboot the system to recover this GPU\n" + table)
+    assert d.gpu_count == 8 and any("GPU is lost" in w.en for w in d.warnings)

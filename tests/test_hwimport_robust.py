@@ -10,9 +10,25 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from advisor.errors import InputError
-from advisor.hwimport import HardwareDescription, parse_text
+from advisor.hwimport import HardwareDescription, importer, parse_text
 
 FIXTURES = Path(__file__).parent / "fixtures" / "nvidia-smi"
+
+
+class _RaisingLog:
+    """Stands in for the importer's logger: a parser bug that the importer would swallow
+    (logging it and going on with the rest of the paste) fails these tests instead."""
+
+    def exception(self, message, *args):
+        raise AssertionError("a parser raised: " + message % args)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _parser_bugs_fail():
+    saved = importer.log
+    importer.log = _RaisingLog()
+    yield
+    importer.log = saved
 FILES = sorted(FIXTURES.rglob("*.txt"))
 TEXTS = {p.relative_to(FIXTURES).as_posix(): p.read_text(encoding="utf-8") for p in FILES}
 FULL = {name: parse_text(text) for name, text in TEXTS.items()}

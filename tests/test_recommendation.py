@@ -197,3 +197,11 @@ def test_gpu_counts_can_be_chosen():
     assert rec.projection.gpus == [1, 2] and rec.verdict.gpus <= 2
     short = [p for p in rec.pitfalls if p.id == "not_enough_gpus"]
     assert short and "4" in short[0].title.en
+
+
+def test_imported_temperature_counts_like_a_measured_one():
+    desc = HardwareDescription(kind="query", kinds=["query"], max_gpu_temp_c=89.0)
+    rec, found = pitfalls_of(_profile(), hardware=desc)
+    assert found["thermal_throttling"].severity == "critical"
+    hot = next(t for t in rec.trace if t.rule == "pitfalls.hot_gpu")
+    assert hot.facts == {"max_temp_c": 89.0}

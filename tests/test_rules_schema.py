@@ -130,3 +130,9 @@ def test_no_python_in_rules(tmp_path):
     text = GOOD.replace("value: 84}", "value: !!python/object/apply:os.system ['true']}")
     found, rendered = problems(tmp_path, text)
     assert found[0].line == 6
+
+
+def test_duplicate_key_in_a_rule(tmp_path):
+    text = GOOD.replace("    sources: [F27]\n", "    sources: [F27]\n    sources: [F28]\n")
+    found, rendered = problems(tmp_path, text)
+    assert "duplicate key 'sources'" in rendered and found[0].line == 12

@@ -105,8 +105,9 @@ def parse_csv(lines: list[str]) -> Reading:
             continue
         if fields is None or not cells[0][:1].isdigit():  # a data row starts with a number
             header = _header_fields(cells)
-            if header is not None:
-                fields = header
+            if header is not None:  # a new query (pastes join several): finish the last one
+                _flush(reading, fields, rows)
+                fields, rows = header, []
                 reading.recognised = True
                 continue
         if fields is None and flag_fields is not None and len(cells) == len(flag_fields):
@@ -118,23 +119,27 @@ def parse_csv(lines: list[str]) -> Reading:
                 bad += 1
         else:
             rows.append(cells)
-    if fields is None and rows:
-        width = len(rows[0])
-        rows = [r for r in rows if len(r) == width]
-        fields = _guess_fields(rows)
-        if "name" in fields or "uuid" in fields or "bus_id" in fields:
-            reading.recognised = True
-            reading.warn("CSV without a header: only self-describing columns (name, UUID, MiB, %) "
-                         "were read", "CSV 没有表头：只读取了能自我说明的列（名称、UUID、MiB、%）")
-        else:
-            return reading
-    if fields is not None and rows:
-        _rows_to_gpus(reading, fields, rows)
-        reading.recognised = reading.recognised or bool(reading.gpus)
+    _flush(reading, fields, rows)
     if bad:
         reading.warn(f"{bad} CSV row(s) had the wrong number of columns and were skipped",
                      f"{bad} 行 CSV 列数不对，已跳过")
     return reading
+
+
+def _flush(reading: Reading, fields: list[str | None] | None, rows: list[list[str]]) -> None:
+    """Turn the rows under one header (or none) into GPUs."""
+    if not rows:
+        return
+    if fields is None:
+        width = len(rows[0])
+        rows = [r for r in rows if len(r) == width]
+        fields = _guess_fields(rows)
+        if "name" not in fields and "uuid" not in fields and "bus_id" not in fields:
+            return
+        reading.warn("CSV without a header: only self-describing columns (name, UUID, MiB, %) "
+                     "were read", "CSV 没有表头：只读取了能自我说明的列（名称、UUID、MiB、%）")
+    _rows_to_gpus(reading, fields, rows)
+    reading.recognised = reading.recognised or bool(reading.gpus)
 
 
 _SAMPLES = {"temp": "temp_c", "util": "sm_util", "mem_util": "mem_util", "power": "power_w",
@@ -167,9 +172,11 @@ def _rows_to_gpus(reading: Reading, fields: list[str | None], rows: list[list[st
             group = groups[key] = []
         group.append(row)
     used = [(i, f) for i, f in enumerate(fields) if f and f not in ("other", "timestamp")]
+    earlier = list(reading.gpus)
+    fresh: list[GpuReading] = []
     for group in groups.values():
         gpu = GpuReading()
-        reading.gpus.append(gpu)
+        fresh.append(gpu)
         for i, field in used:
             if field in _SAMPLES:  # every sample, converted column-wise
                 getattr(gpu, _SAMPLES[field]).extend(_column(group, i))
@@ -181,10 +188,17 @@ def _rows_to_gpus(reading: Reading, fields: list[str | None], rows: list[list[st
                 cell = next((r[i] for r in reversed(group) if _has_value(r[i])), None)
                 if cell is not None:
                     _apply(reading, gpu, field, cell)
-    if id_at is None or "index" not in fields:
-        for i, gpu in enumerate(reading.gpus):
-            if gpu.index is None:
-                gpu.index = i if id_at is None else None
+    if id_at is None:
+        for i, gpu in enumerate(fresh):
+            gpu.index = i
+    for gpu in fresh:  # a second query of the same GPUs (index, UUID or bus id) adds to them
+        same = next((g for g in earlier if (gpu.index is not None and g.index == gpu.index)
+                     or (gpu.uuid and g.uuid == gpu.uuid)
+                     or (gpu.bus_id and g.bus_id == gpu.bus_id)), None)
+        if same is None:
+            reading.gpus.append(gpu)
+        else:
+            same.absorb(gpu)
 
 
 def _has_value(cell: str) -> bool:

@@ -21,6 +21,7 @@ from advisor.hwimport.merge import merge_readings
 from advisor.hwimport.model import HardwareDescription
 from advisor.hwimport.query import parse_query
 from advisor.hwimport.reading import Reading
+from advisor.hwimport.smi_errors import error_messages
 from advisor.hwimport.summary import describe
 from advisor.hwimport.table import parse_table
 from advisor.hwimport.topo import parse_topo
@@ -70,11 +71,15 @@ def _read_text(text: str, source: str | None) -> list[Reading]:
     cleaned = clean_text(text[:MAX_CHARS])
     lines = cleaned.split("\n")
     candidates = candidate_kinds(cleaned)
-    if not candidates:
-        return []
-    readings = _parse_segments(split_segments(lines, candidates), source)
+    readings = _parse_segments(split_segments(lines, candidates), source) if candidates else []
     if not readings and len(candidates) == 1:  # the substring guess was wrong: go line by line
         readings = _parse_segments(split_segments(lines, set()), source)
+    status = error_messages(cleaned)
+    if status is not None:  # nvidia-smi's own complaints: no GPU, no driver, a lost GPU
+        status.source = source
+        if readings:
+            status.declared_gpu_count = None  # the outputs beside it say how many GPUs
+        readings.append(status)
     return readings
 
 

@@ -72,7 +72,7 @@ def merge_readings(readings: list[Reading]) -> Merged:
                 merged.gpus.append(g)
             else:
                 target.absorb(g)
-        if not r.count_is_fragment and (r.gpus or r.declared_gpu_count):
+        if not r.count_is_fragment and (r.gpus or r.declared_gpu_count is not None):
             merged.counts.append(max(len(r.gpus), r.declared_gpu_count or 0))
     if len(set(merged.counts)) > 1:
         merged.warnings.append(Text(

@@ -7,6 +7,7 @@ each GPU with dmon to find the one holding the others back (# F30); NVLink vs PC
 
 from __future__ import annotations
 
+import re
 from statistics import median
 
 from advisor.hwimport.model import GpuFacts, HardwareDescription, Observation
@@ -29,6 +30,7 @@ def _label(g: GpuFacts) -> str:
 
 
 def is_loaded(g: GpuFacts) -> bool:
+    """Was the GPU working when the output was taken? (a power cap at idle means nothing)"""
     if g.sm_util_pct is not None:
         return g.busy_util_pct is not None
     if "gpu_idle" in g.throttle_active:
@@ -39,7 +41,7 @@ def is_loaded(g: GpuFacts) -> bool:
 def width_downgraded(g: GpuFacts) -> bool | None:
     if g.pcie_width_current is None or g.pcie_width_max is None:
         return None
-    if g.name and any(tag in g.name for tag in NARROW_BY_DESIGN):
+    if g.name and any(re.search(rf"\b{tag}\b", g.name) for tag in NARROW_BY_DESIGN):
         return False
     return g.pcie_width_current < g.pcie_width_max
 

@@ -16,6 +16,7 @@ import yaml
 from advisor.paths import rules_dir
 
 BASELINE = "baseline_facts.yaml"
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 OUTCOMES = ("fires", "does_not_fire")
 
 
@@ -32,13 +33,17 @@ class RuleCase:
         return f"{self.rule_id}:{self.outcome}[{self.number}]"
 
 
+def _read(path: Path) -> Any:
+    return yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)  # noqa: S506 - safe loader
+
+
 def cases_dir() -> Path:
     return rules_dir() / "cases"
 
 
 def baseline_facts(folder: Path | None = None) -> dict[str, Any]:
     path = (folder or cases_dir()) / BASELINE
-    return dict(yaml.safe_load(path.read_text(encoding="utf-8"))["facts"])
+    return dict(_read(path)["facts"])
 
 
 def apply_changes(base: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
@@ -59,7 +64,7 @@ def load_cases(folder: Path | None = None) -> list[RuleCase]:
     for path in sorted(folder.glob("*.yaml")):
         if path.name == BASELINE:
             continue
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = _read(path)
         if data.get("concern") != path.stem:
             raise ValueError(f"{path}: concern must be {path.stem!r}")
         for rule_id, outcomes in (data.get("cases") or {}).items():

@@ -13,6 +13,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from advisor.errors import InputError, Problem
 from advisor.facts import FACTS
 from advisor.i18n import Text
@@ -29,12 +31,31 @@ from advisor.rulebase.model import (
     placeholders,
 )
 from advisor.rulebase.when import parse_when
-from advisor.yaml_lines import LineIndex, load_yaml_text
+from advisor.yaml_lines import LineIndex, _construct_mapping, load_yaml_text
 
 RULE_ID = re.compile(r"^[a-z][a-z0-9_]*\.[a-z0-9_]+$")
 NAME_ID = re.compile(r"^[a-z][a-z0-9_]*$")
 RULE_KEYS = ("id", "when", "then", "message", "why", "remedy", "sources", "priority")
 SAMPLE = {"str": "x", "int": 1, "float": 1.5, "bool": True}
+
+
+class _FastUniqueKeyLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+    """libyaml's safe loader, refusing duplicate keys like ``advisor.yaml_lines``' loader."""
+
+
+_FastUniqueKeyLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG,
+                                     _construct_mapping)
+
+
+def _parse(text: str, source: str) -> tuple[Any, LineIndex]:
+    """Data and line index through libyaml (the rule base loads at start-up: the pure-Python
+    parser took over a second); on any error the line-aware loader reports it."""
+    try:
+        root = yaml.compose(text, Loader=_FastUniqueKeyLoader)
+        data = yaml.load(text, Loader=_FastUniqueKeyLoader)  # noqa: S506 - a safe loader
+    except (yaml.YAMLError, RecursionError):
+        return load_yaml_text(text, source=source)
+    return data, LineIndex(root)
 
 
 def _known_sources() -> set[str]:
@@ -223,7 +244,7 @@ def load_rule_file(path: Path, sources: set[str] | None = None) -> list[Rule]:
     from advisor.profile_io import read_text_file
 
     source = str(path)
-    data, index = load_yaml_text(read_text_file(path), source=source)
+    data, index = _parse(read_text_file(path), source)
     check = _FileCheck(source, index)
     concern = path.stem
     if not isinstance(data, dict) or set(data) - {"concern", "description", "rules"}:

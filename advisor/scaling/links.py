@@ -33,9 +33,6 @@ class LinkFigures:
     latency_inter_s: float
     multi_socket_pcie: bool  # PCIe rings of more than 4 GPUs cross CPU sockets
     source: str
-    # Switchless NVLink mesh: busbw of rings over <= 2 and 3-4 GPUs (None = busbw_intra_gbs)
-    busbw_two_gbs: float | None = None
-    busbw_four_gbs: float | None = None
 
 
 @cache
@@ -100,10 +97,8 @@ def _link_figures(intra_name: str, inter_name: str, pcie_gen: int | None, consum
         bw, pair = _intra_raw(name, gpu)
         best, best_pair = max(best, bw), max(best_pair, pair, bw)
     source = str(table["intra"][intra_name]["source"])
-    two, four = _mesh_rings(intra_name, best, gpu)
     if measured_busbw_gbs:
         best = best_pair = float(measured_busbw_gbs)
-        two = four = None  # a measured figure already says what the rings achieve
         source = "measured (profile)"
     inter_bw, inter_lat = 0.0, 0.0
     if inter_name != "none":
@@ -117,22 +112,4 @@ def _link_figures(intra_name: str, inter_name: str, pcie_gen: int | None, consum
                        latency_intra_s=float(table["intra"][intra_name]["latency_us"]) * 1e-6,
                        latency_inter_s=inter_lat,
                        multi_socket_pcie=intra_name in _PCIE_GEN or intra_name == "nvlink_bridge",
-                       source=source, busbw_two_gbs=two, busbw_four_gbs=four)
-
-
-def _mesh_rings(intra_name: str, full_gbs: float, gpu: GpuSpec
-                ) -> tuple[float | None, float | None]:
-    """Busbw of 2- and 4-GPU rings on a switchless NVLink mesh (DGX-1 hybrid cube-mesh).
-
-    Never below what a slower link type gives the same GPUs (monotonic repair), so a faster
-    link type still never gets less bandwidth than a slower one.
-    """
-    fractions = load_links()["intra"][intra_name].get("ring_fraction_by_gpus")
-    if not fractions:
-        return None, None
-    slower = [_intra_raw(name, gpu) for name in INTRA_ORDER[: INTRA_ORDER.index(intra_name)]]
-    ring_floor = max((bw for bw, _ in slower), default=0.0)
-    pair_floor = max((pair for _, pair in slower), default=0.0)
-    four = min(max(full_gbs * float(fractions[4]), ring_floor), full_gbs)
-    two = min(max(full_gbs * float(fractions[2]), pair_floor, ring_floor), four)
-    return two, four
+                       source=source)

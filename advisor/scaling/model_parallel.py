@@ -13,12 +13,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from advisor.scaling.parameters import ScalingParams
-from advisor.scaling.physics import (
-    DataParallelInputs,
-    StepBreakdown,
-    breakdown,
-    mesh_busbw_gbs,
-)
+from advisor.scaling.physics import DataParallelInputs, StepBreakdown, breakdown
 
 
 @dataclass(frozen=True)
@@ -53,8 +48,7 @@ def tensor_parallel(gpus: np.ndarray, ways: np.ndarray, x: DataParallelInputs,
     n = np.asarray(gpus, dtype=float)
     t = np.asarray(ways, dtype=float)
     replicas = np.maximum(n / t, 1.0)
-    mesh = mesh_busbw_gbs(t, x)  # a switchless NVLink mesh gives small groups fewer links
-    bw = np.where(t <= 2, x.busbw_pair_gbs or mesh, mesh)
+    bw = np.where(t <= 2, x.busbw_pair_gbs or x.busbw_intra_gbs, x.busbw_intra_gbs)
     bw = bw * p.busbw_efficiency
     act_bytes = batch * shape.sequence * shape.hidden * shape.activation_bytes
     exchange = (p.tensor_activation_exchanges_per_layer * shape.layers * 2.0 * (t - 1.0) / t
@@ -62,8 +56,7 @@ def tensor_parallel(gpus: np.ndarray, ways: np.ndarray, x: DataParallelInputs,
     group_step = x.step_compute_s / t + exchange
     group_nodes = np.maximum(x.gpus_per_node // t, 1.0)  # t-GPU groups per node
     xg = replace(x, params_millions=x.params_millions / t, step_compute_s=group_step,
-                 gpus_per_node=group_nodes, busbw_pair_gbs=None, busbw_two_gbs=None,
-                 busbw_four_gbs=None)
+                 gpus_per_node=group_nodes, busbw_pair_gbs=None)
     part = breakdown(replicas, xg, p)  # the groups run data parallel, one vectorised call
     return part.speedup * x.step_compute_s / group_step, exchange, part
 

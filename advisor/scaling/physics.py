@@ -50,10 +50,6 @@ class DataParallelInputs:
     throttle_fixed: float = 0.0  # clock loss with several cards (measured > 84 degC)
     batch_scale: np.ndarray | float = field(default=1.0)  # per-GPU batch at N / at 1
     batch_per_gpu: float | np.ndarray = 32.0  # samples per GPU at the baseline (jitter)
-    # NVLink mesh without a switch (DGX-1 hybrid cube-mesh): rings over 2 or 3-4 GPUs use
-    # fewer links than the full 8-GPU ring; None (or NaN) = busbw_intra_gbs.
-    busbw_two_gbs: float | np.ndarray | None = None
-    busbw_four_gbs: float | np.ndarray | None = None
 
 
 @dataclass(frozen=True)
@@ -109,17 +105,6 @@ def allreduce_time_s(gpus: np.ndarray, gpus_per_node: np.ndarray | int, grad_byt
     return intra + inter + latency
 
 
-def mesh_busbw_gbs(local: np.ndarray, x: DataParallelInputs) -> np.ndarray:
-    """Intra-node busbw for a ring over ``local`` GPUs: a switchless NVLink mesh gives small
-    rings only the links between their members (DGX-1: one of six links joins GPUs 0 and 1)."""
-    bw = np.broadcast_to(np.asarray(x.busbw_intra_gbs, dtype=float), local.shape)
-    for limit, small in ((4, x.busbw_four_gbs), (2, x.busbw_two_gbs)):
-        if small is not None:
-            small_bw = np.asarray(small, dtype=float)
-            bw = np.where((local <= limit) & np.isfinite(small_bw), small_bw, bw)
-    return bw
-
-
 def breakdown(gpus: np.ndarray | list[int], x: DataParallelInputs,
               p: ScalingParams) -> StepBreakdown:
     """Step-time components and speed-up of a data-parallel job for every GPU count."""
@@ -136,7 +121,7 @@ def breakdown(gpus: np.ndarray | list[int], x: DataParallelInputs,
         local > 1, x.throttle_fixed, 0.0), 0.5)  # F27: packed cards throttle above ~84 degC
     compute = base * sharing / clock
 
-    bw_intra = mesh_busbw_gbs(local, x) * p.busbw_efficiency * np.where(
+    bw_intra = x.busbw_intra_gbs * p.busbw_efficiency * np.where(
         np.asarray(x.multi_socket_pcie) & (local > 4), p.pcie_multi_socket_factor, 1.0)
     grad_bytes = x.params_millions * 1e6 * x.grad_bytes_per_param * x.comm_volume_factor
     # Inter-node traffic crosses the host's root complex like a PCIe ring of many GPUs does.
