@@ -225,7 +225,9 @@ def _obs_ids(hardware: Any) -> set[str]:
 
 def base_facts(profile: Profile, projection: Projection, costs: CostReport,
                hardware: Any | None = None) -> FactSet:
-    """The fact set the decision rules read (everything but the verdict)."""
+    """The fact set the decision rules read (everything but the verdict). ``projection``
+    should start at one GPU (``recommend`` makes sure of it): ``memory_per_gpu_gb`` and the
+    energy baseline are read at its first count."""
     from advisor.catalog.gpus import resolve_gpu
 
     tr, hw, ec = profile.training, profile.hardware, profile.economics

@@ -50,9 +50,10 @@ class RuleBaseIncomplete(RuntimeError):
 
 def recommend(profile: Profile, *, gpus: list[int] | None = None, hardware: Any | None = None,
               lang: str | None = None, engine: RuleEngine | None = None) -> Recommendation:
-    """The full recommendation for ``profile``; ``gpus`` are the GPU counts to consider,
-    ``hardware`` an imported ``HardwareDescription`` whose observations become pitfalls."""
-    projection = project(profile, gpus)
+    """The full recommendation for ``profile``; ``gpus`` are the GPU counts to consider (one
+    GPU is always added: every verdict is relative to it), ``hardware`` an imported
+    ``HardwareDescription`` whose observations become pitfalls."""
+    projection = project(profile, sorted(set(gpus) | {1}) if gpus else None)
     costs = estimate_costs(profile, projection, lang=lang)
     return recommend_from(profile, projection, costs, hardware=hardware, engine=engine)
 

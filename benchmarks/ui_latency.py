@@ -6,7 +6,8 @@ Budget (issue 6): median under 16 ms (one frame at 60 Hz). Run:
     .venv/bin/python benchmarks/ui_latency.py --changes 200
 
 Three numbers, each the median over ``--changes`` edits that alternate the GPUs per machine
-between 4 and 8 on the medium-model example (so every edit changes every curve):
+between 4 and 8 on the medium-model example (so every edit changes every curve). Between
+edits the window is repainted and idle, as between the keystrokes of a person:
 
 * keystroke: GUI-thread time of one edit (field → validation → recompute request). This is
   what typing waits for; the recommendation itself runs on a worker thread.
@@ -63,6 +64,13 @@ def main() -> int:
     wait_for(window.betterLinkShown)
     plot = window.results_page.speedup
     keystroke, redraw, end_to_end = [], [], []
+    seen: list = []
+
+    def settle() -> None:
+        """Paint what is pending, as between two keystrokes of a person (≥ 100 ms apart)."""
+        window.repaint()
+        for _ in range(3):
+            app.processEvents()
     drawn_at: list[float] = []
     window.resultsShown.connect(lambda _r: (plot.repaint(), drawn_at.append(
         time.perf_counter())))
@@ -73,16 +81,22 @@ def main() -> int:
         editor.input.setText(value)
         editor.input.textEdited.emit(value)  # what a keystroke emits
         keystroke.append(time.perf_counter() - start)
+        deadline = start + 30
         while not drawn_at:
             app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents, 50)
+            if time.perf_counter() > deadline:
+                raise SystemExit("no results within 30 s: see the log")
         end_to_end.append(drawn_at[0] - start)
         while window.recomputer.busy:  # let the better-link curve finish before the next edit
             app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents, 50)
-        results = window.results
-        start = time.perf_counter()
-        window.results_page.show_results(results, "en")
-        plot.repaint()
-        redraw.append(time.perf_counter() - start)
+        seen.append(window.results)
+        if len(seen) >= 2:  # redraw alone: the previous results again (other data)
+            start = time.perf_counter()
+            window.results_page.show_results(seen[-2], "en")
+            plot.repaint()
+            redraw.append(time.perf_counter() - start)
+            window.results_page.show_results(seen[-1], "en")
+        settle()
 
     def line(name, values):
         median = statistics.median(values) * 1000

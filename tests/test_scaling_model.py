@@ -133,6 +133,18 @@ def test_strong_scaling_pays_fixed_per_step_work():
     assert strong < weak
 
 
+def test_small_per_gpu_batches_wait_longer_for_stragglers():
+    # A step sums b sample times: jitter cv/sqrt(b), the slowest of N sets the pace.
+    p = load_params().with_values(sync_latency_s=0.0)
+    one = breakdown([8], _inputs(batch_per_gpu=1.0), p).sync_s[0]
+    many = breakdown([8], _inputs(batch_per_gpu=64.0), p).sync_s[0]
+    assert one == pytest.approx(8.0 * many)
+    expected = 0.5 * p.sample_time_cv * np.sqrt(2.0 * np.log(8.0))
+    assert one == pytest.approx(expected)
+    assert speedup([8], _inputs(batch_per_gpu=1.0), p)[0] < speedup(
+        [8], _inputs(batch_per_gpu=64.0), p)[0]
+
+
 def test_input_pipeline_quality_orders_projection():
     runs = {q: project(profile(training={"input_pipeline": q}), [1, 4, 8]).speedup[2]
             for q in ("starved", "typical", "tuned")}

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from advisor.facts import PARALLELISMS, RATINGS, Scalar
+from advisor.facts import FACTS, PARALLELISMS, RATINGS, Scalar
 from advisor.i18n import Text
 from advisor.rulebase.conditions import Node, guaranteed_facts, leaves
 
@@ -71,8 +71,6 @@ class Rule:
 
     def quotable_facts(self) -> set[str]:
         """Facts a message or a conclusion may quote: always present, or guaranteed by when."""
-        from advisor.facts import FACTS
-
         always = {n for n, s in FACTS.items() if not s.optional
                   and (s.stage == "base" or self.stage == "findings")}
         return always | guaranteed_facts(self.when)

@@ -20,6 +20,7 @@ from ui.plots.style import (
     new_plot,
     pen,
     relabel,
+    set_curve,
     set_line_label,
     t,
 )

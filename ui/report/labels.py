@@ -123,8 +123,9 @@ DOES_NOT_FIT = T("does not fit", "放不下")
 SINGLE_GPU_DOES_NOT_FIT = T("The model does not fit on one GPU: the speed-ups are relative to an "
                             "estimate of one GPU with unlimited memory.",
                             "单卡显存放不下该模型：加速比相对于“显存无限的单卡”的估计值。")
-PLOT_SPEEDUP = T("Speed-up by GPU count, with the band of uncertainty and the ideal linear line.",
-                 "不同卡数的加速比，含不确定区间与理想线性参考线。")
+PLOT_SPEEDUP = T("Speed-up by GPU count: the likely range, the ideal linear line and the "
+                 "article's typical range (F01).",
+                 "不同卡数的加速比：可能区间、理想线性参考线与原文的常见区间（F01）。")
 NOTES = T("Notes", "说明")
 
 # Costs.

@@ -76,16 +76,21 @@ def _write_pdf(rec: Recommendation, profile, path: str, lang: str) -> int:
 
 
 def _numbers(rec: Recommendation, lang: str) -> list[str]:
+    """Speed-up, run time and money at the recommended count (or, for a one-GPU verdict, at the
+    largest count considered, to show what was turned down)."""
     v, pr, co = rec.verdict, rec.projection, rec.costs
-    i = pr.at(v.gpus)
-    lines = [pick(lang, f"speed-up at {v.gpus} GPUs: {pr.speedup[i]:.2f}x "
-                        f"({pr.speedup_low[i]:.2f}-{pr.speedup_high[i]:.2f}), "
-                        f"efficiency {pr.efficiency[i]:.0%}",
-                  f"{v.gpus} 卡加速比：{pr.speedup[i]:.2f} 倍（{pr.speedup_low[i]:.2f}–"
-                  f"{pr.speedup_high[i]:.2f}），扩展效率 {pr.efficiency[i]:.0%}"),
-             pick(lang, f"one run: {pr.run_hours[0]:.1f} h on 1 GPU, {pr.run_hours[i]:.1f} h on "
-                        f"{v.gpus}", f"单次训练：单卡 {pr.run_hours[0]:.1f} 小时，{v.gpus} 卡 "
-                                     f"{pr.run_hours[i]:.1f} 小时")]
+    n = v.gpus if v.gpus > 1 or len(pr.gpus) == 1 else max(pr.gpus)
+    i = pr.at(n)
+    lines = [] if n == v.gpus else [pick(lang, f"for comparison, {n} GPUs:", f"作为对比，{n} 卡：")]
+    lines += [pick(lang, f"speed-up at {n} GPU{'s' if n > 1 else ''}: {pr.speedup[i]:.2f}x "
+                         f"({pr.speedup_low[i]:.2f}-{pr.speedup_high[i]:.2f}), "
+                         f"efficiency {pr.efficiency[i]:.0%}",
+                   f"{n} 卡加速比：{pr.speedup[i]:.2f} 倍（{pr.speedup_low[i]:.2f}–"
+                   f"{pr.speedup_high[i]:.2f}），扩展效率 {pr.efficiency[i]:.0%}"),
+              pick(lang, f"one run: {pr.run_hours[0]:.1f} h on {pr.gpus[0]} GPU, "
+                         f"{pr.run_hours[i]:.1f} h on {n}",
+                   f"单次训练：{pr.gpus[0]} 卡 {pr.run_hours[0]:.1f} 小时，{n} 卡 "
+                   f"{pr.run_hours[i]:.1f} 小时")]
     if i < len(co.cost_per_run):
         lines.append(pick(lang, f"cost per run: {co.cost_per_run[i]:,.0f} {co.currency}; net value "
                                 f"vs 1 GPU: {co.net_value_per_month[i]:,.0f} {co.currency}/month",
