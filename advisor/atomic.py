@@ -9,6 +9,12 @@ from pathlib import Path
 from advisor.errors import InputError
 
 
+def _umask() -> int:
+    current = os.umask(0o022)
+    os.umask(current)
+    return current
+
+
 def atomic_write_bytes(path: str | Path, data: bytes) -> None:
     """Replace ``path`` with ``data`` in one step; on failure the old file is untouched and no
     temporary file is left behind. An unwritable place raises InputError naming the path."""
@@ -24,11 +30,10 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> None:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        if path.exists():
-            try:
-                os.chmod(tmp, path.stat().st_mode & 0o777)
-            except OSError:
-                pass
+        try:  # keep an existing file's mode; a new file follows the user's umask
+            os.chmod(tmp, path.stat().st_mode & 0o777 if path.exists() else 0o666 & ~_umask())
+        except OSError:
+            pass
         os.replace(tmp, path)
     except OSError as exc:
         try:

@@ -3,7 +3,8 @@
     .venv/bin/python -m benchmarks.fit_projection
 
 Fits the FITTED parameters by least squares on log speed-up ratios of every non-flagged
-published series (benchmarks/data/scaling-dev.csv), then sets the band width from the
+published series (benchmarks/data/scaling-dev.csv; weak priors on the overlap / bandwidth
+pair, see projection_eval.PRIORS), then sets the band width from the
 leave-one-family-out residuals (so the band reflects error on unseen model families).
 Deterministic: same data, same output.
 """
@@ -23,8 +24,8 @@ OUT = Path(__file__).resolve().parents[1] / "resources" / "scaling" / "parameter
 
 # name -> (unit, meaning, how the value was obtained). Order = order in the YAML.
 DOCS: dict[str, tuple[str, str, str]] = {
-    "overlap_fraction": ("1", "share of the gradient all-reduce that can run during the backward pass (bucketed DDP/Horovod); the rest is exposed", "fitted"),
-    "busbw_efficiency": ("1", "achieved share of the nccl-tests large-message busbw during training (25 MB buckets, contention with compute)", "fitted"),
+    "overlap_fraction": ("1", "share of the gradient all-reduce that can run during the backward pass (bucketed DDP/Horovod); the rest is exposed", "fitted, weak prior 0.6 (projection_eval.PRIORS)"),
+    "busbw_efficiency": ("1", "achieved share of the nccl-tests large-message busbw during training (25 MB buckets, contention with compute)", "fitted, weak prior 0.85 (projection_eval.PRIORS)"),
     "sample_time_cv": ("1", "coefficient of variation of one sample's processing time (image sizes, sequence lengths, proposals); a step of b samples jitters by cv/sqrt(b) and waits for the slowest of N GPUs, E[max] ~ sqrt(2 ln N)", "fitted"),
     "fixed_step_fraction": ("1", "share of a single-GPU step that does not shrink with a smaller per-GPU batch (launches, optimizer step); matters for strong scaling", "fitted"),
     "pipeline_stall_tuned": ("1 per log2 N", "input-pipeline stall of a tuned loader, as a share of the compute time per doubling of GPUs (F28)", "fitted"),

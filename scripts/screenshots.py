@@ -31,7 +31,7 @@ def main() -> int:
     os.environ["GPU_ADVISOR_STATE_DIR"] = state
     os.environ["GPU_ADVISOR_LOG_DIR"] = state
     sys.path.insert(0, str(ROOT))
-    from PySide6.QtCore import QEventLoop, QTimer
+    from PySide6.QtCore import QEventLoop, Qt, QTimer
     from PySide6.QtGui import QImage
 
     from ui.app import build_window, make_application
@@ -47,7 +47,9 @@ def main() -> int:
 
     def save(window, name: str) -> None:
         settle()
-        image = window.grab().toImage().convertToFormat(QImage.Format.Format_RGB888)
+        # 256 colours keep a screenshot of text and flat plots small with no visible loss.
+        image = window.grab().toImage().convertToFormat(
+            QImage.Format.Format_Indexed8, Qt.ImageConversionFlag.ThresholdDither)
         path = args.out / f"{name}.png"
         image.save(str(path), "PNG", 9)
         written.append(path)

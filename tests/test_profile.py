@@ -145,3 +145,14 @@ def test_bounds_are_exposed_for_forms() -> None:
     info = field_meta(HardwareSpec, "nodes")
     assert info["ge"] == 1 and info["default"] == 1
     assert field_meta(TrainingSpec, "single_gpu_hours")["unit"] == "h"
+
+
+def test_new_file_follows_the_umask(tmp_path: Path) -> None:
+    import os
+
+    old = os.umask(0o022)
+    try:
+        save_profile(Profile(), tmp_path / "new.yaml")
+    finally:
+        os.umask(old)
+    assert (tmp_path / "new.yaml").stat().st_mode & 0o777 == 0o644

@@ -70,3 +70,23 @@ def test_a_failing_computation_is_a_status_line_not_a_crash(qtbot):
     with qtbot.waitSignal(window.resultsShown):
         window.answers.set("hardware.gpus_per_node", 2)
     assert window.results.recommendation.projection.gpus[-1] == 2
+
+
+def test_bundled_cjk_font_registers(qtbot):
+    from PySide6.QtGui import QFontDatabase
+
+    from ui.fonts import ensure_cjk_font
+
+    family = ensure_cjk_font(force_bundled=True)
+    assert family == "Droid Sans Fallback"
+    assert QFontDatabase.WritingSystem.SimplifiedChinese in QFontDatabase.writingSystems(family)
+
+
+def test_launch_without_a_display_says_what_to_run(monkeypatch, capsys):
+    from ui.launch import launch
+
+    monkeypatch.setenv("QT_QPA_PLATFORM", "xcb")
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    assert launch([]) == 0
+    assert "No display found" in capsys.readouterr().out

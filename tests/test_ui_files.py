@@ -96,3 +96,53 @@ def test_new_profile_resets_the_answers(qtbot):
     window.document.new()
     assert window.document.path is None
     assert window.answers.profile.model.name == "my-model"
+
+
+def test_export_pdf_hands_the_shown_results_to_the_report(qtbot, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QFileDialog
+
+    import ui.report
+
+    calls = []
+    monkeypatch.setattr(ui.report, "export_pdf",
+                        lambda rec, profile, path, lang: calls.append((rec, profile, path, lang)))
+    target = tmp_path / "report.pdf"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName",
+                        staticmethod(lambda *a, **k: (str(target), "")))
+    window = make_window(qtbot, "zh")
+    with qtbot.waitSignal(window.resultsShown):
+        window.recompute()
+    window.results_page.card.export_button.click()
+    assert calls == [(window.results.recommendation, window.results.profile, str(target), "zh")]
+    window.hub.set_language("en")
+
+
+def test_import_nvidia_smi_fills_the_hardware_answers(qtbot, monkeypatch):
+    import ui.import_dialog
+    from advisor.profile import IntraLink
+
+    class FakeDialog:
+        def __init__(self, parent, lang):
+            self.lang = lang
+
+        def exec(self):
+            return 1
+
+        def result_description(self):
+            return "a machine"
+
+    def apply(desc, profile):
+        assert desc == "a machine"
+        hardware = profile.hardware.model_copy(update={"gpus_per_node": 8,
+                                                       "intra_link": IntraLink.nvswitch})
+        return profile.model_copy(update={"hardware": hardware})
+
+    import advisor.hwimport
+
+    monkeypatch.setattr(ui.import_dialog, "ImportDialog", FakeDialog)
+    monkeypatch.setattr(advisor.hwimport, "apply_to_profile", apply)
+    window = make_window(qtbot)
+    window.act_import.trigger()
+    assert window.answers.profile.hardware.gpus_per_node == 8
+    hardware = next(p for p in window.pages if p.page.key == "hardware")
+    assert hardware.editors["hardware.intra_link"].value() == "nvswitch"

@@ -112,3 +112,22 @@ def test_gpu_choice_comes_from_the_catalog(qtbot):
     editor.input.setCurrentIndex(index)
     editor.input.activated.emit(index)
     assert window.answers.profile.hardware.gpu == "h100_sxm"
+
+
+def test_live_preview_follows_the_answers_on_the_question_pages(qtbot):
+    window = make_window(qtbot, recommend=projection_recommend)
+    window.show()
+    with qtbot.waitSignal(window.resultsShown):
+        window.recompute()
+    window.go_to(2)
+    preview = window.preview
+    assert preview.isVisible()
+    editor = window.pages[2].editors["hardware.gpus_per_node"]
+    with qtbot.waitSignal(window.resultsShown):
+        editor.input.selectAll()
+        qtbot.keyClicks(editor.input, "2")
+    x, _y = preview.plot.advisor_items["projected"].getData()
+    assert list(x) == [1, 2]
+    assert preview.rating.text() in {"Worth it", "Not worth it"}
+    window.go_to(4)
+    assert not preview.isVisible()

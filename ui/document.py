@@ -20,7 +20,6 @@ from advisor.yaml_lines import load_yaml_text
 from ui import user_files
 
 log = logging.getLogger("advisor.ui")
-FILTERS = "Profiles (*.yaml *.yml *.json);;All files (*)"
 
 
 class Document(QObject):
@@ -44,6 +43,9 @@ class Document(QObject):
     def _lang(self) -> str:
         return self.window.lang
 
+    def _filters(self) -> str:
+        return self.tr("Profiles (*.yaml *.yml *.json);;All files (*)")
+
     def _warn(self, title: str, text: str) -> None:
         QMessageBox.warning(self.window, title, text)
 
@@ -54,7 +56,8 @@ class Document(QObject):
         self.update_title()
 
     def open_dialog(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self.window, self.tr("Open profile"), "", FILTERS)
+        path, _ = QFileDialog.getOpenFileName(self.window, self.tr("Open profile"), "",
+                                              self._filters())
         if path:
             self.open_path(path)
 
@@ -121,7 +124,7 @@ class Document(QObject):
         start = str(self.path or (self.broken_source.with_name(
             self.broken_source.stem + "-fixed.yaml") if self.broken_source else "profile.yaml"))
         path, _ = QFileDialog.getSaveFileName(self.window, self.tr("Save profile"), start,
-                                              FILTERS)
+                                              self._filters())
         return self.save_to(Path(path)) if path else False
 
     def save_to(self, path: Path) -> bool:

@@ -47,8 +47,9 @@ class MainWindow(QMainWindow):
         self.results: Results | None = None
         self.results_page: Any = None  # built after the first page is on screen (start-up)
         self.steps = QListWidget()
-        self.steps.setFixedWidth(250)
+        self.steps.setFixedWidth(300)
         self.steps.setWordWrap(True)
+        self.steps.setTextElideMode(Qt.TextElideMode.ElideNone)
         self.steps.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.steps.setStyleSheet("QListWidget::item { padding: 6px 4px; }")
         self.stack = QStackedWidget()
@@ -70,8 +71,10 @@ class MainWindow(QMainWindow):
         nav.addWidget(self.summary, 1)
         nav.addWidget(self.back_button)
         nav.addWidget(self.next_button)
+        self.preview: Any = None  # live verdict + speed-up under the question pages
         right = QVBoxLayout()
         right.addWidget(self.stack, 1)
+        self._right = right
         right.addLayout(nav)
         central = QWidget()
         row = QHBoxLayout(central)
@@ -144,6 +147,12 @@ class MainWindow(QMainWindow):
             self.results_page.card.exportRequested.connect(self.document.export_pdf)
             self._results_holder.layout().addWidget(self.results_page)
             self.results_page.retranslate()
+            from ui.results.live_preview import LivePreview
+
+            self.preview = LivePreview()
+            self._right.insertWidget(1, self.preview)
+            self.preview.setVisible(self.stack.currentIndex() < len(self.pages)
+                                    and self.results is not None)
         if self.answers.profile is not None:
             self._profile_changed(self.answers.profile)
 
@@ -162,6 +171,11 @@ class MainWindow(QMainWindow):
         self.stack.setCurrentIndex(index)
         if self.steps.currentRow() != index:
             self.steps.setCurrentRow(index)
+        if self.preview is not None:
+            showing = index < len(self.pages) and self.results is not None
+            if showing and not self.preview.isVisible():
+                self.preview.show_results(self.results, self.lang)  # skipped while hidden
+            self.preview.setVisible(showing)
         self.back_button.setEnabled(index > 0)
         self.next_button.setEnabled(index < self.stack.count() - 1)
 
@@ -201,6 +215,8 @@ class MainWindow(QMainWindow):
         self.document.update_title()
         if self.results_page is not None:
             self.results_page.retranslate()
+        if self.preview is not None:
+            self.preview.retranslate()
         self._problems_changed(self.answers.all_problems())
         if self.answers.profile is not None:
             self._profile_changed(self.answers.profile)  # currency may follow the language
@@ -226,12 +242,19 @@ class MainWindow(QMainWindow):
     def _show_results(self, results: Results) -> None:
         self.results = results
         self.results_page.show_results(results, self.lang)
+        if self.preview is not None:
+            on_question_page = self.stack.currentIndex() < len(self.pages)
+            self.preview.setVisible(on_question_page)
+            if on_question_page:
+                self.preview.show_results(results, self.lang)
         self._update_summary()
         self.resultsShown.emit(results)
 
     def _show_better_link(self, results: Results) -> None:
         self.results = results
         self.results_page.show_better_link(results, self.lang)
+        if self.preview is not None and self.preview.isVisible():
+            self.preview.show_results(results, self.lang)
         self.betterLinkShown.emit(results)
 
     def _recompute_failed(self, message: str) -> None:

@@ -4,6 +4,14 @@ The widgets use ``self.tr()`` with the installed translator. Builders that take 
 (plots, shared with the PDF report) use :func:`tr_lang`, so a Chinese report can be drawn
 while the window speaks English; their strings are marked with ``QT_TRANSLATE_NOOP`` so
 ``pyside6-lupdate`` collects them into the same ``.ts`` file.
+
+After changing UI strings (tests/test_ui_language.py fails until this is done)::
+
+    .venv/bin/pyside6-lupdate -no-obsolete $(find ui -name '*.py' -not -path 'ui/report/*' \
+        -not -path 'ui/diagnosis/*' -not -name import_dialog.py | sort) \
+        -ts resources/i18n/advisor_zh_CN.ts
+    # translate the new entries (pyside6-linguist, or edit the XML), then:
+    .venv/bin/pyside6-lrelease resources/i18n/advisor_zh_CN.ts -qm resources/i18n/advisor_zh_CN.qm
 """
 
 from __future__ import annotations

@@ -322,126 +322,131 @@
 <context>
     <name>Document</name>
     <message>
-        <location filename="../../ui/document.py" line="41" />
+        <location filename="../../ui/document.py" line="40" />
         <source>untitled</source>
         <translation>未命名</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="42" />
+        <location filename="../../ui/document.py" line="41" />
         <source>GPU Scaling Advisor</source>
         <translation>多卡训练顾问</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="57" />
+        <location filename="../../ui/document.py" line="47" />
+        <source>Profiles (*.yaml *.yml *.json);;All files (*)</source>
+        <translation>配置文件 (*.yaml *.yml *.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/document.py" line="59" />
         <source>Open profile</source>
         <translation>打开配置</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="68" />
-        <location filename="../../ui/document.py" line="95" />
+        <location filename="../../ui/document.py" line="71" />
+        <location filename="../../ui/document.py" line="98" />
         <source>Cannot open the profile</source>
         <translation>无法打开配置</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="81" />
+        <location filename="../../ui/document.py" line="84" />
         <source>The profile has problems</source>
         <translation>配置有问题</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="83" />
+        <location filename="../../ui/document.py" line="86" />
         <source>The file was not changed. Fix the answers and save under a new name.</source>
         <translation>文件没有被改动。请修正答案后另存为新文件。</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="96" />
+        <location filename="../../ui/document.py" line="99" />
         <source>The file no longer exists:
 %1</source>
         <translation>文件已不存在：
 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="123" />
+        <location filename="../../ui/document.py" line="126" />
         <source>Save profile</source>
         <translation>保存配置</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="130" />
-        <location filename="../../ui/document.py" line="134" />
+        <location filename="../../ui/document.py" line="133" />
+        <location filename="../../ui/document.py" line="137" />
         <source>Cannot save yet</source>
         <translation>暂时无法保存</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="131" />
+        <location filename="../../ui/document.py" line="134" />
         <source>Some answers need attention; they are marked at their fields.</source>
         <translation>有些答案需要修改，已在对应的输入项旁标出。</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="135" />
+        <location filename="../../ui/document.py" line="138" />
         <source>Choose a new name: the file with problems is kept as it was.</source>
         <translation>请另选文件名：有问题的原文件保持原样。</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="140" />
+        <location filename="../../ui/document.py" line="143" />
         <source>Cannot save the profile</source>
         <translation>无法保存配置</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="145" />
-        <location filename="../../ui/document.py" line="208" />
+        <location filename="../../ui/document.py" line="148" />
+        <location filename="../../ui/document.py" line="211" />
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="166" />
+        <location filename="../../ui/document.py" line="169" />
         <source>Previous answers could not be restored</source>
         <translation>无法恢复上次的答案</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="167" />
+        <location filename="../../ui/document.py" line="170" />
         <source>The autosaved answers were damaged (%1). They were kept as %2; starting with a new profile.</source>
         <translation>自动保存的答案已损坏（%1）。原文件已保留为 %2；现在从新配置开始。</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="182" />
+        <location filename="../../ui/document.py" line="185" />
         <source>Restored the answers of the last session.</source>
         <translation>已恢复上次的答案。</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="190" />
-        <location filename="../../ui/document.py" line="194" />
+        <location filename="../../ui/document.py" line="193" />
         <location filename="../../ui/document.py" line="197" />
-        <location filename="../../ui/document.py" line="206" />
+        <location filename="../../ui/document.py" line="200" />
+        <location filename="../../ui/document.py" line="209" />
         <source>Export PDF</source>
         <translation>导出 PDF</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="191" />
+        <location filename="../../ui/document.py" line="194" />
         <source>The PDF report is not available in this build.</source>
         <translation>此版本未包含 PDF 报告功能。</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="194" />
+        <location filename="../../ui/document.py" line="197" />
         <source>The results are not ready yet.</source>
         <translation>结果尚未算好。</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="214" />
-        <location filename="../../ui/document.py" line="229" />
+        <location filename="../../ui/document.py" line="217" />
+        <location filename="../../ui/document.py" line="232" />
         <source>Import nvidia-smi</source>
         <translation>导入 nvidia-smi</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="215" />
+        <location filename="../../ui/document.py" line="218" />
         <source>The nvidia-smi import is not available in this build.</source>
         <translation>此版本未包含 nvidia-smi 导入功能。</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="235" />
+        <location filename="../../ui/document.py" line="238" />
         <source>About</source>
         <translation>关于</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="236" />
+        <location filename="../../ui/document.py" line="239" />
         <source>GPU Scaling Advisor (多卡训练顾问)
 
 Will more GPUs make your training faster, by how much, and is it worth the money? Rules and numbers cite the article's facts F01–F32.</source>
@@ -495,92 +500,92 @@ The application keeps running. The details were written to the log file:
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ui/main_window.py" line="171" />
+        <location filename="../../ui/main_window.py" line="201" />
         <source>&lt; Back</source>
         <translation>&lt; 上一步</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="172" />
+        <location filename="../../ui/main_window.py" line="202" />
         <source>Next &gt;</source>
         <translation>下一步 &gt;</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="173" />
+        <location filename="../../ui/main_window.py" line="203" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="174" />
+        <location filename="../../ui/main_window.py" line="204" />
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="175" />
+        <location filename="../../ui/main_window.py" line="205" />
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="176" />
+        <location filename="../../ui/main_window.py" line="206" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="177" />
+        <location filename="../../ui/main_window.py" line="207" />
         <source>&amp;New profile</source>
         <translation>新建配置(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="178" />
+        <location filename="../../ui/main_window.py" line="208" />
         <source>&amp;Open profile…</source>
         <translation>打开配置(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="179" />
+        <location filename="../../ui/main_window.py" line="209" />
         <source>&amp;Save</source>
         <translation>保存(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="180" />
+        <location filename="../../ui/main_window.py" line="210" />
         <source>Save &amp;as…</source>
         <translation>另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="181" />
+        <location filename="../../ui/main_window.py" line="211" />
         <source>Import nvidia-smi…</source>
         <translation>导入 nvidia-smi…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="182" />
+        <location filename="../../ui/main_window.py" line="212" />
         <source>Export PDF…</source>
         <translation>导出 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="183" />
+        <location filename="../../ui/main_window.py" line="213" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="184" />
+        <location filename="../../ui/main_window.py" line="214" />
         <source>&amp;About</source>
         <translation>关于(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="205" />
+        <location filename="../../ui/main_window.py" line="237" />
         <source>Some answers need attention (%1); the results are for the last valid answers.</source>
         <translation>有 %1 个答案需要修改；下面的结果基于最后一次有效的答案。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="217" />
+        <location filename="../../ui/main_window.py" line="261" />
         <source>Could not compute the results: %1</source>
         <translation>无法计算结果：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="228" />
+        <location filename="../../ui/main_window.py" line="272" />
         <source>Verdict so far: %1 · %2</source>
         <translation>当前结论：%1 · %2</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="231" />
+        <location filename="../../ui/main_window.py" line="275" />
         <source>answers to fix: %1</source>
         <translation>待修改的答案：%1</translation>
     </message>
@@ -734,151 +739,171 @@ The application keeps running. The details were written to the log file:
 <context>
     <name>Plots</name>
     <message>
-        <location filename="../../ui/plots/buy_vs_rent.py" line="13" />
+        <location filename="../../ui/plots/buy_vs_rent.py" line="24" />
         <source>Buy vs rent, %1 GPUs</source>
         <translation>自建与租用对比（%1卡）</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/buy_vs_rent.py" line="14" />
+        <location filename="../../ui/plots/buy_vs_rent.py" line="25" />
         <source>Months</source>
         <translation>月</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/buy_vs_rent.py" line="15" />
+        <location filename="../../ui/plots/buy_vs_rent.py" line="26" />
         <source>Cumulative cost (%1)</source>
         <translation>累计费用（%1）</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/buy_vs_rent.py" line="16" />
+        <location filename="../../ui/plots/buy_vs_rent.py" line="27" />
         <source>Own (buy)</source>
         <translation>自建（购买）</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/buy_vs_rent.py" line="17" />
+        <location filename="../../ui/plots/buy_vs_rent.py" line="28" />
         <source>Cloud (rent)</source>
         <translation>云实例租用</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/buy_vs_rent.py" line="18" />
+        <location filename="../../ui/plots/buy_vs_rent.py" line="29" />
         <source>Break-even: %1 months</source>
         <translation>回本点：%1 个月</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/buy_vs_rent.py" line="19" />
+        <location filename="../../ui/plots/buy_vs_rent.py" line="30" />
         <source>No break-even in this period</source>
         <translation>规划周期内不会回本</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/cost.py" line="25" />
+        <location filename="../../ui/plots/cost.py" line="27" />
         <source>Cost by number of GPUs</source>
         <translation>不同卡数的费用</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/cost.py" line="26" />
-        <location filename="../../ui/plots/speedup.py" line="19" />
+        <location filename="../../ui/plots/cost.py" line="28" />
+        <location filename="../../ui/plots/speedup.py" line="33" />
         <source>GPUs</source>
         <translation>卡数</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/cost.py" line="27" />
+        <location filename="../../ui/plots/cost.py" line="29" />
         <source>Cost (%1, log scale)</source>
         <translation>费用（%1，对数坐标）</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/cost.py" line="28" />
+        <location filename="../../ui/plots/cost.py" line="30" />
         <source>Cost per run</source>
         <translation>每次训练费用</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/cost.py" line="29" />
+        <location filename="../../ui/plots/cost.py" line="31" />
         <source>Cost per month</source>
         <translation>每月费用</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/cost.py" line="30" />
+        <location filename="../../ui/plots/cost.py" line="32" />
         <source>Value of time saved per month</source>
         <translation>每月省下时间的价值</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/cost.py" line="31" />
+        <location filename="../../ui/plots/cost.py" line="33" />
         <source>Best value: %1</source>
         <translation>性价比最高：%1卡</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/speedup.py" line="18" />
+        <location filename="../../ui/plots/speedup.py" line="32" />
         <source>Projected speed-up</source>
         <translation>预计加速比</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/speedup.py" line="20" />
+        <location filename="../../ui/plots/speedup.py" line="34" />
         <source>Speed-up vs one GPU (×)</source>
         <translation>相对单卡的加速比（倍）</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/speedup.py" line="21" />
+        <location filename="../../ui/plots/speedup.py" line="35" />
         <source>Projected</source>
         <translation>预计</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/speedup.py" line="22" />
+        <location filename="../../ui/plots/speedup.py" line="36" />
         <source>Likely range</source>
         <translation>可能范围</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/speedup.py" line="23" />
+        <location filename="../../ui/plots/speedup.py" line="37" />
         <source>Ideal (linear)</source>
         <translation>理想（线性）</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/speedup.py" line="24" />
+        <location filename="../../ui/plots/speedup.py" line="38" />
         <source>Article's typical range (F01)</source>
         <translation>原文的常见区间（F01）</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/speedup.py" line="25" />
+        <location filename="../../ui/plots/speedup.py" line="39" />
         <source>Same workload on %1</source>
         <translation>同样任务换成 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/speedup.py" line="26" />
+        <location filename="../../ui/plots/speedup.py" line="40" />
         <source>Recommended: %1</source>
         <translation>推荐：%1卡</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/style.py" line="23" />
+        <location filename="../../ui/plots/style.py" line="24" />
         <source>CNY</source>
         <translation>元</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/style.py" line="24" />
+        <location filename="../../ui/plots/style.py" line="25" />
         <source>USD</source>
         <translation>美元</translation>
     </message>
 </context>
 <context>
+    <name>Preview</name>
+    <message>
+        <location filename="../../ui/results/live_preview.py" line="49" />
+        <source>Live result</source>
+        <translation>实时结果</translation>
+    </message>
+    <message>
+        <location filename="../../ui/results/live_preview.py" line="50" />
+        <source>Blue: projected speed-up and its likely range. Green dashed: on a faster link. Orange bars: the article's typical range (F01). Grey: ideal.</source>
+        <translation>蓝线：预计加速比及可能范围。绿色虚线：换用更快的互联。橙色竖条：原文的常见区间（F01）。灰线：理想线性。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/results/live_preview.py" line="68" />
+        <source>%1: %2× one GPU
+%3 a month</source>
+        <translation>%1：单卡的 %2 倍
+每月 %3</translation>
+    </message>
+</context>
+<context>
     <name>ResultsPage</name>
     <message>
-        <location filename="../../ui/results/results_page.py" line="49" />
+        <location filename="../../ui/results/results_page.py" line="51" />
         <source>Speed-up</source>
         <translation>加速比</translation>
     </message>
     <message>
-        <location filename="../../ui/results/results_page.py" line="49" />
+        <location filename="../../ui/results/results_page.py" line="51" />
         <source>Cost</source>
         <translation>费用</translation>
     </message>
     <message>
-        <location filename="../../ui/results/results_page.py" line="50" />
+        <location filename="../../ui/results/results_page.py" line="52" />
         <source>Buy vs rent</source>
         <translation>自建还是租用</translation>
     </message>
     <message>
-        <location filename="../../ui/results/results_page.py" line="50" />
+        <location filename="../../ui/results/results_page.py" line="52" />
         <source>Pitfalls &amp;&amp; advice</source>
         <translation>注意事项与建议</translation>
     </message>
     <message>
-        <location filename="../../ui/results/results_page.py" line="51" />
+        <location filename="../../ui/results/results_page.py" line="53" />
         <source>Why</source>
         <translation>为什么</translation>
     </message>
@@ -1009,17 +1034,17 @@ The application keeps running. The details were written to the log file:
         <translation>%1台机器</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="138" />
+        <location filename="../../ui/results/verdict_card.py" line="139" />
         <source>%1 days</source>
         <translation>%1 天</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="140" />
+        <location filename="../../ui/results/verdict_card.py" line="141" />
         <source>%1 h</source>
         <translation>%1 小时</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="141" />
+        <location filename="../../ui/results/verdict_card.py" line="142" />
         <source>%1 min</source>
         <translation>%1 分钟</translation>
     </message>

@@ -49,10 +49,12 @@ def typical_range_data() -> tuple[np.ndarray, np.ndarray]:
 
 def speedup_plot(rec: Any, profile: Any, lang: str, *, better: Any | None = None,
                  better_link: str | None = None, plot: pg.PlotWidget | None = None,
-                 compute_better: bool = False, keep_better: bool = False) -> pg.PlotWidget:
+                 compute_better: bool = False, keep_better: bool = False,
+                 compact: bool = False) -> pg.PlotWidget:
     """``better``: the Projection on a faster link (``better_link`` its IntraLink value); with
     ``compute_better`` and no ``better``, it is projected here (the report does this);
-    ``keep_better`` leaves the current better-link curve while a new one is computed."""
+    ``keep_better`` leaves the current better-link curve while a new one is computed;
+    ``compact`` draws no title and no legend (a small preview)."""
     if better is None and compute_better:
         found = better_link_projection(profile, list(rec.projection.gpus))
         better, better_link = found if found is not None else (None, None)
@@ -100,7 +102,9 @@ def speedup_plot(rec: Any, profile: Any, lang: str, *, better: Any | None = None
     plot.setXRange(0.5, x_max + 0.5, padding=0)
     plot.setYRange(0, y_max * 1.08, padding=0)
     link_text = choice_label("intra_link", better_link, lang) if better_link else ""
-    relabel(plot, t(lang, _TITLE), t(lang, _X), t(lang, _Y), [
+    if compact:
+        plot.advisor_legend.setVisible(False)
+    relabel(plot, "" if compact else t(lang, _TITLE), t(lang, _X), t(lang, _Y), [
         ("projected", t(lang, _PROJECTED)),
         ("band_high", t(lang, _BAND)),
         ("ideal", t(lang, _IDEAL)),

@@ -65,7 +65,7 @@ def relabel(plot: pg.PlotWidget, title: str, x_label: str, y_label: str,
     axes = (title, x_label, y_label)
     if getattr(plot, "advisor_axes", None) != axes:
         plot.advisor_axes = axes  # type: ignore[attr-defined]
-        item.setTitle(title, size="11pt")
+        item.setTitle(title or None, size="11pt")
         item.setLabel("bottom", x_label)
         item.setLabel("left", y_label)
     if getattr(plot, "advisor_legend_entries", None) != visible:

@@ -1,6 +1,8 @@
-"""The appendix: every rule that fired, what it concluded, and the article facts it rests on.
+"""The appendix: every rule that fired, what it says and why, what it concluded, and the text of
+the article facts it rests on.
 
-Fact texts come from ``advisor.article_facts`` (one copy of the text, shared with the wizard).
+One copy of every text: the rule's message and reason come from the rule base
+(``advisor.rulebase``, i.e. ``rules/*.yaml``), fact texts from ``advisor.article_facts``.
 """
 
 from __future__ import annotations
@@ -9,7 +11,9 @@ from functools import cache
 from typing import Any
 
 from advisor.article_facts import article_title, fact_text
-from advisor.recommendation_model import Recommendation
+from advisor.recommendation_model import Recommendation, TraceEntry
+from advisor.rulebase import rule_by_id
+from advisor.rulebase.model import format_text
 from ui.report import labels as L
 from ui.report.formatting import colon, esc, number
 
@@ -37,21 +41,48 @@ def _pairs(values: dict[str, Any], lang: str) -> str:
                      for k, v in values.items())
 
 
+def rule_text(entry: TraceEntry, lang: str) -> tuple[str, str]:
+    """(message, why) of the fired rule from the rule base; empty for an unknown rule, and no
+    message when its placeholders need facts the trace did not keep."""
+    rule = rule_by_id(entry.rule)
+    if rule is None:
+        return "", ""
+    try:
+        message = format_text(rule.message.get(lang), entry.facts)
+    except (KeyError, ValueError, IndexError):
+        message = ""
+    return message, rule.why.get(lang)
+
+
+def _entry_html(number_: int, entry: TraceEntry, lang: str) -> str:
+    c = colon(lang)
+    parts = [f'<h3>{number_}. {esc(L.RULE.get(lang))} <span class="code">{esc(entry.rule)}</span>'
+             "</h3>"]
+    message, why = rule_text(entry, lang)
+    if message:
+        parts.append(f"<p><i>{esc(message)}</i></p>")
+    if why:
+        parts.append(f"<p><b>{esc(L.WHY.get(lang))}{c}</b>{esc(why)}</p>")
+    if entry.overridden_by:
+        overridden = L.OVERRIDDEN.get(lang).format(rule=entry.overridden_by)
+        parts.append(f'<p class="muted">{esc(overridden)}</p>')
+    if entry.conclusion:
+        parts.append(f"<p><b>{esc(L.CONCLUSION.get(lang))}{c}</b>"
+                     f"{_pairs(entry.conclusion, lang)}</p>")
+    if entry.facts:
+        parts.append(f"<p><b>{esc(L.MATCHED_ON.get(lang))}{c}</b>{_pairs(entry.facts, lang)}</p>")
+    facts = "".join(f"<li><b>{esc(fact_id)}</b> {esc(fact_text(fact_id, lang))}</li>"
+                    for fact_id in entry.sources)
+    if facts:
+        parts.append(f"<ul>{facts}</ul>")
+    return "".join(parts)
+
+
 def appendix_html(rec: Recommendation, lang: str) -> str:
+    title = L.ARTICLE.get(lang).format(title=_article_title(lang))
     parts = [f'<h2 class="pagebreak">{esc(L.H_APPENDIX.get(lang))}</h2>',
-             f'<p class="muted">{esc(L.ARTICLE.get(lang).format(title=_article_title(lang)))}</p>']
+             f'<p class="muted">{esc(title)}</p>']
     if not rec.trace:
         parts.append(f"<p>{esc(L.NO_RULES.get(lang))}</p>")
-    for number_, entry in enumerate(rec.trace, start=1):
-        parts.append(f'<h3>{number_}. {esc(L.RULE.get(lang))} '
-                     f'<span class="code">{esc(entry.rule)}</span></h3>')
-        if entry.conclusion:
-            parts.append(f"<p><b>{esc(L.CONCLUSION.get(lang))}{colon(lang)}</b>"
-                         f"{_pairs(entry.conclusion, lang)}</p>")
-        if entry.facts:
-            parts.append(f"<p><b>{esc(L.MATCHED_ON.get(lang))}{colon(lang)}</b>{_pairs(entry.facts, lang)}</p>")
-        facts = "".join(f"<li><b>{esc(fact_id)}</b> {esc(fact_text(fact_id, lang))}</li>"
-                        for fact_id in entry.sources)
-        if facts:
-            parts.append(f"<ul>{facts}</ul>")
+    parts += [_entry_html(i, entry, lang) for i, entry in enumerate(rec.trace, start=1)]
     return "".join(parts)

@@ -64,7 +64,7 @@ def costs_html(rec: Recommendation, lang: str, images: dict[str, PlotImage],
     mode = L.MODE.get(c.mode)
     intro = L.COST_MODE.get(lang).format(mode=mode.get(lang) if mode else c.mode,
                                          currency=c.currency)
-    lines = [L.BEST_VALUE.get(lang).format(gpus=c.best_value_gpus)]
+    lines = [L.BEST_VALUE.get(lang).format(gpus=L.gpus(c.best_value_gpus, lang))]
     if c.deadline_gpus is not None:
         lines.append(L.DEADLINE_GPUS.get(lang).format(gpus=c.deadline_gpus))
     elif deadline_given:
@@ -80,7 +80,7 @@ def costs_html(rec: Recommendation, lang: str, images: dict[str, PlotImage],
              # Its own page: a page break would otherwise part the heading from the plot.
              f'<h3 class="pagebreak">{esc(L.BREAKEVEN.get(lang))}</h3>',
              figure(images.get("buy_vs_rent"),
-                    L.PLOT_BUY_RENT.get(lang).format(gpus=c.buy_vs_rent.gpus)),
+                    L.PLOT_BUY_RENT.get(lang).format(gpus=L.gpus(c.buy_vs_rent.gpus, lang))),
              f"<p>{esc(breakeven)}</p>"]
     notes = _assumptions(rec, lang)
     if notes:

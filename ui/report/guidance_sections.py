@@ -37,7 +37,7 @@ def pitfalls_html(rec: Recommendation, lang: str) -> str:
 def workers_text(rec: Recommendation, profile: Profile, lang: str) -> str:
     n = rec.verdict.gpus
     low, high = (n * k for k in WORKERS_PER_GPU)
-    text = L.WORKERS_ADVICE.get(lang).format(low=low, high=high, gpus=n)
+    text = L.WORKERS_ADVICE.get(lang).format(low=low, high=high, gpus=L.gpus(n, lang))
     if profile.training.dataloader_workers is not None:
         text += " " + L.WORKERS_NOW.get(lang).format(now=profile.training.dataloader_workers)
     return text

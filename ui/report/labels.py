@@ -9,6 +9,19 @@ def T(en: str, zh: str) -> Text:  # noqa: N802 - reads like a literal
     return Text(en=en, zh=zh)
 
 
+def gpus(n: int, lang: str) -> str:
+    """"1 GPU", "4 GPUs"; in Chinese the article's count of cards: "4 卡"."""
+    if lang == "zh":
+        return f"{n} 卡"
+    return "1 GPU" if n == 1 else f"{n} GPUs"
+
+
+def machines(n: int, lang: str) -> str:
+    if lang == "zh":
+        return f"{n} 台机器"
+    return "1 machine" if n == 1 else f"{n} machines"
+
+
 REPORT_TITLE = T("GPU Scaling Advisor — recommendation report", "多卡训练顾问 — 推荐报告")
 APP_NAME = T("GPU Scaling Advisor", "多卡训练顾问")
 
@@ -81,7 +94,7 @@ H_APPENDIX = T("Appendix: the rules that fired and the article facts they rest o
 
 # Title page.
 RECOMMENDED = T("Recommended", "推荐配置")
-GPUS_ON_NODES = T("{gpus} GPUs on {nodes} machine(s)", "{nodes} 台机器共 {gpus} 卡")
+GPUS_ON_NODES = T("{gpus} on {machines}", "{nodes} 台机器共 {n} 卡")
 ONE_GPU = T("1 GPU", "单卡")
 KEY_NUMBERS = T("Key numbers at the recommended setup", "推荐配置下的关键数字")
 SPEEDUP_VS_ONE = T("Speed-up vs one GPU", "相对单卡的加速比")
@@ -136,19 +149,19 @@ COST_HEAD_RUN = T("GPUs|One run|GPU-hours|Energy (kWh)|Cloud|Own|Migration share
 COST_HEAD_MONTH = T("GPUs|Cost per month|Value of time saved|Net value vs one GPU",
                     "卡数|每月成本|省下时间的价值|相对单卡的净收益")
 COST_MODE = T("Costs are for: {mode}. Money in {currency}.", "成本口径：{mode}。货币：{currency}。")
-BEST_VALUE = T("Best value: {gpus} GPUs.", "性价比最高：{gpus} 卡。")
+BEST_VALUE = T("Best value: {gpus}.", "性价比最高：{gpus}。")
 DEADLINE_GPUS = T("Fewest GPUs that meet the deadline: {gpus}.", "满足截止时间的最少卡数：{gpus}。")
 DEADLINE_NONE = T("None of the GPU counts considered meets the deadline.",
                   "所考虑的卡数都赶不上截止时间。")
-BREAKEVEN_AT = T("Owning {gpus} GPUs pays for itself after {months} months.",
-                 "自建 {gpus} 卡在 {months} 个月后回本。")
-BREAKEVEN_NEVER = T("Owning {gpus} GPUs does not pay for itself within the months shown.",
-                    "在所示月数内，自建 {gpus} 卡无法回本。")
+BREAKEVEN_AT = T("Owning {gpus} pays for itself after {months} months.",
+                 "自建 {gpus}在 {months} 个月后回本。")
+BREAKEVEN_NEVER = T("Owning {gpus} does not pay for itself within the months shown.",
+                    "在所示月数内，自建 {gpus}无法回本。")
 OWNING_WINS_ABOVE = T("Owning wins above {hours} training hours a month.",
                       "每月训练超过 {hours} 小时则自建更划算。")
 PLOT_COST = T("Cost per run and per month by GPU count.", "不同卡数的每次成本与每月成本。")
-PLOT_BUY_RENT = T("Cumulative cost of owning vs renting {gpus} GPUs.",
-                  "自建与租用 {gpus} 卡的累计成本。")
+PLOT_BUY_RENT = T("Cumulative cost of owning vs renting {gpus}.",
+                  "自建与租用 {gpus}的累计成本。")
 ASSUMPTIONS = T("Assumptions", "假设")
 CAPEX_H = T("Purchase", "购置费用")
 POWER_H = T("Power draw", "功耗")
@@ -166,6 +179,9 @@ NO_ADVICE = T("No further set-up advice.", "没有其他配置建议。")
 # Appendix.
 RULE = T("Rule", "规则")
 CONCLUSION = T("Conclusion", "结论")
+WHY = T("Why", "原因")
+OVERRIDDEN = T("Overridden by {rule}: a stronger rule decided the same question.",
+               "被 {rule} 覆盖：更强的规则对同一问题给出了结论。")
 MATCHED_ON = T("Matched on", "匹配条件")
 NO_RULES = T("No rule fired.", "没有触发任何规则。")
 ARTICLE = T("Article: “{title}”.", "文章：《{title}》。")
@@ -175,8 +191,8 @@ PAGE_OF = T("page {page} of {pages}", "第 {page} 页，共 {pages} 页")
 TOPIC_H = T("Topic", "项目")
 ADVICE_H = T("Advice", "建议")
 WORKERS_L = T("Data-loader workers", "数据加载 worker 数")
-WORKERS_ADVICE = T("num_workers 2–4× the GPU count: {low}–{high} for {gpus} GPU(s).",
-                   "num_workers 取卡数的 2–4 倍：{gpus} 卡时为 {low}–{high}。")
+WORKERS_ADVICE = T("num_workers 2–4× the GPU count: {low}–{high} for {gpus}.",
+                   "num_workers 取卡数的 2–4 倍：{gpus}时为 {low}–{high}。")
 WORKERS_NOW = T("The profile has {now}.", "当前配置为 {now}。")
 LR_L = T("Learning rate", "学习率")
 LR_ADVICE = T("Global batch grows from {batch} to {global_batch}: multiply the initial learning "

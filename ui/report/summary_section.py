@@ -38,16 +38,17 @@ def recommended_setup(rec: Recommendation, lang: str) -> str:
     v = rec.verdict
     if v.gpus == 1:
         return L.ONE_GPU.get(lang)
-    return L.GPUS_ON_NODES.get(lang).format(gpus=v.gpus, nodes=v.nodes)
+    return L.GPUS_ON_NODES.get(lang).format(gpus=L.gpus(v.gpus, lang), n=v.gpus, nodes=v.nodes,
+                                            machines=L.machines(v.nodes, lang))
 
 
 def breakeven_text(rec: Recommendation, lang: str) -> str:
     """When owning beats renting (F31): after how many months, above how many hours a month."""
     bvr = rec.costs.buy_vs_rent
     if bvr.breakeven_months is None:
-        text = L.BREAKEVEN_NEVER.get(lang).format(gpus=bvr.gpus)
+        text = L.BREAKEVEN_NEVER.get(lang).format(gpus=L.gpus(bvr.gpus, lang))
     else:
-        text = L.BREAKEVEN_AT.get(lang).format(gpus=bvr.gpus,
+        text = L.BREAKEVEN_AT.get(lang).format(gpus=L.gpus(bvr.gpus, lang),
                                                months=number(bvr.breakeven_months, 1))
     if bvr.breakeven_hours_per_month is not None:
         text += pick(lang, " ", "") + L.OWNING_WINS_ABOVE.get(lang).format(
@@ -81,9 +82,10 @@ def summary_html(rec: Recommendation, profile: Profile, lang: str, generated: da
         band = f"{times(proj.speedup_low[i])} – {times(proj.speedup_high[i])}"
         rows.append(_row(L.SPEEDUP_VS_ONE.get(lang),
                          f"<b>{times(proj.speedup[i])}</b> <span class='muted'>({band})</span>"))
-        setup = recommended_setup(rec, lang)
-        rows.append(_row(L.RUN_TIME.get(lang) + pick(lang, f" ({setup})", f"（{setup}）"),
-                         esc(hours(proj.run_hours[i], lang))))
+        if v.gpus > 1:  # one GPU's run time is the next row
+            setup = recommended_setup(rec, lang)
+            rows.append(_row(L.RUN_TIME.get(lang) + pick(lang, f" ({setup})", f"（{setup}）"),
+                             esc(hours(proj.run_hours[i], lang))))
     rows.append(_row(L.RUN_TIME_ONE_GPU.get(lang),
                      esc(hours(profile.training.run_hours_one_gpu, lang))))
     c = index_of(costs.gpus, v.gpus)

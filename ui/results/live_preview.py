@@ -1,0 +1,75 @@
+"""A strip under the question pages: the verdict so far and the projected speed-up, redrawn on
+every change, so each answer's effect is visible while answering (the results page has more)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QVBoxLayout
+
+from ui.plots import speedup_plot
+from ui.plots.style import new_plot
+from ui.results.verdict_card import RATING_COLORS, gpus_text, money_text, rating_text
+
+
+class LivePreview(QFrame):
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.setObjectName("livePreview")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.setFixedHeight(230)
+        self.caption = QLabel()
+        self.caption.setStyleSheet("color: #555;")
+        self.rating = QLabel()
+        self.details = QLabel()
+        self.details.setWordWrap(True)
+        self.key = QLabel()  # the plot has no legend here: say what the lines are
+        self.key.setWordWrap(True)
+        self.key.setStyleSheet("color: #666; font-size: 11px;")
+        chip = QHBoxLayout()
+        chip.addWidget(self.rating)
+        chip.addStretch(1)
+        left = QVBoxLayout()
+        left.addWidget(self.caption)
+        left.addLayout(chip)
+        left.addWidget(self.details)
+        left.addStretch(1)
+        left.addWidget(self.key)
+        self.plot = new_plot(None)[0]
+        self.plot.setMinimumSize(300, 180)
+        row = QHBoxLayout(self)
+        row.addLayout(left, 2)
+        row.addWidget(self.plot, 5)
+        self._results: Any = None
+        self._lang = "en"
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self.caption.setText(QCoreApplication.translate("Preview", "Live result"))
+        self.key.setText(QCoreApplication.translate(
+            "Preview", "Blue: projected speed-up and its likely range. Green dashed: on a "
+                       "faster link. Orange bars: the article's typical range (F01). Grey: "
+                       "ideal."))
+        if self._results is not None:
+            self.show_results(self._results, self._lang)
+
+    def show_results(self, results: Any, lang: str) -> None:
+        self._results, self._lang = results, lang
+        rec = results.recommendation
+        verdict, projection, costs = rec.verdict, rec.projection, rec.costs
+        style = (f"background: {RATING_COLORS.get(verdict.rating, '#444')}; color: white;"
+                 "font-size: 16px; font-weight: 700; padding: 4px 10px; border-radius: 5px;")
+        if self.rating.styleSheet() != style:
+            self.rating.setStyleSheet(style)
+        self.rating.setText(rating_text(verdict.rating))
+        index = projection.gpus.index(verdict.gpus) if verdict.gpus in projection.gpus else 0
+        cost_index = costs.gpus.index(verdict.gpus) if verdict.gpus in costs.gpus else 0
+        text = QCoreApplication.translate("Preview", "%1: %2× one GPU\n%3 a month")
+        self.details.setText(text.replace("%1", gpus_text(verdict.gpus))
+                             .replace("%2", f"{projection.speedup[index]:.2f}")
+                             .replace("%3", money_text(costs.cost_per_month[cost_index],
+                                                       costs.currency)))
+        speedup_plot(rec, results.profile, lang, better=results.better_link,
+                     better_link=results.better_link_name, plot=self.plot, keep_better=True,
+                     compact=True)
