@@ -98,8 +98,8 @@ def recommend_from(profile: Profile, projection: Projection, costs: CostReport, 
     overridden = {**verdict.overridden, **setup.overridden}
     return Recommendation(verdict=result, projection=projection, costs=costs,
                           pitfalls=_pitfalls(found, facts), advice=_advice(found, facts),
-                          trace=_trace(decided, "decide", overridden)
-                          + _trace(found, "findings", overridden))
+                          trace=_trace(decided, "decide", overridden, base)
+                          + _trace(found, "findings", overridden, facts))
 
 
 def _headline(rating: str, gpus: int, nodes: int, setup: dict[str, str], reason: Text) -> Text:
@@ -152,7 +152,11 @@ def _advice(found: list[Firing], facts: dict[str, Any]) -> list[Advice]:
                    sources=list(f.rule.sources)) for f in pick_advice(found)]
 
 
-def _trace(firings: list[Firing], stage: str, overridden: dict[str, str]) -> list[TraceEntry]:
+def _trace(firings: list[Firing], stage: str, overridden: dict[str, str],
+           facts: dict[str, Any]) -> list[TraceEntry]:
+    """One entry per fired rule, with its message filled from the stage's facts (the matched
+    facts alone do not hold every value a message quotes)."""
     return [TraceEntry(rule=f.rule.id, sources=list(f.rule.sources), conclusion=f.conclusion,
-                       facts=f.facts, stage=stage, overridden_by=overridden.get(f.rule.id))
+                       facts=f.facts, stage=stage, overridden_by=overridden.get(f.rule.id),
+                       message=f.rule.render(f.rule.message, facts))
             for f in firings]

@@ -47,6 +47,9 @@ class TraceEntry(BaseModel):
     # stronger rule decided the same slot differently, that rule's id (conflict policy).
     stage: str = "decide"
     overridden_by: str | None = None
+    # Additive: the rule's message as it fired, placeholders filled from the stage's facts
+    # (the report's appendix quotes it; None in traces saved before it existed).
+    message: Text | None = None
 
 
 class Advice(BaseModel):

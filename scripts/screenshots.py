@@ -68,6 +68,9 @@ def main() -> int:
         for offset, key in enumerate(TABS):
             window.results_page.tabs.setCurrentIndex(offset)
             save(window, f"{lang}-{len(PAGES) + 1 + offset:02d}-results-{key}")
+        if window._diagnosis_holder is not None:  # the measured-scaling check (F30)
+            window.go_to(len(PAGES) + 1)
+            save(window, f"{lang}-{len(PAGES) + 1 + len(TABS):02d}-diagnosis")
         window.close()
         hub.set_language("en")
     for path in written:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from advisor.profile import EconomicsSpec, HardwareSpec, ModelSpec, Profile, TrainingSpec
 from ui.forms.field_widgets import field_spec, format_number, parse_number
@@ -98,3 +100,30 @@ def test_number_editor_emits_values_and_parse_failures(qtbot):
     with qtbot.waitSignal(editor.parseFailed) as blocker:
         qtbot.keyClicks(editor.input, "x")
     assert "number" in blocker.args[0]
+
+
+NUMBER_FIELDS = [path for page in PAGES for path in page.fields
+                 if field_spec(path).kind in ("int", "float")]
+
+
+@settings(max_examples=60, deadline=None)
+@given(path=st.sampled_from(NUMBER_FIELDS),
+       text=st.one_of(st.text(max_size=12), st.floats(allow_nan=True).map(str),
+                      st.integers(-10**15, 10**15).map(str)))
+def test_any_typed_text_gives_a_value_or_a_message_never_an_exception(path, text):
+    from ui.answers import AnswerModel
+
+    answers = AnswerModel()
+    value, error_en, error_zh = parse_number(field_spec(path), text)
+    if error_en:
+        answers.typing_problem(path, error_en, error_zh)
+        assert answers.all_problems()[path].message_zh
+        return
+    answers.set(path, value)
+    assert answers.get(path) == value
+    accepted = path not in answers.problems
+    if accepted and not answers.problems:
+        section, name = path.split(".") if "." in path else (None, path)
+        current = getattr(getattr(answers.profile, section), name) if section else \
+            getattr(answers.profile, name)
+        assert current == value

@@ -5,6 +5,7 @@ Every answer goes into one :class:`AnswerModel`; each valid change asks the
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Callable
 from typing import Any
 
@@ -27,7 +28,7 @@ from ui.document import Document
 from ui.recompute import Recomputer, Results, effective_profile
 from ui.translation import LanguageHub
 from ui.wizard.form_page import FormPage
-from ui.wizard.page_fields import PAGES, RESULTS_TITLE
+from ui.wizard.page_fields import DIAGNOSIS_TITLE, PAGES, RESULTS_TITLE
 
 
 def currency_unit(lang: str, currency: str) -> str:
@@ -59,6 +60,13 @@ class MainWindow(QMainWindow):
         self._results_holder = QWidget()
         QVBoxLayout(self._results_holder).setContentsMargins(0, 0, 0, 0)
         self.stack.addWidget(self._results_holder)
+        # The diagnosis step (measured scaling vs the projection, F30) when that part exists.
+        self.diagnosis_page: Any = None
+        self._diagnosis_holder: QWidget | None = None
+        if importlib.util.find_spec("ui.diagnosis") is not None:
+            self._diagnosis_holder = QWidget()
+            QVBoxLayout(self._diagnosis_holder).setContentsMargins(0, 0, 0, 0)
+            self.stack.addWidget(self._diagnosis_holder)
         for _ in range(self.stack.count()):
             self.steps.addItem("")
         self.steps.currentRowChanged.connect(self.go_to)
@@ -156,6 +164,13 @@ class MainWindow(QMainWindow):
         if self.answers.profile is not None:
             self._profile_changed(self.answers.profile)
 
+    def _start_diagnosis(self) -> None:
+        from ui.diagnosis import DiagnosisPage
+
+        self.diagnosis_page = DiagnosisPage(lambda: self.answers.profile, self.lang)
+        self._diagnosis_holder.layout().addWidget(self.diagnosis_page)
+        self.diagnosis_page.retranslate(self.lang, currency_unit(self.lang, self.currency()))
+
     def recompute(self) -> None:
         """Compute the results for the current answers now (results page built if needed)."""
         if self.results_page is None:
@@ -166,8 +181,10 @@ class MainWindow(QMainWindow):
     # -- navigation ---------------------------------------------------------------------------
     def go_to(self, index: int) -> None:
         index = max(0, min(index, self.stack.count() - 1))
-        if index == self.stack.count() - 1 and self.results_page is None:
+        if index == len(self.pages) and self.results_page is None:
             self._start_results()
+        if index == len(self.pages) + 1 and self.diagnosis_page is None:
+            self._start_diagnosis()
         self.stack.setCurrentIndex(index)
         if self.steps.currentRow() != index:
             self.steps.setCurrentRow(index)
@@ -198,6 +215,11 @@ class MainWindow(QMainWindow):
             self.steps.item(index).setText(f"{index + 1}. {QCoreApplication.translate('Pages', page.page.title)}")
         self.steps.item(len(self.pages)).setText(
             f"{len(self.pages) + 1}. {QCoreApplication.translate('Pages', RESULTS_TITLE)}")
+        if self._diagnosis_holder is not None:
+            self.steps.item(len(self.pages) + 1).setText(
+                f"{len(self.pages) + 2}. {QCoreApplication.translate('Pages', DIAGNOSIS_TITLE)}")
+        if self.diagnosis_page is not None:
+            self.diagnosis_page.retranslate(lang, unit)
         self.back_button.setText(self.tr("< Back"))
         self.next_button.setText(self.tr("Next >"))
         self.file_menu.setTitle(self.tr("&File"))

@@ -69,9 +69,6 @@ class StepBreakdown:
     speedup: np.ndarray
 
 
-BH = [0.0]
-
-
 def allreduce_time_s(gpus: np.ndarray, gpus_per_node: np.ndarray | int, grad_bytes,
                      busbw_intra_gbs, busbw_inter_gbs, latency_intra_s, latency_inter_s,
                      bucket_bytes: float, busbw_pair_gbs=None) -> np.ndarray:
@@ -117,12 +114,7 @@ def breakdown(gpus: np.ndarray | list[int], x: DataParallelInputs,
     scale = np.broadcast_to(np.asarray(x.batch_scale, dtype=float), n.shape)
 
     # Per-step fixed work (launches, optimizer step) does not shrink with a smaller batch.
-    if BH[0] > 0:
-        b0 = np.asarray(x.batch_per_gpu, dtype=float)
-        f = BH[0] / (b0 + BH[0])
-        base = x.step_compute_s * (f + (1.0 - f) * scale)
-    else:
-        base = x.step_compute_s * (p.fixed_step_fraction + (1.0 - p.fixed_step_fraction) * scale)
+    base = x.step_compute_s * (p.fixed_step_fraction + (1.0 - p.fixed_step_fraction) * scale)
     sharing = np.minimum(x.vgpus_per_physical, n)  # vGPUs packed onto one physical card (# F29)
     extra_cards = np.maximum(local - 2.0, 0.0)
     clock = 1.0 - np.minimum(x.throttle_per_card * extra_cards + np.where(

@@ -1,8 +1,9 @@
 """The appendix: every rule that fired, what it says and why, what it concluded, and the text of
 the article facts it rests on.
 
-One copy of every text: the rule's message and reason come from the rule base
-(``advisor.rulebase``, i.e. ``rules/*.yaml``), fact texts from ``advisor.article_facts``.
+One copy of every text: the rule's message as it fired comes with the trace (rendered by
+``advisor.recommendation`` from ``rules/*.yaml``), its reason from the rule base
+(``advisor.rulebase``), fact texts from ``advisor.article_facts``.
 """
 
 from __future__ import annotations
@@ -42,9 +43,13 @@ def _pairs(values: dict[str, Any], lang: str) -> str:
 
 
 def rule_text(entry: TraceEntry, lang: str) -> tuple[str, str]:
-    """(message, why) of the fired rule from the rule base; empty for an unknown rule, and no
-    message when its placeholders need facts the trace did not keep."""
+    """(message, why) of the fired rule: the message as it fired (``TraceEntry.message``); for
+    a trace saved without it, the rule base's template filled from the matched facts, or no
+    message when its placeholders need facts the trace did not keep. Empty for an unknown
+    rule."""
     rule = rule_by_id(entry.rule)
+    if entry.message is not None:
+        return entry.message.get(lang), rule.why.get(lang) if rule is not None else ""
     if rule is None:
         return "", ""
     try:

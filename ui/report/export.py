@@ -14,6 +14,7 @@ from pathlib import Path
 from PySide6.QtCore import QBuffer, QIODevice
 
 from advisor.atomic import atomic_write_bytes
+from advisor.diagnosis import Diagnosis, diagnose, from_measured_spec
 from advisor.errors import InputError
 from advisor.i18n import LANGS
 from advisor.profile import Profile
@@ -21,6 +22,7 @@ from advisor.recommendation_model import Recommendation
 from ui.report import labels as L
 from ui.report.appendix_section import appendix_html
 from ui.report.cost_section import costs_html
+from ui.report.diagnosis_section import diagnosis_html
 from ui.report.document import build_document, write_pdf
 from ui.report.fonts import report_fonts
 from ui.report.guidance_sections import advice_html, pitfalls_html
@@ -48,13 +50,14 @@ def check_target(path: Path) -> None:
 
 
 def report_html(rec: Recommendation, profile: Profile, lang: str, images: dict,
-                generated: datetime) -> str:
-    """The whole report body, section by section."""
+                generated: datetime, diagnosis: Diagnosis | None = None) -> str:
+    """The whole report body, section by section (the diagnosis only when there is one)."""
     deadline_given = profile.economics.deadline_days is not None
     return "".join([
         summary_html(rec, profile, lang, generated),
         workload_html(profile, lang, rec.costs.currency),
         projection_html(rec, lang, images),
+        diagnosis_html(diagnosis, lang, images),
         costs_html(rec, lang, images, breakeven_text(rec, lang), deadline_given),
         pitfalls_html(rec, lang),
         advice_html(rec, profile, lang),
@@ -62,18 +65,30 @@ def report_html(rec: Recommendation, profile: Profile, lang: str, images: dict,
     ])
 
 
+def report_diagnosis(profile: Profile, diagnosis: Diagnosis | None) -> Diagnosis | None:
+    """The diagnosis the report shows: the one given, else that of the profile's ``measured``
+    section (F30), else none."""
+    if diagnosis is not None or profile.measured is None:
+        return diagnosis
+    return diagnose(from_measured_spec(profile.measured), profile)
+
+
 def render_pdf_bytes(recommendation: Recommendation, profile: Profile, lang: str = "en", *,
-                     generated: datetime | None = None) -> tuple[bytes, int]:
-    """The report as PDF bytes and its page count (nothing written to disk)."""
+                     generated: datetime | None = None,
+                     diagnosis: Diagnosis | None = None) -> tuple[bytes, int]:
+    """The report as PDF bytes and its page count (nothing written to disk). ``diagnosis``
+    adds the "Diagnosis of the measured run" section; without it, a profile with a
+    ``measured`` section is diagnosed for the report."""
     if lang not in LANGS:
         raise ValueError(f"lang must be one of {LANGS}, got {lang!r}")
     ensure_app()
     fonts = report_fonts()
     generated = generated or datetime.now().astimezone()
     families = fonts.families(lang)
-    images = plot_images(recommendation, profile, lang, families)
-    doc = build_document(report_html(recommendation, profile, lang, images, generated), images,
-                         fonts, lang)
+    diagnosis = report_diagnosis(profile, diagnosis)
+    images = plot_images(recommendation, profile, lang, families, diagnosis)
+    doc = build_document(report_html(recommendation, profile, lang, images, generated,
+                                     diagnosis), images, fonts, lang)
     buffer = QBuffer()
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
     title = f"{L.REPORT_TITLE.get(lang)}: {profile.model.name}"
@@ -85,16 +100,19 @@ def render_pdf_bytes(recommendation: Recommendation, profile: Profile, lang: str
 
 
 def export_pdf(recommendation: Recommendation, profile: Profile, path: str | os.PathLike[str],
-               lang: str = "en", *, generated: datetime | None = None) -> Path:
+               lang: str = "en", *, generated: datetime | None = None,
+               diagnosis: Diagnosis | None = None) -> Path:
     """Write the recommendation report for ``profile`` to ``path`` as a PDF in ``lang``
     ("en" or "zh") and return the path. Works headless (it starts an offscreen
     QApplication when none runs and there is no display); in the GUI, call it on the Qt main
     thread, since the plots are pyqtgraph widgets. An unwritable place raises InputError
     (bilingual) and leaves nothing behind; an existing file is replaced only when the new
-    report is complete."""
+    report is complete. ``diagnosis`` (or the profile's ``measured`` section) adds the
+    diagnosis of the measured run (F30)."""
     target = Path(path)
     check_target(target)
-    data, pages = render_pdf_bytes(recommendation, profile, lang, generated=generated)
+    data, pages = render_pdf_bytes(recommendation, profile, lang, generated=generated,
+                                   diagnosis=diagnosis)
     atomic_write_bytes(target, data)
     log.info("report written: %s (%s, %d pages, %d bytes)", target, lang, pages, len(data))
     return target

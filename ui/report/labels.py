@@ -202,3 +202,45 @@ LR_ADVICE = T("Global batch grows from {batch} to {global_batch}: multiply the i
 LR_ONE_GPU = T("One GPU: the batch stays {batch} and the learning rate unchanged.",
                "单卡：批大小仍为 {batch}，学习率不变。")
 MORE_ADVICE = T("From the rules", "规则给出的建议")
+
+# Diagnosis of a measured run (F30, F03): the profile's `measured` section or a CSV.
+H_DIAGNOSIS = T("Diagnosis of the measured run", "实测诊断")
+DIAG_INTRO = T("Throughput measured at {counts} GPUs ({unit}, {scaling}), compared with one GPU: "
+               "why the run scales as it does.",
+               "在 {counts} 卡下实测的吞吐（{unit}，{scaling}），与单卡相比：为什么是这样的扩展性。")
+DIAG_SCALING = {"weak": T("weak scaling: fixed batch per GPU", "弱扩展：每卡批大小固定"),
+                "strong": T("strong scaling: fixed global batch", "强扩展：全局批大小固定")}
+DIAG_MEASURED_H = T("Measured speed-up and efficiency", "实测加速比与扩展效率")
+DIAG_MEASURED_HEAD = T("GPUs|Throughput ({unit})|Speed-up|Efficiency|Karp–Flatt serial fraction|"
+                       "Grade (F30)",
+                       "卡数|吞吐（{unit}）|加速比|扩展效率|Karp–Flatt 串行比例|评级（F30）")
+DIAG_GRADE = T("Grade (F30)", "评级（F30）")
+DIAG_TREND = T("Karp–Flatt trend", "Karp–Flatt 趋势")
+DIAG_TREND_NAME = {"flat": T("flat", "平稳"), "rising": T("rising", "上升"),
+                   "falling": T("falling", "下降"), "unknown": T("unknown", "未知")}
+DIAG_FIT_H = T("The projection refitted to the measurements", "按实测数据重新拟合的预测模型")
+DIAG_FIT_INTRO = T("The projection's free parameters, fitted by least squares to the measured "
+                   "speed-ups, beside the values the advisor ships with.",
+                   "用最小二乘法把预测模型的自由参数拟合到实测加速比，并与顾问自带的默认值对比。")
+DIAG_PARAM_HEAD = T("Parameter|Key|Fitted|Shipped", "参数|键|拟合值|默认值")
+DIAG_NOT_FITTED = T("not fitted", "未拟合")
+DIAG_EXTRA_H = T("Extrapolation with its 80 % band", "外推及其 80% 区间")
+DIAG_EXTRA_HEAD = T("GPUs|Refitted speed-up|80 % band|Amdahl's law alone (F03)|Point",
+                    "卡数|拟合加速比|80% 区间|仅阿姆达尔定律（F03）|数据点")
+DIAG_MEASURED_PT = T("measured", "实测")
+DIAG_EXTRAPOLATED = T("extrapolated", "外推")
+DIAG_AMDAHL = T("Amdahl's law alone fits a serial fraction of {serial} (F03); the refit misses "
+                "the measurements by {misfit} % (rms).",
+                "仅用阿姆达尔定律拟合的串行比例为 {serial}（F03）；重新拟合与实测的均方根偏差为 "
+                "{misfit}%。")
+DIAG_PLATEAU = T("The fit needed a capacity cap: the speed-up levels off.",
+                 "拟合需要一个容量上限：加速比趋于平稳。")
+DIAG_NO_FIT = T("The measurements could not be refitted.", "无法按实测数据重新拟合。")
+PLOT_DIAGNOSIS = T("Measured speed-up (dots), the projection refitted to it with its 80 % band, "
+                   "Amdahl's law alone and the ideal linear line.",
+                   "实测加速比（圆点）、按实测重新拟合的预测及其 80% 区间、仅阿姆达尔定律的曲线"
+                   "与理想线性参考线。")
+DIAG_SUSPECTS_H = T("Suspects, most likely first", "可能原因（按可能性排序）")
+DIAG_SCORE = T("score {score}", "得分 {score}")
+DIAG_EVIDENCE = T("Evidence", "证据")
+DIAG_NO_SUSPECTS = T("Nothing in the data points at a bottleneck.", "数据中没有指向瓶颈的线索。")

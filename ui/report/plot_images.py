@@ -16,9 +16,11 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QImage, QPainter
 from PySide6.QtWidgets import QGraphicsView
 
+from advisor.diagnosis.result import Diagnosis
 from advisor.profile import Profile
 from advisor.recommendation_model import Recommendation
 from ui import plots
+from ui.diagnosis.plot import diagnosis_plot
 
 PLOT_SIZE_PX = (600, 340)
 PRINT_SCALE = 2.4
@@ -29,7 +31,7 @@ Builder = Callable[[Recommendation, Profile, str], Any]
 
 @dataclass(frozen=True)
 class PlotImage:
-    key: str  # speedup | cost | buy_vs_rent
+    key: str  # speedup | cost | buy_vs_rent | diagnosis
     image: QImage
 
     @property
@@ -97,10 +99,14 @@ def _activate_layout(plot: QGraphicsView) -> None:
         layout.activate()
 
 
-def plot_images(rec: Recommendation, profile: Profile, lang: str,
-                families: list[str]) -> dict[str, PlotImage]:
-    """Every plot of the report, by key, rendered for print."""
+def plot_images(rec: Recommendation, profile: Profile, lang: str, families: list[str],
+                diagnosis: Diagnosis | None = None) -> dict[str, PlotImage]:
+    """Every plot of the report, by key, rendered for print; with a diagnosis, also the
+    diagnosis page's measured vs fitted vs ideal plot (``ui.diagnosis.diagnosis_plot``)."""
     images = {}
     for key, build in builders().items():
         images[key] = PlotImage(key, render(build(rec, profile, lang), families))
+    if diagnosis is not None:
+        images["diagnosis"] = PlotImage("diagnosis",
+                                        render(diagnosis_plot(diagnosis, lang), families))
     return images

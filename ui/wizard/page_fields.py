@@ -76,3 +76,4 @@ PAGES: tuple[PageDef, ...] = (
 )
 
 RESULTS_TITLE = QT_TRANSLATE_NOOP("Pages", "Results")
+DIAGNOSIS_TITLE = QT_TRANSLATE_NOOP("Pages", "Check a measured run")
