@@ -1,9 +1,10 @@
 """Every article fact F01-F32 is encoded somewhere: by a rule, or by the projection, cost
-model or hardware import (their ``CITED_FACTS``)."""
+model, hardware import or diagnosis (their ``CITED_FACTS``)."""
 
 from __future__ import annotations
 
 import advisor.costs
+import advisor.diagnosis
 import advisor.hwimport
 import advisor.scaling
 from advisor.article_facts import load_facts
@@ -16,7 +17,7 @@ def cited_by_rules() -> set[str]:
 
 def cited_by_code() -> set[str]:
     return (set(advisor.scaling.CITED_FACTS) | set(advisor.costs.CITED_FACTS)
-            | set(advisor.hwimport.CITED_FACTS))
+            | set(advisor.hwimport.CITED_FACTS) | set(advisor.diagnosis.CITED_FACTS))
 
 
 def test_every_article_fact_is_cited():

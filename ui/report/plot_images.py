@@ -108,5 +108,16 @@ def plot_images(rec: Recommendation, profile: Profile, lang: str, families: list
         images[key] = PlotImage(key, render(build(rec, profile, lang), families))
     if diagnosis is not None:
         images["diagnosis"] = PlotImage("diagnosis",
-                                        render(diagnosis_plot(diagnosis, lang), families))
+                                        render(_diagnosis_plot(diagnosis, lang), families))
     return images
+
+
+def _diagnosis_plot(d: Diagnosis, lang: str) -> Any:
+    """The diagnosis page's plot with its legend moved to the lower right, the one corner the
+    curves leave free: they start at (1, 1) and rise to the upper left along the ideal line."""
+    plot = diagnosis_plot(d, lang)
+    legend = getattr(plot, "advisor_legend", None)
+    if legend is not None:
+        legend.setOffset((-10, -10))
+        legend.setBrush(QColor(255, 255, 255, 220))
+    return plot

@@ -2,18 +2,23 @@
 
 Measurements come from the profile's ``measured`` section or a CSV (``gpus,throughput`` or
 ``gpus,step_time_s``, optional ``unit`` column); ``--dmon`` adds GPU logs taken during the
-run; ``--profile`` describes the hardware and model when the input is a CSV.
+run; ``--profile`` describes the hardware and model when the input is a CSV. ``--pdf OUT.pdf``
+also writes the recommendation report with this diagnosis in it (it needs a profile, for the
+recommendation; the Qt renderer is imported only then, so the core stays free of Qt).
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 from pathlib import Path
 
+from advisor.cli.commands.recommend import write_pdf
 from advisor.diagnosis import diagnose, from_measured_spec, read_gpu_logs, read_measurements_csv
 from advisor.diagnosis.text_report import render_text
 from advisor.errors import InputError
 from advisor.profile_io import load_profile
+from advisor.recommendation import recommend
 
 PROFILE_SUFFIXES = (".yaml", ".yml", ".json")
 
@@ -34,6 +39,11 @@ def register(sub) -> None:
     p.add_argument("--up-to", type=int, default=None, metavar="N",
                    help="extrapolate to N GPUs (default: max(16, twice the largest measured))")
     p.add_argument("--format", choices=["text", "json"], default="text")
+    p.add_argument("--lang", choices=["en", "zh"], default=argparse.SUPPRESS,
+                   help="language of the output (default: from the system locale)")
+    p.add_argument("--pdf", default=None, metavar="OUT.pdf",
+                   help="also write the PDF report with this diagnosis (needs a profile: the "
+                        "input or --profile)")
     p.set_defaults(handler=run)
 
 
@@ -57,10 +67,22 @@ def run(args) -> int:
         raise InputError.single(
             f"--up-to must be between the largest measured count ({series.gpus[-1]}) and 4096",
             f"--up-to 应在实测最大卡数（{series.gpus[-1]}）与 4096 之间", path="--up-to")
+    if args.pdf and profile is None:
+        raise InputError.single(
+            "a PDF report needs a profile (hardware, model and money) for the recommendation: "
+            "give a profile with a 'measured' section, or add --profile PROFILE to the CSV",
+            "PDF 报告需要一份配置（硬件、模型和费用）来给出推荐：请提供带 measured 部分的配置，"
+            "或为 CSV 加上 --profile PROFILE", path="--pdf", source=str(source))
     telemetry = read_gpu_logs(args.dmon) if args.dmon else None
     result = diagnose(series, profile, telemetry, up_to=args.up_to)
     if args.format == "json":
         print(json.dumps(result.model_dump(mode="json"), indent=2, ensure_ascii=False))
     else:
         print(render_text(result, args.lang), end="")
+    if args.pdf:
+        return _write_pdf(result, profile, args.pdf, args.lang)
     return 0
+
+
+def _write_pdf(result, profile, path: str, lang: str) -> int:
+    return write_pdf(recommend(profile, lang=lang), profile, path, lang, diagnosis=result)

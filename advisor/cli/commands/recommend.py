@@ -58,11 +58,13 @@ def run(args) -> int:
     else:
         print(render_text(rec, lang))
     if args.pdf:
-        return _write_pdf(rec, profile, args.pdf, lang)
+        # A profile with a `measured` section gets the diagnosis section too (F30).
+        return write_pdf(rec, profile, args.pdf, lang)
     return 0
 
 
-def _write_pdf(rec: Recommendation, profile, path: str, lang: str) -> int:
+def write_pdf(rec: Recommendation, profile, path: str, lang: str, *, diagnosis=None) -> int:
+    """Write the PDF report (``ui.report.export_pdf``); 2 when the report module is missing."""
     try:
         report = importlib.import_module("ui.report")
         export_pdf = report.export_pdf
@@ -70,7 +72,7 @@ def _write_pdf(rec: Recommendation, profile, path: str, lang: str) -> int:
         print(pick(lang, f"cannot write a PDF: the report module is not available ({exc})",
                    f"无法生成 PDF：报告模块不可用（{exc}）"), file=sys.stderr)
         return 2
-    written = export_pdf(rec, profile, path, lang)
+    written = export_pdf(rec, profile, path, lang, diagnosis=diagnosis)
     print(pick(lang, f"PDF written: {written}", f"PDF 已写入：{written}"), file=sys.stderr)
     return 0
 
