@@ -104,10 +104,14 @@ def generation(name: str) -> str:
 
 
 def model_info(name: str) -> tuple[str, float, float, str]:
-    for key, family, params, units, task in MODELS:
-        if key in name:
-            return family, params, units, task
-    raise KeyError(name)
+    """The model a row names: the key found earliest in the name (longest on a tie), so
+    'Mask R-CNN (ResNet-50 FPN)' is Mask R-CNN and not its ResNet-50 backbone."""
+    found = [(name.index(key), -len(key), family, params, units, task)
+             for key, family, params, units, task in MODELS if key in name]
+    if not found:
+        raise KeyError(name)
+    _, _, family, params, units, task = min(found)
+    return family, params, units, task
 
 
 @dataclass

@@ -15,7 +15,7 @@ from advisor.i18n import Text
 from advisor.profile import Profile
 from advisor.profile_io import load_profile
 from advisor.recommendation import recommend
-from advisor.recommendation_model import Recommendation
+from advisor.recommendation_model import Recommendation, TraceEntry
 from advisor.rulebase import rule_by_id
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -32,16 +32,26 @@ ARTICLE_VERDICTS = {
     "product-tuning-revenue-worth-it": ("worth_it", 2, 4),
     "personal-learning-resnet-not-worth-it": ("not_worth_it", 1, 1),
 }
+# Examples beyond the article's seven: the F30 diagnosis example (a 4-GPU workstation that
+# measured only 1.8x; its recommendation is still about the workload, not the measurement).
+OTHER_EXAMPLES = {"measured-4gpu-only-1.8x-diagnose": ("worth_it", 2, 4)}
 
 
 @pytest.fixture(scope="module")
 def examples():
     return {name: recommend(load_profile(EXAMPLES / f"{name}.yaml"), lang="en")
-            for name in ARTICLE_VERDICTS}
+            for name in {**ARTICLE_VERDICTS, **OTHER_EXAMPLES}}
 
 
 def test_every_example_is_covered():
-    assert {p.stem for p in EXAMPLES.glob("*.yaml")} == set(ARTICLE_VERDICTS)
+    assert {p.stem for p in EXAMPLES.glob("*.yaml")} == set(ARTICLE_VERDICTS) | set(OTHER_EXAMPLES)
+
+
+@pytest.mark.parametrize("name", sorted(OTHER_EXAMPLES))
+def test_other_example_verdicts(examples, name):
+    rating, low, high = OTHER_EXAMPLES[name]
+    v = examples[name].verdict
+    assert v.rating == rating and low <= v.gpus <= high, v.headline.en
 
 
 @pytest.mark.parametrize("name", sorted(ARTICLE_VERDICTS))
@@ -87,6 +97,29 @@ def test_trace_explains_every_conclusion(examples):
         texts = json.dumps([rec.model_dump(mode="json")[k] for k in ("pitfalls", "advice")]
                            + [rec.verdict.headline.model_dump()], ensure_ascii=False)
         assert not re.search(r"\{[a-z_0-9]+(:[^}]*)?\}", texts), "unfilled placeholder"
+
+
+def test_every_fired_rule_keeps_its_filled_in_message(examples):
+    """TraceEntry.message: the rule's message as it fired, placeholders filled, both languages
+    (the report's appendix quotes it); a pitfall's title is its first rule's message."""
+    placeholder = re.compile(r"\{[a-z_0-9]+(:[^}]*)?\}")
+    for name, rec in examples.items():
+        for entry in rec.trace:
+            assert entry.message is not None, (name, entry.rule)
+            rule = rule_by_id(entry.rule)
+            for lang in ("en", "zh"):
+                text = entry.message.get(lang)
+                assert text and not placeholder.search(text), (name, entry.rule, text)
+                # the template's fixed words survive: everything before its first placeholder
+                assert text.startswith(rule.message.get(lang).split("{")[0]), (name, entry.rule)
+        messages = {entry.message.en for entry in rec.trace}
+        assert all(p.title.en in messages for p in rec.pitfalls), name
+        assert all(a.text.en in messages for a in rec.advice), name
+
+
+def test_traces_saved_without_messages_still_load():
+    entry = {"rule": "pitfalls.hot_gpu", "sources": ["F27"], "conclusion": {"pitfall": "x"}}
+    assert TraceEntry.model_validate(entry).message is None
 
 
 def test_json_round_trip(examples):

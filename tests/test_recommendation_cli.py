@@ -59,11 +59,25 @@ def test_pdf_without_the_report_module_exits_2(monkeypatch, capsys):
 def test_pdf_is_written_by_the_report_module(monkeypatch, tmp_path, capsys):
     calls = []
     fake = types.ModuleType("ui.report")
-    fake.export_pdf = lambda rec, profile, path, lang: calls.append((rec, profile, path, lang)) \
-        or Path(path)
+    fake.export_pdf = lambda rec, profile, path, lang, diagnosis=None: \
+        calls.append((rec, profile, path, lang, diagnosis)) or Path(path)
     monkeypatch.setitem(sys.modules, "ui.report", fake)
     target = tmp_path / "r.pdf"
     assert main(["recommend", MEDIUM, "--pdf", str(target), "--lang", "zh"]) == 0
-    (rec, profile, path, lang), = calls
+    (rec, profile, path, lang, diagnosis), = calls
     assert isinstance(rec, Recommendation) and path == str(target) and lang == "zh"
+    assert diagnosis is None  # the report diagnoses a profile's `measured` section itself
     assert profile.model.name == "Faster R-CNN R50-FPN"
+
+
+def test_pdf_of_a_profile_with_measurements_holds_the_diagnosis(tmp_path, capsys):
+    """recommend --pdf: a profile with a `measured` section gets "Diagnosis of the measured run"
+    (F30) without being asked."""
+    import pypdf
+
+    target = tmp_path / "r.pdf"
+    example = str(ROOT / "examples" / "measured-4gpu-only-1.8x-diagnose.yaml")
+    assert main(["recommend", example, "--pdf", str(target), "--lang", "en"]) == 0
+    assert "PDF written" in capsys.readouterr().err
+    text = " ".join(" ".join(page.extract_text().split()) for page in pypdf.PdfReader(target).pages)
+    assert "Diagnosis of the measured run" in text and "Suspects, most likely first" in text

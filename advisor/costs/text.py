@@ -61,6 +61,11 @@ def render_text(report: CostReport, lang: str = "en",
         lines.append("")
         lines.append(pick(lang, "Catalog override problems:", "目录覆盖文件的问题："))
         lines.extend(f"  - {w.render(lang)}" for w in warnings)
+    from advisor.catalog import override_path
+
+    lines.append("")
+    lines.append(pick(lang, f"Your own prices override the catalog from {override_path()}",
+                      f"可在 {override_path()} 中用自己的价格覆盖目录"))
     return "\n".join(lines) + "\n"
 
 
