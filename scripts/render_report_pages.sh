@@ -4,11 +4,13 @@
 #
 #   scripts/render_report_pages.sh [PROFILE] [PNG_FOLDER]
 #
-# PROFILE defaults to examples/medium-model-4gpu-worth-it.yaml; the pages go to
-# build/report-pages/ (sample-report-en-1.png, ...). Headless: no display needed.
+# PROFILE defaults to examples/measured-4gpu-only-1.8x-diagnose.yaml (a 4-GPU workstation
+# with a `measured` section, so the samples also show the "Diagnosis of the measured run"
+# section, F30); the pages go to build/report-pages/ (sample-report-en-01.png, ...).
+# Headless: no display needed. Each PDF must stay under 1 MB (tests/test_report.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-PROFILE=${1:-examples/medium-model-4gpu-worth-it.yaml}
+PROFILE=${1:-examples/measured-4gpu-only-1.8x-diagnose.yaml}
 PAGES=${2:-build/report-pages}
 PYTHON=${PYTHON:-.venv/bin/python}
 export QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime
+from functools import cache
 from pathlib import Path
 
 import pypdf
@@ -40,8 +41,9 @@ def reports(tmp_path_factory) -> dict[tuple[str, str], Path]:
     return paths
 
 
-def pages_text(path: Path) -> list[str]:
-    return [page.extract_text() or "" for page in pypdf.PdfReader(path).pages]
+@cache  # extraction is the slow part of these tests; the reports are written once
+def pages_text(path: Path) -> tuple[str, ...]:
+    return tuple(page.extract_text() or "" for page in pypdf.PdfReader(path).pages)
 
 
 def flat(text: str) -> str:
@@ -233,3 +235,14 @@ def test_a_real_recommendation_renders_every_pitfall_and_rule(tmp_path):
              rec.verdict.headline.zh, *(p.title.zh for p in rec.pitfalls),
              *(p.remedy.zh for p in rec.pitfalls), *(a.text.zh for a in rec.advice),
              *(entry.rule for entry in rec.trace))
+    # The appendix quotes every fired rule's message as it fired (TraceEntry.message), also
+    # those whose placeholders need facts the rule did not match on.
+    start = flat(text).index(flat("附录：触发的规则"))
+    contains(flat(text)[start:], *(entry.message.zh for entry in rec.trace))
+
+
+def test_no_diagnosis_section_without_measurements(reports):
+    """The fixtures' profiles have no `measured` section and no Diagnosis is passed."""
+    for (_name, lang), path in reports.items():
+        text = flat("".join(pages_text(path)))
+        assert flat("Diagnosis of the measured run" if lang == "en" else "实测诊断") not in text

@@ -54,7 +54,7 @@ def report_html(rec: Recommendation, profile: Profile, lang: str, images: dict,
     """The whole report body, section by section (the diagnosis only when there is one)."""
     deadline_given = profile.economics.deadline_days is not None
     return "".join([
-        summary_html(rec, profile, lang, generated),
+        summary_html(rec, profile, lang, generated, diagnosis),
         workload_html(profile, lang, rec.costs.currency),
         projection_html(rec, lang, images),
         diagnosis_html(diagnosis, lang, images),

@@ -205,6 +205,10 @@ MORE_ADVICE = T("From the rules", "规则给出的建议")
 
 # Diagnosis of a measured run (F30, F03): the profile's `measured` section or a CSV.
 H_DIAGNOSIS = T("Diagnosis of the measured run", "实测诊断")
+MEASURED_SUMMARY = T("Measured: {speedup} on {gpus}, {level} by the article's yardstick (F30). "
+                     "Most likely cause: {suspect}. See “Diagnosis of the measured run”.",
+                     "实测：{gpus}为 {speedup}，按原文标准属于“{level}”（F30）。最可能的原因：{suspect}。"
+                     "详见“实测诊断”。")
 DIAG_INTRO = T("Throughput measured at {counts} GPUs ({unit}, {scaling}), compared with one GPU: "
                "why the run scales as it does.",
                "在 {counts} 卡下实测的吞吐（{unit}，{scaling}），与单卡相比：为什么是这样的扩展性。")

@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import datetime
 
 from advisor.catalog.gpus import resolve_gpu
+from advisor.diagnosis.result import Diagnosis
+from advisor.diagnosis.text_report import LEVEL_LABEL
 from advisor.errors import InputError
 from advisor.i18n import pick
 from advisor.profile import Profile
@@ -72,7 +74,19 @@ def _row(label: str, value: str) -> str:
             f"<td>{value}</td></tr>")
 
 
-def summary_html(rec: Recommendation, profile: Profile, lang: str, generated: datetime) -> str:
+def measured_summary(diagnosis: Diagnosis | None, lang: str) -> str:
+    """The measured run's F30 grade on the first page, pointing to its diagnosis."""
+    if diagnosis is None or diagnosis.grade is None:
+        return ""
+    g = diagnosis.grade
+    top = diagnosis.suspects[0].title.get(lang) if diagnosis.suspects else "—"
+    text = L.MEASURED_SUMMARY.get(lang).format(speedup=times(g.speedup), gpus=L.gpus(g.gpus, lang),
+                                               level=LEVEL_LABEL[g.level].get(lang), suspect=top)
+    return f"<h3>{esc(L.H_DIAGNOSIS.get(lang))}</h3><p>{esc(text)}</p>"
+
+
+def summary_html(rec: Recommendation, profile: Profile, lang: str, generated: datetime,
+                 diagnosis: Diagnosis | None = None) -> str:
     v, proj, costs = rec.verdict, rec.projection, rec.costs
     rating = L.RATING[v.rating].get(lang)
     colour = L.RATING_COLOUR[v.rating]
@@ -118,6 +132,7 @@ def summary_html(rec: Recommendation, profile: Profile, lang: str, generated: da
 <h3>{esc(L.KEY_NUMBERS.get(lang))}</h3>
 <table class="keys" width="100%" cellspacing="0" cellpadding="4" border="0">{"".join(rows)}</table>
 {pitfall_summary(rec, lang)}
+{measured_summary(diagnosis, lang)}
 <p>&nbsp;</p>
 <p class="muted">{esc(generated_line)}</p>
 """
