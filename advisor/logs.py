@@ -22,8 +22,12 @@ def setup_logging() -> Path:
     """Attach one rotating file handler (idempotent); falls back to stderr if unwritable."""
     root = logging.getLogger("advisor")
     path = log_file()
-    if any(getattr(h, "_advisor", False) for h in root.handlers):
-        return path
+    for handler in list(root.handlers):
+        if getattr(handler, "_advisor", False):
+            if getattr(handler, "_advisor_path", None) == path:
+                return path
+            root.removeHandler(handler)  # the log folder changed (tests, a new config)
+            handler.close()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         handler: logging.Handler = RotatingFileHandler(path, maxBytes=1_000_000, backupCount=2,
@@ -31,6 +35,7 @@ def setup_logging() -> Path:
     except OSError:
         handler = logging.StreamHandler()
     handler._advisor = True  # type: ignore[attr-defined]
+    handler._advisor_path = path  # type: ignore[attr-defined]
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     root.addHandler(handler)
     root.setLevel(logging.INFO)
