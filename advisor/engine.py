@@ -43,7 +43,7 @@ from advisor.rulebase.model import Rule
 
 MARKER = "advisor_fact_set"  # carried by every fact we assert, required by every rule
 CATCH_ALL = "__catch_all__"
-STAGES = ("decide", "findings")
+STAGES = ("decide", "setup", "findings")
 _LOCK = threading.Lock()
 _NAMES = itertools.count()
 

@@ -4,7 +4,8 @@ cost model derived, as scalars only (durable_rules matches flat messages; no joi
 ``FACTS`` is the catalog every rule is checked against at load time: each fact's type, its
 allowed values or range (also used to draw random valid fact sets for the stress test), whether
 it may be absent, and its stage: ``base`` facts exist before the verdict, ``verdict`` facts are
-added once the rating and GPU count are known (setup, pitfall and advice rules read them).
+added once the rating and GPU count are known (setup, pitfall and advice rules read them),
+``setup`` facts once the split and deployment are chosen (pitfall and advice rules read them).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from advisor.costs.breakeven import HOURS_PER_MONTH  # 730 h: a break-even above it is never reached
 from advisor.costs.result import CostReport
 from advisor.profile import (
     Cooling,
@@ -42,6 +44,9 @@ RATINGS = ("not_worth_it", "optional", "worth_it", "required")
 # kept in the range Python prints without an exponent.
 NUMBER_LIMIT = 1e15
 NUMBER_EPSILON = 1e-4
+# F02: a GPU count is worth considering only if it is faster than every smaller one by more than
+# this share; beyond the first count within it of the best, extra GPUs add nothing.
+USEFUL_GAIN = 0.02
 
 
 @dataclass(frozen=True)
@@ -51,7 +56,7 @@ class FactSpec:
     low: float = 0.0
     high: float = 0.0
     optional: bool = False
-    stage: str = "base"  # base | verdict
+    stage: str = "base"  # base | verdict | setup
 
 
 def _s(*choices: str, optional: bool = False, stage: str = "base") -> FactSpec:
@@ -111,9 +116,19 @@ FACTS: dict[str, FactSpec] = {
     "efficiency_4": _n("float", 0.01, 1, optional=True),
     "efficiency_8": _n("float", 0.01, 1, optional=True),
     "gain_8_to_16": _n("float", -1, 1, optional=True),  # speedup_16 / speedup_8 - 1 (F08)
+    "speedup_max": _n("float", 0.01, 100_000),  # at the largest GPU count projected
+    "efficiency_max": _n("float", 0.0, 1),
+    # F02: the smallest fitting count within USEFUL_GAIN of the best fitting speed-up (more GPUs
+    # add nothing), and its speed-up; absent when no count projected fits
+    "useful_gpus": _n("int", 1, 100_000, optional=True),
+    "useful_speedup": _n("float", 0.01, 100_000, optional=True),
+    "more_gpus_add_nothing": _B,  # useful_gpus is below the largest count projected
     "bottleneck_max": _s(*BOTTLENECKS),  # at the largest GPU count projected
     "fits_one_gpu": _B,
     "min_gpus_fit": _n("int", 1, 100_000, optional=True),  # absent: fits at no count projected
+    # when nothing projected fits: the smallest larger count that would (ZeRO-3 / FSDP / model
+    # parallel), as the projection tells for a bigger machine; absent if none up to its limit
+    "fit_gpus_beyond": _n("int", 1, 100_000, optional=True),
     "memory_per_gpu_gb": _n("float", 0, 1_000_000),  # at one GPU
     # the costs (F02, F09-F12, F31)
     "best_value_gpus": _n("int", 1, 100_000),
@@ -121,6 +136,8 @@ FACTS: dict[str, FactSpec] = {
     "net_value_best": _n("float", -1e12, 1e12),  # per month, at best_value_gpus, vs one GPU
     "breakeven_months": _n("float", 0, 10_000, optional=True),
     "breakeven_hours_per_month": _n("float", 0, 1_000_000, optional=True),
+    # both sides priced, yet owning never beats renting within a month's 730 h (F31)
+    "owning_never_pays": _B,
     "day_value_covers_energy": _B,  # a day saved pays the extra electricity of a month (F12)
     # hardware import observations (advisor.hwimport)
     **{f"obs_{oid}": _B for oid in OBSERVATION_IDS},
@@ -141,6 +158,12 @@ FACTS: dict[str, FactSpec] = {
     "verdict_global_batch": _n("int", 1, 1e12, stage="verdict"),
     "verdict_workers_low": _n("int", 0, 1e6, stage="verdict"),  # 2 per GPU (F13)
     "verdict_workers_high": _n("int", 0, 1e6, stage="verdict"),  # 4 per GPU (F13)
+    # model replicas that split each batch: N for data / ZeRO / FSDP, N / tensor ways for
+    # tensor and hybrid, 1 for pipeline (the global batch, F14, grows only with it)
+    "verdict_data_parallel": _n("int", 1, 100_000, stage="verdict"),
+    # the setup, added before the pitfall and advice rules run
+    "verdict_deployment": _s("own", "cloud", "either", stage="setup"),
+    "verdict_parallelism": _s(*PARALLELISMS, stage="setup"),
 }
 
 
@@ -223,11 +246,31 @@ def _obs_ids(hardware: Any) -> set[str]:
     return found
 
 
+def useful_count(projection: Projection) -> int | None:
+    """F02: the smallest fitting count within ``USEFUL_GAIN`` of the best fitting speed-up;
+    None when no count fits."""
+    fitting = [(n, s) for n, s, ok in zip(projection.gpus, projection.speedup, projection.fits,
+                                          strict=True) if ok]
+    if not fitting:
+        return None
+    best = max(s for _, s in fitting)
+    return next(n for n, s in fitting if s >= best * (1.0 - USEFUL_GAIN))
+
+
+def owning_never_pays(costs: CostReport) -> bool:
+    """Both sides priced, yet no number of hours in a month makes owning cheaper (F31): the
+    break-even is above 730 h, or there is none (renting an hour costs less than running one)."""
+    hours = costs.buy_vs_rent.breakeven_hours_per_month
+    priced = costs.own_priced and costs.cloud_priced
+    return priced and (hours is None or hours > HOURS_PER_MONTH)
+
+
 def base_facts(profile: Profile, projection: Projection, costs: CostReport,
-               hardware: Any | None = None) -> FactSet:
+               hardware: Any | None = None, fit_gpus_beyond: int | None = None) -> FactSet:
     """The fact set the decision rules read (everything but the verdict). ``projection``
     should start at one GPU (``recommend`` makes sure of it): ``memory_per_gpu_gb`` and the
-    energy baseline are read at its first count."""
+    energy baseline are read at its first count. ``fit_gpus_beyond``: when nothing projected
+    fits, the smallest larger count that would."""
     from advisor.catalog.gpus import resolve_gpu
 
     tr, hw, ec = profile.training, profile.hardware, profile.economics
@@ -269,6 +312,9 @@ def base_facts(profile: Profile, projection: Projection, costs: CostReport,
         "memory_per_gpu_gb": projection.memory_per_gpu_gb[0],
         "best_value_gpus": costs.best_value_gpus,
         "net_value_best": _at(projection, costs.best_value_gpus, costs.net_value_per_month) or 0.0,
+        "speedup_max": max(projection.speedup[-1], 0.01),
+        "efficiency_max": min(max(projection.efficiency[-1], 0.0), 1.0),
+        "owning_never_pays": owning_never_pays(costs),
     }
     optional = {
         "workers_per_gpu": tr.dataloader_workers,
@@ -288,6 +334,11 @@ def base_facts(profile: Profile, projection: Projection, costs: CostReport,
         optional["gain_8_to_16"] = s16 / s8 - 1.0
     fitting = [n for n, ok in zip(projection.gpus, projection.fits, strict=True) if ok]
     optional["min_gpus_fit"] = fitting[0] if fitting else None
+    useful = useful_count(projection)
+    optional["useful_gpus"] = useful
+    optional["useful_speedup"] = _at(projection, useful, projection.speedup) if useful else None
+    optional["fit_gpus_beyond"] = fit_gpus_beyond if not fitting else None
+    facts["more_gpus_add_nothing"] = useful is not None and useful < max(projection.gpus)
     temps = [t for t in (hw.max_gpu_temp_c, getattr(hardware, "max_gpu_temp_c", None))
              if isinstance(t, int | float)]
     optional["max_temp_c"] = max(temps) if temps else None
@@ -307,21 +358,35 @@ def _day_covers_energy(profile: Profile, costs: CostReport) -> bool:
     return value >= max(extra_energy_per_run, 0.0) * profile.training.runs_per_month
 
 
+def data_parallel_degree(parallelism: str, gpus: int, gpus_per_node: int) -> int:
+    """Model replicas splitting each batch: the global batch grows only with these (F14)."""
+    if parallelism == "pipeline":
+        return 1
+    if parallelism in ("tensor", "hybrid"):
+        return max(gpus // max(min(gpus, gpus_per_node), 1), 1)
+    return gpus
+
+
 def verdict_facts(base: Mapping[str, Scalar], profile: Profile, projection: Projection,
                   costs: CostReport, rating: str, gpus: int,
                   wanted_gpus: int | None = None) -> FactSet:
     """``base`` plus what the chosen rating and GPU count mean (read by setup and pitfalls).
 
-    ``gpus`` must be a projected count; ``wanted_gpus`` is what the rules asked for (it may
-    exceed the hardware considered)."""
+    ``gpus`` must be a count of ``projection`` (which may be one projected beyond the hardware
+    considered, when nothing there fits); ``wanted_gpus`` is what the rules asked for."""
     i = projection.at(gpus)
+    dp = data_parallel_degree(projection.parallelism[i], gpus, profile.hardware.gpus_per_node)
+    power_w = costs.power_w[costs.gpus.index(gpus)] \
+        if gpus in costs.gpus and len(costs.power_w) == len(costs.gpus) else None
     monthly_hours = projection.run_hours[i] * profile.training.runs_per_month
     facts: dict[str, Any] = dict(base)  # a plain dict: checked again below with the verdict
     facts.update({
         "verdict_rating": rating,
         "verdict_gpus": gpus,
         "verdict_wanted_gpus": max(wanted_gpus or gpus, 1),
-        "verdict_gpus_short": max((wanted_gpus or gpus) - gpus, 0),
+        # beyond the hardware considered (wanted, or the verdict itself when nothing fits)
+        "verdict_gpus_short": max((wanted_gpus or gpus)
+                                  - min(gpus, int(base["max_gpus_projected"])), 0),
         "verdict_nodes": projection.nodes[i],
         "verdict_speedup": projection.speedup[i],
         "verdict_efficiency": max(projection.efficiency[i], 0.01),
@@ -330,9 +395,9 @@ def verdict_facts(base: Mapping[str, Scalar], profile: Profile, projection: Proj
         "verdict_fits": projection.fits[i],
         "verdict_monthly_hours": monthly_hours,
         # the cost model's whole-setup draw; without it, the cards' board power alone (F09)
-        "verdict_system_w": costs.power_w[i] if len(costs.power_w) > i else
-        gpus * float(base["gpu_tdp_w"]),
-        "verdict_global_batch": gpus * profile.training.batch_per_gpu,
+        "verdict_system_w": power_w if power_w is not None else gpus * float(base["gpu_tdp_w"]),
+        "verdict_global_batch": dp * profile.training.batch_per_gpu,
+        "verdict_data_parallel": dp,
         "verdict_workers_low": 2 * gpus,
         "verdict_workers_high": 4 * gpus,
     })
@@ -340,3 +405,9 @@ def verdict_facts(base: Mapping[str, Scalar], profile: Profile, projection: Proj
     if breakeven:
         facts["verdict_hours_over_breakeven"] = min(monthly_hours / breakeven, 1e6)
     return check_facts(facts)
+
+
+def setup_facts(verdict: Mapping[str, Scalar], setup: Mapping[str, str]) -> FactSet:
+    """The verdict facts plus the chosen deployment and split (read by pitfalls and advice)."""
+    return check_facts({**verdict, "verdict_deployment": setup["deployment"],
+                        "verdict_parallelism": setup["parallelism"]})

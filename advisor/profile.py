@@ -346,7 +346,7 @@ class EconomicsSpec(_Strict):
     electricity_per_kwh: float | None = meta(
         "Electricity price", "电价", "Per kWh; empty uses the catalog.", "每度电价格；留空使用目录。",
         unit="currency/kWh", unit_zh="货币/度", default=None, ge=0, le=100)
-    pue: float = meta("PUE", "PUE（能效比）",
+    pue: float = meta("PUE", "PUE（电能使用效率）",
                       "Facility overhead on power (1.0 at home, about 1.3–1.6 in a data centre).",
                       "机房电力开销系数（家里 1.0，机房约 1.3–1.6）。", default=1.0, ge=1.0,
                       le=3.0)

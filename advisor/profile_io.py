@@ -11,7 +11,7 @@ from pydantic import ValidationError
 
 from advisor.atomic import atomic_write_text
 from advisor.errors import InputError, Problem
-from advisor.profile import Profile
+from advisor.profile import IntraLink, Profile
 from advisor.validation_messages import problems_from_validation
 from advisor.yaml_lines import LineIndex, load_yaml_text
 
@@ -59,6 +59,9 @@ def parse_profile_text(text: str, *, source: str = "<profile>", fmt: str | None 
         except json.JSONDecodeError as exc:
             raise InputError.single(f"not valid JSON: {exc.msg}", f"不是有效的 JSON：{exc.msg}",
                                     line=exc.lineno, source=source) from None
+        except RecursionError:
+            raise InputError.single("JSON nested too deeply", "JSON 嵌套过深",
+                                    source=source) from None
         except ValueError as exc:
             raise InputError.single(str(exc), f"不允许的数值：{exc}", source=source) from None
     else:
@@ -76,22 +79,77 @@ def parse_profile_text(text: str, *, source: str = "<profile>", fmt: str | None 
             line=index.line_of(("schema_version",)) if index else None, source=source)
     try:
         profile = Profile.model_validate(data)
+    except RecursionError:
+        raise InputError.single("nested too deeply", "嵌套过深", source=source) from None
     except ValidationError as exc:
         problems = problems_from_validation(exc, index.line_of if index else None)
         raise InputError(problems, source) from None
     _check_catalog_references(profile, index, source)
+    _check_money_has_currency(profile, index, source)
     return profile
+
+
+MONEY_FIELDS = ("gpu_price", "base_system_price", "cloud_price_per_gpu_hour",
+                "electricity_per_kwh", "value_per_day", "engineer_day_rate")
+
+
+def names_money(profile: Profile) -> bool:
+    return any(getattr(profile.economics, name) is not None for name in MONEY_FIELDS)
+
+
+def _check_money_has_currency(profile: Profile, index: LineIndex | None, source: str) -> None:
+    """A price without a currency would change meaning with the reader's language."""
+    if profile.economics.currency is None and names_money(profile):
+        line = index.line_of(("economics",)) if index else None
+        raise InputError([Problem(
+            "economics.currency",
+            "give the currency (CNY or USD) of the prices in this file",
+            "请注明本文件中价格的货币（CNY 或 USD）", line)], source)
 
 
 def _check_catalog_references(profile: Profile, index: LineIndex | None, source: str) -> None:
     from advisor.catalog import resolve_gpu
 
     try:
-        resolve_gpu(profile.hardware.gpu)
+        spec = resolve_gpu(profile.hardware.gpu)
     except InputError as exc:
         line = index.line_of(("hardware", "gpu")) if index else None
         raise InputError([Problem(p.path, p.message_en, p.message_zh, line)
                           for p in exc.problems], source) from None
+    if isinstance(profile.hardware.gpu, str):
+        _check_link_fits_gpu(profile, spec, index, source)
+
+
+# Which intra-node links a card can have at all: GeForce 40/50 cards have no NVLink; bridge cards
+# (RTX 3090, A6000, A100/H100 PCIe) join pairs only; SXM boards have NVLink or NVSwitch.
+_LINKS_BY_NVLINK = {
+    "none": {IntraLink.pcie3, IntraLink.pcie4, IntraLink.pcie5},
+    "bridge": {IntraLink.pcie3, IntraLink.pcie4, IntraLink.pcie5, IntraLink.nvlink_bridge},
+    "sxm": set(IntraLink),
+}
+
+
+def link_fits_gpu(profile: Profile) -> bool:
+    """Whether the profile's intra-node link exists for its GPU (custom GPUs: always)."""
+    from advisor.catalog import resolve_gpu
+
+    if not isinstance(profile.hardware.gpu, str):
+        return True
+    spec = resolve_gpu(profile.hardware.gpu)
+    return profile.hardware.intra_link in _LINKS_BY_NVLINK.get(spec.nvlink, set(IntraLink))
+
+
+def _check_link_fits_gpu(profile: Profile, spec, index: LineIndex | None, source: str) -> None:
+    link = profile.hardware.intra_link
+    allowed = _LINKS_BY_NVLINK.get(spec.nvlink, set(IntraLink))
+    if link in allowed:
+        return
+    options = ", ".join(sorted(x.value for x in allowed))
+    line = index.line_of(("hardware", "intra_link")) if index else None
+    raise InputError([Problem(
+        "hardware.intra_link",
+        f"{spec.name} cannot use {link.value} (possible: {options})",
+        f"{spec.name} 不支持 {link.value}（可选：{options}）", line)], source)
 
 
 def _reject_constant(name: str) -> Any:
@@ -118,8 +176,16 @@ def dump_profile(profile: Profile, fmt: str = "yaml") -> str:
 
 
 def save_profile(profile: Profile, path: str | Path) -> None:
-    """Write atomically (temporary file + rename): an existing file is never half-written."""
+    """Write atomically (temporary file + rename): an existing file is never half-written.
+    Prices are written with the currency they were entered in (the language's, if unset)."""
     path = Path(path)
+    if profile.economics.currency is None and names_money(profile):
+        from advisor.i18n import system_lang
+        from advisor.profile import Currency
+
+        currency = Currency.CNY if system_lang() == "zh" else Currency.USD
+        profile = profile.model_copy(update={
+            "economics": profile.economics.model_copy(update={"currency": currency})})
     fmt = "json" if path.suffix.lower() == ".json" else "yaml"
     atomic_write_text(path, dump_profile(profile, fmt))
 

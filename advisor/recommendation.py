@@ -1,23 +1,29 @@
 """``recommend(profile)``: projection + costs → facts → rules → a Recommendation that explains
 every conclusion (the trace names each fired rule, its article facts and the values it read).
 
-Two rule stages run on one fact set each: the *decide* rules choose the rating and the GPU
-count; the *findings* rules, which also see the verdict, choose parallelism, framework and
-deployment and add pitfalls and advice. Conflicts resolve by ``advisor.rulebase.policy``.
+Three rule stages run on one fact set each: the *decide* rules choose the rating and the GPU
+count; the *setup* rules, which also see the verdict, choose parallelism, framework and
+deployment; the *findings* rules, which also see the setup, add pitfalls and advice. Conflicts
+resolve by ``advisor.rulebase.policy``. With measured points in the profile, the speed-ups are
+the user's measurements (``advisor.measured_projection``), not the model's.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from advisor.costs import estimate_costs
 from advisor.costs.result import CostReport
 from advisor.engine import Firing, RuleEngine, default_engine
-from advisor.facts import base_facts, verdict_facts
+from advisor.errors import InputError
+from advisor.facts import base_facts, setup_facts, verdict_facts
 from advisor.i18n import Text
+from advisor.labels import PARALLELISM as PARALLELISM_LABEL
+from advisor.measured_projection import with_measured_speedups
 from advisor.profile import Profile
 from advisor.recommendation_model import Advice, Pitfall, Recommendation, TraceEntry, Verdict
-from advisor.rulebase.policy import decide, merge_pitfalls, pick_advice
+from advisor.rulebase.policy import decide, merge_pitfalls, pick_advice, settle_count
 from advisor.scaling import project
 from advisor.scaling.result import Projection
 
@@ -26,14 +32,6 @@ RATING_LABEL = {  # the article's own words (glossary)
     "optional": Text(en="Optional (a second GPU if you like)", zh="可选（2卡看心情）"),
     "worth_it": Text(en="Worth it", zh="划算"),
     "required": Text(en="Multi-GPU required", zh="必须上多卡"),
-}
-PARALLELISM_LABEL = {
-    "data": Text(en="data parallel", zh="数据并行"),
-    "zero": Text(en="ZeRO sharded data parallel", zh="ZeRO 分片数据并行"),
-    "fsdp": Text(en="FSDP sharded data parallel", zh="FSDP 分片数据并行"),
-    "tensor": Text(en="tensor (model) parallel", zh="模型并行（张量并行）"),
-    "pipeline": Text(en="pipeline parallel", zh="流水线并行"),
-    "hybrid": Text(en="hybrid parallel", zh="混合并行"),
 }
 FRAMEWORK_LABEL = {"ddp": "PyTorch DDP", "fsdp": "PyTorch FSDP", "deepspeed": "DeepSpeed",
                    "horovod": "Horovod", "none": ""}
@@ -54,14 +52,40 @@ def recommend(profile: Profile, *, gpus: list[int] | None = None, hardware: Any 
     GPU is always added: every verdict is relative to it), ``hardware`` an imported
     ``HardwareDescription`` whose observations become pitfalls."""
     projection = project(profile, sorted(set(gpus) | {1}) if gpus else None)
+    projection = with_measured_speedups(profile, projection)  # F30: measurements win
     costs = estimate_costs(profile, projection, lang=lang)
     return recommend_from(profile, projection, costs, hardware=hardware, engine=engine)
 
 
+BEYOND_LIMIT = 256  # the largest count asked of the projection when nothing considered fits
+
+
 def _projected_count(projection: Projection, wanted: int) -> int:
-    """The largest projected GPU count not above ``wanted`` (the smallest one if none is)."""
+    """The largest projected GPU count not above ``wanted`` (the smallest one if none is);
+    never a count where the model does not fit when one where it fits exists."""
     below = [n for n in projection.gpus if n <= wanted]
-    return max(below) if below else min(projection.gpus)
+    n = max(below) if below else min(projection.gpus)
+    fitting = [m for m, ok in zip(projection.gpus, projection.fits, strict=True) if ok]
+    if fitting and n not in fitting:
+        above = [m for m in fitting if m > n]
+        n = min(above) if above else max(fitting)
+    return n
+
+
+def _beyond(profile: Profile, projection: Projection) -> Projection | None:
+    """When no count considered fits: the projection for one bigger machine at larger counts
+    (ZeRO-3 / FSDP / model parallel shard the model further), or None if none fits either."""
+    if any(projection.fits):
+        return None
+    top = max(projection.gpus)
+    counts = sorted({*range(top + 1, max(2 * top, 16) + 1),
+                     *(c for c in (32, 64, 128, BEYOND_LIMIT) if c > top)})
+    hw = profile.hardware.model_copy(update={"gpus_per_node": counts[-1], "nodes": 1})
+    try:
+        bigger = project(profile.model_copy(update={"hardware": hw}), counts)
+    except (InputError, ValueError):
+        return None
+    return bigger if any(bigger.fits) else None
 
 
 def recommend_from(profile: Profile, projection: Projection, costs: CostReport, *,
@@ -69,28 +93,35 @@ def recommend_from(profile: Profile, projection: Projection, costs: CostReport, 
                    engine: RuleEngine | None = None) -> Recommendation:
     """The recommendation from an existing projection and cost report."""
     engine = engine or default_engine()
-    base = base_facts(profile, projection, costs, hardware)
+    bigger = _beyond(profile, projection)
+    fit_beyond = next((n for n, ok in zip(bigger.gpus, bigger.fits, strict=True) if ok), None) \
+        if bigger else None
+    base = base_facts(profile, projection, costs, hardware, fit_gpus_beyond=fit_beyond)
     decided = engine.evaluate(base, "decide")
     verdict = decide(decided, ("rating", "gpus"))
     if "rating" not in verdict.values:
         raise RuleBaseIncomplete("no rule decided the rating")
     rating = verdict.values["rating"]
-    wanted = max(int(verdict.values.get("gpus", 1)), verdict.gpus_at_least)
-    n = _projected_count(projection, wanted)
-    facts = verdict_facts(base, profile, projection, costs, rating, n, wanted)
-    found = engine.evaluate(facts, "findings")
-    setup = decide(found, ("parallelism", "framework", "deployment"))
+    count = settle_count(verdict, decided, max(projection.gpus))
+    wanted = count.gpus
+    if fit_beyond is not None and bigger is not None:
+        # nothing considered fits: the verdict is the smallest count that would (F24)
+        n, at, wanted = fit_beyond, bigger, fit_beyond
+    else:
+        n, at = _projected_count(projection, wanted), projection
+    vfacts = verdict_facts(base, profile, at, costs, rating, n, wanted)
+    configured = engine.evaluate(vfacts, "setup")
+    setup = decide(configured, ("parallelism", "framework", "deployment"))
     missing = [s for s in ("parallelism", "framework", "deployment") if s not in setup.values]
     if missing:
         raise RuleBaseIncomplete(f"no rule decided {', '.join(missing)}")
+    facts = setup_facts(vfacts, setup.values)
+    found = engine.evaluate(facts, "findings")
     nodes = int(facts["verdict_nodes"])
-    # The headline gives the reason for the rating and, when another rule chose the count,
-    # that rule's reason too.
-    reasons = [next(f.rule for f in decided if f.rule.id == verdict.winners[slot])
-               for slot in ("rating", "gpus") if slot in verdict.winners]
-    if len(reasons) == 2 and reasons[0].id == reasons[1].id:
-        reasons.pop()
-    reason = _joined([r.render(r.message, facts) for r in reasons])
+    short = [f for f in found if f.conclusion.get("pitfall") == "not_enough_gpus"]
+    reason = _joined([f.rule.render(f.rule.message, facts) for f in
+                      _reasons(decided, verdict.winners.get("rating"), count, n, wanted)
+                      + short[:1]])
     result = Verdict(rating=rating, gpus=n, nodes=nodes, parallelism=setup.values["parallelism"],
                      framework=setup.values["framework"],
                      deployment=setup.values["deployment"],
@@ -99,7 +130,26 @@ def recommend_from(profile: Profile, projection: Projection, costs: CostReport, 
     return Recommendation(verdict=result, projection=projection, costs=costs,
                           pitfalls=_pitfalls(found, facts), advice=_advice(found, facts),
                           trace=_trace(decided, "decide", overridden, base)
+                          + _trace(configured, "setup", overridden, facts)
                           + _trace(found, "findings", overridden, facts))
+
+
+def _reasons(decided: list[Firing], rating_rule: str | None, count, gpus: int,
+             wanted: int) -> list[Firing]:
+    """The rules the headline quotes: the one that chose the rating and those that settled
+    the count, leaving out any whose own count differs from the verdict's (a table row's
+    "4 GPUs" must not follow a verdict of 3). A count above the hardware considered is kept
+    when the verdict is capped there: the shortfall is then quoted after it."""
+    by_id = {f.rule.id: f for f in decided}
+    chosen = ([by_id[rating_rule]] if rating_rule in by_id else []) + list(count.deciders)
+    out: list[Firing] = []
+    for f in chosen:
+        stated = f.conclusion.get("gpus")
+        consistent = stated is None or int(stated) == gpus or (wanted > gpus
+                                                              and int(stated) == wanted)
+        if consistent and all(f.rule.id != o.rule.id for o in out):
+            out.append(f)
+    return out
 
 
 def _headline(rating: str, gpus: int, nodes: int, setup: dict[str, str], reason: Text) -> Text:
@@ -112,21 +162,39 @@ def _headline(rating: str, gpus: int, nodes: int, setup: dict[str, str], reason:
         par, fw = PARALLELISM_LABEL[setup["parallelism"]], FRAMEWORK_LABEL[setup["framework"]]
         with_fw = f" with {fw}" if fw else ""
         how_en = f"{gpus} GPUs{machines_en}, {par.en}{with_fw}"
-        how_zh = f"{gpus} 卡{machines_zh}，{par.zh}" + (f"（{fw}）" if fw else "")
+        how_zh = f"{gpus} 卡{machines_zh}，{par.zh}" + (f"，用 {fw}" if fw else "")
     where = DEPLOYMENT_LABEL[setup["deployment"]]
     return Text(en=f"{label.en}: {how_en}; {where.en}. {reason.en}",
                 zh=f"{label.zh}：{how_zh}；{where.zh}。{reason.zh}")
 
 
 def _joined(texts: list[Text]) -> Text:
-    en: list[str] = []
-    zh: list[str] = []
-    for text in texts:
-        if text.en not in en:
-            en.append(text.en)
-        if text.zh not in zh:
-            zh.append(text.zh)
+    """Texts of several rules as one, each sentence once (merged pitfalls repeat advice)."""
+    en = _sentences([t.en for t in texts], _EN_SENTENCE, ".")
+    zh = _sentences([t.zh for t in texts], _ZH_SENTENCE, "。")
     return Text(en=" ".join(en), zh="".join(zh) if all(_ends_zh(z) for z in zh) else " ".join(zh))
+
+
+_EN_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9`(])")
+_ZH_SENTENCE = re.compile(r"(?<=[。！？])")
+
+
+def _sentences(texts: list[str], splitter: re.Pattern[str], stop: str) -> list[str]:
+    """Each sentence once (compared without case and end mark), each ending with a mark
+    (a pitfall title quoted in a headline has none)."""
+    out: list[str] = []
+    seen: set[str] = set()
+    for text in texts:
+        for sentence in (part.strip() for part in splitter.split(text.strip())):
+            key = sentence.rstrip(".。").casefold()
+            if not sentence or key in seen:
+                continue
+            seen.add(key)
+            out.append(sentence if sentence.endswith(_END_MARKS) else sentence + stop)
+    return out
+
+
+_END_MARKS = (".", "!", "?", "。", "！", "？", "）", ")")
 
 
 def _ends_zh(text: str) -> bool:

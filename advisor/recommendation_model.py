@@ -43,7 +43,7 @@ class TraceEntry(BaseModel):
     sources: list[str]
     conclusion: dict[str, Any]
     facts: dict[str, Any] = {}  # the fact values the rule matched on
-    # Added by the rule base (additive): the rule stage (decide | findings) and, when a
+    # Added by the rule base (additive): the rule stage (decide | setup | findings) and, when a
     # stronger rule decided the same slot differently, that rule's id (conflict policy).
     stage: str = "decide"
     overridden_by: str | None = None

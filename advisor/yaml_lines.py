@@ -67,8 +67,49 @@ class LineIndex:
         return best
 
 
+def _refuse_aliases(text: str, source: str) -> None:
+    """Anchors and aliases are refused: a few bytes of nested aliases expand to billions of
+    nodes ("billion laughs"), and a profile never needs them."""
+    try:
+        for event in yaml.parse(text, Loader=yaml.SafeLoader):
+            if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
+                line = event.start_mark.line + 1
+                raise InputError.single(
+                    "YAML anchors and aliases (&name, *name) are not supported in profiles",
+                    "配置文件不支持 YAML 锚点和别名（&name、*name）", line=line, source=source)
+    except yaml.YAMLError:
+        return  # the full load below reports the syntax error with its line
+
+
+MAX_NESTING = 64  # a profile nests 3 levels; PyYAML slows quadratically with depth
+MAX_INDENT = 256
+
+
+def _refuse_deep_nesting(text: str, source: str) -> None:
+    """Refuse absurd nesting in linear time, before the parser (slow on deep input) sees it."""
+    depth = 0
+    for line_no, line in enumerate(text.splitlines(), start=1):
+        if len(line) - len(line.lstrip(" ")) > MAX_INDENT:
+            depth = MAX_NESTING + 1
+        else:
+            for ch in line:
+                if ch in "[{":
+                    depth += 1
+                elif ch in "]}":
+                    depth = max(depth - 1, 0)
+                elif ch == "#":
+                    break
+                if depth > MAX_NESTING:
+                    break
+        if depth > MAX_NESTING:
+            raise InputError.single("YAML nested too deeply", "YAML 嵌套过深", line=line_no,
+                                    source=source)
+
+
 def load_yaml_text(text: str, *, source: str = "<yaml>") -> tuple[Any, LineIndex]:
     """Parse YAML safely; errors become InputError with the line of the problem."""
+    _refuse_deep_nesting(text, source)
+    _refuse_aliases(text, source)
     try:
         root = yaml.compose(text, Loader=_UniqueKeyLoader)
         data = yaml.load(text, Loader=_UniqueKeyLoader)  # noqa: S506 - a SafeLoader subclass

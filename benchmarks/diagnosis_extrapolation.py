@@ -190,16 +190,17 @@ def _ape(pred: float, actual: float) -> float:
 
 def _row(label: str, preds: list[Prediction]) -> str:
     if not preds:
-        return f"| {label} | 0 | — | — | — | — | — | — | — |"
+        return f"| {label} | 0 | — | — | — | — | — | — | — | — |"
     cols = []
     for method in ("refit", "amdahl", "shipped"):
         errs = [_ape(getattr(p, method), p.actual) for p in preds]
         cols.append((100 * statistics.fmean(errs), 100 * max(errs)))
     wins = sum(_ape(p.refit, p.actual) < _ape(p.amdahl, p.actual) for p in preds)
     cover = sum(p.low <= p.actual <= p.high for p in preds) / len(preds)
+    half = statistics.median(math.sqrt(p.high / p.low) - 1.0 for p in preds)
     return (f"| {label} | {len(preds)} | {cols[0][0]:.1f} % | {cols[0][1]:.1f} % | "
             f"{cols[1][0]:.1f} % | {cols[1][1]:.1f} % | {cols[2][0]:.1f} % | "
-            f"{100 * wins / len(preds):.0f} % | {100 * cover:.0f} % |")
+            f"{100 * wins / len(preds):.0f} % | {100 * cover:.0f} % | ±{100 * half:.0f} % |")
 
 
 def _table(preds: list[Prediction]) -> list[str]:
@@ -207,8 +208,8 @@ def _table(preds: list[Prediction]) -> list[str]:
     flagged = [p for p in preds if p.flagged]
     return [
         "| series | targets | refit MAPE | refit worst | Amdahl MAPE | Amdahl worst | "
-        "shipped MAPE | refit wins | band |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "shipped MAPE | refit wins | band covers | band half-width |",
+        "|---|---|---|---|---|---|---|---|---|---|",
         _row("clean (no quality flag)", clean),
         *[_row(f"clean, {n} GPUs", [p for p in clean if p.n == n]) for n in TARGETS],
         _row("quality-flagged", flagged),
@@ -232,8 +233,12 @@ def report(preds: list[Prediction], cases: list[Case], skipped: int, data: Path,
         "refitted by least squares on the 1/2/4 points (a capacity cap instead when those "
         "cannot follow a levelling-off curve). *Amdahl*: one serial fraction fitted on the "
         "same points. *shipped*: the projection's defaults, no refit. *refit wins*: share of "
-        "targets where the refit's error is smaller than Amdahl's. *band*: share inside the "
-        "refit's 80 % band.",
+        "targets where the refit's error is smaller than Amdahl's. *band covers*: share of "
+        "measured speed-ups inside the refit's 80 % band (nominal 80 %); *band half-width*: "
+        "median of √(high/low) − 1. The band adds, beyond 4 GPUs, the jackknife spread of "
+        "refits that leave one measured ratio out and a model-error floor per doubling "
+        "(`EXTRAPOLATION_LOG_SD_PER_DOUBLING` in `advisor/diagnosis/refit.py`, set from "
+        "these errors — so the coverage here is in-sample; independent series test it).",
         "",
         *_table(preds),
         "",

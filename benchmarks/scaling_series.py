@@ -56,26 +56,30 @@ MODELS: list[tuple[str, str, float, float, str]] = [
 # GPUs of the data set that the product catalog does not carry (specs: NVIDIA data sheets).
 EXTRA_GPUS = {
     "GeForce RTX 2080 Ti": dict(id="rtx2080ti", name="RTX 2080 Ti", **{"class": "consumer"},
-                                memory_gb=11, tflops_fp16_dense=57, tflops_fp32=13.4,
+                                memory_gb=11, memory_bandwidth_gbs=616, tflops_fp16_dense=57, tflops_fp32=13.4,
                                 tdp_w=250, pcie_gen=3, nvlink="bridge"),
     "Quadro RTX 8000": dict(id="quadro_rtx8000", name="Quadro RTX 8000",
-                            **{"class": "workstation"}, memory_gb=48, tflops_fp16_dense=130,
+                            **{"class": "workstation"}, memory_gb=48,
+                            memory_bandwidth_gbs=672, tflops_fp16_dense=130,
                             tflops_fp32=16.3, tdp_w=295, pcie_gen=3, nvlink="bridge",
                             nvlink_gbs_unidirectional=50),
     "GeForce RTX 3070": dict(id="rtx3070", name="RTX 3070", **{"class": "consumer"},
-                             memory_gb=8, tflops_fp16_dense=40, tflops_fp32=20.3, tdp_w=220,
+                             memory_gb=8, memory_bandwidth_gbs=448, tflops_fp16_dense=40, tflops_fp32=20.3, tdp_w=220,
                              pcie_gen=4),
     "A40": dict(id="a40", name="A40", **{"class": "datacenter"}, memory_gb=48,
+                memory_bandwidth_gbs=696,
                 tflops_fp16_dense=150, tflops_fp32=37.4, tdp_w=300, pcie_gen=4,
                 nvlink="bridge", nvlink_gbs_unidirectional=56.25),
 }
-for _name, _cls in (("RTX A5500", 34.1), ("RTX A5000", 27.8), ("RTX A4500", 23.7)):
+for _name, _cls, _bw in (("RTX A5500", 34.1, 768), ("RTX A5000", 27.8, 768),
+                         ("RTX A4500", 23.7, 640)):
     EXTRA_GPUS[_name] = dict(id=_name.lower().replace(" ", "_"), name=_name,
-                             **{"class": "workstation"}, memory_gb=24, tflops_fp16_dense=100,
+                             **{"class": "workstation"}, memory_gb=24,
+                             memory_bandwidth_gbs=_bw, tflops_fp16_dense=100,
                              tflops_fp32=_cls, tdp_w=230, pcie_gen=4, nvlink="bridge",
                              nvlink_gbs_unidirectional=56.25)
 EXTRA_GPUS["RTX A4000"] = dict(id="rtx_a4000", name="RTX A4000", **{"class": "workstation"},
-                               memory_gb=16, tflops_fp16_dense=76, tflops_fp32=19.2,
+                               memory_gb=16, memory_bandwidth_gbs=448, tflops_fp16_dense=76, tflops_fp32=19.2,
                                tdp_w=140, pcie_gen=4)
 
 CATALOG_IDS = {"A100-SXM4-80GB": "a100_sxm4_80gb", "A100-SXM4-40GB": "a100_sxm4_40gb",
@@ -238,3 +242,32 @@ def flatten(series: list[Series]) -> Points:
                   actual=np.array(actual), fields={k: np.array(v) for k, v in cols.items()},
                   batch_scale=np.array(scale))
 
+
+
+def default_step_compute_s(s: Series) -> float:
+    """The single-GPU step a user who gives no throughput gets: the task's default FLOPs per
+    sample for the series' parameter count (advisor.scaling.inputs.default_flops_per_sample),
+    over the GPU's peak x the task's achieved share (mfu_by_task). The measured throughput is
+    hidden, so this scores the "defaults path" most profiles take."""
+    from advisor.profile import Precision, Task
+    from advisor.scaling.inputs import default_flops_per_sample, effective_tflops
+    from advisor.scaling.parameters import default_sequence_length, load_params
+
+    task = Task(s.task)
+    if s.precision in ("AMP", "FP16/AMP", "FP16", "BF16"):
+        precision = Precision.amp
+    elif s.precision in ("TF32", "FP32/TF32") and s.generation not in ("Volta", "Turing"):
+        precision = Precision.tf32
+    else:
+        precision = Precision.fp32
+    tokens = default_sequence_length().get(s.task, 512)
+    flops = default_flops_per_sample(task, s.params_m, tokens)
+    tflops = effective_tflops(gpu_spec(s.gpu), precision, load_params(), task)
+    return s.batch0 * flops / (tflops * 1e12)
+
+
+def with_default_compute(series: list[Series]) -> list[Series]:
+    """The same series with their measured single-GPU throughput replaced by the defaults."""
+    from dataclasses import replace
+
+    return [replace(s, step_compute_s=default_step_compute_s(s)) for s in series]

@@ -32,6 +32,9 @@ EXPECTED = {
     "nan.json": "NaN is not allowed",
     "truncated.json": "not valid JSON",
     "duplicate-key.yaml": "duplicate key 'task'",
+    "alias-bomb.yaml": ":1: YAML anchors and aliases (&name, *name) are not supported",
+    "price-without-currency.yaml": "economics.currency: give the currency (CNY or USD)",
+    "impossible-link.yaml": ":4: hardware.intra_link: NVIDIA GeForce RTX 4090 cannot use nvswitch",
 }
 
 
@@ -66,3 +69,26 @@ def test_usage_error_is_exit_2(capsys) -> None:
     with pytest.raises(SystemExit) as info:
         main(["validate"])
     assert info.value.code == 2
+
+
+@pytest.mark.parametrize("suffix,text", [
+    (".json", "[" * 200_000 + "]" * 200_000),
+    (".yaml", "[" * 200_000 + "]" * 200_000),
+    (".json", '{"a":' * 100_000 + "1" + "}" * 100_000),
+])
+def test_deeply_nested_input_is_exit_2(suffix: str, text: str, tmp_path, capsys) -> None:
+    path = tmp_path / f"deep{suffix}"
+    path.write_text(text)
+    assert main(["validate", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "internal error" not in err and "Traceback" not in err
+
+
+def test_saving_prices_records_their_currency(tmp_path, monkeypatch) -> None:
+    from advisor.profile import Profile
+    from advisor.profile_io import load_profile, save_profile
+
+    monkeypatch.setenv("GPU_ADVISOR_LANG", "zh")
+    profile = Profile.model_validate({"economics": {"gpu_price": 3500}})
+    save_profile(profile, tmp_path / "p.yaml")
+    assert load_profile(tmp_path / "p.yaml").economics.currency.value == "CNY"

@@ -63,8 +63,9 @@ def test_lookups_in_both_currencies_use_the_catalog_rate():
     # A GPU with only USD offers is converted for a CNY report.
     usd = catalog.cloud_price_per_gpu_hour("h100_sxm", "USD")
     assert catalog.cloud_price_per_gpu_hour("h100_sxm", "CNY") == pytest.approx(usd * fx)
-    # The local market is preferred: Chinese rental platforms for CNY.
-    assert catalog.cloud_price_per_gpu_hour("rtx4090", "CNY") == pytest.approx(1.24)
+    # The local market is preferred: Chinese rental platforms for CNY (see test_catalog_cloud
+    # for how a representative price is made from them).
+    assert catalog.cloud_quote("rtx4090", "CNY").entries[0] == "cn_rental_rtx4090"
     assert catalog.cloud_price_per_gpu_hour("no_such_gpu", "USD") is None
     assert catalog.gpu_price("l4", "USD") is None
 
@@ -113,8 +114,12 @@ fx: {cny_per_usd: 7.0, source: my bank}
     assert entry.as_of == "2026-11-01" and "user override" in str(entry.source)
     assert entry.region == "China (household average)"  # kept from the built-in entry
     assert catalog.fx_cny_per_usd == 7.0
-    # Median of the CNY offers for the 4090 now includes the lab's ¥1.00 a GPU-hour.
-    assert catalog.cloud_price_per_gpu_hour("rtx4090", "CNY") == pytest.approx(1.12)
+    # The lab's ¥1.00 a GPU-hour joins the 4090's CNY offers: with the built-in ¥1.24 that is
+    # two, so the closest comparable (the 5090's ¥2.68, scaled by tensor TFLOPS) makes three.
+    quote = catalog.cloud_quote("rtx4090", "CNY")
+    assert quote.entries == ("cn_rental_rtx4090", "my_lab_4090", "cn_rental_rtx5090")
+    assert quote.value == pytest.approx(1.24)
+    assert "my lab" in quote.basis.en and "my lab" in quote.basis.zh
 
 
 def test_edited_override_file_is_read_again():

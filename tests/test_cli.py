@@ -48,3 +48,18 @@ def test_internal_error_exit_1_names_the_log(monkeypatch, capsys) -> None:
     assert code == 1
     assert "internal error" in err and "advisor.log" in err
     assert "Traceback" not in err
+
+
+def test_every_command_accepts_lang_after_its_name() -> None:
+    from advisor.cli import build_parser
+
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command")
+    for name, command in sub.choices.items():
+        assert "--lang" in command._option_string_actions or name == "rules", name
+
+
+def test_lang_after_the_command_switches_language(capsys) -> None:
+    example = str(ROOT / "examples" / "baseline-sweeps-1gpu-not-worth-it.yaml")
+    assert main(["validate", "--lang", "zh", example]) == 0
+    assert "有效" in capsys.readouterr().out

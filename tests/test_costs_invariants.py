@@ -147,3 +147,18 @@ def test_breakeven_hours_make_owning_and_renting_cost_the_same(case):
     own_month = at.own_cost_per_run[i] * runs
     cloud_month = at.cloud_cost_per_run[i] * runs
     assert own_month == pytest.approx(cloud_month, rel=1e-6)
+
+
+@SETTINGS
+@given(cases())
+def test_time_value_is_never_negative_and_breakevens_are_reachable(case):
+    from advisor.costs.breakeven import HOURS_PER_MONTH, breakeven_month_limit
+
+    profile, proj = case
+    report = estimate_costs(_with(profile, mode="compare"), proj, lang="en")
+    assert all(v >= 0 for v in report.time_saved_value_per_month)
+    bvr = report.buy_vs_rent
+    assert bvr.breakeven_hours_per_month is None or \
+        bvr.breakeven_hours_per_month <= HOURS_PER_MONTH
+    assert bvr.breakeven_months is None or \
+        bvr.breakeven_months <= breakeven_month_limit(profile.training.horizon_months)

@@ -167,10 +167,12 @@ def test_one_gpu_is_the_baseline_even_when_not_projected():
 def test_text_report_in_both_languages():
     report_en = estimate_costs(profile(currency="CNY"), projection(48), lang="en")
     text = render_text(report_en, "en")
-    assert "Best value: 4 GPU(s)" in text and "¥" in text and "Buy vs rent" in text
+    assert "Best value: 4 GPUs" in text and "¥" in text and "Buy vs rent" in text
+    assert "GPU(s)" not in text
     report_zh = estimate_costs(profile(currency="CNY"), projection(48), lang="zh")
     text_zh = render_text(report_zh, "zh")
-    assert "最划算：4 卡" in text_zh and "买还是租" in text_zh and "使用的价格" in text_zh
+    assert "性价比最高：4 卡" in text_zh and "自建还是云实例租用" in text_zh
+    assert "使用的价格" in text_zh
     assert "Prices used" in text and "2 engineer-days" in text
 
 

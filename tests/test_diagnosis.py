@@ -194,7 +194,12 @@ def test_refit_uses_a_capacity_cap_when_the_curve_levels_off():
     d = diagnose(POOR_4)
     assert d.fit is not None and d.fit.plateau
     assert d.fit.parameters["loader_capacity"] == pytest.approx(1.75, rel=0.05)
-    assert d.fit.speedup[d.fit.gpus.index(16)] < 2.5
+    # The cap is per machine: on one 16-GPU machine the speed-up stays near it ...
+    one_box = diagnose(POOR_4, Profile.model_validate({
+        "training": {"single_gpu_hours": 10}, "hardware": {"gpus_per_node": 16}}))
+    assert one_box.fit.plateau and one_box.fit.speedup[one_box.fit.gpus.index(16)] < 2.5
+    # ... while four 4-GPU machines (the default's size) each bring their own loader.
+    assert 2.5 < d.fit.speedup[d.fit.gpus.index(16)] <= 4 * 1.75 * 1.01
 
 
 def test_refit_beats_amdahl_on_a_communication_bound_series():

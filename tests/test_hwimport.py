@@ -248,7 +248,7 @@ def test_vgpu_guest_licence_block_does_not_rename_the_gpu():
             "    Clocks Event Reasons                  : N/A\n")
     d = parse_text(text)
     assert d.gpu_names == ["GRID A100-40C"] and d.virtualization == "vgpu"
-    assert d.throttle_active == []
+    assert d.throttle_active is None  # "Clocks Event Reasons : N/A": not shown in a vGPU guest
 
 
 def test_csv_loop_without_index_does_not_count_samples_as_gpus():
@@ -300,3 +300,80 @@ def test_lost_gpu_message_beside_a_table():
     d = parse_text("Unable to determine the device handle for GPU0000:3B:00.0: GPU is lost.  "
                    "Reboot the system to recover this GPU\n" + table)
     assert d.gpu_count == 8 and any("GPU is lost" in w.en for w in d.warnings)
+
+
+def _rendered(path: Path, lang: str) -> str:
+    from advisor.cli.commands.import_smi import render_text
+    return render_text(parse_files([path]), lang)
+
+
+def test_outputs_that_cannot_show_clock_reasons_leave_them_unknown(capsys):
+    """topo and -L say nothing about throttling, temperature or utilisation: null, not [] /
+    "none"; an output that shows the reasons with none active gives []."""
+    topo = FIXTURES / "topo/a100-8gpu-nv12-4nic-legend.txt"
+    for path in (topo, FIXTURES / "list/a16-4gpu-single-board.txt"):
+        d = parse_files([path])
+        assert d.throttle_active is None and d.max_gpu_temp_c is None
+        assert d.mean_sm_util is None and set(d.sm_util_per_gpu) == {None}
+        assert all(g.throttle_active is None for g in d.gpus)
+        text = _rendered(path, "en")
+        assert "Clock limits active            not shown by this output" in text
+        assert "Hottest GPU                    not shown by this output" in text
+        assert "此输出未显示" in _rendered(path, "zh")
+    assert main(["import-smi", "--format", "json", str(topo)]) == 0
+    assert json.loads(capsys.readouterr().out)["throttle_active"] is None
+    idle = FIXTURES / "query/h100-sxm-8gpu-565-full-multi-gpu.txt"  # reasons shown, none bad
+    shown = parse_files([idle])
+    assert shown.throttle_active is not None
+    assert all(g.throttle_active is not None for g in shown.gpus)
+    merged = parse_files([topo, FIXTURES / "query/a40-10gpu-550-two-sw-power-cap-active.txt"])
+    assert "sw_power_cap" in merged.throttle_active
+
+
+def test_laggard_reasons_are_not_compared_with_gpus_whose_reasons_are_unknown():
+    from advisor.hwimport.model import GpuFacts, HardwareDescription
+    from advisor.hwimport.observations import observe
+    gpus = [GpuFacts(index=0, throttle_active=["hw_slowdown"], busy_util_pct=95, util_samples=1),
+            GpuFacts(index=1, throttle_active=None, busy_util_pct=95, util_samples=1)]
+    d = HardwareDescription(kind="merged", kinds=["query", "topo"], gpus=gpus)
+    assert "laggard_gpu" not in [o.id for o in observe(d)]
+    gpus[1].throttle_active = []
+    assert "laggard_gpu" in [o.id for o in observe(d)]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_text_table_columns_line_up_in_terminal_columns(lang):
+    """Chinese labels take two terminal columns per character (east_asian_width W/F)."""
+    import re
+
+    from advisor.cli.commands.import_smi import display_width
+    text = _rendered(FIXTURES / "query/a16-nutanix-host-vgpu-sriov-470-i0-attached4-x4-link.txt",
+                     lang)
+    table = text.split("\n\n")[0].splitlines()
+    starts = set()
+    for line in table:
+        m = re.match(r"^(.*?\S)\s{2,}(\S.*)$", line)
+        assert m, line
+        starts.add(display_width(line[:m.start(2)]))
+    assert len(table) >= 14 and len(starts) == 1, table
+
+
+def test_display_width_counts_wide_characters_twice():
+    from advisor.cli.commands.import_smi import display_width, pad
+    assert display_width("GPU") == 3 and display_width("显卡数") == 6
+    assert display_width("ＧＰＵ") == 6 and display_width("驱动 / CUDA") == 11
+    assert pad("显卡数", 10) == "显卡数    " and pad("long label", 4) == "long label"
+
+
+def test_gpu_lists_hold_the_gpus_shown_and_say_how_many_were_not():
+    """`-q -i 0` of a 4-GPU A16 board: one GPU block, "Attached GPUs : 4"."""
+    path = FIXTURES / "query/a16-nutanix-host-vgpu-sriov-470-i0-attached4-x4-link.txt"
+    d = parse_files([path])
+    assert d.gpu_count == 4 and len(d.gpus) == 1 and d.gpus_not_shown == 3
+    assert d.gpu_names == ["NVIDIA A16"] and d.gpu_memory_mib == [15105]
+    assert any("other 3 of 4 were counted but not shown" in w.en for w in d.warnings)
+    assert "NVIDIA A16 (1 of 4 GPUs shown)" in _rendered(path, "en")
+    full = parse_files([FIXTURES / "query/h100-sxm-8gpu-565-full-multi-gpu.txt"])
+    assert full.gpus_not_shown == 0 and len(full.gpu_names) == full.gpu_count == 8
+    assert parse_files([FIXTURES / "query/partial-grep-bar1-wide-key-column-595.txt"]) \
+        .gpus_not_shown is None

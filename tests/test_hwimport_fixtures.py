@@ -88,11 +88,11 @@ EXPECTED: dict[str, dict] = {
         kind="query", count=1, throttle=["sw_power_cap"], temp=77, obs=["power_capped"],
         driver="545.29.06"),
     "query/partial-grep-bar1-wide-key-column-595.txt": dict(
-        kind="query", count=None, throttle=[], temp=None, obs=[], warn="fragment"),
+        kind="query", count=None, throttle=None, temp=None, obs=[], warn="fragment"),
     "query/partial-grep-clocks-throttle-reasons-old-narrow.txt": dict(
         kind="query", count=None, throttle=["gpu_idle"], obs=[], warn="fragment"),
     "query/partial-grep-gb10-power-temperature-570plus.txt": dict(
-        kind="query", count=None, throttle=[], temp=38, obs=[]),
+        kind="query", count=None, throttle=None, temp=38, obs=[]),
     "query/partial-host-vgpu-unlocked-rtx-grep-A-separators.txt": dict(
         kind="query", count=1, names={"NVIDIA GeForce RTX 4088"}, virt="host_vgpu",
         obs=["vgpu_sharing"], driver="525.147.01", cuda=None),

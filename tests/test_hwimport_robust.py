@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from advisor.cli import main
 from advisor.errors import InputError
 from advisor.hwimport import HardwareDescription, importer, parse_text
 
@@ -119,3 +120,52 @@ def test_concatenated_outputs(names):
     """Several outputs pasted one after another still parse, as one merged machine."""
     desc = _parse_or_input_error("\n".join(TEXTS[n] for n in names))
     assert desc is not None
+
+
+NOT_SMI = Path(__file__).parent / "fixtures" / "not-nvidia-smi"
+NOT_SMI_FILES = sorted(p for p in NOT_SMI.iterdir() if p.name != "SOURCES.md")
+
+
+def test_negative_fixtures_are_listed_in_their_sources():
+    listed = (NOT_SMI / "SOURCES.md").read_text(encoding="utf-8")
+    assert len(NOT_SMI_FILES) >= 15
+    assert [p.name for p in NOT_SMI_FILES if f"| {p.name} |" not in listed] == []
+
+
+@pytest.mark.parametrize("path", NOT_SMI_FILES, ids=lambda p: p.name)
+def test_documents_source_code_and_other_tools_are_not_smi_output(path):
+    with pytest.raises(InputError) as err:
+        parse_text(path.read_text(encoding="utf-8"), path.name)
+    assert "not nvidia-smi output" in err.value.render("en")
+
+
+def test_cli_refuses_the_project_readme_with_exit_2(capsys):
+    assert main(["import-smi", str(NOT_SMI / "markdown-project-readme.md")]) == 2
+    captured = capsys.readouterr()
+    assert "not nvidia-smi output" in captured.err and "dmon" not in captured.out
+
+
+@pytest.mark.parametrize("text", [
+    "# GPU Scaling Advisor\n\n    gpu-advisor import-smi smi.txt, topo.txt\n",
+    "# gpu is fast\n  1 2 3\n",
+    "# gpu   pwr gtemp mtemp    sm   mem\n",  # a header alone, no units line, no samples
+    "# gpu pwr foo bar baz\n    0  100  1  2  3\n",  # mostly unknown column names
+])
+def test_a_dmon_like_header_alone_is_not_dmon(text):
+    with pytest.raises(InputError):
+        parse_text(text)
+
+
+def test_dmon_header_with_units_line_but_no_samples_is_dmon():
+    d = parse_text("$ nvidia-smi dmon\n# gpu   pwr gtemp mtemp    sm   mem   enc   dec  mclk  pclk\n"
+                   "# Idx     W     C     C     %     %     %     %   MHz   MHz\n")
+    assert d.kind == "dmon" and d.gpu_count is None
+    assert any("header but no samples" in w.en for w in d.warnings)
+
+
+def test_dmon_with_date_and_time_columns():
+    d = parse_text("#Date       Time        gpu   pwr gtemp mtemp    sm   mem   enc   dec  mclk  pclk\n"
+                   "#YYYYMMDD   HH:MM:SS    Idx     W     C     C     %     %     %     %   MHz   MHz\n"
+                   " 20240501   14:02:11      0   281    71     -    97    60     0     0  9501  1980\n"
+                   " 20240501   14:02:12      0   279    72     -    99    61     0     0  9501  1980\n")
+    assert d.kind == "dmon" and d.mean_sm_util == 98 and d.max_gpu_temp_c == 72

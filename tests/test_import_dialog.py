@@ -79,3 +79,31 @@ def test_chinese(qtbot, monkeypatch):
     d.paste_edit.setPlainText(TOPO.read_text())
     d.read_now()
     assert "机内互联" in d.summary_view.toPlainText()
+
+
+def test_every_label_is_translated_from_the_catalog(qtbot):
+    """Chinese summary: every row label comes from advisor_zh_CN (no English left), facts an
+    output cannot show read "not shown", and GPUs counted but not shown are said."""
+    d = ImportDialog(None, "zh")
+    qtbot.addWidget(d)
+    assert (d.open_button.text(), d.clear_button.text(), d.ok_button.text()) == \
+        ("打开文件…", "清空", "使用这些信息")
+    d.paste_edit.setPlainText(TOPO.read_text())
+    d.read_now()
+    shown = d.summary_view.toPlainText()
+    for label in ("来源", "显卡数", "型号", "单卡显存", "机内互联", "最差 GPU 间 PCIe 路径",
+                  "GPU 到最近网卡的最差路径", "RDMA 网卡", "虚拟化", "生效的降频原因", "最高温度",
+                  "平均利用率"):
+        assert label in shown
+    assert "Clock limits" not in shown and "此输出未显示" in shown
+    d.load_files([FIXTURES / "query/a16-nutanix-host-vgpu-sriov-470-i0-attached4-x4-link.txt"])
+    d.paste_edit.clear()
+    d.read_now()
+    assert "NVIDIA A16 （显示了 4 张中的 1 张）" in d.summary_view.toPlainText()
+
+
+def test_unknown_facts_in_english(dialog):
+    dialog.paste_edit.setPlainText(TOPO.read_text())
+    dialog.read_now()
+    shown = dialog.summary_view.toPlainText()
+    assert "not shown by this output" in shown and "Clock limits active" in shown

@@ -3,12 +3,30 @@ verdict, and the verdict is consistent with its own rules and numbers."""
 
 from __future__ import annotations
 
+import re
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from advisor.profile import Profile
 from advisor.recommendation import recommend
 from tests.strategies_profile import profiles
+
+
+def _headline_gpus(text: str) -> int:
+    """The GPU count the English headline states first ("Worth it: 3 GPUs, ...")."""
+    match = re.search(r": (\d+) GPUs?\b", text)
+    assert match, text
+    return int(match.group(1))
+
+
+def _headline_gpus_zh(text: str) -> int:
+    head = text.split("；")[0]
+    if head.endswith("：单卡"):
+        return 1
+    match = re.search(r"：(\d+) 卡", head)
+    assert match, text
+    return int(match.group(1))
 
 ECONOMICS = st.fixed_dictionaries({
     "mode": st.sampled_from(["own", "cloud", "compare"]),
@@ -33,8 +51,27 @@ def test_every_profile_gets_a_complete_explained_verdict(profile, economics, run
     data["training"]["runs_per_month"] = runs
     rec = recommend(Profile.model_validate(data), lang="en")
     v = rec.verdict
-    assert v.gpus in rec.projection.gpus
-    assert v.nodes == rec.projection.nodes[rec.projection.at(v.gpus)]
+    pr = rec.projection
+    pitfalls = {p.id: p for p in rec.pitfalls}
+    if any(pr.fits):
+        # never a count where the model does not fit when one where it fits was considered
+        assert v.gpus in pr.gpus and pr.fits[pr.at(v.gpus)], v.headline.en
+        assert v.nodes == pr.nodes[pr.at(v.gpus)]
+    else:
+        # nothing considered fits: say so plainly, at the smallest count that would fit
+        assert v.rating == "required"
+        assert pitfalls["memory_wall"].severity == "critical"
+        assert "cannot run" in pitfalls["memory_wall"].title.en
+        assert v.gpus >= max(pr.gpus)
+        if v.gpus > max(pr.gpus):
+            assert "not_enough_gpus" in pitfalls
+    assert _headline_gpus(v.headline.en) == v.gpus, v.headline.en
+    assert _headline_gpus_zh(v.headline.zh) == v.gpus, v.headline.zh
+    if v.gpus > 1 and v.rating != "required" and not rec.costs.deadline_gpus:
+        # F02: never more GPUs than the smallest count as fast within 2 %
+        i = pr.at(v.gpus)
+        assert all(pr.speedup[j] < pr.speedup[i] * 0.98 for j in range(i) if pr.fits[j]), \
+            (pr.speedup, v.gpus)
     assert (v.framework == "none") == (v.gpus == 1)
     decided = [t for t in rec.trace if t.stage == "decide"]
     winners = [t for t in decided if t.conclusion.get("rating") == v.rating]

@@ -11,7 +11,7 @@ from advisor.rulebase import default_rules
 from advisor.rulebase.cases import apply_changes, baseline_facts
 from advisor.rulebase.conditions import AllOf, Cond
 from advisor.rulebase.model import Rule
-from advisor.rulebase.policy import decide
+from advisor.rulebase.policy import decide, settle_count
 
 BASE = baseline_facts()
 
@@ -82,10 +82,11 @@ def test_specificity_counts_conditions_before_priority():
 def _outcome(engine, facts):
     out = []
     for stage, slots in (("decide", ("rating", "gpus")),
-                         ("findings", ("parallelism", "framework", "deployment"))):
+                         ("setup", ("parallelism", "framework", "deployment"))):
         fired = engine.evaluate(facts, stage)
         d = decide(fired, slots)
-        out.append((d.values, d.winners, d.overridden, d.gpus_at_least,
+        count = settle_count(d, fired, 4).gpus if stage == "decide" else None
+        out.append((d.values, d.winners, d.overridden, d.gpus_at_least, d.gpus_at_most, count,
                     [f.rule.id for f in fired]))
     return out
 
@@ -115,3 +116,67 @@ def test_shuffled_firings_decide_the_same():
         shuffled: list[Firing] = fired[:]
         rng.shuffle(shuffled)
         assert decide(shuffled) == reference
+
+
+# Step 5 and 6: the count respects the cost model and the projection (F02)
+
+def count(changes, considered_max=4):
+    fired = default_engine().evaluate(apply_changes(BASE, changes), "decide")
+    d = decide(fired, ("rating", "gpus"))
+    settled = settle_count(d, fired, considered_max)
+    return d.values["rating"], settled.gpus, [f.rule.id for f in settled.deciders]
+
+
+MEDIUM_ROW = {"single_gpu_hours": 48, "runs_per_month": 10, "time_value": "revenue",
+              "day_value_covers_energy": True}
+
+
+def test_the_cost_models_count_beats_the_tables():
+    rating, gpus, deciders = count({**MEDIUM_ROW, "best_value_gpus": 3, "net_value_best": 500})
+    assert (rating, gpus) == ("worth_it", 3)
+    assert deciders == ["economics.revenue_covers_electricity"]  # the strongest priced rule
+
+
+def test_the_tables_count_stands_when_the_cost_model_agrees():
+    rating, gpus, deciders = count({**MEDIUM_ROW, "best_value_gpus": 4, "net_value_best": 500})
+    assert (rating, gpus, deciders) == ("worth_it", 4, ["decision_table.medium_model_training"])
+
+
+def test_a_table_count_beyond_the_hardware_is_not_cut_by_the_cost_model():
+    changes = {**MEDIUM_ROW, "best_value_gpus": 2, "net_value_best": 500, "max_gpus_projected": 2}
+    assert count(changes, considered_max=2)[:2] == ("worth_it", 4)  # reported as a shortfall
+
+
+def test_optional_keeps_its_second_gpu():
+    changes = {"single_gpu_hours": 5, "runs_per_month": 76, "net_value_best": -300,
+               "best_value_gpus": 1}
+    assert count(changes)[:2] == ("optional", 2)
+
+
+def test_gpus_that_add_nothing_are_cut():
+    changes = {**MEDIUM_ROW, "net_value_best": -1, "day_value_covers_energy": False,
+               "more_gpus_add_nothing": True, "useful_gpus": 3, "useful_speedup": 1.5}
+    rating, gpus, deciders = count(changes)
+    assert (rating, gpus) == ("worth_it", 3)
+    assert deciders[-1] == "economics.extra_gpus_add_nothing"
+
+
+def test_at_least_beats_at_most():
+    changes = {**MEDIUM_ROW, "net_value_best": -1, "day_value_covers_energy": False,
+               "more_gpus_add_nothing": True, "useful_gpus": 3, "useful_speedup": 1.5,
+               "time_value": "deadline", "deadline_gpus": 4}
+    assert count(changes)[1] == 4
+
+
+def test_no_faster_count_vetoes_more_gpus():
+    changes = {**MEDIUM_ROW, "useful_gpus": 1, "useful_speedup": 1.0,
+               "more_gpus_add_nothing": True}
+    assert count(changes)[:2] == ("not_worth_it", 1)
+
+
+def test_vgpu_veto_beats_the_decision_table():
+    changes = {**MEDIUM_ROW, "virtualization": "vgpu", "efficiency_max": 0.42,
+               "speedup_max": 1.69}
+    rating, gpus, deciders = count(changes)
+    assert (rating, gpus, deciders) == ("not_worth_it", 1, ["pitfalls.vgpu_veto"])
+

@@ -11,7 +11,6 @@ import pytest
 import yaml
 
 import advisor
-from advisor.errors import InputError
 from advisor.profile import InterLink, IntraLink, Profile
 from advisor.scaling import (
     CITED_FACTS,
@@ -207,10 +206,24 @@ def test_default_gpu_counts():
     assert project(profile(hardware={"gpus_per_node": 4})).gpus == [1, 2, 3, 4]
 
 
-def test_counts_beyond_one_machine_need_a_network():
-    with pytest.raises(InputError) as err:
-        project(profile(hardware={"gpus_per_node": 4}), [1, 8])
-    assert "inter_link" in err.value.render("en") and "inter_link" in err.value.render("zh")
+def test_counts_beyond_the_machine_assume_more_machines_on_a_default_network():
+    one = profile(hardware={"gpus_per_node": 4})
+    r = project(one, [1, 4, 8, 16])
+    assert r.nodes == [1, 1, 2, 4]
+    assert r.speedup[2] < 2 * r.speedup[1]  # 25 GbE between machines: far from linear (F08)
+    assert any("ethernet_25g" in note for note in r.notes)
+    assert any("ethernet_25g" in note and "机器" in note for note in r.notes_zh)
+    same = project(profile(hardware={"gpus_per_node": 4, "nodes": 4,
+                                     "inter_link": "ethernet_25g"}), [1, 4, 8, 16])
+    assert same.speedup == r.speedup  # exactly "more machines like this one over 25 GbE"
+    assert project(one, [1, 4]).notes == []  # inside the machine: no note
+
+
+def test_counts_beyond_the_nodes_keep_the_profile_network():
+    two = profile(hardware={"gpus_per_node": 4, "nodes": 2, "inter_link": "infiniband_hdr"})
+    r = project(two, [8, 32])
+    assert r.nodes == [2, 8]
+    assert any("infiniband_hdr" in note and "8 machines" in note for note in r.notes)
 
 
 def test_top_level_api_and_refit_hook():

@@ -8,9 +8,9 @@ while the window speaks English; their strings are marked with ``QT_TRANSLATE_NO
 After changing UI strings (tests/test_ui_language.py fails until this is done)::
 
     .venv/bin/pyside6-lupdate -no-obsolete $(find ui -name '*.py' -not -path 'ui/report/*' \
-        -not -path 'ui/diagnosis/*' -not -name import_dialog.py | sort) \
-        -ts resources/i18n/advisor_zh_CN.ts
-    # translate the new entries (pyside6-linguist, or edit the XML), then:
+        -not -path 'ui/diagnosis/*' | sort) -ts resources/i18n/advisor_zh_CN.ts
+    # translate the new entries (pyside6-linguist, or edit the XML: fill each <translation> and
+    # drop type="unfinished"), then:
     .venv/bin/pyside6-lrelease resources/i18n/advisor_zh_CN.ts -qm resources/i18n/advisor_zh_CN.qm
 """
 

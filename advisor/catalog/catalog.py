@@ -7,11 +7,11 @@ per override file (path, size and modification time), so an edited file is read 
 
 from __future__ import annotations
 
-import statistics
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
+from advisor.catalog.cloud_price import describe, median_price, representative_offers
 from advisor.catalog.entries import (
     ArticleDefaults,
     CloudOffer,
@@ -43,6 +43,7 @@ class PriceQuote:
     currency: str
     basis: Text
     sources: tuple[str, ...] = field(default_factory=tuple)
+    entries: tuple[str, ...] = field(default_factory=tuple)  # catalog ids behind the price
 
 
 class Catalog:
@@ -104,21 +105,24 @@ class Catalog:
         raise ValueError(f"unsupported currency pair {from_currency}->{to_currency}")
 
     def cloud_quote(self, gpu_id: str, currency: str) -> PriceQuote | None:
-        """Price of one GPU-hour: the median of the on-demand/community offers for this GPU in
-        ``currency`` (its own market), else of all offers converted; spot only when nothing
-        else is listed."""
-        gpu_id = _canonical(gpu_id)
-        offers = [o for o in self.cloud_offers if o.gpu == gpu_id]
-        steady = [o for o in offers if o.kind != "spot"] or offers
-        if not steady:
+        """A representative price of one GPU-hour, not the cheapest seller's: the median of
+        this GPU's offers in ``currency`` when there are three or more, blended with
+        comparable offers when there are fewer (see ``cloud_price``)."""
+        specs = load_gpus()
+        spec = specs.get(_canonical(gpu_id))
+        if spec is None:
+            # A GPU missing from gpus.yaml can still have offers (from an override file).
+            offers = [o for o in self.cloud_offers if o.gpu == gpu_id]
+            if not offers:
+                return None
+            spec = GpuSpec(id=gpu_id, name=gpu_id, memory_gb=0, tflops_fp16_dense=0,
+                           tflops_fp32=0, tdp_w=0)
+        pool = representative_offers(self.cloud_offers, spec, currency, specs, self.convert)
+        if not pool:
             return None
-        local = [o for o in steady if o.currency.value == currency] or steady
-        values = [self.convert(o.per_gpu_hour, o.currency.value, currency) for o in local]
-        value = statistics.median(values)
-        names = ", ".join(sorted({o.provider for o in local}))
-        basis = Text(en=f"median of {len(local)} cloud offer(s): {names}",
-                     zh=f"{len(local)} 个云报价的中位数：{names}")
-        return PriceQuote(value, currency, basis, tuple(str(o.source) for o in local))
+        return PriceQuote(median_price(pool), currency, describe(pool),
+                          tuple(str(p.offer.source) for p in pool),
+                          tuple(p.offer.id for p in pool))
 
     def cloud_price_per_gpu_hour(self, gpu_id: str, currency: str) -> float | None:
         quote = self.cloud_quote(gpu_id, currency)
@@ -132,14 +136,17 @@ class Catalog:
         street.sort(key=lambda p: p.currency.value != currency)
         if street:
             p = street[0]
+            name = _name(gpu_id)
             return PriceQuote(self.convert(p.price, p.currency.value, currency), currency,
-                              Text(en=f"street price ({p.id})", zh=f"市场价（{p.id}）"),
-                              (str(p.source),))
+                              Text(en=f"street price of {name}", zh=f"{name} 的市场价"),
+                              (str(p.source),), (p.id,))
         spec = load_gpus().get(gpu_id)
         if spec is not None and spec.launch_price_usd:
+            usd = f"${spec.launch_price_usd:,.0f}"
             return PriceQuote(self.convert(spec.launch_price_usd, "USD", currency), currency,
-                              Text(en=f"launch price of {spec.name}",
-                                   zh=f"{spec.name} 的首发价"), (str(spec.source),))
+                              Text(en=f"launch price of {spec.name} ({usd})",
+                                   zh=f"按 {spec.name} 的首发价（{usd}）"),
+                              (str(spec.source),), (spec.id,))
         return None
 
     def gpu_price(self, gpu_id: str, currency: str) -> float | None:
@@ -184,6 +191,11 @@ def _row_for(rows, gpus: int):
             return row, 1
     last = rows[-1]
     return last, -(-gpus // last.up_to_gpus)
+
+
+def _name(gpu_id: str) -> str:
+    spec = load_gpus().get(gpu_id)
+    return spec.name if spec else gpu_id
 
 
 def _canonical(gpu_id: str) -> str:

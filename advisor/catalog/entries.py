@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from advisor.i18n import Text
 from advisor.profile import Currency
 
 SourceText = str | list[str]
@@ -66,6 +67,7 @@ class CloudOffer(Sourced):
     """One rentable instance: ``price_per_hour`` is for all ``gpus_per_instance`` GPUs."""
 
     provider: str = Field(min_length=1)
+    provider_zh: str | None = None  # the provider as a Chinese reader should see it
     instance: str | None = None
     gpu: str = Field(min_length=1)
     gpus_per_instance: int = Field(ge=1, le=1024)
@@ -80,12 +82,21 @@ class CloudOffer(Sourced):
     def per_gpu_hour(self) -> float:
         return self.price_per_hour / self.gpus_per_instance
 
+    @property
+    def provider_text(self) -> Text:
+        return Text(en=self.provider, zh=self.provider_zh or self.provider)
+
 
 class ElectricityPrice(Sourced):
     region: str = Field(min_length=1)
+    region_zh: str | None = None  # the region as a Chinese reader should see it
     price_per_kwh: float = Field(gt=0, le=100)
     currency: Currency
     default_for: Currency | None = None
+
+    @property
+    def region_text(self) -> Text:
+        return Text(en=self.region, zh=self.region_zh or self.region)
 
 
 class GpuPrice(Sourced):

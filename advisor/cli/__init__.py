@@ -42,6 +42,10 @@ def build_parser() -> argparse.ArgumentParser:
     for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
         module = importlib.import_module(f"advisor.cli.commands.{info.name}")
         module.register(sub)
+    for command in sub.choices.values():  # `--lang` is accepted after the command name too
+        if "--lang" not in command._option_string_actions:
+            command.add_argument("--lang", choices=["en", "zh"], default=argparse.SUPPRESS,
+                                 help="language of messages (default: from the system locale)")
     return parser
 
 

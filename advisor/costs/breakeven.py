@@ -14,7 +14,11 @@ from typing import Literal
 from advisor.catalog.entries import ArticleDefaults
 from advisor.costs.result import BuyVsRent
 
-HOURS_PER_MONTH = 730.0  # 8,760 h / 12: "full load for a month" (F11, F31)
+HOURS_PER_MONTH = 24.0 * 365.0 / 12.0  # 730 h: "full load for a month" (F11, F31)
+# Owning that pays off only after ten years, or ten planning horizons, does not pay off: the
+# hardware is obsolete long before (a report saying "after 279 months" misleads).
+MAX_BREAKEVEN_MONTHS = 120.0
+MAX_BREAKEVEN_HORIZONS = 10.0
 
 # F31: "more than 200 training hours a month: build your own; fewer than 50: rent".
 F31_RENT_BELOW_HOURS_PER_MONTH = 50.0
@@ -43,20 +47,34 @@ def breakeven_hours_per_month(capex: float, horizon_months: float, cloud_per_hou
     return (capex / horizon_months + own_fixed_per_month) / margin
 
 
+def breakeven_month_limit(horizon_months: float) -> float:
+    """Months beyond which a crossing is reported as none: ten horizons, at most ten years."""
+    return min(MAX_BREAKEVEN_HORIZONS * horizon_months, MAX_BREAKEVEN_MONTHS)
+
+
 def buy_vs_rent_curves(gpus: int, capex: float, own_per_month: float, cloud_per_month: float,
                        horizon_months: float, cloud_per_hour: float, own_per_hour: float,
                        priced: bool = True) -> BuyVsRent:
     """Cumulative curves month by month (to the horizon, or on to the crossing when it comes
-    later, at most ten years)."""
+    later, at most ten years).
+
+    ``breakeven_months`` is None when owning never catches up or only after
+    ``breakeven_month_limit(horizon)``; ``breakeven_hours_per_month`` is None when owning
+    costs more per hour than renting or would need more hours than a month has
+    (``HOURS_PER_MONTH``): even training around the clock, owning does not pay off."""
     crossing = breakeven_months(capex, own_per_month, cloud_per_month) if priced else None
+    if crossing is not None and crossing > breakeven_month_limit(horizon_months):
+        crossing = None
     end = horizon_months
     if crossing is not None and crossing > end:
-        end = min(crossing * 1.2, 120.0)
+        end = min(crossing * 1.2, MAX_BREAKEVEN_MONTHS)
     months = [float(m) for m in range(0, math.ceil(end) + 1)]
     own = [capex + own_per_month * m for m in months]
     cloud = [cloud_per_month * m for m in months]
     hours = breakeven_hours_per_month(capex, horizon_months, cloud_per_hour, own_per_hour) \
         if priced else None
+    if hours is not None and hours > HOURS_PER_MONTH:
+        hours = None
     return BuyVsRent(gpus=gpus, months=months, own_cumulative=own, cloud_cumulative=cloud,
                      breakeven_months=crossing, breakeven_hours_per_month=hours)
 

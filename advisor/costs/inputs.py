@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from advisor.catalog import Catalog, resolve_gpu
 from advisor.costs.migration import migration_days
+from advisor.costs.money import money, unit_price
 from advisor.errors import InputError
 from advisor.i18n import Text, system_lang
 from advisor.profile import CustomGpu, Profile, TimeValue
@@ -100,8 +101,8 @@ def resolve_inputs(profile: Profile, catalog: Catalog, *, lang: str | None = Non
             if quote is not None:
                 gpu_price = quote.value
                 notes.append(Text(
-                    en=f"GPU price: {quote.basis.en}, {quote.value:,.0f} {out} a card",
-                    zh=f"显卡价格：{quote.basis.zh}，每张 {quote.value:,.0f} {out}"))
+                    en=f"GPU price: {quote.basis.en}, {money(quote.value, out)} a card",
+                    zh=f"显卡价格：{quote.basis.zh}，每张 {money(quote.value, out)}"))
     if gpu_price is None:
         notes.append(Text(en="no purchase price for this GPU: owning is not costed "
                              "(set economics.gpu_price)",
@@ -112,27 +113,30 @@ def resolve_inputs(profile: Profile, catalog: Catalog, *, lang: str | None = Non
         quote = catalog.cloud_quote(spec.id, out)
         if quote is not None:
             cloud = quote.value
-            notes.append(Text(en=f"cloud price: {quote.basis.en}, {cloud:.2f} {out} per GPU-hour",
-                              zh=f"云价格：{quote.basis.zh}，每卡时 {cloud:.2f} {out}"))
+            notes.append(Text(
+                en=f"cloud price: {unit_price(cloud, out)} per GPU-hour, {quote.basis.en}",
+                zh=f"云实例租用价格：每卡时 {unit_price(cloud, out)}，{quote.basis.zh}"))
     if cloud is None:
         notes.append(Text(en="no cloud offer for this GPU: renting is not costed "
                              "(set economics.cloud_price_per_gpu_hour)",
-                          zh="目录中没有这款显卡的云报价：未计算租用成本"
+                          zh="目录中没有这款显卡的云报价：未计算云实例租用成本"
                              "（请填写 economics.cloud_price_per_gpu_hour）"))
 
     electricity = mine(eco.electricity_per_kwh)
     if electricity is None:
         electricity = catalog.electricity_per_kwh(out)
         row = catalog.electricity_entry(out)
-        notes.append(Text(en=f"electricity: {row.region} ({row.as_of}), "
-                             f"{electricity:.3f} {out}/kWh",
-                          zh=f"电价：{row.region}（{row.as_of}），每度 {electricity:.3f} {out}"))
+        region, per_kwh = row.region_text, unit_price(electricity, out)
+        dated_en, dated_zh = (f", {row.as_of}", f"（{row.as_of}）") if row.as_of else ("", "")
+        notes.append(Text(en=f"electricity: {region.en}{dated_en}, {per_kwh}/kWh",
+                          zh=f"电费：{region.zh}{dated_zh}，每度 {per_kwh}"))
     day_rate = mine(eco.engineer_day_rate)
     if day_rate is None:
         day_rate = catalog.engineer_day_rate(out)
-        notes.append(Text(en=f"engineer day rate: default {day_rate:,.0f} {out} "
+        notes.append(Text(en=f"engineer day rate: default {money(day_rate, out)} "
                              "(set economics.engineer_day_rate)",
-                          zh=f"工程师日薪：默认 {day_rate:,.0f} {out}（可填写 economics.engineer_day_rate）"))
+                          zh=f"工程师日薪：默认 {money(day_rate, out)}"
+                             "（可填写 economics.engineer_day_rate）"))
 
     value_per_day = 0.0
     if eco.time_value != TimeValue.none:  # F12: learning time has no money value

@@ -80,7 +80,7 @@ def _effective_mode(inp: CostInputs) -> tuple[str, list[Text]]:
                 "economics.cloud_price_per_gpu_hour", path="economics")
         mode = "own" if own_ok else "cloud"
         return mode, [Text(en=f"compare mode: only {mode} can be priced",
-                           zh=f"比较模式：只能计算{'自建' if mode == 'own' else '租用'}成本")]
+                           zh=f"比较模式：只能计算{'自建' if mode == 'own' else '云实例租用'}成本")]
     return inp.mode, []
 
 
@@ -117,7 +117,9 @@ def estimate_costs(profile: Profile, projection: Projection, *, lang: str | None
         hours_saved = base_hours - s.run_hours
         # F12/F02: the time saved is worth a day's value per 24 wall-clock hours saved.
         value = runs_pm * hours_saved / 24.0 * inp.value_per_day
-        saved_value.append(value)
+        # A time value is never negative: a slower setup saves nothing, and the time it
+        # loses shows in its net value.
+        saved_value.append(max(0.0, value))
         net_value.append(value - (cost_month[i] - base_month))
 
     candidates = [i for i, ok in enumerate(fits) if ok] or [0]

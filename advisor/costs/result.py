@@ -20,8 +20,14 @@ class BuyVsRent(BaseModel):
     months: list[float]
     own_cumulative: list[float]
     cloud_cumulative: list[float]
-    breakeven_months: float | None  # where the two curves cross; None when they never do
-    breakeven_hours_per_month: float | None  # training hours a month above which owning wins
+    # Month where the two curves cross. None when owning never catches up, or only after more
+    # than min(10 x horizon, 120) months (breakeven.breakeven_month_limit): not a pay-off.
+    breakeven_months: float | None
+    # Training hours a month above which owning wins over the horizon. None when owning costs
+    # more per hour than renting, or the break-even exceeds the hours in a month
+    # (24 x 365 / 12 = 730): even training around the clock, owning does not pay off. Never
+    # above 730 when given.
+    breakeven_hours_per_month: float | None
 
 
 class CostReport(BaseModel):
@@ -39,8 +45,12 @@ class CostReport(BaseModel):
     migration_cost_per_run: list[float]  # one-off move to multi-GPU, spread over the horizon
     cost_per_run: list[float]  # in the profile's mode (cheaper of the two for compare)
     cost_per_month: list[float]
+    # Value of the wall-clock time saved vs the baseline, >= 0: a setup slower than the
+    # baseline saves nothing (its lost time is counted in net_value_per_month).
     time_saved_value_per_month: list[float]
-    net_value_per_month: list[float]  # value of time saved − extra cost, vs one GPU
+    # value of the time saved (or lost) − extra cost, vs one GPU; may be negative. For counts
+    # that do not fit (fits[i] False) both are hypothetical: shown as not applicable in text.
+    net_value_per_month: list[float]
     best_value_gpus: int
     deadline_gpus: int | None  # cheapest N that meets the deadline, when one is given
     buy_vs_rent: BuyVsRent

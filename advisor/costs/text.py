@@ -3,23 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
-from advisor.catalog import CatalogWarning
-from advisor.costs.breakeven import HOURS_PER_MONTH
+from advisor.catalog import CatalogWarning, override_path
+from advisor.costs.breakeven import breakeven_month_limit
+from advisor.costs.money import gpus_text, money, unit_price
 from advisor.costs.result import CostReport
 from advisor.i18n import pick
 
-_MODE = {"own": ("own hardware", "自建"), "cloud": ("cloud rental", "云上租用"),
-         "compare": ("cheaper of own and cloud", "自建与租用取便宜者")}
-
-
-def _money(value: float, currency: str) -> str:
-    symbol = "¥" if currency == "CNY" else "$"
-    sign = "-" if value < 0 else ""
-    if abs(value) < 0.005:
-        return f"{symbol}0"
-    return f"{sign}{symbol}{abs(value):,.0f}" if abs(value) >= 100 else \
-        f"{sign}{symbol}{abs(value):,.2f}"
+_MODE = {"own": ("own hardware", "自建"), "cloud": ("cloud rental", "云实例租用"),
+         "compare": ("cheaper of own and cloud", "自建与云实例租用取便宜者")}
+NOT_APPLICABLE = "—"  # a value for a GPU count that cannot run the job
+_money = money
 
 
 def render_text(report: CostReport, lang: str = "en",
@@ -33,23 +28,27 @@ def render_text(report: CostReport, lang: str = "en",
     rows = [head]
     fits = report.fits or [True] * len(report.gpus)
     for i, n in enumerate(report.gpus):
-        rows.append([str(n) if fits[i] else f"{n}*", f"{report.run_hours[i]:.2f}", _money(report.cost_per_run[i], cur),
-                     _money(report.cost_per_month[i], cur),
-                     _money(report.time_saved_value_per_month[i], cur),
-                     _money(report.net_value_per_month[i], cur)])
+        # A count that does not fit cannot run: its time and net value do not apply.
+        time_value, net = (_money(report.time_saved_value_per_month[i], cur),
+                           _money(report.net_value_per_month[i], cur)) if fits[i] else \
+            (NOT_APPLICABLE, NOT_APPLICABLE)
+        rows.append([str(n) if fits[i] else f"{n}*", f"{report.run_hours[i]:.2f}",
+                     _money(report.cost_per_run[i], cur), _money(report.cost_per_month[i], cur),
+                     time_value, net])
     widths = [max(_width(r[c]) for r in rows) for c in range(len(head))]
     for r in rows:
         lines.append("  ".join(_pad(cell, widths[c]) for c, cell in enumerate(r)))
     if not all(fits):
-        lines.append(pick(lang, "* does not fit in GPU memory: never recommended",
-                          "* 显存放不下：不会被推荐"))
+        lines.append(pick(lang, f"* does not fit in GPU memory: cannot run, never recommended "
+                                f"({NOT_APPLICABLE} = not applicable)",
+                          f"* 显存放不下：无法运行，不会被推荐（{NOT_APPLICABLE} 表示不适用）"))
     lines.append("")
-    lines.append(pick(lang, f"Best value: {report.best_value_gpus} GPU(s)",
-                      f"最划算：{report.best_value_gpus} 卡"))
+    lines.append(pick(lang, f"Best value: {gpus_text(report.best_value_gpus, lang)}",
+                      f"性价比最高：{gpus_text(report.best_value_gpus, lang)}"))
     if report.deadline_gpus is not None:
         lines.append(pick(lang, f"Cheapest setup that meets the deadline: "
-                                f"{report.deadline_gpus} GPU(s)",
-                          f"能赶上截止时间的最便宜配置：{report.deadline_gpus} 卡"))
+                                f"{gpus_text(report.deadline_gpus, lang)}",
+                          f"能赶上截止时间的最便宜配置：{gpus_text(report.deadline_gpus, lang)}"))
     lines.extend(_buy_vs_rent(report, lang))
     lines.extend(_prices(report, lang))
     if report.assumptions:
@@ -61,12 +60,22 @@ def render_text(report: CostReport, lang: str = "en",
         lines.append("")
         lines.append(pick(lang, "Catalog override problems:", "目录覆盖文件的问题："))
         lines.extend(f"  - {w.render(lang)}" for w in warnings)
-    from advisor.catalog import override_path
-
-    lines.append("")
-    lines.append(pick(lang, f"Your own prices override the catalog from {override_path()}",
-                      f"可在 {override_path()} 中用自己的价格覆盖目录"))
+    lines.extend(_override_hint(lang, warnings))
     return "\n".join(lines) + "\n"
+
+
+def _override_hint(lang: str, warnings: Sequence[CatalogWarning],
+                   path: Path | None = None) -> list[str]:
+    """Where the user's own prices go: a hint when there is no file yet, a note when it was
+    read without problems; nothing when it had problems (the warnings above say so)."""
+    if warnings:
+        return []
+    path = path or override_path()
+    if path.is_file():
+        return ["", pick(lang, f"Your own prices from {path} override the catalog.",
+                         f"已用 {path} 中你自己的价格覆盖目录。")]
+    return ["", pick(lang, f"To use your own prices, put them in {path}.",
+                     f"如需使用自己的价格，请写入 {path}。")]
 
 
 def _buy_vs_rent(report: CostReport, lang: str) -> list[str]:
@@ -74,23 +83,27 @@ def _buy_vs_rent(report: CostReport, lang: str) -> list[str]:
     out = [""]
     if not (report.own_priced and report.cloud_priced):
         out.append(pick(lang, "Buy vs rent: not compared (a price is missing).",
-                        "买还是租：缺少价格，未比较。"))
+                        "自建还是云实例租用：缺少价格，未比较。"))
         return out
-    out.append(pick(lang, f"Buy vs rent ({bvr.gpus} GPU(s)):", f"买还是租（{bvr.gpus} 卡）："))
+    gpus = gpus_text(bvr.gpus, lang)
+    out.append(pick(lang, f"Buy vs rent ({gpus}):", f"自建还是云实例租用（{gpus}）："))
+    months = report.priced_with.get("horizon_months", 0)
     if bvr.breakeven_months is None:
-        out.append(pick(lang, "  at your usage, renting stays cheaper",
-                        "  按你的用量，租用一直更便宜"))
+        limit = breakeven_month_limit(months) if months > 0 else 0
+        out.append(pick(lang, f"  at your usage, owning does not pay off within {limit:g} months:"
+                              " renting stays cheaper",
+                        f"  按你的用量，自建在 {limit:g} 个月内无法回本：云实例租用更便宜"))
     else:
-        out.append(pick(lang, f"  owning pays off after {bvr.breakeven_months:.1f} months",
-                        f"  自建在 {bvr.breakeven_months:.1f} 个月后回本"))
-    if bvr.breakeven_hours_per_month is not None:
+        out.append(pick(lang, f"  at your usage, owning pays off after "
+                              f"{bvr.breakeven_months:.1f} months",
+                        f"  按你的用量，自建 {bvr.breakeven_months:.1f} 个月后回本"))
+    if bvr.breakeven_hours_per_month is None:
+        # None: owning would need more hours than a month has (or costs more per hour).
+        out.append(pick(lang, f"  even training around the clock, owning does not pay off "
+                              f"within {months:g} months",
+                        f"  即使全天候训练，{months:g} 个月内自建也无法回本"))
+    else:
         h = bvr.breakeven_hours_per_month
-        months = report.priced_with.get("horizon_months", 0)
-        if h > HOURS_PER_MONTH:
-            out.append(pick(lang, f"  even training around the clock, owning does not pay off "
-                                  f"within {months:g} months",
-                            f"  即使全天候训练，{months:g} 个月内自建也无法回本"))
-            return out
         out.append(pick(lang, f"  over {months:g} months, owning wins above {h:,.0f} training "
                               "hours a month",
                         f"  按 {months:g} 个月计，每月训练超过 {h:,.0f} 小时则自建更划算"))
@@ -100,8 +113,8 @@ def _buy_vs_rent(report: CostReport, lang: str) -> list[str]:
 _PRICE_LABELS = {
     "gpu_price": ("GPU price (one card)", "显卡单价"),
     "machine_overhead_1gpu": ("one-GPU machine without the card", "单卡整机（不含显卡）"),
-    "cloud_per_gpu_hour": ("cloud, per GPU-hour", "云上每卡时"),
-    "electricity_per_kwh": ("electricity, per kWh", "电价（每度）"),
+    "cloud_per_gpu_hour": ("cloud, per GPU-hour", "云实例租用（每卡时）"),
+    "electricity_per_kwh": ("electricity, per kWh", "电费（每度）"),
     "engineer_day_rate": ("engineer day rate", "工程师日薪"),
     "value_per_day": ("value of a day saved", "省下一天的价值"),
 }
@@ -111,10 +124,11 @@ def _prices(report: CostReport, lang: str) -> list[str]:
     out = ["", pick(lang, "Prices used:", "使用的价格：")]
     for key, (en, zh) in _PRICE_LABELS.items():
         if key in report.priced_with:
-            value = report.priced_with[key]
-            text = _money(value, report.currency) if value >= 1 else \
-                f"{value:.3f} {report.currency}"
-            out.append(f"  {pick(lang, en + ':', zh + '：')} {text}")
+            text = unit_price(report.priced_with[key], report.currency)
+            if key == "value_per_day" and report.priced_with[key] == 0:
+                text += pick(lang, " (time saved is not counted as money)",
+                             "（省下的时间不计为金钱）")
+            out.append(f"  {pick(lang, en + ':', zh + '：')}{pick(lang, ' ', '')}{text}")
     days = report.priced_with.get("migration_days")
     if days is not None:
         out.append(pick(lang, f"  one-off move to multi-GPU: {days:g} engineer-days",

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
-from advisor.diagnosis.context import run_context
+from advisor.diagnosis.context import RunContext, run_context
 from advisor.diagnosis.grading import grade, headline_index
 from advisor.diagnosis.measurements import MeasuredSeries
 from advisor.diagnosis.metrics import scaling_metrics
@@ -23,9 +25,11 @@ from advisor.diagnosis.result import (
 )
 from advisor.diagnosis.suspects import FitSignals, rank_suspects
 from advisor.diagnosis.telemetry import RunTelemetry
+from advisor.diagnosis.wording import label
 from advisor.i18n import Text
 from advisor.profile import Profile
 from advisor.scaling.parameters import ScalingParams, load_params
+from advisor.scaling.physics import breakdown
 
 NOTE_IDLE_LOGS = Text(
     en="The GPU logs show no GPU at work: record them while training runs (nvidia-smi dmon -d 5).",
@@ -48,6 +52,24 @@ TREND_MEANING = {
 
 def _round(values, digits: int = 4) -> list:
     return [None if v is None else round(float(v), digits) for v in values]
+
+
+def _exchange(series: MeasuredSeries, ctx: RunContext, params: ScalingParams) -> dict:
+    """The shipped projection's gradient exchange at the largest measured count: how long it
+    is next to the compute on the user's link (F07, F25) — physics, not the refit."""
+    n = np.array([float(series.gpus[-1])])
+    x = ctx.inputs
+    if series.scaling == "strong":
+        x = replace(x, batch_scale=series.baseline_gpus / n)
+    part = breakdown(n, x, params)
+    compute_s, comm_s = float(part.compute_s[0]), float(part.comm_s[0])
+    if not (np.isfinite(comm_s) and compute_s > 0):
+        return {}
+    link = ctx.profile.hardware.intra_link
+    return {"exchange_ratio": comm_s / compute_s,
+            "gradient_mb": x.params_millions * x.grad_bytes_per_param,
+            "exchange_ms": 1e3 * comm_s, "compute_ms": 1e3 * compute_s, "link": label(link),
+            "peer_to_peer": not (link.value.startswith("pcie") and ctx.gpu.is_consumer)}
 
 
 def diagnose(series: MeasuredSeries, profile: Profile | None = None,
@@ -74,7 +96,7 @@ def diagnose(series: MeasuredSeries, profile: Profile | None = None,
         bandwidth_ratio=fitted.parameters["busbw_efficiency"] / shipped_bw if shipped_bw else None,
         comm_share=fitted.comm_share, stall_share=fitted.stall_share,
         plateau_speedup=fitted.parameters.get("loader_capacity") if fitted.plateau else None,
-        hardware_known=profile is not None)
+        hardware_known=profile is not None, **_exchange(series, ctx, params))
     suspects = rank_suspects(m, fit=signals, profile=profile, telemetry=telemetry)
 
     sources = [s for s in (series.source,) if s]

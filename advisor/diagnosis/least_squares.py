@@ -78,6 +78,13 @@ def fit(fn: SpeedupFn, params: tuple[FreeParameter, ...], gpus: np.ndarray,
     return best
 
 
+def refit_from(fn: SpeedupFn, params: tuple[FreeParameter, ...], gpus: np.ndarray,
+               log_speedup_ratio: np.ndarray, baseline: int, noise_log: float,
+               start: dict[str, float]) -> FitOutcome:
+    """One Levenberg–Marquardt descent from ``start`` (a nearby optimum), no other starts."""
+    return _fit_from(fn, params, gpus, log_speedup_ratio, baseline, noise_log, start)
+
+
 def _fit_from(fn: SpeedupFn, params: tuple[FreeParameter, ...], gpus: np.ndarray,
               log_speedup_ratio: np.ndarray, baseline: int, noise_log: float,
               start: dict[str, float] | None, max_iter: int = 60) -> FitOutcome:

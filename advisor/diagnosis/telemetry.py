@@ -94,7 +94,7 @@ def from_hardware(desc) -> RunTelemetry:
         gpus.append(GpuSummary(
             index=g.index if g.index is not None else i, util_pct=util, temp_max_c=g.temp_c,
             clock_median_mhz=g.sm_clock_mhz, power_w=g.power_draw_w,
-            power_limit_w=g.power_limit_w, throttle_reasons=tuple(g.throttle_active)))
+            power_limit_w=g.power_limit_w, throttle_reasons=tuple(g.throttle_active or ())))
     return RunTelemetry(tuple(gpus), tuple(desc.observation_ids()), tuple(desc.sources))
 
 

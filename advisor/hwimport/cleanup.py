@@ -1,6 +1,9 @@
 """Undo what terminals, chat windows and Markdown do to pasted `nvidia-smi` output.
 
-Whole-text substitutions only (C speed): a 1 MB paste must parse in well under 50 ms.
+Whole-text substitutions only, on the UTF-8 bytes of the paste: a 1 MB paste must parse in well
+under 50 ms, and on bytes every "is there a ..." test is a memchr-speed scan (on a str that
+holds one Chinese character, each scan is several times slower). UTF-8 is self-synchronising, so
+byte-level replaces of ASCII and of whole multi-byte characters never cut a character.
 """
 
 from __future__ import annotations
@@ -8,93 +11,109 @@ from __future__ import annotations
 import re
 
 # Real escape sequences, and their residue when the ESC byte was lost in a paste ("[4m…[0m").
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Za-z0-9]|\[[0-9]{1,3}(?:;[0-9]{1,3})*m")
-_ANSI_RESIDUE = re.compile(r"\[[0-9]{1,3}(?:;[0-9]{1,3})*m")
+_ANSI = re.compile(rb"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Za-z0-9]|\[[0-9]{1,3}(?:;[0-9]{1,3})*m")
+_ANSI_RESIDUE = re.compile(rb"\[[0-9]{1,3}(?:;[0-9]{1,3})*m")
 # Control bytes deleted (tab and newline kept); invisible characters deleted, odd spaces made
-# plain. str.translate is fast only on ASCII text, so other text goes through bytes.
+# plain.
 _CONTROL_BYTES = bytes([*range(0, 9), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])
-_ASCII_TABLE = dict.fromkeys(_CONTROL_BYTES)
-_INVISIBLE = ("\u200b", "\u200c", "\u200d", "\ufeff")
-_SPACES = ("\u00a0", "\u3000", "\u2009", "\u202f")
-_QUOTE = re.compile(r"^[ \t]{0,3}(?:>[ \t]?)+", re.M)
-_FENCE = re.compile(r"^[ \t]*(?:```|~~~).*$", re.M)
-_ENTITIES = {"&gt;": ">", "&lt;": "<", "&amp;": "&", "&nbsp;": " ", "&#124;": "|", "&#x27;": "'",
-             "&quot;": '"'}
+_ASCII_BYTES = bytes(range(128))
+_INVISIBLE = tuple(c.encode() for c in ("\u200b", "\u200c", "\u200d", "\ufeff"))
+_SPACES = tuple(c.encode() for c in ("\u00a0", "\u3000", "\u2009", "\u202f"))
+# Line-start patterns written with a leading newline (applied to b"\n" + text): a literal first
+# character lets the regex engine skip ahead quickly, a ^ with re.M does not.
+_QUOTE_NL = re.compile(rb"\n[ \t]{0,3}(?:>[ \t]?)+")
+_FENCE_NL = re.compile(rb"\n[ \t]*(?:```|~~~)[^\n]*")
+_ENTITIES = {b"&gt;": b">", b"&lt;": b"<", b"&amp;": b"&", b"&nbsp;": b" ", b"&#124;": b"|",
+             b"&#x27;": b"'", b"&quot;": b'"'}
 
 
 def clean_text(text: str) -> str:
     """Normalise line ends, drop ANSI codes and control bytes, Markdown quotes and fences,
     doubled table pipes, HTML entities, and a code block's common indentation."""
-    if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
-    if "\x1b" in text:
-        text = _ANSI.sub("", text)
-    if "[" in text and _ANSI_RESIDUE.search(text):  # literal-first pattern: a fast scan
-        text = _ANSI_RESIDUE.sub("", text)
-    text = _drop_control(text)
-    if "&" in text and ";" in text:
-        for entity, char in _ENTITIES.items():
-            text = text.replace(entity, char)
-    if "\\" in text and "\\|" in text:
-        text = text.replace("\\|", "|")
-    if ">" in text and _has_quote_lines(text):
-        text = _unquote(text)
-    if ("`" in text and "```" in text) or ("~" in text and "~~~" in text):
-        text = _FENCE.sub("", text)
-    if "|" in text and "||" in text:  # a Markdown converter doubled the table's first pipe
-        text = ("\n" + text).replace("\n||", "\n|")[1:]
-    return _dedent_code_block(text)
-
-
-def _drop_control(text: str) -> str:
-    if text.isascii():
-        return text.translate(_ASCII_TABLE)
-    for char in _INVISIBLE:
-        if char in text:
-            text = text.replace(char, "")
-    for char in _SPACES:
-        if char in text:
-            text = text.replace(char, " ")
     raw = text.encode("utf-8", "surrogatepass")
-    kept = raw.translate(None, _CONTROL_BYTES)
-    return text if len(kept) == len(raw) else kept.decode("utf-8", "replace")
+    if b"\r" in raw:
+        raw = raw.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    if b"\x1b" in raw:
+        raw = _ANSI.sub(b"", raw)
+    if b"[" in raw and _ANSI_RESIDUE.search(raw):  # literal-first pattern: a fast scan
+        raw = _ANSI_RESIDUE.sub(b"", raw)
+    raw = _drop_control(raw, text.isascii())
+    if b"&" in raw and b";" in raw:
+        for entity, char in _ENTITIES.items():
+            raw = raw.replace(entity, char)
+    if b"\\|" in raw:
+        raw = raw.replace(b"\\|", b"|")
+    if b">" in raw and _has_quote_lines(raw):
+        raw = _unquote(raw)
+    if b"```" in raw or b"~~~" in raw:
+        raw = _FENCE_NL.sub(b"\n", b"\n" + raw)[1:]
+    if b"||" in raw:  # a Markdown converter doubled the table's first pipe
+        raw = raw.replace(b"\n||", b"\n|")
+        if raw[:2] == b"||":
+            raw = raw[1:]
+    return _dedent_code_block(raw).decode("utf-8", "surrogatepass")
 
 
-def _unquote(text: str) -> str:
-    """Drop Markdown quote marks ("> ", ">> ") at line starts; plain replaces for the usual
-    column-0 form, the regex only when quotes are indented."""
-    text = "\n" + text
-    while "\n>" in text:
-        text = text.replace("\n> ", "\n").replace("\n>", "\n")
-    text = text[1:]
-    return _QUOTE.sub("", text) if _has_quote_lines(text) else text
+def _drop_control(raw: bytes, ascii_only: bool) -> bytes:
+    raw = raw.translate(None, _CONTROL_BYTES)
+    if ascii_only:
+        return raw
+    wide = raw.translate(None, _ASCII_BYTES)  # the multi-byte characters alone: a short text
+    for char in _INVISIBLE:
+        if char in wide:
+            raw = raw.replace(char, b"")
+    for char in _SPACES:
+        if char in wide:
+            raw = raw.replace(char, b" ")
+    return raw
 
 
-def _has_quote_lines(text: str) -> bool:
-    """Does any line start with a Markdown quote mark? (cheaper than a multiline regex scan
-    when ">" only appears inside lines, e.g. in prompts)"""
-    at = text.find(">")
+def _unquote(raw: bytes) -> bytes:
+    """Drop Markdown quote marks ("> ", ">> ", "> > ") at line starts: a split on "\\n>" for
+    the usual column-0 quotes (a C-speed pass), the regex only for indented ones."""
+    parts = (b"\n" + raw).split(b"\n>")
+    if len(parts) > 1:
+        raw = b"\n".join([parts[0], *map(_after_quote_mark, parts[1:])])[1:]
+    if _has_quote_lines(raw):
+        raw = _QUOTE_NL.sub(b"\n", b"\n" + raw)[1:]
+    return raw
+
+
+def _after_quote_mark(rest: bytes) -> bytes:
+    """A quoted line after its first ">": one space, then any further "> " marks, dropped.
+    Tabs stay (a `topo -m` header starts with one) and so does deeper indentation (`-q`
+    nesting is read from it)."""
+    i = 1 if rest[:1] == b" " else 0
+    while rest[i:i + 1] == b">":
+        i += 2 if rest[i + 1:i + 2] == b" " else 1
+    return rest[i:]
+
+
+def _has_quote_lines(raw: bytes) -> bool:
+    """Does any line start with a Markdown quote mark (after up to 3 spaces or tabs)? Cheaper
+    than a regex scan when ">" only appears inside lines, e.g. in prompts."""
+    at = raw.find(b">")
     while at != -1:
         before = at - 1
-        while before >= 0 and at - before <= 4 and text[before] in " \t":
+        while before >= 0 and at - before <= 4 and raw[before] in b" \t":
             before -= 1
-        if before < 0 or text[before] == "\n":
+        if before < 0 or raw[before] == 0x0A:
             return True
-        at = text.find(">", at + 1)
+        at = raw.find(b">", at + 1)
     return False
 
 
-def _dedent_code_block(text: str) -> str:
+def _dedent_code_block(raw: bytes) -> bytes:
     """Remove the indentation shared by every non-blank line (Markdown 4-space code blocks).
     Tabs are left alone: `topo -m` headers start with one on purpose."""
     indent: int | None = None
-    for line in text.split("\n", 200)[:200]:
+    for line in raw.split(b"\n", 200)[:200]:
         if not line.strip():
             continue
-        n = len(line) - len(line.lstrip(" "))
-        if n == 0 or line[n:n + 1] == "\t":
-            return text
+        n = len(line) - len(line.lstrip(b" "))
+        if n == 0 or line[n:n + 1] == b"\t":
+            return raw
         indent = n if indent is None else min(indent, n)
     if not indent:
-        return text
-    return re.sub(rf"^ {{1,{indent}}}", "", text, flags=re.M)
+        return raw
+    return re.sub(rb"^ {1,%d}" % indent, b"", raw, flags=re.M)

@@ -8,6 +8,8 @@ from the command line if it was pasted, else from what the values look like (a G
 from __future__ import annotations
 
 import re
+from itertools import compress
+from operator import itemgetter
 
 from advisor.hwimport.query import _VIRT
 from advisor.hwimport.reading import GpuReading, Reading, norm_bus_id, to_float, to_int
@@ -90,7 +92,14 @@ def parse_csv(lines: list[str]) -> Reading:
     rows: list[list[str]] = []
     flag_fields: list[str | None] | None = None
     bad = 0
+    width = -1  # len(fields): rows of that width starting with a digit are data rows
     for line in lines:
+        if width > 0:  # fast path for the rows under a header (a -l loop logs thousands)
+            cells = line.rstrip().split(", ")
+            if len(cells) == width and cells[0][:1].isdigit() and ",," not in line \
+                    and " ," not in line:
+                rows.append(cells)
+                continue
         s = line.strip()
         if not s:
             continue
@@ -107,11 +116,11 @@ def parse_csv(lines: list[str]) -> Reading:
             header = _header_fields(cells)
             if header is not None:  # a new query (pastes join several): finish the last one
                 _flush(reading, fields, rows)
-                fields, rows = header, []
+                fields, rows, width = header, [], len(header)
                 reading.recognised = True
                 continue
         if fields is None and flag_fields is not None and len(cells) == len(flag_fields):
-            fields = flag_fields
+            fields, width = flag_fields, len(flag_fields)
         if fields is not None:
             if len(cells) == len(fields):
                 rows.append(cells)
@@ -158,10 +167,16 @@ def _rows_to_gpus(reading: Reading, fields: list[str | None], rows: list[list[st
                      "GPUs cannot be told apart, so the GPU count is unknown",
                      "CSV 没有 index、UUID、总线号或时间戳列且行数很多：无法区分各张显卡，"
                      "显卡数量未知")
-    for n, row in enumerate(rows):
-        if id_at is not None:
-            key = row[id_at]
-        elif stamp_at is not None:  # position of the row within one sample
+    if id_at is not None:  # by GPU (index, UUID or bus id), without a loop over the rows
+        ids = list(map(itemgetter(id_at), rows))
+        keys = list(dict.fromkeys(ids))
+        if len(keys) == 1:
+            groups[keys[0]] = rows
+        else:
+            for key in keys:
+                groups[key] = list(compress(rows, [i == key for i in ids]))
+    for n, row in enumerate(rows if id_at is None else ()):
+        if stamp_at is not None:  # position of the row within one sample
             stamp = row[stamp_at]
             per_stamp[stamp] = per_stamp.get(stamp, -1) + 1
             key = str(per_stamp[stamp])
@@ -177,15 +192,16 @@ def _rows_to_gpus(reading: Reading, fields: list[str | None], rows: list[list[st
     for group in groups.values():
         gpu = GpuReading()
         fresh.append(gpu)
+        columns = list(zip(*group, strict=True))  # rows are all len(fields) wide
         for i, field in used:
             if field in _SAMPLES:  # every sample, converted column-wise
-                getattr(gpu, _SAMPLES[field]).extend(_column(group, i))
+                getattr(gpu, _SAMPLES[field]).extend(_column(columns[i]))
             elif field == "mask" or field.startswith("reason:"):
-                for row in group:
-                    if _has_value(row[i]):
-                        _apply(reading, gpu, field, row[i])
+                for cell in dict.fromkeys(columns[i]):  # each distinct value once
+                    if _has_value(cell):
+                        _apply(reading, gpu, field, cell)
             else:  # a scalar: the latest row that shows it
-                cell = next((r[i] for r in reversed(group) if _has_value(r[i])), None)
+                cell = next((c for c in reversed(columns[i]) if _has_value(c)), None)
                 if cell is not None:
                     _apply(reading, gpu, field, cell)
     if id_at is None:
@@ -205,13 +221,20 @@ def _has_value(cell: str) -> bool:
     return bool(cell) and cell[0] != "[" and cell != "N/A"
 
 
-def _column(rows: list[list[str]], at: int) -> list[float]:
-    """``"99 %"``, ``"81559 MiB"``, ``"700.00 W"`` cells as numbers; N/A left out."""
-    try:
-        return [float(r[at].partition(" ")[0]) for r in rows if _has_value(r[at])]
-    except ValueError:
-        values = (to_float(r[at]) for r in rows if _has_value(r[at]))
-        return [v for v in values if v is not None and abs(v) < 1e12]
+def _column(cells: tuple[str, ...]) -> list[float]:
+    """``"99 %"``, ``"81559 MiB"``, ``"700.00 W"`` cells as numbers; N/A left out. A looped
+    log repeats few distinct values per column: each is parsed once, then looked up."""
+    parsed = {c: _cell_number(c) for c in set(cells)}
+    if None in parsed.values():
+        cells = tuple(c for c in cells if parsed[c] is not None)
+    return list(map(parsed.__getitem__, cells))  # type: ignore[arg-type]
+
+
+def _cell_number(cell: str) -> float | None:
+    if not _has_value(cell):
+        return None
+    value = to_float(cell)
+    return value if value is not None and abs(value) < 1e12 else None
 
 
 def _apply(reading: Reading, gpu: GpuReading, field: str, cell: str) -> None:
@@ -237,8 +260,12 @@ def _apply(reading: Reading, gpu: GpuReading, field: str, cell: str) -> None:
         mask = parse_mask(cell)
         if mask is not None:
             gpu.throttle |= reasons_from_mask(mask)
+            gpu.throttle_shown = True
     elif field.startswith("reason:"):
-        if is_active(cell):
+        active = is_active(cell)
+        if active is not None:
+            gpu.throttle_shown = True
+        if active:
             gpu.throttle.add(field[7:])
     else:
         _apply_number(gpu, field, to_float(cell))

@@ -11,10 +11,47 @@ from __future__ import annotations
 import re
 
 LINK_TOKENS = frozenset({"X", "PIX", "PXB", "PHB", "NODE", "SYS", "SOC"})
-_DMON_HEADER = re.compile(r"^#\s*(?:gpu|Idx|Date|Time)\b", re.I)
+# Column names `nvidia-smi dmon` (-s pucvmet, -o DT) and `pmon` print in their "# gpu ..." header,
+# and the words of the units line under it ("# Idx W C C % % ...").
+DMON_KEYS = frozenset({"gpu", "date", "time"})
+DMON_COLUMNS = frozenset({
+    "pwr", "gtemp", "mtemp", "temp", "sm", "mem", "enc", "dec", "jpg", "ofa", "mclk", "pclk",
+    "pviol", "tviol", "fb", "bar1", "ccpm", "sbecc", "dbecc", "pci", "rxpci", "txpci", "pid",
+    "type", "command", "nvlrx", "nvltx"})
+DMON_UNITS = frozenset({"idx", "yyyymmdd", "hh:mm:ss", "w", "c", "%", "mhz", "mb", "kb", "gb",
+                        "mb/s", "kb/s", "gb/s", "#", "c/g", "name", "bool", "errs", "count", "-"})
 _GPU_BLOCK = re.compile(r"^GPU [0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.[0-9A-Fa-f]\s*$")
 _DATA_TOKEN = re.compile(r"^(?:-|[+-]?\d+(?:\.\d+)?|\d{8}|\d\d:\d\d:\d\d)$")
 _LIST_LINE = re.compile(r"^GPU \d{1,4}: \S.*(?:\(UUID|\(S/N|NVIDIA|Tesla|GeForce|Quadro)")
+
+
+def dmon_header(line: str) -> tuple[str, ...] | None:
+    """The lower-cased column names of a `dmon`/`pmon` header line ("# gpu pwr gtemp ..."),
+    or None. A Markdown heading or a code comment ("# GPU cluster notes") is not one: the
+    names must start with gpu/Date/Time, include gpu, name a known metric, and be at least
+    two-thirds known names (newer drivers add columns)."""
+    s = line.strip()
+    if s[:1] != "#":
+        return None
+    names = tuple(s[1:].lower().split())
+    if len(names) < 2 or names[0] not in DMON_KEYS or "gpu" not in names:
+        return None
+    metrics = sum(1 for n in names if n in DMON_COLUMNS)
+    known = metrics + sum(1 for n in names if n in DMON_KEYS)
+    if metrics == 0 or 3 * known < 2 * len(names):
+        return None
+    return names
+
+
+def is_dmon_units(line: str) -> bool:
+    """The units line under a dmon header: "# Idx W C C % % % % MHz MHz" (or "#YYYYMMDD ...")."""
+    s = line.strip()
+    if s[:1] != "#":
+        return False
+    words = s[1:].lower().split()
+    if len(words) < 2 or words[0] not in ("idx", "yyyymmdd"):
+        return False
+    return 3 * sum(1 for w in words if w in DMON_UNITS) >= 2 * len(words)
 
 
 def is_link_token(token: str) -> bool:
@@ -53,8 +90,10 @@ def classify_line(line: str) -> str | None:
     if "nvidia-smi" in s:
         return None  # the command line itself (a prompt); kept as context for the next run
     if c == "#":
-        if _DMON_HEADER.match(s):
+        if dmon_header(s) is not None:
             return "dmon"
+        if is_dmon_units(s):
+            return "dmon-row"
         rest = s[1:].split()
         if len(rest) >= 3 and all(_DATA_TOKEN.match(t) for t in rest):
             return "dmon-row"

@@ -3,15 +3,31 @@ others back (# F30) and for seeing whether the GPUs are waiting for data (# F28)
 
 Columns are taken from the "# gpu pwr gtemp ..." header by name and rows are split on
 whitespace: header and data widths differ between drivers (6- vs 7-character columns), extra
-column groups come and go (-s pucvmet), and "-" marks an unsupported value.
+column groups come and go (-s pucvmet), and "-" marks an unsupported value. A header alone is
+not dmon output (a Markdown heading "# GPU notes" looks like one): it needs the units line
+("# Idx W C ...") or sample rows under it.
+
+Speed (a 1 MB log in a few ms): rows are split with ``map(str.split)``, transposed with
+``zip(*rows)`` and converted a whole column at a time with ``map(float, column)``; the careful
+cell-by-cell path runs only for a column that holds junk.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from functools import lru_cache
+from itertools import chain, compress
+
+from advisor.hwimport.detect import dmon_header, is_dmon_units
 from advisor.hwimport.reading import Reading
 
 _SAMPLE_COLUMNS = {"sm": "sm_util", "mem": "mem_util", "enc": "enc_util", "pwr": "power_w",
                    "gtemp": "temp_c", "temp": "temp_c", "pclk": "pclk_mhz"}
+_READ_COLUMNS = frozenset({*_SAMPLE_COLUMNS, "fb", "pviol", "tviol"})
+_ELLIPSIS = ("...", "…")
+
+Columns = list[Sequence[str]]  # one block's rows of one GPU, column by column
+Groups = dict[tuple[str, tuple[str, ...]], list[Columns]]  # (GPU index, header) -> blocks
 
 
 def _num(token: str) -> float | None:
@@ -26,93 +42,128 @@ def _is_number(token: str) -> bool:
     return token == "-" or _num(token) is not None or ":" in token
 
 
+def _numbers(column: Sequence[str]) -> list[float]:
+    """A column as numbers, "-" (unsupported) left out. A dmon column holds few distinct
+    values (percentages, degrees, watts, clock steps): each is parsed once, then looked up."""
+    values = set(column)
+    parsed = {t: _num(t) for t in values}
+    if None in parsed.values():  # "-" or junk: left out
+        column = [t for t in column if parsed[t] is not None]
+    return list(map(parsed.__getitem__, column))  # type: ignore[arg-type]
+
+
 def parse_dmon(lines: list[str]) -> Reading:
     reading = Reading(kind="dmon")
     marks = [i for i, line in enumerate(lines) if "#" in line and line.lstrip()[:1] == "#"]
-    header: list[str] | None = None
-    rows_by_gpu: dict[tuple[str, tuple[str, ...]], list[list[str]]] = {}
+    header: tuple[str, ...] | None = None
+    units_seen = False
+    groups: Groups = {}
     skipped = 0
     unsupported = any("not supported" in line.lower() for line in lines[:marks[0]]) \
         if marks else False
-    seen_headers: dict[str, list[str]] = {}
+    seen: dict[str, tuple[str, ...] | str | None] = {}  # dmon repeats its header lines
     for n, at in enumerate(marks):
         end = marks[n + 1] if n + 1 < len(marks) else len(lines)
         line = lines[at]
-        if line in seen_headers:  # the same header again (dmon repeats it; pastes repeat it)
-            header = seen_headers[line]
-            body = []
-        else:
+        what = seen.get(line, "?")
+        if what == "?":
+            what = seen[line] = dmon_header(line) or ("units" if is_dmon_units(line) else None)
+        if isinstance(what, tuple):
+            header = what
+        elif what == "units":
+            units_seen = units_seen or header is not None
+        elif header is not None:
             body = line.strip()[1:].split()
-        first = body[0].lower() if body else ""
-        if first in ("gpu", "date", "time") and len(body) >= 2 and "gpu" in \
-                (names := [t.lower() for t in body]):
-            header = seen_headers[line] = names
-            reading.recognised = True
-            if "pid" in names:
-                reading.warn("this is `nvidia-smi pmon` (per process): each process's SM % was "
-                             "read as a sample of its GPU",
-                             "这是 `nvidia-smi pmon`（按进程）：每个进程的 SM% 被当作其显卡的一个采样")
-        elif first != "idx" and header is not None and len(body) == len(header) and \
-                all(_is_number(t) for t in body):
-            _group(rows_by_gpu, header, [body])  # a data row the poster commented out
+            if len(body) == len(header) and all(_is_number(t) for t in body):
+                skipped += _collect(groups, header, [body])  # a data row the poster commented
         if header is None or at + 1 >= end:
             continue
-        chunk = [line.split() for line in lines[at + 1:end]]
+        rows = list(map(str.split, lines[at + 1:end]))
         width = len(header)
-        good = [row for row in chunk if len(row) == width]
-        bad = [row for row in chunk if row and len(row) != width and row[0] not in ("...", "…")]
-        skipped += len(bad)
-        if bad and any("not supported" in " ".join(r).lower() for r in bad):
-            unsupported = True
-        skipped += _group(rows_by_gpu, header, good)
-    for (index, names), rows in rows_by_gpu.items():
-        _add_rows(reading, index, list(names), rows)
+        widths = set(map(len, rows))
+        if widths == {width, 0}:  # blank lines in the log
+            rows = [row for row in rows if row]
+        elif widths != {width}:
+            good = [row for row in rows if len(row) == width]
+            bad = [r for r in rows if r and len(r) != width and r[0] not in _ELLIPSIS]
+            skipped += len(bad)
+            if bad and any("not supported" in " ".join(r).lower() for r in bad):
+                unsupported = True
+            rows = good
+        skipped += _collect(groups, header, rows)
+    for (index, names), blocks in groups.items():
+        _add_rows(reading, index, names, blocks)
     reading.gpus.sort(key=lambda g: g.index if g.index is not None else -1)
+    reading.recognised = header is not None and bool(reading.gpus or units_seen or unsupported)
+    if header is not None and "pid" in header:
+        reading.warn("this is `nvidia-smi pmon` (per process): each process's SM % was read as a "
+                     "sample of its GPU",
+                     "这是 `nvidia-smi pmon`（按进程）：每个进程的 SM% 被当作其显卡的一个采样")
     if unsupported:
         reading.warn("dmon said some metrics are not supported on these GPUs",
                      "dmon 提示部分指标在这些显卡上不受支持")
     if skipped:
         reading.warn(f"{skipped} dmon line(s) did not match the header and were skipped",
                      f"{skipped} 行 dmon 数据与表头不符，已跳过")
-    if header is not None and not reading.gpus:
+    if reading.recognised and not reading.gpus:
         reading.warn("the dmon output has a header but no samples",
                      "dmon 输出只有表头，没有采样数据")
     return reading
 
 
-def _group(groups: dict, header: list[str], rows: list[list[str]]) -> int:
-    """File rows under (GPU index, header); returns how many had no usable GPU index."""
+def _collect(groups: Groups, header: tuple[str, ...], rows: list[list[str]]) -> int:
+    """File a block's rows (all ``len(header)`` wide) under (GPU index, header), column by
+    column; returns how many rows had no usable GPU index."""
+    if not rows:
+        return 0
+    width = len(header)
+    flat = list(chain.from_iterable(rows))  # row-major: column pos is flat[pos::width]
     at = header.index("gpu")
-    key = tuple(header)
-    indices = {row[at] for row in rows}
+    ids = flat[at::width]
+    indices = list(dict.fromkeys(ids))
+    n = len(indices)
+    wanted = _wanted(header)
+    if all(i.isdigit() and len(i) <= 4 for i in indices) and \
+            all(ids[k::n].count(index) == len(ids[k::n]) for k, index in enumerate(indices)):
+        # the usual log: each sample lists the GPUs in the same order
+        step = width * n
+        for k, index in enumerate(indices):
+            mine = [flat[pos + k * width::step] if wanted[pos] else () for pos in range(width)]
+            groups.setdefault((index, header), []).append(mine)
+        return 0
     bad = 0
     for index in indices:
         if not index.isdigit() or len(index) > 4:
-            bad += sum(1 for row in rows if row[at] == index)
+            bad += ids.count(index)
             continue
-        mine = rows if len(indices) == 1 else [row for row in rows if row[at] == index]
-        groups.setdefault((index, key), []).extend(mine)
+        mask = [v == index for v in ids]
+        mine = [list(compress(flat[pos::width], mask)) if wanted[pos] else ()
+                for pos in range(width)]
+        groups.setdefault((index, header), []).append(mine)
     return bad
 
 
-def _column(rows: list[list[str]], pos: int) -> list[float]:
-    """One column as numbers, "-" (unsupported) left out; bulk first, cell by cell on junk."""
-    try:
-        return [float(r[pos]) for r in rows if r[pos] != "-"]
-    except ValueError:
-        return [v for v in (_num(r[pos]) for r in rows) if v is not None]
+@lru_cache(maxsize=64)
+def _wanted(header: tuple[str, ...]) -> tuple[bool, ...]:
+    """Which columns are read (the others are never sliced or converted)."""
+    return tuple(name in _READ_COLUMNS for name in header)
 
 
-def _add_rows(reading: Reading, index: str, header: list[str], rows: list[list[str]]) -> None:
+def _add_rows(reading: Reading, index: str, header: tuple[str, ...],
+              blocks: list[Columns]) -> None:
     gpu = reading.gpu_at(int(index))  # the same GPU under two headers is one GPU
     for pos, name in enumerate(header):
         target = _SAMPLE_COLUMNS.get(name)
         if target is not None:
-            getattr(gpu, target).extend(_column(rows, pos))
+            samples = getattr(gpu, target)
+            for columns in blocks:
+                samples.extend(_numbers(columns[pos]))
         elif name == "fb":  # frame buffer in use: the latest sample
-            used = _column(rows[-1:], pos)
+            used = _numbers(blocks[-1][pos][-1:])
             if used:
                 gpu.memory_used_mib = int(used[-1])
-        elif name in ("pviol", "tviol") and any(_column(rows, pos)):
-            # % of time held back by the power / thermal limit
-            gpu.throttle.add("power_violation" if name == "pviol" else "thermal_violation")
+        elif name in ("pviol", "tviol"):  # % of time held back by the power / thermal limit
+            values = [v for c in blocks for v in _numbers(c[pos])]
+            gpu.throttle_shown = gpu.throttle_shown or bool(values)
+            if any(values):
+                gpu.throttle.add("power_violation" if name == "pviol" else "thermal_violation")

@@ -58,7 +58,9 @@ class GpuFacts(_Model):
     power_limit_w: float | None = None
     pstate: str | None = None
     sm_clock_mhz: float | None = None  # median of samples
-    throttle_active: list[str] = Field(default_factory=list)
+    # Clocks-event ("throttle") reasons active; None when this output does not show them
+    # (topo, -L, the table), [] when it shows them and none is active.
+    throttle_active: list[str] | None = None
     pcie_gen_current: int | None = None
     pcie_gen_max: int | None = None
     pcie_width_current: int | None = None
@@ -72,7 +74,15 @@ class GpuFacts(_Model):
 
 
 class HardwareDescription(_Model):
-    """The facts read from one or more pasted outputs, merged."""
+    """The facts read from one or more pasted outputs, merged.
+
+    GPU lists: ``gpus`` has one entry per GPU the outputs show, in index order;
+    ``gpu_names`` and ``gpu_memory_mib`` list the name / memory of those of them whose output
+    shows it, in the same order — never padded to ``gpu_count``. When an output counts GPUs it
+    does not show (``nvidia-smi -q -i 0`` prints "Attached GPUs : 4" and one GPU block),
+    ``gpus_not_shown`` says how many, and a warning says so: the other GPUs' model is not
+    guessed from the one shown.
+    """
 
     kind: Kind | Literal["merged"]
     kinds: list[Kind]
@@ -80,6 +90,7 @@ class HardwareDescription(_Model):
     driver_version: str | None = None
     cuda_version: str | None = None
     gpu_count: int | None = None
+    gpus_not_shown: int | None = None  # counted (gpu_count) but not shown; None: count unknown
     gpu_names: list[str] = Field(default_factory=list)
     gpu_memory_mib: list[int] = Field(default_factory=list)
     gpus: list[GpuFacts] = Field(default_factory=list)
@@ -92,7 +103,7 @@ class HardwareDescription(_Model):
     worst_nic_path: PciePath | None = None  # from a GPU to its nearest RDMA NIC, worst GPU
     intra_link: IntraLinkValue | None = None
     virtualization: VirtMode | None = None
-    throttle_active: list[str] = Field(default_factory=list)
+    throttle_active: list[str] | None = None  # None: no output given shows clocks-event reasons
     max_gpu_temp_c: float | None = None
     pcie_width_downgraded: bool | None = None
     pcie_gen_max: int | None = None

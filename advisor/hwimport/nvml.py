@@ -130,6 +130,7 @@ def _gpu(nvml: Any, index: int, h: Any) -> GpuReading:
     mask = _try(reasons, h) if reasons else None
     if isinstance(mask, int):
         g.throttle = reasons_from_mask(mask)
+        g.throttle_shown = True
     g.pcie_gen_current = _try(nvml.nvmlDeviceGetCurrPcieLinkGeneration, h)
     g.pcie_gen_max = _try(nvml.nvmlDeviceGetMaxPcieLinkGeneration, h)
     g.pcie_width_current = _try(nvml.nvmlDeviceGetCurrPcieLinkWidth, h)

@@ -29,11 +29,16 @@ def _label(g: GpuFacts) -> str:
     return f"{where} ({g.bus_id})" if g.bus_id else where
 
 
+def reasons(g: GpuFacts) -> set[str]:
+    """The GPU's active clocks-event reasons (empty when the output did not show them)."""
+    return set(g.throttle_active or ())
+
+
 def is_loaded(g: GpuFacts) -> bool:
     """Was the GPU working when the output was taken? (a power cap at idle means nothing)"""
     if g.sm_util_pct is not None:
         return g.busy_util_pct is not None
-    if "gpu_idle" in g.throttle_active:
+    if "gpu_idle" in reasons(g):
         return False
     return g.pstate in ("P0", "P1", "P2") and g.mig_enabled is not True
 
@@ -54,10 +59,10 @@ def _obs(id_: str, severity: str, en: str, zh: str, evidence: list[str], facts: 
 def observe(d: HardwareDescription) -> list[Observation]:
     found: list[Observation] = []
     gpus = d.gpus
-    hot = [g for g in gpus if THERMAL_REASONS & set(g.throttle_active)]
+    hot = [g for g in gpus if THERMAL_REASONS & reasons(g)]
     warm = [g for g in gpus if g.temp_c is not None and g.temp_c >= HOT_C and g not in hot]
     if hot or warm:
-        ev = [f"{_label(g)}: {', '.join(sorted(THERMAL_REASONS & set(g.throttle_active)))}"
+        ev = [f"{_label(g)}: {', '.join(sorted(THERMAL_REASONS & reasons(g)))}"
               + (f", {g.temp_c:g} C" if g.temp_c is not None else "") for g in hot]
         ev += [f"{_label(g)}: {g.temp_c:g} C" for g in warm]
         found.append(_obs(
@@ -66,15 +71,15 @@ def observe(d: HardwareDescription) -> list[Observation]:
             "cooling, and run a heat-soak test.",
             "显卡因过热降频（多数显卡在 84 °C 以上降频）：改善风道或散热，并做一次满载烤机测试。",
             ev, ["F27"]))
-    brake = [g for g in gpus if "hw_power_brake_slowdown" in g.throttle_active
-             or "power_violation" in g.throttle_active]
-    capped = [g for g in gpus if "sw_power_cap" in g.throttle_active and is_loaded(g)
+    brake = [g for g in gpus if "hw_power_brake_slowdown" in reasons(g)
+             or "power_violation" in reasons(g)]
+    capped = [g for g in gpus if "sw_power_cap" in reasons(g) and is_loaded(g)
               and g not in brake]
     if brake or capped:
         ev = [f"{_label(g)}: hw_power_brake_slowdown" for g in brake
-              if "hw_power_brake_slowdown" in g.throttle_active]
+              if "hw_power_brake_slowdown" in reasons(g)]
         ev += [f"{_label(g)}: power_violation" for g in brake
-               if "power_violation" in g.throttle_active]
+               if "power_violation" in reasons(g)]
         ev += [f"{_label(g)}: sw_power_cap under load"
                + (f" ({g.pstate})" if g.pstate else "") for g in capped]
         # Under full load a GPU often sits at its power limit by design (info); the
@@ -160,8 +165,10 @@ def _laggards(busy: list[GpuFacts]) -> list[str]:
         if g.sm_clock_mhz and clocks and g.sm_clock_mhz < LAGGARD_CLOCK_RATIO * median(clocks):
             evidence.append(f"{_label(g)}: SM clock {g.sm_clock_mhz:.0f} MHz vs "
                             f"{median(clocks):.0f} MHz on the others")
-        slow = sorted(set(g.throttle_active) & (THERMAL_REASONS | {"sw_power_cap", "hw_slowdown",
-                                                                   "hw_power_brake_slowdown"}))
-        if slow and any(not (set(o.throttle_active) & set(slow)) for o in others):
+        slow = sorted(reasons(g) & (THERMAL_REASONS | {"sw_power_cap", "hw_slowdown",
+                                                        "hw_power_brake_slowdown"}))
+        # compared only with GPUs whose reasons were shown (unknown is not "not on the others")
+        if slow and any(o.throttle_active is not None and not (reasons(o) & set(slow))
+                        for o in others):
             evidence.append(f"{_label(g)}: {', '.join(slow)} (not on the others)")
     return evidence

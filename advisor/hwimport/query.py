@@ -66,7 +66,10 @@ def parse_query(lines: list[str]) -> Reading:
                 if gpu is None:
                     gpu = _implicit_gpu(reading)
                     implicit_seen = {("reasons", "")}
-                if is_active(value):
+                active = is_active(value)
+                if active is not None:
+                    gpu.throttle_shown = True
+                if active:
                     gpu.throttle.add(reason_name(key))
                 continue
             reasons_at = -1
@@ -81,8 +84,8 @@ def parse_query(lines: list[str]) -> Reading:
                 if m := _INDEX_FLAG.search(s):
                     index_flag = int(m.group(1))
                 continue
-            heading = s.lower()
-            if heading in _SIGNATURE or "nvsmi log" in heading:
+            heading = key
+            if heading in _SIGNATURE or heading.strip("= ") == "nvsmi log":
                 reading.recognised = True
             while stack and stack[-1][0] >= indent:
                 stack.pop()
@@ -95,12 +98,12 @@ def parse_query(lines: list[str]) -> Reading:
                 if gpu is not None and implicit_seen is not None:
                     implicit_seen.add(("reasons", ""))
             continue
-        key = key.rstrip().lower() if sep else key
-        if not reading.recognised and key in _SIGNATURE:
-            reading.recognised = True
-        if key not in _WANTED:
+        if key not in _WANTED:  # most lines: skipped after one set lookup
+            if key in _SIGNATURE:
+                reading.recognised = True
             continue
-        value = value.strip()
+        if key in _SIGNATURE:
+            reading.recognised = True
         while stack and stack[-1][0] >= indent:
             stack.pop()
         parent = stack[-1][1] if stack else ""
@@ -130,7 +133,8 @@ def parse_query(lines: list[str]) -> Reading:
 
 
 def _split(line: str) -> tuple[int, str, str, str, str] | None:
-    """(indentation, stripped line, key, " :" or "", value); None for lines to skip."""
+    """(indentation, stripped line, lower-case key (the whole line if no " :"), " :" or "",
+    stripped value); None for lines to skip."""
     s = line.lstrip()
     if not s:
         return None
@@ -141,7 +145,8 @@ def _split(line: str) -> tuple[int, str, str, str, str] | None:
     if "\t" in s:  # tab-padded keys in some pastes
         s = s.replace("\t", " ")
     key, sep, value = s.partition(" :")
-    return indent, s, key, sep, value
+    # done once per distinct line (GPU blocks repeat), not once per line
+    return indent, s, key.rstrip().lower(), sep, value.strip()
 
 
 def _implicit_gpu(reading: Reading) -> GpuReading:

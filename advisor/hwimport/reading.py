@@ -45,6 +45,7 @@ class GpuReading:
     power_w: list[float] = field(default_factory=list)
     pclk_mhz: list[float] = field(default_factory=list)
     throttle: set[str] = field(default_factory=set)
+    throttle_shown: bool = False  # the output has a clocks-event-reasons view of this GPU
     pcie_gen_current: int | None = None
     pcie_gen_max: int | None = None
     pcie_width_current: int | None = None
@@ -61,6 +62,7 @@ class GpuReading:
         for name in ("sm_util", "mem_util", "enc_util", "temp_c", "power_w", "pclk_mhz"):
             getattr(self, name).extend(getattr(other, name))
         self.throttle |= other.throttle
+        self.throttle_shown = self.throttle_shown or other.throttle_shown
         for name in ("index", "bus_id", "uuid", "memory_total_mib", "memory_used_mib", "pstate",
                      "power_limit_w", "slowdown_temp_c", "pcie_gen_current", "pcie_gen_max",
                      "pcie_width_current", "pcie_width_max", "virtualization", "vgpus",

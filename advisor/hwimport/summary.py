@@ -41,11 +41,18 @@ def _facts(g: GpuReading) -> GpuFacts:
         temp_c=max(g.temp_c) if g.temp_c else None, slowdown_temp_c=g.slowdown_temp_c,
         power_draw_w=max(g.power_w) if g.power_w else None, power_limit_w=g.power_limit_w,
         pstate=g.pstate, sm_clock_mhz=float(median(g.pclk_mhz)) if g.pclk_mhz else None,
-        throttle_active=sorted(g.throttle), pcie_gen_current=g.pcie_gen_current,
+        throttle_active=sorted(g.throttle) if g.throttle_shown or g.throttle else None,
+        pcie_gen_current=g.pcie_gen_current,
         pcie_gen_max=g.pcie_gen_max, pcie_width_current=g.pcie_width_current,
         pcie_width_max=g.pcie_width_max, virtualization=g.virtualization, vgpus=g.vgpus,
         mig_devices=g.mig_devices, mig_enabled=g.mig_enabled, fabric_state=g.fabric_state,
         encoder_util_pct=round(sum(g.enc_util) / len(g.enc_util), 2) if g.enc_util else None)
+
+
+def _throttle(gpus: list[GpuFacts]) -> list[str] | None:
+    """Reasons active on any GPU; None when no output showed any GPU's reasons."""
+    shown = [g.throttle_active for g in gpus if g.throttle_active is not None]
+    return sorted({t for reasons in shown for t in reasons}) if shown else None
 
 
 def describe(merged: Merged) -> HardwareDescription:
@@ -78,7 +85,9 @@ def describe(merged: Merged) -> HardwareDescription:
     desc = HardwareDescription(
         kind=kinds[0] if len(kinds) == 1 else "merged", kinds=kinds, sources=merged.sources,
         driver_version=merged.driver_version, cuda_version=merged.cuda_version,
-        gpu_count=gpu_count, gpu_names=[g.name for g in gpus if g.name],
+        gpu_count=gpu_count,
+        gpus_not_shown=max(0, gpu_count - len(gpus)) if gpu_count is not None else None,
+        gpu_names=[g.name for g in gpus if g.name],
         gpu_memory_mib=[g.memory_total_mib for g in gpus if g.memory_total_mib is not None],
         gpus=gpus,
         nvlink=links.nvlink if links else None,
@@ -90,7 +99,7 @@ def describe(merged: Merged) -> HardwareDescription:
         worst_nic_path=links.worst_nic_path if links else None,
         intra_link=link,
         virtualization=next((v for v in _VIRT_RANK if v in virt), None),
-        throttle_active=sorted({t for g in gpus for t in g.throttle_active}),
+        throttle_active=_throttle(gpus),
         max_gpu_temp_c=max(temps) if temps else None,
         pcie_width_downgraded=any(widths) if widths else None,
         pcie_gen_max=min(gen_max) if gen_max else None,
@@ -99,6 +108,14 @@ def describe(merged: Merged) -> HardwareDescription:
         mean_sm_util=round(sum(utils) / len(utils), 2) if utils else None,
         sm_util_per_gpu=[g.sm_util_pct for g in gpus],
         warnings=warnings)
+    if desc.gpus_not_shown and desc.gpu_names:
+        shown = len(gpus)
+        desc.warnings.append(Text(
+            en=f"the GPU model and memory are those of the {shown} GPU(s) shown; the other "
+               f"{desc.gpus_not_shown} of {gpu_count} were counted but not shown (paste the "
+               "full output to see them)",
+            zh=f"显卡型号和显存只来自显示出的 {shown} 张卡；其余 {desc.gpus_not_shown} 张"
+               f"（共 {gpu_count} 张）只被计数而未显示（请粘贴完整输出）"))
     mig = [g for g in gpus if g.mig_devices]
     if mig:
         desc.warnings.append(Text(

@@ -9,6 +9,7 @@ survived). `topo -mp` prints PCIe paths only: it says nothing about NVLink (# F2
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from advisor.hwimport.detect import is_link_token
 from advisor.hwimport.reading import Reading, TopoReading
@@ -39,8 +40,9 @@ def _header_tokens(line: str) -> list[str]:
     return out
 
 
+@lru_cache(maxsize=1024)
 def _link(cell: str) -> tuple[str | None, bool]:
-    """(normalised token, exact?) for one matrix cell."""
+    """(normalised token, exact?) for one matrix cell (cached: a matrix repeats few cells)."""
     if cell == "SOC":  # pre-2016 name of SYS
         return "SYS", True
     if is_link_token(cell):
@@ -81,6 +83,9 @@ def parse_topo(lines: list[str]) -> Reading:
     reading = Reading(kind="topo")
     topo = reading.topo = TopoReading()
     devices: list[str] = []
+    device_set: set[str] = set()
+    gpu_at_column: list[int | None] = []  # GPU number of each device column, None for a NIC
+    gpu_of: dict[str, int] = {}
     tails: list[str] = []
     nic_names: dict[str, str] = {}
     numa: set[int] = set()
@@ -100,33 +105,37 @@ def parse_topo(lines: list[str]) -> Reading:
                 devices = [t for t in toks if t not in _TAIL_COLUMNS]
                 cut = next((i for i, t in enumerate(toks) if t in _TAIL_COLUMNS), len(toks))
                 devices, tails = toks[:cut], toks[cut:]
-                topo.gpu_columns = sum(1 for d in devices if _GPU_LABEL.match(d))
-                topo.nics = [d for d in devices if not _GPU_LABEL.match(d)]
+                gpu_at_column = [int(m.group(1)) if (m := _GPU_LABEL.match(d)) else None
+                                 for d in devices]
+                gpu_of = {d: n for d, n in zip(devices, gpu_at_column, strict=True)
+                          if n is not None}
+                device_set = set(devices)
+                topo.gpu_columns = sum(n is not None for n in gpu_at_column)
+                topo.nics = [d for d, n in zip(devices, gpu_at_column, strict=True) if n is None]
                 reading.recognised = topo.gpu_columns > 0
             else:
                 _mode_hint(s, topo)
             continue
         toks = s.split()
         label = toks[0]
-        if label in devices and len(toks) > 1:
-            row_gpu = _GPU_LABEL.match(label)
+        if label in device_set and len(toks) > 1:
+            i = gpu_of.get(label)  # this row's GPU number; None for a NIC row
             cells = toks[1:1 + len(devices)]
             for col, cell in enumerate(cells):
                 token, exact = _link(cell)
                 if token is None:
                     break
                 fuzzy_cells += not exact
-                other = _GPU_LABEL.match(devices[col])
-                if row_gpu and other and token != "X":
-                    i, j = int(row_gpu.group(1)), int(other.group(1))
-                    if i != j:
+                if i is not None and token != "X":
+                    j = gpu_at_column[col]
+                    if j is None:
+                        topo.nic_links[(i, devices[col])] = token
+                    elif i != j:
                         topo.links.setdefault((min(i, j), max(i, j)), token)
-                elif row_gpu and not other and token != "X":
-                    topo.nic_links[(int(row_gpu.group(1)), devices[col])] = token
-                if token.startswith("NV"):
+                if token[:2] == "NV":
                     topo.mode_known = True
-            if row_gpu:
-                topo.gpu_rows.add(int(row_gpu.group(1)))
+            if i is not None:
+                topo.gpu_rows.add(i)
                 if "NUMA Affinity" in tails and "\t" in line:
                     parts = line.rstrip("\n").split("\t")
                     at = 1 + len(devices) + tails.index("NUMA Affinity")

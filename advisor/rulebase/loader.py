@@ -23,6 +23,7 @@ from advisor.rulebase.model import (
     ADVICE_KEYS,
     COUNT_SLOTS,
     PITFALL_KEYS,
+    READABLE_FACT_STAGES,
     SETUP_KEYS,
     SLOT_CHOICES,
     VERDICT_KEYS,
@@ -205,11 +206,15 @@ def _rule(check: _FileCheck, raw: Any, i: int, concern: str, sources: set[str]) 
 
 
 def _check_stage_and_quotes(check: _FileCheck, rule: Rule, raw: dict, loc: tuple) -> None:
-    if rule.stage == "decide":
-        late = [f for f in rule.facts_used if FACTS[f].stage == "verdict"]
-        if late:
-            check.add(loc + ("when",), rule.id, f"a verdict rule cannot read verdict facts {late}",
-                      f"裁决规则不能读取裁决事实 {late}")
+    late = [f for f in rule.facts_used
+            if FACTS[f].stage not in READABLE_FACT_STAGES[rule.stage]]
+    if late and rule.stage == "decide":
+        check.add(loc + ("when",), rule.id, f"a verdict rule cannot read verdict facts {late}",
+                  f"裁决规则不能读取裁决事实 {late}")
+    elif late:
+        check.add(loc + ("when",), rule.id,
+                  f"a setup rule cannot read the setup it chooses {late}",
+                  f"选择配置的规则不能读取配置事实 {late}")
     quotable = rule.quotable_facts()
     for key, value in rule.then.items():
         if isinstance(value, FactRef) and value.fact not in quotable:

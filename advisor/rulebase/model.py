@@ -9,6 +9,7 @@ from typing import Any
 
 from advisor.facts import FACTS, PARALLELISMS, RATINGS, Scalar
 from advisor.i18n import Text
+from advisor.labels import label
 from advisor.rulebase.conditions import Node, guaranteed_facts, leaves
 
 FRAMEWORKS = ("ddp", "fsdp", "deepspeed", "horovod", "none")
@@ -17,8 +18,10 @@ SEVERITIES = ("info", "warning", "critical")
 SEVERITY_RANK = {s: i for i, s in enumerate(SEVERITIES)}
 
 # Conclusion keys by the kind of rule they make. Verdict rules decide the rating and the GPU
-# count (stage "decide"); the others run once the verdict is known (stage "findings").
-VERDICT_KEYS = ("rating", "gpus", "gpus_at_least", "veto")
+# count (stage "decide"); setup rules choose split, framework and deployment once the verdict is
+# known (stage "setup"); pitfall and advice rules run last and also see the setup (stage
+# "findings": e.g. hardware pitfalls only when the deployment is owned hardware).
+VERDICT_KEYS = ("rating", "gpus", "gpus_at_least", "gpus_at_most", "veto")
 SETUP_KEYS = ("parallelism", "framework", "deployment", "veto")
 PITFALL_KEYS = ("pitfall", "severity")
 ADVICE_KEYS = ("advice",)
@@ -26,7 +29,11 @@ SLOT_CHOICES: dict[str, tuple[str, ...]] = {
     "rating": RATINGS, "parallelism": PARALLELISMS, "framework": FRAMEWORKS,
     "deployment": DEPLOYMENTS, "severity": SEVERITIES,
 }
-COUNT_SLOTS = ("gpus", "gpus_at_least")
+COUNT_SLOTS = ("gpus", "gpus_at_least", "gpus_at_most")
+STAGE_OF_KIND = {"verdict": "decide", "setup": "setup", "pitfall": "findings", "advice": "findings"}
+# The fact stages (advisor.facts.FactSpec.stage) each rule stage may read.
+READABLE_FACT_STAGES = {"decide": ("base",), "setup": ("base", "verdict"),
+                        "findings": ("base", "verdict", "setup")}
 
 
 @dataclass(frozen=True)
@@ -54,7 +61,7 @@ class Rule:
 
     @property
     def stage(self) -> str:
-        return "decide" if self.kind == "verdict" else "findings"
+        return STAGE_OF_KIND[self.kind]
 
     @property
     def specificity(self) -> int:
@@ -71,8 +78,8 @@ class Rule:
 
     def quotable_facts(self) -> set[str]:
         """Facts a message or a conclusion may quote: always present, or guaranteed by when."""
-        always = {n for n, s in FACTS.items() if not s.optional
-                  and (s.stage == "base" or self.stage == "findings")}
+        readable = READABLE_FACT_STAGES[self.stage]
+        always = {n for n, s in FACTS.items() if not s.optional and s.stage in readable}
         return always | guaranteed_facts(self.when)
 
     def conclusion(self, facts: Mapping[str, Scalar]) -> dict[str, Any]:
@@ -84,7 +91,7 @@ class Rule:
         return {name: facts[name] for name in self.facts_used if name in facts}
 
     def render(self, text: Text, facts: Mapping[str, Scalar]) -> Text:
-        return Text(en=format_text(text.en, facts), zh=format_text(text.zh, facts))
+        return Text(en=format_text(text.en, facts, "en"), zh=format_text(text.zh, facts, "zh"))
 
 
 def placeholders(template: str) -> list[tuple[str, str]]:
@@ -96,8 +103,10 @@ def placeholders(template: str) -> list[tuple[str, str]]:
     return found
 
 
-def format_text(template: str, facts: Mapping[str, Scalar]) -> str:
-    """Fill ``{fact}`` placeholders; whole numbers print without ``.0``."""
-    values = {name: (int(v) if isinstance(v, float) and v.is_integer() and not spec else v)
+def format_text(template: str, facts: Mapping[str, Scalar], lang: str = "en") -> str:
+    """Fill ``{fact}`` placeholders; whole numbers print without ``.0``; enum values print as
+    their human label in ``lang`` (``pcie4`` as "PCIe 4.0", ``advisor.labels``)."""
+    values = {name: (int(v) if isinstance(v, float) and v.is_integer() and not spec
+                     else label(name, v, lang))
               for name, spec in placeholders(template) if (v := facts.get(name)) is not None}
     return template.format(**values)

@@ -4,14 +4,26 @@ Every conclusion slot (``rating``, ``gpus``, ``parallelism``, ``framework``, ``d
 decided on its own, among the fired rules that set it, by this order:
 
 1. **Vetoes first.** A rule whose ``then`` carries ``veto`` (the memory wall: sharded or model
-   parallel training is required; alternating training: more GPUs are not worth it) beats every
-   rule without one, whatever the decision table says.
+   parallel training is required; alternating training, shared vGPUs that scale below 50 %, or
+   no GPU count faster than one: more GPUs are not worth it) beats every rule without one,
+   whatever the decision table says.
 2. **More specific beats more general:** the rule that tests more conditions wins.
 3. **Higher priority** wins.
 4. Only if all of that ties, the rule id in alphabetical order decides, so the outcome never
    depends on the order of rules in a file or of files in the folder.
 
-``gpus_at_least`` is a constraint, not a choice: the largest one of all fired rules applies.
+Then the GPU count is settled (``settle_count``), so that it respects the projection and the
+cost model, whatever row of the decision table framed it:
+
+5. **The cost model's count wins over the table's.** When the rating is ``worth_it`` or
+   ``required`` and a fired rule that rates the workload ``worth_it`` takes its count from the
+   cost model (``gpus: {fact: best_value_gpus}``), that count replaces a different one chosen by
+   a general rule (F02: the user's own prices are more specific than the article's table) -
+   if the cost model could compare it, i.e. it is among the counts considered.
+6. **Constraints.** ``gpus_at_most`` (F02: past ``useful_gpus`` extra GPUs add nothing) lowers
+   the count; ``gpus_at_least`` (the memory wall, a deadline) raises it and wins a conflict, as
+   a job that must fit or finish in time needs those GPUs. The smallest ``gpus_at_most`` and
+   the largest ``gpus_at_least`` of all fired rules apply.
 Pitfalls with the same id are merged: the highest severity wins, texts and sources are joined.
 Advice with the same id keeps the top-ranked rule's text.
 """
@@ -48,6 +60,7 @@ class Decision:
     winners: dict[str, str]  # slot -> rule id
     overridden: dict[str, str]  # rule id -> the rule id that beat it (first slot it lost)
     gpus_at_least: int
+    gpus_at_most: int | None = None
 
 
 def decide(firings: Sequence[Firing], slots: Sequence[str] = SLOTS) -> Decision:
@@ -66,7 +79,46 @@ def decide(firings: Sequence[Firing], slots: Sequence[str] = SLOTS) -> Decision:
                 overridden.setdefault(other.rule.id, top.rule.id)
     at_least = max((int(f.conclusion["gpus_at_least"]) for f in firings
                     if "gpus_at_least" in f.conclusion), default=1)
-    return Decision(values, winners, overridden, at_least)
+    at_most = min((int(f.conclusion["gpus_at_most"]) for f in firings
+                   if "gpus_at_most" in f.conclusion), default=None)
+    return Decision(values, winners, overridden, at_least, at_most)
+
+
+def _count_from_cost_model(firing: Firing) -> bool:
+    ref = firing.rule.then.get("gpus")
+    return getattr(ref, "fact", None) == "best_value_gpus" \
+        and firing.conclusion.get("rating") == "worth_it"
+
+
+@dataclass(frozen=True)
+class Count:
+    """The settled GPU count and the fired rules that decided it, strongest reason first."""
+
+    gpus: int
+    deciders: tuple[Firing, ...]
+
+
+def settle_count(decision: Decision, firings: Sequence[Firing], considered_max: int) -> Count:
+    """Steps 5 and 6 of the policy: the count, and which rules decided it. The cost model
+    compares only the counts considered (up to ``considered_max``): a larger count asked for
+    by the table stands, and the recommendation reports the shortfall."""
+    by_id = {f.rule.id: f for f in firings}
+    framing = by_id.get(decision.winners.get("gpus", ""))
+    gpus = int(decision.values.get("gpus", 1))
+    deciders = [framing] if framing else []
+    if decision.values.get("rating") in ("worth_it", "required") and gpus <= considered_max:
+        priced = [f for f in order(firings) if _count_from_cost_model(f)]
+        if priced and int(priced[0].conclusion["gpus"]) != gpus:
+            gpus, deciders = int(priced[0].conclusion["gpus"]), [priced[0]]
+    if decision.gpus_at_most is not None and gpus > decision.gpus_at_most:
+        gpus = decision.gpus_at_most
+        deciders += [f for f in order(firings) if f.conclusion.get("gpus_at_most") == gpus][:1]
+    if gpus < decision.gpus_at_least:
+        gpus = decision.gpus_at_least
+        deciders = [f for f in order(firings)
+                    if f.conclusion.get("gpus_at_least") == gpus][:1] + deciders
+    unique = {f.rule.id: f for f in reversed(deciders)}  # first occurrence kept
+    return Count(gpus, tuple(f for f in deciders if unique.pop(f.rule.id, None) is not None))
 
 
 @dataclass

@@ -22,7 +22,7 @@ def random_facts(rng: random.Random, *, with_verdict: bool = True) -> dict[str, 
     """A fact set that passes ``check_facts``; optional facts are left out now and then."""
     facts: dict[str, Any] = {}
     for name, spec in FACTS.items():
-        if spec.stage == "verdict" and not with_verdict:
+        if spec.stage in ("verdict", "setup") and not with_verdict:
             continue
         if spec.optional and rng.random() < 0.3:
             continue

@@ -21,11 +21,15 @@ from advisor.scaling.parameters import (
     default_sequence_length,
     flops_per_param_by_task,
     load_params,
+    loader_s_per_sample_by_task,
+    membound_share_by_task,
     mfu_by_task,
 )
 from advisor.scaling.physics import DataParallelInputs
 
 ALTERNATING_TASKS = (Task.gan, Task.reinforcement_learning)  # F21
+# Sequence models: training FLOPs ~ 6 x parameters x tokens (frames for speech encoders).
+SEQUENCE_TASKS = (Task.nlp, Task.llm, Task.speech_recognition)
 # Storage makes a default loader's stall worse or better (F28); assumption, see the README.
 _STORAGE_STALL = {Storage.hdd: 2.0, Storage.network: 1.5, Storage.sata_ssd: 1.2,
                   Storage.nvme: 1.0, Storage.ram: 0.5}
@@ -47,19 +51,34 @@ def sequence_length(profile: Profile) -> int:
 
 
 def flops_per_sample(profile: Profile) -> float:
-    """Training FLOPs of one sample: given, else 6 x params x tokens (language models), else a
-    per-task FLOPs-per-parameter assumption."""
+    """Training FLOPs of one sample: given, else 6 x params x tokens (language and speech
+    models), else the FLOPs per parameter of the task's typical model at its typical input size
+    (a user who gives no FLOPs is taken to train the usual model of the task, e.g. a two-stage
+    detector at 1333 x 800; table and sources in parameters.yaml)."""
     if profile.model.flops_per_sample_gflops:
         return profile.model.flops_per_sample_gflops * 1e9
-    params = profile.model.params_millions * 1e6
-    if profile.task in (Task.nlp, Task.llm):
-        return 6.0 * params * sequence_length(profile)
+    return default_flops_per_sample(profile.task, profile.model.params_millions,
+                                    sequence_length(profile))
+
+
+def default_flops_per_sample(task: Task, params_millions: float, tokens: float) -> float:
+    """Training FLOPs of one sample when the user gives none (also the benchmark's defaults
+    path): 6 x params x tokens for sequence models, else the typical model's FLOPs per
+    parameter of the task."""
+    params = params_millions * 1e6
+    if task in SEQUENCE_TASKS:
+        return 6.0 * params * tokens
     table = flops_per_param_by_task()
-    return params * table.get(profile.task.value, table.get("other", 1000.0))
+    return params * table.get(task.value, table.get("other", 1000.0))
 
 
 def effective_tflops(gpu: GpuSpec, precision: Precision, p: ScalingParams,
                      task: Task = Task.other) -> float:
+    """Sustained training TFLOP/s: the task's achieved share of a blend of the tensor peak and
+    the memory bandwidth. Part of every step (normalisation, activations, optimizer, attention
+    soft-max) streams memory instead of multiplying: consumer and older cards with a low peak
+    but a similar bandwidth train faster than their peak says. Both shares are fitted on the
+    published single-GPU throughputs (benchmarks/fit_projection.py)."""
     if precision in (Precision.fp16, Precision.bf16, Precision.amp):
         peak = gpu.tflops_fp16_dense
     elif precision == Precision.tf32:
@@ -67,16 +86,40 @@ def effective_tflops(gpu: GpuSpec, precision: Precision, p: ScalingParams,
     else:
         peak = gpu.tflops_fp32
     mfu = mfu_by_task()
-    return peak * mfu.get(task.value, mfu.get("other", p.model_flops_utilisation))
+    share = mfu.get(task.value, mfu.get("other", p.model_flops_utilisation))
+    memory = membound_share_by_task()
+    m = memory.get(task.value, memory.get("other", 0.0))
+    if not gpu.memory_bandwidth_gbs or m <= 0.0:
+        return peak * share
+    # The memory-bound part runs at bandwidth x the reference card's FLOPs per byte.
+    streamed = gpu.memory_bandwidth_gbs * p.reference_flops_per_byte / 1000.0
+    return share / ((1.0 - m) / peak + m / streamed)
+
+
+def single_gpu_samples_per_s(profile: Profile) -> float | None:
+    """The user's own single-GPU throughput: given, or implied by a run's length (samples x
+    epochs / hours); None when only the hours are known."""
+    t = profile.training
+    if t.single_gpu_throughput:
+        return t.single_gpu_throughput
+    if t.single_gpu_hours and t.dataset_samples and t.epochs:
+        return t.dataset_samples * t.epochs / (t.single_gpu_hours * 3600.0)
+    return None
 
 
 def step_compute_s(profile: Profile, gpu: GpuSpec, p: ScalingParams) -> float:
     """One training step on one GPU: batch / measured throughput, else FLOPs / throughput."""
     t = profile.training
-    if t.single_gpu_throughput:
-        return t.batch_per_gpu / t.single_gpu_throughput
+    measured = single_gpu_samples_per_s(profile)
+    if measured:
+        return t.batch_per_gpu / measured
     return t.batch_per_gpu * flops_per_sample(profile) / (
         effective_tflops(gpu, t.precision, p, profile.task) * 1e12)
+
+
+def loader_s_per_sample(profile: Profile) -> float:
+    table = loader_s_per_sample_by_task()
+    return table.get(profile.task.value, table.get("other", float("inf")))
 
 
 def pipeline_terms(profile: Profile, p: ScalingParams) -> tuple[float, float | None]:
@@ -136,6 +179,7 @@ def data_parallel_inputs(profile: Profile, gpu: GpuSpec, links: LinkFigures,
         busbw_intra_gbs=links.busbw_intra_gbs,
         busbw_pair_gbs=pair if pair > links.busbw_intra_gbs else None,
         batch_per_gpu=float(profile.training.batch_per_gpu),
+        loader_s_per_sample=loader_s_per_sample(profile),
         busbw_inter_gbs=links.busbw_inter_gbs, latency_intra_s=links.latency_intra_s,
         latency_inter_s=links.latency_inter_s, multi_socket_pcie=links.multi_socket_pcie,
         comm_volume_factor=comm_volume_factor, pipeline_stall=stall, loader_capacity=capacity,

@@ -43,6 +43,7 @@ class ScalingParams:
     throttle_per_card_blower: float = 0.01
     throttle_per_degc: float = 0.015
     model_flops_utilisation: float = 0.35
+    reference_flops_per_byte: float = 153.0
     default_microbatches_per_stage: float = 2.0
     tensor_activation_exchanges_per_layer: float = 4.0
     memory_usable_fraction: float = 0.92
@@ -81,8 +82,21 @@ def flops_per_param_by_task() -> dict[str, float]:
 
 
 @cache
+def membound_share_by_task() -> dict[str, float]:
+    """Share of a step's time that streams memory on the reference card (fitted per task)."""
+    return {k: float(v) for k, v in _raw().get("membound_share_by_task", {}).items()}
+
+
+@cache
+def loader_s_per_sample_by_task() -> dict[str, float]:
+    """CPU seconds a default data loader spends per sample for one GPU (decode, augment), per
+    task: the input stall is a share of this work (assumption table in parameters.yaml)."""
+    return {k: float(v) for k, v in _raw().get("loader_s_per_sample_by_task", {}).items()}
+
+
+@cache
 def default_sequence_length() -> dict[str, int]:
-    """Tokens per sample assumed for language-model tasks when the profile gives none."""
+    """Tokens (frames for speech) per sample assumed for sequence tasks when none is given."""
     return {k: int(v) for k, v in _raw().get("default_sequence_length", {}).items()}
 
 

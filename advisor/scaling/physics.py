@@ -50,6 +50,9 @@ class DataParallelInputs:
     throttle_fixed: float = 0.0  # clock loss with several cards (measured > 84 degC)
     batch_scale: np.ndarray | float = field(default=1.0)  # per-GPU batch at N / at 1
     batch_per_gpu: float | np.ndarray = 32.0  # samples per GPU at the baseline (jitter)
+    # CPU time a default loader spends per sample on one GPU's behalf (decode, augment); the
+    # stall is a share of this work, never of a long GPU step (# F28). inf: step-bound only.
+    loader_s_per_sample: float | np.ndarray = np.inf
 
 
 @dataclass(frozen=True)
@@ -67,6 +70,9 @@ class StepBreakdown:
     step_s: np.ndarray
     alternating_loss: np.ndarray  # speed-up lost to alternating training, as a ratio >= 1
     speedup: np.ndarray
+    # the part of sync_s that is per-step coordination traffic (small all-reduces), i.e.
+    # communication; the rest of sync_s is waiting for the slowest GPU (stragglers)
+    coordination_s: np.ndarray | None = None
 
 
 def allreduce_time_s(gpus: np.ndarray, gpus_per_node: np.ndarray | int, grad_bytes,
@@ -137,12 +143,17 @@ def breakdown(gpus: np.ndarray | list[int], x: DataParallelInputs,
     exposed = comm - np.minimum(p.overlap_fraction * comm, backward)
 
     log_n = np.log2(n)
-    stall = base * x.pipeline_stall * log_n
+    # F28: the loader's delay is a share of the loader's own work per step (samples x CPU time
+    # per sample), which a long GPU step hides: an LLM at a few samples/s never waits for it.
+    samples_step = np.asarray(x.batch_per_gpu, dtype=float) * scale
+    loader_work = np.minimum(base, samples_step * np.asarray(x.loader_s_per_sample, dtype=float))
+    stall = loader_work * x.pipeline_stall * log_n
     # Stragglers: E[max of N jittered step times]; plus per-step coordination (framework
     # negotiation, many small un-bucketed all-reduces) that grows like a tree, log2 N.
-    samples = np.maximum(np.asarray(x.batch_per_gpu, dtype=float) * scale, 1.0)
+    samples = np.maximum(samples_step, 1.0)
     jitter = p.sample_time_cv / np.sqrt(samples)
-    sync = base * jitter * np.sqrt(2.0 * np.log(n)) + p.sync_latency_s * log_n
+    coordination = p.sync_latency_s * log_n
+    sync = base * jitter * np.sqrt(2.0 * np.log(n)) + coordination
     step = compute + exposed + stall + sync
     if x.loader_capacity is not None:  # a starved loader feeds at most this much per node
         step = np.maximum(step, x.step_compute_s * local * scale / x.loader_capacity)
@@ -156,7 +167,8 @@ def breakdown(gpus: np.ndarray | list[int], x: DataParallelInputs,
     return StepBreakdown(gpus=n, nodes=nodes, compute_s=compute, comm_s=exposed, stall_s=stall,
                          sync_s=sync, sharing_s=base * (sharing - 1.0) / clock,
                          throttle_s=base * sharing * (1.0 / clock - 1.0), step_s=step * alt_loss,
-                         alternating_loss=alt_loss, speedup=speedup)
+                         alternating_loss=alt_loss, speedup=speedup,
+                         coordination_s=coordination * np.ones_like(n))
 
 
 def speedup(gpus: np.ndarray | list[int], x: DataParallelInputs, p: ScalingParams) -> np.ndarray:

@@ -36,6 +36,25 @@ NOTE_ALT = Text(en="Alternating training (GAN / RL) idles GPUs while sub-network
                 zh="交替训练（GAN / 强化学习）中子网络轮流训练，GPU 在等待：加速比约 1.5 倍以内（F21）。")
 
 
+DEFAULT_INTER_LINK = InterLink.ethernet_25g  # assumed network for machines the profile lacks
+TESTED_GPUS = 1024  # the fit's data stop at 256 GPUs; beyond this the band is extrapolated
+NOTE_MORE_MACHINES_DEFAULT = Text(
+    en="Beyond the profile's {total} GPUs the projection assumes {machines} machines like "
+       "this one ({per} GPUs each), joined by {link} because the profile names no network "
+       "between machines; a faster network (InfiniBand, RoCE) scales better (F08).",
+    zh="超出配置中 {total} 张卡的部分，按 {machines} 台与本机相同的机器（每台 {per} 张卡）估算，"
+       "机间网络按 {link} 假设（配置未填写机间网络）；更快的网络（InfiniBand、RoCE）扩展更好（F08）。")
+NOTE_MORE_MACHINES = Text(
+    en="Beyond the profile's {total} GPUs the projection assumes {machines} machines like "
+       "this one ({per} GPUs each) on the same {link} network.",
+    zh="超出配置中 {total} 张卡的部分，按 {machines} 台与本机相同的机器（每台 {per} 张卡）估算，"
+       "机间网络同为 {link}。")
+NOTE_UNTESTED_SCALE = Text(
+    en="Above {tested} GPUs the projection extrapolates: the published measurements it was "
+       "fitted on stop at 256 GPUs, so treat the band as indicative only.",
+    zh="超过 {tested} 张卡时的结果是外推：拟合所用的公开实测数据最多只到 256 张卡，区间仅供参考。")
+
+
 def default_gpu_counts(total: int) -> list[int]:
     """Every count 1..total when total <= 16, else 1, 2, 4, 8, ... and total itself."""
     if total <= 16:
@@ -44,30 +63,43 @@ def default_gpu_counts(total: int) -> list[int]:
     return sorted(set(counts + [total]))
 
 
-def _check_counts(profile: Profile, gpus: list[int]) -> list[int]:
+def _check_counts(gpus: list[int]) -> list[int]:
     counts = sorted(set(int(n) for n in gpus))
     if not counts or counts[0] < 1:
         raise InputError.single("GPU counts must be whole numbers >= 1",
                                 "GPU 数量必须是不小于 1 的整数", path="gpus")
-    hw = profile.hardware
-    if counts[-1] > hw.gpus_per_node and hw.inter_link == InterLink.none:
-        raise InputError.single(
-            f"{counts[-1]} GPUs need more than one machine ({hw.gpus_per_node} GPUs each) and "
-            "hardware.inter_link is none",
-            f"{counts[-1]} 张卡需要多台机器（每台 {hw.gpus_per_node} 张），但 hardware.inter_link "
-            "为 none", path="hardware.inter_link")
     return counts
+
+
+def _network(profile: Profile, largest: int) -> tuple[InterLink, list[Text]]:
+    """The network between machines, and a note when the counts go beyond the profile's
+    machines: more machines like this one are assumed, joined by the profile's network or,
+    when it names none, by DEFAULT_INTER_LINK. "What if I had 16?" is a question, not an error."""
+    hw = profile.hardware
+    if largest <= hw.total_gpus:
+        return hw.inter_link, []
+    machines = -(-largest // hw.gpus_per_node)
+    if hw.inter_link == InterLink.none and largest > hw.gpus_per_node:
+        return DEFAULT_INTER_LINK, [NOTE_MORE_MACHINES_DEFAULT.format(
+            total=hw.total_gpus, machines=machines, per=hw.gpus_per_node,
+            link=DEFAULT_INTER_LINK.value)]
+    if largest > hw.gpus_per_node:
+        return hw.inter_link, [NOTE_MORE_MACHINES.format(
+            total=hw.total_gpus, machines=machines, per=hw.gpus_per_node,
+            link=hw.inter_link.value)]
+    return hw.inter_link, []
 
 
 def project(profile: Profile, gpus: list[int] | None = None,
             params: ScalingParams | None = None) -> Projection:
     """Project speed-up, band, step time, bottleneck and memory for each GPU count."""
     p = params or load_params()
-    counts = _check_counts(profile, gpus or default_gpu_counts(profile.hardware.total_gpus))
+    counts = _check_counts(gpus or default_gpu_counts(profile.hardware.total_gpus))
     n = np.array(counts, dtype=float)
     gpu = resolve_gpu(profile.hardware.gpu)
     hw = profile.hardware
-    links = link_figures(hw.intra_link, hw.inter_link, gpu, hw.gpus_per_node,
+    inter_link, scale_notes = _network(profile, counts[-1])
+    links = link_figures(hw.intra_link, inter_link, gpu, hw.gpus_per_node,
                          hw.allreduce_busbw_gbs)
     strategies, memory, fits = choose_strategies(profile, n, gpu.memory_gb, p)
     single_fits = single_gpu_fits(profile, gpu.memory_gb, p)
@@ -113,18 +145,21 @@ def project(profile: Profile, gpus: list[int] | None = None,
                 bottleneck[i] = neck
         speed[idx] = s
         low[idx] = s_low
-    speed = np.minimum(speed, n)
+    speed = np.clip(np.nan_to_num(speed, nan=0.0, posinf=0.0), 0.0, n)
+    low = np.clip(np.nan_to_num(low, nan=0.0, posinf=0.0), 0.0, n)
     width = (p.band_log_width_tuned if profile.training.input_pipeline == InputPipeline.tuned
              else p.band_log_width_typical)
     spread = np.exp(width * np.log2(n))
-    band_low = np.minimum(speed / spread, low)
-    band_high = np.minimum(speed * spread, n)
+    band_low = np.clip(np.minimum(speed / spread, low), 0.0, speed)  # 0 <= low <= speed-up
+    band_high = np.clip(speed * spread, speed, n)  # speed-up <= high <= N
     if counts[0] == 1:  # the baseline is the user's own single-GPU run
         speed[0] = band_low[0] = band_high[0] = 1.0
     for i in range(len(n)):
         if not fits[i]:
             bottleneck[i] = "memory"
-    notes = _notes(profile, single_fits, vgpus_low)
+    notes = _notes(profile, single_fits, vgpus_low) + scale_notes
+    if counts[-1] > TESTED_GPUS:
+        notes.append(NOTE_UNTESTED_SCALE.format(tested=TESTED_GPUS))
     run_hours = profile.training.run_hours_one_gpu / speed
     return Projection(
         gpus=counts, nodes=[int(k) for k in np.ceil(n / hw.gpus_per_node)],
@@ -143,8 +178,11 @@ _OVERHEADS = ("communication", "input_pipeline", "synchronisation", "virtualizat
 def _dominant(part) -> list[str]:
     """The largest overhead of each step, or compute when every overhead is minor."""
     total = part.step_s
-    stacked = np.stack([part.comm_s, part.stall_s, part.sync_s, part.sharing_s,
-                        total * (1.0 - 1.0 / part.alternating_loss)])
+    # Per-step coordination (small all-reduces, framework negotiation) is network traffic:
+    # it counts as communication; the rest of sync_s is waiting for stragglers (# F20).
+    coordination = part.coordination_s if part.coordination_s is not None else 0.0 * total
+    stacked = np.stack([part.comm_s + coordination, part.stall_s, part.sync_s - coordination,
+                        part.sharing_s, total * (1.0 - 1.0 / part.alternating_loss)])
     top = np.argmax(stacked, axis=0)
     big = np.take_along_axis(stacked, top[None, :], axis=0)[0] > _MINOR * total
     return [_OVERHEADS[k] if b else "compute" for k, b in zip(top, big, strict=True)]

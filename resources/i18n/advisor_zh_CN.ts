@@ -1,320 +1,320 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>Choices</name>
     <message>
-        <location filename="../../ui/forms/choices.py" line="12" />
+        <location filename="../../ui/forms/choices.py" line="12"/>
         <source>Image classification</source>
         <translation>图像分类</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="13" />
+        <location filename="../../ui/forms/choices.py" line="13"/>
         <source>Object detection</source>
         <translation>目标检测</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="14" />
+        <location filename="../../ui/forms/choices.py" line="14"/>
         <source>Segmentation</source>
         <translation>图像分割</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="15" />
+        <location filename="../../ui/forms/choices.py" line="15"/>
         <source>Speech recognition</source>
         <translation>语音识别</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="16" />
+        <location filename="../../ui/forms/choices.py" line="16"/>
         <source>NLP (language model, fine-tuning)</source>
         <translation>NLP（语言模型、微调）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="17" />
+        <location filename="../../ui/forms/choices.py" line="17"/>
         <source>Large language model</source>
         <translation>大语言模型</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="18" />
+        <location filename="../../ui/forms/choices.py" line="18"/>
         <source>Recommendation / ranking</source>
         <translation>推荐 / 排序</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="19" />
+        <location filename="../../ui/forms/choices.py" line="19"/>
         <source>GAN (alternating training)</source>
         <translation>生成对抗网络（交替训练）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="20" />
+        <location filename="../../ui/forms/choices.py" line="20"/>
         <source>Reinforcement learning</source>
         <translation>强化学习</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="21" />
+        <location filename="../../ui/forms/choices.py" line="21"/>
         <source>Other</source>
         <translation>其他</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="23" />
+        <location filename="../../ui/forms/choices.py" line="23"/>
         <source>FP32</source>
         <translation>FP32</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="24" />
+        <location filename="../../ui/forms/choices.py" line="24"/>
         <source>TF32</source>
         <translation>TF32</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="25" />
+        <location filename="../../ui/forms/choices.py" line="25"/>
         <source>FP16</source>
         <translation>FP16</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="26" />
+        <location filename="../../ui/forms/choices.py" line="26"/>
         <source>BF16</source>
         <translation>BF16</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="27" />
+        <location filename="../../ui/forms/choices.py" line="27"/>
         <source>Mixed precision (AMP)</source>
         <translation>混合精度（AMP）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="28" />
+        <location filename="../../ui/forms/choices.py" line="28"/>
         <source>Automatic</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="30" />
+        <location filename="../../ui/forms/choices.py" line="30"/>
         <source>Starved (single-threaded reading)</source>
         <translation>饿等（单线程读盘）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="31" />
+        <location filename="../../ui/forms/choices.py" line="31"/>
         <source>Typical (default data loader)</source>
         <translation>一般（默认数据加载）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="32" />
+        <location filename="../../ui/forms/choices.py" line="32"/>
         <source>Tuned (workers, fast storage, prefetch)</source>
         <translation>已优化（多 worker、快速存储、预取）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="34" />
+        <location filename="../../ui/forms/choices.py" line="34"/>
         <source>Hard disk</source>
         <translation>机械硬盘</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="35" />
+        <location filename="../../ui/forms/choices.py" line="35"/>
         <source>SATA SSD</source>
         <translation>SATA 固态硬盘</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="36" />
+        <location filename="../../ui/forms/choices.py" line="36"/>
         <source>NVMe SSD</source>
         <translation>NVMe 固态硬盘</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="37" />
+        <location filename="../../ui/forms/choices.py" line="37"/>
         <source>Network storage</source>
         <translation>网络存储</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="38" />
+        <location filename="../../ui/forms/choices.py" line="38"/>
         <source>In memory (RAM)</source>
         <translation>内存（RAM）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="40" />
+        <location filename="../../ui/forms/choices.py" line="40"/>
         <source>Data parallel</source>
         <translation>数据并行</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="41" />
+        <location filename="../../ui/forms/choices.py" line="41"/>
         <source>ZeRO stage 1</source>
         <translation>ZeRO 阶段 1</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="42" />
+        <location filename="../../ui/forms/choices.py" line="42"/>
         <source>ZeRO stage 2</source>
         <translation>ZeRO 阶段 2</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="43" />
+        <location filename="../../ui/forms/choices.py" line="43"/>
         <source>ZeRO stage 3</source>
         <translation>ZeRO 阶段 3</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="44" />
+        <location filename="../../ui/forms/choices.py" line="44"/>
         <source>FSDP</source>
         <translation>FSDP</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="45" />
+        <location filename="../../ui/forms/choices.py" line="45"/>
         <source>Tensor (model) parallel</source>
         <translation>模型并行（张量并行）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="46" />
+        <location filename="../../ui/forms/choices.py" line="46"/>
         <source>Pipeline parallel</source>
         <translation>流水线并行</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="48" />
+        <location filename="../../ui/forms/choices.py" line="48"/>
         <source>PCIe 3.0</source>
         <translation>PCIe 3.0</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="49" />
+        <location filename="../../ui/forms/choices.py" line="49"/>
         <source>PCIe 4.0</source>
         <translation>PCIe 4.0</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="50" />
+        <location filename="../../ui/forms/choices.py" line="50"/>
         <source>PCIe 5.0</source>
         <translation>PCIe 5.0</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="51" />
+        <location filename="../../ui/forms/choices.py" line="51"/>
         <source>NVLink bridge (pairs)</source>
         <translation>NVLink 桥接（两两相连）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="52" />
+        <location filename="../../ui/forms/choices.py" line="52"/>
         <source>NVLink</source>
         <translation>NVLink</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="53" />
+        <location filename="../../ui/forms/choices.py" line="53"/>
         <source>NVSwitch (NVLink all-to-all)</source>
         <translation>NVSwitch（NVLink 全互联）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="54" />
+        <location filename="../../ui/forms/choices.py" line="54"/>
         <source>None</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="55" />
+        <location filename="../../ui/forms/choices.py" line="55"/>
         <source>10 Gb Ethernet</source>
         <translation>万兆以太网（10G）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="56" />
+        <location filename="../../ui/forms/choices.py" line="56"/>
         <source>25 Gb Ethernet</source>
         <translation>25G 以太网</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="57" />
+        <location filename="../../ui/forms/choices.py" line="57"/>
         <source>100 Gb Ethernet</source>
         <translation>100G 以太网</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="58" />
+        <location filename="../../ui/forms/choices.py" line="58"/>
         <source>RoCE</source>
         <translation>RoCE</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="59" />
+        <location filename="../../ui/forms/choices.py" line="59"/>
         <source>InfiniBand EDR</source>
         <translation>InfiniBand（IB）EDR</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="60" />
+        <location filename="../../ui/forms/choices.py" line="60"/>
         <source>InfiniBand HDR</source>
         <translation>InfiniBand（IB）HDR</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="61" />
+        <location filename="../../ui/forms/choices.py" line="61"/>
         <source>InfiniBand NDR</source>
         <translation>InfiniBand（IB）NDR</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="63" />
+        <location filename="../../ui/forms/choices.py" line="63"/>
         <source>Bare metal</source>
         <translation>裸金属</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="64" />
+        <location filename="../../ui/forms/choices.py" line="64"/>
         <source>Full pass-through</source>
         <translation>整卡直通</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="65" />
+        <location filename="../../ui/forms/choices.py" line="65"/>
         <source>NVIDIA vGPU (shared cards)</source>
         <translation>NVIDIA vGPU（共享物理卡）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="66" />
+        <location filename="../../ui/forms/choices.py" line="66"/>
         <source>Unknown</source>
         <translation>不清楚</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="68" />
+        <location filename="../../ui/forms/choices.py" line="68"/>
         <source>Open-air (gaming coolers)</source>
         <translation>开放式风扇（游戏卡）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="69" />
+        <location filename="../../ui/forms/choices.py" line="69"/>
         <source>Blower (turbo cards)</source>
         <translation>涡轮散热（涡轮卡）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="70" />
+        <location filename="../../ui/forms/choices.py" line="70"/>
         <source>Server chassis</source>
         <translation>服务器机箱风道</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="71" />
+        <location filename="../../ui/forms/choices.py" line="71"/>
         <source>Liquid cooling</source>
         <translation>水冷</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="73" />
+        <location filename="../../ui/forms/choices.py" line="73"/>
         <source>Own hardware</source>
         <translation>自建（自有硬件）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="74" />
+        <location filename="../../ui/forms/choices.py" line="74"/>
         <source>Cloud rental</source>
         <translation>云实例租用</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="75" />
+        <location filename="../../ui/forms/choices.py" line="75"/>
         <source>Compare both</source>
         <translation>两者比较</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="76" />
+        <location filename="../../ui/forms/choices.py" line="76"/>
         <source>CNY (¥)</source>
         <translation>人民币（¥）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="77" />
+        <location filename="../../ui/forms/choices.py" line="77"/>
         <source>USD ($)</source>
         <translation>美元（$）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="78" />
+        <location filename="../../ui/forms/choices.py" line="78"/>
         <source>Research with a deadline</source>
         <translation>科研（有截止日期）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="79" />
+        <location filename="../../ui/forms/choices.py" line="79"/>
         <source>Product: a day earns revenue</source>
         <translation>产品（早一天上线多赚一天钱）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="83" />
+        <location filename="../../ui/forms/choices.py" line="83"/>
         <source>Learning: time has no money value</source>
         <translation>个人学习（时间不折算成钱）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="84" />
+        <location filename="../../ui/forms/choices.py" line="84"/>
         <source>— not set —</source>
         <translation>— 未设置 —</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="85" />
+        <location filename="../../ui/forms/choices.py" line="85"/>
         <source>Follow the language</source>
         <translation>随界面语言</translation>
     </message>
@@ -322,134 +322,134 @@
 <context>
     <name>Document</name>
     <message>
-        <location filename="../../ui/document.py" line="40" />
+        <location filename="../../ui/document.py" line="40"/>
         <source>untitled</source>
         <translation>未命名</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="41" />
+        <location filename="../../ui/document.py" line="41"/>
         <source>GPU Scaling Advisor</source>
         <translation>多卡训练顾问</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="47" />
+        <location filename="../../ui/document.py" line="47"/>
         <source>Profiles (*.yaml *.yml *.json);;All files (*)</source>
         <translation>配置文件 (*.yaml *.yml *.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="59" />
+        <location filename="../../ui/document.py" line="59"/>
         <source>Open profile</source>
         <translation>打开配置</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="71" />
-        <location filename="../../ui/document.py" line="98" />
+        <location filename="../../ui/document.py" line="71"/>
+        <location filename="../../ui/document.py" line="98"/>
         <source>Cannot open the profile</source>
         <translation>无法打开配置</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="84" />
+        <location filename="../../ui/document.py" line="84"/>
         <source>The profile has problems</source>
         <translation>配置有问题</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="86" />
+        <location filename="../../ui/document.py" line="86"/>
         <source>The file was not changed. Fix the answers and save under a new name.</source>
         <translation>文件没有被改动。请修正答案后另存为新文件。</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="99" />
+        <location filename="../../ui/document.py" line="99"/>
         <source>The file no longer exists:
 %1</source>
         <translation>文件已不存在：
 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="126" />
+        <location filename="../../ui/document.py" line="126"/>
         <source>Save profile</source>
         <translation>保存配置</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="133" />
-        <location filename="../../ui/document.py" line="137" />
+        <location filename="../../ui/document.py" line="133"/>
+        <location filename="../../ui/document.py" line="137"/>
         <source>Cannot save yet</source>
         <translation>暂时无法保存</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="134" />
+        <location filename="../../ui/document.py" line="134"/>
         <source>Some answers need attention; they are marked at their fields.</source>
         <translation>有些答案需要修改，已在对应的输入项旁标出。</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="138" />
+        <location filename="../../ui/document.py" line="138"/>
         <source>Choose a new name: the file with problems is kept as it was.</source>
         <translation>请另选文件名：有问题的原文件保持原样。</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="143" />
+        <location filename="../../ui/document.py" line="143"/>
         <source>Cannot save the profile</source>
         <translation>无法保存配置</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="148" />
-        <location filename="../../ui/document.py" line="211" />
+        <location filename="../../ui/document.py" line="148"/>
+        <location filename="../../ui/document.py" line="211"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="169" />
+        <location filename="../../ui/document.py" line="169"/>
         <source>Previous answers could not be restored</source>
         <translation>无法恢复上次的答案</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="170" />
+        <location filename="../../ui/document.py" line="170"/>
         <source>The autosaved answers were damaged (%1). They were kept as %2; starting with a new profile.</source>
         <translation>自动保存的答案已损坏（%1）。原文件已保留为 %2；现在从新配置开始。</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="185" />
+        <location filename="../../ui/document.py" line="185"/>
         <source>Restored the answers of the last session.</source>
         <translation>已恢复上次的答案。</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="193" />
-        <location filename="../../ui/document.py" line="197" />
-        <location filename="../../ui/document.py" line="200" />
-        <location filename="../../ui/document.py" line="209" />
+        <location filename="../../ui/document.py" line="193"/>
+        <location filename="../../ui/document.py" line="197"/>
+        <location filename="../../ui/document.py" line="200"/>
+        <location filename="../../ui/document.py" line="209"/>
         <source>Export PDF</source>
         <translation>导出 PDF</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="194" />
+        <location filename="../../ui/document.py" line="194"/>
         <source>The PDF report is not available in this build.</source>
         <translation>此版本未包含 PDF 报告功能。</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="197" />
+        <location filename="../../ui/document.py" line="197"/>
         <source>The results are not ready yet.</source>
         <translation>结果尚未算好。</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="217" />
-        <location filename="../../ui/document.py" line="232" />
+        <location filename="../../ui/document.py" line="217"/>
+        <location filename="../../ui/document.py" line="232"/>
         <source>Import nvidia-smi</source>
         <translation>导入 nvidia-smi</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="218" />
+        <location filename="../../ui/document.py" line="218"/>
         <source>The nvidia-smi import is not available in this build.</source>
         <translation>此版本未包含 nvidia-smi 导入功能。</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="238" />
+        <location filename="../../ui/document.py" line="238"/>
         <source>About</source>
         <translation>关于</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="239" />
+        <location filename="../../ui/document.py" line="239"/>
         <source>GPU Scaling Advisor (多卡训练顾问)
 
-Will more GPUs make your training faster, by how much, and is it worth the money? Rules and numbers cite the article's facts F01–F32.</source>
+Will more GPUs make your training faster, by how much, and is it worth the money? Rules and numbers cite the article&apos;s facts F01–F32.</source>
         <translation>多卡训练顾问（GPU Scaling Advisor）
 
 加卡能让训练快多少？值不值这笔钱？每条规则和每个数字都引用原文的事实 F01–F32。</translation>
@@ -458,7 +458,7 @@ Will more GPUs make your training faster, by how much, and is it worth the money
 <context>
     <name>Errors</name>
     <message>
-        <location filename="../../ui/error_dialog.py" line="21" />
+        <location filename="../../ui/error_dialog.py" line="21"/>
         <source>Something went wrong: %1
 
 The application keeps running. The details were written to the log file:
@@ -469,7 +469,7 @@ The application keeps running. The details were written to the log file:
 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/error_dialog.py" line="45" />
+        <location filename="../../ui/error_dialog.py" line="45"/>
         <source>Unexpected error</source>
         <translation>意外错误</translation>
     </message>
@@ -477,115 +477,251 @@ The application keeps running. The details were written to the log file:
 <context>
     <name>Fields</name>
     <message>
-        <location filename="../../ui/forms/editors.py" line="25" />
+        <location filename="../../ui/forms/editors.py" line="25"/>
         <source>optional</source>
         <translation>可不填</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/editors.py" line="26" />
+        <location filename="../../ui/forms/editors.py" line="26"/>
         <source>%1 (custom)</source>
         <translation>%1（自定义）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/field_widgets.py" line="24" />
+        <location filename="../../ui/forms/field_widgets.py" line="24"/>
         <source>Range: %1</source>
         <translation>范围：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/field_widgets.py" line="25" />
+        <location filename="../../ui/forms/field_widgets.py" line="25"/>
         <source>May be left empty.</source>
         <translation>可以留空。</translation>
     </message>
 </context>
 <context>
+    <name>ImportDialog</name>
+    <message>
+        <location filename="../../ui/import_dialog.py" line="48"/>
+        <source>Import nvidia-smi output</source>
+        <translation>导入 nvidia-smi 输出</translation>
+    </message>
+    <message>
+        <location filename="../../ui/import_dialog.py" line="51"/>
+        <source>Paste what one of these printed on the GPU server: nvidia-smi, nvidia-smi -q, nvidia-smi -L, nvidia-smi topo -m, nvidia-smi dmon, or nvidia-smi --query-gpu=... --format=csv. Several outputs of one machine can be combined.</source>
+        <translation>粘贴 GPU 服务器上以下命令的输出：nvidia-smi、nvidia-smi -q、nvidia-smi -L、nvidia-smi topo -m、nvidia-smi dmon 或 nvidia-smi --query-gpu=... --format=csv。同一台机器的多个输出可以一起导入。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/import_dialog.py" line="60"/>
+        <location filename="../../ui/import_dialog.py" line="163"/>
+        <source>Open files…</source>
+        <translation>打开文件…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/import_dialog.py" line="61"/>
+        <source>Detect this machine</source>
+        <translation>检测本机</translation>
+    </message>
+    <message>
+        <location filename="../../ui/import_dialog.py" line="62"/>
+        <source>Clear</source>
+        <translation>清空</translation>
+    </message>
+    <message>
+        <location filename="../../ui/import_dialog.py" line="71"/>
+        <source>Use these facts</source>
+        <translation>使用这些信息</translation>
+    </message>
+    <message>
+        <location filename="../../ui/import_dialog.py" line="95"/>
+        <location filename="../../ui/import_dialog.py" line="128"/>
+        <source>Nothing read yet.</source>
+        <translation>尚未读取任何内容。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/import_dialog.py" line="126"/>
+        <source>Files: %1</source>
+        <translation>文件：%1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/import_dialog.py" line="175"/>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <location filename="../../ui/import_dialog.py" line="176"/>
+        <source>not shown by this output</source>
+        <translation>此输出未显示</translation>
+    </message>
+    <message>
+        <location filename="../../ui/import_dialog.py" line="179"/>
+        <source>(%1 of %2 GPUs shown)</source>
+        <translation>（显示了 %2 张中的 %1 张）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/import_dialog.py" line="182"/>
+        <source>Read from</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <location filename="../../ui/import_dialog.py" line="183"/>
+        <source>GPUs</source>
+        <translation>显卡数</translation>
+    </message>
+    <message>
+        <location filename="../../ui/import_dialog.py" line="184"/>
+        <source>Model</source>
+        <translation>型号</translation>
+    </message>
+    <message>
+        <location filename="../../ui/import_dialog.py" line="185"/>
+        <source>Memory per GPU</source>
+        <translation>单卡显存</translation>
+    </message>
+    <message>
+        <location filename="../../ui/import_dialog.py" line="188"/>
+        <source>Link inside the machine</source>
+        <translation>机内互联</translation>
+    </message>
+    <message>
+        <location filename="../../ui/import_dialog.py" line="189"/>
+        <source>Worst GPU-GPU PCIe path</source>
+        <translation>最差 GPU 间 PCIe 路径</translation>
+    </message>
+    <message>
+        <location filename="../../ui/import_dialog.py" line="190"/>
+        <source>Worst GPU-to-nearest-NIC path</source>
+        <translation>GPU 到最近网卡的最差路径</translation>
+    </message>
+    <message>
+        <location filename="../../ui/import_dialog.py" line="191"/>
+        <source>RDMA NICs</source>
+        <translation>RDMA 网卡</translation>
+    </message>
+    <message>
+        <location filename="../../ui/import_dialog.py" line="192"/>
+        <location filename="../../ui/import_dialog.py" line="195"/>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <location filename="../../ui/import_dialog.py" line="193"/>
+        <source>Virtualisation</source>
+        <translation>虚拟化</translation>
+    </message>
+    <message>
+        <location filename="../../ui/import_dialog.py" line="194"/>
+        <source>Clock limits active</source>
+        <translation>生效的降频原因</translation>
+    </message>
+    <message>
+        <location filename="../../ui/import_dialog.py" line="196"/>
+        <source>Hottest GPU</source>
+        <translation>最高温度</translation>
+    </message>
+    <message>
+        <location filename="../../ui/import_dialog.py" line="198"/>
+        <source>Mean GPU utilisation</source>
+        <translation>平均利用率</translation>
+    </message>
+    <message>
+        <location filename="../../ui/import_dialog.py" line="206"/>
+        <source>Observations</source>
+        <translation>发现</translation>
+    </message>
+    <message>
+        <location filename="../../ui/import_dialog.py" line="215"/>
+        <source>Notes</source>
+        <translation>说明</translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ui/main_window.py" line="223" />
+        <location filename="../../ui/main_window.py" line="223"/>
         <source>&lt; Back</source>
         <translation>&lt; 上一步</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="224" />
+        <location filename="../../ui/main_window.py" line="224"/>
         <source>Next &gt;</source>
         <translation>下一步 &gt;</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="225" />
+        <location filename="../../ui/main_window.py" line="225"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="226" />
+        <location filename="../../ui/main_window.py" line="226"/>
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="227" />
+        <location filename="../../ui/main_window.py" line="227"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="228" />
+        <location filename="../../ui/main_window.py" line="228"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="229" />
+        <location filename="../../ui/main_window.py" line="229"/>
         <source>&amp;New profile</source>
         <translation>新建配置(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="230" />
+        <location filename="../../ui/main_window.py" line="230"/>
         <source>&amp;Open profile…</source>
         <translation>打开配置(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="231" />
+        <location filename="../../ui/main_window.py" line="231"/>
         <source>&amp;Save</source>
         <translation>保存(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="232" />
+        <location filename="../../ui/main_window.py" line="232"/>
         <source>Save &amp;as…</source>
         <translation>另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="233" />
+        <location filename="../../ui/main_window.py" line="233"/>
         <source>Import nvidia-smi…</source>
         <translation>导入 nvidia-smi…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="234" />
+        <location filename="../../ui/main_window.py" line="234"/>
         <source>Export PDF…</source>
         <translation>导出 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="235" />
+        <location filename="../../ui/main_window.py" line="235"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="236" />
+        <location filename="../../ui/main_window.py" line="236"/>
         <source>&amp;About</source>
         <translation>关于(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="259" />
+        <location filename="../../ui/main_window.py" line="259"/>
         <source>Some answers need attention (%1); the results are for the last valid answers.</source>
         <translation>有 %1 个答案需要修改；下面的结果基于最后一次有效的答案。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="283" />
+        <location filename="../../ui/main_window.py" line="283"/>
         <source>Could not compute the results: %1</source>
         <translation>无法计算结果：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="294" />
+        <location filename="../../ui/main_window.py" line="294"/>
         <source>Verdict so far: %1 · %2</source>
         <translation>当前结论：%1 · %2</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="297" />
+        <location filename="../../ui/main_window.py" line="297"/>
         <source>answers to fix: %1</source>
         <translation>待修改的答案：%1</translation>
     </message>
@@ -593,112 +729,112 @@ The application keeps running. The details were written to the log file:
 <context>
     <name>Pages</name>
     <message>
-        <location filename="../../ui/wizard/form_page.py" line="105" />
+        <location filename="../../ui/wizard/form_page.py" line="105"/>
         <source>Preset</source>
         <translation>常见模型</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/form_page.py" line="107" />
+        <location filename="../../ui/wizard/form_page.py" line="107"/>
         <source>Choose a common model…</source>
         <translation>选择常见模型…</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/form_page.py" line="153" />
+        <location filename="../../ui/wizard/form_page.py" line="153"/>
         <source>%1 GB memory · %2 TFLOPS FP16 · %3 W</source>
         <translation>显存 %1 GB · FP16 %2 TFLOPS · 功耗 %3 W</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="33" />
+        <location filename="../../ui/wizard/page_fields.py" line="33"/>
         <source>Task and model</source>
         <translation>任务与模型</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="34" />
+        <location filename="../../ui/wizard/page_fields.py" line="34"/>
         <source>What you train. Pick a preset or type the numbers; empty fields are estimated.</source>
         <translation>你在训练什么。选一个常见模型，或直接填数字；留空的项会自动估算。</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="36" />
+        <location filename="../../ui/wizard/page_fields.py" line="36"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="40" />
+        <location filename="../../ui/wizard/page_fields.py" line="40"/>
         <source>How it trains</source>
         <translation>训练方式</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="43" />
+        <location filename="../../ui/wizard/page_fields.py" line="43"/>
         <source>Training habits and the value of time</source>
         <translation>训练习惯与时间价值</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="44" />
+        <location filename="../../ui/wizard/page_fields.py" line="44"/>
         <source>How long one run takes on one GPU, how often you run it, and what a day saved is worth to you (F02, F12).</source>
         <translation>单卡跑一次要多久、多久跑一次，以及省下一天对你值多少钱（F02、F12）。</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="46" />
+        <location filename="../../ui/wizard/page_fields.py" line="46"/>
         <source>One run</source>
         <translation>单次训练</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="49" />
+        <location filename="../../ui/wizard/page_fields.py" line="49"/>
         <source>How often</source>
         <translation>训练频率</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="51" />
+        <location filename="../../ui/wizard/page_fields.py" line="51"/>
         <source>Value of time</source>
         <translation>时间价值</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="55" />
+        <location filename="../../ui/wizard/page_fields.py" line="55"/>
         <source>Hardware and deployment</source>
         <translation>硬件与部署</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="56" />
+        <location filename="../../ui/wizard/page_fields.py" line="56"/>
         <source>The GPUs, how they are connected, and whether you own them or rent them (F22–F25, F27, F29, F31).</source>
         <translation>用什么卡、卡之间怎么连，以及自建还是租用（F22–F25、F27、F29、F31）。</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="58" />
+        <location filename="../../ui/wizard/page_fields.py" line="58"/>
         <source>GPUs and links</source>
         <translation>显卡与互联</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="62" />
+        <location filename="../../ui/wizard/page_fields.py" line="62"/>
         <source>Virtualisation and cooling</source>
         <translation>虚拟化与散热</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="65" />
+        <location filename="../../ui/wizard/page_fields.py" line="65"/>
         <source>Own or cloud, and prices</source>
         <translation>自建还是租用，以及价格</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="69" />
+        <location filename="../../ui/wizard/page_fields.py" line="69"/>
         <source>Input pipeline</source>
         <translation>数据加载管线</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="70" />
+        <location filename="../../ui/wizard/page_fields.py" line="70"/>
         <source>How the data reaches the GPUs. With single-threaded reading, four GPUs mostly wait (F28); the data loader usually needs 2–4 workers per GPU (F13).</source>
         <translation>数据如何送到显卡。单线程读盘时，4张卡大部分时间都在饿等数据（F28）；DataLoader 的 num_workers 通常要按卡数乘以2到4倍（F13）。</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="73" />
+        <location filename="../../ui/wizard/page_fields.py" line="73"/>
         <source>Data loading</source>
         <translation>数据加载</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="78" />
+        <location filename="../../ui/wizard/page_fields.py" line="78"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="79" />
+        <location filename="../../ui/wizard/page_fields.py" line="79"/>
         <source>Check a measured run</source>
         <translation>诊断实测结果</translation>
     </message>
@@ -706,37 +842,37 @@ The application keeps running. The details were written to the log file:
 <context>
     <name>Pitfalls</name>
     <message>
-        <location filename="../../ui/results/pitfalls_view.py" line="16" />
+        <location filename="../../ui/results/pitfalls_view.py" line="16"/>
         <source>Critical</source>
         <translation>严重</translation>
     </message>
     <message>
-        <location filename="../../ui/results/pitfalls_view.py" line="17" />
+        <location filename="../../ui/results/pitfalls_view.py" line="17"/>
         <source>Warning</source>
         <translation>警告</translation>
     </message>
     <message>
-        <location filename="../../ui/results/pitfalls_view.py" line="18" />
+        <location filename="../../ui/results/pitfalls_view.py" line="18"/>
         <source>Note</source>
         <translation>提示</translation>
     </message>
     <message>
-        <location filename="../../ui/results/pitfalls_view.py" line="22" />
+        <location filename="../../ui/results/pitfalls_view.py" line="22"/>
         <source>Pitfalls</source>
         <translation>注意事项（避坑）</translation>
     </message>
     <message>
-        <location filename="../../ui/results/pitfalls_view.py" line="23" />
+        <location filename="../../ui/results/pitfalls_view.py" line="23"/>
         <source>No pitfalls for these answers.</source>
         <translation>按这些答案，没有发现需要注意的坑。</translation>
     </message>
     <message>
-        <location filename="../../ui/results/pitfalls_view.py" line="24" />
+        <location filename="../../ui/results/pitfalls_view.py" line="24"/>
         <source>Remedy:</source>
         <translation>对策：</translation>
     </message>
     <message>
-        <location filename="../../ui/results/pitfalls_view.py" line="25" />
+        <location filename="../../ui/results/pitfalls_view.py" line="25"/>
         <source>Set-up advice</source>
         <translation>迁移与配置建议</translation>
     </message>
@@ -744,123 +880,123 @@ The application keeps running. The details were written to the log file:
 <context>
     <name>Plots</name>
     <message>
-        <location filename="../../ui/plots/buy_vs_rent.py" line="24" />
+        <location filename="../../ui/plots/buy_vs_rent.py" line="24"/>
         <source>Buy vs rent, %1 GPUs</source>
         <translation>自建与租用对比（%1卡）</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/buy_vs_rent.py" line="25" />
+        <location filename="../../ui/plots/buy_vs_rent.py" line="25"/>
         <source>Months</source>
         <translation>月</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/buy_vs_rent.py" line="26" />
+        <location filename="../../ui/plots/buy_vs_rent.py" line="26"/>
         <source>Cumulative cost (%1)</source>
         <translation>累计费用（%1）</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/buy_vs_rent.py" line="27" />
+        <location filename="../../ui/plots/buy_vs_rent.py" line="27"/>
         <source>Own (buy)</source>
         <translation>自建（购买）</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/buy_vs_rent.py" line="28" />
+        <location filename="../../ui/plots/buy_vs_rent.py" line="28"/>
         <source>Cloud (rent)</source>
         <translation>云实例租用</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/buy_vs_rent.py" line="29" />
+        <location filename="../../ui/plots/buy_vs_rent.py" line="29"/>
         <source>Break-even: %1 months</source>
         <translation>回本点：%1 个月</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/buy_vs_rent.py" line="30" />
+        <location filename="../../ui/plots/buy_vs_rent.py" line="30"/>
         <source>No break-even in this period</source>
         <translation>规划周期内不会回本</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/cost.py" line="27" />
+        <location filename="../../ui/plots/cost.py" line="27"/>
         <source>Cost by number of GPUs</source>
         <translation>不同卡数的费用</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/cost.py" line="28" />
-        <location filename="../../ui/plots/speedup.py" line="33" />
+        <location filename="../../ui/plots/cost.py" line="28"/>
+        <location filename="../../ui/plots/speedup.py" line="33"/>
         <source>GPUs</source>
         <translation>卡数</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/cost.py" line="29" />
+        <location filename="../../ui/plots/cost.py" line="29"/>
         <source>Cost (%1, log scale)</source>
         <translation>费用（%1，对数坐标）</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/cost.py" line="30" />
+        <location filename="../../ui/plots/cost.py" line="30"/>
         <source>Cost per run</source>
         <translation>每次训练费用</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/cost.py" line="31" />
+        <location filename="../../ui/plots/cost.py" line="31"/>
         <source>Cost per month</source>
         <translation>每月费用</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/cost.py" line="32" />
+        <location filename="../../ui/plots/cost.py" line="32"/>
         <source>Value of time saved per month</source>
         <translation>每月省下时间的价值</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/cost.py" line="33" />
+        <location filename="../../ui/plots/cost.py" line="33"/>
         <source>Best value: %1</source>
         <translation>性价比最高：%1卡</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/speedup.py" line="32" />
+        <location filename="../../ui/plots/speedup.py" line="32"/>
         <source>Projected speed-up</source>
         <translation>预计加速比</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/speedup.py" line="34" />
+        <location filename="../../ui/plots/speedup.py" line="34"/>
         <source>Speed-up vs one GPU (×)</source>
         <translation>相对单卡的加速比（倍）</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/speedup.py" line="35" />
+        <location filename="../../ui/plots/speedup.py" line="35"/>
         <source>Projected</source>
         <translation>预计</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/speedup.py" line="36" />
+        <location filename="../../ui/plots/speedup.py" line="36"/>
         <source>Likely range</source>
         <translation>可能范围</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/speedup.py" line="37" />
+        <location filename="../../ui/plots/speedup.py" line="37"/>
         <source>Ideal (linear)</source>
         <translation>理想（线性）</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/speedup.py" line="38" />
-        <source>Article's typical range (F01)</source>
+        <location filename="../../ui/plots/speedup.py" line="38"/>
+        <source>Article&apos;s typical range (F01)</source>
         <translation>原文的常见区间（F01）</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/speedup.py" line="39" />
+        <location filename="../../ui/plots/speedup.py" line="39"/>
         <source>Same workload on %1</source>
         <translation>同样任务换成 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/speedup.py" line="40" />
+        <location filename="../../ui/plots/speedup.py" line="40"/>
         <source>Recommended: %1</source>
         <translation>推荐：%1卡</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/style.py" line="24" />
+        <location filename="../../ui/plots/style.py" line="24"/>
         <source>CNY</source>
         <translation>元</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/style.py" line="25" />
+        <location filename="../../ui/plots/style.py" line="25"/>
         <source>USD</source>
         <translation>美元</translation>
     </message>
@@ -868,17 +1004,17 @@ The application keeps running. The details were written to the log file:
 <context>
     <name>Preview</name>
     <message>
-        <location filename="../../ui/results/live_preview.py" line="49" />
+        <location filename="../../ui/results/live_preview.py" line="49"/>
         <source>Live result</source>
         <translation>实时结果</translation>
     </message>
     <message>
-        <location filename="../../ui/results/live_preview.py" line="50" />
-        <source>Blue: projected speed-up and its likely range. Green dashed: on a faster link. Orange bars: the article's typical range (F01). Grey: ideal.</source>
+        <location filename="../../ui/results/live_preview.py" line="50"/>
+        <source>Blue: projected speed-up and its likely range. Green dashed: on a faster link. Orange bars: the article&apos;s typical range (F01). Grey: ideal.</source>
         <translation>蓝线：预计加速比及可能范围。绿色虚线：换用更快的互联。橙色竖条：原文的常见区间（F01）。灰线：理想线性。</translation>
     </message>
     <message>
-        <location filename="../../ui/results/live_preview.py" line="68" />
+        <location filename="../../ui/results/live_preview.py" line="68"/>
         <source>%1: %2× one GPU
 %3 a month</source>
         <translation>%1：单卡的 %2 倍
@@ -888,27 +1024,27 @@ The application keeps running. The details were written to the log file:
 <context>
     <name>ResultsPage</name>
     <message>
-        <location filename="../../ui/results/results_page.py" line="51" />
+        <location filename="../../ui/results/results_page.py" line="51"/>
         <source>Speed-up</source>
         <translation>加速比</translation>
     </message>
     <message>
-        <location filename="../../ui/results/results_page.py" line="51" />
+        <location filename="../../ui/results/results_page.py" line="51"/>
         <source>Cost</source>
         <translation>费用</translation>
     </message>
     <message>
-        <location filename="../../ui/results/results_page.py" line="52" />
+        <location filename="../../ui/results/results_page.py" line="52"/>
         <source>Buy vs rent</source>
         <translation>自建还是租用</translation>
     </message>
     <message>
-        <location filename="../../ui/results/results_page.py" line="52" />
+        <location filename="../../ui/results/results_page.py" line="52"/>
         <source>Pitfalls &amp;&amp; advice</source>
         <translation>注意事项与建议</translation>
     </message>
     <message>
-        <location filename="../../ui/results/results_page.py" line="53" />
+        <location filename="../../ui/results/results_page.py" line="53"/>
         <source>Why</source>
         <translation>为什么</translation>
     </message>
@@ -916,12 +1052,12 @@ The application keeps running. The details were written to the log file:
 <context>
     <name>Units</name>
     <message>
-        <location filename="../../ui/main_window.py" line="35" />
+        <location filename="../../ui/main_window.py" line="35"/>
         <source>CNY</source>
         <translation>元</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="35" />
+        <location filename="../../ui/main_window.py" line="35"/>
         <source>USD</source>
         <translation>美元</translation>
     </message>
@@ -929,127 +1065,127 @@ The application keeps running. The details were written to the log file:
 <context>
     <name>Verdict</name>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="18" />
+        <location filename="../../ui/results/verdict_card.py" line="18"/>
         <source>Not worth it</source>
         <translation>不划算</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="19" />
+        <location filename="../../ui/results/verdict_card.py" line="19"/>
         <source>Optional (2 GPUs if you like)</source>
         <translation>可选（2卡看心情）</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="20" />
+        <location filename="../../ui/results/verdict_card.py" line="20"/>
         <source>Worth it</source>
         <translation>划算</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="21" />
+        <location filename="../../ui/results/verdict_card.py" line="21"/>
         <source>Multi-GPU required</source>
         <translation>必须上多卡</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="26" />
+        <location filename="../../ui/results/verdict_card.py" line="26"/>
         <source>Data parallel</source>
         <translation>数据并行</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="26" />
+        <location filename="../../ui/results/verdict_card.py" line="26"/>
         <source>DeepSpeed ZeRO</source>
         <translation>DeepSpeed ZeRO</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="27" />
+        <location filename="../../ui/results/verdict_card.py" line="27"/>
         <source>Fully sharded (FSDP)</source>
         <translation>全分片（FSDP）</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="28" />
+        <location filename="../../ui/results/verdict_card.py" line="28"/>
         <source>Tensor (model) parallel</source>
         <translation>模型并行（张量并行）</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="29" />
+        <location filename="../../ui/results/verdict_card.py" line="29"/>
         <source>Pipeline parallel</source>
         <translation>流水线并行</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="30" />
+        <location filename="../../ui/results/verdict_card.py" line="30"/>
         <source>Hybrid (data + model/pipeline)</source>
         <translation>混合（数据并行 + 模型/流水线并行）</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="34" />
+        <location filename="../../ui/results/verdict_card.py" line="34"/>
         <source>PyTorch DDP</source>
         <translation>PyTorch DDP</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="34" />
+        <location filename="../../ui/results/verdict_card.py" line="34"/>
         <source>PyTorch FSDP</source>
         <translation>PyTorch FSDP</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="35" />
+        <location filename="../../ui/results/verdict_card.py" line="35"/>
         <source>DeepSpeed</source>
         <translation>DeepSpeed</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="35" />
+        <location filename="../../ui/results/verdict_card.py" line="35"/>
         <source>Horovod</source>
         <translation>Horovod</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="36" />
+        <location filename="../../ui/results/verdict_card.py" line="36"/>
         <source>None needed (one GPU)</source>
         <translation>无需（单卡）</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="40" />
+        <location filename="../../ui/results/verdict_card.py" line="40"/>
         <source>Own hardware</source>
         <translation>自建（自有硬件）</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="40" />
+        <location filename="../../ui/results/verdict_card.py" line="40"/>
         <source>Cloud rental</source>
         <translation>云实例租用</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="41" />
+        <location filename="../../ui/results/verdict_card.py" line="41"/>
         <source>Own or cloud</source>
         <translation>自建或租用皆可</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="45" />
+        <location filename="../../ui/results/verdict_card.py" line="45"/>
         <source>1 GPU</source>
         <translation>单卡</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="45" />
+        <location filename="../../ui/results/verdict_card.py" line="45"/>
         <source>%1 GPUs</source>
         <translation>%1卡</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="50" />
+        <location filename="../../ui/results/verdict_card.py" line="50"/>
         <source>1 machine</source>
         <translation>单机</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="50" />
+        <location filename="../../ui/results/verdict_card.py" line="50"/>
         <source>%1 machines</source>
         <translation>%1台机器</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="139" />
+        <location filename="../../ui/results/verdict_card.py" line="139"/>
         <source>%1 days</source>
         <translation>%1 天</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="141" />
+        <location filename="../../ui/results/verdict_card.py" line="141"/>
         <source>%1 h</source>
         <translation>%1 小时</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="142" />
+        <location filename="../../ui/results/verdict_card.py" line="142"/>
         <source>%1 min</source>
         <translation>%1 分钟</translation>
     </message>
@@ -1057,52 +1193,52 @@ The application keeps running. The details were written to the log file:
 <context>
     <name>VerdictCard</name>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="99" />
+        <location filename="../../ui/results/verdict_card.py" line="99"/>
         <source>GPUs</source>
         <translation>卡数</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="99" />
+        <location filename="../../ui/results/verdict_card.py" line="99"/>
         <source>Parallelism</source>
         <translation>并行方式</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="100" />
+        <location filename="../../ui/results/verdict_card.py" line="100"/>
         <source>Framework</source>
         <translation>框架</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="100" />
+        <location filename="../../ui/results/verdict_card.py" line="100"/>
         <source>Deployment</source>
         <translation>部署</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="101" />
+        <location filename="../../ui/results/verdict_card.py" line="101"/>
         <source>Speed-up at that count</source>
         <translation>该卡数的加速比</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="102" />
+        <location filename="../../ui/results/verdict_card.py" line="102"/>
         <source>One run: one GPU → that count</source>
         <translation>单次训练：单卡 → 该卡数</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="103" />
+        <location filename="../../ui/results/verdict_card.py" line="103"/>
         <source>Cost per month</source>
         <translation>每月费用</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="103" />
+        <location filename="../../ui/results/verdict_card.py" line="103"/>
         <source>Best value</source>
         <translation>性价比最高</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="106" />
+        <location filename="../../ui/results/verdict_card.py" line="106"/>
         <source>Export PDF…</source>
         <translation>导出 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="110" />
+        <location filename="../../ui/results/verdict_card.py" line="110"/>
         <source>Computing…</source>
         <translation>计算中…</translation>
     </message>
@@ -1110,22 +1246,22 @@ The application keeps running. The details were written to the log file:
 <context>
     <name>Why</name>
     <message>
-        <location filename="../../ui/results/why_view.py" line="25" />
+        <location filename="../../ui/results/why_view.py" line="25"/>
         <source>Why this recommendation</source>
         <translation>为什么这样推荐</translation>
     </message>
     <message>
-        <location filename="../../ui/results/why_view.py" line="26" />
+        <location filename="../../ui/results/why_view.py" line="26"/>
         <source>Each rule that fired, what it concluded, the numbers it matched and the facts of the article it encodes.</source>
         <translation>每条触发的规则、它的结论、它匹配的数值，以及它所依据的原文事实。</translation>
     </message>
     <message>
-        <location filename="../../ui/results/why_view.py" line="29" />
+        <location filename="../../ui/results/why_view.py" line="29"/>
         <source>No rule fired.</source>
         <translation>没有规则触发。</translation>
     </message>
     <message>
-        <location filename="../../ui/results/why_view.py" line="30" />
+        <location filename="../../ui/results/why_view.py" line="30"/>
         <source>Matched:</source>
         <translation>匹配：</translation>
     </message>

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
+import unicodedata
 
 from advisor.errors import InputError
 from advisor.hwimport import HardwareDescription, NvmlUnavailable, detect_machine, parse_texts
@@ -47,6 +48,26 @@ def run(args) -> int:
     return 0
 
 
+def display_width(text: str) -> int:
+    """Terminal columns ``text`` takes: East Asian wide and full-width characters take two."""
+    if text.isascii():
+        return len(text)
+    return sum(2 if unicodedata.east_asian_width(c) in ("W", "F") else 1 for c in text)
+
+
+def pad(text: str, width: int) -> str:
+    """``text`` padded with spaces to ``width`` terminal columns (``str.ljust`` counts
+    characters, so Chinese labels came out half as wide as their English neighbours)."""
+    return text + " " * max(0, width - display_width(text))
+
+
+def _not_shown_note(desc: HardwareDescription, lang: str) -> str:
+    if not desc.gpus_not_shown:
+        return ""
+    return pick(lang, f" ({len(desc.gpus)} of {desc.gpu_count} GPUs shown)",
+                f"（显示了 {desc.gpu_count} 张中的 {len(desc.gpus)} 张）")
+
+
 def _yes_no(value: bool | None, lang: str) -> str:
     if value is None:
         return pick(lang, "unknown", "未知")
@@ -56,11 +77,13 @@ def _yes_no(value: bool | None, lang: str) -> str:
 def render_text(desc: HardwareDescription, lang: str = "en") -> str:
     """A short human summary of a description (the same facts as the JSON)."""
     unknown = pick(lang, "unknown", "未知")
+    not_shown = pick(lang, "not shown by this output", "此输出未显示")
     names = sorted(set(desc.gpu_names))
     rows = [
         (pick(lang, "Read from", "来源"), ", ".join(desc.kinds)),
         (pick(lang, "GPUs", "显卡数"), str(desc.gpu_count) if desc.gpu_count else unknown),
-        (pick(lang, "Model", "型号"), ", ".join(names) or unknown),
+        (pick(lang, "Model", "型号"), ", ".join(names) + _not_shown_note(desc, lang)
+         if names else unknown),
         (pick(lang, "Memory per GPU", "单卡显存"),
          ", ".join(f"{m} MiB" for m in sorted(set(desc.gpu_memory_mib))) or unknown),
         (pick(lang, "Driver / CUDA", "驱动 / CUDA"),
@@ -76,16 +99,17 @@ def render_text(desc: HardwareDescription, lang: str = "en") -> str:
                                                             else pick(lang, "none", "无"))),
         (pick(lang, "Virtualisation", "虚拟化"), desc.virtualization or unknown),
         (pick(lang, "Clock limits active", "生效的降频原因"),
-         ", ".join(desc.throttle_active) or pick(lang, "none", "无")),
+         not_shown if desc.throttle_active is None
+         else ", ".join(desc.throttle_active) or pick(lang, "none", "无")),
         (pick(lang, "Hottest GPU", "最高温度"),
-         f"{desc.max_gpu_temp_c:g} °C" if desc.max_gpu_temp_c is not None else unknown),
+         f"{desc.max_gpu_temp_c:g} °C" if desc.max_gpu_temp_c is not None else not_shown),
         (pick(lang, "Mean GPU utilisation", "平均利用率"),
-         f"{desc.mean_sm_util:.0f} %" if desc.mean_sm_util is not None else unknown),
+         f"{desc.mean_sm_util:.0f} %" if desc.mean_sm_util is not None else not_shown),
         (pick(lang, "PCIe width reduced", "PCIe 宽度降低"),
          _yes_no(desc.pcie_width_downgraded, lang)),
     ]
-    width = max(len(k) for k, _ in rows)
-    out = [f"{k.ljust(width)}  {v}" for k, v in rows]
+    width = max(display_width(k) for k, _ in rows)
+    out = [f"{pad(k, width)}  {v}" for k, v in rows]
     if desc.observations:
         out.append("")
         out.append(pick(lang, "Observations:", "发现："))

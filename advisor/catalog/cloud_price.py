@@ -1,0 +1,122 @@
+"""A representative cloud price per GPU-hour for one GPU, not the cheapest seller's.
+
+One seller's lowest price (a marketplace's cheapest host) would make renting look cheaper than
+anyone pays. The price used is the median of the offers for that GPU in the report's currency
+(its own market) when there are at least three. With fewer, comparable offers join, tier by
+tier, until there are three or more:
+
+1. this GPU's on-demand / community offers in the report's currency;
+2. offers for GPUs of the same class (consumer, workstation, datacenter) in that currency whose
+   tensor throughput is within a factor of three, scaled by the ratio of tensor TFLOPS (a
+   rental market prices cards of one class roughly by speed), the closest GPU first, one GPU's
+   offers at a time, only as many GPUs as it takes to reach three;
+3. this GPU's on-demand / community offers in the other currency, converted;
+4. comparable GPUs' offers in the other currency, as in 2, converted;
+5. this GPU's spot offers (they can be taken away mid-run, so they come last).
+
+A GPU without a single offer of its own is not priced from other GPUs' offers alone: renting it
+is left uncosted, as before, and the user is asked for a price. Every offer used is named, so
+the assumptions can say where the price comes from.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from advisor.catalog.entries import CloudOffer
+from advisor.catalog.gpus import GpuSpec
+from advisor.i18n import Text
+
+MIN_OFFERS = 3
+COMPARABLE_TFLOPS_FACTOR = 3.0
+
+Convert = Callable[[float, str, str], float]
+
+
+@dataclass(frozen=True)
+class PricedOffer:
+    """One offer as it enters the median: its price per GPU-hour in the report's currency,
+    scaled to the GPU asked for when it is another GPU's offer."""
+
+    offer: CloudOffer
+    per_gpu_hour: float
+    scaled_from: str | None = None  # the offer's GPU name when scaled by tensor throughput
+
+    @property
+    def label(self) -> Text:
+        who = self.offer.provider_text
+        if self.scaled_from is None:
+            return who
+        return Text(en=f"{who.en}: {self.scaled_from}, scaled by tensor TFLOPS",
+                    zh=f"{who.zh}的 {self.scaled_from} 报价，按张量算力折算")
+
+
+def _steady(offer: CloudOffer) -> bool:
+    return offer.kind != "spot"
+
+
+def representative_offers(offers: Sequence[CloudOffer], gpu: GpuSpec, currency: str,
+                          specs: dict[str, GpuSpec], convert: Convert) -> list[PricedOffer]:
+    """The offers whose median is the representative price, in tier order (see the module)."""
+
+    def own(o: CloudOffer) -> PricedOffer:
+        return PricedOffer(o, convert(o.per_gpu_hour, o.currency.value, currency))
+
+    def comparable(o: CloudOffer) -> PricedOffer | None:
+        other = specs.get(o.gpu)
+        if other is None or other.id == gpu.id or gpu.gpu_class is None or \
+                other.gpu_class != gpu.gpu_class or other.tflops_fp16_dense <= 0:
+            return None
+        ratio = gpu.tflops_fp16_dense / other.tflops_fp16_dense
+        if not 1 / COMPARABLE_TFLOPS_FACTOR <= ratio <= COMPARABLE_TFLOPS_FACTOR:
+            return None
+        return PricedOffer(o, convert(o.per_gpu_hour, o.currency.value, currency) * ratio,
+                           other.name)
+
+    mine = [o for o in offers if o.gpu == gpu.id]
+    if not mine:
+        return []
+    here = [o for o in offers if o.currency.value == currency and _steady(o)]
+    abroad = [o for o in offers if o.currency.value != currency and _steady(o)]
+    pool: list[PricedOffer] = []
+
+    def add(tier: list[PricedOffer]) -> None:
+        if len(pool) < MIN_OFFERS:
+            pool.extend(tier)
+
+    def add_comparables(market: list[CloudOffer]) -> None:
+        by_gpu: dict[str, list[PricedOffer]] = {}
+        for o in market:
+            priced = comparable(o)
+            if priced is not None:
+                by_gpu.setdefault(o.gpu, []).append(priced)
+        for other in sorted(by_gpu, key=lambda g: (_distance(gpu, specs[g]), g)):
+            add(by_gpu[other])  # the closest GPU first, one GPU's offers at a time
+
+    add([own(o) for o in mine if o in here])
+    add_comparables(here)
+    add([own(o) for o in mine if o in abroad])
+    add_comparables(abroad)
+    add([own(o) for o in mine if not _steady(o)])
+    return pool
+
+
+def _distance(a: GpuSpec, b: GpuSpec) -> float:
+    return abs(math.log(a.tflops_fp16_dense / b.tflops_fp16_dense))
+
+
+def describe(pool: Sequence[PricedOffer]) -> Text:
+    """"median of 3 offers: A, B, C" in both languages (one offer: "one offer: A")."""
+    en = "; ".join(p.label.en for p in pool)
+    zh = "；".join(p.label.zh for p in pool)
+    if len(pool) == 1:
+        return Text(en=f"only one offer: {en}", zh=f"仅有一个报价：{zh}")
+    return Text(en=f"median of {len(pool)} offers: {en}",
+                zh=f"{len(pool)} 个报价的中位数：{zh}")
+
+
+def median_price(pool: Sequence[PricedOffer]) -> float:
+    return statistics.median(p.per_gpu_hour for p in pool)
