@@ -111,3 +111,12 @@ def test_leave_one_out_is_only_for_fits_with_at_most_one_degree_of_freedom():
     sd = refit_module._leave_one_out_sd(fn, free, outcome, np.array([2.0, 4.0, 8.0, 16.0]),
                                         np.log([2.0, 4.0, 8.0, 16.0]), 1, out)
     assert np.all(sd == 0)  # 4 ratios, 2 parameters: the residuals speak for themselves
+
+
+def test_measurements_on_more_gpus_than_the_profile_holds_resize_the_machine():
+    series = from_points([1, 2, 4, 8], [100, 190, 350, 600])
+    d = diagnose(series, _profile(), up_to=8)
+    assert "8 GPUs were measured but the profile's machine holds 4" in _notes(d)
+    assert "Beyond" not in _notes(d)
+    ctx = run_context(series, _profile(), PARAMS, 8)
+    assert (ctx.profile.hardware.gpus_per_node, ctx.profile.hardware.nodes) == (8, 1)

@@ -33,8 +33,9 @@ ARTICLE_VERDICTS = {
     "personal-learning-resnet-not-worth-it": ("not_worth_it", 1, 1),
 }
 # Examples beyond the article's seven: the F30 diagnosis example (a 4-GPU workstation that
-# measured only 1.8x; its recommendation is still about the workload, not the measurement).
-OTHER_EXAMPLES = {"measured-4gpu-only-1.8x-diagnose": ("worth_it", 2, 4)}
+# measured 1.69x on 2 GPUs and only 1.8x on 4). The recommendation uses those measurements,
+# not the model's 3.3x: the third and fourth card add almost nothing, so 2 GPUs are the value.
+OTHER_EXAMPLES = {"measured-4gpu-only-1.8x-diagnose": ("worth_it", 2, 3)}
 
 
 @pytest.fixture(scope="module")

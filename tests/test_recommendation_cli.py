@@ -81,3 +81,19 @@ def test_pdf_of_a_profile_with_measurements_holds_the_diagnosis(tmp_path, capsys
     assert "PDF written" in capsys.readouterr().err
     text = " ".join(" ".join(page.extract_text().split()) for page in pypdf.PdfReader(target).pages)
     assert "Diagnosis of the measured run" in text and "Suspects, most likely first" in text
+
+
+def test_a_model_that_fits_nowhere_considered_prints_in_every_format(capsys):
+    """The verdict names a count beyond the hardware (the smallest that would fit): the text
+    shows the largest count considered, marked as not fitting, instead of failing."""
+    seven_b = str(ROOT / "tests" / "profiles" / "recommendation" / "llm-7b-on-4x-rtx4090.yaml")
+    for fmt in ("text", "markdown"):
+        for lang in ("en", "zh"):
+            assert main(["recommend", seven_b, "--format", fmt, "--lang", lang]) == 0
+            assert capsys.readouterr().out
+    assert main(["recommend", seven_b, "--lang", "en"]) == 0
+    out = capsys.readouterr().out
+    assert "4 GPUs, where the model does not fit" in out and "cannot run" in out
+    assert main(["recommend", seven_b, "--format", "json"]) == 0
+    rec = Recommendation.model_validate(json.loads(capsys.readouterr().out))
+    assert rec.verdict.rating == "required" and rec.verdict.gpus > max(rec.projection.gpus)

@@ -129,24 +129,24 @@ _FOLLOWERS = {"dmon-row": "dmon", "topo-legend": "topo"}
 
 
 def split_segments(lines: list[str], candidates: set[str]) -> list[tuple[str, list[str]]]:
-    """Consecutive runs of one kind, each with the neutral lines that came before it."""
+    """Consecutive runs of one kind, each with the neutral lines that came before it.
+
+    Each distinct line is classified once (pasted logs repeat lines) and the kinds are looked
+    up with ``map``: the loop below does no string work."""
     if len(candidates) == 1:
         return [(next(iter(candidates)), lines)]
+    kind_of = {line: classify_line(line) for line in dict.fromkeys(lines)}
     segments: list[tuple[str, list[str]]] = []
     current: str | None = None
     start = 0
     pending_from = 0  # first neutral line after the last classified one
-    seen: dict[str, str | None] = {}  # pasted logs repeat lines: classify each text once
-    for i, line in enumerate(lines):
-        kind = seen.get(line, "?")
-        if kind == "?":
-            kind = seen[line] = classify_line(line)
+    for i, kind in enumerate(map(kind_of.__getitem__, lines), 1):
         if kind is None:
             continue
         if kind in _FOLLOWERS:
             follower_of = _FOLLOWERS[kind]
             if current == follower_of:
-                pending_from = i + 1
+                pending_from = i
                 continue
             if kind == "dmon-row":  # numbers with no dmon header: noheader CSV is comma'd
                 continue
@@ -156,7 +156,7 @@ def split_segments(lines: list[str], candidates: set[str]) -> list[tuple[str, li
                 segments.append((current, lines[start:pending_from]))
                 start = pending_from
             current = kind
-        pending_from = i + 1
+        pending_from = i
     if current is not None:
         segments.append((current, lines[start:]))
     return segments

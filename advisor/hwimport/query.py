@@ -53,14 +53,12 @@ def parse_query(lines: list[str]) -> Reading:
     implicit_seen: set[tuple[str, str]] | None = None  # keys of a GPU with no header line
     index_flag: int | None = None
     reasons_at = -1  # indentation of the open "Clocks ... Reasons" heading
-    split_cache: dict[str, tuple | None] = {}  # GPU blocks repeat most lines verbatim
-    for line in lines:
-        entry = split_cache.get(line, False)
-        if entry is False:
-            entry = split_cache[line] = _split(line)
-        if entry is None:
+    # GPU blocks repeat most lines verbatim: each distinct line is split once
+    split_of = {line: _split(line) for line in dict.fromkeys(lines)}
+    for entry in map(split_of.__getitem__, lines):
+        if entry is None or (entry[5] and reasons_at < 0):
             continue
-        indent, s, key, sep, value = entry
+        indent, s, key, sep, value, _ = entry
         if reasons_at >= 0:
             if indent > reasons_at and sep:
                 if gpu is None:
@@ -132,9 +130,10 @@ def parse_query(lines: list[str]) -> Reading:
     return reading
 
 
-def _split(line: str) -> tuple[int, str, str, str, str] | None:
+def _split(line: str) -> tuple[int, str, str, str, str, bool] | None:
     """(indentation, stripped line, lower-case key (the whole line if no " :"), " :" or "",
-    stripped value); None for lines to skip."""
+    stripped value, unread); None for lines to skip. ``unread``: a "key : value" line that
+    matters only inside a "Clocks ... Reasons" section (most lines of `-q`)."""
     s = line.lstrip()
     if not s:
         return None
@@ -145,8 +144,9 @@ def _split(line: str) -> tuple[int, str, str, str, str] | None:
     if "\t" in s:  # tab-padded keys in some pastes
         s = s.replace("\t", " ")
     key, sep, value = s.partition(" :")
-    # done once per distinct line (GPU blocks repeat), not once per line
-    return indent, s, key.rstrip().lower(), sep, value.strip()
+    key = key.rstrip().lower()
+    unread = bool(sep) and key not in _WANTED and key not in _SIGNATURE
+    return indent, s, key, sep, value.strip(), unread
 
 
 def _implicit_gpu(reading: Reading) -> GpuReading:

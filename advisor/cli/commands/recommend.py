@@ -78,12 +78,20 @@ def write_pdf(rec: Recommendation, profile, path: str, lang: str, *, diagnosis=N
 
 
 def _numbers(rec: Recommendation, lang: str) -> list[str]:
-    """Speed-up, run time and money at the recommended count (or, for a one-GPU verdict, at the
-    largest count considered, to show what was turned down)."""
+    """Speed-up, run time and money at the recommended count (or, for a one-GPU verdict or one
+    beyond the hardware considered, at the largest count considered, to show what was turned
+    down or what the hardware gives)."""
     v, pr, co = rec.verdict, rec.projection, rec.costs
     n = v.gpus if v.gpus > 1 or len(pr.gpus) == 1 else max(pr.gpus)
+    if n not in pr.gpus:  # nothing considered fits: the verdict names a larger count
+        n = max(pr.gpus)
     i = pr.at(n)
-    lines = [] if n == v.gpus else [pick(lang, f"for comparison, {n} GPUs:", f"作为对比，{n} 卡：")]
+    if not pr.fits[i]:
+        lines = [pick(lang, f"{n} GPUs, where the model does not fit (figures as if it did):",
+                      f"{n} 卡（模型放不下，以下数字仅按放得下估算）：")]
+    else:
+        lines = [] if n == v.gpus else [pick(lang, f"for comparison, {n} GPUs:",
+                                             f"作为对比，{n} 卡：")]
     lines += [pick(lang, f"speed-up at {n} GPU{'s' if n > 1 else ''}: {pr.speedup[i]:.2f}x "
                          f"({pr.speedup_low[i]:.2f}-{pr.speedup_high[i]:.2f}), "
                          f"efficiency {pr.efficiency[i]:.0%}",
