@@ -81,7 +81,7 @@ def speedup_plot(rec: Any, profile: Any, lang: str, *, better: Any | None = None
     set_curve(items["band_low"], gpus, projection.speedup_low)
     set_curve(items["band_high"], gpus, projection.speedup_high)
     set_curve(items["projected"], gpus, projection.speedup)
-    x_max = max(8.0, float(gpus.max()))
+    x_max = max(8.0, float(gpus.max()), float(rec.verdict.gpus))  # the verdict may exceed them
     ideal_x = np.array(sorted({1.0, *gpus.tolist(), x_max}))
     set_curve(items["ideal"], ideal_x, ideal_x)
     set_curve(items["typical"], *typical_range_data())
