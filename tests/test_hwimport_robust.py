@@ -169,3 +169,13 @@ def test_dmon_with_date_and_time_columns():
                    " 20240501   14:02:11      0   281    71     -    97    60     0     0  9501  1980\n"
                    " 20240501   14:02:12      0   279    72     -    99    61     0     0  9501  1980\n")
     assert d.kind == "dmon" and d.mean_sm_util == 98 and d.max_gpu_temp_c == 72
+
+
+def test_cleanup_of_pasted_text():
+    from advisor.hwimport.cleanup import clean_text
+    assert clean_text("> a\n>> b\n> > c\n>\n   > d\n>    x : 1\n>\tGPU0\n") == \
+        "a\nb\nc\n\nd\n   x : 1\n\tGPU0\n"  # nesting and -q indentation kept, topo's tab kept
+    assert clean_text("显卡\u00a0GPU0\u200b\x07 &gt; ok\r\n||x|\n") == "显卡 GPU0 > ok\n|x|\n"
+    assert clean_text("\x1b[1mGPU0\x1b[0m [4mX[0m\n```\nGPU1\n```\n") == "GPU0 X\n\nGPU1\n\n"
+    assert clean_text("    a : 1\n      b : 2\n") == "a : 1\n  b : 2\n"  # a 4-space code block
+    assert clean_text("\ud800 lone surrogate") == "\ud800 lone surrogate"

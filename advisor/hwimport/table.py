@@ -40,41 +40,42 @@ def parse_table(lines: list[str]) -> Reading:
     gpu: GpuReading | None = None
     gpu_line = 0
     pending_mig: list[int] = []
-    for line in lines:
-        s = line.strip()
-        if not s or s[0] not in "|+":
-            if not s and state == "gpus":
+    info = {line: _line_info(line) for line in dict.fromkeys(lines)}  # tables repeat lines
+    for what, payload in map(info.__getitem__, lines):
+        if what is _OTHER:
+            continue
+        if what is _BLANK:
+            if state == "gpus":
                 state = "after"
             continue
-        if "NVIDIA-SMI" in s:
+        if what is _SMI:
             reading.recognised = True
-            if m := _DRIVER.search(s):
-                reading.driver_version = m.group(1)
-            if m := _CUDA.search(s):
-                reading.cuda_version = m.group(1)
+            driver, cuda = payload
+            reading.driver_version = driver or reading.driver_version
+            reading.cuda_version = cuda or reading.cuda_version
             state, gpu = "pre", None
             continue
-        if s[0] == "+" or s.startswith("|-"):
+        if what is _BORDER:
             gpu_line = 0
             continue
-        if "=====" in s:
+        if what is _RULE:
             state = {"hdr": "gpus", "mig_hdr": "mig", "proc_hdr": "procs"}.get(state, state)
             gpu_line = 0
             continue
-        if "GPU  Name" in s or "GPU Name" in s:
-            state, vgpu_table = "hdr", vgpu_table or "vGPU" in s
+        if what is _HEADER:
+            state, vgpu_table = "hdr", vgpu_table or payload
             reading.recognised = True
             continue
-        if "vGPU ID" in s or "vGPU-Util" in s:
+        if what is _VGPU:
             vgpu_table = True
             continue
-        if "MIG devices" in s:
+        if what is _MIG_HEADER:
             state = "mig_hdr"
             continue
-        if "Processes:" in s:
+        if what is _PROC_HEADER:
             state = "proc_hdr"
             continue
-        cells = _cells(s)
+        cells = payload
         if state in ("pre", "hdr", "after") and _looks_like_gpu_row(cells):
             state = "gpus"
         if state == "gpus":
@@ -97,6 +98,36 @@ def parse_table(lines: list[str]) -> Reading:
         reading.warn("the table shows no GPU rows (cut or elided)",
                      "表格中没有显卡行（被截断或省略）")
     return reading
+
+
+_BLANK, _OTHER, _SMI, _BORDER, _RULE, _HEADER, _VGPU, _MIG_HEADER, _PROC_HEADER, _CELLS = (
+    "blank", "other", "smi", "border", "rule", "header", "vgpu", "mig", "processes", "cells")
+
+
+def _line_info(line: str) -> tuple[str, object]:
+    """What one table line is, with what the parser needs from it; worked out once per
+    distinct line (a watch log repeats borders, headers and most GPU rows)."""
+    s = line.strip()
+    if not s:
+        return _BLANK, None
+    if s[0] not in "|+":
+        return _OTHER, None
+    if "NVIDIA-SMI" in s:
+        driver, cuda = _DRIVER.search(s), _CUDA.search(s)
+        return _SMI, (driver.group(1) if driver else None, cuda.group(1) if cuda else None)
+    if s[0] == "+" or s.startswith("|-"):
+        return _BORDER, None
+    if "=====" in s:
+        return _RULE, None
+    if "GPU  Name" in s or "GPU Name" in s:
+        return _HEADER, "vGPU" in s
+    if "vGPU ID" in s or "vGPU-Util" in s:
+        return _VGPU, None
+    if "MIG devices" in s:
+        return _MIG_HEADER, None
+    if "Processes:" in s:
+        return _PROC_HEADER, None
+    return _CELLS, _cells(s)
 
 
 def _looks_like_gpu_row(cells: list[str]) -> bool:
