@@ -69,6 +69,25 @@ def test_read_only_folder_is_an_input_error(case, tmp_path):
         folder.chmod(0o700)
 
 
+def test_a_folder_refusing_writes_is_an_input_error_even_for_root(case, tmp_path, monkeypatch):
+    """The same refusal as a read-only folder, simulated at the system calls so it also runs
+    as root (CI): the folder check and the temporary file both fail with EACCES."""
+    import errno
+    import tempfile
+
+    from ui.report import export_pdf
+
+    def refuse(*args, **kwargs):
+        raise PermissionError(errno.EACCES, "Permission denied")
+
+    monkeypatch.setattr(os, "access", lambda *a, **k: False)
+    monkeypatch.setattr(tempfile, "mkstemp", refuse)
+    with pytest.raises(InputError) as caught:
+        export_pdf(*case, tmp_path / "report.pdf")
+    _bilingual(caught.value)
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_failed_rename_keeps_the_old_report_and_leaves_no_temporary_file(case, tmp_path,
                                                                          monkeypatch):
     from ui.report import export_pdf
