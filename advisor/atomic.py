@@ -7,6 +7,7 @@ import tempfile
 from pathlib import Path
 
 from advisor.errors import InputError
+from advisor.os_errors import os_reason
 
 
 def _umask() -> int:
@@ -23,8 +24,9 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> None:
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     except OSError as exc:
-        raise InputError.single(f"cannot write here: {exc.strerror}",
-                                f"无法写入此位置：{exc.strerror}", source=str(path)) from None
+        why = os_reason(exc)  # errno in both languages (strerror is English only)
+        raise InputError.single(f"cannot write here: {why.en}",
+                                f"无法写入此位置：{why.zh}", source=str(path)) from None
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -40,7 +42,8 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> None:
             os.unlink(tmp)
         except OSError:
             pass
-        raise InputError.single(f"cannot write: {exc.strerror}", f"无法写入：{exc.strerror}",
+        why = os_reason(exc)
+        raise InputError.single(f"cannot write: {why.en}", f"无法写入：{why.zh}",
                                 source=str(path)) from None
     except BaseException:
         try:

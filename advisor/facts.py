@@ -40,6 +40,10 @@ PARALLELISMS = ("data", "zero", "fsdp", "tensor", "pipeline", "hybrid")
 BOTTLENECKS = ("compute", "communication", "input_pipeline", "memory", "synchronisation",
                "pipeline_bubble", "alternating_training", "virtualization")
 RATINGS = ("not_worth_it", "optional", "worth_it", "required")
+GPU_CLASSES = ("consumer", "workstation", "datacenter", "unknown")
+# A recommendation model this large is embedding tables for the most part: its dense MLP
+# stays small (DLRM, DCN), so the tables are what must be sharded (F05, F24).
+EMBEDDING_HEAVY_PARAMS_MILLIONS = 1000.0
 # durable_rules' JSON reader rejects exponent notation (error 204): every number sent to it is
 # kept in the range Python prints without an exponent.
 NUMBER_LIMIT = 1e15
@@ -87,10 +91,15 @@ FACTS: dict[str, FactSpec] = {
     "user_parallelism": _s("auto", *PARALLELISMS),
     "micro_batches": _n("int", 1, 4096, optional=True),
     "has_measurements": _B,
+    # a recommender whose parameters are mostly embedding tables (F05, F24, F26): sharded
+    # model parallel tables, data parallel MLP
+    "embedding_heavy": _B,
     # the hardware
     "gpu_memory_gb": _n("float", 1, 4096),
     "gpu_tdp_w": _n("float", 10, 5000),
     "gpu_has_nvlink": _B,
+    # the catalog's class: consumer cards ship open-air coolers, the others blowers or passive
+    "gpu_class": _s(*GPU_CLASSES),
     "link": _s(*(link.value for link in IntraLink)),
     "link_is_pcie": _B,
     "inter_link": _s(*(link.value for link in InterLink)),
@@ -155,6 +164,8 @@ FACTS: dict[str, FactSpec] = {
     "verdict_monthly_hours": _n("float", 0, 1_000_000, stage="verdict"),
     "verdict_hours_over_breakeven": _n("float", 0, 1e6, optional=True, stage="verdict"),
     "verdict_system_w": _n("float", 0, 1e7, stage="verdict"),
+    # the power supply to fit: the whole-setup draw plus 20 %, rounded up to 50 W (F23)
+    "verdict_psu_w": _n("float", 0, 1.2e7, stage="verdict"),
     "verdict_global_batch": _n("int", 1, 1e12, stage="verdict"),
     "verdict_workers_low": _n("int", 0, 1e6, stage="verdict"),  # 2 per GPU (F13)
     "verdict_workers_high": _n("int", 0, 1e6, stage="verdict"),  # 4 per GPU (F13)
@@ -294,6 +305,9 @@ def base_facts(profile: Profile, projection: Projection, costs: CostReport,
         "gpu_memory_gb": spec.memory_gb,
         "gpu_tdp_w": spec.tdp_w,
         "gpu_has_nvlink": spec.nvlink != "none",
+        "gpu_class": spec.gpu_class if spec.gpu_class in GPU_CLASSES else "unknown",
+        "embedding_heavy": profile.task.value == Task.recommendation.value
+        and profile.model.params_millions >= EMBEDDING_HEAVY_PARAMS_MILLIONS,
         "link": hw.intra_link.value,
         "link_is_pcie": hw.intra_link.value.startswith("pcie"),
         "inter_link": hw.inter_link.value,
@@ -310,8 +324,12 @@ def base_facts(profile: Profile, projection: Projection, costs: CostReport,
         "bottleneck_max": projection.bottleneck[-1],
         "fits_one_gpu": projection.single_gpu_fits,
         "memory_per_gpu_gb": projection.memory_per_gpu_gb[0],
-        "best_value_gpus": costs.best_value_gpus,
-        "net_value_best": _at(projection, costs.best_value_gpus, costs.net_value_per_month) or 0.0,
+        # no count can run (the cost model names none): no net value, so no "worth it" rule
+        # fires; the count stays a fact for the rules that quote it (the memory wall decides)
+        "best_value_gpus": best if (best := costs.best_value_gpus) is not None
+        else projection.gpus[0],
+        "net_value_best": (_at(projection, best, costs.net_value_per_month) or 0.0)
+        if best is not None else 0.0,
         "speedup_max": max(projection.speedup[-1], 0.01),
         "efficiency_max": min(max(projection.efficiency[-1], 0.0), 1.0),
         "owning_never_pays": owning_never_pays(costs),
@@ -379,6 +397,7 @@ def verdict_facts(base: Mapping[str, Scalar], profile: Profile, projection: Proj
     power_w = costs.power_w[costs.gpus.index(gpus)] \
         if gpus in costs.gpus and len(costs.power_w) == len(costs.gpus) else None
     monthly_hours = projection.run_hours[i] * profile.training.runs_per_month
+    system_w = power_w if power_w is not None else gpus * float(base["gpu_tdp_w"])
     facts: dict[str, Any] = dict(base)  # a plain dict: checked again below with the verdict
     facts.update({
         "verdict_rating": rating,
@@ -395,7 +414,8 @@ def verdict_facts(base: Mapping[str, Scalar], profile: Profile, projection: Proj
         "verdict_fits": projection.fits[i],
         "verdict_monthly_hours": monthly_hours,
         # the cost model's whole-setup draw; without it, the cards' board power alone (F09)
-        "verdict_system_w": power_w if power_w is not None else gpus * float(base["gpu_tdp_w"]),
+        "verdict_system_w": system_w,
+        "verdict_psu_w": math.ceil(system_w * 1.2 / 50.0) * 50.0,
         "verdict_global_batch": dp * profile.training.batch_per_gpu,
         "verdict_data_parallel": dp,
         "verdict_workers_low": 2 * gpus,

@@ -66,3 +66,105 @@ def label(fact: str, value: object, lang: str = "en") -> object:
     if table is None or not isinstance(value, str) or value not in table:
         return value
     return table[value].get(lang)
+
+# --- rule conclusions (the "why" table, `rules explain`, the GUI's Why tab and the PDF) ---
+RATING = {
+    "not_worth_it": Text(en="not worth it", zh="不划算"),
+    "optional": Text(en="optional", zh="可选"),
+    "worth_it": Text(en="worth it", zh="划算"),
+    "required": Text(en="multi-GPU required", zh="必须上多卡"),
+}
+FRAMEWORK = {
+    "ddp": Text(en="PyTorch DDP", zh="PyTorch DDP"),
+    "fsdp": Text(en="PyTorch FSDP", zh="PyTorch FSDP"),
+    "deepspeed": Text(en="DeepSpeed", zh="DeepSpeed"),
+    "horovod": Text(en="Horovod", zh="Horovod"),
+    "none": Text(en="no framework (one GPU)", zh="无需框架（单卡）"),
+}
+DEPLOYMENT = {
+    "own": Text(en="own hardware", zh="自建"),
+    "cloud": Text(en="cloud rental", zh="云实例租用"),
+    "either": Text(en="own or rent", zh="自建或租用皆可"),
+}
+SEVERITY = {
+    "info": Text(en="info", zh="提示"),
+    "warning": Text(en="warning", zh="警告"),
+    "critical": Text(en="critical", zh="严重"),
+}
+VETO = {
+    "memory_wall": Text(en="memory wall", zh="显存墙"),
+    "alternating_training": Text(en="alternating training", zh="交替训练"),
+    "no_speedup": Text(en="no count faster than one GPU", zh="没有比单卡更快的卡数"),
+    "vgpu_sharing": Text(en="shared virtual GPUs", zh="共享虚拟 GPU"),
+    "embedding_tables": Text(en="embedding tables", zh="嵌入表"),
+}
+PITFALL = {
+    "alternating_training": Text(en="alternating training", zh="交替训练"),
+    "comm_bound_small_model": Text(en="small model, communication-bound",
+                                   zh="小模型受通信所限"),
+    "comm_timeouts": Text(en="communication time-outs", zh="通信超时"),
+    "data_starvation": Text(en="data starvation", zh="数据喂不饱"),
+    "laggard_gpu": Text(en="a slow GPU holds the others back", zh="慢卡拖累其他卡"),
+    "low_scaling": Text(en="low scaling", zh="扩展效率低"),
+    "lr_scaling": Text(en="learning rate vs global batch", zh="学习率与全局批次"),
+    "memory_wall": Text(en="memory wall", zh="显存墙"),
+    "migration_cost": Text(en="cost of the first move", zh="首次迁移成本"),
+    "no_nvlink": Text(en="no NVLink", zh="没有 NVLink"),
+    "not_enough_gpus": Text(en="not enough GPUs", zh="显卡不够"),
+    "pcie_link_downgraded": Text(en="PCIe link downgraded", zh="PCIe 链路降级"),
+    "pipeline_bubble": Text(en="pipeline bubble", zh="流水线气泡"),
+    "power_capped": Text(en="held at the power cap", zh="被功耗上限压住"),
+    "psu_capacity": Text(en="power supply capacity", zh="电源容量"),
+    "slow_internode": Text(en="slow link between machines", zh="机器间链路慢"),
+    "thermal_throttling": Text(en="thermal throttling", zh="过热降频"),
+    "vgpu_sharing": Text(en="shared virtual GPUs", zh="共享虚拟 GPU"),
+}
+ADVICE = {
+    "data_loader": Text(en="data loader", zh="数据加载"),
+    "framework": Text(en="framework", zh="框架"),
+    "interconnect": Text(en="interconnect", zh="互联"),
+    "learning_rate": Text(en="learning rate", zh="学习率"),
+    "machine": Text(en="machine", zh="整机"),
+    "parallelism": Text(en="parallelism", zh="并行方式"),
+    "scaling_knee": Text(en="scaling knee", zh="扩展拐点"),
+    "task_scaling": Text(en="task scaling", zh="任务扩展性"),
+    "embeddings": Text(en="sharded embeddings", zh="嵌入表分片"),
+}
+CONCLUSION_KEY = {
+    "rating": Text(en="rating", zh="评级"),
+    "gpus": Text(en="GPUs", zh="卡数"),
+    "gpus_at_least": Text(en="at least", zh="至少"),
+    "gpus_at_most": Text(en="at most", zh="至多"),
+    "veto": Text(en="veto", zh="否决"),
+    "parallelism": Text(en="parallelism", zh="并行方式"),
+    "framework": Text(en="framework", zh="框架"),
+    "deployment": Text(en="deployment", zh="部署"),
+    "pitfall": Text(en="pitfall", zh="问题"),
+    "severity": Text(en="severity", zh="级别"),
+    "advice": Text(en="advice", zh="建议"),
+}
+CONCLUSION_VALUES: dict[str, dict[str, Text]] = {
+    "rating": RATING, "framework": FRAMEWORK, "deployment": DEPLOYMENT, "severity": SEVERITY,
+    "veto": VETO, "pitfall": PITFALL, "advice": ADVICE, "parallelism": PARALLELISM,
+}
+COUNT_KEYS = ("gpus", "gpus_at_least", "gpus_at_most")
+
+
+def conclusion_value(key: str, value: object, lang: str = "en") -> str:
+    """One conclusion value as a reader sees it: a label, or a GPU count with its unit."""
+    if key in COUNT_KEYS and isinstance(value, int | float) and not isinstance(value, bool):
+        n = int(value)
+        return f"{n} 卡" if lang == "zh" else (f"{n} GPU" if n == 1 else f"{n} GPUs")
+    table = CONCLUSION_VALUES.get(key, {})
+    return table[value].get(lang) if isinstance(value, str) and value in table else str(value)
+
+
+def conclusion_text(conclusion: dict, lang: str = "en") -> str:
+    """A rule's conclusion record as words (``rating: worth it, GPUs: 4`` /
+    ``评级：划算，卡数：4 卡``), never raw ``key=value`` pairs."""
+    colon, sep = ("：", "，") if lang == "zh" else (": ", ", ")
+    parts = []
+    for key, value in conclusion.items():
+        name = CONCLUSION_KEY[key].get(lang) if key in CONCLUSION_KEY else key
+        parts.append(f"{name}{colon}{conclusion_value(key, value, lang)}")
+    return sep.join(parts)

@@ -20,10 +20,19 @@ from advisor.errors import InputError
 from advisor.facts import base_facts, setup_facts, verdict_facts
 from advisor.i18n import Text
 from advisor.labels import PARALLELISM as PARALLELISM_LABEL
-from advisor.measured_projection import with_measured_speedups
 from advisor.profile import Profile
+from advisor.projection_for import projection_for
 from advisor.recommendation_model import Advice, Pitfall, Recommendation, TraceEntry, Verdict
-from advisor.rulebase.policy import decide, merge_pitfalls, pick_advice, settle_count
+from advisor.rulebase.policy import (
+    SLOTS,
+    Count,
+    decide,
+    decided_slots,
+    final_overrides,
+    merge_pitfalls,
+    pick_advice,
+    settle_count,
+)
 from advisor.scaling import project
 from advisor.scaling.result import Projection
 
@@ -35,6 +44,7 @@ RATING_LABEL = {  # the article's own words (glossary)
 }
 FRAMEWORK_LABEL = {"ddp": "PyTorch DDP", "fsdp": "PyTorch FSDP", "deepspeed": "DeepSpeed",
                    "horovod": "Horovod", "none": ""}
+CANNOT_RUN = Text(en="Cannot run on this hardware", zh="这套硬件跑不了这个任务")
 DEPLOYMENT_LABEL = {
     "own": Text(en="own hardware", zh="自建"),
     "cloud": Text(en="cloud rental", zh="云实例租用"),
@@ -51,8 +61,8 @@ def recommend(profile: Profile, *, gpus: list[int] | None = None, hardware: Any 
     """The full recommendation for ``profile``; ``gpus`` are the GPU counts to consider (one
     GPU is always added: every verdict is relative to it), ``hardware`` an imported
     ``HardwareDescription`` whose observations become pitfalls."""
-    projection = project(profile, sorted(set(gpus) | {1}) if gpus else None)
-    projection = with_measured_speedups(profile, projection)  # F30: measurements win
+    # F30: with measurements, their speed-ups (the same curve `project` and `costs` show)
+    projection = projection_for(profile, sorted(set(gpus) | {1}) if gpus else None)
     costs = estimate_costs(profile, projection, lang=lang)
     return recommend_from(profile, projection, costs, hardware=hardware, engine=engine)
 
@@ -104,6 +114,7 @@ def recommend_from(profile: Profile, projection: Projection, costs: CostReport, 
     rating = verdict.values["rating"]
     count = settle_count(verdict, decided, max(projection.gpus))
     wanted = count.gpus
+    runnable = any(projection.fits) or fit_beyond is not None
     if fit_beyond is not None and bigger is not None:
         # nothing considered fits: the verdict is the smallest count that would (F24)
         n, at, wanted = fit_beyond, bigger, fit_beyond
@@ -119,19 +130,61 @@ def recommend_from(profile: Profile, projection: Projection, costs: CostReport, 
     found = engine.evaluate(facts, "findings")
     nodes = int(facts["verdict_nodes"])
     short = [f for f in found if f.conclusion.get("pitfall") == "not_enough_gpus"]
-    reason = _joined([f.rule.render(f.rule.message, facts) for f in
-                      _reasons(decided, verdict.winners.get("rating"), count, n, wanted)
-                      + short[:1]])
+    quoted = _reasons(decided, verdict.winners.get("rating"), count, n, wanted)
+    if not runnable:  # nothing fits anywhere: only the memory wall speaks (F24)
+        quoted = [f for f in decided if f.rule.is_veto and f.conclusion.get("veto")
+                  == "memory_wall"][:1] or quoted
+    reason = _joined([f.rule.render(f.rule.message, facts) for f in quoted + short[:1]])
     result = Verdict(rating=rating, gpus=n, nodes=nodes, parallelism=setup.values["parallelism"],
                      framework=setup.values["framework"],
                      deployment=setup.values["deployment"],
-                     headline=_headline(rating, n, nodes, setup.values, reason))
-    overridden = {**verdict.overridden, **setup.overridden}
+                     headline=_headline(rating, n, nodes, setup.values, reason, runnable),
+                     runnable=runnable)
+    overridden = {**final_overrides(decided, verdict, count, wanted,
+                                    [f.rule.id for f in quoted]), **setup.overridden}
+    slots = {**decided_slots(verdict, count), **decided_slots(setup, Count(n, ()))}
+    _credit_slots(slots, overridden, quoted, rating, wanted)
     return Recommendation(verdict=result, projection=projection, costs=costs,
                           pitfalls=_pitfalls(found, facts), advice=_advice(found, facts),
-                          trace=_trace(decided, "decide", overridden, base)
-                          + _trace(configured, "setup", overridden, facts)
-                          + _trace(found, "findings", overridden, facts))
+                          trace=_trace(decided, "decide", overridden, base, slots)
+                          + _trace(configured, "setup", overridden, facts, slots)
+                          + _trace(found, "findings", overridden, facts, slots),
+                          baseline_gpus=baseline_count(projection, costs))
+
+
+def _credit_slots(slots: dict[str, list[str]], overridden: dict[str, str],
+                  quoted: list[Firing], rating: str, gpus: int) -> None:
+    """When the rule that ranked first for the rating or the count lost its other half (a table
+    row's "4 GPUs" replaced by the cost model's 2, a "not worth it" beaten by the memory wall),
+    the slot is credited to the quoted rule that concludes the same: the trace then shows as
+    winning the rules the headline quotes, and no winner is marked overridden."""
+    def agrees(f: Firing, slot: str) -> bool:
+        c = f.conclusion
+        if slot == "rating":
+            return c.get("rating") == rating
+        return any(int(c[k]) == gpus for k in ("gpus", "gpus_at_least") if k in c)
+
+    for slot in ("rating", "gpus"):
+        holder = next((rid for rid, held in slots.items() if slot in held), None)
+        if holder is None or holder not in overridden:
+            continue
+        heir = next((f.rule.id for f in quoted if agrees(f, slot)), None) \
+            or next((f.rule.id for f in quoted), None)
+        slots[holder] = [held for held in slots[holder] if held != slot]
+        if heir is not None:
+            slots.setdefault(heir, []).append(slot)
+            slots[heir].sort(key=SLOTS.index)
+
+
+def baseline_count(projection: Projection, costs: CostReport) -> int | None:
+    """The GPU count every net value is compared with: one GPU when it can run the job, else
+    the smallest count considered that can (the cost model's baseline); None when none can."""
+    given = getattr(costs, "baseline_gpus", None)  # the cost model's own, when it says
+    if isinstance(given, int):
+        return given
+    if projection.single_gpu_fits:
+        return 1
+    return next((n for n, ok in zip(projection.gpus, projection.fits, strict=True) if ok), None)
 
 
 def _reasons(decided: list[Firing], rating_rule: str | None, count, gpus: int,
@@ -152,7 +205,10 @@ def _reasons(decided: list[Firing], rating_rule: str | None, count, gpus: int,
     return out
 
 
-def _headline(rating: str, gpus: int, nodes: int, setup: dict[str, str], reason: Text) -> Text:
+def _headline(rating: str, gpus: int, nodes: int, setup: dict[str, str], reason: Text,
+              runnable: bool = True) -> Text:
+    if not runnable:  # no count to recommend: say so, never "N GPUs" that cannot hold it
+        return Text(en=f"{CANNOT_RUN.en}. {reason.en}", zh=f"{CANNOT_RUN.zh}。{reason.zh}")
     label = RATING_LABEL[rating]
     machines_en = f" on {nodes} machines" if nodes > 1 else ""
     machines_zh = f"（{nodes} 台机器）" if nodes > 1 else ""
@@ -221,10 +277,15 @@ def _advice(found: list[Firing], facts: dict[str, Any]) -> list[Advice]:
 
 
 def _trace(firings: list[Firing], stage: str, overridden: dict[str, str],
-           facts: dict[str, Any]) -> list[TraceEntry]:
+           facts: dict[str, Any], slots: dict[str, list[str]]) -> list[TraceEntry]:
     """One entry per fired rule, with its message filled from the stage's facts (the matched
-    facts alone do not hold every value a message quotes)."""
+    facts alone do not hold every value a message quotes). The rules that supplied the verdict
+    come first, in slot order; then the others by id."""
+    rank = {slot: i for i, slot in enumerate(SLOTS)}
+    ordered = sorted(firings, key=lambda f: min((rank[s] for s in slots.get(f.rule.id, ())),
+                                                default=len(SLOTS)))
     return [TraceEntry(rule=f.rule.id, sources=list(f.rule.sources), conclusion=f.conclusion,
                        facts=f.facts, stage=stage, overridden_by=overridden.get(f.rule.id),
-                       message=f.rule.render(f.rule.message, facts))
-            for f in firings]
+                       message=f.rule.render(f.rule.message, facts),
+                       decided=list(slots.get(f.rule.id, ())))
+            for f in ordered]

@@ -23,6 +23,9 @@ class Verdict(BaseModel):
     framework: Literal["ddp", "fsdp", "deepspeed", "horovod", "none"]
     deployment: Literal["own", "cloud", "either"]
     headline: Text
+    # Additive: False when the model fits on no GPU count of this hardware, nor on many more of
+    # the same card (the headline then says it cannot run here; ``gpus`` is the hardware's).
+    runnable: bool = True
 
 
 class Pitfall(BaseModel):
@@ -50,6 +53,9 @@ class TraceEntry(BaseModel):
     # Additive: the rule's message as it fired, placeholders filled from the stage's facts
     # (the report's appendix quotes it; None in traces saved before it existed).
     message: Text | None = None
+    # Additive: the verdict slots this rule supplied (rating, gpus, parallelism, framework,
+    # deployment); empty for rules that decided none (or lost: see ``overridden_by``).
+    decided: list[str] = []
 
 
 class Advice(BaseModel):
@@ -71,3 +77,6 @@ class Recommendation(BaseModel):
     pitfalls: list[Pitfall]
     advice: list[Advice] = []
     trace: list[TraceEntry]
+    # Additive: the GPU count every net value is compared with (one GPU, or the smallest count
+    # considered that can run the job; None when none can).
+    baseline_gpus: int | None = 1

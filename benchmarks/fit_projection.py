@@ -51,6 +51,9 @@ DOCS: dict[str, tuple[str, str, str]] = {
     "memory_overhead_gb": ("GB", "CUDA context, cuDNN/cuBLAS workspaces, NCCL buffers per GPU", "assumption"),
     "optimizer_bytes_per_param": ("B", "weights + gradients + Adam states per parameter (mixed precision: 2+2+4+4+4 = 16; fp32 Adam: 4+4+8 = 16) (F24)", "ZeRO paper (Rajbhandari et al. 2020)"),
     "activation_bytes_per_token_width_layer": ("B", "activation memory per token x hidden x layer of a transformer without recomputation (34 + attention)", "Korthikanti et al. 2022"),
+    "recommendation_dense_fraction": ("1", "share of a DLRM-style recommender's parameters in its dense MLPs, used when its embedding tables do not fit one GPU: only this share is all-reduced, the tables are sharded (model parallel, TorchRec / HugeCTR); MLPerf DLRM has ~24 B embedding vs a few M dense parameters (< 0.1 %), small Criteo models a few %: 1 % errs towards more traffic", "assumption, DLRM (Naumov et al. 2019) / MLPerf DLRM"),
+    "embedding_bytes_per_param": ("B", "GPU memory per embedding parameter of sharded tables: fp32 weight + an Adagrad-size optimizer state, no dense gradient buffer (sparse updates fused into the backward pass)", "assumption, TorchRec fused embedding optimizers"),
+    "embedding_bytes_per_sample": ("B", "looked-up embedding vectors one sample sends through the all-to-all each way (forward vectors, backward gradients): 26 sparse features x 128 dims x 4 B", "MLPerf DLRM on Criteo 1TB (26 categorical features, dim 128)"),
 }
 
 # Training FLOPs per sample per parameter of each task's *typical* model at its *typical*
@@ -67,7 +70,18 @@ FLOPS_PER_PARAM = {
     # semantic segmentation at 512 x 512: DeepLabV3+ R101 ~177 G / 59 M x 3 = 9,000;
     # U-Net (31 M) ~220 G x 3 = 21,000 (4 x its 256 px count); the lower middle is used
     "segmentation": 12000,
-    "recommendation": 6, "gan": 500, "reinforcement_learning": 100, "other": 1000,
+    # GANs: StyleGAN2 config-f at 1024 px, the task's usual model (G 30 M + D 29 M params).
+    # Its generator costs 144 G multiply-adds per image (Lin et al., "Anycost GANs", CVPR 2021,
+    # sec. 1: "the StyleGAN2 generator consumes 144G MACs"; ~45 G at 256 px). A training image
+    # runs G forward+backward and the discriminator forward+backward on a real and a fake image,
+    # D costing about as much as G: about 6 x 144 G = 864 G per image / 60 M = 14,400 per
+    # parameter (at 256 px about a third of that). The former 500 (a ResNet-like count) made
+    # a GAN step ~30x too short and its projection communication-bound below 1x.
+    "gan": 14400,
+    # PPO/DQN on Atari (Nature CNN, 1.7 M params, ~9.4 M MACs forward): 3 x 9.4 M / 1.7 M = 17
+    # per parameter for one update; rollouts re-run the forward pass for every sample and PPO
+    # makes ~4 epochs over each batch, hence ~100. RL steps are mostly waiting on simulators.
+    "recommendation": 6, "reinforcement_learning": 100, "other": 1000,
     # nlp / llm / speech_recognition: 6 x params x tokens (frames), defaults below - inputs.py
 }
 # Sequence length when none is given: BERT pre-training phase 2 / GPT-style LLMs; speech:

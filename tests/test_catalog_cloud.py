@@ -48,13 +48,15 @@ def test_rtx4090_cny_price_is_not_the_cheapest_seller():
     assert own_cny == [1.24]  # a single seller: on its own it is not representative
     assert len(quote.entries) >= MIN_OFFERS
     assert quote.value > min(own_cny)
-    # The comparables are Chinese rental prices of the 5090 and 3090 scaled by tensor TFLOPS.
-    specs = load_gpus()
-    scaled = {g: p * specs["rtx4090"].tflops_fp16_dense / specs[g].tflops_fp16_dense
-              for g, p in (("rtx5090", 2.68), ("rtx3090", 0.76))}
-    assert quote.value == pytest.approx(statistics.median([1.24, *scaled.values()]))
-    assert 1.5 < quote.value < 2.5  # about what a 4090 rents for on Chinese platforms
-    assert "scaled by tensor TFLOPS" in quote.basis.en and "按张量算力折算" in quote.basis.zh
+    # Review 2, item 15: no other generation stands in (the 5090 is Blackwell, the 3090
+    # Ampere): the 4090's own offers abroad join, converted at the catalog rate.
+    fx = catalog.fx_cny_per_usd
+    abroad = [o.per_gpu_hour * fx for o in catalog.cloud_offers
+              if o.gpu == "rtx4090" and o.currency.value == "USD" and o.kind != "spot"]
+    assert quote.value == pytest.approx(statistics.median([1.24, *abroad]))
+    assert set(quote.entries) <= {o.id for o in catalog.cloud_offers if o.gpu == "rtx4090"}
+    assert 1.5 < quote.value < 2.5  # about what a 4090 rents for
+    assert "scaled" not in quote.basis.en
 
 
 def test_three_offers_of_its_own_are_enough_and_only_they_count():
@@ -96,7 +98,8 @@ def test_assumptions_name_the_offers_used():
                                    "economics": {"currency": "CNY"}})
     report = estimate_costs(prof, projection(10), lang="en")
     (note,) = [t for t in report.assumption_texts if t.en.startswith("cloud price")]
-    assert "median of 3 offers" in note.en and "算家云" in note.en and "RTX 5090" in note.en
+    assert "median of 5 offers" in note.en and "算家云" in note.en and "RunPod ×2" in note.en
+    assert "RTX 5090" not in note.en  # another generation never stands in (review 2, 15)
     assert report.priced_with["cloud_per_gpu_hour"] == pytest.approx(
         load_catalog().cloud_price_per_gpu_hour("rtx4090", "CNY"))
 
@@ -151,11 +154,11 @@ def test_override_may_give_chinese_names_and_old_files_still_load():
     assert catalog.electricity_entry("CNY").region_text.zh == "中国居民用电平均"
 
 
-def test_an_article_only_price_is_blended_with_the_market():
+def test_an_article_only_price_is_not_blended_with_another_generation():
     # The 4060 Ti's one offer is the article's ¥20-50 for 4 GPUs (¥8.75 a GPU-hour, low
-    # confidence): the 3090's offers, scaled, join it, local market first.
+    # confidence). Review 2, item 15: no Ampere 3090 offer stands in for an Ada card, and the
+    # Ada 4090 is more than three times as fast: the article's figure stays on its own, named.
     quote = load_catalog().cloud_quote("rtx4060ti_16gb", "CNY")
-    assert quote.entries[0] == "article_4gpu_4060_class"
-    assert len(quote.entries) >= MIN_OFFERS
-    assert quote.value < 8.75
+    assert quote.entries == ("article_4gpu_4060_class",)
+    assert quote.value == pytest.approx(8.75)
     assert "文章（F31）中的同档 4 卡云实例" in quote.basis.zh

@@ -77,7 +77,11 @@ def test_costs_are_never_negative(case):
         assert all(v >= 0 for v in getattr(report, name)), name
     assert all(v >= 0 for v in report.buy_vs_rent.own_cumulative)
     assert all(v >= 0 for v in report.buy_vs_rent.cloud_cumulative)
-    assert report.best_value_gpus in proj.gpus
+    if any(proj.fits):
+        assert report.best_value_gpus in proj.gpus
+        assert proj.fits[proj.gpus.index(report.best_value_gpus)]
+    else:  # nothing can run: no best value, no buy-vs-rent setup (review 2, item 1)
+        assert report.best_value_gpus is None and report.buy_vs_rent.gpus == 0
 
 
 @SETTINGS

@@ -89,24 +89,30 @@ def test_user_catalog_override_changes_the_estimate():
     assert after.energy_cost_per_run[0] == pytest.approx(2 * before.energy_cost_per_run[0])
 
 
-def test_missing_prices_degrade_compare_and_refuse_a_single_mode():
+def test_missing_prices_degrade_compare_and_leave_the_unknown_side_out():
+    custom = {"name": "Lab card", "memory_gb": 24, "tflops_fp16": 100, "tflops_fp32": 30,
+              "tdp_w": 300}
     no_price = Profile.model_validate({"training": {"single_gpu_hours": 10},
-                                       "hardware": {"gpu": "l4"},
+                                       "hardware": {"gpu": custom},
                                        "economics": {"currency": "USD",
                                                      "cloud_price_per_gpu_hour": 0.8}})
     report = estimate_costs(no_price, projection(10), lang="en")
     assert report.mode == "cloud" and not report.own_priced and report.cloud_priced
     assert report.buy_vs_rent.breakeven_months is None
     assert report.buy_vs_rent.breakeven_hours_per_month is None
+    # Review 2, item 2: own mode without a card price is a report, not an error: the own
+    # figures leave the cards out and a note in both languages names economics.gpu_price.
     own = no_price.model_copy(deep=True)
     own.economics.mode = "own"
-    with pytest.raises(InputError) as err:
-        estimate_costs(own, projection(10), lang="en")
-    assert err.value.problems[0].path == "economics.gpu_price"
+    mine = estimate_costs(own, projection(10), lang="en")
+    assert mine.mode == "own" and not mine.own_priced and "gpu_price" not in mine.priced_with
+    assert any("economics.gpu_price" in t.en and "economics.gpu_price" in t.zh
+               for t in mine.assumption_texts)
+    assert all(c < 1000 for c in mine.capex)  # the machine only, no card
     nothing = Profile.model_validate({"training": {"single_gpu_hours": 10},
-                                      "hardware": {"gpu": "l4"}})
-    with pytest.raises(InputError):
-        estimate_costs(nothing, projection(10), lang="en")
+                                      "hardware": {"gpu": custom}})
+    blind = estimate_costs(nothing, projection(10), lang="en")
+    assert not blind.own_priced and not blind.cloud_priced
 
 
 def test_migration_is_spread_over_the_runs_and_skipped_when_done_before():

@@ -12,6 +12,7 @@ from advisor.errors import InputError
 from advisor.hwimport import (
     CITED_FACTS,
     apply_to_profile,
+    hardware_updates,
     observation_ids,
     parse_files,
     parse_text,
@@ -158,10 +159,31 @@ def test_apply_to_profile_fills_hardware_facts():
     p = apply_to_profile(d, base)
     assert p.hardware.gpu == "h100_sxm" and p.hardware.gpus_per_node == 8
     assert p.hardware.intra_link == IntraLink.nvswitch
-    assert p.hardware.virtualization == Virtualization.bare_metal or d.virtualization is None
+    # neither the table nor topo shows the virtualisation mode: unknown, the profile's own kept
+    assert d.virtualization is None
+    assert p.hardware.virtualization == base.hardware.virtualization
+    assert "virtualization" not in hardware_updates(d)
     assert p.hardware.max_gpu_temp_c == 31
     assert p.training == base.training and p.economics == base.economics
     assert base.hardware.gpu == "rtx4090"  # the original is untouched
+
+
+def test_apply_to_profile_sets_the_virtualisation_the_output_shows():
+    """`-q` prints "Virtualization Mode : None" (bare metal) or "Pass-Through"; a vGPU host's
+    GPUs are vGPU for the workload."""
+    base = Profile().model_copy(update={"hardware": Profile().hardware.model_copy(
+        update={"virtualization": Virtualization.vgpu})})
+    bare = parse_files([FIXTURES / "query/h100-sxm-8gpu-565-full-multi-gpu.txt"])
+    assert bare.virtualization == "none"
+    assert apply_to_profile(bare, base).hardware.virtualization == Virtualization.bare_metal
+    through = parse_files([FIXTURES / "query/gh200-550-passthrough-clocks-event-reasons.txt"])
+    assert through.virtualization == "passthrough"
+    assert apply_to_profile(through, Profile()).hardware.virtualization == \
+        Virtualization.passthrough
+    host = parse_files([FIXTURES / "query/a16-nutanix-host-vgpu-sriov-470-i0-attached4-x4-link"
+                                   ".txt"])
+    assert host.virtualization == "host_vgpu"
+    assert apply_to_profile(host, Profile()).hardware.virtualization == Virtualization.vgpu
 
 
 def test_apply_to_profile_keeps_what_was_not_shown():

@@ -65,8 +65,19 @@ def test_every_profile_gets_a_complete_explained_verdict(profile, economics, run
         assert v.gpus >= max(pr.gpus)
         if v.gpus > max(pr.gpus):
             assert "not_enough_gpus" in pitfalls
-    assert _headline_gpus(v.headline.en) == v.gpus, v.headline.en
-    assert _headline_gpus_zh(v.headline.zh) == v.gpus, v.headline.zh
+    if v.runnable:
+        assert _headline_gpus(v.headline.en) == v.gpus, v.headline.en
+        assert _headline_gpus_zh(v.headline.zh) == v.gpus, v.headline.zh
+    else:  # fits nowhere: no count is recommended, the headline says it cannot run here
+        assert not any(pr.fits)
+        assert v.headline.en.startswith("Cannot run on this hardware"), v.headline.en
+        assert not re.search(r"^[^.]*: \d+ GPUs?\b", v.headline.en), v.headline.en
+    # the rules that supplied the verdict are the trace's winners, never marked overridden
+    for entry in rec.trace:
+        if entry.decided:
+            assert entry.overridden_by is None, (entry.rule, entry.overridden_by)
+        if "rating" in entry.decided:
+            assert entry.conclusion.get("rating") == v.rating, entry
     if v.gpus > 1 and v.rating != "required" and not rec.costs.deadline_gpus:
         # F02: never more GPUs than the smallest count as fast within 2 %
         i = pr.at(v.gpus)

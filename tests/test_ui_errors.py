@@ -9,6 +9,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QMessageBox
 from ui_support import make_window, projection_recommend
 
+from advisor.errors import InputError
 from advisor.logs import log_file, setup_logging
 from ui.error_dialog import ExceptionHook
 
@@ -66,7 +67,11 @@ def test_a_failing_computation_is_a_status_line_not_a_crash(qtbot):
     window = make_window(qtbot, recommend=flaky)
     with qtbot.waitSignal(window.recomputer.failed):
         window.recompute()
-    assert "rules engine hiccup" in window.statusBar().currentMessage()
+    # A short line, never the raw exception (its text and traceback are in the log).
+    message = window.statusBar().currentMessage()
+    assert "internal error" in message and "hiccup" not in message
+    assert "ZeroDivisionError" not in message
+    assert window.results_page.card.rating_label.text() == "No results"
     with qtbot.waitSignal(window.resultsShown):
         window.answers.set("hardware.gpus_per_node", 2)
     assert window.results.recommendation.projection.gpus[-1] == 2
@@ -90,3 +95,38 @@ def test_launch_without_a_display_says_what_to_run(monkeypatch, capsys):
     monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
     assert launch([]) == 0
     assert "No display found" in capsys.readouterr().out
+
+
+def _needs_a_price(profile):
+    raise InputError.single("no purchase price for this GPU: set economics.gpu_price",
+                            "目录中没有该显卡的购买价格：请填写 economics.gpu_price",
+                            path="economics.gpu_price")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_an_input_error_of_the_computation_shows_at_its_field(qtbot, lang):
+    """Review 2 #2: an InputError from the computation (a price it needs) is shown at that
+    field in the window's language, the results say why they are missing, the status line
+    carries no raw exception, and the card never stays on "Computing…"."""
+    window = make_window(qtbot, lang=lang, recommend=_needs_a_price)
+    with qtbot.waitSignal(window.recomputer.failed):
+        window.recompute()
+    economics = next(p for p in window.pages if "economics.gpu_price" in p.editors)
+    editor = economics.editors["economics.gpu_price"]
+    expected = "请填写 economics.gpu_price" if lang == "zh" else "set economics.gpu_price"
+    assert expected in editor.error_text()
+    card = window.results_page.card
+    assert card.rating_label.text() not in ("Computing…", "正在计算…")
+    assert expected in card.headline_label.text()
+    assert window.results_page.error_banner.isVisibleTo(window.results_page)
+    status = window.statusBar().currentMessage()
+    assert "InputError" not in status and status
+    # A valid profile with a computation problem can still be saved (it is not invalid).
+    assert window.answers.all_problems() == {}
+    # Results for other answers clear the message at the field and the banner.
+    window.recomputer._recommend = projection_recommend
+    with qtbot.waitSignal(window.resultsShown):
+        window.answers.set("hardware.gpus_per_node", 2)
+    assert editor.error_text() == ""
+    assert not window.results_page.error_banner.isVisibleTo(window.results_page)
+    assert card.rating_label.text() not in ("No results", "没有结果")

@@ -23,7 +23,7 @@ EXAMPLES = sorted((ROOT / "examples").glob("*.yaml"))
 def projection_recommend(profile: Profile) -> Recommendation:
     projection = project(profile)
     costs = estimate_costs(profile, projection, lang="en")
-    best = costs.best_value_gpus
+    best = costs.best_value_gpus or 1  # None when no count can run the job
     verdict = Verdict(rating="worth_it" if best > 1 else "not_worth_it", gpus=best, nodes=1,
                       parallelism="data", framework="ddp" if best > 1 else "none",
                       deployment="own",

@@ -67,6 +67,23 @@ def validate_answers(data: Answers) -> tuple[Profile | None, dict[str, Problem]]
     return profile, {}
 
 
+COOLING = "hardware.cooling"
+
+
+def usual_cooling(gpu: Any) -> str | None:
+    """The catalog card's usual cooling (GpuSpec.default_cooling: by its class); None for a
+    custom or unknown GPU."""
+    if not isinstance(gpu, str) or not gpu.strip():
+        return None
+    from advisor.catalog import resolve_gpu
+
+    try:
+        spec = resolve_gpu(gpu)
+    except InputError:
+        return None
+    return getattr(spec, "default_cooling", None)
+
+
 class AnswerModel(QObject):
     """Answers in, valid profile and field problems out."""
 
@@ -74,6 +91,7 @@ class AnswerModel(QObject):
     problemsChanged = Signal(object)  # dict[path, Problem], after every change
     answersReset = Signal()  # many answers replaced at once (open, preset, restore)
     edited = Signal()  # any change by the user or a load (autosave listens)
+    answerChanged = Signal(str)  # an answer changed by the model itself (the cooling default)
 
     def __init__(self, profile: Profile | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -81,20 +99,48 @@ class AnswerModel(QObject):
         self.profile: Profile | None = profile or Profile()
         self.problems: dict[str, Problem] = {}
         self._typing_problems: dict[str, Problem] = {}
+        # Valid answers the computation could not use (an InputError from the results, e.g. a
+        # price it needs): shown at their fields, but the profile is valid and can be saved.
+        self.compute_problems: dict[str, Problem] = {}
+        self.explicit: set[str] = set()  # answers the user chose (not to be defaulted)
 
     # -- reading ------------------------------------------------------------------------------
     def get(self, path: str) -> Any:
         return get_path(self.data, path)
 
     def all_problems(self) -> dict[str, Problem]:
+        """What makes the answers invalid (not the computation's problems)."""
         return {**self.problems, **self._typing_problems}
+
+    def shown_problems(self) -> dict[str, Problem]:
+        """Every message to show at a field: invalid answers first, then the computation's."""
+        return {**self.compute_problems, **self.all_problems()}
+
+    def set_compute_problems(self, problems: dict[str, Problem]) -> None:
+        """The computation's problems with valid answers ({} when it succeeded)."""
+        if problems == self.compute_problems:
+            return
+        self.compute_problems = dict(problems)
+        self.problemsChanged.emit(self.shown_problems())
 
     # -- writing ------------------------------------------------------------------------------
     def set(self, path: str, value: Any) -> None:
-        """One answer from a field; revalidates and tells the listeners."""
+        """One answer from a field; revalidates and tells the listeners. Picking a GPU also
+        picks its usual cooling (passive data-centre cards sit in a server, GeForce cards have
+        open-air fans), unless the user chose the cooling."""
         self._typing_problems.pop(path, None)
+        if path == COOLING:
+            self.explicit.add(COOLING)
         set_path(self.data, path, value)
+        follows = path == "hardware.gpu" and COOLING not in self.explicit
+        cooling = usual_cooling(value) if follows else None
+        if cooling is not None and cooling != self.get(COOLING):
+            set_path(self.data, COOLING, cooling)
+        else:
+            cooling = None
         self._revalidate()
+        if cooling is not None:
+            self.answerChanged.emit(COOLING)
         self.edited.emit()
 
     def set_many(self, values: dict[str, Any]) -> None:
@@ -109,7 +155,7 @@ class AnswerModel(QObject):
     def typing_problem(self, path: str, message_en: str, message_zh: str) -> None:
         """Text that is not a number yet: shown at the field, the last valid profile stays."""
         self._typing_problems[path] = Problem(path, message_en, message_zh)
-        self.problemsChanged.emit(self.all_problems())
+        self.problemsChanged.emit(self.shown_problems())
 
     def load(self, data: Answers) -> None:
         """Replace every answer (open, restore); invalid answers load with their messages."""
@@ -117,6 +163,11 @@ class AnswerModel(QObject):
         merged = _merge(base, copy.deepcopy(data))
         self.data = merged
         self._typing_problems.clear()
+        # A loaded cooling other than the card's usual one was chosen on purpose: keep it.
+        self.explicit = set()
+        usual = usual_cooling(self.get("hardware.gpu"))
+        if usual is not None and self.get(COOLING) not in (None, usual):
+            self.explicit.add(COOLING)
         self._revalidate()
         self.answersReset.emit()
         self.edited.emit()
@@ -127,7 +178,7 @@ class AnswerModel(QObject):
     def _revalidate(self) -> None:
         profile, problems = validate_answers(self.data)
         self.problems = problems
-        self.problemsChanged.emit(self.all_problems())
+        self.problemsChanged.emit(self.shown_problems())
         if profile is not None:
             self.profile = profile
             self.profileChanged.emit(profile)

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from advisor.errors import InputError
 from advisor.profile import Profile
 from ui.answers import AnswerModel
 from ui.document import Document
@@ -46,6 +47,7 @@ class MainWindow(QMainWindow):
         self.answers = AnswerModel()
         self.recomputer = Recomputer(recommend, threaded=threaded, parent=self)
         self.results: Results | None = None
+        self.compute_error: Exception | None = None  # why the latest answers have no results
         self.results_page: Any = None  # built after the first page is on screen (start-up)
         self.steps = QListWidget()
         self.steps.setFixedWidth(300)
@@ -239,7 +241,9 @@ class MainWindow(QMainWindow):
             self.results_page.retranslate()
         if self.preview is not None:
             self.preview.retranslate()
-        self._problems_changed(self.answers.all_problems())
+        self._problems_changed()
+        if self.compute_error is not None:
+            self._recompute_failed(self.compute_error)
         if self.answers.profile is not None:
             self._profile_changed(self.answers.profile)  # currency may follow the language
 
@@ -252,10 +256,10 @@ class MainWindow(QMainWindow):
             if page.currency != unit:
                 page.retranslate(self.lang, unit)
 
-    def _problems_changed(self, problems: dict) -> None:
+    def _problems_changed(self, _problems: dict | None = None) -> None:
         if self.results_page is None:
             return
-        count = len(problems)
+        count = len(self.answers.all_problems())  # invalid answers, not the computation's
         text = self.tr("Some answers need attention (%1); the results are for the last valid "
                        "answers.").replace("%1", str(count)) if count else None
         self.results_page.set_banner(text)
@@ -263,6 +267,9 @@ class MainWindow(QMainWindow):
 
     def _show_results(self, results: Results) -> None:
         self.results = results
+        self.compute_error = None
+        self.answers.set_compute_problems({})
+        self.results_page.show_error(None)
         self.results_page.show_results(results, self.lang)
         if self.preview is not None:
             on_question_page = self.stack.currentIndex() < len(self.pages)
@@ -279,9 +286,25 @@ class MainWindow(QMainWindow):
             self.preview.show_results(results, self.lang)
         self.betterLinkShown.emit(results)
 
-    def _recompute_failed(self, message: str) -> None:
-        self.statusBar().showMessage(self.tr("Could not compute the results: %1")
-                                     .replace("%1", message), 10000)
+    def _recompute_failed(self, error: Exception | None) -> None:
+        """An answer the computation cannot use is marked at its field and the results say
+        why they are missing; anything else is a short line (the details are in the log)."""
+        self.compute_error = error
+        if isinstance(error, InputError):
+            self.answers.set_compute_problems(
+                {p.path: p for p in error.problems if p.path})
+            text = self.tr("The results cannot be computed with these answers: %1") \
+                .replace("%1", error.render(self.lang))
+            self.statusBar().showMessage(
+                self.tr("The results cannot be computed: see the marked answer."), 10000)
+        else:
+            text = self.tr("The results could not be computed because of an internal error; "
+                           "the details are in the log.")
+            self.statusBar().showMessage(text, 10000)
+        if self.results_page is not None:
+            self.results_page.show_error(text)
+        if self.preview is not None:
+            self.preview.show_error(text)
 
     def _update_summary(self) -> None:
         from ui.results.verdict_card import gpus_text, rating_text

@@ -20,6 +20,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from advisor.errors import InputError
 from advisor.profile import Currency, Profile
 from ui.results.better_link import better_link_profile
 
@@ -52,20 +53,26 @@ def default_recommend(profile: Profile) -> Any:
 
 
 def better_link_projection(profile: Profile, gpus: list[int]) -> tuple[Any, str] | None:
-    """(Projection, link value) of the profile on the next faster link, None at the top."""
-    from advisor.scaling import project
+    """(Projection, link value) of the profile on the next faster link; None at the top, and
+    None when the profile has measured points: the measured curve is the truth, and a faster
+    link may not help a run held back by something else (F30)."""
+    if profile.measured is not None:
+        return None
+    from advisor.projection_for import projection_for
 
     faster = better_link_profile(profile)
     if faster is None:
         return None
-    return project(faster, gpus), faster.hardware.intra_link.value
+    return projection_for(faster, gpus), faster.hardware.intra_link.value
 
 
 class Recomputer(QObject):
     resultsReady = Signal(object)  # Results without the better-link curve
     betterLinkReady = Signal(object)  # the same Results with it
-    failed = Signal(str)  # a message for the status line; the details go to the log
-    _done = Signal(object, object, bool)  # (Results | None, error text | None, final?)
+    # The exception: an InputError (a problem with an answer, shown at its field) or any
+    # other (a short line; the traceback goes to the log, never to the screen)
+    failed = Signal(object)
+    _done = Signal(object, object, bool)  # (Results | None, exception | None, final?)
 
     def __init__(self, recommend: Callable[[Profile], Any] | None = None, *,
                  threaded: bool | None = None, parent: QObject | None = None) -> None:
@@ -112,9 +119,13 @@ class Recomputer(QObject):
         try:
             results = Results(profile, self._recommend(profile), generation=generation)
             self.last_compute_s = time.perf_counter() - started
+        except InputError as exc:  # an answer the computation cannot use: said at the field
+            log.info("recommendation needs other answers: %s", exc.render("en"))
+            self._done.emit(None, exc, True)
+            return
         except Exception as exc:  # one error path: logged, shown as a line, app keeps going
             log.error("recommendation failed:\n%s", traceback.format_exc())
-            self._done.emit(None, f"{type(exc).__name__}: {exc}", True)
+            self._done.emit(None, exc, True)
             return
         self._done.emit(results, None, False)
         try:
@@ -126,14 +137,14 @@ class Recomputer(QObject):
             results = replace(results, better_link=better[0], better_link_name=better[1])
         self._done.emit(results, None, True)
 
-    def _finished(self, results: Results | None, error: str | None, final: bool) -> None:
+    def _finished(self, results: Results | None, error: Exception | None, final: bool) -> None:
         if results is not None:
             if not final:
                 self.resultsReady.emit(results)
                 return
             self.betterLinkReady.emit(results)
         else:
-            self.failed.emit(error or "")
+            self.failed.emit(error)
         self._busy = False
         if self._pending is not None:
             self._timer.start()

@@ -6,10 +6,12 @@ anyone pays. The price used is the median of the offers for that GPU in the repo
 tier, until there are three or more:
 
 1. this GPU's on-demand / community offers in the report's currency;
-2. offers for GPUs of the same class (consumer, workstation, datacenter) in that currency whose
-   tensor throughput is within a factor of three, scaled by the ratio of tensor TFLOPS (a
-   rental market prices cards of one class roughly by speed), the closest GPU first, one GPU's
-   offers at a time, only as many GPUs as it takes to reach three;
+2. offers for GPUs of the same class (consumer, workstation, datacenter) and the same
+   generation (Ampere, Ada, Hopper, ...) in that currency whose tensor throughput is within a
+   factor of three, scaled by the ratio of tensor TFLOPS (a rental market prices cards of one
+   class and generation roughly by speed), the closest GPU first, one GPU's offers at a time,
+   only as many GPUs as it takes to reach three. Low-confidence offers (approximate, tutorial
+   or article figures) never stand in for another GPU;
 3. this GPU's on-demand / community offers in the other currency, converted;
 4. comparable GPUs' offers in the other currency, as in 2, converted;
 5. this GPU's spot offers (they can be taken away mid-run, so they come last).
@@ -54,6 +56,12 @@ class PricedOffer:
                     zh=f"{who.zh}的 {self.scaled_from} 报价，按张量算力折算")
 
 
+def low_confidence(offer: CloudOffer) -> bool:
+    """An approximate figure (a tutorial's, the article's): fine for its own GPU, never scaled
+    to another one."""
+    return str(offer.confidence or "").strip().lower().startswith("low")
+
+
 def _steady(offer: CloudOffer) -> bool:
     return offer.kind != "spot"
 
@@ -68,7 +76,9 @@ def representative_offers(offers: Sequence[CloudOffer], gpu: GpuSpec, currency: 
     def comparable(o: CloudOffer) -> PricedOffer | None:
         other = specs.get(o.gpu)
         if other is None or other.id == gpu.id or gpu.gpu_class is None or \
-                other.gpu_class != gpu.gpu_class or other.tflops_fp16_dense <= 0:
+                other.gpu_class != gpu.gpu_class or other.tflops_fp16_dense <= 0 or \
+                gpu.generation is None or other.generation != gpu.generation or \
+                low_confidence(o):
             return None
         ratio = gpu.tflops_fp16_dense / other.tflops_fp16_dense
         if not 1 / COMPARABLE_TFLOPS_FACTOR <= ratio <= COMPARABLE_TFLOPS_FACTOR:
@@ -109,9 +119,27 @@ def _distance(a: GpuSpec, b: GpuSpec) -> float:
 
 
 def describe(pool: Sequence[PricedOffer]) -> Text:
-    """"median of 3 offers: A, B, C" in both languages (one offer: "one offer: A")."""
-    en = "; ".join(p.label.en for p in pool)
-    zh = "；".join(p.label.zh for p in pool)
+    """"median of 3 offers: A; B (RTX 5090 scaled by tensor TFLOPS)" in both languages, each
+    provider named once (one offer: "only one offer: A")."""
+    groups: dict[str, tuple[Text, list[PricedOffer]]] = {}
+    for p in pool:
+        who = p.offer.provider_text
+        groups.setdefault(who.en, (who, []))[1].append(p)
+    parts_en, parts_zh = [], []
+    for who, offers in groups.values():
+        scaled = sorted({p.scaled_from for p in offers if p.scaled_from})
+        own = sum(1 for p in offers if p.scaled_from is None)
+        count_en = f" ×{len(offers)}" if len(offers) > 1 else ""
+        if scaled:
+            names = ", ".join(scaled)
+            mine_en = "this GPU and " if own else ""
+            mine_zh = "本卡及" if own else ""
+            parts_en.append(f"{who.en}{count_en} ({mine_en}{names} scaled by tensor TFLOPS)")
+            parts_zh.append(f"{who.zh}{count_en}（{mine_zh}{names} 按张量算力折算）")
+        else:
+            parts_en.append(f"{who.en}{count_en}")
+            parts_zh.append(f"{who.zh}{count_en}")
+    en, zh = "; ".join(parts_en), "；".join(parts_zh)
     if len(pool) == 1:
         return Text(en=f"only one offer: {en}", zh=f"仅有一个报价：{zh}")
     return Text(en=f"median of {len(pool)} offers: {en}",

@@ -29,6 +29,12 @@ class GpuSpec(BaseModel):
     nvlink: Literal["none", "bridge", "sxm"] = "none"
     nvlink_gbs_unidirectional: float | None = None
     launch_price_usd: float | None = None
+    # Architecture (turing, volta, ampere, ada, hopper, blackwell): cloud prices are only
+    # blended across GPUs of one generation and class (catalog.cloud_price).
+    generation: str | None = None
+    # Cooling of the usual board: GeForce cards ship open-air coolers; workstation and data-centre
+    # cards are blower or passive (server airflow). None: derived from the class.
+    cooling: Literal["open_air", "blower", "server", "liquid"] | None = None
     source: Any = None
     as_of: Any = None
     confidence: Any = None
@@ -36,6 +42,15 @@ class GpuSpec(BaseModel):
     @property
     def is_consumer(self) -> bool:
         return self.gpu_class == "consumer"
+
+    @property
+    def default_cooling(self) -> str:
+        """The profile's cooling default for this card (values of profile.Cooling): consumer
+        cards open-air, workstation cards blower, data-centre cards passive in a server."""
+        if self.cooling is not None:
+            return self.cooling
+        return {"consumer": "open_air", "workstation": "blower"}.get(self.gpu_class or "",
+                                                                      "server")
 
 
 @cache

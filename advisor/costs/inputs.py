@@ -97,22 +97,25 @@ def resolve_inputs(profile: Profile, catalog: Catalog, *, lang: str | None = Non
             usd = profile.hardware.gpu.price_usd
             gpu_price = None if usd is None else catalog.convert(usd, "USD", out)
         else:
-            quote = catalog.gpu_price_quote(spec.id, out)
+            # Item 5: the catalog's prices are chosen in the profile's own currency (its
+            # market) and only converted for the report: --currency never picks other offers.
+            quote = catalog.gpu_price_quote(spec.id, given_in)
             if quote is not None:
-                gpu_price = quote.value
+                gpu_price = catalog.convert(quote.value, given_in, out)
                 notes.append(Text(
-                    en=f"GPU price: {quote.basis.en}, {money(quote.value, out)} a card",
-                    zh=f"显卡价格：{quote.basis.zh}，每张 {money(quote.value, out)}"))
+                    en=f"GPU price: {quote.basis.en}, {money(gpu_price, out)} a card",
+                    zh=f"显卡价格：{quote.basis.zh}，每张 {money(gpu_price, out)}"))
     if gpu_price is None:
-        notes.append(Text(en="no purchase price for this GPU: owning is not costed "
-                             "(set economics.gpu_price)",
-                          zh="没有这款显卡的购买价：未计算自建成本（请填写 economics.gpu_price）"))
+        notes.append(Text(en="no purchase price for this GPU: the own figures exclude the "
+                             "cards (machine and electricity only); set economics.gpu_price",
+                          zh="没有这款显卡的购买价：自建成本不含显卡（只含整机其余部分和电费）；"
+                             "请填写 economics.gpu_price"))
 
     cloud = mine(eco.cloud_price_per_gpu_hour)
     if cloud is None and not isinstance(profile.hardware.gpu, CustomGpu):
-        quote = catalog.cloud_quote(spec.id, out)
+        quote = catalog.cloud_quote(spec.id, given_in)
         if quote is not None:
-            cloud = quote.value
+            cloud = catalog.convert(quote.value, given_in, out)
             notes.append(Text(
                 en=f"cloud price: {unit_price(cloud, out)} per GPU-hour, {quote.basis.en}",
                 zh=f"云实例租用价格：每卡时 {unit_price(cloud, out)}，{quote.basis.zh}"))
@@ -124,15 +127,15 @@ def resolve_inputs(profile: Profile, catalog: Catalog, *, lang: str | None = Non
 
     electricity = mine(eco.electricity_per_kwh)
     if electricity is None:
-        electricity = catalog.electricity_per_kwh(out)
-        row = catalog.electricity_entry(out)
+        electricity = catalog.convert(catalog.electricity_per_kwh(given_in), given_in, out)
+        row = catalog.electricity_entry(given_in)
         region, per_kwh = row.region_text, unit_price(electricity, out)
         dated_en, dated_zh = (f", {row.as_of}", f"（{row.as_of}）") if row.as_of else ("", "")
         notes.append(Text(en=f"electricity: {region.en}{dated_en}, {per_kwh}/kWh",
                           zh=f"电费：{region.zh}{dated_zh}，每度 {per_kwh}"))
     day_rate = mine(eco.engineer_day_rate)
     if day_rate is None:
-        day_rate = catalog.engineer_day_rate(out)
+        day_rate = catalog.convert(catalog.engineer_day_rate(given_in), given_in, out)
         notes.append(Text(en=f"engineer day rate: default {money(day_rate, out)} "
                              "(set economics.engineer_day_rate)",
                           zh=f"工程师日薪：默认 {money(day_rate, out)}"

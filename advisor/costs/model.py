@@ -15,8 +15,7 @@ from dataclasses import dataclass
 from advisor.catalog import Catalog, load_catalog
 from advisor.costs.breakeven import buy_vs_rent_curves
 from advisor.costs.inputs import CostInputs, resolve_inputs
-from advisor.costs.result import CostReport
-from advisor.errors import InputError
+from advisor.costs.result import BuyVsRent, CostReport
 from advisor.i18n import Text, system_lang
 from advisor.profile import Profile
 from advisor.scaling.result import Projection
@@ -34,7 +33,7 @@ class SetupCost:
     power_w: float
     energy_kwh_per_run: float
     energy_cost_per_run: float
-    capex: float  # cards + machines; 0 when the card price is unknown
+    capex: float  # cards + machines; the machines only when the card price is unknown
     cloud_cost_per_run: float
     migration_total: float
 
@@ -47,8 +46,8 @@ def setup_cost(inp: CostInputs, gpus: int, machines: int, run_hours: float) -> S
         machines * inp.system_power_w(per_machine)
     energy_kwh = power_w * run_hours / 1000.0 * inp.pue
     # F10/F23: the machine around the cards costs more with more cards, and jumps at 8.
-    capex = 0.0 if inp.gpu_price is None else \
-        gpus * inp.gpu_price + machines * inp.machine_overhead(per_machine)
+    # Without a card price the cards are left out (own_priced False), the machine is not.
+    capex = gpus * (inp.gpu_price or 0.0) + machines * inp.machine_overhead(per_machine)
     cloud = 0.0 if inp.cloud_per_gpu_hour is None else gpus * run_hours * inp.cloud_per_gpu_hour
     migration = 0.0
     if gpus > 1:
@@ -61,23 +60,11 @@ def setup_cost(inp: CostInputs, gpus: int, machines: int, run_hours: float) -> S
 
 
 def _effective_mode(inp: CostInputs) -> tuple[str, list[Text]]:
+    """The mode the report is costed in. A side without a price is never an error: its
+    figures leave the unknown price out (``own_priced`` / ``cloud_priced`` False) and the
+    notes from ``resolve_inputs`` name the field to fill in."""
     own_ok, cloud_ok = inp.gpu_price is not None, inp.cloud_per_gpu_hour is not None
-    if inp.mode == "own" and not own_ok:
-        raise InputError.single("no purchase price for this GPU: set economics.gpu_price",
-                                "没有这款显卡的购买价：请填写 economics.gpu_price",
-                                path="economics.gpu_price")
-    if inp.mode == "cloud" and not cloud_ok:
-        raise InputError.single(
-            "no cloud offer for this GPU: set economics.cloud_price_per_gpu_hour",
-            "目录中没有这款显卡的云报价：请填写 economics.cloud_price_per_gpu_hour",
-            path="economics.cloud_price_per_gpu_hour")
-    if inp.mode == "compare" and not (own_ok and cloud_ok):
-        if not own_ok and not cloud_ok:
-            raise InputError.single(
-                "neither a purchase price nor a cloud price is known for this GPU: set "
-                "economics.gpu_price or economics.cloud_price_per_gpu_hour",
-                "这款显卡既没有购买价也没有云价格：请填写 economics.gpu_price 或 "
-                "economics.cloud_price_per_gpu_hour", path="economics")
+    if inp.mode == "compare" and own_ok != cloud_ok:
         mode = "own" if own_ok else "cloud"
         return mode, [Text(en=f"compare mode: only {mode} can be priced",
                            zh=f"比较模式：只能计算{'自建' if mode == 'own' else '云实例租用'}成本")]
@@ -114,25 +101,29 @@ def estimate_costs(profile: Profile, projection: Projection, *, lang: str | None
                                        runs_in_horizon, notes)
     saved_value, net_value = [], []
     for i, s in enumerate(setups):
-        hours_saved = base_hours - s.run_hours
-        # F12/F02: the time saved is worth a day's value per 24 wall-clock hours saved.
-        value = runs_pm * hours_saved / 24.0 * inp.value_per_day
+        if not fits[i]:
+            # A setup that cannot run saves nothing and costs nothing comparable: 0.0 here,
+            # "—" wherever it is shown (``fits`` marks it).
+            saved_value.append(0.0)
+            net_value.append(0.0)
+            continue
+        value = time_value_per_month(runs_pm, base_hours, s.run_hours, inp.value_per_day)
         # A time value is never negative: a slower setup saves nothing, and the time it
         # loses shows in its net value.
         saved_value.append(max(0.0, value))
         net_value.append(value - (cost_month[i] - base_month))
 
-    candidates = [i for i, ok in enumerate(fits) if ok] or [0]
-    best = max(candidates, key=lambda i: (round(net_value[i], 6), -projection.gpus[i]))
+    candidates = [i for i, ok in enumerate(fits) if ok]
+    best = max(candidates, key=lambda i: (round(net_value[i], 6), -projection.gpus[i])) \
+        if candidates else None
     deadline = _deadline_gpus(inp, projection, cost_month, fits)
-    bvr_index = best
-    s = setups[bvr_index]
-    own_per_hour = s.power_w / 1000.0 * inp.pue * inp.electricity_per_kwh
-    cloud_per_hour = 0.0 if inp.cloud_per_gpu_hour is None else s.gpus * inp.cloud_per_gpu_hour
-    curves = buy_vs_rent_curves(
-        s.gpus, s.capex, s.energy_cost_per_run * runs_pm, s.cloud_cost_per_run * runs_pm,
-        horizon, cloud_per_hour, own_per_hour,
-        priced=inp.gpu_price is not None and inp.cloud_per_gpu_hour is not None)
+    curves = _buy_vs_rent(inp, setups[best] if best is not None else None, runs_pm, horizon)
+    if best is None:
+        notes.append(Text(
+            en="no GPU count costed here can hold this job in memory: there is no best value "
+               "and no buy-vs-rent comparison (the rows show costs only)",
+            zh="这里计算的卡数都放不下此任务：没有性价比最高的卡数，也不比较购买与租用"
+               "（表中只列出成本）"))
     if deadline is None and inp.deadline_days is not None:
         notes.append(Text(en="no GPU count finishes the planned runs before the deadline",
                           zh="没有任何卡数能在截止前完成计划的训练"))
@@ -145,11 +136,42 @@ def estimate_costs(profile: Profile, projection: Projection, *, lang: str | None
         cloud_cost_per_run=cloud_run, own_cost_per_run=own_run,
         migration_cost_per_run=mig_run, cost_per_run=cost_run, cost_per_month=cost_month,
         time_saved_value_per_month=saved_value, net_value_per_month=net_value,
-        best_value_gpus=projection.gpus[best], deadline_gpus=deadline, buy_vs_rent=curves,
+        best_value_gpus=None if best is None else projection.gpus[best],
+        deadline_gpus=deadline, buy_vs_rent=curves,
         assumptions=[t.get(lang) for t in notes], assumption_texts=notes,
         own_priced=inp.gpu_price is not None, cloud_priced=inp.cloud_per_gpu_hour is not None,
         capex=[s.capex for s in setups], power_w=[s.power_w for s in setups],
         priced_with=inp.priced_with(), fits=fits)
+
+
+def time_value_per_month(runs_per_month: float, base_hours: float, run_hours: float,
+                         value_per_day: float) -> float:
+    """F12/F02: a day's value per 24 wall-clock hours saved (negative: lost) a month.
+
+    The days counted are capped at the days in a month: the runs of one month cannot save
+    (or lose) more calendar time than the month has, however long they would take on the
+    baseline (a 2000-hour run twice a month does not save 137 days a month)."""
+    days = runs_per_month * (base_hours - run_hours) / 24.0
+    days = max(-DAYS_PER_MONTH, min(DAYS_PER_MONTH, days))
+    return days * value_per_day
+
+
+def _buy_vs_rent(inp: CostInputs, s: SetupCost | None, runs_pm: float,
+                 horizon: float) -> BuyVsRent:
+    """Owning vs renting the best-value setup; with no setup that can run, an empty
+    comparison for no GPUs (``gpus`` 0, no crossing)."""
+    if s is None:
+        months = [float(m) for m in range(0, math.ceil(horizon) + 1)]
+        zeros = [0.0] * len(months)
+        return BuyVsRent(gpus=0, months=months, own_cumulative=zeros,
+                         cloud_cumulative=list(zeros), breakeven_months=None,
+                         breakeven_hours_per_month=None)
+    own_per_hour = s.power_w / 1000.0 * inp.pue * inp.electricity_per_kwh
+    cloud_per_hour = 0.0 if inp.cloud_per_gpu_hour is None else s.gpus * inp.cloud_per_gpu_hour
+    return buy_vs_rent_curves(
+        s.gpus, s.capex, s.energy_cost_per_run * runs_pm, s.cloud_cost_per_run * runs_pm,
+        horizon, cloud_per_hour, own_per_hour,
+        priced=inp.gpu_price is not None and inp.cloud_per_gpu_hour is not None)
 
 
 def _per_run_and_month(s: SetupCost, mode: str, horizon: float, runs_pm: float,
@@ -180,7 +202,9 @@ def _baseline(profile: Profile, projection: Projection, inp: CostInputs,
         row = _per_run_and_month(one, mode, inp.horizon_months, inp.runs_per_month,
                                  runs_in_horizon)
         return one.run_hours, row[4]
-    i = next((k for k, ok in enumerate(fits) if ok), 0)
+    if not any(fits):
+        return setups[0].run_hours, cost_month[0]  # unused: no row has a value
+    i = next(k for k, ok in enumerate(fits) if ok)
     n = projection.gpus[i]
     notes.append(Text(en=f"one GPU cannot run this job: value is compared with {n} GPUs",
                       zh=f"单卡无法运行此任务：价值与 {n} 卡相比"))

@@ -16,7 +16,7 @@ class BuyVsRent(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    gpus: int
+    gpus: int  # the best-value setup; 0 when no GPU count costed can run the job
     months: list[float]
     own_cumulative: list[float]
     cloud_cumulative: list[float]
@@ -51,7 +51,8 @@ class CostReport(BaseModel):
     # value of the time saved (or lost) − extra cost, vs one GPU; may be negative. For counts
     # that do not fit (fits[i] False) both are hypothetical: shown as not applicable in text.
     net_value_per_month: list[float]
-    best_value_gpus: int
+    # Only a count that fits (fits[i] True); None when no count costed can run the job.
+    best_value_gpus: int | None
     deadline_gpus: int | None  # cheapest N that meets the deadline, when one is given
     buy_vs_rent: BuyVsRent
     assumptions: list[str] = []
@@ -60,7 +61,7 @@ class CostReport(BaseModel):
     assumption_texts: list[Text] = []
     own_priced: bool = True  # False: no card price known, own figures exclude the hardware
     cloud_priced: bool = True  # False: no cloud offer known, cloud figures are 0
-    capex: list[float] = []  # cards + machines for each N (0 when own_priced is False)
+    capex: list[float] = []  # cards + machines for each N (machines only: own_priced False)
     power_w: list[float] = []  # whole-setup draw while training, for each N (before PUE)
     priced_with: dict[str, float] = {}  # gpu_price, cloud_per_gpu_hour, electricity_per_kwh, ...
     fits: list[bool] = []  # the projection's fits per N (a setup that does not fit is never best)

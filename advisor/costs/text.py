@@ -43,8 +43,12 @@ def render_text(report: CostReport, lang: str = "en",
                                 f"({NOT_APPLICABLE} = not applicable)",
                           f"* 显存放不下：无法运行，不会被推荐（{NOT_APPLICABLE} 表示不适用）"))
     lines.append("")
-    lines.append(pick(lang, f"Best value: {gpus_text(report.best_value_gpus, lang)}",
-                      f"性价比最高：{gpus_text(report.best_value_gpus, lang)}"))
+    if report.best_value_gpus is None:  # review 2, item 1: no row that cannot run is "best"
+        lines.append(pick(lang, "Best value: none (no GPU count here can run this job)",
+                          "性价比最高：无（这里没有任何卡数能运行此任务）"))
+    else:
+        lines.append(pick(lang, f"Best value: {gpus_text(report.best_value_gpus, lang)}",
+                          f"性价比最高：{gpus_text(report.best_value_gpus, lang)}"))
     if report.deadline_gpus is not None:
         lines.append(pick(lang, f"Cheapest setup that meets the deadline: "
                                 f"{gpus_text(report.deadline_gpus, lang)}",
@@ -81,6 +85,10 @@ def _override_hint(lang: str, warnings: Sequence[CatalogWarning],
 def _buy_vs_rent(report: CostReport, lang: str) -> list[str]:
     bvr = report.buy_vs_rent
     out = [""]
+    if report.best_value_gpus is None or bvr.gpus < 1:
+        out.append(pick(lang, "Buy vs rent: not compared (no GPU count here can run this job).",
+                        "自建还是云实例租用：未比较（这里没有任何卡数能运行此任务）。"))
+        return out
     if not (report.own_priced and report.cloud_priced):
         out.append(pick(lang, "Buy vs rent: not compared (a price is missing).",
                         "自建还是云实例租用：缺少价格，未比较。"))

@@ -66,7 +66,29 @@ class RunContext:
 
 def _with_net(note: Text, net: InterLink, **values: object) -> Text:
     name = label(net)
-    return Text(en=note.en.format(net=name.en, **values), zh=note.zh.format(net=name.zh, **values))
+    return Text(en=note.en.format(net=name.en, **values),
+                zh=_join_zh(note.zh.format(net="\x00" + name.zh + "\x00", **values)))
+
+
+def _join_zh(text: str) -> str:
+    """Drop the markers around an inserted name, with a space where Chinese meets Latin
+    letters or digits ("经 25 GbE 以太网互联"), as Chinese typesetting puts one."""
+    parts = text.split("\x00")
+    out = parts[0]
+    for piece in parts[1:]:
+        if out and piece and _cjk(out[-1]) != _cjk(piece[0]) and not _punct(out[-1]) \
+                and not _punct(piece[0]):
+            out += " "
+        out += piece
+    return out
+
+
+def _cjk(ch: str) -> bool:
+    return "\u4e00" <= ch <= "\u9fff"
+
+
+def _punct(ch: str) -> bool:
+    return ch in "，。：；（）、“”" or ch.isspace()
 
 
 def _sized(profile: Profile, series: MeasuredSeries, up_to: int, assumed: bool,

@@ -170,6 +170,11 @@ def refit(series: MeasuredSeries, inputs: DataParallelInputs, params: ScalingPar
     sd = np.where(out == n0, 0.0, sd)  # the baseline is the measurement itself
     low = speed * np.exp(-BAND_Z * sd)
     high = np.minimum(speed * np.exp(BAND_Z * sd), np.maximum(out, speed))
+    # Beyond the data the band's top keeps a non-increasing efficiency: twice the GPUs (a
+    # second machine behind a network) never more than doubles the top (# F08).
+    last = out >= series.gpus[-1]
+    top_eff = np.where(last, high / out, np.inf)
+    high = np.where(last, np.maximum(np.minimum.accumulate(top_eff) * out, speed), high)
     shares = _shares(inputs, params, outcome.values, series)
     return ScalingFit(
         parameters={k: float(f"{v:.6g}") for k, v in outcome.values.items()},

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 from advisor.diagnosis.result import Diagnosis
 from advisor.i18n import Text, pick
 
@@ -20,6 +22,25 @@ PARAMETER_LABEL = {
 }
 
 
+def display_width(text: str) -> int:
+    """Terminal columns of ``text``: East Asian wide and full-width characters take two."""
+    return sum(2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)
+
+
+def cell(text: str, width: int, right: bool = True) -> str:
+    """``text`` padded to ``width`` terminal columns (Chinese headers line up with digits)."""
+    pad = " " * max(width - display_width(text), 0)
+    return pad + text if right else text + pad
+
+
+def _row(cells: list[tuple[str, int, bool]]) -> str:
+    return "  " + "  ".join(cell(t, w, r) for t, w, r in cells).rstrip()
+
+
+MEASURED_COLUMNS = (4, 11, 8, 10, 10, 0)
+FIT_COLUMNS = (4, 7, 13, 8, 0)
+
+
 def _fmt(value: float | None, spec: str, dash: str = "—") -> str:
     return dash if value is None else format(value, spec)
 
@@ -29,14 +50,17 @@ def render_text(d: Diagnosis, lang: str = "en") -> str:
     out: list[str] = []
     out.append(pick(lang, f"Measured scaling ({m.unit}, {m.scaling} scaling)",
                     f"实测扩展性（{m.unit}，{'弱' if m.scaling == 'weak' else '强'}扩展）"))
-    out.append(pick(lang, "  GPUs   throughput  speed-up  efficiency  Karp–Flatt  grade",
-                    "  卡数        吞吐     加速比      效率  Karp–Flatt  评级"))
+    heads = pick(lang, "GPUs|throughput|speed-up|efficiency|Karp–Flatt|grade",
+                 "卡数|吞吐|加速比|效率|Karp–Flatt|评级").split("|")
+    w = MEASURED_COLUMNS
+    out.append(_row([(h, w[k], k < 5) for k, h in enumerate(heads)]))
     for i, n in enumerate(m.gpus):
         level = m.grades[i]
-        kf = _fmt(m.karp_flatt[i], ">10.3f", f"{'—':>10}")
-        out.append(f"  {n:>4}  {m.throughput[i]:>11.4g}  {m.speedup[i]:>7.2f}×  "
-                   f"{100 * m.efficiency[i]:>8.0f} %  {kf}"
-                   f"  {LEVEL_LABEL[level].get(lang) if level else '—'}")
+        out.append(_row([(str(n), w[0], True), (f"{m.throughput[i]:.4g}", w[1], True),
+                         (f"{m.speedup[i]:.2f}×", w[2], True),
+                         (f"{100 * m.efficiency[i]:.0f} %", w[3], True),
+                         (_fmt(m.karp_flatt[i], ".3f"), w[4], True),
+                         (LEVEL_LABEL[level].get(lang) if level else "—", w[5], False)]))
     out.append(pick(lang, "Karp–Flatt trend: ", "Karp–Flatt 趋势：") + m.trend_meaning.get(lang))
     if d.grade is not None:
         out.append(pick(lang, "Grade (F30): ", "评级（F30）：") + d.grade.message.get(lang))
@@ -51,13 +75,16 @@ def render_text(d: Diagnosis, lang: str = "en") -> str:
             was = "" if shipped is None else pick(lang, f" (default {shipped:.4g})",
                                                    f"（默认 {shipped:.4g}）")
             out.append(f"  {label} ({name}) = {value:.4g}{was}")
-        out.append(pick(lang, "  GPUs   fitted   80 % band        Amdahl   ",
-                        "  卡数   拟合值   80% 区间         阿姆达尔 "))
+        heads = pick(lang, "GPUs|fitted|  80 % band|Amdahl|", "卡数|拟合值|  80% 区间|阿姆达尔|")
+        w = FIT_COLUMNS
+        out.append(_row([(h, w[k], k != 2) for k, h in enumerate(heads.split("|"))]))
         for i, n in enumerate(f.gpus):
             mark = pick(lang, "measured", "实测") if f.measured[i] else \
                 pick(lang, "extrapolated", "外推")
-            out.append(f"  {n:>4}  {f.speedup[i]:>6.2f}×  {f.speedup_low[i]:>6.2f}–"
-                       f"{f.speedup_high[i]:<6.2f}  {f.amdahl_speedup[i]:>6.2f}×   {mark}")
+            band = f"{f.speedup_low[i]:>6.2f}–{f.speedup_high[i]:.2f}"
+            out.append(_row([(str(n), w[0], True), (f"{f.speedup[i]:.2f}×", w[1], True),
+                             (band, w[2], False), (f"{f.amdahl_speedup[i]:.2f}×", w[3], True),
+                             (mark, w[4], False)]))
         serial, misfit = f.amdahl_serial_fraction, 100 * f.rms_log_residual
         out.append(pick(lang, f"  Amdahl's law alone: serial fraction {serial:.4f} (F03); rms "
                               f"misfit of the refit {misfit:.1f} %.",
@@ -67,7 +94,8 @@ def render_text(d: Diagnosis, lang: str = "en") -> str:
     if d.suspects:
         out.append(pick(lang, "Suspects, most likely first:", "可能原因（按可能性排序）："))
         for rank, s in enumerate(d.suspects, start=1):
-            out.append(f"  {rank}. {s.title.get(lang)} [{s.id}] "
+            # the title, not the internal id, in text; JSON keeps the id
+            out.append(f"  {rank}. {s.title.get(lang)} "
                        + pick(lang, f"score {s.score:.2f}", f"得分 {s.score:.2f}")
                        + f" ({', '.join(s.sources)})")
             for e in s.evidence:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 from advisor.i18n import Text
 
@@ -35,8 +35,27 @@ class Observation(_Model):
     id: ObservationId
     severity: Severity
     message: Text
+    # The raw facts (ids and values as the output named them): the JSON interface.
     evidence: list[str] = Field(default_factory=list)
     sources: list[str] = Field(default_factory=list)  # article fact ids, e.g. ["F27"]
+    # The same evidence in sentences for people, in both languages (not part of the JSON).
+    _evidence_text: list[Text] = PrivateAttr(default_factory=list)
+
+    @classmethod
+    def with_evidence(cls, id: str, severity: str, message: Text,
+                      evidence: list[tuple[str, Text]], sources: list[str]) -> Observation:
+        """An observation whose evidence items are (raw JSON string, human sentences)."""
+        obs = cls(id=id, severity=severity, message=message,  # type: ignore[arg-type]
+                  evidence=[raw for raw, _ in evidence], sources=sources)
+        obs._evidence_text = [text for _, text in evidence]
+        return obs
+
+    def evidence_in(self, lang: str) -> list[str]:
+        """The evidence to show a person in ``lang``; the raw strings when the sentences were
+        lost (an observation read back from JSON)."""
+        if len(self._evidence_text) == len(self.evidence):
+            return [t.get(lang) for t in self._evidence_text]
+        return list(self.evidence)
 
 
 class GpuFacts(_Model):

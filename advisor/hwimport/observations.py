@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from statistics import median
 
+from advisor.hwimport.display import pcie_path_label, reasons_text, virtualization_label
 from advisor.hwimport.model import GpuFacts, HardwareDescription, Observation
 from advisor.hwimport.throttle import THERMAL_REASONS
 from advisor.i18n import Text
@@ -51,9 +52,43 @@ def width_downgraded(g: GpuFacts) -> bool | None:
     return g.pcie_width_current < g.pcie_width_max
 
 
-def _obs(id_: str, severity: str, en: str, zh: str, evidence: list[str], facts: list[str]):
-    return Observation(id=id_, severity=severity, message=Text(en=en, zh=zh), evidence=evidence,
-                       sources=facts)
+# One evidence item: the raw string the JSON keeps (ids and values as read) and the sentence
+# a person reads, with human labels, in both languages.
+Evidence = tuple[str, Text]
+
+
+def _ev(raw: str, en: str, zh: str) -> Evidence:
+    return raw, Text(en=en, zh=zh)
+
+
+def _obs(id_: str, severity: str, en: str, zh: str, evidence: list[Evidence],
+         facts: list[str]) -> Observation:
+    return Observation.with_evidence(id_, severity, Text(en=en, zh=zh), evidence, facts)
+
+
+def _temp(g: GpuFacts) -> str:
+    return f"{g.temp_c:g} °C"
+
+
+def _thermal(g: GpuFacts) -> Evidence:
+    slow = sorted(THERMAL_REASONS & reasons(g))
+    words = reasons_text(slow)
+    raw = f"{_label(g)}: {', '.join(slow)}" + (f", {g.temp_c:g} C" if g.temp_c is not None
+                                               else "")
+    temp = f", {_temp(g)}" if g.temp_c is not None else ""
+    temp_zh = f"，{_temp(g)}" if g.temp_c is not None else ""
+    return _ev(raw, f"{_label(g)}: {words.en}{temp}", f"{_label(g)}：{words.zh}{temp_zh}")
+
+
+def _power(g: GpuFacts, reason: str, under_load: bool) -> Evidence:
+    words = reasons_text([reason])
+    if not under_load:
+        return _ev(f"{_label(g)}: {reason}", f"{_label(g)}: {words.en}",
+                   f"{_label(g)}：{words.zh}")
+    state = f" ({g.pstate})" if g.pstate else ""
+    return _ev(f"{_label(g)}: {reason} under load{state}",
+               f"{_label(g)}: {words.en} under load{state}",
+               f"{_label(g)}：满载时{words.zh}" + (f"（{g.pstate}）" if g.pstate else ""))
 
 
 def observe(d: HardwareDescription) -> list[Observation]:
@@ -62,9 +97,9 @@ def observe(d: HardwareDescription) -> list[Observation]:
     hot = [g for g in gpus if THERMAL_REASONS & reasons(g)]
     warm = [g for g in gpus if g.temp_c is not None and g.temp_c >= HOT_C and g not in hot]
     if hot or warm:
-        ev = [f"{_label(g)}: {', '.join(sorted(THERMAL_REASONS & reasons(g)))}"
-              + (f", {g.temp_c:g} C" if g.temp_c is not None else "") for g in hot]
-        ev += [f"{_label(g)}: {g.temp_c:g} C" for g in warm]
+        ev = [_thermal(g) for g in hot]
+        ev += [_ev(f"{_label(g)}: {g.temp_c:g} C", f"{_label(g)}: {_temp(g)}",
+                   f"{_label(g)}：{_temp(g)}") for g in warm]
         found.append(_obs(
             "thermal_throttling", "critical" if hot else "warning",
             "GPUs are slowing down for heat (most GPUs throttle above 84 °C): improve airflow or "
@@ -76,12 +111,11 @@ def observe(d: HardwareDescription) -> list[Observation]:
     capped = [g for g in gpus if "sw_power_cap" in reasons(g) and is_loaded(g)
               and g not in brake]
     if brake or capped:
-        ev = [f"{_label(g)}: hw_power_brake_slowdown" for g in brake
+        ev = [_power(g, "hw_power_brake_slowdown", False) for g in brake
               if "hw_power_brake_slowdown" in reasons(g)]
-        ev += [f"{_label(g)}: power_violation" for g in brake
+        ev += [_power(g, "power_violation", False) for g in brake
                if "power_violation" in reasons(g)]
-        ev += [f"{_label(g)}: sw_power_cap under load"
-               + (f" ({g.pstate})" if g.pstate else "") for g in capped]
+        ev += [_power(g, "sw_power_cap", True) for g in capped]
         # Under full load a GPU often sits at its power limit by design (info); the
         # hardware power brake is the chassis or power supply cutting clocks (critical).
         found.append(_obs(
@@ -92,7 +126,11 @@ def observe(d: HardwareDescription) -> list[Observation]:
             "请检查功率上限、电源和散热。", ev, ["F27"]))
     found.extend(_utilisation(gpus))
     if d.virtualization in ("vgpu", "host_vgpu"):
-        ev = [f"{_label(g)}: {g.virtualization}" + (f", {g.vgpus} vGPUs" if g.vgpus else "")
+        ev = [_ev(f"{_label(g)}: {g.virtualization}" + (f", {g.vgpus} vGPUs" if g.vgpus else ""),
+                  f"{_label(g)}: {virtualization_label(g.virtualization, 'en')}"
+                  + (f", {g.vgpus} vGPUs" if g.vgpus else ""),
+                  f"{_label(g)}：{virtualization_label(g.virtualization, 'zh')}"
+                  + (f"，{g.vgpus} 个 vGPU" if g.vgpus else ""))
               for g in gpus if g.virtualization in ("vgpu", "host_vgpu")]
         found.append(_obs(
             "vgpu_sharing", "warning",
@@ -104,8 +142,14 @@ def observe(d: HardwareDescription) -> list[Observation]:
     slow_gen = [g for g in gpus if g.pcie_gen_current and g.pcie_gen_max and
                 g.pcie_gen_current < g.pcie_gen_max and is_loaded(g)]
     if down or slow_gen:
-        ev = [f"{_label(g)}: x{g.pcie_width_current} of x{g.pcie_width_max}" for g in down]
-        ev += [f"{_label(g)}: PCIe gen {g.pcie_gen_current} of {g.pcie_gen_max} under load"
+        ev = [_ev(f"{_label(g)}: x{g.pcie_width_current} of x{g.pcie_width_max}",
+                  f"{_label(g)}: x{g.pcie_width_current} of x{g.pcie_width_max}",
+                  f"{_label(g)}：x{g.pcie_width_max} 的链路只用了 x{g.pcie_width_current}")
+              for g in down]
+        ev += [_ev(f"{_label(g)}: PCIe gen {g.pcie_gen_current} of {g.pcie_gen_max} under load",
+                   f"{_label(g)}: PCIe gen {g.pcie_gen_current} of {g.pcie_gen_max} under load",
+                   f"{_label(g)}：满载时只跑 PCIe {g.pcie_gen_current} 代"
+                   f"（最高 {g.pcie_gen_max} 代）")
                for g in slow_gen]
         found.append(_obs(
             "pcie_link_downgraded", "warning",
@@ -119,7 +163,10 @@ def observe(d: HardwareDescription) -> list[Observation]:
             "No NVLink between these GPUs: gradients travel over PCIe, which can cost from 30 % "
             "up to half of the multi-GPU speed-up.",
             "这些显卡之间没有 NVLink：梯度经 PCIe 传输，多卡加速比可能因此少 30% 到一半。",
-            [f"worst GPU-GPU path: {d.worst_pcie_path}"] if d.worst_pcie_path else [],
+            [_ev(f"worst GPU-GPU path: {d.worst_pcie_path}",
+                 f"worst GPU-GPU path: {pcie_path_label(d.worst_pcie_path, 'en')}",
+                 f"最差的 GPU 间路径：{pcie_path_label(d.worst_pcie_path, 'zh')}")]
+            if d.worst_pcie_path else [],
             ["F25"]))
     return found
 
@@ -130,14 +177,19 @@ def _utilisation(gpus: list[GpuFacts]) -> list[Observation]:
     if busy:
         mean_busy = sum(g.busy_util_pct for g in busy) / len(busy)  # type: ignore[misc]
         if mean_busy < STARVED_BELOW_PCT:
-            ev = [f"{_label(g)}: {g.busy_util_pct:.0f} % while busy ({g.util_samples} samples)"
+            ev = [_ev(f"{_label(g)}: {g.busy_util_pct:.0f} % while busy "
+                      f"({g.util_samples} samples)",
+                      f"{_label(g)}: {g.busy_util_pct:.0f} % while busy "
+                      f"({g.util_samples} samples)",
+                      f"{_label(g)}：工作时利用率 {g.busy_util_pct:.0f}%"
+                      f"（{g.util_samples} 个采样）")
                   for g in busy]
             found.append(_obs(
                 "data_starvation", "warning",
                 f"GPU utilisation is {mean_busy:.0f} % while working (below 80 %): check the data "
                 "pipeline (loader workers, storage, preprocessing) before adding GPUs.",
                 f"显卡工作时利用率仅 {mean_busy:.0f}%（低于 80%）：加卡之前先检查数据管线"
-                "（加载 worker、存储、预处理）。", ev, ["F28"]))
+                "（数据加载进程数、存储、预处理）。", ev, ["F28"]))
     lag = _laggards(busy)
     if lag:
         found.append(_obs(
@@ -149,26 +201,32 @@ def _utilisation(gpus: list[GpuFacts]) -> list[Observation]:
     return found
 
 
-def _laggards(busy: list[GpuFacts]) -> list[str]:
+def _laggards(busy: list[GpuFacts]) -> list[Evidence]:
     if len(busy) < 2:
         return []
-    evidence: list[str] = []
+    evidence: list[Evidence] = []
     for g in busy:
         others = [o for o in busy if o is not g]
         util_others = median(o.busy_util_pct for o in others)  # type: ignore[misc]
         # one snapshot (table, -q) is too noisy to compare utilisation; dmon/CSV loops are not
         if g.util_samples >= MIN_SAMPLES_TO_COMPARE and \
                 abs(g.busy_util_pct - util_others) >= LAGGARD_GAP_PCT:  # type: ignore[operator]
-            evidence.append(f"{_label(g)}: {g.busy_util_pct:.0f} % vs {util_others:.0f} % on "
-                            "the others")
+            raw = f"{_label(g)}: {g.busy_util_pct:.0f} % vs {util_others:.0f} % on the others"
+            evidence.append(_ev(raw, raw, f"{_label(g)}：利用率 {g.busy_util_pct:.0f}%，"
+                                          f"其他卡 {util_others:.0f}%"))
         clocks = [o.sm_clock_mhz for o in others if o.sm_clock_mhz]
         if g.sm_clock_mhz and clocks and g.sm_clock_mhz < LAGGARD_CLOCK_RATIO * median(clocks):
-            evidence.append(f"{_label(g)}: SM clock {g.sm_clock_mhz:.0f} MHz vs "
-                            f"{median(clocks):.0f} MHz on the others")
+            raw = (f"{_label(g)}: SM clock {g.sm_clock_mhz:.0f} MHz vs "
+                   f"{median(clocks):.0f} MHz on the others")
+            evidence.append(_ev(raw, raw, f"{_label(g)}：SM 频率 {g.sm_clock_mhz:.0f} MHz，"
+                                          f"其他卡 {median(clocks):.0f} MHz"))
         slow = sorted(reasons(g) & (THERMAL_REASONS | {"sw_power_cap", "hw_slowdown",
                                                         "hw_power_brake_slowdown"}))
         # compared only with GPUs whose reasons were shown (unknown is not "not on the others")
         if slow and any(o.throttle_active is not None and not (reasons(o) & set(slow))
                         for o in others):
-            evidence.append(f"{_label(g)}: {', '.join(slow)} (not on the others)")
+            words = reasons_text(slow)
+            evidence.append(_ev(f"{_label(g)}: {', '.join(slow)} (not on the others)",
+                                f"{_label(g)}: {words.en} (not on the others)",
+                                f"{_label(g)}：{words.zh}（其他卡没有）"))
     return evidence

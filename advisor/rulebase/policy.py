@@ -148,3 +148,50 @@ def pick_advice(firings: Iterable[Firing]) -> list[Firing]:
     for firing in order(f for f in firings if "advice" in f.conclusion):
         chosen.setdefault(firing.conclusion["advice"], firing)
     return [chosen[k] for k in sorted(chosen)]
+
+
+def count_winner(decision: Decision, count: Count) -> str | None:
+    """The rule that supplied the settled GPU count (the headline quotes it)."""
+    if count.deciders:
+        return count.deciders[0].rule.id
+    return decision.winners.get("gpus") or decision.winners.get("rating")
+
+
+def final_overrides(firings: Sequence[Firing], decision: Decision, count: Count,
+                    gpus: int, quoted: Iterable[str]) -> dict[str, str]:
+    """Which decide-stage rules lost, once the count is settled (step 5 and 6 can replace the
+    count ``decide`` chose): a rule is overridden when its rating, count or count bound is not
+    the verdict's, by the rule that supplied that slot. Rules the headline quotes supplied the
+    verdict and are never marked."""
+    keep = set(quoted)
+    rating = decision.values.get("rating")
+    by_rating, by_count = decision.winners.get("rating"), count_winner(decision, count)
+    out: dict[str, str] = {}
+    for f in firings:
+        rid, c = f.rule.id, f.conclusion
+        if rid in keep:
+            continue
+        if "rating" in c and c["rating"] != rating:
+            loser_of = by_rating
+        elif ("gpus" in c and int(c["gpus"]) != gpus) \
+                or ("gpus_at_most" in c and gpus > int(c["gpus_at_most"])) \
+                or ("gpus_at_least" in c and gpus < int(c["gpus_at_least"])):
+            loser_of = by_count
+        else:
+            continue
+        if loser_of and loser_of != rid:
+            out[rid] = loser_of
+    return out
+
+
+def decided_slots(decision: Decision, count: Count) -> dict[str, list[str]]:
+    """Rule id -> the verdict slots it supplied (rating, gpus, parallelism, ...)."""
+    out: dict[str, list[str]] = {}
+    winners = dict(decision.winners)
+    if "rating" in decision.values:
+        by_count = count_winner(decision, count)
+        if by_count:
+            winners["gpus"] = by_count
+    for slot, rid in winners.items():
+        out.setdefault(rid, []).append(slot)
+    return out

@@ -16,6 +16,7 @@ from advisor.profile import (
     Virtualization,
 )
 from advisor.scaling.links import LinkFigures
+from advisor.scaling.memory import embedding_sharded
 from advisor.scaling.parameters import (
     ScalingParams,
     default_sequence_length,
@@ -107,13 +108,31 @@ def single_gpu_samples_per_s(profile: Profile) -> float | None:
     return None
 
 
+def sharded_embeddings(profile: Profile, gpu: GpuSpec, p: ScalingParams) -> bool:
+    """A DLRM-style recommender: its parameters are mostly embedding tables, and when plain
+    data parallel does not fit one GPU they are sharded across the GPUs (model parallel,
+    TorchRec / HugeCTR) while the dense MLPs stay data parallel. Only the dense share
+    (``recommendation_dense_fraction``) is all-reduced; lookups cross an all-to-all. Smaller
+    recommenders that fit one GPU are replicated and all-reduced like any model (F20).
+    An explicit parallelism in the profile is kept as given."""
+    return embedding_sharded(profile, gpu.memory_gb, p)
+
+
+def dense_params_millions(profile: Profile, gpu: GpuSpec, p: ScalingParams) -> float:
+    """Parameters whose gradients are all-reduced and whose FLOPs make the step."""
+    share = p.recommendation_dense_fraction if sharded_embeddings(profile, gpu, p) else 1.0
+    return profile.model.params_millions * share
+
+
 def step_compute_s(profile: Profile, gpu: GpuSpec, p: ScalingParams) -> float:
-    """One training step on one GPU: batch / measured throughput, else FLOPs / throughput."""
+    """One training step on one GPU: batch / measured throughput, else FLOPs / throughput.
+    Embedding lookups are gathers, not FLOPs: a sharded recommender computes its dense part."""
     t = profile.training
     measured = single_gpu_samples_per_s(profile)
     if measured:
         return t.batch_per_gpu / measured
-    return t.batch_per_gpu * flops_per_sample(profile) / (
+    dense = dense_params_millions(profile, gpu, p) / profile.model.params_millions
+    return t.batch_per_gpu * flops_per_sample(profile) * dense / (
         effective_tflops(gpu, t.precision, p, profile.task) * 1e12)
 
 
@@ -172,7 +191,9 @@ def data_parallel_inputs(profile: Profile, gpu: GpuSpec, links: LinkFigures,
     per_card, fixed = thermal_terms(profile, p)
     pair = links.busbw_intra_pair_gbs
     return DataParallelInputs(
-        params_millions=profile.model.params_millions,
+        params_millions=dense_params_millions(profile, gpu, p),
+        embedding_bytes_per_sample=p.embedding_bytes_per_sample
+        if sharded_embeddings(profile, gpu, p) else 0.0,
         grad_bytes_per_param=grad_bytes_per_param(profile),
         step_compute_s=step_compute_s(profile, gpu, p),
         gpus_per_node=profile.hardware.gpus_per_node,

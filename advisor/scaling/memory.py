@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from advisor.profile import Parallelism, Profile
+from advisor.profile import Parallelism, Profile, Task
 from advisor.scaling.parameters import ScalingParams
 
 # Bytes per parameter kept on every GPU, and the share that is divided among N GPUs.
@@ -22,7 +22,9 @@ _STATE_SPLIT = {  # strategy -> (replicated bytes, sharded bytes) out of 16
     "fsdp": (0.0, 16.0),
 }
 _AUTO_ORDER = ("data", "zero2", "fsdp", "tensor", "hybrid")  # auto: full sharding = FSDP
-STRATEGY_LABEL = {"data": "data", "zero1": "zero", "zero2": "zero", "zero3": "zero",
+# "embedding": DLRM-style, tables sharded one slice per GPU (model parallel) and the dense
+# MLPs data parallel; shown as data parallel, the part the user's framework runs as DDP.
+STRATEGY_LABEL = {"embedding": "data", "data": "data", "zero1": "zero", "zero2": "zero", "zero3": "zero",
                   "fsdp": "fsdp", "tensor": "tensor", "pipeline": "pipeline", "hybrid": "hybrid"}
 
 
@@ -42,6 +44,10 @@ def memory_per_gpu_gb(strategy: str, gpus: np.ndarray, profile: Profile,
     params = profile.model.params_millions * 1e6
     scale = p.optimizer_bytes_per_param / 16.0
     act = activation_gb(profile, p)
+    if strategy == "embedding":
+        dense = params * p.recommendation_dense_fraction
+        tables = (params - dense) * p.embedding_bytes_per_param / n
+        return (dense * p.optimizer_bytes_per_param + tables) / 1e9 + act + p.memory_overhead_gb
     if strategy in _STATE_SPLIT:
         replicated, sharded = _STATE_SPLIT[strategy]
         states = params * scale * (replicated + sharded / n) / 1e9
@@ -68,6 +74,9 @@ def choose_strategies(profile: Profile, gpus: np.ndarray, memory_gb: float,
     limit = usable_gb(memory_gb, p)
     per_node = profile.hardware.gpus_per_node
     choice = profile.training.parallelism
+    if embedding_sharded(profile, memory_gb, p):
+        mem = memory_per_gpu_gb("embedding", n, profile, p)
+        return ["embedding"] * len(n), mem, mem <= limit
     if choice != Parallelism.auto:
         name = choice.value
         if name in ("tensor", "pipeline"):
@@ -90,6 +99,14 @@ def choose_strategies(profile: Profile, gpus: np.ndarray, memory_gb: float,
     hybrid = (pick == 3) & (n > per_node)
     names = [_AUTO_ORDER[k] for k in np.where(hybrid, 4, pick).tolist()]
     return names, mems, mems <= limit
+
+
+def embedding_sharded(profile: Profile, memory_gb: float, p: ScalingParams) -> bool:
+    """A recommender that does not fit one GPU shards its embedding tables (DLRM, TorchRec,
+    HugeCTR) instead of sharding or splitting the whole model; see inputs.sharded_embeddings."""
+    return (profile.task == Task.recommendation
+            and profile.training.parallelism == Parallelism.auto
+            and not single_gpu_fits(profile, memory_gb, p))
 
 
 def single_gpu_fits(profile: Profile, memory_gb: float, p: ScalingParams) -> bool:

@@ -50,6 +50,10 @@ class ScalingParams:
     memory_overhead_gb: float = 1.0
     optimizer_bytes_per_param: float = 16.0
     activation_bytes_per_token_width_layer: float = 34.0
+    # recommenders whose embedding tables do not fit one GPU (DLRM-style, see inputs.py)
+    recommendation_dense_fraction: float = 0.01
+    embedding_bytes_per_param: float = 8.0
+    embedding_bytes_per_sample: float = 13312.0
 
     def with_values(self, **values: float) -> ScalingParams:
         """A copy with some parameters replaced (for refits and what-if checks)."""

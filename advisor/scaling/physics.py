@@ -53,6 +53,10 @@ class DataParallelInputs:
     # CPU time a default loader spends per sample on one GPU's behalf (decode, augment); the
     # stall is a share of this work, never of a long GPU step (# F28). inf: step-bound only.
     loader_s_per_sample: float | np.ndarray = np.inf
+    # DLRM-style recommenders: embedding tables sharded across GPUs (model parallel); each
+    # sample's looked-up vectors cross an all-to-all forward and their gradients backward.
+    # 0: no sharded embeddings (params_millions is then every parameter, all-reduced).
+    embedding_bytes_per_sample: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -111,6 +115,27 @@ def allreduce_time_s(gpus: np.ndarray, gpus_per_node: np.ndarray | int, grad_byt
     return intra + inter + latency
 
 
+def embedding_alltoall_s(n: np.ndarray, local: np.ndarray, samples: np.ndarray,
+                         bytes_per_sample: float, busbw_intra_gbs, busbw_inter_gbs,
+                         latency_intra_s: float, latency_inter_s: float):
+    """All-to-all of looked-up embedding vectors (forward) and their gradients (backward) when
+    the tables are sharded one slice per GPU (DLRM, TorchRec): of each GPU's batch, the share
+    (local-1)/n of the lookups lives on other GPUs of its machine, (n-local)/n on other
+    machines, whose NICs carry that traffic for all ``local`` GPUs at once.
+    Returns (total seconds per step, the part between machines)."""
+    payload = 2.0 * samples * bytes_per_sample  # forward vectors + backward gradients
+    intra = np.where(local > 1, payload * (local - 1.0) / n / (np.asarray(busbw_intra_gbs)
+                                                               * 1e9)
+                     + 2.0 * latency_intra_s * np.log2(np.maximum(local, 1.0)), 0.0)
+    inter_bw = np.asarray(busbw_inter_gbs, dtype=float) * 1e9
+    remote = np.maximum(n - local, 0.0) / n
+    inter = np.where(n > local, payload * local * remote / np.where(inter_bw > 0, inter_bw,
+                                                                     np.inf)
+                     + 2.0 * latency_inter_s, 0.0)
+    inter = np.where((n > local) & ~(inter_bw > 0), np.inf, inter)
+    return intra + inter, inter
+
+
 def breakdown(gpus: np.ndarray | list[int], x: DataParallelInputs,
               p: ScalingParams) -> StepBreakdown:
     """Step-time components and speed-up of a data-parallel job for every GPU count."""
@@ -138,9 +163,24 @@ def breakdown(gpus: np.ndarray | list[int], x: DataParallelInputs,
                             np.maximum(x.latency_inter_s, x.latency_intra_s), p.bucket_mb * 1e6,
                             None if x.busbw_pair_gbs is None
                             else np.asarray(x.busbw_pair_gbs) * p.busbw_efficiency)
+    # The same exchange inside one machine; the rest is the tier between machines.
+    comm_local = allreduce_time_s(local, x.gpus_per_node, grad_bytes, bw_intra, inter_bw,
+                                  x.latency_intra_s, x.latency_inter_s, p.bucket_mb * 1e6,
+                                  None if x.busbw_pair_gbs is None
+                                  else np.asarray(x.busbw_pair_gbs) * p.busbw_efficiency)
     backward = p.backward_fraction * compute
     # F20: a small model on fast GPUs has little backward to hide the exchange behind.
     exposed = comm - np.minimum(p.overlap_fraction * comm, backward)
+    inter_share = np.where(comm > 0, np.clip(1.0 - comm_local / np.where(comm > 0, comm, 1.0),
+                                             0.0, 1.0), 0.0)
+    exposed_inter = np.where(np.isfinite(exposed), exposed * inter_share, exposed)
+    if x.embedding_bytes_per_sample > 0:  # on the critical path: the MLPs wait for the vectors
+        lookup_s, lookup_inter = embedding_alltoall_s(
+            n, local, np.asarray(x.batch_per_gpu, dtype=float) * scale,
+            x.embedding_bytes_per_sample, bw_intra, inter_bw, x.latency_intra_s,
+            np.maximum(x.latency_inter_s, x.latency_intra_s))
+        exposed = exposed + lookup_s
+        exposed_inter = exposed_inter + lookup_inter
 
     log_n = np.log2(n)
     # F28: the loader's delay is a share of the loader's own work per step (samples x CPU time
@@ -156,7 +196,13 @@ def breakdown(gpus: np.ndarray | list[int], x: DataParallelInputs,
     sync = base * jitter * np.sqrt(2.0 * np.log(n)) + coordination
     step = compute + exposed + stall + sync
     if x.loader_capacity is not None:  # a starved loader feeds at most this much per node
-        step = np.maximum(step, x.step_compute_s * local * scale / x.loader_capacity)
+        # The cap bounds one machine's step (its loader feeds only its own GPUs). The exposed
+        # exchange between machines adds on top: it starts only once every machine's batch
+        # is through the backward pass, and a loader at capacity has no batch queued ahead
+        # to hide it (prefetch queues are short), so k machines never give exactly k x (# F08).
+        node_step = np.maximum(step - exposed_inter,
+                               x.step_compute_s * local * scale / x.loader_capacity)
+        step = node_step + exposed_inter
     stall = step - (compute + exposed + sync)
 
     dp_speedup = n * scale * x.step_compute_s / step

@@ -34,7 +34,26 @@ NOTE_VGPU = Text(en="Virtualised GPUs may share a physical card: the low end ass
 NOTE_ALT = Text(en="Alternating training (GAN / RL) idles GPUs while sub-networks wait their "
                    "turn: speed-up stays near 1.5x (F21).",
                 zh="交替训练（GAN / 强化学习）中子网络轮流训练，GPU 在等待：加速比约 1.5 倍以内（F21）。")
+NOTE_EMBEDDING = Text(
+    en="Recommendation model too large for one GPU: the projection assumes DLRM-style training: "
+       "the embedding tables (taken as {emb:g} % of the parameters) are sharded across the GPUs "
+       "(model parallel, e.g. TorchRec or HugeCTR) and exchange looked-up vectors by an "
+       "all-to-all every step; only the dense MLPs ({dense:g} M parameters) are data parallel "
+       "with an all-reduce.",
+    zh="推荐模型单卡放不下：按 DLRM 式训练估算：嵌入表（按参数量的 {emb:g}% 计）分片到各卡"
+       "（模型并行，如 TorchRec、HugeCTR），每步用 all-to-all 交换查到的向量；只有稠密 MLP"
+       "（{dense:g}M 参数）做数据并行并 All-Reduce。")
 
+NOTE_SLOWER = Text(en="On {n} GPUs the job is slower than on one: per step, the {neck} costs more "
+                      "than the computation it splits ({step:.3g} s per step on one GPU).",
+                   zh="{n} 张卡比单卡更慢：每一步的{neck}开销超过了被拆分的计算量"
+                      "（单卡每步 {step:.3g} 秒）。")
+_NECK_WORDS = {"communication": ("gradient exchange", "梯度同步"),
+               "input_pipeline": ("data loading", "数据加载"),
+               "synchronisation": ("waiting for the slowest GPU", "等待最慢的卡"),
+               "virtualization": ("sharing of the physical card", "物理卡共享"),
+               "alternating_training": ("turn-taking of the sub-networks", "子网络轮流训练"),
+               "memory": ("memory shortage", "显存不足"), "compute": ("overhead", "额外")}
 
 DEFAULT_INTER_LINK = InterLink.ethernet_25g  # assumed network for machines the profile lacks
 TESTED_GPUS = 1024  # the fit's data stop at 256 GPUs; beyond this the band is extrapolated
@@ -158,6 +177,17 @@ def project(profile: Profile, gpus: list[int] | None = None,
         if not fits[i]:
             bottleneck[i] = "memory"
     notes = _notes(profile, single_fits, vgpus_low) + scale_notes
+    if "embedding" in strategies:
+        dense = profile.model.params_millions * p.recommendation_dense_fraction
+        notes.append(NOTE_EMBEDDING.format(emb=round(100 * (1 - p.recommendation_dense_fraction),
+                                                     1), dense=float(f"{dense:.3g}")))
+    slower = [i for i in range(len(n)) if n[i] > 1 and 0.0 < speed[i] < 1.0]
+    if slower:  # below 1x only with its physical reason stated
+        i = slower[0]
+        en, zh = _NECK_WORDS.get(bottleneck[i], _NECK_WORDS["compute"])
+        one = step[0] if counts[0] == 1 else step[i] * speed[i] / n[i]
+        notes.append(Text(en=NOTE_SLOWER.en.format(n=counts[i], neck=en, step=one),
+                          zh=NOTE_SLOWER.zh.format(n=counts[i], neck=zh, step=one)))
     if counts[-1] > TESTED_GPUS:
         notes.append(NOTE_UNTESTED_SCALE.format(tested=TESTED_GPUS))
     run_hours = profile.training.run_hours_one_gpu / speed

@@ -636,92 +636,102 @@ The application keeps running. The details were written to the log file:
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ui/main_window.py" line="223"/>
+        <location filename="../../ui/main_window.py" line="225"/>
         <source>&lt; Back</source>
         <translation>&lt; 上一步</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="224"/>
+        <location filename="../../ui/main_window.py" line="226"/>
         <source>Next &gt;</source>
         <translation>下一步 &gt;</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="225"/>
+        <location filename="../../ui/main_window.py" line="227"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="226"/>
+        <location filename="../../ui/main_window.py" line="228"/>
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="227"/>
+        <location filename="../../ui/main_window.py" line="229"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="228"/>
+        <location filename="../../ui/main_window.py" line="230"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="229"/>
+        <location filename="../../ui/main_window.py" line="231"/>
         <source>&amp;New profile</source>
         <translation>新建配置(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="230"/>
+        <location filename="../../ui/main_window.py" line="232"/>
         <source>&amp;Open profile…</source>
         <translation>打开配置(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="231"/>
+        <location filename="../../ui/main_window.py" line="233"/>
         <source>&amp;Save</source>
         <translation>保存(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="232"/>
+        <location filename="../../ui/main_window.py" line="234"/>
         <source>Save &amp;as…</source>
         <translation>另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="233"/>
+        <location filename="../../ui/main_window.py" line="235"/>
         <source>Import nvidia-smi…</source>
         <translation>导入 nvidia-smi…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="234"/>
+        <location filename="../../ui/main_window.py" line="236"/>
         <source>Export PDF…</source>
         <translation>导出 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="235"/>
+        <location filename="../../ui/main_window.py" line="237"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="236"/>
+        <location filename="../../ui/main_window.py" line="238"/>
         <source>&amp;About</source>
         <translation>关于(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="259"/>
+        <location filename="../../ui/main_window.py" line="263"/>
         <source>Some answers need attention (%1); the results are for the last valid answers.</source>
         <translation>有 %1 个答案需要修改；下面的结果基于最后一次有效的答案。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="283"/>
-        <source>Could not compute the results: %1</source>
-        <translation>无法计算结果：%1</translation>
+        <location filename="../../ui/main_window.py" line="296"/>
+        <source>The results cannot be computed with these answers: %1</source>
+        <translation>按当前的回答无法计算结果：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="294"/>
+        <location filename="../../ui/main_window.py" line="299"/>
+        <source>The results cannot be computed: see the marked answer.</source>
+        <translation>无法计算结果：请查看标出的回答。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/main_window.py" line="301"/>
+        <source>The results could not be computed because of an internal error; the details are in the log.</source>
+        <translation>内部错误导致无法计算结果；详情见日志。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/main_window.py" line="317"/>
         <source>Verdict so far: %1 · %2</source>
         <translation>当前结论：%1 · %2</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="297"/>
+        <location filename="../../ui/main_window.py" line="320"/>
         <source>answers to fix: %1</source>
         <translation>待修改的答案：%1</translation>
     </message>
@@ -729,17 +739,17 @@ The application keeps running. The details were written to the log file:
 <context>
     <name>Pages</name>
     <message>
-        <location filename="../../ui/wizard/form_page.py" line="105"/>
+        <location filename="../../ui/wizard/form_page.py" line="106"/>
         <source>Preset</source>
         <translation>常见模型</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/form_page.py" line="107"/>
+        <location filename="../../ui/wizard/form_page.py" line="108"/>
         <source>Choose a common model…</source>
         <translation>选择常见模型…</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/form_page.py" line="153"/>
+        <location filename="../../ui/wizard/form_page.py" line="158"/>
         <source>%1 GB memory · %2 TFLOPS FP16 · %3 W</source>
         <translation>显存 %1 GB · FP16 %2 TFLOPS · 功耗 %3 W</translation>
     </message>
@@ -882,121 +892,136 @@ The application keeps running. The details were written to the log file:
     <message>
         <location filename="../../ui/plots/buy_vs_rent.py" line="24"/>
         <source>Buy vs rent, %1 GPUs</source>
-        <translation>自建与租用对比（%1卡）</translation>
+        <translation>自建与租用对比（%1 卡）</translation>
     </message>
     <message>
         <location filename="../../ui/plots/buy_vs_rent.py" line="25"/>
+        <source>Buy vs rent, 1 GPU</source>
+        <translation>自建与租用对比（1 卡）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/plots/buy_vs_rent.py" line="26"/>
+        <source>Buy vs rent</source>
+        <translation>自建与租用对比</translation>
+    </message>
+    <message>
+        <location filename="../../ui/plots/buy_vs_rent.py" line="27"/>
+        <source>No GPU count considered can run this job</source>
+        <translation>所考虑的卡数都跑不了这个任务</translation>
+    </message>
+    <message>
+        <location filename="../../ui/plots/buy_vs_rent.py" line="28"/>
         <source>Months</source>
         <translation>月</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/buy_vs_rent.py" line="26"/>
+        <location filename="../../ui/plots/buy_vs_rent.py" line="29"/>
         <source>Cumulative cost (%1)</source>
         <translation>累计费用（%1）</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/buy_vs_rent.py" line="27"/>
+        <location filename="../../ui/plots/buy_vs_rent.py" line="30"/>
         <source>Own (buy)</source>
         <translation>自建（购买）</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/buy_vs_rent.py" line="28"/>
+        <location filename="../../ui/plots/buy_vs_rent.py" line="31"/>
         <source>Cloud (rent)</source>
         <translation>云实例租用</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/buy_vs_rent.py" line="29"/>
+        <location filename="../../ui/plots/buy_vs_rent.py" line="32"/>
         <source>Break-even: %1 months</source>
         <translation>回本点：%1 个月</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/buy_vs_rent.py" line="30"/>
+        <location filename="../../ui/plots/buy_vs_rent.py" line="33"/>
         <source>No break-even in this period</source>
         <translation>规划周期内不会回本</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/cost.py" line="27"/>
+        <location filename="../../ui/plots/cost.py" line="28"/>
         <source>Cost by number of GPUs</source>
         <translation>不同卡数的费用</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/cost.py" line="28"/>
-        <location filename="../../ui/plots/speedup.py" line="33"/>
+        <location filename="../../ui/plots/cost.py" line="29"/>
+        <location filename="../../ui/plots/speedup.py" line="34"/>
         <source>GPUs</source>
         <translation>卡数</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/cost.py" line="29"/>
+        <location filename="../../ui/plots/cost.py" line="30"/>
         <source>Cost (%1, log scale)</source>
         <translation>费用（%1，对数坐标）</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/cost.py" line="30"/>
+        <location filename="../../ui/plots/cost.py" line="31"/>
         <source>Cost per run</source>
         <translation>每次训练费用</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/cost.py" line="31"/>
+        <location filename="../../ui/plots/cost.py" line="32"/>
         <source>Cost per month</source>
         <translation>每月费用</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/cost.py" line="32"/>
+        <location filename="../../ui/plots/cost.py" line="33"/>
         <source>Value of time saved per month</source>
         <translation>每月省下时间的价值</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/cost.py" line="33"/>
+        <location filename="../../ui/plots/cost.py" line="34"/>
         <source>Best value: %1</source>
         <translation>性价比最高：%1卡</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/speedup.py" line="32"/>
+        <location filename="../../ui/plots/speedup.py" line="33"/>
         <source>Projected speed-up</source>
         <translation>预计加速比</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/speedup.py" line="34"/>
+        <location filename="../../ui/plots/speedup.py" line="35"/>
         <source>Speed-up vs one GPU (×)</source>
         <translation>相对单卡的加速比（倍）</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/speedup.py" line="35"/>
+        <location filename="../../ui/plots/speedup.py" line="36"/>
         <source>Projected</source>
         <translation>预计</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/speedup.py" line="36"/>
+        <location filename="../../ui/plots/speedup.py" line="37"/>
         <source>Likely range</source>
         <translation>可能范围</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/speedup.py" line="37"/>
+        <location filename="../../ui/plots/speedup.py" line="38"/>
         <source>Ideal (linear)</source>
         <translation>理想（线性）</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/speedup.py" line="38"/>
+        <location filename="../../ui/plots/speedup.py" line="39"/>
         <source>Article&apos;s typical range (F01)</source>
         <translation>原文的常见区间（F01）</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/speedup.py" line="39"/>
+        <location filename="../../ui/plots/speedup.py" line="40"/>
         <source>Same workload on %1</source>
         <translation>同样任务换成 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/speedup.py" line="40"/>
+        <location filename="../../ui/plots/speedup.py" line="41"/>
         <source>Recommended: %1</source>
         <translation>推荐：%1卡</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/style.py" line="24"/>
+        <location filename="../../ui/plots/style.py" line="28"/>
         <source>CNY</source>
         <translation>元</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/style.py" line="25"/>
+        <location filename="../../ui/plots/style.py" line="29"/>
         <source>USD</source>
         <translation>美元</translation>
     </message>
@@ -1014,7 +1039,19 @@ The application keeps running. The details were written to the log file:
         <translation>蓝线：预计加速比及可能范围。绿色虚线：换用更快的互联。橙色竖条：原文的常见区间（F01）。灰线：理想线性。</translation>
     </message>
     <message>
-        <location filename="../../ui/results/live_preview.py" line="68"/>
+        <location filename="../../ui/results/live_preview.py" line="61"/>
+        <source>No results</source>
+        <translation>没有结果</translation>
+    </message>
+    <message>
+        <location filename="../../ui/results/live_preview.py" line="79"/>
+        <source>Stay on one GPU
+%3 a month</source>
+        <translation>单卡即可
+每月 %3</translation>
+    </message>
+    <message>
+        <location filename="../../ui/results/live_preview.py" line="81"/>
         <source>%1: %2× one GPU
 %3 a month</source>
         <translation>%1：单卡的 %2 倍
@@ -1024,27 +1061,27 @@ The application keeps running. The details were written to the log file:
 <context>
     <name>ResultsPage</name>
     <message>
-        <location filename="../../ui/results/results_page.py" line="51"/>
+        <location filename="../../ui/results/results_page.py" line="58"/>
         <source>Speed-up</source>
         <translation>加速比</translation>
     </message>
     <message>
-        <location filename="../../ui/results/results_page.py" line="51"/>
+        <location filename="../../ui/results/results_page.py" line="58"/>
         <source>Cost</source>
         <translation>费用</translation>
     </message>
     <message>
-        <location filename="../../ui/results/results_page.py" line="52"/>
+        <location filename="../../ui/results/results_page.py" line="59"/>
         <source>Buy vs rent</source>
         <translation>自建还是租用</translation>
     </message>
     <message>
-        <location filename="../../ui/results/results_page.py" line="52"/>
+        <location filename="../../ui/results/results_page.py" line="59"/>
         <source>Pitfalls &amp;&amp; advice</source>
         <translation>注意事项与建议</translation>
     </message>
     <message>
-        <location filename="../../ui/results/results_page.py" line="53"/>
+        <location filename="../../ui/results/results_page.py" line="60"/>
         <source>Why</source>
         <translation>为什么</translation>
     </message>
@@ -1052,12 +1089,12 @@ The application keeps running. The details were written to the log file:
 <context>
     <name>Units</name>
     <message>
-        <location filename="../../ui/main_window.py" line="35"/>
+        <location filename="../../ui/main_window.py" line="36"/>
         <source>CNY</source>
         <translation>元</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="35"/>
+        <location filename="../../ui/main_window.py" line="36"/>
         <source>USD</source>
         <translation>美元</translation>
     </message>
@@ -1175,17 +1212,17 @@ The application keeps running. The details were written to the log file:
         <translation>%1台机器</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="139"/>
+        <location filename="../../ui/results/verdict_card.py" line="170"/>
         <source>%1 days</source>
         <translation>%1 天</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="141"/>
+        <location filename="../../ui/results/verdict_card.py" line="172"/>
         <source>%1 h</source>
         <translation>%1 小时</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="142"/>
+        <location filename="../../ui/results/verdict_card.py" line="173"/>
         <source>%1 min</source>
         <translation>%1 分钟</translation>
     </message>
@@ -1193,77 +1230,87 @@ The application keeps running. The details were written to the log file:
 <context>
     <name>VerdictCard</name>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="99"/>
+        <location filename="../../ui/results/verdict_card.py" line="100"/>
         <source>GPUs</source>
         <translation>卡数</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="99"/>
+        <location filename="../../ui/results/verdict_card.py" line="100"/>
         <source>Parallelism</source>
         <translation>并行方式</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="100"/>
+        <location filename="../../ui/results/verdict_card.py" line="101"/>
         <source>Framework</source>
         <translation>框架</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="100"/>
+        <location filename="../../ui/results/verdict_card.py" line="101"/>
         <source>Deployment</source>
         <translation>部署</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="101"/>
+        <location filename="../../ui/results/verdict_card.py" line="102"/>
         <source>Speed-up at that count</source>
         <translation>该卡数的加速比</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="102"/>
+        <location filename="../../ui/results/verdict_card.py" line="103"/>
         <source>One run: one GPU → that count</source>
         <translation>单次训练：单卡 → 该卡数</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="103"/>
+        <location filename="../../ui/results/verdict_card.py" line="104"/>
         <source>Cost per month</source>
         <translation>每月费用</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="103"/>
+        <location filename="../../ui/results/verdict_card.py" line="104"/>
         <source>Best value</source>
         <translation>性价比最高</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="106"/>
+        <location filename="../../ui/results/verdict_card.py" line="107"/>
         <source>Export PDF…</source>
         <translation>导出 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="110"/>
+        <location filename="../../ui/results/verdict_card.py" line="113"/>
         <source>Computing…</source>
         <translation>计算中…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/results/verdict_card.py" line="122"/>
+        <source>No results</source>
+        <translation>没有结果</translation>
     </message>
 </context>
 <context>
     <name>Why</name>
     <message>
-        <location filename="../../ui/results/why_view.py" line="25"/>
+        <location filename="../../ui/results/why_view.py" line="16"/>
         <source>Why this recommendation</source>
         <translation>为什么这样推荐</translation>
     </message>
     <message>
-        <location filename="../../ui/results/why_view.py" line="26"/>
+        <location filename="../../ui/results/why_view.py" line="17"/>
         <source>Each rule that fired, what it concluded, the numbers it matched and the facts of the article it encodes.</source>
         <translation>每条触发的规则、它的结论、它匹配的数值，以及它所依据的原文事实。</translation>
     </message>
     <message>
-        <location filename="../../ui/results/why_view.py" line="29"/>
+        <location filename="../../ui/results/why_view.py" line="20"/>
         <source>No rule fired.</source>
         <translation>没有规则触发。</translation>
     </message>
     <message>
-        <location filename="../../ui/results/why_view.py" line="30"/>
+        <location filename="../../ui/results/why_view.py" line="21"/>
         <source>Matched:</source>
         <translation>匹配：</translation>
+    </message>
+    <message>
+        <location filename="../../ui/results/why_view.py" line="22"/>
+        <source>overridden by %1</source>
+        <translation>被 %1 覆盖</translation>
     </message>
 </context>
 </TS>

@@ -234,7 +234,10 @@ class DiagnosisPage(QWidget):
 
     def showEvent(self, event) -> None:  # noqa: N802 - Qt override
         super().showEvent(event)
-        self.fill_from_profile()
+        # Points taken from the profile are diagnosed at once: the plot is never left empty
+        # while the table already holds the measurements.
+        if self.fill_from_profile():
+            self.run_diagnosis()
 
     def fill_from_profile(self) -> bool:
         """Pre-fill an empty table from the profile's ``measured`` section."""

@@ -22,6 +22,9 @@ from ui.plots.style import (
 )
 
 _TITLE = QT_TRANSLATE_NOOP("Plots", "Buy vs rent, %1 GPUs")
+_TITLE_ONE = QT_TRANSLATE_NOOP("Plots", "Buy vs rent, 1 GPU")
+_TITLE_NONE = QT_TRANSLATE_NOOP("Plots", "Buy vs rent")
+_CANNOT_RUN = QT_TRANSLATE_NOOP("Plots", "No GPU count considered can run this job")
 _X = QT_TRANSLATE_NOOP("Plots", "Months")
 _Y = QT_TRANSLATE_NOOP("Plots", "Cumulative cost (%1)")
 _OWN = QT_TRANSLATE_NOOP("Plots", "Own (buy)")
@@ -39,6 +42,25 @@ def breakeven_point(bvr: Any) -> tuple[float, float] | None:
     return month, cost
 
 
+def note_position(bvr: Any) -> tuple[float, float]:
+    """Halfway along the months, halfway between the two curves: the gap the curves leave
+    (the legend sits under the plot, so nothing else is there)."""
+    months = np.asarray(bvr.months, dtype=float)
+    if months.size == 0:
+        return 0.0, 0.0
+    middle = float((months.min() + months.max()) / 2)
+    own = float(np.interp(middle, months, bvr.own_cumulative))
+    cloud = float(np.interp(middle, months, bvr.cloud_cumulative))
+    return middle, (own + cloud) / 2
+
+
+def title(gpus: int, lang: str) -> str:
+    """"Buy vs rent, 1 GPU" / "…, 4 GPUs"; no count when none can run the job (0)."""
+    if not gpus:
+        return t(lang, _TITLE_NONE)
+    return t(lang, _TITLE_ONE) if gpus == 1 else t(lang, _TITLE).replace("%1", str(gpus))
+
+
 def buy_vs_rent_plot(rec: Any, profile: Any, lang: str, *,
                      plot: pg.PlotWidget | None = None) -> pg.PlotWidget:
     plot, created = new_plot(plot)
@@ -48,9 +70,9 @@ def buy_vs_rent_plot(rec: Any, profile: Any, lang: str, *,
         items["cloud"] = pg.PlotDataItem(pen=pen(ORANGE, 2.5))
         items["breakeven_line"] = pg.InfiniteLine(angle=90, movable=False,
                                                   pen=pen(GREEN, 1.5, True), label="",
-                                                  labelOpts={"position": 0.9, "color": GREEN})
+                                                  labelOpts={"position": 0.95, "color": GREEN})
         items["breakeven"] = pg.ScatterPlotItem(size=12, brush=GREEN, pen="w", symbol="o")
-        items["note"] = pg.TextItem(color=GREEN, anchor=(0, 0))
+        items["note"] = pg.TextItem(color=GREEN, anchor=(0.5, 0.5))
         for name in ("own", "cloud", "breakeven_line", "breakeven", "note"):
             plot.addItem(items[name])
     bvr = rec.costs.buy_vs_rent
@@ -67,15 +89,19 @@ def buy_vs_rent_plot(rec: Any, profile: Any, lang: str, *,
             items["note"].setText("")
     else:
         items["breakeven"].setData([], [])
-        if items["note"].textItem.toPlainText() != t(lang, _NO_BREAKEVEN):
-            items["note"].setText(t(lang, _NO_BREAKEVEN))
-        top = max(max(bvr.own_cumulative, default=0.0), max(bvr.cloud_cumulative, default=0.0))
-        items["note"].setPos(float(months.min()) if months.size else 0.0, top)
+        note = t(lang, _NO_BREAKEVEN if bvr.gpus else _CANNOT_RUN)
+        if items["note"].textItem.toPlainText() != note:
+            items["note"].setText(note)
+        items["note"].setPos(*note_position(bvr))
     items["breakeven_line"].setVisible(point is not None)
     items["breakeven"].setVisible(point is not None)
-    plot.enableAutoRange()
+    plot.enableAutoRange(axis="x")
+    values = [*bvr.own_cumulative, *bvr.cloud_cumulative] or [0.0]
+    low, high = min(values), max(values)
+    extent = max(high - low, abs(high) * 0.1, 1.0)
+    plot.setYRange(low - 0.04 * extent, high + 0.15 * extent, padding=0)  # label headroom
     money = currency_label(lang, rec.costs.currency)
-    relabel(plot, t(lang, _TITLE).replace("%1", str(bvr.gpus)), t(lang, _X),
+    relabel(plot, title(bvr.gpus, lang), t(lang, _X),
             t(lang, _Y).replace("%1", money),
             [("own", t(lang, _OWN)), ("cloud", t(lang, _CLOUD))])
     return plot

@@ -16,6 +16,7 @@ from ui.plots.style import (
     PURPLE,
     currency_label,
     integer_ticks,
+    log_axis,
     new_plot,
     pen,
     relabel,
@@ -39,6 +40,14 @@ def positive(values: list[float]) -> np.ndarray:
     return np.where(array > 0, array, np.nan)
 
 
+def runnable(costs: Any) -> np.ndarray:
+    """Per GPU count, whether the job can run there (the projection's fits; all when unknown)."""
+    fits = list(getattr(costs, "fits", []) or [])
+    if len(fits) != len(costs.gpus):
+        return np.ones(len(costs.gpus), dtype=bool)
+    return np.asarray(fits, dtype=bool)
+
+
 def cost_plot(rec: Any, profile: Any, lang: str, *,
               plot: pg.PlotWidget | None = None) -> pg.PlotWidget:
     plot, created = new_plot(plot)
@@ -54,22 +63,31 @@ def cost_plot(rec: Any, profile: Any, lang: str, *,
                                                symbolBrush=PURPLE, symbolPen=None,
                                                connect="finite")
         items["best"] = pg.InfiniteLine(angle=90, movable=False, pen=pen(GREEN, 1, True),
-                                        label="", labelOpts={"position": 0.92, "color": GREEN})
+                                        label="",
+                                        labelOpts={"position": 0.95, "color": GREEN})
         for name in ("per_run", "per_month", "value_saved", "best"):
             plot.addItem(items[name])
     costs = rec.costs
     gpus = np.asarray(costs.gpus, dtype=float)
+    fits = runnable(costs)
     set_curve(items["per_run"], gpus, positive(costs.cost_per_run))
     set_curve(items["per_month"], gpus, positive(costs.cost_per_month))
-    saved = positive(costs.time_saved_value_per_month)
+    # A count that cannot hold the model saves no time: no point (the CLI and report say "—").
+    saved = np.where(fits, positive(costs.time_saved_value_per_month), np.nan)
     has_value = bool(np.any(np.isfinite(saved)))
     set_curve(items["value_saved"], gpus if has_value else [], saved if has_value else [])
     items["value_saved"].setVisible(has_value)
-    items["best"].setValue(costs.best_value_gpus)
-    set_line_label(items["best"], t(lang, _BEST).replace("%1", str(costs.best_value_gpus)))
+    best = costs.best_value_gpus
+    has_best = bool(best) and best in costs.gpus and bool(fits[costs.gpus.index(best)])
+    items["best"].setVisible(has_best)
+    if has_best:
+        items["best"].setValue(best)
+        set_line_label(items["best"], t(lang, _BEST).replace("%1", str(best)))
     integer_ticks(plot, gpus.tolist())
+    # The marker's label sits in the headroom above every curve.
+    log_axis(plot, [*costs.cost_per_run, *costs.cost_per_month,
+                    *(saved[np.isfinite(saved)].tolist())])
     plot.setXRange(float(gpus.min()) - 0.5, float(gpus.max()) + 0.5, padding=0)
-    plot.enableAutoRange(axis="y")
     money = currency_label(lang, costs.currency)
     relabel(plot, t(lang, _TITLE), t(lang, _X), t(lang, _Y).replace("%1", money), [
         ("per_run", t(lang, _PER_RUN)),

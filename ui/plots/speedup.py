@@ -9,13 +9,14 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QT_TRANSLATE_NOOP
 
-from ui.forms.choices import choice_label
+from advisor.labels import label as link_label
 from ui.plots.style import (
     BAND,
     BLUE,
     GREEN,
     GREY,
     ORANGE,
+    hide_legend,
     integer_ticks,
     new_plot,
     pen,
@@ -71,7 +72,7 @@ def speedup_plot(rec: Any, profile: Any, lang: str, *, better: Any | None = None
         items["projected"] = pg.PlotDataItem(pen=pen(BLUE, 2.5), symbol="o", symbolBrush=BLUE,
                                              symbolPen="w", symbolSize=8)
         items["chosen"] = pg.InfiniteLine(angle=90, movable=False, pen=pen(GREEN, 1, True),
-                                          label="", labelOpts={"position": 0.92,
+                                          label="", labelOpts={"position": 0.95,
                                                                "color": GREEN})
         for name in ("band_low", "band_high", "band", "ideal", "typical", "better",
                      "projected", "chosen"):
@@ -100,10 +101,11 @@ def speedup_plot(rec: Any, profile: Any, lang: str, *, better: Any | None = None
     y_max = max(float(np.max(projection.speedup_high)), 6.0,
                 float(np.max(better.speedup)) if better is not None else 0.0)
     plot.setXRange(0.5, x_max + 0.5, padding=0)
-    plot.setYRange(0, y_max * 1.08, padding=0)
-    link_text = choice_label("intra_link", better_link, lang) if better_link else ""
+    plot.setYRange(0, y_max * 1.15, padding=0)  # headroom for the marker's label
+    # The short name ("NVSwitch"): the wizard's long choice text would crowd the legend.
+    link_text = str(link_label("link", better_link, lang)) if better_link else ""
     if compact:
-        plot.advisor_legend.setVisible(False)
+        hide_legend(plot)
     relabel(plot, "" if compact else t(lang, _TITLE), t(lang, _X), t(lang, _Y), [
         ("projected", t(lang, _PROJECTED)),
         ("band_high", t(lang, _BAND)),

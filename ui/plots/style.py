@@ -20,6 +20,10 @@ GREEN = "#2e8b3e"
 RED = "#b3261e"
 PURPLE = "#7a3fb0"
 
+LEGEND_COLUMNS = 3
+LEGEND_ROW_PX = 26
+LEGEND_WIDTH_PX = 540
+
 _CURRENCY = {
     "CNY": QT_TRANSLATE_NOOP("Plots", "CNY"),
     "USD": QT_TRANSLATE_NOOP("Plots", "USD"),
@@ -49,8 +53,46 @@ def new_plot(plot: pg.PlotWidget | None = None) -> tuple[pg.PlotWidget, bool]:
         widget.showGrid(x=True, y=True, alpha=0.25)
         widget.getPlotItem().setMenuEnabled(False)
         widget.advisor_items = {}  # type: ignore[attr-defined]
-        widget.advisor_legend = widget.addLegend(offset=(10, 10))  # type: ignore[attr-defined]
+        widget.advisor_legend = outside_legend(widget)  # type: ignore[attr-defined]
     return widget, not widget.advisor_items
+
+
+def outside_legend(plot: pg.PlotWidget) -> pg.LegendItem:
+    """A legend in its own row under the x axis: it never covers a curve, a marker's label
+    or a note, whatever corner the data leave free."""
+    item = plot.getPlotItem()
+    legend = pg.LegendItem(offset=None, colCount=LEGEND_COLUMNS, horSpacing=18,
+                           frame=False)
+    item.legend = legend  # PlotItem.addLegend would now return this one
+    item.layout.addItem(legend, 4, 1)
+    item.layout.setRowStretchFactor(4, 0)
+    legend.setVisible(False)  # until it has entries
+    return legend
+
+
+def _text_px(text: str) -> int:
+    """A generous estimate of a legend entry's width: wide CJK glyphs count double."""
+    return 44 + sum(13 if ord(ch) > 0x2E7F else 7 for ch in text)
+
+
+def legend_columns(texts: list[str], width_px: float) -> int:
+    """As many columns (up to three) as the widest entry allows in ``width_px``."""
+    widest = max((_text_px(text) for text in texts), default=0)
+    for columns in range(LEGEND_COLUMNS, 1, -1):
+        if widest * columns <= width_px:
+            return columns
+    return 1
+
+
+def fit_legend(legend: pg.LegendItem) -> None:
+    """Reserve the legend's height in the plot's layout (a layout row does not grow to fit a
+    LegendItem by itself)."""
+    count = len(legend.items)
+    legend.setVisible(count > 0 and legend.isEnabled())
+    rows = -(-count // legend.columnCount) if count else 0
+    height = rows * LEGEND_ROW_PX + 8 if rows else 0
+    legend.setMinimumHeight(height)
+    legend.setMaximumHeight(height)
 
 
 def relabel(plot: pg.PlotWidget, title: str, x_label: str, y_label: str,
@@ -72,8 +114,12 @@ def relabel(plot: pg.PlotWidget, title: str, x_label: str, y_label: str,
         plot.advisor_legend_entries = visible  # type: ignore[attr-defined]
         legend_item = plot.advisor_legend
         legend_item.clear()
+        # The report draws plots 600 px wide; the wizard's are wider: plan for the narrower.
+        legend_item.setColumnCount(legend_columns([text for _, text in visible],
+                                                  LEGEND_WIDTH_PX))
         for name, text in visible:
             legend_item.addItem(plot.advisor_items[name], text)
+        fit_legend(legend_item)
 
 
 def set_curve(item: pg.PlotDataItem, x: Any, y: Any) -> None:
@@ -98,3 +144,47 @@ def integer_ticks(plot: pg.PlotWidget, values: list[float]) -> None:
     largest = max(values, default=1.0)
     shown = sorted({v for v in values if v <= 8 or (int(v) & (int(v) - 1)) == 0} | {largest})
     plot.getPlotItem().getAxis("bottom").setTicks([[(v, f"{v:g}") for v in shown]])
+
+
+def hide_legend(plot: pg.PlotWidget) -> None:
+    """No legend at all (a small preview): its row takes no room."""
+    legend = plot.advisor_legend
+    legend.setEnabled(False)
+    fit_legend(legend)
+
+
+def _money_tick(value: float) -> str:
+    """1, 50, 2k, 10k, 1.5M: short enough that a log axis never crowds."""
+    for limit, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if value >= limit:
+            return f"{value / limit:g}{suffix}"
+    return f"{value:g}"
+
+
+def log_axis(plot: pg.PlotWidget, values: Any, headroom: float = 0.15) -> None:
+    """Readable ticks and the range of a log y axis (pyqtgraph's own minor labels pile up):
+    each decade, with 2× and 5× between them when the data span two decades or less, every
+    1…9× when they span one or less. The range runs from the tick under the smallest value to
+    the tick over the largest, so a tick is always shown, plus ``headroom`` (a fraction of the
+    range) on top where the markers' labels sit above the data."""
+    data = np.asarray(values, dtype=float)
+    data = data[np.isfinite(data) & (data > 0)]
+    item = plot.getPlotItem()
+    axis = item.getAxis("left")
+    if data.size == 0:
+        axis.setTicks(None)
+        item.enableAutoRange(axis="y")
+        return
+    low, high = float(np.log10(data.min())), float(np.log10(data.max()))
+    span = high - low
+    steps = range(1, 10) if span <= 1 else (1, 2, 5) if span <= 2 else (1,)
+    positions = [(d + np.log10(m), m * 10.0 ** d) for d in range(int(np.floor(low)),
+                                                              int(np.ceil(high)) + 1)
+                 for m in steps]
+    bottom = max((p for p, _ in positions if p <= low + 1e-9), default=low)
+    top = min((p for p, _ in positions if p >= high - 1e-9), default=high)
+    shown = [(float(p), _money_tick(v)) for p, v in positions
+             if bottom - 1e-9 <= p <= top + 1e-9]
+    axis.setTicks([shown, []])
+    extent = max(top - bottom, 0.3)
+    item.setYRange(bottom - 0.03 * extent, top + headroom * extent, padding=0)

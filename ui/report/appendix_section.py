@@ -9,37 +9,17 @@ One copy of every text: the rule's message as it fired comes with the trace (ren
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
 
 from advisor.article_facts import article_title, fact_text
 from advisor.recommendation_model import Recommendation, TraceEntry
 from advisor.rulebase import rule_by_id
 from advisor.rulebase.model import format_text
+from ui.fact_labels import conclusion_text, facts_text
 from ui.report import labels as L
-from ui.report.formatting import colon, esc, number
+from ui.report.formatting import colon, esc
 
 # The title is read from facts.yaml on every call; once per process is enough.
 _article_title = cache(article_title)
-
-
-def _value(value: Any, lang: str) -> str:
-    """A conclusion or fact value, short: bilingual dicts in the report's language."""
-    if isinstance(value, dict) and set(value) == {"en", "zh"}:
-        return str(value[lang if lang == "zh" else "en"])
-    if isinstance(value, bool):
-        return (L.YES if value else L.NO).get(lang)
-    if isinstance(value, float):
-        return number(value)
-    if isinstance(value, list):
-        return ", ".join(_value(v, lang) for v in value)
-    if isinstance(value, dict):
-        return "; ".join(f"{k}: {_value(v, lang)}" for k, v in value.items())
-    return str(value)
-
-
-def _pairs(values: dict[str, Any], lang: str) -> str:
-    return "; ".join(f'<span class="code">{esc(k)}</span> = {esc(_value(v, lang))}'
-                     for k, v in values.items())
 
 
 def rule_text(entry: TraceEntry, lang: str) -> tuple[str, str]:
@@ -71,11 +51,13 @@ def _entry_html(number_: int, entry: TraceEntry, lang: str) -> str:
     if entry.overridden_by:
         overridden = L.OVERRIDDEN.get(lang).format(rule=entry.overridden_by)
         parts.append(f'<p class="muted">{esc(overridden)}</p>')
+    # In words, as the wizard's Why tab shows them: no raw ids or True/False (review 2 #11).
     if entry.conclusion:
         parts.append(f"<p><b>{esc(L.CONCLUSION.get(lang))}{c}</b>"
-                     f"{_pairs(entry.conclusion, lang)}</p>")
+                     f"{esc(conclusion_text(entry.conclusion, lang))}</p>")
     if entry.facts:
-        parts.append(f"<p><b>{esc(L.MATCHED_ON.get(lang))}{c}</b>{_pairs(entry.facts, lang)}</p>")
+        parts.append(f"<p><b>{esc(L.MATCHED_ON.get(lang))}{c}</b>"
+                     f"{esc(facts_text(entry.facts, lang))}</p>")
     facts = "".join(f"<li><b>{esc(fact_id)}</b> {esc(fact_text(fact_id, lang))}</li>"
                     for fact_id in entry.sources)
     if facts:

@@ -3,6 +3,7 @@ prices and assumptions behind them (the cost model's own notes, in the report's 
 
 from __future__ import annotations
 
+from advisor.costs.result import CostReport
 from advisor.recommendation_model import Recommendation
 from ui.report import labels as L
 from ui.report.formatting import esc, figure, hours, mark_row, money, number, table
@@ -35,11 +36,25 @@ def _per_month_rows(rec: Recommendation) -> tuple[list[str], list[list[str]]]:
             row.append(money(c.capex[i], c.currency))
         if with_power:
             row.append(f"{number(round(c.power_w[i]))} W")
+        # A count that cannot hold the model has no time value: "—", as in the CLI.
+        runs = fits_at(c, i)
         row += [money(c.cost_per_month[i], c.currency),
-                money(c.time_saved_value_per_month[i], c.currency),
-                money(c.net_value_per_month[i], c.currency)]
+                money(c.time_saved_value_per_month[i], c.currency) if runs else "—",
+                money(c.net_value_per_month[i], c.currency) if runs else "—"]
         rows.append(mark_row([esc(cell) for cell in row], n == rec.verdict.gpus))
     return [k for k, on in (("capex", with_capex), ("power", with_power)) if on], rows
+
+
+def fits_at(costs: CostReport, index: int) -> bool:
+    """Whether the count at ``index`` can run the job (older reports have no ``fits``)."""
+    return not costs.fits or index >= len(costs.fits) or costs.fits[index]
+
+
+def fits_count(costs: CostReport, n: int | None) -> bool:
+    """Whether ``n`` GPUs can run the job; None or 0 is the cost model's "no count can"."""
+    if not n:
+        return False
+    return n not in costs.gpus or fits_at(costs, costs.gpus.index(n))
 
 
 def _month_header(extra: list[str], lang: str) -> list[str]:
@@ -64,7 +79,10 @@ def costs_html(rec: Recommendation, lang: str, images: dict[str, PlotImage],
     mode = L.MODE.get(c.mode)
     intro = L.COST_MODE.get(lang).format(mode=mode.get(lang) if mode else c.mode,
                                          currency=c.currency)
-    lines = [L.BEST_VALUE.get(lang).format(gpus=L.gpus(c.best_value_gpus, lang))]
+    lines = [L.BEST_VALUE.get(lang).format(gpus=L.gpus(c.best_value_gpus, lang))
+             if fits_count(c, c.best_value_gpus) else L.NO_COUNT_RUNS.get(lang)]
+    if c.fits and not all(c.fits):
+        lines.append(L.NOT_FITTING_ROWS.get(lang))
     if c.deadline_gpus is not None:
         lines.append(L.DEADLINE_GPUS.get(lang).format(gpus=c.deadline_gpus))
     elif deadline_given:
@@ -80,7 +98,8 @@ def costs_html(rec: Recommendation, lang: str, images: dict[str, PlotImage],
              # Its own page: a page break would otherwise part the heading from the plot.
              f'<h3 class="pagebreak">{esc(L.BREAKEVEN.get(lang))}</h3>',
              figure(images.get("buy_vs_rent"),
-                    L.PLOT_BUY_RENT.get(lang).format(gpus=L.gpus(c.buy_vs_rent.gpus, lang))),
+                    L.PLOT_BUY_RENT.get(lang).format(gpus=L.gpus(c.buy_vs_rent.gpus, lang))
+                    if fits_count(c, c.buy_vs_rent.gpus) else L.BREAKEVEN_NONE.get(lang)),
              f"<p>{esc(breakeven)}</p>"]
     notes = _assumptions(rec, lang)
     if notes:

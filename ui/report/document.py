@@ -23,6 +23,7 @@ from PySide6.QtGui import (
     QTextCursor,
     QTextDocument,
     QTextFormat,
+    QTextTable,
 )
 
 from ui.report.fonts import ReportFonts
@@ -93,6 +94,7 @@ def build_document(body_html: str, images: dict[str, PlotImage], fonts: ReportFo
     setup = page_setup()
     doc.setPageSize(QSizeF(setup.content_w_px, setup.content_h_px))
     keep_headings_with_next(doc)
+    keep_short_tables_whole(doc)
     return doc
 
 
@@ -126,6 +128,51 @@ def keep_headings_with_next(doc: QTextDocument) -> int:
                 moved += 1
         block = following
     return moved
+
+
+SHORT_TABLE = 0.45  # of a page: a table this short is never split across two pages
+
+
+def keep_short_tables_whole(doc: QTextDocument) -> int:
+    """Move a short table that a page break would split, or whose heading was left at the foot
+    of the page before, to the next page together with that heading: a page holding three
+    rows of a table cut off from its section reads as a stray. Returns how many moved."""
+    page_h = doc.pageSize().height()
+    layout = doc.documentLayout()
+    moved = 0
+    for frame in doc.rootFrame().childFrames():
+        if not isinstance(frame, QTextTable):
+            continue
+        doc.pageCount()
+        rect = layout.frameBoundingRect(frame)
+        target = _heading_above(doc, frame.firstPosition())
+        heading_page = layout.blockBoundingRect(target).top() // page_h
+        split = rect.top() // page_h != (rect.bottom() - 1) // page_h
+        cut_off = heading_page != rect.top() // page_h  # title at the foot of the page before
+        if rect.height() > SHORT_TABLE * page_h or not (split or cut_off) or \
+                target.blockFormat().pageBreakPolicy() & \
+                QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore:
+            continue
+        fmt = QTextBlockFormat()
+        fmt.setPageBreakPolicy(QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore)
+        QTextCursor(target).mergeBlockFormat(fmt)
+        moved += 1
+    doc.pageCount()
+    return moved
+
+
+def _heading_above(doc: QTextDocument, table_start: int) -> QTextBlock:
+    """The heading a few blocks above a table (its section's title and intro go with it), or
+    the block just above the table when there is none near."""
+    block = doc.findBlock(max(0, table_start - 1))
+    candidate = block
+    for _ in range(3):
+        if not candidate.isValid():
+            break
+        if candidate.blockFormat().headingLevel():
+            return candidate
+        candidate = candidate.previous()
+    return block
 
 
 def write_pdf(doc: QTextDocument, target: str | QIODevice, *, title: str, footer_left: str,

@@ -159,6 +159,13 @@ BREAKEVEN_NEVER = T("Owning {gpus} does not pay for itself within the months sho
                     "在所示月数内，自建 {gpus}无法回本。")
 OWNING_WINS_ABOVE = T("Owning wins above {hours} training hours a month.",
                       "每月训练超过 {hours} 小时则自建更划算。")
+NO_COUNT_RUNS = T("None of the GPU counts considered can hold the model: no best value.",
+                  "所考虑的卡数都放不下该模型：没有性价比最高的选择。")
+NOT_FITTING_ROWS = T("— : the model does not fit at that GPU count; it cannot run, so the time "
+                     "it would save has no value.",
+                     "—：该卡数下模型放不下，无法运行，省下时间的价值不计。")
+BREAKEVEN_NONE = T("No GPU count considered can run the job: there is nothing to buy or rent.",
+                   "所考虑的卡数都跑不了这个任务：无所谓自建还是租用。")
 PLOT_COST = T("Cost per run and per month by GPU count.", "不同卡数的每次成本与每月成本。")
 PLOT_BUY_RENT = T("Cumulative cost of owning vs renting {gpus}.",
                   "自建与租用 {gpus}的累计成本。")

@@ -113,11 +113,5 @@ def plot_images(rec: Recommendation, profile: Profile, lang: str, families: list
 
 
 def _diagnosis_plot(d: Diagnosis, lang: str) -> Any:
-    """The diagnosis page's plot with its legend moved to the lower right, the one corner the
-    curves leave free: they start at (1, 1) and rise to the upper left along the ideal line."""
-    plot = diagnosis_plot(d, lang)
-    legend = getattr(plot, "advisor_legend", None)
-    if legend is not None:
-        legend.setOffset((-10, -10))
-        legend.setBrush(QColor(255, 255, 255, 220))
-    return plot
+    """The diagnosis page's plot, as in the wizard (its legend sits under the axes)."""
+    return diagnosis_plot(d, lang)

@@ -13,6 +13,7 @@ from advisor.profile import Profile
 from advisor.recommendation_model import Recommendation
 from ui.forms.choices import choice_label
 from ui.report import labels as L
+from ui.report.cost_section import fits_at, fits_count
 from ui.report.formatting import colon, esc, hours, money, number, times
 
 
@@ -47,6 +48,8 @@ def recommended_setup(rec: Recommendation, lang: str) -> str:
 def breakeven_text(rec: Recommendation, lang: str) -> str:
     """When owning beats renting (F31): after how many months, above how many hours a month."""
     bvr = rec.costs.buy_vs_rent
+    if not fits_count(rec.costs, bvr.gpus):  # a setup that cannot run has no break-even
+        return L.BREAKEVEN_NONE.get(lang)
     if bvr.breakeven_months is None:
         text = L.BREAKEVEN_NEVER.get(lang).format(gpus=L.gpus(bvr.gpus, lang))
     else:
@@ -108,9 +111,11 @@ def summary_html(rec: Recommendation, profile: Profile, lang: str, generated: da
         rows.append(_row(L.COST_PER_MONTH.get(lang),
                          esc(money(costs.cost_per_month[c], costs.currency))))
         rows.append(_row(L.NET_VALUE.get(lang),
-                         esc(money(costs.net_value_per_month[c], costs.currency))))
+                         esc(money(costs.net_value_per_month[c], costs.currency)
+                             if fits_at(costs, c) else "—")))
     rows.append(_row(L.BREAKEVEN.get(lang), esc(breakeven_text(rec, lang))))
-    rows.append(_row(L.PARALLELISM_L.get(lang), esc(L.PARALLELISM[v.parallelism].get(lang))))
+    parallelism = "—" if v.gpus == 1 else L.PARALLELISM[v.parallelism].get(lang)
+    rows.append(_row(L.PARALLELISM_L.get(lang), esc(parallelism)))
     rows.append(_row(L.FRAMEWORK_L.get(lang), esc(L.FRAMEWORK[v.framework].get(lang))))
     rows.append(_row(L.DEPLOYMENT_L.get(lang), esc(L.DEPLOYMENT[v.deployment].get(lang))))
     rows.append(_row(L.INTERCONNECT_L.get(lang), esc(interconnect(profile, lang))))

@@ -83,7 +83,11 @@ def _measured(profile: Profile, lang: str) -> str:
     header[1] += f" ({esc(measured.unit)})"
     rows = [[str(p.gpus), number(p.throughput), number(p.step_time_s, 3)]
             for p in measured.points]
-    scaling = L.T("Scaling: {s}", "扩展方式：{s}").get(lang).format(s=measured.scaling)
+    how = getattr(measured.scaling, "value", measured.scaling)
+    kind = {"weak": L.T("weak (the batch per GPU stays the same)", "弱扩展（每卡批大小不变）"),
+            "strong": L.T("strong (the global batch stays the same)", "强扩展（全局批大小不变）")}
+    scaling = L.T("Scaling: {s}", "扩展方式：{s}").get(lang).format(
+        s=kind[how].get(lang) if how in kind else how)
     return (f"<h3>{esc(L.GROUP['measured'].get(lang))}</h3><p>{esc(scaling)}</p>"
             + table(header, rows))
 

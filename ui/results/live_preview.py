@@ -54,6 +54,15 @@ class LivePreview(QFrame):
         if self._results is not None:
             self.show_results(self._results, self._lang)
 
+    def show_error(self, text: str | None) -> None:
+        """No result for the latest answers: the reason, not a stale verdict."""
+        if text is None:
+            return
+        self.rating.setText(QCoreApplication.translate("Preview", "No results"))
+        self.rating.setStyleSheet("background: #8a8a8a; color: white; font-size: 16px;"
+                                  "font-weight: 700; padding: 4px 10px; border-radius: 5px;")
+        self.details.setText(text)
+
     def show_results(self, results: Any, lang: str) -> None:
         self._results, self._lang = results, lang
         rec = results.recommendation
@@ -65,11 +74,14 @@ class LivePreview(QFrame):
         self.rating.setText(rating_text(verdict.rating))
         index = projection.gpus.index(verdict.gpus) if verdict.gpus in projection.gpus else 0
         cost_index = costs.gpus.index(verdict.gpus) if verdict.gpus in costs.gpus else 0
-        text = QCoreApplication.translate("Preview", "%1: %2× one GPU\n%3 a month")
+        month = money_text(costs.cost_per_month[cost_index], costs.currency)
+        if verdict.gpus == 1:  # "1 GPU: 1.00× one GPU" says nothing
+            text = QCoreApplication.translate("Preview", "Stay on one GPU\n%3 a month")
+        else:
+            text = QCoreApplication.translate("Preview", "%1: %2× one GPU\n%3 a month")
         self.details.setText(text.replace("%1", gpus_text(verdict.gpus))
                              .replace("%2", f"{projection.speedup[index]:.2f}")
-                             .replace("%3", money_text(costs.cost_per_month[cost_index],
-                                                       costs.currency)))
+                             .replace("%3", month))
         speedup_plot(rec, results.profile, lang, better=results.better_link,
                      better_link=results.better_link_name, plot=self.plot, keep_better=True,
                      compact=True)

@@ -16,6 +16,7 @@ from ui.results.verdict_card import VerdictCard
 from ui.results.why_view import WhyView
 
 BANNER_STYLE = "background: #fff4d6; color: #5c4400; padding: 6px; border-radius: 4px;"
+ERROR_STYLE = "background: #fde7e5; color: #7a1c15; padding: 6px; border-radius: 4px;"
 
 
 class ResultsPage(QWidget):
@@ -28,6 +29,11 @@ class ResultsPage(QWidget):
         self.banner.setWordWrap(True)
         self.banner.setStyleSheet(BANNER_STYLE)
         self.banner.hide()
+        self.error_banner = QLabel()
+        self.error_banner.setObjectName("computeError")
+        self.error_banner.setWordWrap(True)
+        self.error_banner.setStyleSheet(ERROR_STYLE)
+        self.error_banner.hide()
         self.tabs = QTabWidget()
         self.speedup = empty_plot()
         self.cost = empty_plot()
@@ -40,6 +46,7 @@ class ResultsPage(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.card)
         layout.addWidget(self.banner)
+        layout.addWidget(self.error_banner)
         layout.addWidget(self.tabs, 1)
         self.results: Any = None
         self.lang = "en"
@@ -94,6 +101,14 @@ class ResultsPage(QWidget):
             self.pitfalls.show_recommendation(rec, lang)
         elif index == 4:
             self.why.show_recommendation(rec, lang)
+
+    def show_error(self, text: str | None) -> None:
+        """Why the latest answers have no results (None: they have). The last results stay
+        below, greyed by the card saying they are not for these answers."""
+        self.error_banner.setText(text or "")
+        self.error_banner.setVisible(bool(text))
+        self.card.show_error(text)
+        self.tabs.setEnabled(not text)
 
     def set_banner(self, text: str | None) -> None:
         self.banner.setText(text or "")

@@ -92,6 +92,7 @@ class VerdictCard(QFrame):
         layout.addLayout(top)
         layout.addLayout(grid)
         self._rec: Any = None
+        self._error: str | None = None
         self._lang = "en"
         self.retranslate()
 
@@ -104,13 +105,32 @@ class VerdictCard(QFrame):
         for key, text in names.items():
             self._names[key].setText(text)
         self.export_button.setText(self.tr("Export PDF…"))
-        if self._rec is not None:
+        if self._error is not None:
+            self.show_error(self._error)
+        elif self._rec is not None:
             self.show_recommendation(self._rec, self._lang)
         else:
             self.rating_label.setText(self.tr("Computing…"))
 
+    def show_error(self, text: str | None) -> None:
+        """No verdict for the latest answers: say so instead of "Computing…" or a stale one."""
+        self._error = text
+        if text is None:
+            if self._rec is not None:
+                self.show_recommendation(self._rec, self._lang)
+            return
+        self.rating_label.setText(self.tr("No results"))
+        self.rating_label.setStyleSheet(
+            "background: #8a8a8a; color: white; font-size: 20px; font-weight: 700;"
+            "padding: 8px 16px; border-radius: 6px;")
+        self.headline_label.setText(text)
+        for value in self.values.values():
+            value.setText("—")
+
     def show_recommendation(self, rec: Any, lang: str) -> None:
         self._rec, self._lang = rec, lang
+        if self._error is not None:
+            return
         verdict = rec.verdict
         color = RATING_COLORS.get(verdict.rating, "#444")
         self.rating_label.setText(rating_text(verdict.rating))
@@ -120,7 +140,9 @@ class VerdictCard(QFrame):
             self.rating_label.setStyleSheet(style)
         self.headline_label.setText(verdict.headline.get(lang))
         self.values["gpus"].setText(f"{gpus_text(verdict.gpus)} · {machines_text(verdict.nodes)}")
-        self.values["parallelism"].setText(parallelism_text(verdict.parallelism))
+        # One GPU has nothing to parallelise: "Data parallel" there would be misleading.
+        self.values["parallelism"].setText(
+            "—" if verdict.gpus == 1 else parallelism_text(verdict.parallelism))
         self.values["framework"].setText(framework_text(verdict.framework))
         self.values["deployment"].setText(deployment_text(verdict.deployment))
         projection, costs = rec.projection, rec.costs
@@ -131,7 +153,16 @@ class VerdictCard(QFrame):
         cost_index = costs.gpus.index(verdict.gpus) if verdict.gpus in costs.gpus else 0
         self.values["cost_month"].setText(
             money_text(costs.cost_per_month[cost_index], costs.currency))
-        self.values["best_value"].setText(gpus_text(costs.best_value_gpus))
+        self.values["best_value"].setText(best_value_text(costs))
+
+
+def best_value_text(costs: Any) -> str:
+    """The best-value count, or "—" when no count can run the job (it does not fit)."""
+    best = costs.best_value_gpus
+    fits = list(getattr(costs, "fits", []) or [])
+    if not best or (fits and best in costs.gpus and not fits[costs.gpus.index(best)]):
+        return "—"
+    return gpus_text(costs.best_value_gpus)
 
 
 def _hours(hours: float, lang: str) -> str:

@@ -9,16 +9,7 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QTextBrowser
 
 from advisor.article_facts import fact_text
-
-
-def _value_text(value: Any) -> str:
-    if isinstance(value, float):
-        return f"{value:.4g}"
-    if isinstance(value, dict):
-        return "; ".join(f"{k} = {_value_text(v)}" for k, v in value.items())
-    if isinstance(value, list | tuple):
-        return ", ".join(_value_text(v) for v in value)
-    return str(value)
+from ui.fact_labels import conclusion_text, facts_text
 
 
 def trace_html(rec: Any, lang: str) -> str:
@@ -28,16 +19,22 @@ def trace_html(rec: Any, lang: str) -> str:
                "of the article it encodes."))
     none_text = escape(QCoreApplication.translate("Why", "No rule fired."))
     matched = escape(QCoreApplication.translate("Why", "Matched:"))
+    overridden = QCoreApplication.translate("Why", "overridden by %1")
     parts = [f"<h3>{heading}</h3>", f"<p style='color:#555'>{intro}</p>"]
     if not rec.trace:
         parts.append(f"<p>{none_text}</p>")
     for number, entry in enumerate(rec.trace, start=1):
-        conclusion = _value_text(entry.conclusion)
-        parts.append(f"<p style='margin-bottom:2px'><b>{number}. {escape(entry.rule)}</b>"
-                     f" → {escape(conclusion)}</p>")
+        # Conclusions and matched facts in words, never raw ids or True/False (review 2 #11).
+        conclusion = conclusion_text(entry.conclusion, lang)
+        lost = getattr(entry, "overridden_by", None)
+        style = " style='color:#888'" if lost else ""
+        parts.append(f"<p style='margin-bottom:2px'><b{style}>{number}. {escape(entry.rule)}"
+                     f"</b> → <span{style}>{escape(conclusion)}</span>"
+                     + (f" <i style='color:#888'>({escape(overridden.replace('%1', lost))})</i>"
+                        if lost else "") + "</p>")
         if entry.facts:
             parts.append(f"<p style='margin:0 0 2px 14px;color:#555'>"
-                         f"{matched} {escape(_value_text(entry.facts))}"
+                         f"{matched} {escape(facts_text(entry.facts, lang))}"
                          f"</p>")
         for source in entry.sources:
             parts.append(f"<p style='margin:0 0 2px 14px'><b>{escape(source)}</b> "

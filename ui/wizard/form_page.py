@@ -88,6 +88,7 @@ class FormPage(QWidget):
         outer.addWidget(self.banner)
         outer.addWidget(scroll, 1)
         answers.answersReset.connect(self.refresh_values)
+        answers.answerChanged.connect(self._answer_changed)
         answers.problemsChanged.connect(self.show_problems)
         answers.profileChanged.connect(lambda _profile: self._update_gpu_info())
         self.refresh_values()
@@ -107,7 +108,7 @@ class FormPage(QWidget):
             self.preset_combo.addItem(QCoreApplication.translate("Pages", "Choose a common model…"), None)
             for preset in MODEL_PRESETS:
                 self.preset_combo.addItem(preset.name, preset.name)
-        self.show_problems(self.answers.all_problems())
+        self.show_problems(self.answers.shown_problems())
         self._update_gpu_info()
 
     # -- answers ------------------------------------------------------------------------------
@@ -115,6 +116,10 @@ class FormPage(QWidget):
         for path, editor in self.editors.items():
             editor.set_value(self.answers.get(path))
         self._update_gpu_info()
+
+    def _answer_changed(self, path: str) -> None:
+        if path in self.editors:
+            self.editors[path].set_value(self.answers.get(path))
 
     def show_problems(self, problems: dict[str, Problem]) -> None:
         for path, editor in self.editors.items():

@@ -39,12 +39,11 @@ def parse_gpu_counts(text: str | None) -> list[int] | None:
 
 
 def project(profile: Profile, gpus: list[int] | None) -> Projection:
-    """The scaling projection for ``profile`` (advisor.scaling.project)."""
-    from advisor.scaling import project as scaling_project
+    """The one projection of ``profile`` that every output shows: the scaling model's, with
+    measured speed-ups in place of the model's when the profile has measurements (F30)."""
+    from advisor.projection_for import projection_for
 
-    if gpus is None:
-        return scaling_project(profile)
-    return scaling_project(profile, gpus=gpus)
+    return projection_for(profile, gpus)
 
 
 def run(args) -> int:

@@ -12,6 +12,16 @@ import unicodedata
 
 from advisor.errors import InputError
 from advisor.hwimport import HardwareDescription, NvmlUnavailable, detect_machine, parse_texts
+from advisor.hwimport.display import (
+    kind_label,
+    link_label,
+    nvlink_label,
+    observation_title,
+    pcie_path_label,
+    reasons_label,
+    severity_label,
+    virtualization_label,
+)
 from advisor.hwimport.importer import read_file_text
 from advisor.i18n import pick
 
@@ -75,12 +85,14 @@ def _yes_no(value: bool | None, lang: str) -> str:
 
 
 def render_text(desc: HardwareDescription, lang: str = "en") -> str:
-    """A short human summary of a description (the same facts as the JSON)."""
+    """A short human summary of a description (the same facts as the JSON, with human labels
+    where the JSON has ids and enum values)."""
     unknown = pick(lang, "unknown", "未知")
     not_shown = pick(lang, "not shown by this output", "此输出未显示")
+    sep = pick(lang, ", ", "、")
     names = sorted(set(desc.gpu_names))
     rows = [
-        (pick(lang, "Read from", "来源"), ", ".join(desc.kinds)),
+        (pick(lang, "Read from", "来源"), sep.join(kind_label(k, lang) for k in desc.kinds)),
         (pick(lang, "GPUs", "显卡数"), str(desc.gpu_count) if desc.gpu_count else unknown),
         (pick(lang, "Model", "型号"), ", ".join(names) + _not_shown_note(desc, lang)
          if names else unknown),
@@ -88,19 +100,21 @@ def render_text(desc: HardwareDescription, lang: str = "en") -> str:
          ", ".join(f"{m} MiB" for m in sorted(set(desc.gpu_memory_mib))) or unknown),
         (pick(lang, "Driver / CUDA", "驱动 / CUDA"),
          f"{desc.driver_version or unknown} / {desc.cuda_version or unknown}"),
-        ("NVLink", desc.nvlink or unknown),
-        (pick(lang, "Link inside the machine", "机内互联"), desc.intra_link or unknown),
+        ("NVLink", nvlink_label(desc.nvlink, lang) if desc.nvlink else unknown),
+        (pick(lang, "Link inside the machine", "机内互联"),
+         link_label(desc.intra_link, lang) if desc.intra_link else unknown),
         (pick(lang, "Worst GPU-GPU PCIe path", "最差 GPU 间 PCIe 路径"),
-         desc.worst_pcie_path or unknown),
+         pcie_path_label(desc.worst_pcie_path, lang) if desc.worst_pcie_path else unknown),
         (pick(lang, "Worst GPU-to-nearest-NIC path", "GPU 到最近网卡的最差路径"),
-         desc.worst_nic_path or unknown),
+         pcie_path_label(desc.worst_nic_path, lang) if desc.worst_nic_path else unknown),
         (pick(lang, "RDMA NICs", "RDMA 网卡"),
-         ", ".join(desc.rdma_nics) if desc.rdma_nics else (unknown if desc.rdma_nics is None
+         sep.join(desc.rdma_nics) if desc.rdma_nics else (unknown if desc.rdma_nics is None
                                                             else pick(lang, "none", "无"))),
-        (pick(lang, "Virtualisation", "虚拟化"), desc.virtualization or unknown),
+        (pick(lang, "Virtualisation", "虚拟化"),
+         virtualization_label(desc.virtualization, lang) if desc.virtualization else unknown),
         (pick(lang, "Clock limits active", "生效的降频原因"),
          not_shown if desc.throttle_active is None
-         else ", ".join(desc.throttle_active) or pick(lang, "none", "无")),
+         else reasons_label(desc.throttle_active, lang) or pick(lang, "none", "无")),
         (pick(lang, "Hottest GPU", "最高温度"),
          f"{desc.max_gpu_temp_c:g} °C" if desc.max_gpu_temp_c is not None else not_shown),
         (pick(lang, "Mean GPU utilisation", "平均利用率"),
@@ -113,9 +127,11 @@ def render_text(desc: HardwareDescription, lang: str = "en") -> str:
     if desc.observations:
         out.append("")
         out.append(pick(lang, "Observations:", "发现："))
+        colon = pick(lang, ": ", "：")
         for o in desc.observations:
-            out.append(f"  [{o.severity}] {o.id}: {o.message.get(lang)}")
-            out.extend(f"      - {e}" for e in o.evidence)
+            out.append(f"  [{severity_label(o.severity, lang)}] "
+                       f"{observation_title(o.id, lang)}{colon}{o.message.get(lang)}")
+            out.extend(f"      - {e}" for e in o.evidence_in(lang))
     if desc.warnings:
         out.append("")
         out.append(pick(lang, "Notes:", "说明："))

@@ -44,10 +44,11 @@ def parse_counts(text: str | None) -> list[int] | None:
 
 
 def run(args) -> int:
-    from advisor.scaling import project
+    from advisor.projection_for import projection_for
 
     profile = load_profile(args.profile)
-    result = project(profile, parse_counts(args.gpus))
+    # the same curve `recommend` uses: measured speed-ups win over the model's (F30)
+    result = projection_for(profile, parse_counts(args.gpus))
     if args.format == "json":
         data = result.model_dump()
         data["notes"] = result.notes_zh if args.lang == "zh" else result.notes

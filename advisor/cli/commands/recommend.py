@@ -13,10 +13,12 @@ import sys
 
 from advisor.errors import InputError
 from advisor.i18n import pick
+from advisor.labels import conclusion_text
 from advisor.profile_io import load_profile
 from advisor.recommendation import recommend
 from advisor.recommendation_model import Recommendation
 
+NA = "—"  # not applicable: the same mark as the costs table (advisor.costs.text)
 SEVERITY_LABEL = {"critical": ("critical", "严重"), "warning": ("warning", "警告"),
                   "info": ("info", "提示")}
 
@@ -51,15 +53,18 @@ def run(args) -> int:
     lang = args.lang
     profile = load_profile(args.profile)
     rec = recommend(profile, gpus=_gpu_counts(args.gpus), lang=lang)
+    if args.pdf:
+        # The PDF first: a place that cannot be written fails before anything is printed.
+        # A profile with a `measured` section gets the diagnosis section too (F30).
+        code = write_pdf(rec, profile, args.pdf, lang)
+        if code:
+            return code
     if args.format == "json":
         print(json.dumps(rec.model_dump(mode="json"), indent=2, ensure_ascii=False))
     elif args.format == "markdown":
         print(render_markdown(rec, lang))
     else:
         print(render_text(rec, lang))
-    if args.pdf:
-        # A profile with a `measured` section gets the diagnosis section too (F30).
-        return write_pdf(rec, profile, args.pdf, lang)
     return 0
 
 
@@ -77,42 +82,55 @@ def write_pdf(rec: Recommendation, profile, path: str, lang: str, *, diagnosis=N
     return 0
 
 
-def _numbers(rec: Recommendation, lang: str) -> list[str]:
+def _numbers(rec: Recommendation, lang: str) -> tuple[str | None, list[str]]:
     """Speed-up, run time and money at the recommended count (or, for a one-GPU verdict or one
     beyond the hardware considered, at the largest count considered, to show what was turned
-    down or what the hardware gives)."""
+    down or what the hardware gives): an introducing line (or None) and the figures."""
     v, pr, co = rec.verdict, rec.projection, rec.costs
     n = v.gpus if v.gpus > 1 or len(pr.gpus) == 1 else max(pr.gpus)
     if n not in pr.gpus:  # nothing considered fits: the verdict names a larger count
         n = max(pr.gpus)
     i = pr.at(n)
-    if not pr.fits[i]:
-        lines = [pick(lang, f"{n} GPUs, where the model does not fit (figures as if it did):",
-                      f"{n} 卡（模型放不下，以下数字仅按放得下估算）：")]
+    fits = pr.fits[i]
+    if not fits:
+        intro = pick(lang, f"{n} GPUs, where the model does not fit (figures as if it did):",
+                     f"{n} 卡（模型放不下，以下数字仅按放得下估算）：")
     else:
-        lines = [] if n == v.gpus else [pick(lang, f"for comparison, {n} GPUs:",
-                                             f"作为对比，{n} 卡：")]
-    lines += [pick(lang, f"speed-up at {n} GPU{'s' if n > 1 else ''}: {pr.speedup[i]:.2f}x "
-                         f"({pr.speedup_low[i]:.2f}-{pr.speedup_high[i]:.2f}), "
-                         f"efficiency {pr.efficiency[i]:.0%}",
-                   f"{n} 卡加速比：{pr.speedup[i]:.2f} 倍（{pr.speedup_low[i]:.2f}–"
-                   f"{pr.speedup_high[i]:.2f}），扩展效率 {pr.efficiency[i]:.0%}"),
-              pick(lang, f"one run: {pr.run_hours[0]:.1f} h on {pr.gpus[0]} GPU, "
-                         f"{pr.run_hours[i]:.1f} h on {n}",
-                   f"单次训练：{pr.gpus[0]} 卡 {pr.run_hours[0]:.1f} 小时，{n} 卡 "
-                   f"{pr.run_hours[i]:.1f} 小时")]
+        intro = None if n == v.gpus else pick(lang, f"for comparison, {n} GPUs:",
+                                               f"作为对比，{n} 卡：")
+    lines = [pick(lang, f"speed-up at {gpus_en(n)}: {pr.speedup[i]:.2f}x "
+                        f"({pr.speedup_low[i]:.2f}-{pr.speedup_high[i]:.2f}), "
+                        f"efficiency {pr.efficiency[i]:.0%}",
+                  f"{n} 卡加速比：{pr.speedup[i]:.2f} 倍（{pr.speedup_low[i]:.2f}–"
+                  f"{pr.speedup_high[i]:.2f}），扩展效率 {pr.efficiency[i]:.0%}"),
+             pick(lang, f"one run: {pr.run_hours[0]:.1f} h on {gpus_en(pr.gpus[0])}, "
+                        f"{pr.run_hours[i]:.1f} h on {n}",
+                  f"单次训练：{pr.gpus[0]} 卡 {pr.run_hours[0]:.1f} 小时，{n} 卡 "
+                  f"{pr.run_hours[i]:.1f} 小时")]
     if i < len(co.cost_per_run):
-        lines.append(pick(lang, f"cost per run: {co.cost_per_run[i]:,.0f} {co.currency}; net value "
-                                f"vs 1 GPU: {co.net_value_per_month[i]:,.0f} {co.currency}/month",
-                          f"单次成本：{co.cost_per_run[i]:,.0f} {co.currency}；相对单卡的净收益："
-                          f"每月 {co.net_value_per_month[i]:,.0f} {co.currency}"))
-    return lines
+        base = rec.baseline_gpus
+        # a count that cannot run has no net value; the costs table prints the same dash
+        net = f"{co.net_value_per_month[i]:,.0f} {co.currency}" if fits and base else NA
+        vs_en = f" vs {gpus_en(base)}" if base else ""
+        vs_zh = ("相对单卡的" if base == 1 else f"相对 {base} 卡的") if base else ""
+        lines.append(pick(
+            lang, f"cost per run: {co.cost_per_run[i]:,.0f} {co.currency}; net value{vs_en}: "
+                  + (f"{net}/month" if net != NA else net),
+            f"单次成本：{co.cost_per_run[i]:,.0f} {co.currency}；{vs_zh}净收益："
+            + (f"每月 {net}" if net != NA else net)))
+    return intro, lines
+
+
+def gpus_en(n: int) -> str:
+    """``1 GPU``, ``2 GPUs``."""
+    return f"{n} GPU" if n == 1 else f"{n} GPUs"
 
 
 def render_text(rec: Recommendation, lang: str = "en") -> str:
     v = rec.verdict
     out = [v.headline.get(lang), ""]
-    out += ["  " + line for line in _numbers(rec, lang)]
+    intro, lines = _numbers(rec, lang)
+    out += ["  " + line for line in ([intro] if intro else []) + lines]
     if rec.pitfalls:
         out += ["", pick(lang, "Pitfalls:", "注意事项：")]
         for p in rec.pitfalls:
@@ -134,7 +152,9 @@ def render_markdown(rec: Recommendation, lang: str = "en") -> str:
     v = rec.verdict
     title = pick(lang, "GPU scaling recommendation", "多卡训练推荐报告")
     out = [f"# {title}", "", f"**{v.headline.get(lang)}**", ""]
-    out += [f"- {line}" for line in _numbers(rec, lang)]
+    intro, lines = _numbers(rec, lang)
+    out += [intro, ""] if intro else []  # a paragraph, not an empty bullet above its items
+    out += [f"- {line}" for line in lines]
     if rec.pitfalls:
         out += ["", "## " + pick(lang, "Pitfalls", "注意事项"), "",
                 "| " + " | ".join(pick(lang, *h) for h in (
@@ -150,7 +170,7 @@ def render_markdown(rec: Recommendation, lang: str = "en") -> str:
             "| " + pick(lang, "rule | sources | conclusion", "规则 | 来源 | 结论") + " |",
             "|---|---|---|"]
     for t in rec.trace:
-        conclusion = ", ".join(f"{k}={val}" for k, val in t.conclusion.items())
+        conclusion = conclusion_text(t.conclusion, lang)  # labels, never raw key=value
         if t.overridden_by:
             conclusion += pick(lang, f" (overridden by {t.overridden_by})",
                                f"（被 {t.overridden_by} 覆盖）")

@@ -9,6 +9,7 @@ from pathlib import Path
 from advisor.article_facts import fact_text
 from advisor.errors import InputError
 from advisor.i18n import pick
+from advisor.labels import CONCLUSION_KEY, conclusion_value
 from advisor.paths import rules_dir
 from advisor.rulebase import default_rules, rule_by_id
 from advisor.rulebase.conditions import AllOf, AnyOf, Cond, Node
@@ -47,9 +48,17 @@ def describe_when(node: Node, lang: str = "en") -> str:
     return pick(lang, "not ", "非 ") + describe_when(node.item, lang)
 
 
-def describe_then(rule: Rule) -> str:
-    return ", ".join(f"{k}={'{' + v.fact + '}' if isinstance(v, FactRef) else v}"
-                     for k, v in rule.then.items())
+def describe_then(rule: Rule, lang: str = "en") -> str:
+    """The conclusion in words (``rating: worth it, GPUs: {best_value_gpus}``): labels in
+    ``lang``, a count taken from a fact shown as that fact's name in braces."""
+    colon, sep = ("：", "，") if lang == "zh" else (": ", ", ")
+    parts = []
+    for key, value in rule.then.items():
+        name = CONCLUSION_KEY[key].get(lang) if key in CONCLUSION_KEY else key
+        shown = "{" + value.fact + "}" if isinstance(value, FactRef) \
+            else conclusion_value(key, value, lang)
+        parts.append(f"{name}{colon}{shown}")
+    return sep.join(parts)
 
 
 def _shown_path(file: str) -> str:
@@ -65,7 +74,7 @@ def run_list(args) -> int:
         if rule.concern != current:
             current = rule.concern
             print(f"\n[{current}]")
-        print(f"  {rule.id:<48} {describe_then(rule):<42} {', '.join(rule.sources)}")
+        print(f"  {rule.id:<48} {describe_then(rule, lang):<42} {', '.join(rule.sources)}")
         print(f"      {rule.message.get(lang)}")
     return 0
 
@@ -79,18 +88,20 @@ def run_explain(args) -> int:
     label = {"when": ("when", "条件"), "then": ("then", "结论"), "why": ("why", "原因"),
              "remedy": ("remedy", "对策"), "sources": ("article facts", "文章依据"),
              "order": ("conflict rank", "冲突排序")}
+    c = "：" if lang == "zh" else ": "
     print(f"{rule.id}  ({_shown_path(rule.file)}:{rule.line})")
     print(rule.message.get(lang))
-    print(f"\n{pick(lang, *label['when'])}: {describe_when(rule.when, lang)}")
-    print(f"{pick(lang, *label['then'])}: {describe_then(rule)}")
-    print(f"{pick(lang, *label['order'])}: "
-          + pick(lang, f"veto={rule.is_veto}, conditions={rule.specificity}, "
-                       f"priority={rule.priority}",
-                 f"否决={rule.is_veto}，条件数={rule.specificity}，优先级={rule.priority}"))
-    print(f"\n{pick(lang, *label['why'])}: {rule.why.get(lang)}")
+    print(f"\n{pick(lang, *label['when'])}{c}{describe_when(rule.when, lang)}")
+    print(f"{pick(lang, *label['then'])}{c}{describe_then(rule, lang)}")
+    print(f"{pick(lang, *label['order'])}{c}"
+          + pick(lang, f"veto: {'yes' if rule.is_veto else 'no'}, conditions: "
+                       f"{rule.specificity}, priority: {rule.priority}",
+                 f"否决：{'是' if rule.is_veto else '否'}，条件数：{rule.specificity}，"
+                 f"优先级：{rule.priority}"))
+    print(f"\n{pick(lang, *label['why'])}{c}{rule.why.get(lang)}")
     if rule.remedy:
-        print(f"{pick(lang, *label['remedy'])}: {rule.remedy.get(lang)}")
-    print(f"\n{pick(lang, *label['sources'])}:")
+        print(f"{pick(lang, *label['remedy'])}{c}{rule.remedy.get(lang)}")
+    print(f"\n{pick(lang, *label['sources'])}{c.strip()}")
     for fact_id in rule.sources:
         print(f"  {fact_id}: {fact_text(fact_id, lang)}")
     return 0
