@@ -26,7 +26,8 @@ def test_paste_shows_what_was_found_and_accept_returns_it(dialog, qtbot):
     dialog.paste_edit.setPlainText(TOPO.read_text())
     qtbot.waitUntil(lambda: dialog.description() is not None, timeout=3000)
     shown = dialog.summary_view.toPlainText()
-    assert "nvswitch" in shown and "mlx5_5" in shown and "full" in shown
+    assert "NVSwitch" in shown and "mlx5_5" in shown and "every GPU pair linked" in shown
+    assert "nvswitch" not in shown  # labels, not raw enum values
     assert dialog.ok_button.isEnabled()
     dialog.ok_button.click()
     desc = dialog.result_description()
@@ -50,7 +51,8 @@ def test_opened_files_merge_with_the_paste(dialog):
     desc = dialog.description()
     assert desc is not None and desc.kinds == ["table", "topo"] and desc.gpu_count == 2
     assert "rtx5090-570-single-gpu.txt" in dialog.files_label.text()
-    assert "no_nvlink" in dialog.summary_view.toPlainText()
+    assert "No NVLink" in dialog.summary_view.toPlainText()
+    assert "no_nvlink" not in dialog.summary_view.toPlainText()
 
 
 def test_detect_this_machine(dialog, monkeypatch):
@@ -107,3 +109,14 @@ def test_unknown_facts_in_english(dialog):
     dialog.read_now()
     shown = dialog.summary_view.toPlainText()
     assert "not shown by this output" in shown and "Clock limits active" in shown
+
+
+def test_chinese_summary_shows_labels_not_raw_values(qtbot):
+    d = ImportDialog(None, "zh")
+    qtbot.addWidget(d)
+    d.paste_edit.setPlainText(TOPO.read_text())
+    d.read_now()
+    shown = d.summary_view.toPlainText()
+    assert "全互联" in shown or "NVSwitch" in shown
+    for raw in ("nvswitch", "pcie4", "no_nvlink", "[info]", "full", "bare_metal"):
+        assert raw not in shown, raw

@@ -31,6 +31,16 @@ from PySide6.QtWidgets import (
 
 from advisor.errors import InputError
 from advisor.hwimport import HardwareDescription, NvmlUnavailable, detect_machine, parse_texts
+from advisor.hwimport.display import (
+    kind_label,
+    link_label,
+    nvlink_label,
+    observation_title,
+    pcie_path_label,
+    reasons_label,
+    severity_label,
+    virtualization_label,
+)
 from advisor.hwimport.importer import read_file_text
 from ui.translation import tr_lang
 
@@ -178,21 +188,26 @@ class ImportDialog(QDialog):
         if model and d.gpus_not_shown:
             model += " " + self.tr("(%1 of %2 GPUs shown)").replace("%1", str(len(d.gpus))) \
                 .replace("%2", str(d.gpu_count))
+        lang = self._lang
         rows = [
-            (self.tr("Read from"), ", ".join(d.kinds)),
+            (self.tr("Read from"), ", ".join(kind_label(k, lang) for k in d.kinds)),
             (self.tr("GPUs"), str(d.gpu_count) if d.gpu_count else unknown),
             (self.tr("Model"), model or unknown),
             (self.tr("Memory per GPU"),
              ", ".join(f"{m} MiB" for m in sorted(set(d.gpu_memory_mib))) or unknown),
-            ("NVLink", d.nvlink or unknown),
-            (self.tr("Link inside the machine"), d.intra_link or unknown),
-            (self.tr("Worst GPU-GPU PCIe path"), d.worst_pcie_path or unknown),
-            (self.tr("Worst GPU-to-nearest-NIC path"), d.worst_nic_path or unknown),
+            ("NVLink", nvlink_label(d.nvlink, lang) if d.nvlink else unknown),
+            (self.tr("Link inside the machine"),
+             link_label(d.intra_link, lang) if d.intra_link else unknown),
+            (self.tr("Worst GPU-GPU PCIe path"),
+             pcie_path_label(d.worst_pcie_path, lang) if d.worst_pcie_path else unknown),
+            (self.tr("Worst GPU-to-nearest-NIC path"),
+             pcie_path_label(d.worst_nic_path, lang) if d.worst_nic_path else unknown),
             (self.tr("RDMA NICs"), ", ".join(d.rdma_nics) if d.rdma_nics else
              (unknown if d.rdma_nics is None else self.tr("none"))),
-            (self.tr("Virtualisation"), d.virtualization or unknown),
+            (self.tr("Virtualisation"),
+             virtualization_label(d.virtualization, lang) if d.virtualization else unknown),
             (self.tr("Clock limits active"), not_shown if d.throttle_active is None
-             else ", ".join(d.throttle_active) or self.tr("none")),
+             else reasons_label(d.throttle_active, lang) or self.tr("none")),
             (self.tr("Hottest GPU"), f"{d.max_gpu_temp_c:g} °C" if d.max_gpu_temp_c is not None
              else not_shown),
             (self.tr("Mean GPU utilisation"), f"{d.mean_sm_util:.0f} %"
@@ -206,8 +221,9 @@ class ImportDialog(QDialog):
             heading = self.tr("Observations")  # outside the f-string, where lupdate sees it
             parts.append(f"<h4>{html.escape(heading)}</h4><ul>")
             for o in d.observations:
-                evidence = "<br>".join(html.escape(e) for e in o.evidence)
-                parts.append(f"<li><b>[{o.severity}] {o.id}</b>: "
+                evidence = "<br>".join(html.escape(e) for e in o.evidence_in(self._lang))
+                tag = f"[{severity_label(o.severity, lang)}] {observation_title(o.id, lang)}"
+                parts.append(f"<li><b>{html.escape(tag)}</b>: "
                              f"{html.escape(o.message.get(self._lang))}"
                              f"<br><small>{evidence}</small></li>")
             parts.append("</ul>")

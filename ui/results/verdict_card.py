@@ -88,9 +88,15 @@ class VerdictCard(QFrame):
             grid.addWidget(name, row * 2, col)
             grid.addWidget(value, row * 2 + 1, col)
             self._names[key], self.values[key] = name, value
+        self.price_note = QLabel()  # what the costs leave out (no card price, no cloud offer)
+        self.price_note.setObjectName("priceNote")
+        self.price_note.setWordWrap(True)
+        self.price_note.setStyleSheet("color: #8a5a00;")
+        self.price_note.hide()
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addLayout(grid)
+        layout.addWidget(self.price_note)
         self._rec: Any = None
         self._error: str | None = None
         self._lang = "en"
@@ -124,6 +130,7 @@ class VerdictCard(QFrame):
             "background: #8a8a8a; color: white; font-size: 20px; font-weight: 700;"
             "padding: 8px 16px; border-radius: 6px;")
         self.headline_label.setText(text)
+        self.price_note.hide()
         for value in self.values.values():
             value.setText("—")
 
@@ -154,6 +161,16 @@ class VerdictCard(QFrame):
         self.values["cost_month"].setText(
             money_text(costs.cost_per_month[cost_index], costs.currency))
         self.values["best_value"].setText(best_value_text(costs))
+        notes = []
+        if not getattr(costs, "own_priced", True) and costs.mode != "cloud":
+            notes.append(self.tr("No purchase price is known for this GPU: the own-hardware "
+                                 "costs leave out the cards. Enter the price of one GPU on "
+                                 "the money page."))
+        if not getattr(costs, "cloud_priced", True) and costs.mode != "own":
+            notes.append(self.tr("No cloud offer is known for this GPU: cloud costs are not "
+                                 "shown."))
+        self.price_note.setText(" ".join(notes))
+        self.price_note.setVisible(bool(notes))
 
 
 def best_value_text(costs: Any) -> str:
