@@ -168,8 +168,13 @@ def _credit_slots(slots: dict[str, list[str]], overridden: dict[str, str],
         holder = next((rid for rid, held in slots.items() if slot in held), None)
         if holder is None or holder not in overridden:
             continue
-        heir = next((f.rule.id for f in quoted if agrees(f, slot)), None) \
-            or next((f.rule.id for f in quoted), None)
+        heir = next((f.rule.id for f in quoted if agrees(f, slot)), None)
+        if heir is None and slot == "rating":
+            # no quoted rule rates the same: the holder did supply the rating (its count was
+            # replaced, which the count's holder shows), so it is not marked as beaten
+            del overridden[holder]
+            continue
+        heir = heir or next((f.rule.id for f in quoted), None)
         slots[holder] = [held for held in slots[holder] if held != slot]
         if heir is not None:
             slots.setdefault(heir, []).append(slot)

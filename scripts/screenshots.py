@@ -74,7 +74,8 @@ def main() -> int:
         window.close()
         hub.set_language("en")
     for path in written:
-        print(f"{path.relative_to(ROOT)}  {path.stat().st_size // 1024} KB")
+        shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+        print(f"{shown}  {path.stat().st_size // 1024} KB")
     return 0
 
 

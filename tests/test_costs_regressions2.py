@@ -192,6 +192,10 @@ def test_new_catalog_gpus_are_sourced_and_resolvable():
     assert a40.tflops_fp32 == pytest.approx(37.4) and a40.memory_bandwidth_gbs == 696
     assert a40.tdp_w == 300 and a40.pcie_gen == 4 and a40.nvlink == "bridge"
     assert a40.source and a40.as_of and a40.generation == "ampere"
+    ti = resolve_gpu("rtx2080ti")
+    assert (ti.memory_gb, ti.memory_bandwidth_gbs, ti.tflops_fp16_dense, ti.tflops_fp32,
+            ti.tdp_w, ti.pcie_gen, ti.nvlink) == (11, 616, 53.8, 13.4, 250, 3, "bridge")
+    assert ti.generation == "turing" and ti.default_cooling == "open_air"
     for spec in load_gpus().values():
         assert spec.source and spec.generation, spec.id
 

@@ -130,3 +130,24 @@ def test_an_input_error_of_the_computation_shows_at_its_field(qtbot, lang):
     assert editor.error_text() == ""
     assert not window.results_page.error_banner.isVisibleTo(window.results_page)
     assert card.rating_label.text() not in ("No results", "没有结果")
+
+
+def test_a_gpu_without_a_catalog_price_is_said_at_the_price_field(qtbot):
+    """Review 2 #2: mode own with a card the catalog has no price for gives results without
+    the cards, and the price field says so (in the window's language)."""
+    from ui_support import wait_results
+
+    from advisor.catalog import resolve_gpu
+
+    window = make_window(qtbot, recommend=None)
+    window.answers.set_many({"hardware.gpu": "a100_pcie_40gb", "economics.mode": "own",
+                             "economics.gpu_price": None})
+    results = wait_results(qtbot, window)
+    editor = next(p for p in window.pages
+                  if "economics.gpu_price" in p.editors).editors["economics.gpu_price"]
+    if results.recommendation.costs.own_priced:  # the catalog has a price now: nothing to say
+        assert resolve_gpu("a100_pcie_40gb") is not None and editor.error_text() == ""
+        return
+    assert "Enter the price of one card here" in editor.error_text()
+    assert window.results_page.card.price_note.isVisibleTo(window.results_page.card)
+    assert window.answers.all_problems() == {}  # still a valid, savable profile

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from advisor.errors import InputError
+from advisor.errors import InputError, Problem
 from advisor.profile import Profile
 from ui.answers import AnswerModel
 from ui.document import Document
@@ -34,6 +34,17 @@ from ui.wizard.page_fields import DIAGNOSIS_TITLE, PAGES, RESULTS_TITLE
 
 def currency_unit(lang: str, currency: str) -> str:
     return QCoreApplication.translate("Units", "CNY") if currency == "CNY" else QCoreApplication.translate("Units", "USD")
+
+
+def price_hints(costs: Any) -> dict[str, Problem]:
+    """A message at the price field when the catalog has no purchase price for the GPU and
+    the costs of owning leave the cards out (the results carry on without it)."""
+    if getattr(costs, "own_priced", True) or costs.mode == "cloud":
+        return {}
+    path = "economics.gpu_price"
+    return {path: Problem(path, "No catalog price for this GPU: the own-hardware costs leave "
+                                "out the cards. Enter the price of one card here.",
+                          "目录中没有该显卡的价格：自建成本未计入显卡本身。请在此填写单卡价格。")}
 
 
 class MainWindow(QMainWindow):
@@ -268,7 +279,7 @@ class MainWindow(QMainWindow):
     def _show_results(self, results: Results) -> None:
         self.results = results
         self.compute_error = None
-        self.answers.set_compute_problems({})
+        self.answers.set_compute_problems(price_hints(results.recommendation.costs))
         self.results_page.show_error(None)
         self.results_page.show_results(results, self.lang)
         if self.preview is not None:

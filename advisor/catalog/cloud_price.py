@@ -133,7 +133,7 @@ def describe(pool: Sequence[PricedOffer]) -> Text:
         if scaled:
             names = ", ".join(scaled)
             mine_en = "this GPU and " if own else ""
-            mine_zh = "本卡及" if own else ""
+            mine_zh = "本卡及 " if own else ""
             parts_en.append(f"{who.en}{count_en} ({mine_en}{names} scaled by tensor TFLOPS)")
             parts_zh.append(f"{who.zh}{count_en}（{mine_zh}{names} 按张量算力折算）")
         else:

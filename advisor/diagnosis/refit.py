@@ -170,11 +170,7 @@ def refit(series: MeasuredSeries, inputs: DataParallelInputs, params: ScalingPar
     sd = np.where(out == n0, 0.0, sd)  # the baseline is the measurement itself
     low = speed * np.exp(-BAND_Z * sd)
     high = np.minimum(speed * np.exp(BAND_Z * sd), np.maximum(out, speed))
-    # Beyond the data the band's top keeps a non-increasing efficiency: twice the GPUs (a
-    # second machine behind a network) never more than doubles the top (# F08).
-    last = out >= series.gpus[-1]
-    top_eff = np.where(last, high / out, np.inf)
-    high = np.where(last, np.maximum(np.minimum.accumulate(top_eff) * out, speed), high)
+    high = _cap_machines(out, speed, high, series.gpus[-1], inputs.gpus_per_node)
     shares = _shares(inputs, params, outcome.values, series)
     return ScalingFit(
         parameters={k: float(f"{v:.6g}") for k, v in outcome.values.items()},
@@ -187,6 +183,19 @@ def refit(series: MeasuredSeries, inputs: DataParallelInputs, params: ScalingPar
         plateau=plateau,
         **shares,
     )
+
+
+def _cap_machines(out: np.ndarray, speed: np.ndarray, high: np.ndarray, last: int,
+                  per_node: int) -> np.ndarray:
+    """Machines added beyond the data never raise the band's top efficiency: k machines
+    give at most k x the top of one (they add a network to the same work, # F08)."""
+    one = (out >= last) & (out <= max(per_node, last))
+    if not one.any():
+        return high
+    a = int(np.flatnonzero(one)[-1])  # the largest count on the machines measured
+    more = out > out[a]
+    capped = np.maximum(np.minimum(high, high[a] / out[a] * out), speed)
+    return np.where(more, capped, high)
 
 
 def _leave_one_out_sd(fn, free: tuple[FreeParameter, ...], outcome: FitOutcome,

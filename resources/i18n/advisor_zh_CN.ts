@@ -500,135 +500,135 @@ The application keeps running. The details were written to the log file:
 <context>
     <name>ImportDialog</name>
     <message>
-        <location filename="../../ui/import_dialog.py" line="48"/>
+        <location filename="../../ui/import_dialog.py" line="58"/>
         <source>Import nvidia-smi output</source>
         <translation>导入 nvidia-smi 输出</translation>
     </message>
     <message>
-        <location filename="../../ui/import_dialog.py" line="51"/>
+        <location filename="../../ui/import_dialog.py" line="61"/>
         <source>Paste what one of these printed on the GPU server: nvidia-smi, nvidia-smi -q, nvidia-smi -L, nvidia-smi topo -m, nvidia-smi dmon, or nvidia-smi --query-gpu=... --format=csv. Several outputs of one machine can be combined.</source>
         <translation>粘贴 GPU 服务器上以下命令的输出：nvidia-smi、nvidia-smi -q、nvidia-smi -L、nvidia-smi topo -m、nvidia-smi dmon 或 nvidia-smi --query-gpu=... --format=csv。同一台机器的多个输出可以一起导入。</translation>
     </message>
     <message>
-        <location filename="../../ui/import_dialog.py" line="60"/>
-        <location filename="../../ui/import_dialog.py" line="163"/>
+        <location filename="../../ui/import_dialog.py" line="70"/>
+        <location filename="../../ui/import_dialog.py" line="173"/>
         <source>Open files…</source>
         <translation>打开文件…</translation>
     </message>
     <message>
-        <location filename="../../ui/import_dialog.py" line="61"/>
+        <location filename="../../ui/import_dialog.py" line="71"/>
         <source>Detect this machine</source>
         <translation>检测本机</translation>
     </message>
     <message>
-        <location filename="../../ui/import_dialog.py" line="62"/>
+        <location filename="../../ui/import_dialog.py" line="72"/>
         <source>Clear</source>
         <translation>清空</translation>
     </message>
     <message>
-        <location filename="../../ui/import_dialog.py" line="71"/>
+        <location filename="../../ui/import_dialog.py" line="81"/>
         <source>Use these facts</source>
         <translation>使用这些信息</translation>
     </message>
     <message>
-        <location filename="../../ui/import_dialog.py" line="95"/>
-        <location filename="../../ui/import_dialog.py" line="128"/>
+        <location filename="../../ui/import_dialog.py" line="105"/>
+        <location filename="../../ui/import_dialog.py" line="138"/>
         <source>Nothing read yet.</source>
         <translation>尚未读取任何内容。</translation>
     </message>
     <message>
-        <location filename="../../ui/import_dialog.py" line="126"/>
+        <location filename="../../ui/import_dialog.py" line="136"/>
         <source>Files: %1</source>
         <translation>文件：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/import_dialog.py" line="175"/>
+        <location filename="../../ui/import_dialog.py" line="185"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../../ui/import_dialog.py" line="176"/>
+        <location filename="../../ui/import_dialog.py" line="186"/>
         <source>not shown by this output</source>
         <translation>此输出未显示</translation>
     </message>
     <message>
-        <location filename="../../ui/import_dialog.py" line="179"/>
+        <location filename="../../ui/import_dialog.py" line="189"/>
         <source>(%1 of %2 GPUs shown)</source>
         <translation>（显示了 %2 张中的 %1 张）</translation>
     </message>
     <message>
-        <location filename="../../ui/import_dialog.py" line="182"/>
+        <location filename="../../ui/import_dialog.py" line="193"/>
         <source>Read from</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../ui/import_dialog.py" line="183"/>
+        <location filename="../../ui/import_dialog.py" line="194"/>
         <source>GPUs</source>
         <translation>显卡数</translation>
     </message>
     <message>
-        <location filename="../../ui/import_dialog.py" line="184"/>
+        <location filename="../../ui/import_dialog.py" line="195"/>
         <source>Model</source>
         <translation>型号</translation>
     </message>
     <message>
-        <location filename="../../ui/import_dialog.py" line="185"/>
+        <location filename="../../ui/import_dialog.py" line="196"/>
         <source>Memory per GPU</source>
         <translation>单卡显存</translation>
     </message>
     <message>
-        <location filename="../../ui/import_dialog.py" line="188"/>
+        <location filename="../../ui/import_dialog.py" line="199"/>
         <source>Link inside the machine</source>
         <translation>机内互联</translation>
     </message>
     <message>
-        <location filename="../../ui/import_dialog.py" line="189"/>
+        <location filename="../../ui/import_dialog.py" line="201"/>
         <source>Worst GPU-GPU PCIe path</source>
         <translation>最差 GPU 间 PCIe 路径</translation>
     </message>
     <message>
-        <location filename="../../ui/import_dialog.py" line="190"/>
+        <location filename="../../ui/import_dialog.py" line="203"/>
         <source>Worst GPU-to-nearest-NIC path</source>
         <translation>GPU 到最近网卡的最差路径</translation>
     </message>
     <message>
-        <location filename="../../ui/import_dialog.py" line="191"/>
+        <location filename="../../ui/import_dialog.py" line="205"/>
         <source>RDMA NICs</source>
         <translation>RDMA 网卡</translation>
     </message>
     <message>
-        <location filename="../../ui/import_dialog.py" line="192"/>
-        <location filename="../../ui/import_dialog.py" line="195"/>
+        <location filename="../../ui/import_dialog.py" line="206"/>
+        <location filename="../../ui/import_dialog.py" line="210"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../ui/import_dialog.py" line="193"/>
+        <location filename="../../ui/import_dialog.py" line="207"/>
         <source>Virtualisation</source>
         <translation>虚拟化</translation>
     </message>
     <message>
-        <location filename="../../ui/import_dialog.py" line="194"/>
+        <location filename="../../ui/import_dialog.py" line="209"/>
         <source>Clock limits active</source>
         <translation>生效的降频原因</translation>
     </message>
     <message>
-        <location filename="../../ui/import_dialog.py" line="196"/>
+        <location filename="../../ui/import_dialog.py" line="211"/>
         <source>Hottest GPU</source>
         <translation>最高温度</translation>
     </message>
     <message>
-        <location filename="../../ui/import_dialog.py" line="198"/>
+        <location filename="../../ui/import_dialog.py" line="213"/>
         <source>Mean GPU utilisation</source>
         <translation>平均利用率</translation>
     </message>
     <message>
-        <location filename="../../ui/import_dialog.py" line="206"/>
+        <location filename="../../ui/import_dialog.py" line="221"/>
         <source>Observations</source>
         <translation>发现</translation>
     </message>
     <message>
-        <location filename="../../ui/import_dialog.py" line="215"/>
+        <location filename="../../ui/import_dialog.py" line="231"/>
         <source>Notes</source>
         <translation>说明</translation>
     </message>
@@ -636,102 +636,102 @@ The application keeps running. The details were written to the log file:
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ui/main_window.py" line="225"/>
+        <location filename="../../ui/main_window.py" line="236"/>
         <source>&lt; Back</source>
         <translation>&lt; 上一步</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="226"/>
+        <location filename="../../ui/main_window.py" line="237"/>
         <source>Next &gt;</source>
         <translation>下一步 &gt;</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="227"/>
+        <location filename="../../ui/main_window.py" line="238"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="228"/>
+        <location filename="../../ui/main_window.py" line="239"/>
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="229"/>
+        <location filename="../../ui/main_window.py" line="240"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="230"/>
+        <location filename="../../ui/main_window.py" line="241"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="231"/>
+        <location filename="../../ui/main_window.py" line="242"/>
         <source>&amp;New profile</source>
         <translation>新建配置(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="232"/>
+        <location filename="../../ui/main_window.py" line="243"/>
         <source>&amp;Open profile…</source>
         <translation>打开配置(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="233"/>
+        <location filename="../../ui/main_window.py" line="244"/>
         <source>&amp;Save</source>
         <translation>保存(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="234"/>
+        <location filename="../../ui/main_window.py" line="245"/>
         <source>Save &amp;as…</source>
         <translation>另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="235"/>
+        <location filename="../../ui/main_window.py" line="246"/>
         <source>Import nvidia-smi…</source>
         <translation>导入 nvidia-smi…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="236"/>
+        <location filename="../../ui/main_window.py" line="247"/>
         <source>Export PDF…</source>
         <translation>导出 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="237"/>
+        <location filename="../../ui/main_window.py" line="248"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="238"/>
+        <location filename="../../ui/main_window.py" line="249"/>
         <source>&amp;About</source>
         <translation>关于(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="263"/>
+        <location filename="../../ui/main_window.py" line="274"/>
         <source>Some answers need attention (%1); the results are for the last valid answers.</source>
         <translation>有 %1 个答案需要修改；下面的结果基于最后一次有效的答案。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="296"/>
+        <location filename="../../ui/main_window.py" line="307"/>
         <source>The results cannot be computed with these answers: %1</source>
         <translation>按当前的回答无法计算结果：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="299"/>
+        <location filename="../../ui/main_window.py" line="310"/>
         <source>The results cannot be computed: see the marked answer.</source>
         <translation>无法计算结果：请查看标出的回答。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="301"/>
+        <location filename="../../ui/main_window.py" line="312"/>
         <source>The results could not be computed because of an internal error; the details are in the log.</source>
         <translation>内部错误导致无法计算结果；详情见日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="317"/>
+        <location filename="../../ui/main_window.py" line="328"/>
         <source>Verdict so far: %1 · %2</source>
         <translation>当前结论：%1 · %2</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="320"/>
+        <location filename="../../ui/main_window.py" line="331"/>
         <source>answers to fix: %1</source>
         <translation>待修改的答案：%1</translation>
     </message>
@@ -1212,17 +1212,17 @@ The application keeps running. The details were written to the log file:
         <translation>%1台机器</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="170"/>
+        <location filename="../../ui/results/verdict_card.py" line="187"/>
         <source>%1 days</source>
         <translation>%1 天</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="172"/>
+        <location filename="../../ui/results/verdict_card.py" line="189"/>
         <source>%1 h</source>
         <translation>%1 小时</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="173"/>
+        <location filename="../../ui/results/verdict_card.py" line="190"/>
         <source>%1 min</source>
         <translation>%1 分钟</translation>
     </message>
@@ -1230,59 +1230,69 @@ The application keeps running. The details were written to the log file:
 <context>
     <name>VerdictCard</name>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="100"/>
+        <location filename="../../ui/results/verdict_card.py" line="106"/>
         <source>GPUs</source>
         <translation>卡数</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="100"/>
+        <location filename="../../ui/results/verdict_card.py" line="106"/>
         <source>Parallelism</source>
         <translation>并行方式</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="101"/>
+        <location filename="../../ui/results/verdict_card.py" line="107"/>
         <source>Framework</source>
         <translation>框架</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="101"/>
+        <location filename="../../ui/results/verdict_card.py" line="107"/>
         <source>Deployment</source>
         <translation>部署</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="102"/>
+        <location filename="../../ui/results/verdict_card.py" line="108"/>
         <source>Speed-up at that count</source>
         <translation>该卡数的加速比</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="103"/>
+        <location filename="../../ui/results/verdict_card.py" line="109"/>
         <source>One run: one GPU → that count</source>
         <translation>单次训练：单卡 → 该卡数</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="104"/>
+        <location filename="../../ui/results/verdict_card.py" line="110"/>
         <source>Cost per month</source>
         <translation>每月费用</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="104"/>
+        <location filename="../../ui/results/verdict_card.py" line="110"/>
         <source>Best value</source>
         <translation>性价比最高</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="107"/>
+        <location filename="../../ui/results/verdict_card.py" line="113"/>
         <source>Export PDF…</source>
         <translation>导出 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="113"/>
+        <location filename="../../ui/results/verdict_card.py" line="119"/>
         <source>Computing…</source>
         <translation>计算中…</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="122"/>
+        <location filename="../../ui/results/verdict_card.py" line="128"/>
         <source>No results</source>
         <translation>没有结果</translation>
+    </message>
+    <message>
+        <location filename="../../ui/results/verdict_card.py" line="166"/>
+        <source>No purchase price is known for this GPU: the own-hardware costs leave out the cards. Enter the price of one GPU on the hardware page.</source>
+        <translation>目录中没有该显卡的购买价格：自建成本未计入显卡本身。请在“硬件与部署”页填写单卡价格。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/results/verdict_card.py" line="170"/>
+        <source>No cloud offer is known for this GPU: cloud costs are not shown.</source>
+        <translation>目录中没有该显卡的云上报价：不显示云上成本。</translation>
     </message>
 </context>
 <context>

@@ -77,8 +77,9 @@ def buy_vs_rent_plot(rec: Any, profile: Any, lang: str, *,
             plot.addItem(items[name])
     bvr = rec.costs.buy_vs_rent
     months = np.asarray(bvr.months, dtype=float)
-    set_curve(items["own"], months, bvr.own_cumulative)
-    set_curve(items["cloud"], months, bvr.cloud_cumulative)
+    runs = bool(bvr.gpus)  # 0: no GPU count costed can run the job, nothing to compare
+    set_curve(items["own"], months if runs else [], bvr.own_cumulative if runs else [])
+    set_curve(items["cloud"], months if runs else [], bvr.cloud_cumulative if runs else [])
     point = breakeven_point(bvr)
     if point is not None:
         month, cost = point
@@ -92,9 +93,15 @@ def buy_vs_rent_plot(rec: Any, profile: Any, lang: str, *,
         note = t(lang, _NO_BREAKEVEN if bvr.gpus else _CANNOT_RUN)
         if items["note"].textItem.toPlainText() != note:
             items["note"].setText(note)
-        items["note"].setPos(*note_position(bvr))
+        items["note"].setPos(*(note_position(bvr) if runs else (0.5, 0.5)))
     items["breakeven_line"].setVisible(point is not None)
     items["breakeven"].setVisible(point is not None)
+    if not runs:
+        plot.setXRange(0, 1, padding=0)
+        plot.setYRange(0, 1, padding=0)
+        money = currency_label(lang, rec.costs.currency)
+        relabel(plot, title(bvr.gpus, lang), t(lang, _X), t(lang, _Y).replace("%1", money), [])
+        return plot
     plot.enableAutoRange(axis="x")
     values = [*bvr.own_cumulative, *bvr.cloud_cumulative] or [0.0]
     low, high = min(values), max(values)

@@ -95,6 +95,7 @@ def build_document(body_html: str, images: dict[str, PlotImage], fonts: ReportFo
     doc.setPageSize(QSizeF(setup.content_w_px, setup.content_h_px))
     keep_headings_with_next(doc)
     keep_short_tables_whole(doc)
+    fill_sparse_pages(doc)
     return doc
 
 
@@ -158,6 +159,43 @@ def keep_short_tables_whole(doc: QTextDocument) -> int:
         QTextCursor(target).mergeBlockFormat(fmt)
         moved += 1
     doc.pageCount()
+    return moved
+
+
+SPARSE_PAGE = 0.3  # a page filled less than this lets the next section start on it
+
+
+def _content_bottom(doc: QTextDocument, block: QTextBlock) -> float:
+    """Where ``block`` ends on the page, or the table it sits in."""
+    layout = doc.documentLayout()
+    table = QTextCursor(block).currentTable()
+    return layout.frameBoundingRect(table).bottom() if table is not None else \
+        layout.blockBoundingRect(block).bottom()
+
+
+def fill_sparse_pages(doc: QTextDocument) -> int:
+    """A section that starts a new page (``pagebreak``) starts on the page before instead when
+    that page holds only a short tail (a measured table with its heading), so no page is
+    left nearly empty; its heading still goes with what follows. Returns how many moved up."""
+    page_h = doc.pageSize().height()
+    moved = 0
+    always = QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore
+    block = doc.begin()
+    while block.isValid():
+        previous = block.previous()
+        if block.blockFormat().headingLevel() == 2 and \
+                block.blockFormat().pageBreakPolicy() & always and previous.isValid():
+            doc.pageCount()
+            bottom = _content_bottom(doc, previous)
+            top_of_page = (bottom // page_h) * page_h
+            if bottom - top_of_page < SPARSE_PAGE * page_h and bottom > top_of_page:
+                fmt = block.blockFormat()
+                fmt.setPageBreakPolicy(QTextFormat.PageBreakFlag.PageBreak_Auto)
+                QTextCursor(block).setBlockFormat(fmt)
+                moved += 1
+        block = block.next()
+    if moved:
+        keep_headings_with_next(doc)
     return moved
 
 

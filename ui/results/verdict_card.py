@@ -165,7 +165,7 @@ class VerdictCard(QFrame):
         if not getattr(costs, "own_priced", True) and costs.mode != "cloud":
             notes.append(self.tr("No purchase price is known for this GPU: the own-hardware "
                                  "costs leave out the cards. Enter the price of one GPU on "
-                                 "the money page."))
+                                 "the hardware page."))
         if not getattr(costs, "cloud_priced", True) and costs.mode != "own":
             notes.append(self.tr("No cloud offer is known for this GPU: cloud costs are not "
                                  "shown."))
