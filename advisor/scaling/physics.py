@@ -9,7 +9,9 @@ Step time on N GPUs (one step = every GPU processes its own batch once):
   inter-node all-reduce over the node's network), ``2(n-1)/n x bytes / busbw`` per tier plus
   a per-bucket latency; a fraction of it hides behind the backward pass (# F07);
 * input pipeline: the slowest data loader holds up the step; its expected delay grows with
-  log2 N (# F28), and a starved loader caps the node's throughput;
+  log2 N (# F28), and a starved loader caps the node's throughput (the exchange between
+  machines still adds on top of that cap);
+* sharded embeddings (DLRM-style recommenders): an all-to-all of looked-up vectors each step;
 * stragglers: the step waits for the slowest GPU. A step sums the times of its b samples, so
   its jitter is cv_sample / sqrt(b) (variable image sizes, sequence lengths, proposals); the
   expected maximum of N draws grows like sqrt(2 ln N). Small per-GPU batches wait longest.
