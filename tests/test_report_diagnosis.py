@@ -76,8 +76,8 @@ def section(path: Path, lang: str) -> tuple[list[str], int, int]:
 def test_the_section_sits_between_the_projection_and_the_costs(sections, lang):
     texts, start, end = sections[lang]
     projection = "Projected speed-up" if lang == "en" else "预计加速比"
-    assert flat(texts[start - 1]).startswith(flat(projection)) or \
-        any(flat(t).startswith(flat(projection)) for t in texts[:start])
+    # The projection may share a page with the measured data before it (no sparse pages).
+    assert any(flat(projection) in flat(t) for t in texts[:start])
     assert start < end
     suspects = "".join(texts[start:end])
     contains(suspects, SUSPECTS[lang])
