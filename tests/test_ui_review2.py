@@ -259,3 +259,19 @@ def test_cooling_follows_the_gpu_unless_the_user_chose_it(qtbot):
     answers.set("hardware.cooling", "liquid")
     answers.set("hardware.gpu", "a100_pcie_40gb")
     assert answers.get("hardware.cooling") == "liquid"  # the user's choice stays
+
+
+def test_report_names_the_real_baseline_of_the_net_value():
+    """Review 2 #7 (report part): "net value vs 1 GPU" only when one GPU is the baseline."""
+    from datetime import datetime
+
+    from ui.report.cost_section import costs_html
+    from ui.report.summary_section import summary_html
+
+    profile = _example("medium-model")
+    rec = projection_recommend(profile).model_copy(update={"baseline_gpus": 3})
+    for lang, wanted, wrong in (("en", "vs 3 GPUs", "Net value per month vs one GPU"),
+                                ("zh", "相对3 卡", "相对单卡的每月净收益")):
+        html = summary_html(rec, profile, lang, datetime(2026, 1, 1)) + \
+            costs_html(rec, lang, {}, "", False)
+        assert html.count(wanted) == 2 and wrong not in html, lang

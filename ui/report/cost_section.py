@@ -89,11 +89,17 @@ def costs_html(rec: Recommendation, lang: str, images: dict[str, PlotImage],
         lines.append(L.DEADLINE_NONE.get(lang))
     per_run_head = [esc(h) for h in L.COST_HEAD_RUN.get(lang).split("|")]
     extra, month_rows = _per_month_rows(rec)
+    month_head = _month_header(extra, lang)
+    base = getattr(rec, "baseline_gpus", 1)
+    if base is None:  # no count can run the job
+        month_head[-1] = esc(L.NET_VALUE_NONE_H.get(lang))
+    elif base != 1:  # the net value is compared with the smallest count that runs
+        month_head[-1] = esc(L.NET_VALUE_VS_H.get(lang).format(gpus=L.gpus(base, lang)))
     parts = [f'<h2 class="pagebreak">{esc(L.H_COSTS.get(lang))}</h2>', f"<p>{esc(intro)}</p>",
              figure(images.get("cost"), L.PLOT_COST.get(lang)),
              f"<h3>{esc(L.PER_RUN.get(lang))}</h3>", table(per_run_head, _per_run_rows(rec, lang)),
              f"<h3>{esc(L.PER_MONTH.get(lang))}</h3>",
-             table(_month_header(extra, lang), month_rows),
+             table(month_head, month_rows),
              "".join(f"<p>{esc(line)}</p>" for line in lines),
              # Its own page: a page break would otherwise part the heading from the plot.
              f'<h3 class="pagebreak">{esc(L.BREAKEVEN.get(lang))}</h3>',

@@ -159,6 +159,10 @@ BREAKEVEN_NEVER = T("Owning {gpus} does not pay for itself within the months sho
                     "在所示月数内，自建 {gpus}无法回本。")
 OWNING_WINS_ABOVE = T("Owning wins above {hours} training hours a month.",
                       "每月训练超过 {hours} 小时则自建更划算。")
+NET_VALUE_NONE = T("Net value per month", "每月净收益")
+NET_VALUE_NONE_H = T("Net value", "净收益")
+NET_VALUE_VS = T("Net value per month vs {gpus}", "相对{gpus}的每月净收益")
+NET_VALUE_VS_H = T("Net value vs {gpus}", "相对{gpus}的净收益")
 NO_COUNT_RUNS = T("None of the GPU counts considered can hold the model: no best value.",
                   "所考虑的卡数都放不下该模型：没有性价比最高的选择。")
 NOT_FITTING_ROWS = T("— : the model does not fit at that GPU count; it cannot run, so the time "

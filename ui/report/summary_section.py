@@ -45,6 +45,16 @@ def recommended_setup(rec: Recommendation, lang: str) -> str:
                                             machines=L.machines(v.nodes, lang))
 
 
+def net_value_label(rec: Recommendation, lang: str) -> str:
+    """"Net value per month vs one GPU", or vs the real baseline when one GPU cannot run it."""
+    base = getattr(rec, "baseline_gpus", 1)
+    if base is None:  # no count can run the job: nothing to compare with ("—" follows)
+        return L.NET_VALUE_NONE.get(lang)
+    if base == 1:
+        return L.NET_VALUE.get(lang)
+    return L.NET_VALUE_VS.get(lang).format(gpus=L.gpus(base, lang))
+
+
 def breakeven_text(rec: Recommendation, lang: str) -> str:
     """When owning beats renting (F31): after how many months, above how many hours a month."""
     bvr = rec.costs.buy_vs_rent
@@ -110,7 +120,7 @@ def summary_html(rec: Recommendation, profile: Profile, lang: str, generated: da
         rows.append(_row(L.COST_PER_RUN.get(lang), esc(money(costs.cost_per_run[c], costs.currency))))
         rows.append(_row(L.COST_PER_MONTH.get(lang),
                          esc(money(costs.cost_per_month[c], costs.currency))))
-        rows.append(_row(L.NET_VALUE.get(lang),
+        rows.append(_row(net_value_label(rec, lang),
                          esc(money(costs.net_value_per_month[c], costs.currency)
                              if fits_at(costs, c) else "—")))
     rows.append(_row(L.BREAKEVEN.get(lang), esc(breakeven_text(rec, lang))))
