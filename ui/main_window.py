@@ -326,7 +326,8 @@ class MainWindow(QMainWindow):
         verdict = self.results.recommendation.verdict
         problems = self.answers.all_problems()
         text = self.tr("Verdict so far: %1 · %2").replace("%1", rating_text(verdict.rating))
-        text = text.replace("%2", gpus_text(verdict.gpus))
+        text = text.replace("%2", gpus_text(verdict.gpus) if getattr(verdict, "runnable", True)
+                            else self.tr("cannot run on this hardware"))
         if problems:
             text += " · " + self.tr("answers to fix: %1").replace("%1", str(len(problems)))
         self.summary.setText(text)

@@ -731,7 +731,12 @@ The application keeps running. The details were written to the log file:
         <translation>当前结论：%1 · %2</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="331"/>
+        <location filename="../../ui/main_window.py" line="330"/>
+        <source>cannot run on this hardware</source>
+        <translation>在这套硬件上无法运行</translation>
+    </message>
+    <message>
+        <location filename="../../ui/main_window.py" line="332"/>
         <source>answers to fix: %1</source>
         <translation>待修改的答案：%1</translation>
     </message>
@@ -1045,13 +1050,18 @@ The application keeps running. The details were written to the log file:
     </message>
     <message>
         <location filename="../../ui/results/live_preview.py" line="79"/>
+        <source>Cannot run on this hardware</source>
+        <translation>在这套硬件上无法运行</translation>
+    </message>
+    <message>
+        <location filename="../../ui/results/live_preview.py" line="81"/>
         <source>Stay on one GPU
 %3 a month</source>
         <translation>单卡即可
 每月 %3</translation>
     </message>
     <message>
-        <location filename="../../ui/results/live_preview.py" line="81"/>
+        <location filename="../../ui/results/live_preview.py" line="83"/>
         <source>%1: %2× one GPU
 %3 a month</source>
         <translation>%1：单卡的 %2 倍
@@ -1212,17 +1222,17 @@ The application keeps running. The details were written to the log file:
         <translation>%1台机器</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="187"/>
+        <location filename="../../ui/results/verdict_card.py" line="196"/>
         <source>%1 days</source>
         <translation>%1 天</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="189"/>
+        <location filename="../../ui/results/verdict_card.py" line="198"/>
         <source>%1 h</source>
         <translation>%1 小时</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="190"/>
+        <location filename="../../ui/results/verdict_card.py" line="199"/>
         <source>%1 min</source>
         <translation>%1 分钟</translation>
     </message>
@@ -1285,12 +1295,17 @@ The application keeps running. The details were written to the log file:
         <translation>没有结果</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="166"/>
+        <location filename="../../ui/results/verdict_card.py" line="152"/>
+        <source>Cannot run on this hardware</source>
+        <translation>在这套硬件上无法运行</translation>
+    </message>
+    <message>
+        <location filename="../../ui/results/verdict_card.py" line="175"/>
         <source>No purchase price is known for this GPU: the own-hardware costs leave out the cards. Enter the price of one GPU on the hardware page.</source>
         <translation>目录中没有该显卡的购买价格：自建成本未计入显卡本身。请在“硬件与部署”页填写单卡价格。</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="170"/>
+        <location filename="../../ui/results/verdict_card.py" line="179"/>
         <source>No cloud offer is known for this GPU: cloud costs are not shown.</source>
         <translation>目录中没有该显卡的云上报价：不显示云上成本。</translation>
     </message>

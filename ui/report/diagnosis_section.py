@@ -90,7 +90,7 @@ def _suspect_html(rank: int, s: SuspectReport, lang: str) -> str:
             + (f"<p><b>{esc(L.DIAG_EVIDENCE.get(lang))}{colon(lang)}</b></p><ul>{evidence}</ul>"
                if evidence else "")
             + f"<p><b>{esc(L.REMEDY.get(lang))}{colon(lang)}</b>{esc(s.remedy.get(lang))}</p>"
-            f"<p>{sources(s.sources, lang)} <span class=\"code\">{esc(s.id)}</span></p>")
+            f"<p>{sources(s.sources, lang)}</p>")
 
 
 def diagnosis_html(d: Diagnosis | None, lang: str, images: dict[str, PlotImage]) -> str:

@@ -75,7 +75,9 @@ class LivePreview(QFrame):
         index = projection.gpus.index(verdict.gpus) if verdict.gpus in projection.gpus else 0
         cost_index = costs.gpus.index(verdict.gpus) if verdict.gpus in costs.gpus else 0
         month = money_text(costs.cost_per_month[cost_index], costs.currency)
-        if verdict.gpus == 1:  # "1 GPU: 1.00× one GPU" says nothing
+        if not getattr(verdict, "runnable", True):
+            text = QCoreApplication.translate("Preview", "Cannot run on this hardware")
+        elif verdict.gpus == 1:  # "1 GPU: 1.00× one GPU" says nothing
             text = QCoreApplication.translate("Preview", "Stay on one GPU\n%3 a month")
         else:
             text = QCoreApplication.translate("Preview", "%1: %2× one GPU\n%3 a month")

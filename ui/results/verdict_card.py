@@ -146,6 +146,15 @@ class VerdictCard(QFrame):
         if self.rating_label.styleSheet() != style:  # a style sheet re-polishes the widget
             self.rating_label.setStyleSheet(style)
         self.headline_label.setText(verdict.headline.get(lang))
+        if not getattr(verdict, "runnable", True):  # nothing considered can hold the model
+            for key in ("parallelism", "speedup", "run_time", "cost_month"):
+                self.values[key].setText("—")
+            self.values["gpus"].setText(self.tr("Cannot run on this hardware"))
+            self.values["framework"].setText(framework_text(verdict.framework))
+            self.values["deployment"].setText(deployment_text(verdict.deployment))
+            self.values["best_value"].setText(best_value_text(rec.costs))
+            self.price_note.setVisible(False)
+            return
         self.values["gpus"].setText(f"{gpus_text(verdict.gpus)} · {machines_text(verdict.nodes)}")
         # One GPU has nothing to parallelise: "Data parallel" there would be misleading.
         self.values["parallelism"].setText(
