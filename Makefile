@@ -24,7 +24,7 @@ run: $(STAMP)
 	$(BIN)/python -m ui.launch
 
 test: $(TSTAMP)
-	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q
 
 lint: $(TSTAMP)
 	$(BIN)/ruff check advisor ui tests benchmarks
