@@ -121,11 +121,12 @@ def _check_catalog_references(profile: Profile, index: LineIndex | None, source:
 
 
 # Which intra-node links a card can have at all: GeForce 40/50 cards have no NVLink; bridge cards
-# (RTX 3090, A6000, A100/H100 PCIe) join pairs only; SXM boards have NVLink or NVSwitch.
+# (RTX 3090, A6000, A100/H100 PCIe) join pairs only; SXM modules sit on boards whose GPUs are
+# always joined by NVLink (hybrid cube-mesh) or NVSwitch, never by PCIe alone.
 _LINKS_BY_NVLINK = {
     "none": {IntraLink.pcie3, IntraLink.pcie4, IntraLink.pcie5},
     "bridge": {IntraLink.pcie3, IntraLink.pcie4, IntraLink.pcie5, IntraLink.nvlink_bridge},
-    "sxm": set(IntraLink),
+    "sxm": {IntraLink.nvlink, IntraLink.nvswitch},
 }
 
 

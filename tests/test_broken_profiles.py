@@ -35,6 +35,7 @@ EXPECTED = {
     "alias-bomb.yaml": ":1: YAML anchors and aliases (&name, *name) are not supported",
     "price-without-currency.yaml": "economics.currency: give the currency (CNY or USD)",
     "impossible-link.yaml": ":4: hardware.intra_link: NVIDIA GeForce RTX 4090 cannot use nvswitch",
+    "sxm-on-pcie.yaml": ":4: hardware.intra_link: NVIDIA B200 SXM cannot use pcie4 (possible: nvlink, nvswitch)",
 }
 
 

@@ -86,7 +86,7 @@ def test_custom_gpu_is_accepted() -> None:
 
 
 def test_gpu_aliases_resolve() -> None:
-    profile = parse_profile_text("hardware: {gpu: h100_sxm5}\n")
+    profile = parse_profile_text("hardware: {gpu: h100_sxm5, intra_link: nvswitch}\n")
     assert profile.hardware.gpu == "h100_sxm5"
 
 

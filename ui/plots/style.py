@@ -188,3 +188,28 @@ def log_axis(plot: pg.PlotWidget, values: Any, headroom: float = 0.15) -> None:
     axis.setTicks([shown, []])
     extent = max(top - bottom, 0.3)
     item.setYRange(bottom - 0.03 * extent, top + headroom * extent, padding=0)
+
+
+def show_message(plot: pg.PlotWidget, text: str | None) -> None:
+    """A centred sentence instead of empty axes (with ``text``), or the axes back (None).
+
+    An empty plot with 0–1 axes reads as data ("0.3 GPUs"); the axes and their grid are hidden
+    while the message shows."""
+    item = plot.getPlotItem()
+    note = getattr(plot, "advisor_message", None)
+    if note is None:
+        if text is None:
+            return
+        note = pg.TextItem(color="#555555", anchor=(0.5, 0.5))
+        item.addItem(note, ignoreBounds=True)
+        plot.advisor_message = note  # type: ignore[attr-defined]
+    shown = text is not None
+    for side in ("left", "bottom"):
+        item.showAxis(side, not shown)
+    note.setVisible(shown)
+    if shown:
+        if note.textItem.toPlainText() != text:
+            note.setText(text)
+        item.setXRange(0, 1, padding=0)
+        item.setYRange(0, 1, padding=0)
+        note.setPos(0.5, 0.5)
