@@ -107,17 +107,34 @@ def _check_money_has_currency(profile: Profile, index: LineIndex | None, source:
             "请注明本文件中价格的货币（CNY 或 USD）", line)], source)
 
 
-def _check_catalog_references(profile: Profile, index: LineIndex | None, source: str) -> None:
+def catalog_problems(profile: Profile) -> list[Problem]:
+    """What the catalog says is wrong with the profile's hardware: an unknown GPU, or a link the
+    card cannot have. Used by the file loader (with lines) and by the wizard (at the field)."""
     from advisor.catalog import resolve_gpu
 
     try:
         spec = resolve_gpu(profile.hardware.gpu)
     except InputError as exc:
-        line = index.line_of(("hardware", "gpu")) if index else None
-        raise InputError([Problem(p.path, p.message_en, p.message_zh, line)
-                          for p in exc.problems], source) from None
-    if isinstance(profile.hardware.gpu, str):
-        _check_link_fits_gpu(profile, spec, index, source)
+        return [Problem(p.path or "hardware.gpu", p.message_en, p.message_zh)
+                for p in exc.problems]
+    if not isinstance(profile.hardware.gpu, str):
+        return []
+    link = profile.hardware.intra_link
+    allowed = _LINKS_BY_NVLINK.get(spec.nvlink, set(IntraLink))
+    if link in allowed:
+        return []
+    options = ", ".join(sorted(x.value for x in allowed))
+    return [Problem("hardware.intra_link",
+                    f"{spec.name} cannot use {link.value} (possible: {options})",
+                    f"{spec.name} 不支持 {link.value}（可选：{options}）")]
+
+
+def _check_catalog_references(profile: Profile, index: LineIndex | None, source: str) -> None:
+    problems = catalog_problems(profile)
+    if problems:
+        raise InputError([Problem(p.path, p.message_en, p.message_zh,
+                                  index.line_of(tuple(p.path.split("."))) if index else None)
+                          for p in problems], source)
 
 
 # Which intra-node links a card can have at all: GeForce 40/50 cards have no NVLink; bridge cards
@@ -132,25 +149,7 @@ _LINKS_BY_NVLINK = {
 
 def link_fits_gpu(profile: Profile) -> bool:
     """Whether the profile's intra-node link exists for its GPU (custom GPUs: always)."""
-    from advisor.catalog import resolve_gpu
-
-    if not isinstance(profile.hardware.gpu, str):
-        return True
-    spec = resolve_gpu(profile.hardware.gpu)
-    return profile.hardware.intra_link in _LINKS_BY_NVLINK.get(spec.nvlink, set(IntraLink))
-
-
-def _check_link_fits_gpu(profile: Profile, spec, index: LineIndex | None, source: str) -> None:
-    link = profile.hardware.intra_link
-    allowed = _LINKS_BY_NVLINK.get(spec.nvlink, set(IntraLink))
-    if link in allowed:
-        return
-    options = ", ".join(sorted(x.value for x in allowed))
-    line = index.line_of(("hardware", "intra_link")) if index else None
-    raise InputError([Problem(
-        "hardware.intra_link",
-        f"{spec.name} cannot use {link.value} (possible: {options})",
-        f"{spec.name} 不支持 {link.value}（可选：{options}）", line)], source)
+    return not any(p.path == "hardware.intra_link" for p in catalog_problems(profile))
 
 
 def _reject_constant(name: str) -> Any:

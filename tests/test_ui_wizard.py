@@ -134,3 +134,14 @@ def test_live_preview_follows_the_answers_on_the_question_pages(qtbot):
     assert preview.rating.text() in {"Worth it", "Not worth it"}
     window.go_to(4)
     assert not preview.isVisible()
+
+
+def test_picking_an_sxm_card_takes_its_nvswitch_link_and_back(qtbot):
+    window = make_window(qtbot, recommend=projection_recommend)
+    page = next(p for p in window.pages if p.page.key == "hardware")
+    window.answers.set("hardware.gpu", "h100_sxm")
+    assert window.answers.profile.hardware.intra_link.value == "nvswitch"
+    assert page.editors["hardware.intra_link"].value() == "nvswitch"
+    window.answers.set("hardware.gpu", "rtx4090")  # no NVLink on a GeForce 40 card
+    assert window.answers.profile.hardware.intra_link.value == "pcie4"
+    assert not window.answers.all_problems()

@@ -58,16 +58,34 @@ def validate_answers(data: Answers) -> tuple[Profile | None, dict[str, Problem]]
                 problem = Problem(problem.path, "is required", "必须填写")
             problems.setdefault(problem.path, problem)
         return None, problems
-    from advisor.catalog import resolve_gpu
+    from advisor.profile_io import catalog_problems
 
-    try:
-        resolve_gpu(profile.hardware.gpu)
-    except InputError as exc:
-        return None, {p.path or "hardware.gpu": p for p in exc.problems}
+    problems = catalog_problems(profile)  # an unknown GPU, a link the card cannot have
+    if problems:
+        return None, {p.path: p for p in problems}
     return profile, {}
 
 
 COOLING = "hardware.cooling"
+LINK = "hardware.intra_link"
+
+
+def possible_link(gpu: Any, link: Any) -> str | None:
+    """The link a catalog card has when ``link`` is impossible for it (SXM modules: NVSwitch;
+    cards without NVLink: PCIe of their generation); None when ``link`` is fine."""
+    if not isinstance(gpu, str) or not gpu.strip():
+        return None
+    from advisor.catalog import resolve_gpu
+
+    try:
+        spec = resolve_gpu(gpu)
+    except InputError:
+        return None
+    pcie = f"pcie{min(max(spec.pcie_gen or 4, 3), 5)}"
+    if spec.nvlink == "sxm":
+        return None if link in ("nvlink", "nvswitch") else "nvswitch"
+    allowed = {"pcie3", "pcie4", "pcie5"} | ({"nvlink_bridge"} if spec.nvlink == "bridge" else set())
+    return None if link in allowed else pcie
 
 
 def usual_cooling(gpu: Any) -> str | None:
@@ -138,9 +156,14 @@ class AnswerModel(QObject):
             set_path(self.data, COOLING, cooling)
         else:
             cooling = None
+        link = possible_link(value, self.get(LINK)) if path == "hardware.gpu" else None
+        if link is not None:  # the card cannot have the link chosen: take the one it has
+            set_path(self.data, LINK, link)
         self._revalidate()
         if cooling is not None:
             self.answerChanged.emit(COOLING)
+        if link is not None:
+            self.answerChanged.emit(LINK)
         self.edited.emit()
 
     def set_many(self, values: dict[str, Any]) -> None:

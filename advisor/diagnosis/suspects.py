@@ -27,6 +27,7 @@ from advisor.profile import Profile
 
 __all__ = ["FitSignals", "Suspect", "rank_suspects"]
 
+NEAR_LINEAR_EFFICIENCY = 0.9  # every measured count this close to linear: no link suspect
 LONG_EXCHANGE_RATIO = 0.25  # exposed all-reduce / compute above which the link is a suspect
 
 
@@ -47,6 +48,9 @@ class FitSignals:
     compute_ms: float | None = None
     link: Text | None = None  # e.g. "PCIe 4.0"
     peer_to_peer: bool = True  # False: GeForce cards on PCIe exchange through host memory
+    # < 1 when the refit had to shrink the profile's gradient exchange to follow the data:
+    # the run exchanges less (or hides more) than the profile implies
+    exchange_scale: float | None = None
 
 
 def _from_measurements(board: Board, m: ScalingMetrics, plateau: bool) -> None:
@@ -131,7 +135,8 @@ def _from_fit(board: Board, f: FitSignals) -> None:
                   " for this link.",
                   f"按实测数据重新拟合后，All-Reduce 只达到该链路预期带宽的 "
                   f"{100 * f.bandwidth_ratio:.0f}%。")
-    if f.hardware_known and f.exchange_ratio is not None \
+    shrunk = f.exchange_scale is not None and f.exchange_scale < 0.5
+    if f.hardware_known and f.exchange_ratio is not None and not shrunk \
             and f.exchange_ratio >= LONG_EXCHANGE_RATIO and f.link is not None:
         p2p = "" if f.peer_to_peer else " (no peer-to-peer on these cards: via host memory)"
         p2p_zh = "" if f.peer_to_peer else "（这些卡不支持点对点，经主机内存中转）"
@@ -172,7 +177,10 @@ def _from_profile(board: Board, p: Profile, m: ScalingMetrics, f: FitSignals | N
     if h.virtualization.value == "vgpu":
         board.add("vgpu_sharing", 0.6, "The profile says the GPUs are NVIDIA vGPUs (F29).",
                   "配置中显卡为 NVIDIA vGPU（F29）。", direct=True)
-    if h.intra_link.value.startswith("pcie") and max(m.gpus) > 2:
+    # near-linear measurements clear the link, whatever it is (F30: well tuned)
+    near_linear = all(e >= NEAR_LINEAR_EFFICIENCY for n, e in zip(m.gpus, m.efficiency,
+                                                                   strict=True) if n > 1)
+    if h.intra_link.value.startswith("pcie") and max(m.gpus) > 2 and not near_linear:
         link = label(h.intra_link)
         no_p2p = f is not None and not f.peer_to_peer
         board.add("interconnect", 0.2 if no_p2p else 0.15,

@@ -19,6 +19,10 @@ PARAMETER_LABEL = {
     "pipeline_stall": Text(en="input stall per GPU doubling", zh="每翻倍卡数的数据等待"),
     "loader_capacity": Text(en="capacity cap per machine (single-GPU steps)",
                             zh="每台机器的容量上限（单卡步数）"),
+    "exchange_scale": Text(en="gradient exchange kept, share of the profile's",
+                           zh="保留的梯度交换量（占配置推算值的比例）"),
+    "overhead_scale": Text(en="stragglers, coordination and throttling kept, share",
+                           zh="保留的等待最慢卡、协调与降频开销（比例）"),
 }
 
 

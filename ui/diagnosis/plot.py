@@ -12,7 +12,18 @@ import pyqtgraph as pg
 
 from advisor.diagnosis.result import Diagnosis
 from advisor.i18n import Text
-from ui.plots.style import BAND, BLUE, GREY, ORANGE, RED, integer_ticks, new_plot, pen, relabel
+from ui.plots.style import (
+    BAND,
+    BLUE,
+    GREY,
+    ORANGE,
+    RED,
+    integer_ticks,
+    new_plot,
+    pen,
+    relabel,
+    show_message,
+)
 
 LABELS = {
     "title": Text(en="Measured vs fitted speed-up", zh="实测与拟合加速比"),
@@ -23,6 +34,10 @@ LABELS = {
     "band_high": Text(en="80 % band", zh="80% 区间"),
     "ideal": Text(en="Ideal (linear)", zh="理想（线性）"),
     "amdahl": Text(en="Amdahl's law alone (F03)", zh="仅阿姆达尔定律（F03）"),
+    # Before any data: a sentence, not empty axes with fractional GPU counts.
+    "empty": Text(en="No measurements yet: enter or import measured throughputs to see them "
+                     "against the projection here.",
+                  zh="还没有实测数据：输入或导入实测吞吐量后，可在此与预测对比。"),
 }
 # The band's legend sample is its upper edge: a FillBetweenItem in a legend crashes pyqtgraph.
 _ORDER = ("measured", "fitted", "band_high", "amdahl", "ideal")
@@ -37,6 +52,7 @@ def diagnosis_plot(d: Diagnosis | None, lang: str,
     if d is None:
         for item in items.values():
             item.setVisible(False)
+        show_message(plot, LABELS["empty"].get(lang))
         relabel(plot, LABELS["title"].get(lang), LABELS["x"].get(lang), LABELS["y"].get(lang),
                 [])
         return plot
@@ -51,6 +67,7 @@ def diagnosis_plot(d: Diagnosis | None, lang: str,
                                             symbolPen="w", symbolSize=10)
         for name in ("band_low", "band_high", "band", "ideal", "amdahl", "fitted", "measured"):
             plot.addItem(items[name])
+    show_message(plot, None)
     measured_x = np.asarray(d.measured.gpus, dtype=float)
     items["measured"].setData(measured_x, np.asarray(d.measured.speedup, dtype=float))
     xs = measured_x

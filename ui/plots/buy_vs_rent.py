@@ -18,6 +18,7 @@ from ui.plots.style import (
     relabel,
     set_curve,
     set_line_label,
+    show_message,
     t,
 )
 
@@ -31,6 +32,8 @@ _OWN = QT_TRANSLATE_NOOP("Plots", "Own (buy)")
 _CLOUD = QT_TRANSLATE_NOOP("Plots", "Cloud (rent)")
 _BREAKEVEN = QT_TRANSLATE_NOOP("Plots", "Break-even: %1 months")
 _NO_BREAKEVEN = QT_TRANSLATE_NOOP("Plots", "No break-even in this period")
+_NOT_COMPARED = QT_TRANSLATE_NOOP(
+    "Plots", "Buy vs rent: not compared (a price is missing). Set %1 to compare.")
 
 
 def breakeven_point(bvr: Any) -> tuple[float, float] | None:
@@ -61,6 +64,13 @@ def title(gpus: int, lang: str) -> str:
     return t(lang, _TITLE_ONE) if gpus == 1 else t(lang, _TITLE).replace("%1", str(gpus))
 
 
+def compared(costs: Any) -> bool:
+    """Whether owning and renting can be compared: both sides priced (as ``gpu-advisor costs``
+    says, "not compared (a price is missing)" otherwise) and a count that runs (F31)."""
+    return bool(costs.buy_vs_rent.gpus) and getattr(costs, "own_priced", True) \
+        and getattr(costs, "cloud_priced", True)
+
+
 def buy_vs_rent_plot(rec: Any, profile: Any, lang: str, *,
                      plot: pg.PlotWidget | None = None) -> pg.PlotWidget:
     plot, created = new_plot(plot)
@@ -77,11 +87,12 @@ def buy_vs_rent_plot(rec: Any, profile: Any, lang: str, *,
             plot.addItem(items[name])
     bvr = rec.costs.buy_vs_rent
     months = np.asarray(bvr.months, dtype=float)
-    runs = bool(bvr.gpus)  # 0: no GPU count costed can run the job, nothing to compare
+    # 0 GPUs: no count costed can run the job; a missing price: owning or renting is not costed.
+    runs = compared(rec.costs)
     set_curve(items["own"], months if runs else [], bvr.own_cumulative if runs else [])
     set_curve(items["cloud"], months if runs else [], bvr.cloud_cumulative if runs else [])
     point = breakeven_point(bvr)
-    if point is not None:
+    if point is not None and runs:
         month, cost = point
         items["breakeven"].setData([month], [cost])
         items["breakeven_line"].setValue(month)
@@ -90,18 +101,24 @@ def buy_vs_rent_plot(rec: Any, profile: Any, lang: str, *,
             items["note"].setText("")
     else:
         items["breakeven"].setData([], [])
-        note = t(lang, _NO_BREAKEVEN if bvr.gpus else _CANNOT_RUN)
+        note = t(lang, _NO_BREAKEVEN) if runs else ""
         if items["note"].textItem.toPlainText() != note:
             items["note"].setText(note)
-        items["note"].setPos(*(note_position(bvr) if runs else (0.5, 0.5)))
-    items["breakeven_line"].setVisible(point is not None)
-    items["breakeven"].setVisible(point is not None)
+        if runs:
+            items["note"].setPos(*note_position(bvr))
+    shown = point is not None and runs
+    items["breakeven_line"].setVisible(shown)
+    items["breakeven"].setVisible(shown)
+    items["note"].setVisible(runs)
     if not runs:
-        plot.setXRange(0, 1, padding=0)
-        plot.setYRange(0, 1, padding=0)
+        field = ("economics.gpu_price" if not getattr(rec.costs, "own_priced", True)
+                 else "economics.cloud_price_per_gpu_hour")
+        show_message(plot, t(lang, _NOT_COMPARED).replace("%1", field) if bvr.gpus
+                     else t(lang, _CANNOT_RUN))
         money = currency_label(lang, rec.costs.currency)
         relabel(plot, title(bvr.gpus, lang), t(lang, _X), t(lang, _Y).replace("%1", money), [])
         return plot
+    show_message(plot, None)
     plot.enableAutoRange(axis="x")
     values = [*bvr.own_cumulative, *bvr.cloud_cumulative] or [0.0]
     low, high = min(values), max(values)

@@ -33,6 +33,7 @@ TYPICAL_RANGE = ((4, 2.5, 3.5), (8, 4.0, 6.0))
 _TITLE = QT_TRANSLATE_NOOP("Plots", "Projected speed-up")
 _X = QT_TRANSLATE_NOOP("Plots", "GPUs")
 _Y = QT_TRANSLATE_NOOP("Plots", "Speed-up vs one GPU (×)")
+_Y_SHORT = QT_TRANSLATE_NOOP("Plots", "Speed-up (×)")  # the preview's short axis
 _PROJECTED = QT_TRANSLATE_NOOP("Plots", "Projected")
 _BAND = QT_TRANSLATE_NOOP("Plots", "Likely range")
 _IDEAL = QT_TRANSLATE_NOOP("Plots", "Ideal (linear)")
@@ -95,18 +96,24 @@ def speedup_plot(rec: Any, profile: Any, lang: str, *, better: Any | None = None
         set_curve(items["better"], [], [])
         plot.advisor_better_link = None  # type: ignore[attr-defined]
     items["better"].setVisible(bool(better is not None or (keep_better and better_link)))
+    # No "Recommended: N" when the model fits on no count of this hardware (nothing is).
+    runnable = bool(getattr(rec.verdict, "runnable", True))
+    items["chosen"].setVisible(runnable)
     items["chosen"].setValue(rec.verdict.gpus)
     set_line_label(items["chosen"], t(lang, _CHOSEN).replace("%1", str(rec.verdict.gpus)))
+    # The preview is short: its label sits lower, clear of the top edge.
+    items["chosen"].label.setPosition(0.8 if compact else 0.95)
     integer_ticks(plot, sorted({*gpus.tolist(), 4.0, 8.0}))
     y_max = max(float(np.max(projection.speedup_high)), 6.0,
                 float(np.max(better.speedup)) if better is not None else 0.0)
     plot.setXRange(0.5, x_max + 0.5, padding=0)
-    plot.setYRange(0, y_max * 1.15, padding=0)  # headroom for the marker's label
+    plot.setYRange(0, y_max * (1.25 if compact else 1.15), padding=0)  # the label's headroom
     # The short name ("NVSwitch"): the wizard's long choice text would crowd the legend.
     link_text = str(link_label("link", better_link, lang)) if better_link else ""
     if compact:
         hide_legend(plot)
-    relabel(plot, "" if compact else t(lang, _TITLE), t(lang, _X), t(lang, _Y), [
+    relabel(plot, "" if compact else t(lang, _TITLE), t(lang, _X),
+            t(lang, _Y_SHORT if compact else _Y), [
         ("projected", t(lang, _PROJECTED)),
         ("band_high", t(lang, _BAND)),
         ("ideal", t(lang, _IDEAL)),

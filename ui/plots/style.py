@@ -201,6 +201,7 @@ def show_message(plot: pg.PlotWidget, text: str | None) -> None:
         if text is None:
             return
         note = pg.TextItem(color="#555555", anchor=(0.5, 0.5))
+        note.setTextWidth(300)  # wraps in the smallest plot (the preview's 300 px)
         item.addItem(note, ignoreBounds=True)
         plot.advisor_message = note  # type: ignore[attr-defined]
     shown = text is not None

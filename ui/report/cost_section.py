@@ -57,6 +57,13 @@ def fits_count(costs: CostReport, n: int | None) -> bool:
     return n not in costs.gpus or fits_at(costs, costs.gpus.index(n))
 
 
+def _compared(rec: Recommendation) -> bool:
+    """Owning vs renting is drawn only with both sides priced and a setup that runs."""
+    c = rec.costs
+    return (fits_count(c, c.buy_vs_rent.gpus) and c.own_priced and c.cloud_priced
+            and getattr(rec.verdict, "runnable", True))
+
+
 def _month_header(extra: list[str], lang: str) -> list[str]:
     names = L.COST_HEAD_MONTH.get(lang).split("|")
     optional = {"capex": L.CAPEX_H.get(lang), "power": L.POWER_H.get(lang)}
@@ -65,7 +72,9 @@ def _month_header(extra: list[str], lang: str) -> list[str]:
 
 def _assumptions(rec: Recommendation, lang: str) -> list[str]:
     c = rec.costs
-    notes = [t.get(lang) for t in c.assumption_texts] if c.assumption_texts else list(c.assumptions)
+    if c.assumption_texts:  # the cost model's own notes already say which price is missing
+        return [t.get(lang) for t in c.assumption_texts]
+    notes = list(c.assumptions)
     if not c.own_priced:
         notes.insert(0, L.OWN_NOT_PRICED.get(lang))
     if not c.cloud_priced:
@@ -103,9 +112,10 @@ def costs_html(rec: Recommendation, lang: str, images: dict[str, PlotImage],
              "".join(f"<p>{esc(line)}</p>" for line in lines),
              # Its own page: a page break would otherwise part the heading from the plot.
              f'<h3 class="pagebreak">{esc(L.BREAKEVEN.get(lang))}</h3>',
+             # No curves when a price is missing or nothing runs: the sentence below says why.
              figure(images.get("buy_vs_rent"),
-                    L.PLOT_BUY_RENT.get(lang).format(gpus=L.gpus(c.buy_vs_rent.gpus, lang))
-                    if fits_count(c, c.buy_vs_rent.gpus) else L.BREAKEVEN_NONE.get(lang)),
+                    L.PLOT_BUY_RENT.get(lang).format(gpus=L.gpus(c.buy_vs_rent.gpus, lang)))
+             if _compared(rec) else "",
              f"<p>{esc(breakeven)}</p>"]
     notes = _assumptions(rec, lang)
     if notes:

@@ -97,6 +97,10 @@ RECOMMENDED = T("Recommended", "推荐配置")
 GPUS_ON_NODES = T("{gpus} on {machines}", "{nodes} 台机器共 {n} 卡")
 ONE_GPU = T("1 GPU", "单卡")
 KEY_NUMBERS = T("Key numbers at the recommended setup", "推荐配置下的关键数字")
+# Review 3, item 2: verdict.runnable False — no setup of this hardware can run the job.
+CANNOT_RUN_HERE = T("none: it cannot run on this hardware", "无：这套硬件跑不了")
+KEY_NUMBERS_AS_IF = T("Key numbers at {gpus}, as if it could run (it cannot: the model does not "
+                      "fit)", "{gpus}下的关键数字，假设能运行（实际跑不了：模型放不下）")
 SPEEDUP_VS_ONE = T("Speed-up vs one GPU", "相对单卡的加速比")
 RUN_TIME = T("One run", "跑一次")
 RUN_TIME_ONE_GPU = T("One run on one GPU", "单卡跑一次")
@@ -178,6 +182,11 @@ CAPEX_H = T("Purchase", "购置费用")
 POWER_H = T("Power draw", "功耗")
 OWN_NOT_PRICED = T("No card price is known: the own-hardware figures leave out the hardware.",
                    "没有显卡价格：自建成本不含硬件购置费用。")
+# Review 3, item 3: one behaviour everywhere when a side has no price (as ``gpu-advisor costs``).
+BUY_RENT_NOT_COMPARED = T(
+    "Buy vs rent: not compared (a price is missing). {why} Set {field} to compare owning with "
+    "renting.",
+    "自建还是云实例租用：缺少价格，未比较。{why}填写 {field} 后即可比较。")
 CLOUD_NOT_PRICED = T("No cloud offer is known for this GPU: cloud costs are not shown.",
                      "目录中没有该显卡的云上报价：不显示云上成本。")
 

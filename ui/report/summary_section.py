@@ -37,6 +37,16 @@ def interconnect(profile: Profile, lang: str) -> str:
     return inside
 
 
+def runnable(rec: Recommendation) -> bool:
+    """The contract's ``verdict.runnable``: False when the job fits on no setup of this card."""
+    return bool(getattr(rec.verdict, "runnable", True))
+
+
+def buy_rent_compared(rec: Recommendation) -> bool:
+    """Both owning and renting priced, as ``gpu-advisor costs`` requires to compare them."""
+    return bool(getattr(rec.costs, "own_priced", True) and getattr(rec.costs, "cloud_priced", True))
+
+
 def recommended_setup(rec: Recommendation, lang: str) -> str:
     v = rec.verdict
     if v.gpus == 1:
@@ -58,8 +68,13 @@ def net_value_label(rec: Recommendation, lang: str) -> str:
 def breakeven_text(rec: Recommendation, lang: str) -> str:
     """When owning beats renting (F31): after how many months, above how many hours a month."""
     bvr = rec.costs.buy_vs_rent
-    if not fits_count(rec.costs, bvr.gpus):  # a setup that cannot run has no break-even
+    if not fits_count(rec.costs, bvr.gpus) or not runnable(rec):  # no setup: no break-even
         return L.BREAKEVEN_NONE.get(lang)
+    if not buy_rent_compared(rec):
+        own = not rec.costs.own_priced
+        why = L.OWN_NOT_PRICED if own else L.CLOUD_NOT_PRICED
+        field = "economics.gpu_price" if own else "economics.cloud_price_per_gpu_hour"
+        return L.BUY_RENT_NOT_COMPARED.get(lang).format(why=why.get(lang), field=field)
     if bvr.breakeven_months is None:
         text = L.BREAKEVEN_NEVER.get(lang).format(gpus=L.gpus(bvr.gpus, lang))
     else:
@@ -109,7 +124,7 @@ def summary_html(rec: Recommendation, profile: Profile, lang: str, generated: da
         band = f"{times(proj.speedup_low[i])} – {times(proj.speedup_high[i])}"
         rows.append(_row(L.SPEEDUP_VS_ONE.get(lang),
                          f"<b>{times(proj.speedup[i])}</b> <span class='muted'>({band})</span>"))
-        if v.gpus > 1:  # one GPU's run time is the next row
+        if v.gpus > 1 and runnable(rec):  # one GPU's run time is the next row
             setup = recommended_setup(rec, lang)
             rows.append(_row(L.RUN_TIME.get(lang) + pick(lang, f" ({setup})", f"（{setup}）"),
                              esc(hours(proj.run_hours[i], lang))))
@@ -127,9 +142,14 @@ def summary_html(rec: Recommendation, profile: Profile, lang: str, generated: da
     parallelism = "—" if v.gpus == 1 else L.PARALLELISM[v.parallelism].get(lang)
     rows.append(_row(L.PARALLELISM_L.get(lang), esc(parallelism)))
     rows.append(_row(L.FRAMEWORK_L.get(lang), esc(L.FRAMEWORK[v.framework].get(lang))))
-    rows.append(_row(L.DEPLOYMENT_L.get(lang), esc(L.DEPLOYMENT[v.deployment].get(lang))))
+    # Nothing to buy or rent when it cannot run here: no "rent in the cloud" beside that.
+    deployment = L.DEPLOYMENT[v.deployment].get(lang) if runnable(rec) else "—"
+    rows.append(_row(L.DEPLOYMENT_L.get(lang), esc(deployment)))
     rows.append(_row(L.INTERCONNECT_L.get(lang), esc(interconnect(profile, lang))))
     task = choice_label("task", profile.task.value, lang)
+    setup = recommended_setup(rec, lang) if runnable(rec) else L.CANNOT_RUN_HERE.get(lang)
+    keys = (L.KEY_NUMBERS.get(lang) if runnable(rec)
+            else L.KEY_NUMBERS_AS_IF.get(lang).format(gpus=recommended_setup(rec, lang)))
     generated_line = L.GENERATED.get(lang).format(date=generated.strftime("%Y-%m-%d %H:%M"),
                                                    model=profile.model.name)
     return f"""
@@ -141,10 +161,10 @@ def summary_html(rec: Recommendation, profile: Profile, lang: str, generated: da
 <tr><td>
 <p class="muted">{esc(L.RATING_L.get(lang))}</p>
 <p style="font-size: 26pt; font-weight: bold; color: {colour}">{esc(rating)}</p>
-<p style="font-size: 13pt"><b>{esc(L.RECOMMENDED.get(lang))}{colon(lang)}</b>{esc(recommended_setup(rec, lang))}</p>
+<p style="font-size: 13pt"><b>{esc(L.RECOMMENDED.get(lang))}{colon(lang)}</b>{esc(setup)}</p>
 <p style="font-size: 11pt">{esc(v.headline.get(lang))}</p>
 </td></tr></table>
-<h3>{esc(L.KEY_NUMBERS.get(lang))}</h3>
+<h3>{esc(keys)}</h3>
 <table class="keys" width="100%" cellspacing="0" cellpadding="4" border="0">{"".join(rows)}</table>
 {pitfall_summary(rec, lang)}
 {measured_summary(diagnosis, lang)}
