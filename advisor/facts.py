@@ -276,6 +276,14 @@ def owning_never_pays(costs: CostReport) -> bool:
     return priced and (hours is None or hours > HOURS_PER_MONTH)
 
 
+def effective_cooling(spec, cooling: str) -> str:
+    """Passive data-centre cards have no fans of their own: "open-air" (the profile's default)
+    cannot describe them; they sit in a server's ducted airflow (F27)."""
+    if cooling == "open_air" and spec.gpu_class == "datacenter":
+        return "server"
+    return cooling
+
+
 def base_facts(profile: Profile, projection: Projection, costs: CostReport,
                hardware: Any | None = None, fit_gpus_beyond: int | None = None) -> FactSet:
     """The fact set the decision rules read (everything but the verdict). ``projection``
@@ -315,7 +323,7 @@ def base_facts(profile: Profile, projection: Projection, costs: CostReport,
         "nodes": hw.nodes,
         "total_gpus": hw.total_gpus,
         "virtualization": hw.virtualization.value,
-        "cooling": hw.cooling.value,
+        "cooling": effective_cooling(spec, hw.cooling.value),
         "hardware_imported": hardware is not None,
         "economics_mode": ec.mode.value,
         "time_value": ec.time_value.value,

@@ -1,0 +1,27 @@
+"""Passive data-centre cards are never described as open-air cards (F27): they sit in a server."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from advisor.profile_io import load_profile
+from advisor.recommendation import recommend
+
+T4 = Path(__file__).parent / "profiles" / "recommendation3" / "t4-passive-own.yaml"
+
+
+def _all_text(rec, lang: str) -> str:
+    parts = [rec.verdict.headline.get(lang)]
+    for p in rec.pitfalls:
+        parts += [p.title.get(lang), p.detail.get(lang), p.remedy.get(lang)]
+    parts += [a.text.get(lang) for a in rec.advice]
+    return "\n".join(parts)
+
+
+def test_passive_cards_are_not_open_air_cards() -> None:
+    rec = recommend(load_profile(T4))
+    assert rec.verdict.deployment in ("own", "either")
+    assert "open-air" not in _all_text(rec, "en").lower()
+    assert "开放式" not in _all_text(rec, "zh")
+    assert not any(p.id == "thermal_throttling" and "packed" in p.title.en for p in rec.pitfalls)
+    assert all(e.facts.get("cooling", "server") == "server" for e in rec.trace)
