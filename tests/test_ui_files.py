@@ -133,7 +133,8 @@ def test_import_nvidia_smi_fills_the_hardware_answers(qtbot, monkeypatch):
 
     def apply(desc, profile):
         assert desc == "a machine"
-        hardware = profile.hardware.model_copy(update={"gpus_per_node": 8,
+        # An NVSwitch board holds SXM cards (a PCIe card on NVSwitch is refused as impossible).
+        hardware = profile.hardware.model_copy(update={"gpu": "h100_sxm", "gpus_per_node": 8,
                                                        "intra_link": IntraLink.nvswitch})
         return profile.model_copy(update={"hardware": hardware})
 

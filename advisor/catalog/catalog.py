@@ -208,7 +208,9 @@ def _load(path: str, stamp: tuple[int, int] | None) -> Catalog:
     sections = load_builtin_sections()
     known = set(load_gpus())
     merged, warnings = apply_overrides(sections, Path(path), known)
-    return Catalog(merged, warnings)
+    from advisor.catalog.gpus import gpu_override_warnings
+
+    return Catalog(merged, [*warnings, *gpu_override_warnings()])
 
 
 def load_catalog() -> Catalog:

@@ -20,12 +20,12 @@ class GpuSpec(BaseModel):
     aliases: list[str] = Field(default_factory=list)
     name: str
     gpu_class: str | None = Field(default=None, alias="class")
-    memory_gb: float
-    memory_bandwidth_gbs: float | None = None
-    tflops_fp16_dense: float
-    tflops_fp32: float
-    tdp_w: float
-    pcie_gen: int | None = None
+    memory_gb: float = Field(gt=0, le=4096)
+    memory_bandwidth_gbs: float | None = Field(default=None, gt=0, le=100_000)
+    tflops_fp16_dense: float = Field(gt=0, le=100_000)
+    tflops_fp32: float = Field(gt=0, le=100_000)
+    tdp_w: float = Field(gt=0, le=5000)
+    pcie_gen: int | None = Field(default=None, ge=1, le=7)
     nvlink: Literal["none", "bridge", "sxm"] = "none"
     nvlink_gbs_unidirectional: float | None = None
     launch_price_usd: float | None = None
@@ -54,16 +54,58 @@ class GpuSpec(BaseModel):
 
 
 @cache
-def load_gpus() -> dict[str, GpuSpec]:
-    """All catalog GPUs by id and by alias."""
+def builtin_gpus() -> dict[str, GpuSpec]:
+    """The GPUs shipped with the advisor, by id and by alias."""
     raw = yaml.safe_load((resources_dir() / "catalog" / "gpus.yaml").read_text(encoding="utf-8"))
+    return _table(GpuSpec.model_validate(entry) for entry in raw["gpus"])
+
+
+def _table(specs) -> dict[str, GpuSpec]:
     table: dict[str, GpuSpec] = {}
-    for entry in raw["gpus"]:
-        spec = GpuSpec.model_validate(entry)
+    for spec in specs:
         table[spec.id] = spec
         for alias in spec.aliases:
             table.setdefault(alias, spec)
     return table
+
+
+@cache
+def _with_user_gpus(path: str, stamp: tuple[int, int] | None) -> tuple[dict[str, GpuSpec], tuple]:
+    from pathlib import Path
+
+    from advisor.catalog.user_gpus import user_gpu_entries
+
+    builtin = builtin_gpus()
+    if stamp is None:
+        return builtin, ()
+    specs, warnings = user_gpu_entries(Path(path), builtin)
+    if not specs:
+        return builtin, tuple(warnings)
+    ordered = {spec.id: spec for spec in builtin.values()}
+    ordered.update({spec.id: spec for spec in specs})
+    return _table(ordered.values()), tuple(warnings)
+
+
+def _override_state() -> tuple[str, tuple[int, int] | None]:
+    from advisor.catalog.overrides import override_path
+
+    path = override_path()
+    try:
+        st = path.stat()
+        return str(path), (st.st_mtime_ns, st.st_size)
+    except OSError:
+        return str(path), None
+
+
+def load_gpus() -> dict[str, GpuSpec]:
+    """All GPUs by id and by alias: the catalog's, with the user's override file applied
+    (section ``gpus`` of catalog.yaml; cached until the file changes)."""
+    return _with_user_gpus(*_override_state())[0]
+
+
+def gpu_override_warnings() -> list:
+    """Problems in the ``gpus`` section of the user's override file."""
+    return list(_with_user_gpus(*_override_state())[1])
 
 
 def gpu_ids() -> list[str]:

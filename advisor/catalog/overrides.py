@@ -19,7 +19,7 @@ Example ``catalog.yaml``::
     engineer_day_rates:
       - {id: day_rate_cny, price: 2000}
 
-Sections: cloud_offers, electricity, gpu_prices, machine_overheads, system_power,
+Sections: gpus (GPU specs, see ``advisor.catalog.user_gpus``), cloud_offers, electricity, gpu_prices, machine_overheads, system_power,
 engineer_day_rates (lists of entries with an ``id``), fx, gpu_draw, migration,
 article_defaults (single entries). An entry without ``source``/``as_of`` is marked as a user
 override dated by the file's modification time.
@@ -118,10 +118,12 @@ def apply_overrides(sections: Sections, path: Path,
     warnings: list[CatalogWarning] = []
     stamp = _dt.date.fromtimestamp(path.stat().st_mtime).isoformat()
     for name, value in data.items():
+        if name == "gpus":  # GPU specs: read by advisor.catalog.user_gpus
+            continue
         if name not in SECTIONS:
             warnings.append(CatalogWarning(
-                source, str(name), f"unknown section; known: {', '.join(SECTIONS)}",
-                f"未知分节；可用：{', '.join(SECTIONS)}", index.line_of((name,))))
+                source, str(name), f"unknown section; known: gpus, {', '.join(SECTIONS)}",
+                f"未知分节；可用：gpus、{'、'.join(SECTIONS)}", index.line_of((name,))))
             continue
         _file, _key, model, is_list = SECTIONS[name]
         if is_list and not isinstance(value, list):

@@ -136,8 +136,9 @@ def _from_fit(board: Board, f: FitSignals) -> None:
                   f"按实测数据重新拟合后，All-Reduce 只达到该链路预期带宽的 "
                   f"{100 * f.bandwidth_ratio:.0f}%。")
     shrunk = f.exchange_scale is not None and f.exchange_scale < 0.5
-    if f.hardware_known and f.exchange_ratio is not None and not shrunk \
-            and f.exchange_ratio >= LONG_EXCHANGE_RATIO and f.link is not None:
+    link_clue = f.hardware_known and f.exchange_ratio is not None and not shrunk \
+        and f.exchange_ratio >= LONG_EXCHANGE_RATIO and f.link is not None
+    if link_clue:
         p2p = "" if f.peer_to_peer else " (no peer-to-peer on these cards: via host memory)"
         p2p_zh = "" if f.peer_to_peer else "（这些卡不支持点对点，经主机内存中转）"
         board.add("interconnect", min(0.2 + f.exchange_ratio, 0.6),
@@ -147,7 +148,9 @@ def _from_fit(board: Board, f: FitSignals) -> None:
                   f"每步要经 {f.link.zh}{p2p_zh} 交换 {f.gradient_mb:.0f} MB 梯度：约 "
                   f"{f.exchange_ms:.0f} ms 无法被 {f.compute_ms:.0f} ms 的计算掩盖（F07、F25）。")
     if f.comm_share is not None and f.comm_share > 0.25:
-        board.add("small_model_communication", min(0.2 + f.comm_share, 0.7) * trust,
+        # a big gradient on a slow link is the link's fault before the model's size (F20, F25)
+        top = 0.55 if link_clue else 0.7
+        board.add("small_model_communication", min(0.2 + f.comm_share, top) * trust,
                   f"In the refitted model, exposed communication takes {100 * f.comm_share:.0f} %"
                   " of each step at the largest count measured (F20).",
                   f"重新拟合的模型中，在实测最大卡数下未被掩盖的通信占每步 {100 * f.comm_share:.0f}%"

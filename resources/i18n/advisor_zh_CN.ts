@@ -895,54 +895,59 @@ The application keeps running. The details were written to the log file:
 <context>
     <name>Plots</name>
     <message>
-        <location filename="../../ui/plots/buy_vs_rent.py" line="24"/>
+        <location filename="../../ui/plots/buy_vs_rent.py" line="25"/>
         <source>Buy vs rent, %1 GPUs</source>
         <translation>自建与租用对比（%1 卡）</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/buy_vs_rent.py" line="25"/>
+        <location filename="../../ui/plots/buy_vs_rent.py" line="26"/>
         <source>Buy vs rent, 1 GPU</source>
         <translation>自建与租用对比（1 卡）</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/buy_vs_rent.py" line="26"/>
+        <location filename="../../ui/plots/buy_vs_rent.py" line="27"/>
         <source>Buy vs rent</source>
         <translation>自建与租用对比</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/buy_vs_rent.py" line="27"/>
+        <location filename="../../ui/plots/buy_vs_rent.py" line="28"/>
         <source>No GPU count considered can run this job</source>
         <translation>所考虑的卡数都跑不了这个任务</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/buy_vs_rent.py" line="28"/>
+        <location filename="../../ui/plots/buy_vs_rent.py" line="29"/>
         <source>Months</source>
         <translation>月</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/buy_vs_rent.py" line="29"/>
+        <location filename="../../ui/plots/buy_vs_rent.py" line="30"/>
         <source>Cumulative cost (%1)</source>
         <translation>累计费用（%1）</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/buy_vs_rent.py" line="30"/>
+        <location filename="../../ui/plots/buy_vs_rent.py" line="31"/>
         <source>Own (buy)</source>
         <translation>自建（购买）</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/buy_vs_rent.py" line="31"/>
+        <location filename="../../ui/plots/buy_vs_rent.py" line="32"/>
         <source>Cloud (rent)</source>
         <translation>云实例租用</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/buy_vs_rent.py" line="32"/>
+        <location filename="../../ui/plots/buy_vs_rent.py" line="33"/>
         <source>Break-even: %1 months</source>
         <translation>回本点：%1 个月</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/buy_vs_rent.py" line="33"/>
+        <location filename="../../ui/plots/buy_vs_rent.py" line="34"/>
         <source>No break-even in this period</source>
         <translation>规划周期内不会回本</translation>
+    </message>
+    <message>
+        <location filename="../../ui/plots/buy_vs_rent.py" line="35"/>
+        <source>Buy vs rent: not compared (a price is missing). Set %1 to compare.</source>
+        <translation>自建还是云实例租用：缺少价格，未比较。填写 %1 后即可比较。</translation>
     </message>
     <message>
         <location filename="../../ui/plots/cost.py" line="28"/>
@@ -992,31 +997,36 @@ The application keeps running. The details were written to the log file:
     </message>
     <message>
         <location filename="../../ui/plots/speedup.py" line="36"/>
+        <source>Speed-up (×)</source>
+        <translation>加速比（倍）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/plots/speedup.py" line="37"/>
         <source>Projected</source>
         <translation>预计</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/speedup.py" line="37"/>
+        <location filename="../../ui/plots/speedup.py" line="38"/>
         <source>Likely range</source>
         <translation>可能范围</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/speedup.py" line="38"/>
+        <location filename="../../ui/plots/speedup.py" line="39"/>
         <source>Ideal (linear)</source>
         <translation>理想（线性）</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/speedup.py" line="39"/>
+        <location filename="../../ui/plots/speedup.py" line="40"/>
         <source>Article&apos;s typical range (F01)</source>
         <translation>原文的常见区间（F01）</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/speedup.py" line="40"/>
+        <location filename="../../ui/plots/speedup.py" line="41"/>
         <source>Same workload on %1</source>
         <translation>同样任务换成 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/speedup.py" line="41"/>
+        <location filename="../../ui/plots/speedup.py" line="42"/>
         <source>Recommended: %1</source>
         <translation>推荐：%1卡</translation>
     </message>

@@ -52,9 +52,9 @@ def diagnosis_plot(d: Diagnosis | None, lang: str,
     if d is None:
         for item in items.values():
             item.setVisible(False)
-        show_message(plot, LABELS["empty"].get(lang))
         relabel(plot, LABELS["title"].get(lang), LABELS["x"].get(lang), LABELS["y"].get(lang),
                 [])
+        show_message(plot, LABELS["empty"].get(lang))  # after relabel, which shows the axes
         return plot
     if created:
         items["band_low"] = pg.PlotDataItem(pen=pen(BLUE, 0.5))
