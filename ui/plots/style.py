@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 import numpy as np
@@ -209,8 +210,8 @@ def show_message(plot: pg.PlotWidget, text: str | None) -> None:
         item.showAxis(side, not shown)
     note.setVisible(shown)
     if shown:
-        if note.textItem.toPlainText() != text:
-            note.setText(text)
+        if note.textItem.toPlainText() != text:  # centred lines, not ragged-left
+            note.setHtml(f'<div align="center">{html.escape(text)}</div>')
         item.setXRange(0, 1, padding=0)
         item.setYRange(0, 1, padding=0)
         note.setPos(0.5, 0.5)

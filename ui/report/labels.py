@@ -257,8 +257,11 @@ DIAG_AMDAHL = T("Amdahl's law alone fits a serial fraction of {serial} (F03); th
                 "the measurements by {misfit} % (rms).",
                 "仅用阿姆达尔定律拟合的串行比例为 {serial}（F03）；重新拟合与实测的均方根偏差为 "
                 "{misfit}%。")
-DIAG_PLATEAU = T("The fit needed a capacity cap: the speed-up levels off.",
-                 "拟合需要一个容量上限：加速比趋于平稳。")
+DIAG_PLATEAU = T("The fit needed a capacity cap per machine: within one machine the speed-up "
+                 "levels off; each machine added brings its own data loader, so over more "
+                 "machines the extrapolation can still rise.",
+                 "拟合需要每台机器的容量上限：在一台机器内加速比趋于平稳；每多一台机器就多一套"
+                 "自己的数据加载，所以跨更多机器的外推仍可能上升。")
 DIAG_NO_FIT = T("The measurements could not be refitted.", "无法按实测数据重新拟合。")
 PLOT_DIAGNOSIS = T("Measured speed-up (dots), the projection refitted to it with its 80 % band, "
                    "Amdahl's law alone and the ideal linear line.",
