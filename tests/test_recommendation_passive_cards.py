@@ -25,3 +25,13 @@ def test_passive_cards_are_not_open_air_cards() -> None:
     assert "开放式" not in _all_text(rec, "zh")
     assert not any(p.id == "thermal_throttling" and "packed" in p.title.en for p in rec.pitfalls)
     assert all(e.facts.get("cooling", "server") == "server" for e in rec.trace)
+
+
+def test_text_says_own_figures_leave_out_the_cards(capsys) -> None:
+    from advisor.cli import main
+
+    t4 = Path(__file__).parent / "fixtures" / "review3" / "t4-own-no-price.yaml"
+    for lang, words in (("en", "leave out the cards"), ("zh", "未计入显卡")):
+        for fmt in ("text", "markdown"):
+            assert main(["recommend", str(t4), "--lang", lang, "--format", fmt]) == 0
+            assert words in capsys.readouterr().out

@@ -118,6 +118,14 @@ def _numbers(rec: Recommendation, lang: str) -> tuple[str | None, list[str]]:
                   + (f"{net}/month" if net != NA else net),
             f"单次成本：{co.cost_per_run[i]:,.0f} {co.currency}；{vs_zh}净收益："
             + (f"每月 {net}" if net != NA else net)))
+        if not co.own_priced and co.mode != "cloud":
+            lines.append(pick(lang, "own-hardware figures leave out the cards: no card price is "
+                                    "known (set economics.gpu_price)",
+                              "自建成本未计入显卡：没有显卡价格（请填写 economics.gpu_price）"))
+        if not co.cloud_priced and co.mode != "own":
+            lines.append(pick(lang, "cloud figures are missing: no cloud offer is known (set "
+                                    "economics.cloud_price_per_gpu_hour)",
+                              "缺少云上成本：没有云报价（请填写 economics.cloud_price_per_gpu_hour）"))
     return intro, lines
 
 
