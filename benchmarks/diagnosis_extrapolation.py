@@ -229,9 +229,11 @@ def report(preds: list[Prediction], cases: list[Case], skipped: int, data: Path,
         f" in {seconds:.0f} s.",
         "",
         "APE = |predicted / measured − 1| of the speed-up over one GPU. *refit*: the "
-        "projection's model with the series' hardware, `busbw_efficiency` and `pipeline_stall` "
-        "refitted by least squares on the 1/2/4 points (a capacity cap instead when those "
-        "cannot follow a levelling-off curve). *Amdahl*: one serial fraction fitted on the "
+        "projection's model with the series' hardware, `busbw_efficiency` (at most 1) and "
+        "`pipeline_stall` refitted by least squares on the 1/2/4 points (when the run scales "
+        "better than those allow, two scales may also shrink the exchanged bytes and the "
+        "straggler / coordination / throttling overheads, down to zero; a capacity cap "
+        "instead when the curve levels off). *Amdahl*: one serial fraction fitted on the "
         "same points. *shipped*: the projection's defaults, no refit. *refit wins*: share of "
         "targets where the refit's error is smaller than Amdahl's. *band covers*: share of "
         "measured speed-ups inside the refit's 80 % band (nominal 80 %); *band half-width*: "

@@ -96,8 +96,7 @@ def diagnose(series: MeasuredSeries, profile: Profile | None = None,
         bandwidth_ratio=fitted.parameters["busbw_efficiency"] / shipped_bw if shipped_bw else None,
         comm_share=fitted.comm_share, stall_share=fitted.stall_share,
         plateau_speedup=fitted.parameters.get("loader_capacity") if fitted.plateau else None,
-        hardware_known=profile is not None,
-        exchange_scale=fitted.parameters.get("exchange_scale"), **_exchange(series, ctx, params))
+        hardware_known=profile is not None, **_exchange(series, ctx, params))
     suspects = rank_suspects(m, fit=signals, profile=profile, telemetry=telemetry)
 
     sources = [s for s in (series.source,) if s]

@@ -50,6 +50,7 @@ class FitOutcome:
     cost: float  # sum of squared residuals, data and prior
 
 
+REFIT_MAX_ITER = 12
 SpeedupFn = Callable[[np.ndarray, dict[str, float]], np.ndarray]
 
 
@@ -67,10 +68,11 @@ def log_ratio(fn: SpeedupFn, gpus: np.ndarray, baseline: int,
 
 def fit(fn: SpeedupFn, params: tuple[FreeParameter, ...], gpus: np.ndarray,
         log_speedup_ratio: np.ndarray, baseline: int, noise_log: float,
-        starts: list[dict[str, float]] | None = None) -> FitOutcome:
-    """Levenberg–Marquardt from the prior (and any extra ``starts``); the best optimum wins."""
+        starts: list[dict[str, float]] | None = None, from_prior: bool = True) -> FitOutcome:
+    """Levenberg–Marquardt from the prior (unless ``from_prior`` is False) and any extra
+    ``starts``; the best optimum wins."""
     best: FitOutcome | None = None
-    for start in [None, *(starts or [])]:
+    for start in [None, *(starts or [])] if from_prior else list(starts or []):
         outcome = _fit_from(fn, params, gpus, log_speedup_ratio, baseline, noise_log, start)
         if best is None or outcome.cost < best.cost:
             best = outcome
@@ -81,8 +83,11 @@ def fit(fn: SpeedupFn, params: tuple[FreeParameter, ...], gpus: np.ndarray,
 def refit_from(fn: SpeedupFn, params: tuple[FreeParameter, ...], gpus: np.ndarray,
                log_speedup_ratio: np.ndarray, baseline: int, noise_log: float,
                start: dict[str, float]) -> FitOutcome:
-    """One Levenberg–Marquardt descent from ``start`` (a nearby optimum), no other starts."""
-    return _fit_from(fn, params, gpus, log_speedup_ratio, baseline, noise_log, start)
+    """One short Levenberg–Marquardt descent from ``start`` (a nearby optimum), no other
+    starts: near an optimum a few steps get within the noise, and a flat direction (more
+    free parameters than ratios) would otherwise crawl for the full iteration budget."""
+    return _fit_from(fn, params, gpus, log_speedup_ratio, baseline, noise_log, start,
+                     max_iter=REFIT_MAX_ITER)
 
 
 def _fit_from(fn: SpeedupFn, params: tuple[FreeParameter, ...], gpus: np.ndarray,
@@ -131,7 +136,8 @@ def _fit_from(fn: SpeedupFn, params: tuple[FreeParameter, ...], gpus: np.ndarray
         if not improved:
             converged = True
             break
-        done = cost - cost_trial < 1e-12 * max(cost, 1.0)
+        # the cost is in units of the noise: a gain of 1e-6 moves nothing that is reported
+        done = cost - cost_trial < 1e-6 * max(cost, 1.0)
         u, r, cost = trial, r_trial, cost_trial
         damping = max(damping / 10.0, 1e-9)
         if done:

@@ -48,9 +48,6 @@ class FitSignals:
     compute_ms: float | None = None
     link: Text | None = None  # e.g. "PCIe 4.0"
     peer_to_peer: bool = True  # False: GeForce cards on PCIe exchange through host memory
-    # < 1 when the refit had to shrink the profile's gradient exchange to follow the data:
-    # the run exchanges less (or hides more) than the profile implies
-    exchange_scale: float | None = None
 
 
 def _from_measurements(board: Board, m: ScalingMetrics, plateau: bool) -> None:
@@ -116,13 +113,20 @@ def _from_measurements(board: Board, m: ScalingMetrics, plateau: bool) -> None:
                   "All-Reduce，每卡通信量趋近梯度的 2 倍（F07）。")
 
 
-def _from_fit(board: Board, f: FitSignals) -> None:
+def _near_linear(m: ScalingMetrics) -> bool:
+    """Every measured count within 10 % of linear: the link is not what holds the run back."""
+    return all(e >= NEAR_LINEAR_EFFICIENCY for n, e in zip(m.gpus, m.efficiency, strict=True)
+               if n > 1)
+
+
+def _from_fit(board: Board, f: FitSignals, near_linear: bool = False) -> None:
     if f.plateau_speedup is not None:
         cap = f.plateau_speedup
-        board.add("input_pipeline", 0.45, f"The speed-up levels off near {cap:.1f}× per machine: "
-                  "a stage with fixed capacity feeds all GPUs — usually data loading (F28).",
-                  f"加速比在每台机器约 {cap:.1f} 倍处趋平：有一个容量固定的环节在供给所有显卡——"
-                  "通常是数据加载（F28）。")
+        board.add("input_pipeline", 0.45, f"Within one machine the speed-up levels off near "
+                  f"{cap:.1f}×: a stage with fixed capacity feeds all of that machine's GPUs — "
+                  "usually data loading; each machine added brings its own (F28).",
+                  f"在一台机器内，加速比在约 {cap:.1f} 倍处趋平：有一个容量固定的环节在供给这台机器"
+                  "的所有显卡——通常是数据加载；每多一台机器就多一套自己的数据加载（F28）。")
         board.add("vgpu_sharing", 0.25, f"A ceiling near {cap:.1f}× also fits \"GPUs\" that share "
                   "fewer physical cards (F29).", f"约 {cap:.1f} 倍的上限也符合多个“GPU”共享更少"
                   "物理卡的情况（F29）。")
@@ -135,8 +139,7 @@ def _from_fit(board: Board, f: FitSignals) -> None:
                   " for this link.",
                   f"按实测数据重新拟合后，All-Reduce 只达到该链路预期带宽的 "
                   f"{100 * f.bandwidth_ratio:.0f}%。")
-    shrunk = f.exchange_scale is not None and f.exchange_scale < 0.5
-    link_clue = f.hardware_known and f.exchange_ratio is not None and not shrunk \
+    link_clue = f.hardware_known and f.exchange_ratio is not None and not near_linear \
         and f.exchange_ratio >= LONG_EXCHANGE_RATIO and f.link is not None
     if link_clue:
         p2p = "" if f.peer_to_peer else " (no peer-to-peer on these cards: via host memory)"
@@ -171,7 +174,7 @@ def _from_profile(board: Board, p: Profile, m: ScalingMetrics, f: FitSignals | N
     if t.dataloader_workers is not None and t.dataloader_workers < 2:
         board.add("input_pipeline", 0.3, f"{t.dataloader_workers} data-loader worker(s) per GPU;"
                   " 2–4 per GPU is usual (F13).",
-                  f"每卡 {t.dataloader_workers} 个数据加载 worker；通常每卡 2–4 个（F13）。",
+                  f"每卡 {t.dataloader_workers} 个数据加载进程；通常每卡 2–4 个（F13）。",
                   direct=True)
     if t.storage is not None and t.storage.value in ("hdd", "network"):
         where = label(t.storage)
@@ -181,9 +184,7 @@ def _from_profile(board: Board, p: Profile, m: ScalingMetrics, f: FitSignals | N
         board.add("vgpu_sharing", 0.6, "The profile says the GPUs are NVIDIA vGPUs (F29).",
                   "配置中显卡为 NVIDIA vGPU（F29）。", direct=True)
     # near-linear measurements clear the link, whatever it is (F30: well tuned)
-    near_linear = all(e >= NEAR_LINEAR_EFFICIENCY for n, e in zip(m.gpus, m.efficiency,
-                                                                   strict=True) if n > 1)
-    if h.intra_link.value.startswith("pcie") and max(m.gpus) > 2 and not near_linear:
+    if h.intra_link.value.startswith("pcie") and max(m.gpus) > 2 and not _near_linear(m):
         link = label(h.intra_link)
         no_p2p = f is not None and not f.peer_to_peer
         board.add("interconnect", 0.2 if no_p2p else 0.15,
@@ -212,7 +213,7 @@ def rank_suspects(metrics: ScalingMetrics, *, fit: FitSignals | None = None,
     board = Board()
     _from_measurements(board, metrics, fit is not None and fit.plateau_speedup is not None)
     if fit is not None:
-        _from_fit(board, fit)
+        _from_fit(board, fit, _near_linear(metrics))
     if profile is not None:
         _from_profile(board, profile, metrics, fit)
     if telemetry is not None:

@@ -19,10 +19,10 @@ PARAMETER_LABEL = {
     "pipeline_stall": Text(en="input stall per GPU doubling", zh="每翻倍卡数的数据等待"),
     "loader_capacity": Text(en="capacity cap per machine (single-GPU steps)",
                             zh="每台机器的容量上限（单卡步数）"),
-    "exchange_scale": Text(en="gradient exchange kept, share of the profile's",
-                           zh="保留的梯度交换量（占配置推算值的比例）"),
-    "overhead_scale": Text(en="stragglers, coordination and throttling kept, share",
-                           zh="保留的等待最慢卡、协调与降频开销（比例）"),
+    "exchange_scale": Text(en="share of the profile's gradient exchange kept",
+                           zh="保留的梯度交换量比例"),
+    "overhead_scale": Text(en="share of stragglers, coordination and throttling kept",
+                           zh="保留的等最慢卡、协调与降频开销比例"),
 }
 
 
@@ -49,22 +49,38 @@ def _fmt(value: float | None, spec: str, dash: str = "—") -> str:
     return dash if value is None else format(value, spec)
 
 
+def _times(lang: str) -> str:
+    """The multiplication sign, "×" in English. Chinese terminals and fonts often draw "×",
+    "–" and "—" (East Asian ambiguous width) two columns wide, which shifts every column after
+    them: the Chinese tables use ASCII "x" and "-", one column everywhere."""
+    return pick(lang, "×", "x")
+
+
+PLATEAU_NOTE = Text(
+    en="The fit needed a capacity cap per machine: within one machine the speed-up levels off "
+       "near {cap:.1f}×; each machine added brings its own data loader, so over more machines "
+       "the extrapolation can still rise.",
+    zh="拟合需要每台机器的容量上限：在一台机器内，加速比在约 {cap:.1f} 倍处趋于平稳；每多一台机器"
+       "就多一套自己的数据加载，所以跨更多机器的外推仍可能上升。")
+
+
 def render_text(d: Diagnosis, lang: str = "en") -> str:
     m = d.measured
     out: list[str] = []
     out.append(pick(lang, f"Measured scaling ({m.unit}, {m.scaling} scaling)",
                     f"实测扩展性（{m.unit}，{'弱' if m.scaling == 'weak' else '强'}扩展）"))
     heads = pick(lang, "GPUs|throughput|speed-up|efficiency|Karp–Flatt|grade",
-                 "卡数|吞吐|加速比|效率|Karp–Flatt|评级").split("|")
+                 "卡数|吞吐|加速比|效率|Karp-Flatt|评级").split("|")
     w = MEASURED_COLUMNS
     out.append(_row([(h, w[k], k < 5) for k, h in enumerate(heads)]))
+    dash = pick(lang, "—", "-")
     for i, n in enumerate(m.gpus):
         level = m.grades[i]
         out.append(_row([(str(n), w[0], True), (f"{m.throughput[i]:.4g}", w[1], True),
-                         (f"{m.speedup[i]:.2f}×", w[2], True),
+                         (f"{m.speedup[i]:.2f}{_times(lang)}", w[2], True),
                          (f"{100 * m.efficiency[i]:.0f} %", w[3], True),
-                         (_fmt(m.karp_flatt[i], ".3f"), w[4], True),
-                         (LEVEL_LABEL[level].get(lang) if level else "—", w[5], False)]))
+                         (_fmt(m.karp_flatt[i], ".3f", dash), w[4], True),
+                         (LEVEL_LABEL[level].get(lang) if level else dash, w[5], False)]))
     out.append(pick(lang, "Karp–Flatt trend: ", "Karp–Flatt 趋势：") + m.trend_meaning.get(lang))
     if d.grade is not None:
         out.append(pick(lang, "Grade (F30): ", "评级（F30）：") + d.grade.message.get(lang))
@@ -85,15 +101,19 @@ def render_text(d: Diagnosis, lang: str = "en") -> str:
         for i, n in enumerate(f.gpus):
             mark = pick(lang, "measured", "实测") if f.measured[i] else \
                 pick(lang, "extrapolated", "外推")
-            band = f"{f.speedup_low[i]:>6.2f}–{f.speedup_high[i]:.2f}"
-            out.append(_row([(str(n), w[0], True), (f"{f.speedup[i]:.2f}×", w[1], True),
-                             (band, w[2], False), (f"{f.amdahl_speedup[i]:.2f}×", w[3], True),
+            band = f"{f.speedup_low[i]:>6.2f}{pick(lang, '–', '-')}{f.speedup_high[i]:.2f}"
+            x = _times(lang)
+            out.append(_row([(str(n), w[0], True), (f"{f.speedup[i]:.2f}{x}", w[1], True),
+                             (band, w[2], False), (f"{f.amdahl_speedup[i]:.2f}{x}", w[3], True),
                              (mark, w[4], False)]))
         serial, misfit = f.amdahl_serial_fraction, 100 * f.rms_log_residual
         out.append(pick(lang, f"  Amdahl's law alone: serial fraction {serial:.4f} (F03); rms "
                               f"misfit of the refit {misfit:.1f} %.",
                         f"  仅用阿姆达尔定律：串行比例 {serial:.4f}（F03）；"
                         f"重新拟合的均方根偏差 {misfit:.1f}%。"))
+        cap = f.parameters.get("loader_capacity")
+        if f.plateau and cap is not None:
+            out.append("  " + PLATEAU_NOTE.get(lang).format(cap=cap))
     out.append("")
     if d.suspects:
         out.append(pick(lang, "Suspects, most likely first:", "可能原因（按可能性排序）："))
