@@ -6,6 +6,12 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("GPU_ADVISOR_LANG", "en")
 
 import pytest  # noqa: E402
+from hypothesis import settings  # noqa: E402
+
+# Deterministic property tests (the suite must give the same answer on every run and in CI):
+# hypothesis draws from a fixed seed per test; a new seed is a code change, not luck.
+settings.register_profile("deterministic", derandomize=True, database=None)
+settings.load_profile("deterministic")
 
 
 @pytest.fixture(autouse=True)
