@@ -10,6 +10,7 @@ from advisor.costs.breakeven import breakeven_month_limit
 from advisor.costs.money import gpus_text, money, unit_price
 from advisor.costs.result import CostReport
 from advisor.i18n import pick
+from advisor.text_width import display_width, pad
 
 _MODE = {"own": ("own hardware", "自建"), "cloud": ("cloud rental", "云实例租用"),
          "compare": ("cheaper of own and cloud", "自建与云实例租用取便宜者")}
@@ -35,9 +36,9 @@ def render_text(report: CostReport, lang: str = "en",
         rows.append([str(n) if fits[i] else f"{n}*", f"{report.run_hours[i]:.2f}",
                      _money(report.cost_per_run[i], cur), _money(report.cost_per_month[i], cur),
                      time_value, net])
-    widths = [max(_width(r[c]) for r in rows) for c in range(len(head))]
+    widths = [max(display_width(r[c]) for r in rows) for c in range(len(head))]
     for r in rows:
-        lines.append("  ".join(_pad(cell, widths[c]) for c, cell in enumerate(r)))
+        lines.append("  ".join(pad(cell, widths[c]) for c, cell in enumerate(r)))
     if not all(fits):
         lines.append(pick(lang, f"* does not fit in GPU memory: cannot run, never recommended "
                                 f"({NOT_APPLICABLE} = not applicable)",
@@ -142,12 +143,3 @@ def _prices(report: CostReport, lang: str) -> list[str]:
         out.append(pick(lang, f"  one-off move to multi-GPU: {days:g} engineer-days",
                         f"  一次性多卡迁移：{days:g} 个工程师日"))
     return out
-
-
-def _width(text: str) -> int:
-    # CJK characters take two columns in a terminal.
-    return sum(2 if ord(ch) > 0x2E80 else 1 for ch in text)
-
-
-def _pad(text: str, width: int) -> str:
-    return text + " " * (width - _width(text))

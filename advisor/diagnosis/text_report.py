@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import unicodedata
-
 from advisor.diagnosis.result import Diagnosis
 from advisor.i18n import Text, pick
+from advisor.text_width import pad
 
 LEVEL_LABEL = {
     "poor": Text(en="poor", zh="偏低"),
@@ -26,15 +25,9 @@ PARAMETER_LABEL = {
 }
 
 
-def display_width(text: str) -> int:
-    """Terminal columns of ``text``: East Asian wide and full-width characters take two."""
-    return sum(2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)
-
-
 def cell(text: str, width: int, right: bool = True) -> str:
     """``text`` padded to ``width`` terminal columns (Chinese headers line up with digits)."""
-    pad = " " * max(width - display_width(text), 0)
-    return pad + text if right else text + pad
+    return pad(text, width, right)
 
 
 def _row(cells: list[tuple[str, int, bool]]) -> str:

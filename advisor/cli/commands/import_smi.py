@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import sys
-import unicodedata
 
 from advisor.errors import InputError
 from advisor.hwimport import HardwareDescription, NvmlUnavailable, detect_machine, parse_texts
@@ -24,6 +23,7 @@ from advisor.hwimport.display import (
 )
 from advisor.hwimport.importer import read_file_text
 from advisor.i18n import pick
+from advisor.text_width import display_width, pad
 
 
 def register(sub) -> None:
@@ -56,19 +56,6 @@ def run(args) -> int:
     else:
         print(render_text(desc, lang))
     return 0
-
-
-def display_width(text: str) -> int:
-    """Terminal columns ``text`` takes: East Asian wide and full-width characters take two."""
-    if text.isascii():
-        return len(text)
-    return sum(2 if unicodedata.east_asian_width(c) in ("W", "F") else 1 for c in text)
-
-
-def pad(text: str, width: int) -> str:
-    """``text`` padded with spaces to ``width`` terminal columns (``str.ljust`` counts
-    characters, so Chinese labels came out half as wide as their English neighbours)."""
-    return text + " " * max(0, width - display_width(text))
 
 
 def _not_shown_note(desc: HardwareDescription, lang: str) -> str:
