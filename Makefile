@@ -31,7 +31,7 @@ lint: $(TSTAMP)
 
 # Qt Linguist: refresh the .ts sources from the code, then build the .qm files that ship.
 translations: $(STAMP)
-	$(BIN)/pyside6-lupdate $$(find ui -name '*.py') -ts resources/i18n/advisor_zh_CN.ts
+	$(BIN)/pyside6-lupdate $$(find ui -name '*.py') -ts resources/i18n/advisor_zh_CN.ts -no-obsolete
 	$(BIN)/pyside6-lrelease resources/i18n/advisor_zh_CN.ts -qm resources/i18n/advisor_zh_CN.qm
 
 bench: $(TSTAMP)

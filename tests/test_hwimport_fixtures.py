@@ -176,13 +176,40 @@ EXPECTED: dict[str, dict] = {
         kind="dmon", count=1, temp=41, util=0, obs=[]),
     "dmon/dmon-s-pucm-4gpu-fb-bar1-idle.txt": dict(
         kind="dmon", count=4, temp=35, util=0, per_util=[0, 0, 0, 0], obs=[]),
+    # --- captured on this project's lent H200 machine (scripts/device_capture.sh, 2026-11-30):
+    # one H200 in a Firecracker VM, driver 580.159.04, idle and under bf16 matrix products.
+    "topo/h200-1gpu-580-vm-ansi-underline-header-no-nic.txt": dict(
+        kind="topo", count=1, nvlink=None, pairs=0, nics=[], numa=1, worst=None, intra=None,
+        obs=[]),
+    "topo/h200-1gpu-580-vm-topo-mp.txt": dict(
+        kind="topo", count=1, nvlink=None, nics=[], numa=1, worst=None, obs=[]),
+    "query/h200-580-vm-under-load-sw-power-cap-tlimit-margins.txt": dict(
+        kind="query", count=1, names={"NVIDIA H200"}, mem={143771}, virt="passthrough",
+        throttle=["sw_power_cap"], temp=48.0, util=99.0, width_down=False, gen_max=5,
+        driver="580.159.04", cuda="13.0", obs=["power_capped"]),
+    "query/h200-580-vm-idle-gpu-idle.txt": dict(
+        kind="query", count=1, names={"NVIDIA H200"}, mem={143771}, virt="passthrough",
+        throttle=["gpu_idle"], temp=26.0, util=0.0, width_down=False, gen_max=5,
+        driver="580.159.04", cuda="13.0", obs=[]),
+    "smi/h200-580-vm-single-gpu-693w-99pct-under-load.txt": dict(
+        kind="table", count=1, names={"NVIDIA H200"}, mem={143771}, temp=48.0, util=99.0,
+        driver="580.159.04", cuda="13.0", obs=[]),
+    "dmon/dmon-h200-580-load-starts-after-two-idle-samples.txt": dict(
+        kind="dmon", count=1, temp=49.0, util=60.0, obs=[]),
+    "dmon/csv-h200-580-under-load-hex-clocks-event-reasons.txt": dict(
+        kind="csv", count=1, names={"NVIDIA H200"}, mem={143771}, throttle=["sw_power_cap"],
+        temp=49.0, util=99.0, width_down=False, gen_max=5, obs=["power_capped"]),
+    "dmon/csv-h200-580-idle-noheader-nounits.txt": dict(
+        kind="csv", count=1, names={"NVIDIA H200"}, driver=None, obs=[],
+        warn="without a header"),
+    "list/h200-1gpu-580-vm.txt": dict(kind="list", count=1, names={"NVIDIA H200"}, obs=[]),
 }
 
 
 def test_every_fixture_has_expectations():
     files = {p.relative_to(FIXTURES).as_posix() for p in FIXTURES.rglob("*.txt")}
     assert files == set(EXPECTED), files ^ set(EXPECTED)
-    assert len(files) == 57
+    assert len(files) == 66
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
@@ -233,3 +260,41 @@ def test_old_and_new_key_columns_read_the_same_reasons():
                      .read_text())
     new = parse_text((FIXTURES / "query/h100-sxm-8gpu-565-full-multi-gpu.txt").read_text())
     assert old.throttle_active == new.throttle_active == ["gpu_idle"]
+
+
+H200 = FIXTURES / "query" / "h200-580-vm-under-load-sw-power-cap-tlimit-margins.txt"
+H200_DMON = FIXTURES / "dmon" / "dmon-h200-580-load-starts-after-two-idle-samples.txt"
+H200_TOPO = FIXTURES / "topo" / "h200-1gpu-580-vm-ansi-underline-header-no-nic.txt"
+
+
+def test_snapshot_joined_to_a_log_keeps_the_logs_ramp_up_apart():
+    """A -q snapshot (99 %) read with a dmon log that starts before the load (0, 0, 100, 100,
+    100) is two recordings: the log's idle start is not "GPU waiting for data"."""
+    from advisor.hwimport import parse_texts
+
+    d = parse_texts([(H200.read_text(), "q"), (H200_TOPO.read_text(), "t"),
+                     (H200_DMON.read_text(), "d")])
+    assert d.gpus[0].busy_util_pct == pytest.approx(99.75)
+    assert "data_starvation" not in d.observation_ids()
+    assert d.observation_ids() == ["power_capped"]
+    # The same samples in one recording do count the idle stretch inside the run.
+    from advisor.hwimport.summary import busy_mean
+    assert busy_mean([100, 0, 0, 100]) == 50
+    assert busy_mean([99, 0, 0, 100, 100, 100], breaks=[1]) == pytest.approx(99.75)
+
+
+def test_the_t_limit_margins_are_not_read_as_temperatures():
+    d = parse_text(H200.read_text())
+    assert d.gpus[0].temp_c == 48.0 and d.gpus[0].slowdown_temp_c is None
+
+
+def test_one_gpu_says_links_do_not_apply():
+    from advisor.hwimport import parse_texts
+    from advisor.hwimport.summary_rows import summary_rows
+
+    d = parse_texts([(H200.read_text(), "q"), (H200_TOPO.read_text(), "t")])
+    rows = dict(summary_rows(d, "en"))
+    assert rows["NVLink"] == rows["Link inside the machine"] == "not applicable (one GPU)"
+    assert rows["Worst GPU-to-nearest-NIC path"] == "not applicable (no RDMA NIC)"
+    zh = dict(summary_rows(d, "zh"))
+    assert zh["NVLink"] == "不适用（只有一张卡）"

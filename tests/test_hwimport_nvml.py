@@ -138,3 +138,32 @@ def test_cli_detect_json(monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "pynvml", fake_pynvml([dict(RTX)]))
     assert main(["import-smi", "--detect", "--format", "json"]) == 0
     assert '"kind": "nvml"' in capsys.readouterr().out
+
+
+def test_replay_of_the_real_h200_agrees_with_its_nvidia_smi_q(monkeypatch):
+    """Values NVML returned on the project's lent H200 (scripts/device_capture.sh) against the
+    `nvidia-smi -q` captured on the same machine at the same moment of load."""
+    from pathlib import Path
+
+    from advisor.hwimport import parse_text
+
+    h200 = {"name": "NVIDIA H200", "mem_mib": 143771, "util": 99, "temp": 48, "reasons": 0x4,
+            "virt": 1}
+    fake = fake_pynvml([h200])
+    fake.nvmlSystemGetDriverVersion = lambda: "580.159.04"  # str in nvidia-ml-py 13
+    fake.nvmlSystemGetCudaDriverVersion = lambda: 13000
+    fake.nvmlDeviceGetCurrPcieLinkGeneration = lambda h: 5
+    fake.nvmlDeviceGetMaxPcieLinkGeneration = lambda h: 5
+    fake.nvmlDeviceGetNvLinkState = lambda h, link: (_ for _ in ()).throw(
+        FakeNVMLError("Not Supported"))
+    monkeypatch.setitem(sys.modules, "pynvml", fake)
+    nvml = detect_machine()
+    q = parse_text((Path(__file__).parent / "fixtures" / "nvidia-smi" / "query" /
+                    "h200-580-vm-under-load-sw-power-cap-tlimit-margins.txt").read_text())
+    for field in ("gpu_count", "gpu_names", "gpu_memory_mib", "driver_version", "cuda_version",
+                  "virtualization", "throttle_active", "pcie_width_downgraded", "pcie_gen_max",
+                  "max_gpu_temp_c", "mean_sm_util"):
+        assert getattr(nvml, field) == getattr(q, field), field
+    assert nvml.observation_ids() == q.observation_ids() == ["power_capped"]
+    # NVML cannot see network cards: it must not claim there are none.
+    assert nvml.rdma_nics is None and nvml.nvlink is None and nvml.intra_link is None

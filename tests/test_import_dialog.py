@@ -84,7 +84,7 @@ def test_chinese(qtbot, monkeypatch):
 
 
 def test_every_label_is_translated_from_the_catalog(qtbot):
-    """Chinese summary: every row label comes from advisor_zh_CN (no English left), facts an
+    """Chinese summary: every row label is Chinese (the rows `import-smi` prints, no English left), facts an
     output cannot show read "not shown", and GPUs counted but not shown are said."""
     d = ImportDialog(None, "zh")
     qtbot.addWidget(d)
@@ -101,7 +101,7 @@ def test_every_label_is_translated_from_the_catalog(qtbot):
     d.load_files([FIXTURES / "query/a16-nutanix-host-vgpu-sriov-470-i0-attached4-x4-link.txt"])
     d.paste_edit.clear()
     d.read_now()
-    assert "NVIDIA A16 （显示了 4 张中的 1 张）" in d.summary_view.toPlainText()
+    assert "NVIDIA A16（显示了 4 张中的 1 张）" in d.summary_view.toPlainText()
 
 
 def test_unknown_facts_in_english(dialog):

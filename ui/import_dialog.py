@@ -31,17 +31,9 @@ from PySide6.QtWidgets import (
 
 from advisor.errors import InputError
 from advisor.hwimport import HardwareDescription, NvmlUnavailable, detect_machine, parse_texts
-from advisor.hwimport.display import (
-    kind_label,
-    link_label,
-    nvlink_label,
-    observation_title,
-    pcie_path_label,
-    reasons_label,
-    severity_label,
-    virtualization_label,
-)
+from advisor.hwimport.display import observation_title, severity_label
 from advisor.hwimport.importer import read_file_text
+from advisor.hwimport.summary_rows import summary_rows
 from ui.translation import tr_lang
 
 CONTEXT = "ImportDialog"  # the class name: the context lupdate gives its self.tr() strings
@@ -182,37 +174,9 @@ class ImportDialog(QDialog):
         self.summary_view.setHtml(self._summary_html(desc) if desc else "")
 
     def _summary_html(self, d: HardwareDescription) -> str:
-        unknown = self.tr("unknown")
-        not_shown = self.tr("not shown by this output")
-        model = ", ".join(sorted(set(d.gpu_names)))
-        if model and d.gpus_not_shown:
-            model += " " + self.tr("(%1 of %2 GPUs shown)").replace("%1", str(len(d.gpus))) \
-                .replace("%2", str(d.gpu_count))
         lang = self._lang
-        rows = [
-            (self.tr("Read from"), ", ".join(kind_label(k, lang) for k in d.kinds)),
-            (self.tr("GPUs"), str(d.gpu_count) if d.gpu_count else unknown),
-            (self.tr("Model"), model or unknown),
-            (self.tr("Memory per GPU"),
-             ", ".join(f"{m} MiB" for m in sorted(set(d.gpu_memory_mib))) or unknown),
-            ("NVLink", nvlink_label(d.nvlink, lang) if d.nvlink else unknown),
-            (self.tr("Link inside the machine"),
-             link_label(d.intra_link, lang) if d.intra_link else unknown),
-            (self.tr("Worst GPU-GPU PCIe path"),
-             pcie_path_label(d.worst_pcie_path, lang) if d.worst_pcie_path else unknown),
-            (self.tr("Worst GPU-to-nearest-NIC path"),
-             pcie_path_label(d.worst_nic_path, lang) if d.worst_nic_path else unknown),
-            (self.tr("RDMA NICs"), ", ".join(d.rdma_nics) if d.rdma_nics else
-             (unknown if d.rdma_nics is None else self.tr("none"))),
-            (self.tr("Virtualisation"),
-             virtualization_label(d.virtualization, lang) if d.virtualization else unknown),
-            (self.tr("Clock limits active"), not_shown if d.throttle_active is None
-             else reasons_label(d.throttle_active, lang) or self.tr("none")),
-            (self.tr("Hottest GPU"), f"{d.max_gpu_temp_c:g} °C" if d.max_gpu_temp_c is not None
-             else not_shown),
-            (self.tr("Mean GPU utilisation"), f"{d.mean_sm_util:.0f} %"
-             if d.mean_sm_util is not None else not_shown),
-        ]
+        # The same rows as `gpu-advisor import-smi` prints (one wording for both, en and zh).
+        rows = summary_rows(d, lang)
         parts = ["<table>"]
         parts += [f"<tr><td><b>{html.escape(k)}</b></td>"
                   f"<td>&nbsp;{html.escape(v)}</td></tr>" for k, v in rows]

@@ -72,7 +72,9 @@ def _guess_fields(rows: list[list[str]]) -> list[str | None]:
             role = "bus_id"
         elif re.match(r"^P\d{1,2}$", cell):
             role = "pstate"
-        elif re.match(r"^\d+(?:\.\d+){1,2}$", cell) and "." in cell:
+        elif re.match(r"^\d{3}\.\d{2,3}\.\d{2}$", cell):
+            # Only the three-part form (580.159.04): a two-part one (418.67) cannot be told
+            # from a power reading without units (700.00).
             role = "driver"
         elif cell.endswith("%"):
             role = "util" if "util" not in seen else "mem_util"

@@ -62,6 +62,7 @@ def merge_readings(readings: list[Reading]) -> Merged:
                 merged.topo.gpu_rows |= r.topo.gpu_rows
                 merged.topo.gpu_columns = max(merged.topo.gpu_columns, r.topo.gpu_columns)
                 merged.topo.nics += [n for n in r.topo.nics if n not in merged.topo.nics]
+                merged.topo.nics_shown = merged.topo.nics_shown or r.topo.nics_shown
         unmatched = 0
         for g in r.gpus:
             target = _find(merged.gpus, g)
@@ -71,7 +72,7 @@ def merge_readings(readings: list[Reading]) -> Merged:
             if target is None:
                 merged.gpus.append(g)
             else:
-                target.absorb(g)
+                target.absorb(g, new_series=True)
         if not r.count_is_fragment and (r.gpus or r.declared_gpu_count is not None):
             merged.counts.append(max(len(r.gpus), r.declared_gpu_count or 0))
     if len(set(merged.counts)) > 1:

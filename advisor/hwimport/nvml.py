@@ -145,7 +145,7 @@ def _gpu(nvml: Any, index: int, h: Any) -> GpuReading:
 
 def _topology(nvml: Any, handles: list[tuple[int, Any]], gpus: list[GpuReading]) -> TopoReading:
     topo = TopoReading(gpu_columns=len(handles), gpu_rows={i for i, _ in handles},
-                       mode_known=True)
+                       mode_known=True, nics_shown=False)
     by_bus = {g.bus_id: g.index for g in gpus if g.bus_id}
     max_links = getattr(nvml, "NVML_NVLINK_MAX_LINKS", 18)
     nv_pairs: dict[tuple[int, int], int] = {}

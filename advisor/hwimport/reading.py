@@ -39,6 +39,9 @@ class GpuReading:
     power_limit_w: float | None = None
     slowdown_temp_c: float | None = None
     sm_util: list[float] = field(default_factory=list)
+    # Where a new time series starts in sm_util (another file: a -q snapshot joined to a dmon
+    # log is not one run; its samples must not hide the log's ramp-up).
+    util_breaks: list[int] = field(default_factory=list)
     mem_util: list[float] = field(default_factory=list)
     enc_util: list[float] = field(default_factory=list)
     temp_c: list[float] = field(default_factory=list)
@@ -57,8 +60,14 @@ class GpuReading:
     fabric_state: str | None = None
     multi_gpu_board: bool | None = None
 
-    def absorb(self, other: GpuReading) -> None:
-        """Add another view of the same GPU: samples join, scalars fill gaps."""
+    def absorb(self, other: GpuReading, new_series: bool = False) -> None:
+        """Add another view of the same GPU: samples join, scalars fill gaps. ``new_series``:
+        the other view is another recording (another file), not the continuation of this one."""
+        start = len(self.sm_util)
+        if start and other.sm_util:
+            if new_series:
+                self.util_breaks.append(start)
+            self.util_breaks += [start + b for b in other.util_breaks]
         for name in ("sm_util", "mem_util", "enc_util", "temp_c", "power_w", "pclk_mhz"):
             getattr(self, name).extend(getattr(other, name))
         self.throttle |= other.throttle
@@ -93,6 +102,7 @@ class TopoReading:
     links: dict[tuple[int, int], str] = field(default_factory=dict)  # i < j -> token
     nic_links: dict[tuple[int, str], str] = field(default_factory=dict)  # (GPU, NIC) -> token
     nics: list[str] = field(default_factory=list)
+    nics_shown: bool = True  # NVML sees no NICs: an empty list there means "not known"
     pcie_only_view: bool = False  # -mp: NVLink not shown
     mode_known: bool = False  # -m/-mp told by a prompt or the legend
     switch_known: bool = False  # NVML saw the NVLinks end at an NVSwitch

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from statistics import median
 
 from advisor.hwimport.links import intra_link, topo_links
@@ -14,19 +15,25 @@ from advisor.i18n import Text
 _VIRT_RANK = ("host_vgpu", "vgpu", "passthrough", "none")
 
 
-def busy_mean(samples: list[float], busy_pct: float = BUSY_PCT) -> float | None:
+def busy_mean(samples: list[float], busy_pct: float = BUSY_PCT,
+              breaks: list[int] | None = None) -> float | None:
     """Mean utilisation while the GPU was working: samples before the ramp-up and after the
     ramp-down (below half the peak) are dropped, idle gaps in between (a GPU waiting for data)
-    are kept. None if the GPU never got busy. # F28"""
+    are kept. ``breaks``: where separate recordings start (each has its own ramp-up). None if
+    the GPU never got busy. # F28"""
     if not samples:
         return None
     peak = max(samples)
     if peak < busy_pct:
         return None
     level = max(busy_pct, peak / 2)
-    first = next(i for i, v in enumerate(samples) if v >= level)
-    last = len(samples) - 1 - next(i for i, v in enumerate(reversed(samples)) if v >= level)
-    window = samples[first:last + 1]
+    edges = [0, *sorted(b for b in (breaks or []) if 0 < b < len(samples)), len(samples)]
+    window: list[float] = []
+    for lo, hi in itertools.pairwise(edges):
+        run = samples[lo:hi]
+        busy = [i for i, v in enumerate(run) if v >= level]
+        if busy:
+            window += run[busy[0]:busy[-1] + 1]
     return round(sum(window) / len(window), 2)
 
 
@@ -36,7 +43,7 @@ def _facts(g: GpuReading) -> GpuFacts:
         index=g.index, name=g.name, bus_id=g.bus_id, uuid=g.uuid,
         memory_total_mib=g.memory_total_mib, memory_used_mib=g.memory_used_mib,
         sm_util_pct=round(sum(util) / len(util), 2) if util else None,
-        busy_util_pct=busy_mean(util), util_samples=len(util),
+        busy_util_pct=busy_mean(util, breaks=g.util_breaks), util_samples=len(util),
         mem_util_pct=round(sum(g.mem_util) / len(g.mem_util), 2) if g.mem_util else None,
         temp_c=max(g.temp_c) if g.temp_c else None, slowdown_temp_c=g.slowdown_temp_c,
         power_draw_w=max(g.power_w) if g.power_w else None, power_limit_w=g.power_limit_w,
@@ -63,7 +70,7 @@ def describe(merged: Merged) -> HardwareDescription:
     links = topo_links(merged.topo, gpu_count or 0) if merged.topo is not None else None
     link = intra_link(links, merged.gpus, gpu_count, notes)
     warnings += [Text(en=en, zh=zh) for en, zh in notes if Text(en=en, zh=zh) not in warnings]
-    if merged.topo is not None and merged.topo.pcie_only_view:
+    if merged.topo is not None and merged.topo.pcie_only_view and (gpu_count or 0) != 1:
         warnings.append(Text(en="`topo -mp` shows PCIe paths only: it cannot tell whether the "
                                 "GPUs have NVLink (use `topo -m`)",
                              zh="`topo -mp` 只显示 PCIe 路径，无法判断是否有 NVLink"
@@ -93,7 +100,8 @@ def describe(merged: Merged) -> HardwareDescription:
         nvlink=links.nvlink if links else None,
         nvlink_pairs=links.nvlink_pairs if links else None,
         max_nv_links=links.max_nv_links if links else None,
-        rdma_nics=list(merged.topo.nics) if merged.topo is not None else None,
+        rdma_nics=list(merged.topo.nics)
+        if merged.topo is not None and (merged.topo.nics_shown or merged.topo.nics) else None,
         numa_nodes=len(merged.topo.numa_affinities) or None if merged.topo else None,
         worst_pcie_path=links.worst_pcie_path if links else None,
         worst_nic_path=links.worst_nic_path if links else None,

@@ -500,135 +500,54 @@ The application keeps running. The details were written to the log file:
 <context>
     <name>ImportDialog</name>
     <message>
-        <location filename="../../ui/import_dialog.py" line="58"/>
+        <location filename="../../ui/import_dialog.py" line="50"/>
         <source>Import nvidia-smi output</source>
         <translation>导入 nvidia-smi 输出</translation>
     </message>
     <message>
-        <location filename="../../ui/import_dialog.py" line="61"/>
+        <location filename="../../ui/import_dialog.py" line="53"/>
         <source>Paste what one of these printed on the GPU server: nvidia-smi, nvidia-smi -q, nvidia-smi -L, nvidia-smi topo -m, nvidia-smi dmon, or nvidia-smi --query-gpu=... --format=csv. Several outputs of one machine can be combined.</source>
         <translation>粘贴 GPU 服务器上以下命令的输出：nvidia-smi、nvidia-smi -q、nvidia-smi -L、nvidia-smi topo -m、nvidia-smi dmon 或 nvidia-smi --query-gpu=... --format=csv。同一台机器的多个输出可以一起导入。</translation>
     </message>
     <message>
-        <location filename="../../ui/import_dialog.py" line="70"/>
-        <location filename="../../ui/import_dialog.py" line="173"/>
+        <location filename="../../ui/import_dialog.py" line="62"/>
+        <location filename="../../ui/import_dialog.py" line="165"/>
         <source>Open files…</source>
         <translation>打开文件…</translation>
     </message>
     <message>
-        <location filename="../../ui/import_dialog.py" line="71"/>
+        <location filename="../../ui/import_dialog.py" line="63"/>
         <source>Detect this machine</source>
         <translation>检测本机</translation>
     </message>
     <message>
-        <location filename="../../ui/import_dialog.py" line="72"/>
+        <location filename="../../ui/import_dialog.py" line="64"/>
         <source>Clear</source>
         <translation>清空</translation>
     </message>
     <message>
-        <location filename="../../ui/import_dialog.py" line="81"/>
+        <location filename="../../ui/import_dialog.py" line="73"/>
         <source>Use these facts</source>
         <translation>使用这些信息</translation>
     </message>
     <message>
-        <location filename="../../ui/import_dialog.py" line="105"/>
-        <location filename="../../ui/import_dialog.py" line="138"/>
+        <location filename="../../ui/import_dialog.py" line="97"/>
+        <location filename="../../ui/import_dialog.py" line="130"/>
         <source>Nothing read yet.</source>
         <translation>尚未读取任何内容。</translation>
     </message>
     <message>
-        <location filename="../../ui/import_dialog.py" line="136"/>
+        <location filename="../../ui/import_dialog.py" line="128"/>
         <source>Files: %1</source>
         <translation>文件：%1</translation>
     </message>
     <message>
         <location filename="../../ui/import_dialog.py" line="185"/>
-        <source>unknown</source>
-        <translation>未知</translation>
-    </message>
-    <message>
-        <location filename="../../ui/import_dialog.py" line="186"/>
-        <source>not shown by this output</source>
-        <translation>此输出未显示</translation>
-    </message>
-    <message>
-        <location filename="../../ui/import_dialog.py" line="189"/>
-        <source>(%1 of %2 GPUs shown)</source>
-        <translation>（显示了 %2 张中的 %1 张）</translation>
-    </message>
-    <message>
-        <location filename="../../ui/import_dialog.py" line="193"/>
-        <source>Read from</source>
-        <translation>来源</translation>
-    </message>
-    <message>
-        <location filename="../../ui/import_dialog.py" line="194"/>
-        <source>GPUs</source>
-        <translation>显卡数</translation>
-    </message>
-    <message>
-        <location filename="../../ui/import_dialog.py" line="195"/>
-        <source>Model</source>
-        <translation>型号</translation>
-    </message>
-    <message>
-        <location filename="../../ui/import_dialog.py" line="196"/>
-        <source>Memory per GPU</source>
-        <translation>单卡显存</translation>
-    </message>
-    <message>
-        <location filename="../../ui/import_dialog.py" line="199"/>
-        <source>Link inside the machine</source>
-        <translation>机内互联</translation>
-    </message>
-    <message>
-        <location filename="../../ui/import_dialog.py" line="201"/>
-        <source>Worst GPU-GPU PCIe path</source>
-        <translation>最差 GPU 间 PCIe 路径</translation>
-    </message>
-    <message>
-        <location filename="../../ui/import_dialog.py" line="203"/>
-        <source>Worst GPU-to-nearest-NIC path</source>
-        <translation>GPU 到最近网卡的最差路径</translation>
-    </message>
-    <message>
-        <location filename="../../ui/import_dialog.py" line="205"/>
-        <source>RDMA NICs</source>
-        <translation>RDMA 网卡</translation>
-    </message>
-    <message>
-        <location filename="../../ui/import_dialog.py" line="206"/>
-        <location filename="../../ui/import_dialog.py" line="210"/>
-        <source>none</source>
-        <translation>无</translation>
-    </message>
-    <message>
-        <location filename="../../ui/import_dialog.py" line="207"/>
-        <source>Virtualisation</source>
-        <translation>虚拟化</translation>
-    </message>
-    <message>
-        <location filename="../../ui/import_dialog.py" line="209"/>
-        <source>Clock limits active</source>
-        <translation>生效的降频原因</translation>
-    </message>
-    <message>
-        <location filename="../../ui/import_dialog.py" line="211"/>
-        <source>Hottest GPU</source>
-        <translation>最高温度</translation>
-    </message>
-    <message>
-        <location filename="../../ui/import_dialog.py" line="213"/>
-        <source>Mean GPU utilisation</source>
-        <translation>平均利用率</translation>
-    </message>
-    <message>
-        <location filename="../../ui/import_dialog.py" line="221"/>
         <source>Observations</source>
         <translation>发现</translation>
     </message>
     <message>
-        <location filename="../../ui/import_dialog.py" line="231"/>
+        <location filename="../../ui/import_dialog.py" line="195"/>
         <source>Notes</source>
         <translation>说明</translation>
     </message>
@@ -1031,12 +950,12 @@ The application keeps running. The details were written to the log file:
         <translation>推荐：%1卡</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/style.py" line="28"/>
+        <location filename="../../ui/plots/style.py" line="29"/>
         <source>CNY</source>
         <translation>元</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/style.py" line="29"/>
+        <location filename="../../ui/plots/style.py" line="30"/>
         <source>USD</source>
         <translation>美元</translation>
     </message>

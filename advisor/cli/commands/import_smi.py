@@ -11,17 +11,9 @@ import sys
 
 from advisor.errors import InputError
 from advisor.hwimport import HardwareDescription, NvmlUnavailable, detect_machine, parse_texts
-from advisor.hwimport.display import (
-    kind_label,
-    link_label,
-    nvlink_label,
-    observation_title,
-    pcie_path_label,
-    reasons_label,
-    severity_label,
-    virtualization_label,
-)
+from advisor.hwimport.display import observation_title, severity_label
 from advisor.hwimport.importer import read_file_text
+from advisor.hwimport.summary_rows import summary_rows
 from advisor.i18n import pick
 from advisor.text_width import display_width, pad
 
@@ -58,57 +50,10 @@ def run(args) -> int:
     return 0
 
 
-def _not_shown_note(desc: HardwareDescription, lang: str) -> str:
-    if not desc.gpus_not_shown:
-        return ""
-    return pick(lang, f" ({len(desc.gpus)} of {desc.gpu_count} GPUs shown)",
-                f"（显示了 {desc.gpu_count} 张中的 {len(desc.gpus)} 张）")
-
-
-def _yes_no(value: bool | None, lang: str) -> str:
-    if value is None:
-        return pick(lang, "unknown", "未知")
-    return pick(lang, "yes", "是") if value else pick(lang, "no", "否")
-
-
 def render_text(desc: HardwareDescription, lang: str = "en") -> str:
     """A short human summary of a description (the same facts as the JSON, with human labels
     where the JSON has ids and enum values)."""
-    unknown = pick(lang, "unknown", "未知")
-    not_shown = pick(lang, "not shown by this output", "此输出未显示")
-    sep = pick(lang, ", ", "、")
-    names = sorted(set(desc.gpu_names))
-    rows = [
-        (pick(lang, "Read from", "来源"), sep.join(kind_label(k, lang) for k in desc.kinds)),
-        (pick(lang, "GPUs", "显卡数"), str(desc.gpu_count) if desc.gpu_count else unknown),
-        (pick(lang, "Model", "型号"), ", ".join(names) + _not_shown_note(desc, lang)
-         if names else unknown),
-        (pick(lang, "Memory per GPU", "单卡显存"),
-         ", ".join(f"{m} MiB" for m in sorted(set(desc.gpu_memory_mib))) or unknown),
-        (pick(lang, "Driver / CUDA", "驱动 / CUDA"),
-         f"{desc.driver_version or unknown} / {desc.cuda_version or unknown}"),
-        ("NVLink", nvlink_label(desc.nvlink, lang) if desc.nvlink else unknown),
-        (pick(lang, "Link inside the machine", "机内互联"),
-         link_label(desc.intra_link, lang) if desc.intra_link else unknown),
-        (pick(lang, "Worst GPU-GPU PCIe path", "最差 GPU 间 PCIe 路径"),
-         pcie_path_label(desc.worst_pcie_path, lang) if desc.worst_pcie_path else unknown),
-        (pick(lang, "Worst GPU-to-nearest-NIC path", "GPU 到最近网卡的最差路径"),
-         pcie_path_label(desc.worst_nic_path, lang) if desc.worst_nic_path else unknown),
-        (pick(lang, "RDMA NICs", "RDMA 网卡"),
-         sep.join(desc.rdma_nics) if desc.rdma_nics else (unknown if desc.rdma_nics is None
-                                                            else pick(lang, "none", "无"))),
-        (pick(lang, "Virtualisation", "虚拟化"),
-         virtualization_label(desc.virtualization, lang) if desc.virtualization else unknown),
-        (pick(lang, "Clock limits active", "生效的降频原因"),
-         not_shown if desc.throttle_active is None
-         else reasons_label(desc.throttle_active, lang) or pick(lang, "none", "无")),
-        (pick(lang, "Hottest GPU", "最高温度"),
-         f"{desc.max_gpu_temp_c:g} °C" if desc.max_gpu_temp_c is not None else not_shown),
-        (pick(lang, "Mean GPU utilisation", "平均利用率"),
-         f"{desc.mean_sm_util:.0f} %" if desc.mean_sm_util is not None else not_shown),
-        (pick(lang, "PCIe width reduced", "PCIe 宽度降低"),
-         _yes_no(desc.pcie_width_downgraded, lang)),
-    ]
+    rows = summary_rows(desc, lang)
     width = max(display_width(k) for k, _ in rows)
     out = [f"{pad(k, width)}  {v}" for k, v in rows]
     if desc.observations:
