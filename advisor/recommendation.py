@@ -15,6 +15,7 @@ from typing import Any
 
 from advisor.costs import estimate_costs
 from advisor.costs.result import CostReport
+from advisor.count_guard import Lowered, as_fast_smaller
 from advisor.engine import Firing, RuleEngine, default_engine
 from advisor.errors import InputError
 from advisor.facts import base_facts, setup_facts, verdict_facts
@@ -120,6 +121,9 @@ def recommend_from(profile: Profile, projection: Projection, costs: CostReport, 
         n, at, wanted = fit_beyond, bigger, fit_beyond
     else:
         n, at = _projected_count(projection, wanted), projection
+    lowered = as_fast_smaller(at, n) if runnable else None
+    if lowered is not None:  # F02: the policy's last word, whatever rule asked for more
+        n = wanted = lowered.gpus
     vfacts = verdict_facts(base, profile, at, costs, rating, n, wanted)
     configured = engine.evaluate(vfacts, "setup")
     setup = decide(configured, ("parallelism", "framework", "deployment"))
@@ -130,11 +134,13 @@ def recommend_from(profile: Profile, projection: Projection, costs: CostReport, 
     found = engine.evaluate(facts, "findings")
     nodes = int(facts["verdict_nodes"])
     short = [f for f in found if f.conclusion.get("pitfall") == "not_enough_gpus"]
-    quoted = _reasons(decided, verdict.winners.get("rating"), count, n, wanted)
+    quoted = _reasons(decided, verdict.winners.get("rating"), count, n, wanted,
+                      lowered is not None)
     if not runnable:  # nothing fits anywhere: only the memory wall speaks (F24)
         quoted = [f for f in decided if f.rule.is_veto and f.conclusion.get("veto")
                   == "memory_wall"][:1] or quoted
-    reason = _joined([f.rule.render(f.rule.message, facts) for f in quoted + short[:1]])
+    reason = _joined([f.rule.render(f.rule.message, facts) for f in quoted + short[:1]]
+                     + ([lowered.reason] if lowered is not None else []))
     result = Verdict(rating=rating, gpus=n, nodes=nodes, parallelism=setup.values["parallelism"],
                      framework=setup.values["framework"],
                      deployment=setup.values["deployment"],
@@ -144,12 +150,24 @@ def recommend_from(profile: Profile, projection: Projection, costs: CostReport, 
                                     [f.rule.id for f in quoted]), **setup.overridden}
     slots = {**decided_slots(verdict, count), **decided_slots(setup, Count(n, ()))}
     _credit_slots(slots, overridden, quoted, rating, wanted)
+    decide_trace = _trace(decided, "decide", overridden, base, _without_count(slots, lowered))
+    if lowered is not None:  # after the rating's rule: the count's own step
+        decide_trace.insert(int(bool(decide_trace) and "rating" in decide_trace[0].decided),
+                            lowered.trace_entry())
     return Recommendation(verdict=result, projection=projection, costs=costs,
                           pitfalls=_pitfalls(found, facts), advice=_advice(found, facts),
-                          trace=_trace(decided, "decide", overridden, base, slots)
+                          trace=decide_trace
                           + _trace(configured, "setup", overridden, facts, slots)
                           + _trace(found, "findings", overridden, facts, slots),
                           baseline_gpus=baseline_count(projection, costs))
+
+
+def _without_count(slots: dict[str, list[str]], lowered: Lowered | None
+                   ) -> dict[str, list[str]]:
+    """When the count guard chose the count, no rule is credited with it."""
+    if lowered is None:
+        return slots
+    return {rule: [s for s in supplied if s != "gpus"] for rule, supplied in slots.items()}
 
 
 def _credit_slots(slots: dict[str, list[str]], overridden: dict[str, str],
@@ -193,15 +211,19 @@ def baseline_count(projection: Projection, costs: CostReport) -> int | None:
 
 
 def _reasons(decided: list[Firing], rating_rule: str | None, count, gpus: int,
-             wanted: int) -> list[Firing]:
+             wanted: int, lowered: bool = False) -> list[Firing]:
     """The rules the headline quotes: the one that chose the rating and those that settled
     the count, leaving out any whose own count differs from the verdict's (a table row's
     "4 GPUs" must not follow a verdict of 3). A count above the hardware considered is kept
-    when the verdict is capped there: the shortfall is then quoted after it."""
+    when the verdict is capped there: the shortfall is then quoted after it. When the count
+    guard ``lowered`` the count, its own sentence replaces those of the count's deciders."""
     by_id = {f.rule.id: f for f in decided}
-    chosen = ([by_id[rating_rule]] if rating_rule in by_id else []) + list(count.deciders)
+    chosen = ([by_id[rating_rule]] if rating_rule in by_id else []) + \
+        ([] if lowered else list(count.deciders))
     out: list[Firing] = []
     for f in chosen:
+        if lowered and f.conclusion.get("gpus_at_most", gpus) != gpus:
+            continue
         stated = f.conclusion.get("gpus")
         consistent = stated is None or int(stated) == gpus or (wanted > gpus
                                                               and int(stated) == wanted)

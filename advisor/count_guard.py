@@ -1,0 +1,63 @@
+"""The last word on the GPU count: never more GPUs than the smallest count that is as fast.
+
+The rules pick a count from the article's table, the cost model and the deadline; a curve that
+goes flat or turns down (slow links, a per-machine data loader, tiny batches) can make that
+count no faster than a smaller one. Then the extra GPUs are pure cost (F02, F20) whatever rule
+asked for them, so the policy, not a rule that might not fire, takes the smaller count.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from advisor.i18n import Text
+from advisor.recommendation_model import TraceEntry
+from advisor.scaling.result import Projection
+
+AS_FAST = 0.02  # within 2 %: the same speed for any decision (F02's "worth the move")
+
+
+RULE_ID = "policy.as_fast_smaller_count"  # not a YAML rule: the policy's own step (trace)
+
+
+@dataclass(frozen=True)
+class Lowered:
+    gpus: int
+    reason: Text
+
+    def trace_entry(self) -> TraceEntry:
+        """The step in the Why list: it decided the count, for the article's reasons."""
+        return TraceEntry(rule=RULE_ID, sources=["F02", "F20"], conclusion={"gpus": self.gpus},
+                          stage="decide", message=self.reason, decided=["gpus"])
+
+
+def _as_fast_below(projection: Projection, gpus: int) -> int | None:
+    here = projection.speedup[projection.at(gpus)]
+    for n, s, ok in zip(projection.gpus, projection.speedup, projection.fits, strict=True):
+        if n >= gpus:
+            return None
+        if ok and s >= here * (1.0 - AS_FAST):
+            return n
+    return None
+
+
+def as_fast_smaller(projection: Projection, gpus: int) -> Lowered | None:
+    """The count to use instead of ``gpus`` when a smaller fitting count is projected as fast
+    (within 2 %), with the sentence that says so; None when every smaller count is slower.
+    Repeated until no step down is as fast: a curve that creeps up by 1 % per GPU ends where
+    the last step still gained more than 2 %."""
+    if gpus not in projection.gpus:
+        return None
+    n = gpus
+    while (lower := _as_fast_below(projection, n)) is not None:
+        n = lower
+    if n == gpus:
+        return None
+    top, at = projection.speedup[projection.at(gpus)], projection.speedup[projection.at(n)]
+    unit = "GPU" if n == 1 else "GPUs"
+    return Lowered(n, Text(
+        en=f"{gpus} GPUs would be barely faster than {n} {unit} ({top:.2f}x vs {at:.2f}x; "
+           f"no step beyond {n} gains 2 %), so {n} {'is' if n == 1 else 'are'} recommended: "
+           "GPUs that add almost no speed only add cost.",
+        zh=f"{gpus} 张卡几乎不比 {n} 张快（{top:.2f} 倍对 {at:.2f} 倍；超过 {n} 张后每一步提速"
+           f"都不到 2%），因此建议 {n} 张：几乎不提速的卡只会增加成本。"))
