@@ -100,6 +100,7 @@ VETO = {
 }
 PITFALL = {
     "alternating_training": Text(en="alternating training", zh="交替训练"),
+    "cannot_keep_up": Text(en="runs queue up", zh="训练排队"),
     "comm_bound_small_model": Text(en="small model, communication-bound",
                                    zh="小模型受通信所限"),
     "comm_timeouts": Text(en="communication time-outs", zh="通信超时"),
