@@ -8,6 +8,7 @@ from pathlib import Path
 
 from advisor.article_facts import fact_text
 from advisor.errors import InputError
+from advisor.fact_names import fact_name
 from advisor.i18n import pick
 from advisor.labels import CONCLUSION_KEY, conclusion_value
 from advisor.paths import rules_dir
@@ -39,7 +40,8 @@ def describe_when(node: Node, lang: str = "en") -> str:
         value = "" if node.value is None else (
             " [" + ", ".join(map(str, node.value)) + "]" if isinstance(node.value, tuple)
             else f" {node.value}")
-        return f"{node.fact} {_OP_TEXT[node.op]}{value}"
+        # the fact in the reader's words, its id after it for looking it up in rules/*.yaml
+        return f"{fact_name(node.fact, lang)} [{node.fact}] {_OP_TEXT[node.op]}{value}"
     if isinstance(node, AllOf | AnyOf):
         word = pick(lang, " and ", " 且 ") if isinstance(node, AllOf) else pick(lang, " or ", " 或 ")
         parts = [describe_when(n, lang) for n in node.items]
@@ -55,7 +57,7 @@ def describe_then(rule: Rule, lang: str = "en") -> str:
     parts = []
     for key, value in rule.then.items():
         name = CONCLUSION_KEY[key].get(lang) if key in CONCLUSION_KEY else key
-        shown = "{" + value.fact + "}" if isinstance(value, FactRef) \
+        shown = f"{{{fact_name(value.fact, lang)}}}" if isinstance(value, FactRef) \
             else conclusion_value(key, value, lang)
         parts.append(f"{name}{colon}{shown}")
     return sep.join(parts)
