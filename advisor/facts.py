@@ -142,7 +142,9 @@ FACTS: dict[str, FactSpec] = {
     # the costs (F02, F09-F12, F31)
     "best_value_gpus": _n("int", 1, 100_000),
     "deadline_gpus": _n("int", 1, 100_000, optional=True),
-    "net_value_best": _n("float", -1e12, 1e12),  # per month, at best_value_gpus, vs one GPU
+    # a month, at best_value_gpus, vs one GPU; unknown (absent) when renting is the mode and no
+    # cloud price is known: the figures would hold only the one-off move, not a price
+    "net_value_best": _n("float", -1e12, 1e12, optional=True),
     "breakeven_months": _n("float", 0, 10_000, optional=True),
     "breakeven_hours_per_month": _n("float", 0, 1_000_000, optional=True),
     # both sides priced, yet owning never beats renting within a month's 730 h (F31)
@@ -268,6 +270,19 @@ def useful_count(projection: Projection) -> int | None:
     return next(n for n, s in fitting if s >= best * (1.0 - USEFUL_GAIN))
 
 
+def _value_facts(projection: Projection, costs: CostReport) -> dict[str, Any]:
+    """best_value_gpus and net_value_best; the net value is unknown when renting is not priced
+    (F02 needs a price to weigh the time saved against), so no cost rule fires on it."""
+    unpriced = costs.mode == "cloud" and not costs.cloud_priced
+    # no count can run (the cost model names none): no net value, so no "worth it" rule
+    # fires; the count stays a fact for the rules that quote it (the memory wall decides)
+    best = costs.best_value_gpus
+    return {"best_value_gpus": best if best is not None else projection.gpus[0],
+            "net_value_best": None if unpriced
+            else (_at(projection, best, costs.net_value_per_month) or 0.0)
+            if best is not None else 0.0}
+
+
 def owning_never_pays(costs: CostReport) -> bool:
     """Both sides priced, yet no number of hours in a month makes owning cheaper (F31): the
     break-even is above 730 h, or there is none (renting an hour costs less than running one)."""
@@ -332,17 +347,12 @@ def base_facts(profile: Profile, projection: Projection, costs: CostReport,
         "bottleneck_max": projection.bottleneck[-1],
         "fits_one_gpu": projection.single_gpu_fits,
         "memory_per_gpu_gb": projection.memory_per_gpu_gb[0],
-        # no count can run (the cost model names none): no net value, so no "worth it" rule
-        # fires; the count stays a fact for the rules that quote it (the memory wall decides)
-        "best_value_gpus": best if (best := costs.best_value_gpus) is not None
-        else projection.gpus[0],
-        "net_value_best": (_at(projection, best, costs.net_value_per_month) or 0.0)
-        if best is not None else 0.0,
         "speedup_max": max(projection.speedup[-1], 0.01),
         "efficiency_max": min(max(projection.efficiency[-1], 0.0), 1.0),
         "owning_never_pays": owning_never_pays(costs),
     }
     optional = {
+        **_value_facts(projection, costs),
         "workers_per_gpu": tr.dataloader_workers,
         "micro_batches": tr.micro_batches,
         "value_per_day": ec.value_per_day,

@@ -65,3 +65,9 @@ class CostReport(BaseModel):
     power_w: list[float] = []  # whole-setup draw while training, for each N (before PUE)
     priced_with: dict[str, float] = {}  # gpu_price, cloud_per_gpu_hour, electricity_per_kwh, ...
     fits: list[bool] = []  # the projection's fits per N (a setup that does not fit is never best)
+
+    @property
+    def mode_priced(self) -> bool:
+        """The report's mode has a price. Renting with no cloud offer has none: its figures
+        would hold the one-off move alone, so cost, net value and best value are unknown."""
+        return not (self.mode == "cloud" and not self.cloud_priced)

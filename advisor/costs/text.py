@@ -33,9 +33,11 @@ def render_text(report: CostReport, lang: str = "en",
         time_value, net = (_money(report.time_saved_value_per_month[i], cur),
                            _money(report.net_value_per_month[i], cur)) if fits[i] else \
             (NOT_APPLICABLE, NOT_APPLICABLE)
+        priced = report.mode_priced  # renting with no cloud price: no cost to show
         rows.append([str(n) if fits[i] else f"{n}*", f"{report.run_hours[i]:.2f}",
-                     _money(report.cost_per_run[i], cur), _money(report.cost_per_month[i], cur),
-                     time_value, net])
+                     _money(report.cost_per_run[i], cur) if priced else NOT_APPLICABLE,
+                     _money(report.cost_per_month[i], cur) if priced else NOT_APPLICABLE,
+                     time_value, net if priced else NOT_APPLICABLE])
     widths = [max(display_width(r[c]) for r in rows) for c in range(len(head))]
     for r in rows:
         lines.append("  ".join(pad(cell, widths[c]) for c, cell in enumerate(r)))
@@ -44,7 +46,10 @@ def render_text(report: CostReport, lang: str = "en",
                                 f"({NOT_APPLICABLE} = not applicable)",
                           f"* 显存放不下：无法运行，不会被推荐（{NOT_APPLICABLE} 表示不适用）"))
     lines.append("")
-    if report.best_value_gpus is None:  # review 2, item 1: no row that cannot run is "best"
+    if not report.mode_priced:
+        lines.append(pick(lang, "Best value: unknown (no cloud price for this GPU)",
+                          "性价比最高：未知（没有这款显卡的云报价）"))
+    elif report.best_value_gpus is None:  # review 2, item 1: no row that cannot run is "best"
         lines.append(pick(lang, "Best value: none (no GPU count here can run this job)",
                           "性价比最高：无（这里没有任何卡数能运行此任务）"))
     else:

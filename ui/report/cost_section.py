@@ -19,7 +19,7 @@ def _per_run_rows(rec: Recommendation, lang: str) -> list[list[str]]:
                number(c.energy_kwh_per_run[i], 1), cloud,
                money(c.own_cost_per_run[i], c.currency),
                money(c.migration_cost_per_run[i], c.currency),
-               money(c.cost_per_run[i], c.currency)]
+               money(c.cost_per_run[i], c.currency) if c.mode_priced else "—"]
         rows.append(mark_row([esc(cell) for cell in row], n == rec.verdict.gpus))
     return rows
 
@@ -37,10 +37,10 @@ def _per_month_rows(rec: Recommendation) -> tuple[list[str], list[list[str]]]:
         if with_power:
             row.append(f"{number(round(c.power_w[i]))} W")
         # A count that cannot hold the model has no time value: "—", as in the CLI.
-        runs = fits_at(c, i)
-        row += [money(c.cost_per_month[i], c.currency),
+        runs, priced = fits_at(c, i), c.mode_priced  # priced: renting has a cloud price
+        row += [money(c.cost_per_month[i], c.currency) if priced else "—",
                 money(c.time_saved_value_per_month[i], c.currency) if runs else "—",
-                money(c.net_value_per_month[i], c.currency) if runs else "—"]
+                money(c.net_value_per_month[i], c.currency) if runs and priced else "—"]
         rows.append(mark_row([esc(cell) for cell in row], n == rec.verdict.gpus))
     return [k for k, on in (("capex", with_capex), ("power", with_power)) if on], rows
 
@@ -88,7 +88,8 @@ def costs_html(rec: Recommendation, lang: str, images: dict[str, PlotImage],
     mode = L.MODE.get(c.mode)
     intro = L.COST_MODE.get(lang).format(mode=mode.get(lang) if mode else c.mode,
                                          currency=c.currency)
-    lines = [L.BEST_VALUE.get(lang).format(gpus=L.gpus(c.best_value_gpus, lang))
+    lines = [L.BEST_VALUE_UNPRICED.get(lang) if not c.mode_priced
+             else L.BEST_VALUE.get(lang).format(gpus=L.gpus(c.best_value_gpus, lang))
              if fits_count(c, c.best_value_gpus) else L.NO_COUNT_RUNS.get(lang)]
     if c.fits and not all(c.fits):
         lines.append(L.NOT_FITTING_ROWS.get(lang))

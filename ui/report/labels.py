@@ -154,6 +154,8 @@ COST_HEAD_MONTH = T("GPUs|Cost per month|Value of time saved|Net value vs one GP
                     "卡数|每月成本|省下时间的价值|相对单卡的净收益")
 COST_MODE = T("Costs are for: {mode}. Money in {currency}.", "成本口径：{mode}。货币：{currency}。")
 BEST_VALUE = T("Best value: {gpus}.", "性价比最高：{gpus}。")
+BEST_VALUE_UNPRICED = T("Best value: unknown - no cloud price is known for this GPU.",
+                        "性价比最高：未知——没有这款显卡的云报价。")
 DEADLINE_GPUS = T("Fewest GPUs that meet the deadline: {gpus}.", "满足截止时间的最少卡数：{gpus}。")
 DEADLINE_NONE = T("None of the GPU counts considered meets the deadline.",
                   "所考虑的卡数都赶不上截止时间。")

@@ -131,7 +131,9 @@ def summary_html(rec: Recommendation, profile: Profile, lang: str, generated: da
     rows.append(_row(L.RUN_TIME_ONE_GPU.get(lang),
                      esc(hours(profile.training.run_hours_one_gpu, lang))))
     c = index_of(costs.gpus, v.gpus)
-    if c is not None:
+    if c is not None and not costs.mode_priced:  # renting with no cloud price: no figure
+        rows.append(_row(L.COST_PER_RUN.get(lang), "—"))
+    elif c is not None:
         rows.append(_row(L.COST_PER_RUN.get(lang), esc(money(costs.cost_per_run[c], costs.currency))))
         rows.append(_row(L.COST_PER_MONTH.get(lang),
                          esc(money(costs.cost_per_month[c], costs.currency))))

@@ -74,7 +74,8 @@ class LivePreview(QFrame):
         self.rating.setText(rating_text(verdict.rating))
         index = projection.gpus.index(verdict.gpus) if verdict.gpus in projection.gpus else 0
         cost_index = costs.gpus.index(verdict.gpus) if verdict.gpus in costs.gpus else 0
-        month = money_text(costs.cost_per_month[cost_index], costs.currency)
+        month = money_text(costs.cost_per_month[cost_index], costs.currency) \
+            if getattr(costs, "mode_priced", True) else "—"
         if not getattr(verdict, "runnable", True):
             text = QCoreApplication.translate("Preview", "Cannot run on this hardware")
         elif verdict.gpus == 1:  # "1 GPU: 1.00× one GPU" says nothing

@@ -167,8 +167,9 @@ class VerdictCard(QFrame):
         self.values["run_time"].setText(
             f"{_hours(projection.run_hours[0], lang)} → {_hours(projection.run_hours[index], lang)}")
         cost_index = costs.gpus.index(verdict.gpus) if verdict.gpus in costs.gpus else 0
-        self.values["cost_month"].setText(
-            money_text(costs.cost_per_month[cost_index], costs.currency))
+        self.values["cost_month"].setText(  # "—": renting with no cloud price
+            money_text(costs.cost_per_month[cost_index], costs.currency)
+            if getattr(costs, "mode_priced", True) else "—")
         self.values["best_value"].setText(best_value_text(costs))
         notes = []
         if not getattr(costs, "own_priced", True) and costs.mode != "cloud":
@@ -186,7 +187,7 @@ def best_value_text(costs: Any) -> str:
     """The best-value count, or "—" when no count can run the job (it does not fit)."""
     best = costs.best_value_gpus
     fits = list(getattr(costs, "fits", []) or [])
-    if not best or (fits and best in costs.gpus and not fits[costs.gpus.index(best)]):
+    if not getattr(costs, "mode_priced", True) or not best or (fits and best in costs.gpus and not fits[costs.gpus.index(best)]):
         return "—"
     return gpus_text(costs.best_value_gpus)
 

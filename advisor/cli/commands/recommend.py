@@ -107,7 +107,12 @@ def _numbers(rec: Recommendation, lang: str) -> tuple[str | None, list[str]]:
                         f"{pr.run_hours[i]:.1f} h on {n}",
                   f"单次训练：{pr.gpus[0]} 卡 {pr.run_hours[0]:.1f} 小时，{n} 卡 "
                   f"{pr.run_hours[i]:.1f} 小时")]
-    if i < len(co.cost_per_run):
+    if i < len(co.cost_per_run) and not co.mode_priced:
+        lines.append(pick(lang, "cost per run: unknown - no cloud price for this GPU (set "
+                                "economics.cloud_price_per_gpu_hour)",
+                          "单次成本：未知——没有这款显卡的云报价（请填写 "
+                          "economics.cloud_price_per_gpu_hour）"))
+    elif i < len(co.cost_per_run):
         base = rec.baseline_gpus
         # a count that cannot run has no net value; the costs table prints the same dash
         net = f"{co.net_value_per_month[i]:,.0f} {co.currency}" if fits and base else NA

@@ -1,0 +1,71 @@
+"""Renting a GPU that no cloud offer lists: the costs are unknown, never "the one-off move
+alone" (review 3). No cost rule reads a net value, and every view prints a dash."""
+
+from __future__ import annotations
+
+import pytest
+
+from advisor.catalog.catalog import load_catalog, load_gpus
+from advisor.cli import main
+from advisor.costs.text import render_text
+from advisor.profile import Profile
+from advisor.recommendation import recommend
+
+
+def _unlisted_gpu() -> str:
+    catalog, gpus = load_catalog(), load_gpus()
+    ids = list(gpus) if isinstance(gpus, dict) else [g.id for g in gpus]
+    unlisted = [g for g in ids if catalog.cloud_price_per_gpu_hour(g, "USD") is None]
+    if not unlisted:
+        pytest.skip("every catalogued GPU has a cloud offer")
+    return "l40s" if "l40s" in unlisted else unlisted[0]
+
+
+def _profile(**economics) -> Profile:
+    return Profile.model_validate(dict(
+        schema_version=1, task="image_classification",
+        model=dict(name="resnet50", params_millions=25.6),
+        training=dict(single_gpu_hours=40, runs_per_month=8, batch_per_gpu=64, precision="amp"),
+        hardware=dict(gpu=_unlisted_gpu(), gpus_per_node=4, intra_link="pcie4"),
+        economics=dict(mode="cloud", **economics)))
+
+
+def test_no_cost_rule_reads_an_unpriced_net_value():
+    rec = recommend(_profile(), lang="en")
+    assert not rec.costs.mode_priced
+    fired = {t.rule for t in rec.trace}
+    assert not fired & {"economics.time_saved_pays", "economics.time_saved_does_not_pay"}
+
+
+def test_every_text_view_prints_a_dash(capsys, tmp_path):
+    costs = recommend(_profile(), lang="en").costs
+    text = render_text(costs, "en")
+    assert "Best value: unknown (no cloud price for this GPU)" in text
+    rows = [line.split() for line in text.splitlines() if line[:1].isdigit()]
+    assert rows and all(r[2] == r[3] == r[5] == "—" for r in rows), rows
+    assert "性价比最高：未知" in render_text(costs, "zh")
+    path = tmp_path / "p.json"
+    path.write_text(_profile().model_dump_json())
+    assert main(["recommend", str(path), "--lang", "en"]) == 0
+    assert "cost per run: unknown" in capsys.readouterr().out
+
+
+def test_a_cloud_price_given_makes_it_priced_again():
+    rec = recommend(_profile(currency="USD", cloud_price_per_gpu_hour=1.5), lang="en")
+    assert rec.costs.mode_priced and rec.costs.cost_per_run[1] > 0
+    assert {"economics.time_saved_pays", "economics.time_saved_does_not_pay"} & \
+        {t.rule for t in rec.trace}
+
+
+def test_the_pdf_summary_and_cost_pages_print_dashes():
+    from datetime import datetime
+
+    from ui.report.cost_section import costs_html
+    from ui.report.summary_section import summary_html
+
+    profile = _profile()
+    rec = recommend(profile, lang="zh")
+    summary = summary_html(rec, profile, "zh", datetime(2026, 11, 30))
+    assert "每次成本" in summary and "¥12" not in summary and "$12" not in summary
+    page = costs_html(rec, "zh", {}, "—", False)
+    assert "性价比最高：未知" in page
