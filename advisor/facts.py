@@ -434,7 +434,8 @@ def verdict_facts(base: Mapping[str, Scalar], profile: Profile, projection: Proj
         # the cost model's whole-setup draw; without it, the cards' board power alone (F09)
         "verdict_system_w": system_w,
         "verdict_psu_w": math.ceil(system_w * 1.2 / 50.0) * 50.0,
-        "verdict_global_batch": dp * profile.training.batch_per_gpu,
+        "verdict_global_batch": dp * profile.training.batch_per_gpu
+        * profile.training.gradient_accumulation_steps,  # accumulation multiplies it too (F14)
         "verdict_data_parallel": dp,
         "verdict_workers_low": 2 * gpus,
         "verdict_workers_high": 4 * gpus,

@@ -202,6 +202,12 @@ class TrainingSpec(_Strict):
         "Micro-batches (pipeline)", "微批次数（流水线）",
         "Micro-batches per step for pipeline parallel.", "流水线并行每步的微批次数。",
         default=None, ge=1, le=4096)
+    gradient_accumulation_steps: int = meta(
+        "Gradient accumulation steps", "梯度累积步数",
+        "Micro-batches (of the batch per GPU) per optimizer step; gradients are exchanged once "
+        "per optimizer step. 1 = no accumulation.",
+        "每次优化器更新包含的微批次数（每个微批次为每卡批大小）；梯度每次更新只同步一次。"
+        "1 表示不累积。", unit="micro-batches", unit_zh="微批次", default=1, ge=1, le=4096)
     runs_per_month: float = meta(
         "Runs per month", "每月训练次数", "How many full runs you do in a month.",
         "每月完整训练的次数。", unit="runs/month", unit_zh="次/月", default=4, ge=0, le=100_000)

@@ -30,7 +30,7 @@ DOCS: dict[str, tuple[str, str, str]] = {
     "sample_time_cv": ("1", "coefficient of variation of one sample's processing time (image sizes, sequence lengths, proposals); a step of b samples jitters by cv/sqrt(b) and waits for the slowest of N GPUs, E[max] ~ sqrt(2 ln N)", "fitted"),
     "fixed_step_fraction": ("1", "share of a single-GPU step that does not shrink with a smaller per-GPU batch (launches, optimizer step); matters for strong scaling", "fitted"),
     "pipeline_stall_tuned": ("1 per log2 N", "input-pipeline stall of a tuned loader, as a share of the compute time per doubling of GPUs (F28)", "fitted"),
-    "sync_latency_s": ("s per log2 N", "per-step coordination cost (framework negotiation, small un-bucketed all-reduces) per doubling of GPUs", "fitted"),
+    "sync_latency_s": ("s per log2 N", "per-step coordination cost (framework negotiation, small un-bucketed all-reduces) per doubling of GPUs; paid once per optimizer step, so gradient accumulation over k micro-batches divides it by k like the exposed all-reduce", "fitted"),
     "band_log_width_tuned": ("1 per log2 N", "half-width of the low/high band in log speed-up per doubling, tuned world: 80th percentile of leave-one-family-out |log error|/log2(N/N0)", "cross-validation residuals"),
     "pipeline_stall_typical": ("1 per log2 N", "stall of a default data loader (F13 workers not scaled, shared storage); calibrated so a typical PCIe setup lands mid-range in F04 (4 GPUs 2.8-3.3x, 8 GPUs 5-5.5x)", "calibrated to article F04/F01"),
     "pipeline_stall_starved": ("1 per log2 N", "stall of a single-threaded loader before it hits its capacity (F28)", "calibrated to article F28/F30"),

@@ -89,7 +89,8 @@ def report() -> str:
     clean = [s for s in series if not s.flagged]
     flagged = [s for s in series if s.flagged]
     pts = flatten(clean)
-    preds = cross_validated(clean, pts, flatten(with_default_compute(clean)))
+    defaults = flatten(with_default_compute(clean))
+    preds = cross_validated(clean, pts, defaults)
     actual = pts.actual
     multi = pts.gpus > pts.fields["gpus_per_node"]
     per_series = [clean[i] for i in pts.series]
@@ -99,7 +100,10 @@ def report() -> str:
         f" ({len(series) + len(skipped)} series). Scored: {len(clean)} series with a known "
         f"per-GPU batch and no quality flag, {len(actual)} points (each GPU count above the "
         f"series' baseline). Left out: {len(skipped)} series without a batch per GPU; "
-        f"{len(flagged)} quality-flagged series are scored separately below.", "",
+        f"{len(flagged)} quality-flagged series are scored separately below. Gradient "
+        "accumulation (one exchange per optimizer step) is read from the sources' notes: "
+        "exact where they give the global batch, else its lower bound `largest count / N` "
+        "(`scaling_series.accumulation_steps`).", "",
         "Two projections are scored. *projection (CV)* gets the series' measured single-GPU "
         "throughput, as a user who gives `single_gpu_throughput` (or run hours with data set "
         "size and epochs) does. *defaults path (CV)* hides it: compute comes from the "
@@ -134,6 +138,10 @@ def report() -> str:
               f"MAPE {e_fit.mean():.1f} %, median {np.median(e_fit):.1f} %, worst "
               f"{e_fit.max():.0f} % (single node {e_fit[~multi].mean():.1f} %, multi node "
               f"{e_fit[multi].mean():.1f} %).", ""]
+    e_def_fit = _errors(predict(defaults, load_params()), actual)
+    lines += [f"Defaults path in-sample: MAPE {e_def_fit.mean():.1f} % (single node "
+              f"{e_def_fit[~multi].mean():.1f} %, multi node {e_def_fit[multi].mean():.1f} %).",
+              ""]
     e_cv = _errors(preds["projection (CV)"], actual)
     worst = np.argsort(-e_cv)[:10]
     lines += ["### Ten worst cross-validated points", "",

@@ -22,7 +22,7 @@ def predict(points: Points, params: ScalingParams) -> np.ndarray:
     """Projected speed-up of every point over its series' baseline GPU count."""
     f = points.fields
 
-    def at(gpus: np.ndarray, scale: np.ndarray) -> np.ndarray:
+    def at(gpus: np.ndarray, scale: np.ndarray, accumulation: np.ndarray) -> np.ndarray:
         x = DataParallelInputs(
             params_millions=f["params_m"], grad_bytes_per_param=f["grad_bytes"],
             step_compute_s=f["step_compute_s"], gpus_per_node=f["gpus_per_node"],
@@ -30,11 +30,12 @@ def predict(points: Points, params: ScalingParams) -> np.ndarray:
             busbw_inter_gbs=f["busbw_inter"], latency_intra_s=f["lat_intra"],
             latency_inter_s=f["lat_inter"], multi_socket_pcie=f["multi_socket"].astype(bool),
             pipeline_stall=params.pipeline_stall_tuned, batch_scale=scale,
-            batch_per_gpu=f["batch0"])
+            batch_per_gpu=f["batch0"], accumulation_steps=accumulation)
         return breakdown(gpus, x, params).speedup
 
     ones = np.ones_like(points.gpus)
-    return at(points.gpus, points.batch_scale) / at(points.baseline, ones)
+    return (at(points.gpus, points.batch_scale, f["accumulation"])
+            / at(points.baseline, ones, f["accumulation0"]))
 
 
 # Weak priors (centre, width in log) on the two parameters the speed-ups alone barely

@@ -148,6 +148,30 @@ class Series:
     lat_intra: float
     lat_inter: float
     multi_socket: bool
+    framework: str = ""  # as the source names it (e.g. 'TensorFlow 1 (NGC 20.06)')
+    accumulation: list[float] | None = None  # micro-batches per optimizer step at each point
+    accumulation0: float = 1.0  # ... at the baseline
+
+
+# What the sources' notes say about gradient accumulation (benchmarks/data/scaling-dev-sources.md).
+_GLOBAL_BATCH = re.compile(r"per-GPU batch x grad-accumulation x GPUs = (\d+)")
+_SHRINKS = ("via gradient accumulation", "accumulation shrinks", "accumulation steps shrink",
+            "grad accumulation 8->1")
+
+
+def accumulation_steps(notes: str, gpus: int, batch: float, largest: int) -> float:
+    """Micro-batches per optimizer step at one point, as a user running that job knows it.
+    Where a note gives the global batch (FastPitch: batch x accumulation x GPUs = 256) it is
+    exact; where it says only that accumulation holds the global batch while the GPUs grow
+    (BERT pre-training, wav2vec 2.0), the series' largest count has at least one micro-batch
+    per step, so ``largest / gpus`` is a lower bound (the sources' real counts are higher,
+    e.g. DLE BERT phase 1 accumulates 32-256 micro-batches; the CSV does not carry them)."""
+    found = _GLOBAL_BATCH.search(notes)
+    if found:
+        return max(1.0, float(found.group(1)) / (batch * gpus))
+    if any(text in notes for text in _SHRINKS):
+        return max(1.0, largest / gpus)
+    return 1.0
 
 
 def _intra_link(interconnect: str, spec: GpuSpec) -> str:
@@ -188,6 +212,9 @@ def load_series(path: Path = DATA) -> tuple[list[Series], list[str]]:
         batch0 = _batch(base["batch_per_gpu"])
         prec = base["precision"].upper()
         points = sorted((int(r["gpus"]), r) for r in rows if int(r["gpus"]) != b0)
+        largest = max(int(r["gpus"]) for r in rows)
+        batches = [_batch(r["batch_per_gpu"]) if r["batch_per_gpu"].strip() else batch0
+                   for _, r in points]
         out.append(Series(
             sid=sid, source=base["source_id"], model=base["model"], family=family, task=task,
             gpu=base["gpu_model"], generation=gen, link=link, inter=inter, precision=prec,
@@ -196,8 +223,10 @@ def load_series(path: Path = DATA) -> tuple[list[Series], list[str]]:
             gpus=[n for n, _ in points],
             actual=[float(r["throughput"]) / float(base["throughput"]) for _, r in points],
             nodes=[int(r["nodes"]) for _, r in points],
-            batch=[_batch(r["batch_per_gpu"]) if r["batch_per_gpu"].strip() else batch0
-                   for _, r in points],
+            batch=batches, framework=base["framework"],
+            accumulation=[accumulation_steps(notes, n, b, largest)
+                          for (n, _), b in zip(points, batches, strict=True)],
+            accumulation0=accumulation_steps(notes, b0, batch0, largest),
             batch0=batch0, step_compute_s=batch0 / per_gpu, params_m=params_m,
             grad_bytes=2.0 if prec in ("BF16", "FP16") else 4.0,  # AMP keeps fp32 gradients
             gpus_per_node=per_node, busbw_intra=figs.busbw_intra_gbs,
@@ -227,10 +256,14 @@ class Points:
 def flatten(series: list[Series]) -> Points:
     idx, gpus, base, actual, scale = [], [], [], [], []
     cols: dict[str, list] = defaultdict(list)
+    accumulation = []
     names = ("params_m", "grad_bytes", "step_compute_s", "gpus_per_node", "busbw_intra",
              "busbw_pair", "busbw_inter", "lat_intra", "lat_inter", "multi_socket", "batch0")
     for i, s in enumerate(series):
-        for n, a, b in zip(s.gpus, s.actual, s.batch, strict=True):
+        steps = s.accumulation or [1.0] * len(s.gpus)
+        for n, a, b, k in zip(s.gpus, s.actual, s.batch, steps, strict=True):
+            accumulation.append(k)
+            cols["accumulation0"].append(s.accumulation0)
             idx.append(i)
             gpus.append(n)
             base.append(s.baseline)
@@ -238,8 +271,10 @@ def flatten(series: list[Series]) -> Points:
             scale.append(b / s.batch0)
             for name in names:
                 cols[name].append(getattr(s, name))
+    fields = {k: np.array(v) for k, v in cols.items()}
+    fields["accumulation"] = np.array(accumulation, dtype=float)
     return Points(series=np.array(idx), gpus=np.array(gpus, float), baseline=np.array(base, float),
-                  actual=np.array(actual), fields={k: np.array(v) for k, v in cols.items()},
+                  actual=np.array(actual), fields=fields,
                   batch_scale=np.array(scale))
 
 

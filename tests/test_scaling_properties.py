@@ -87,3 +87,26 @@ def test_more_nodes_never_beat_one_node(profile, inter, per_node):
     counts = list(range(1, total + 1))
     a, b = project(one, counts), project(split, counts)
     assert all(sb <= sa + TOL for sa, sb in zip(a.speedup, b.speedup, strict=True))
+
+
+def _accumulating(profile: Profile, steps: int) -> Profile:
+    data = profile.model_dump(mode="json")
+    data["training"]["gradient_accumulation_steps"] = steps
+    return Profile.model_validate(data)
+
+
+@SETTINGS
+@given(profiles(parallelism=Parallelism.data, max_nodes=1), st.integers(2, 256))
+def test_accumulation_keeps_the_band_bounds_and_efficiency_order(profile, steps):
+    r = project(_accumulating(profile, steps))
+    for n, s, lo, hi in zip(r.gpus, r.speedup, r.speedup_low, r.speedup_high, strict=True):
+        assert lo > 0 and lo - TOL <= s <= hi + TOL and s <= n + TOL
+    assert all(b <= a + TOL for a, b in zip(r.efficiency, r.efficiency[1:], strict=False))
+
+
+@SETTINGS
+@given(profiles(), st.integers(1, 64), st.integers(2, 8))
+def test_more_accumulation_never_lowers(profile, steps, factor):
+    a = project(_accumulating(profile, steps))
+    b = project(_accumulating(profile, steps * factor))
+    assert all(sb >= sa - TOL for sa, sb in zip(a.speedup, b.speedup, strict=True))

@@ -207,7 +207,8 @@ def data_parallel_inputs(profile: Profile, gpu: GpuSpec, links: LinkFigures,
         alternating_fraction=p.alternating_fraction if profile.task in ALTERNATING_TASKS
         else 0.0,
         vgpus_per_physical=vgpu_sharing(profile)[0], throttle_per_card=per_card,
-        throttle_fixed=fixed)
+        throttle_fixed=fixed,
+        accumulation_steps=float(profile.training.gradient_accumulation_steps))
 
 
 def pessimistic(x: DataParallelInputs, vgpus: float) -> DataParallelInputs:

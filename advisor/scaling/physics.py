@@ -15,6 +15,8 @@ Step time on N GPUs (one step = every GPU processes its own batch once):
 * stragglers: the step waits for the slowest GPU. A step sums the times of its b samples, so
   its jitter is cv_sample / sqrt(b) (variable image sizes, sequence lengths, proposals); the
   expected maximum of N draws grows like sqrt(2 ln N). Small per-GPU batches wait longest.
+* gradient accumulation (k micro-batches per optimizer step): the exchange, the coordination
+  and the wait for the slowest GPU happen once per k micro-batches; times are per micro-batch.
 
 Alternating training (GAN/RL) then caps the parallel fraction Amdahl-style (# F03, # F21).
 Everything is vectorised over N, so a 1...64 GPU projection is a handful of numpy operations.
@@ -59,6 +61,12 @@ class DataParallelInputs:
     # sample's looked-up vectors cross an all-to-all forward and their gradients backward.
     # 0: no sharded embeddings (params_millions is then every parameter, all-reduced).
     embedding_bytes_per_sample: float = 0.0
+    # Gradient accumulation: micro-batches (of batch_per_gpu samples each) per optimizer step.
+    # The all-reduce, the per-step coordination and the wait for the slowest GPU happen once
+    # per optimizer step, so each costs a micro-batch 1/k of itself (stragglers 1/sqrt(k): the
+    # k micro-batches' jitter averages out). Scalar or one value per GPU count (a global batch
+    # held fixed by accumulation: fewer steps on more GPUs).
+    accumulation_steps: float | np.ndarray = 1.0
 
 
 @dataclass(frozen=True)
@@ -171,8 +179,12 @@ def breakdown(gpus: np.ndarray | list[int], x: DataParallelInputs,
                                   None if x.busbw_pair_gbs is None
                                   else np.asarray(x.busbw_pair_gbs) * p.busbw_efficiency)
     backward = p.backward_fraction * compute
-    # F20: a small model on fast GPUs has little backward to hide the exchange behind.
-    exposed = comm - np.minimum(p.overlap_fraction * comm, backward)
+    accumulation = np.maximum(np.broadcast_to(np.asarray(x.accumulation_steps, dtype=float),
+                                              n.shape), 1.0)
+    # F20: a small model on fast GPUs has little backward to hide the exchange behind. With
+    # accumulation the exchange hides behind the last micro-batch's backward only, once per
+    # optimizer step (DDP no_sync / Horovod backward_passes_per_step).
+    exposed = (comm - np.minimum(p.overlap_fraction * comm, backward)) / accumulation
     inter_share = np.where(comm > 0, np.clip(1.0 - comm_local / np.where(comm > 0, comm, 1.0),
                                              0.0, 1.0), 0.0)
     exposed_inter = np.where(np.isfinite(exposed), exposed * inter_share, exposed)
@@ -193,8 +205,8 @@ def breakdown(gpus: np.ndarray | list[int], x: DataParallelInputs,
     # Stragglers: E[max of N jittered step times]; plus per-step coordination (framework
     # negotiation, many small un-bucketed all-reduces) that grows like a tree, log2 N.
     samples = np.maximum(samples_step, 1.0)
-    jitter = p.sample_time_cv / np.sqrt(samples)
-    coordination = p.sync_latency_s * log_n
+    jitter = p.sample_time_cv / np.sqrt(samples * accumulation)
+    coordination = p.sync_latency_s * log_n / accumulation
     sync = base * jitter * np.sqrt(2.0 * np.log(n)) + coordination
     step = compute + exposed + stall + sync
     if x.loader_capacity is not None:  # a starved loader feeds at most this much per node
