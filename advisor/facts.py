@@ -83,6 +83,9 @@ FACTS: dict[str, FactSpec] = {
     "single_gpu_hours": _n("float", 0.01, 10_000),
     "runs_per_month": _n("float", 0, 10_000),
     "monthly_gpu_hours": _n("float", 0, 1_000_000),  # one-GPU hours of work a month
+    # the fastest fitting count considered and a month of runs there (F17: can it keep up?)
+    "fastest_gpus": _n("int", 1, 100_000, optional=True),
+    "fastest_monthly_hours": _n("float", 0, 1_000_000, optional=True),
     "horizon_months": _n("float", 0.1, 120),
     "precision": _s(*(p.value for p in Precision)),
     "batch_per_gpu": _n("int", 1, 1_000_000),
@@ -270,6 +273,16 @@ def useful_count(projection: Projection) -> int | None:
     return next(n for n, s in fitting if s >= best * (1.0 - USEFUL_GAIN))
 
 
+def _fastest(projection: Projection, runs_per_month: float) -> dict[str, Any]:
+    """The fitting count with the shortest run, and a month of runs on it."""
+    runs = [(h, n) for n, h, ok in zip(projection.gpus, projection.run_hours, projection.fits,
+                                       strict=True) if ok]
+    if not runs:
+        return {"fastest_gpus": None, "fastest_monthly_hours": None}
+    hours, n = min(runs)
+    return {"fastest_gpus": n, "fastest_monthly_hours": hours * runs_per_month}
+
+
 def _value_facts(projection: Projection, costs: CostReport) -> dict[str, Any]:
     """best_value_gpus and net_value_best; the net value is unknown when renting is not priced
     (F02 needs a price to weigh the time saved against), so no cost rule fires on it."""
@@ -374,6 +387,7 @@ def base_facts(profile: Profile, projection: Projection, costs: CostReport,
     optional["useful_gpus"] = useful
     optional["useful_speedup"] = _at(projection, useful, projection.speedup) if useful else None
     optional["fit_gpus_beyond"] = fit_gpus_beyond if not fitting else None
+    optional.update(_fastest(projection, tr.runs_per_month))
     facts["more_gpus_add_nothing"] = useful is not None and useful < max(projection.gpus)
     temps = [t for t in (hw.max_gpu_temp_c, getattr(hardware, "max_gpu_temp_c", None))
              if isinstance(t, int | float)]

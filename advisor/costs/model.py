@@ -148,12 +148,26 @@ def time_value_per_month(runs_per_month: float, base_hours: float, run_hours: fl
                          value_per_day: float) -> float:
     """F12/F02: a day's value per 24 wall-clock hours saved (negative: lost) a month.
 
-    The days counted are capped at the days in a month: the runs of one month cannot save
-    (or lose) more calendar time than the month has, however long they would take on the
-    baseline (a 2000-hour run twice a month does not save 137 days a month)."""
+    The runs of one month cannot save (or lose) more calendar time than the month has, however
+    long they would take on the baseline (a 2000-hour run twice a month does not save 137 days
+    a month): the days counted bend smoothly towards a month above half a month
+    (``bounded_days``). A hard cap would give every count that saves more than a month the
+    same value, and the cheapest of them would win although a larger one clears more of the
+    backlog (review 4)."""
     days = runs_per_month * (base_hours - run_hours) / 24.0
-    days = max(-DAYS_PER_MONTH, min(DAYS_PER_MONTH, days))
-    return days * value_per_day
+    return bounded_days(days) * value_per_day
+
+
+def bounded_days(days: float) -> float:
+    """``days`` unchanged up to half a month; beyond it, rising ever more slowly towards a
+    month (continuous, with slope 1 at the knee, and strictly increasing: more saved is never
+    worth less)."""
+    knee = DAYS_PER_MONTH / 2.0
+    size = abs(days)
+    if size <= knee:
+        return days
+    bent = knee + knee * (1.0 - math.exp(-(size - knee) / knee))
+    return math.copysign(bent, days)
 
 
 def _buy_vs_rent(inp: CostInputs, s: SetupCost | None, runs_pm: float,

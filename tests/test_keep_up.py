@@ -1,0 +1,35 @@
+"""Schedules a single GPU cannot keep up with (F17: run length × how often): the value of
+time keeps ordering the counts, and the findings say which count keeps up (review 4)."""
+
+from __future__ import annotations
+
+from advisor.profile import Profile
+from advisor.recommendation import recommend
+
+
+def _profile(hours: float) -> Profile:
+    return Profile.model_validate(dict(
+        schema_version=1, task="object_detection", model=dict(name="DETR", params_millions=41),
+        training=dict(single_gpu_hours=hours, runs_per_week=3, batch_per_gpu=8,
+                      precision="amp"),
+        hardware=dict(gpu="rtx4090", gpus_per_node=4, intra_link="pcie4"),
+        economics=dict(mode="own", currency="CNY", time_value="revenue", value_per_day=2000)))
+
+
+def test_a_larger_count_that_saves_more_is_worth_more_past_a_month():
+    rec = recommend(_profile(100), lang="en")
+    value = rec.costs.time_saved_value_per_month
+    assert value == sorted(value) and len(set(value)) == len(value)
+    assert rec.verdict.gpus == 4
+    note = next(p for p in rec.pitfalls if p.id == "cannot_keep_up")
+    assert note.severity == "info" and "One GPU could not keep up" in note.title.en
+
+
+def test_a_schedule_no_count_keeps_up_with_is_said_plainly():
+    rec = recommend(_profile(300), lang="zh")
+    queue = next(p for p in rec.pitfalls if p.id == "cannot_keep_up")
+    assert queue.severity == "warning" and "730 小时" in queue.title.zh
+    runs = _profile(300).training.runs_per_month
+    fastest = min(rec.projection.run_hours) * runs
+    assert fastest > 730  # not even the fastest count considered keeps up
+    assert "比这里考虑的更多的卡" in queue.remedy.zh
