@@ -10,6 +10,7 @@ the user's measurements (``advisor.measured_projection``), not the model's.
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -91,6 +92,8 @@ def _beyond(profile: Profile, projection: Projection) -> Projection | None:
     top = max(projection.gpus)
     counts = sorted({*range(top + 1, max(2 * top, 16) + 1),
                      *(c for c in (32, 64, 128, BEYOND_LIMIT) if c > top)})
+    # One machine holding every card: the way to find how many cards would hold the model
+    # sharded (the verdict then counts machines like this one, see recommend_from).
     hw = profile.hardware.model_copy(update={"gpus_per_node": counts[-1], "nodes": 1})
     try:
         bigger = project(profile.model_copy(update={"hardware": hw}), counts)
@@ -133,6 +136,8 @@ def recommend_from(profile: Profile, projection: Projection, costs: CostReport, 
     facts = setup_facts(vfacts, setup.values)
     found = engine.evaluate(facts, "findings")
     nodes = int(facts["verdict_nodes"])
+    if fit_beyond is not None:  # machines like this one, not one machine with them all
+        nodes = math.ceil(n / profile.hardware.gpus_per_node)
     short = [f for f in found if f.conclusion.get("pitfall") == "not_enough_gpus"]
     quoted = _reasons(decided, verdict.winners.get("rating"), count, n, wanted,
                       lowered is not None)

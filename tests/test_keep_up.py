@@ -33,3 +33,19 @@ def test_a_schedule_no_count_keeps_up_with_is_said_plainly():
     fastest = min(rec.projection.run_hours) * runs
     assert fastest > 730  # not even the fastest count considered keeps up
     assert "比这里考虑的更多的卡" in queue.remedy.zh
+
+
+def test_a_count_beyond_the_machine_is_counted_in_machines_like_it():
+    """Review 4: a 70B model on 8 × 24 GB cards was "64 GPUs on 1 machine"."""
+    rec = recommend(Profile.model_validate(dict(
+        schema_version=1, task="llm",
+        model=dict(name="70B", params_millions=70000, layers=80, hidden_size=8192,
+                   sequence_length=4096),
+        training=dict(single_gpu_hours=2000, runs_per_month=1, batch_per_gpu=1,
+                      precision="bf16", input_pipeline="tuned"),
+        hardware=dict(gpu="rtx4090", gpus_per_node=8, intra_link="pcie4"),
+        economics=dict(mode="compare", currency="CNY", time_value="deadline",
+                       value_per_day=3000))), lang="en")
+    v = rec.verdict
+    assert v.gpus > 8 and v.nodes == -(-v.gpus // 8)
+    assert f"{v.gpus} GPUs on {v.nodes} machines" in v.headline.en
