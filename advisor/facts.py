@@ -400,9 +400,10 @@ def base_facts(profile: Profile, projection: Projection, costs: CostReport,
 
 
 def _day_covers_energy(profile: Profile, costs: CostReport) -> bool:
-    """F12 case 2: a day of revenue covers the extra electricity of a month of training."""
+    """F12 case 2: a day of revenue covers the extra electricity of a month of training. Never
+    when renting: the cloud's price holds the electricity, and the net value speaks there."""
     value = profile.economics.value_per_day
-    if value is None or not costs.energy_cost_per_run:
+    if value is None or not costs.energy_cost_per_run or costs.mode == "cloud":
         return False
     extra_energy_per_run = max(costs.energy_cost_per_run) - costs.energy_cost_per_run[0]
     return value >= max(extra_energy_per_run, 0.0) * profile.training.runs_per_month

@@ -69,3 +69,16 @@ def test_the_pdf_summary_and_cost_pages_print_dashes():
     assert "每次成本" in summary and "¥12" not in summary and "$12" not in summary
     page = costs_html(rec, "zh", {}, "—", False)
     assert "性价比最高：未知" in page
+
+
+def test_renting_never_talks_about_covering_electricity():
+    """Review 4: "cloud rental. A day of revenue covers the extra electricity"."""
+    profile = Profile.model_validate(dict(
+        schema_version=1, task="image_classification",
+        model=dict(name="ViT-S", params_millions=22),
+        training=dict(single_gpu_hours=3, runs_per_week=5, batch_per_gpu=256, precision="bf16"),
+        hardware=dict(gpu="h200_sxm", gpus_per_node=8, intra_link="nvswitch", cooling="server"),
+        economics=dict(mode="cloud", currency="USD", time_value="revenue", value_per_day=500)))
+    rec = recommend(profile, lang="en")
+    assert "electricity" not in rec.verdict.headline.en
+    assert all(t.rule != "economics.revenue_covers_electricity" for t in rec.trace)
