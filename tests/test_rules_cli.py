@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from advisor.cli import main
+from advisor.cli.commands.rules import template_text
 from advisor.rulebase import default_rules, rule_by_id
 
 
@@ -10,7 +11,16 @@ def test_list_shows_every_rule(capsys):
     assert main(["rules", "list", "--lang", "en"]) == 0
     out = capsys.readouterr().out
     for rule in default_rules():
-        assert rule.id in out and rule.message.en in out
+        assert rule.id in out and template_text(rule.message.en, "en") in out
+    assert "{verdict_gpus" not in out  # placeholders read as the facts' names
+
+
+def test_explain_has_no_english_operators_in_chinese(capsys):
+    """Review 4: "is false", "is known" and raw placeholders in the Chinese explanation."""
+    assert main(["rules", "explain", "economics.breakeven_says_rent", "--lang", "zh"]) == 0
+    out = capsys.readouterr().out
+    assert "is false" not in out and "is known" not in out and "为否" in out and "已知" in out
+    assert "{breakeven_hours_per_month" not in out and "{每月超过多少小时自建更划算}" in out
 
 
 def test_explain_in_chinese_comes_from_the_yaml(capsys):

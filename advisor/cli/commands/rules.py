@@ -4,6 +4,7 @@ copy of any text: titles, reasons and conditions are read from the rule files)."
 from __future__ import annotations
 
 import argparse
+import re
 from pathlib import Path
 
 from advisor.article_facts import fact_text
@@ -16,9 +17,21 @@ from advisor.rulebase import default_rules, rule_by_id
 from advisor.rulebase.conditions import AllOf, AnyOf, Cond, Node
 from advisor.rulebase.model import FactRef, Rule
 
-_OP_TEXT = {"eq": "=", "ne": "≠", "lt": "<", "le": "≤", "gt": ">", "ge": "≥", "in": "in",
-            "not_in": "not in", "is_true": "is true", "is_false": "is false",
-            "exists": "is known"}
+_OP_TEXT = {"eq": "=", "ne": "≠", "lt": "<", "le": "≤", "gt": ">", "ge": "≥",
+            "in": ("in", "属于"), "not_in": ("not in", "不属于"), "is_true": ("is true", "为是"),
+            "is_false": ("is false", "为否"), "exists": ("is known", "已知")}
+_PLACEHOLDER = re.compile(r"\{(\w+)(?::[^}]*)?\}")
+
+
+def _op(op: str, lang: str) -> str:
+    text = _OP_TEXT[op]
+    return text if isinstance(text, str) else pick(lang, *text)
+
+
+def template_text(template: str, lang: str) -> str:
+    """A message template with its placeholders as the facts' names (``{推荐卡数}``), not ids
+    and format codes (``{verdict_gpus:.0f}``)."""
+    return _PLACEHOLDER.sub(lambda m: "{" + fact_name(m.group(1), lang) + "}", template)
 
 
 def register(sub) -> None:
@@ -41,7 +54,7 @@ def describe_when(node: Node, lang: str = "en") -> str:
             " [" + ", ".join(map(str, node.value)) + "]" if isinstance(node.value, tuple)
             else f" {node.value}")
         # the fact in the reader's words, its id after it for looking it up in rules/*.yaml
-        return f"{fact_name(node.fact, lang)} [{node.fact}] {_OP_TEXT[node.op]}{value}"
+        return f"{fact_name(node.fact, lang)} [{node.fact}] {_op(node.op, lang)}{value}"
     if isinstance(node, AllOf | AnyOf):
         word = pick(lang, " and ", " 且 ") if isinstance(node, AllOf) else pick(lang, " or ", " 或 ")
         parts = [describe_when(n, lang) for n in node.items]
@@ -77,7 +90,7 @@ def run_list(args) -> int:
             current = rule.concern
             print(f"\n[{current}]")
         print(f"  {rule.id:<48} {describe_then(rule, lang):<42} {', '.join(rule.sources)}")
-        print(f"      {rule.message.get(lang)}")
+        print(f"      {template_text(rule.message.get(lang), lang)}")
     return 0
 
 
@@ -92,7 +105,7 @@ def run_explain(args) -> int:
              "order": ("conflict rank", "冲突排序")}
     c = "：" if lang == "zh" else ": "
     print(f"{rule.id}  ({_shown_path(rule.file)}:{rule.line})")
-    print(rule.message.get(lang))
+    print(template_text(rule.message.get(lang), lang))
     print(f"\n{pick(lang, *label['when'])}{c}{describe_when(rule.when, lang)}")
     print(f"{pick(lang, *label['then'])}{c}{describe_then(rule, lang)}")
     print(f"{pick(lang, *label['order'])}{c}"
