@@ -15,6 +15,19 @@ class SuspectKind:
     sources: tuple[str, ...]
 
 
+# The interconnect remedy when the GPUs already have NVLink/NVSwitch (review 4: "use NVLink"
+# told to an NVSwitch machine).
+INTERCONNECT_ON_NVLINK = Text(
+    en="The GPUs already have NVLink: measure with nccl-tests all_reduce_perf and check that "
+       "NCCL uses it (`nvidia-smi topo -m` shows NV#, NCCL_DEBUG=INFO names the transport; "
+       "no NCCL_P2P_DISABLE); across machines the network is the slow tier (F08, F32); enable "
+       "gradient bucketing and overlap, send fp16/bf16 gradients, or accumulate gradients "
+       "over several micro-batches so the exchange happens less often.",
+    zh="显卡之间已经有 NVLink：用 nccl-tests 的 all_reduce_perf 实测，并确认 NCCL 真的在用它"
+       "（`nvidia-smi topo -m` 显示 NV#，NCCL_DEBUG=INFO 会写出所用通道；不要设置 "
+       "NCCL_P2P_DISABLE）；跨机器时网络才是慢的那一层（F08、F32）；开启梯度分桶与通信计算重叠，"
+       "用 fp16/bf16 传梯度，或做梯度累积以减少同步次数。")
+
 SUSPECTS: dict[str, SuspectKind] = {k.id: k for k in (
     SuspectKind(
         "input_pipeline",

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from advisor.diagnosis.evidence import Board, Suspect
 from advisor.diagnosis.grading import thresholds
 from advisor.diagnosis.metrics import ScalingMetrics
+from advisor.diagnosis.remedies import INTERCONNECT_ON_NVLINK
 from advisor.diagnosis.suspect_telemetry import THROTTLE_TEMP_C, telemetry_clues
 from advisor.diagnosis.telemetry import RunTelemetry
 from advisor.diagnosis.wording import label
@@ -218,4 +219,7 @@ def rank_suspects(metrics: ScalingMetrics, *, fit: FitSignals | None = None,
         _from_profile(board, profile, metrics, fit)
     if telemetry is not None:
         telemetry_clues(board, telemetry)
+    if profile is not None and "interconnect" in board.by_id and \
+            not profile.hardware.intra_link.value.startswith("pcie"):
+        board.by_id["interconnect"].remedy = INTERCONNECT_ON_NVLINK
     return board.ranked()

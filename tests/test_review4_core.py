@@ -1,5 +1,6 @@
-"""Schedules a single GPU cannot keep up with (F17: run length × how often): the value of
-time keeps ordering the counts, and the findings say which count keeps up (review 4)."""
+"""Review 4, core: schedules one GPU cannot keep up with (F17), counts beyond the machine,
+and remedies that fit the machine (the value of time keeps ordering the counts; findings say
+which count keeps up)."""
 
 from __future__ import annotations
 
@@ -49,3 +50,18 @@ def test_a_count_beyond_the_machine_is_counted_in_machines_like_it():
     v = rec.verdict
     assert v.gpus > 8 and v.nodes == -(-v.gpus // 8)
     assert f"{v.gpus} GPUs on {v.nodes} machines" in v.headline.en
+
+
+def test_a_diagnosis_on_nvswitch_never_says_use_nvlink():
+    """Review 4: the interconnect remedy told an NVSwitch H200 machine to "use NVLink"."""
+    from pathlib import Path
+
+    from advisor.diagnosis import diagnose
+    from advisor.diagnosis.measurements import from_measured_spec
+    from advisor.profile_io import load_profile
+
+    profile = load_profile(Path(__file__).parent / "fixtures" / "diagnosis" /
+                           "h200-nvswitch-strong-8gpu-plateau.yaml")
+    result = diagnose(from_measured_spec(profile.measured), profile)
+    link = next(s for s in result.suspects if s.id == "interconnect")
+    assert "already have NVLink" in link.remedy.en and "已经有 NVLink" in link.remedy.zh
