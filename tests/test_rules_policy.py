@@ -24,7 +24,7 @@ def verdict(changes, engine=None):
 
 def test_alternating_training_veto_beats_the_decision_table():
     changes = {"task": "gan", "alternating_training": True, "single_gpu_hours": 48,
-               "runs_per_month": 10}
+               "runs_per_month": 10, "net_value_best": -50}
     assert verdict(changes) == ("not_worth_it", 1, 1, "task_heuristics.alternating_training_veto")
 
 
@@ -37,7 +37,7 @@ def test_memory_wall_veto_beats_the_decision_table():
 
 def test_memory_wall_outranks_alternating_training():
     changes = {"task": "gan", "alternating_training": True, "fits_one_gpu": False,
-               "min_gpus_fit": 2}
+               "min_gpus_fit": 2, "net_value_best": -50}  # both vetoes fire
     rating, gpus, at_least, winner = verdict(changes)
     assert (rating, gpus, at_least) == ("required", 1, 2)
     assert winner == "parallelism.memory_wall_veto"
