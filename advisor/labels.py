@@ -47,6 +47,18 @@ PARALLELISM = {
     "pipeline": Text(en="pipeline parallel", zh="流水线并行"),
     "hybrid": Text(en="hybrid parallel", zh="混合并行"),
 }
+# The projection's bottleneck per GPU count (the CLI's `project` table; ui.fact_labels has
+# the wizard's own copy, as ui may import advisor but not the other way round).
+BOTTLENECK = {
+    "compute": Text(en="compute", zh="计算"),
+    "communication": Text(en="communication", zh="通信"),
+    "input_pipeline": Text(en="input pipeline", zh="数据加载"),
+    "memory": Text(en="memory", zh="显存"),
+    "synchronisation": Text(en="synchronisation", zh="同步等待"),
+    "pipeline_bubble": Text(en="pipeline bubble", zh="流水线气泡"),
+    "alternating_training": Text(en="alternating training", zh="交替训练"),
+    "virtualization": Text(en="virtualisation", zh="虚拟化"),
+}
 
 # fact name (advisor.facts) -> its label table
 BY_FACT: dict[str, dict[str, Text]] = {

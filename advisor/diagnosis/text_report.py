@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from advisor.diagnosis.result import Diagnosis
 from advisor.i18n import Text, pick
+from advisor.number_text import quantity
 from advisor.text_width import pad
 
 LEVEL_LABEL = {
@@ -69,7 +70,7 @@ def render_text(d: Diagnosis, lang: str = "en") -> str:
     dash = pick(lang, "—", "-")
     for i, n in enumerate(m.gpus):
         level = m.grades[i]
-        out.append(_row([(str(n), w[0], True), (f"{m.throughput[i]:.4g}", w[1], True),
+        out.append(_row([(str(n), w[0], True), (quantity(m.throughput[i], 4), w[1], True),
                          (f"{m.speedup[i]:.2f}{_times(lang)}", w[2], True),
                          (f"{100 * m.efficiency[i]:.0f} %", w[3], True),
                          (_fmt(m.karp_flatt[i], ".3f", dash), w[4], True),

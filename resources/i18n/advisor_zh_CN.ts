@@ -698,77 +698,77 @@ The application keeps running. The details were written to the log file:
         <translation>训练方式</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="43"/>
+        <location filename="../../ui/wizard/page_fields.py" line="44"/>
         <source>Training habits and the value of time</source>
         <translation>训练习惯与时间价值</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="44"/>
+        <location filename="../../ui/wizard/page_fields.py" line="45"/>
         <source>How long one run takes on one GPU, how often you run it, and what a day saved is worth to you (F02, F12).</source>
         <translation>单卡跑一次要多久、多久跑一次，以及省下一天对你值多少钱（F02、F12）。</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="46"/>
+        <location filename="../../ui/wizard/page_fields.py" line="47"/>
         <source>One run</source>
         <translation>单次训练</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="49"/>
+        <location filename="../../ui/wizard/page_fields.py" line="50"/>
         <source>How often</source>
         <translation>训练频率</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="51"/>
+        <location filename="../../ui/wizard/page_fields.py" line="52"/>
         <source>Value of time</source>
         <translation>时间价值</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="55"/>
+        <location filename="../../ui/wizard/page_fields.py" line="56"/>
         <source>Hardware and deployment</source>
         <translation>硬件与部署</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="56"/>
+        <location filename="../../ui/wizard/page_fields.py" line="57"/>
         <source>The GPUs, how they are connected, and whether you own them or rent them (F22–F25, F27, F29, F31).</source>
         <translation>用什么卡、卡之间怎么连，以及自建还是租用（F22–F25、F27、F29、F31）。</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="58"/>
+        <location filename="../../ui/wizard/page_fields.py" line="59"/>
         <source>GPUs and links</source>
         <translation>显卡与互联</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="62"/>
+        <location filename="../../ui/wizard/page_fields.py" line="63"/>
         <source>Virtualisation and cooling</source>
         <translation>虚拟化与散热</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="65"/>
+        <location filename="../../ui/wizard/page_fields.py" line="66"/>
         <source>Own or cloud, and prices</source>
         <translation>自建还是租用，以及价格</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="69"/>
+        <location filename="../../ui/wizard/page_fields.py" line="70"/>
         <source>Input pipeline</source>
         <translation>数据加载管线</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="70"/>
+        <location filename="../../ui/wizard/page_fields.py" line="71"/>
         <source>How the data reaches the GPUs. With single-threaded reading, four GPUs mostly wait (F28); the data loader usually needs 2–4 workers per GPU (F13).</source>
         <translation>数据如何送到显卡。单线程读盘时，4张卡大部分时间都在饿等数据（F28）；DataLoader 的 num_workers 通常要按卡数乘以2到4倍（F13）。</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="73"/>
+        <location filename="../../ui/wizard/page_fields.py" line="74"/>
         <source>Data loading</source>
         <translation>数据加载</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="78"/>
+        <location filename="../../ui/wizard/page_fields.py" line="79"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="79"/>
+        <location filename="../../ui/wizard/page_fields.py" line="80"/>
         <source>Check a measured run</source>
         <translation>诊断实测结果</translation>
     </message>
@@ -869,40 +869,45 @@ The application keeps running. The details were written to the log file:
         <translation>自建还是云实例租用：缺少价格，未比较。填写 %1 后即可比较。</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/cost.py" line="28"/>
+        <location filename="../../ui/plots/cost.py" line="29"/>
         <source>Cost by number of GPUs</source>
         <translation>不同卡数的费用</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/cost.py" line="29"/>
+        <location filename="../../ui/plots/cost.py" line="30"/>
         <location filename="../../ui/plots/speedup.py" line="34"/>
         <source>GPUs</source>
         <translation>卡数</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/cost.py" line="30"/>
+        <location filename="../../ui/plots/cost.py" line="31"/>
         <source>Cost (%1, log scale)</source>
         <translation>费用（%1，对数坐标）</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/cost.py" line="31"/>
+        <location filename="../../ui/plots/cost.py" line="32"/>
         <source>Cost per run</source>
         <translation>每次训练费用</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/cost.py" line="32"/>
+        <location filename="../../ui/plots/cost.py" line="33"/>
         <source>Cost per month</source>
         <translation>每月费用</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/cost.py" line="33"/>
+        <location filename="../../ui/plots/cost.py" line="34"/>
         <source>Value of time saved per month</source>
         <translation>每月省下时间的价值</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/cost.py" line="34"/>
+        <location filename="../../ui/plots/cost.py" line="35"/>
         <source>Best value: %1</source>
         <translation>性价比最高：%1卡</translation>
+    </message>
+    <message>
+        <location filename="../../ui/plots/cost.py" line="36"/>
+        <source>No cloud price is known for this GPU, so renting it cannot be costed. Enter the cloud price of one GPU an hour (%1) on the hardware page to see the costs.</source>
+        <translation>不知道这款显卡的云租用价格，无法计算租用成本。请在“硬件与部署”页填写每卡每小时的云价格（%1）后查看成本。</translation>
     </message>
     <message>
         <location filename="../../ui/plots/speedup.py" line="33"/>
@@ -950,6 +955,11 @@ The application keeps running. The details were written to the log file:
         <translation>推荐：%1卡</translation>
     </message>
     <message>
+        <location filename="../../ui/plots/speedup.py" line="44"/>
+        <source>Recommended: %1 GPUs (beyond this chart)</source>
+        <translation>推荐：%1 卡（超出本图范围）</translation>
+    </message>
+    <message>
         <location filename="../../ui/plots/style.py" line="29"/>
         <source>CNY</source>
         <translation>元</translation>
@@ -963,34 +973,39 @@ The application keeps running. The details were written to the log file:
 <context>
     <name>Preview</name>
     <message>
-        <location filename="../../ui/results/live_preview.py" line="49"/>
+        <location filename="../../ui/results/live_preview.py" line="55"/>
         <source>Live result</source>
         <translation>实时结果</translation>
     </message>
     <message>
-        <location filename="../../ui/results/live_preview.py" line="50"/>
+        <location filename="../../ui/results/live_preview.py" line="56"/>
         <source>Blue: projected speed-up and its likely range. Green dashed: on a faster link. Orange bars: the article&apos;s typical range (F01). Grey: ideal.</source>
         <translation>蓝线：预计加速比及可能范围。绿色虚线：换用更快的互联。橙色竖条：原文的常见区间（F01）。灰线：理想线性。</translation>
     </message>
     <message>
-        <location filename="../../ui/results/live_preview.py" line="61"/>
+        <location filename="../../ui/results/live_preview.py" line="67"/>
         <source>No results</source>
         <translation>没有结果</translation>
     </message>
     <message>
-        <location filename="../../ui/results/live_preview.py" line="79"/>
+        <location filename="../../ui/results/live_preview.py" line="86"/>
         <source>Cannot run on this hardware</source>
         <translation>在这套硬件上无法运行</translation>
     </message>
     <message>
-        <location filename="../../ui/results/live_preview.py" line="81"/>
+        <location filename="../../ui/results/live_preview.py" line="88"/>
+        <source>%1: beyond the counts projected</source>
+        <translation>%1：超出已预测的卡数范围</translation>
+    </message>
+    <message>
+        <location filename="../../ui/results/live_preview.py" line="90"/>
         <source>Stay on one GPU
 %3 a month</source>
         <translation>单卡即可
 每月 %3</translation>
     </message>
     <message>
-        <location filename="../../ui/results/live_preview.py" line="83"/>
+        <location filename="../../ui/results/live_preview.py" line="92"/>
         <source>%1: %2× one GPU
 %3 a month</source>
         <translation>%1：单卡的 %2 倍
@@ -1151,17 +1166,17 @@ The application keeps running. The details were written to the log file:
         <translation>%1台机器</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="196"/>
+        <location filename="../../ui/results/verdict_card.py" line="208"/>
         <source>%1 days</source>
         <translation>%1 天</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="198"/>
+        <location filename="../../ui/results/verdict_card.py" line="210"/>
         <source>%1 h</source>
         <translation>%1 小时</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="199"/>
+        <location filename="../../ui/results/verdict_card.py" line="211"/>
         <source>%1 min</source>
         <translation>%1 分钟</translation>
     </message>
@@ -1229,12 +1244,12 @@ The application keeps running. The details were written to the log file:
         <translation>在这套硬件上无法运行</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="175"/>
+        <location filename="../../ui/results/verdict_card.py" line="181"/>
         <source>No purchase price is known for this GPU: the own-hardware costs leave out the cards. Enter the price of one GPU on the hardware page.</source>
         <translation>目录中没有该显卡的购买价格：自建成本未计入显卡本身。请在“硬件与部署”页填写单卡价格。</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="179"/>
+        <location filename="../../ui/results/verdict_card.py" line="185"/>
         <source>No cloud offer is known for this GPU: cloud costs are not shown.</source>
         <translation>目录中没有该显卡的云上报价：不显示云上成本。</translation>
     </message>

@@ -158,7 +158,8 @@ class DiagnosisPage(QWidget):
         row = self.table.rowCount()
         self.table.insertRow(row)
         self.table.setItem(row, 0, QTableWidgetItem("" if gpus is None else str(gpus)))
-        self.table.setItem(row, 1, QTableWidgetItem("" if value is None else f"{value:g}"))
+        # ".12g", not "g": 1234567 tokens/s stays 1234567 (not 1.23457e+06) and parses back.
+        self.table.setItem(row, 1, QTableWidgetItem("" if value is None else f"{value:.12g}"))
 
     def _remove_row(self) -> None:
         row = self.table.currentRow()

@@ -88,6 +88,8 @@ def diagnosis_plot(d: Diagnosis | None, lang: str,
     # Keep the measured and fitted curves readable: the ideal line may leave the top.
     data_top = max(max(d.measured.speedup), max(fit.speedup_high) if fit else 0.0)
     plot.getPlotItem().setYRange(0.0, min(float(ideal_x[-1]), 1.6 * data_top), padding=0.05)
+    # Explicit, not auto: every count measured or fitted, whatever range was shown before.
+    plot.getPlotItem().setXRange(float(ideal_x[0]) - 0.5, float(ideal_x[-1]) + 0.5, padding=0)
     relabel(plot, LABELS["title"].get(lang), LABELS["x"].get(lang), LABELS["y"].get(lang),
             [(name, LABELS[name].get(lang)) for name in _ORDER])
     return plot

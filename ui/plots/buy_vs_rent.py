@@ -114,7 +114,8 @@ def buy_vs_rent_plot(rec: Any, profile: Any, lang: str, *,
         field = ("economics.gpu_price" if not getattr(rec.costs, "own_priced", True)
                  else "economics.cloud_price_per_gpu_hour")
         money = currency_label(lang, rec.costs.currency)
-        relabel(plot, title(bvr.gpus, lang), t(lang, _X), t(lang, _Y).replace("%1", money), [])
+        # No count in the title: with a price missing it is no best value to compare at.
+        relabel(plot, title(0, lang), t(lang, _X), t(lang, _Y).replace("%1", money), [])
         # After relabel: setting an axis label shows that axis again.
         show_message(plot, t(lang, _NOT_COMPARED).replace("%1", field) if bvr.gpus
                      else t(lang, _CANNOT_RUN))

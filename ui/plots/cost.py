@@ -22,6 +22,7 @@ from ui.plots.style import (
     relabel,
     set_curve,
     set_line_label,
+    show_message,
     t,
 )
 
@@ -32,6 +33,10 @@ _PER_RUN = QT_TRANSLATE_NOOP("Plots", "Cost per run")
 _PER_MONTH = QT_TRANSLATE_NOOP("Plots", "Cost per month")
 _VALUE = QT_TRANSLATE_NOOP("Plots", "Value of time saved per month")
 _BEST = QT_TRANSLATE_NOOP("Plots", "Best value: %1")
+_NO_CLOUD_PRICE = QT_TRANSLATE_NOOP(
+    "Plots", "No cloud price is known for this GPU, so renting it cannot be costed. Enter the "
+             "cloud price of one GPU an hour (%1) on the hardware page to see the costs.")
+_CURVES = ("per_run", "per_month", "value_saved", "best")
 
 
 def positive(values: list[float]) -> np.ndarray:
@@ -65,9 +70,14 @@ def cost_plot(rec: Any, profile: Any, lang: str, *,
         items["best"] = pg.InfiniteLine(angle=90, movable=False, pen=pen(GREEN, 1, True),
                                         label="",
                                         labelOpts={"position": 0.95, "color": GREEN})
-        for name in ("per_run", "per_month", "value_saved", "best"):
+        for name in _CURVES:
             plot.addItem(items[name])
     costs = rec.costs
+    if not getattr(costs, "mode_priced", True):
+        return _unpriced(plot, costs, lang)
+    show_message(plot, None)
+    for name in ("per_run", "per_month"):
+        items[name].setVisible(True)
     gpus = np.asarray(costs.gpus, dtype=float)
     fits = runnable(costs)
     set_curve(items["per_run"], gpus, positive(costs.cost_per_run))
@@ -94,4 +104,17 @@ def cost_plot(rec: Any, profile: Any, lang: str, *,
         ("per_month", t(lang, _PER_MONTH)),
         ("value_saved", t(lang, _VALUE)),
     ])
+    return plot
+
+
+def _unpriced(plot: pg.PlotWidget, costs: Any, lang: str) -> pg.PlotWidget:
+    """Renting with no cloud price: the "costs" would hold the one-off move alone and the best
+    value would be arbitrary, so no curve and no marker, only what to fill in (the CLI and the
+    report print "—")."""
+    for name in _CURVES:
+        plot.advisor_items[name].setVisible(False)
+    money = currency_label(lang, costs.currency)
+    relabel(plot, t(lang, _TITLE), t(lang, _X), t(lang, _Y).replace("%1", money), [])
+    # After relabel: setting an axis label shows that axis again.
+    show_message(plot, t(lang, _NO_CLOUD_PRICE).replace("%1", "economics.cloud_price_per_gpu_hour"))
     return plot

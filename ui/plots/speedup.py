@@ -40,6 +40,8 @@ _IDEAL = QT_TRANSLATE_NOOP("Plots", "Ideal (linear)")
 _TYPICAL = QT_TRANSLATE_NOOP("Plots", "Article's typical range (F01)")
 _BETTER = QT_TRANSLATE_NOOP("Plots", "Same workload on %1")
 _CHOSEN = QT_TRANSLATE_NOOP("Plots", "Recommended: %1")
+# A count past the projected ones: a note, as a marker there would squash the curves to the left.
+_CHOSEN_BEYOND = QT_TRANSLATE_NOOP("Plots", "Recommended: %1 GPUs (beyond this chart)")
 
 
 def typical_range_data() -> tuple[np.ndarray, np.ndarray]:
@@ -75,15 +77,19 @@ def speedup_plot(rec: Any, profile: Any, lang: str, *, better: Any | None = None
         items["chosen"] = pg.InfiniteLine(angle=90, movable=False, pen=pen(GREEN, 1, True),
                                           label="", labelOpts={"position": 0.95,
                                                                "color": GREEN})
+        items["chosen_note"] = pg.TextItem(color=GREEN, anchor=(0, 0))
         for name in ("band_low", "band_high", "band", "ideal", "typical", "better",
                      "projected", "chosen"):
             plot.addItem(items[name])
+        plot.addItem(items["chosen_note"], ignoreBounds=True)
     projection = rec.projection
     gpus = np.asarray(projection.gpus, dtype=float)
     set_curve(items["band_low"], gpus, projection.speedup_low)
     set_curve(items["band_high"], gpus, projection.speedup_high)
     set_curve(items["projected"], gpus, projection.speedup)
-    x_max = max(8.0, float(gpus.max()), float(rec.verdict.gpus))  # the verdict may exceed them
+    # The axis ends at the counts projected (and F01's 8): a verdict beyond them is a note.
+    x_max = max(8.0, float(gpus.max()))
+    beyond = float(rec.verdict.gpus) > x_max
     ideal_x = np.array(sorted({1.0, *gpus.tolist(), x_max}))
     set_curve(items["ideal"], ideal_x, ideal_x)
     set_curve(items["typical"], *typical_range_data())
@@ -98,16 +104,25 @@ def speedup_plot(rec: Any, profile: Any, lang: str, *, better: Any | None = None
     items["better"].setVisible(bool(better is not None or (keep_better and better_link)))
     # No "Recommended: N" when the model fits on no count of this hardware (nothing is).
     runnable = bool(getattr(rec.verdict, "runnable", True))
-    items["chosen"].setVisible(runnable)
-    items["chosen"].setValue(rec.verdict.gpus)
+    items["chosen"].setVisible(runnable and not beyond)
+    items["chosen"].setValue(min(float(rec.verdict.gpus), x_max))
     set_line_label(items["chosen"], t(lang, _CHOSEN).replace("%1", str(rec.verdict.gpus)))
+    note = t(lang, _CHOSEN_BEYOND).replace("%1", str(rec.verdict.gpus)) \
+        if runnable and beyond else ""
+    if items["chosen_note"].textItem.toPlainText() != note:
+        items["chosen_note"].setText(note)
+    items["chosen_note"].setVisible(bool(note))
     # The preview is short: its label sits lower, clear of the top edge.
     items["chosen"].label.setPosition(0.8 if compact else 0.95)
     integer_ticks(plot, sorted({*gpus.tolist(), 4.0, 8.0}))
     y_max = max(float(np.max(projection.speedup_high)), 6.0,
                 float(np.max(better.speedup)) if better is not None else 0.0)
     plot.setXRange(0.5, x_max + 0.5, padding=0)
-    plot.setYRange(0, y_max * (1.25 if compact else 1.15), padding=0)  # the label's headroom
+    y_top = y_max * (1.25 if compact else 1.15)
+    plot.setYRange(0, y_top, padding=0)  # the label's headroom
+    # Top left: every curve starts at (1, 1) and stays under the ideal line, so the corner
+    # is empty (top right is where the ideal and better-link lines end).
+    items["chosen_note"].setPos(0.6, y_top * 0.99)
     # The short name ("NVSwitch"): the wizard's long choice text would crowd the legend.
     link_text = str(link_label("link", better_link, lang)) if better_link else ""
     if compact:

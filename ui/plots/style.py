@@ -208,6 +208,10 @@ def show_message(plot: pg.PlotWidget, text: str | None) -> None:
     shown = text is not None
     for side in ("left", "bottom"):
         item.showAxis(side, not shown)
+    if not shown and note.isVisible():
+        # The message pinned both axes to 0–1: give the data their range back, or a plot
+        # shown after the message stays squeezed into 0–1 (the diagnosis plot did).
+        item.enableAutoRange()
     note.setVisible(shown)
     if shown:
         if note.textItem.toPlainText() != text:  # centred lines, not ragged-left

@@ -10,7 +10,13 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QVBoxLayout
 
 from ui.plots import speedup_plot
 from ui.plots.style import new_plot
-from ui.results.verdict_card import RATING_COLORS, gpus_text, money_text, rating_text
+from ui.results.verdict_card import (
+    RATING_COLORS,
+    count_index,
+    gpus_text,
+    money_text,
+    rating_text,
+)
 
 
 class LivePreview(QFrame):
@@ -72,18 +78,21 @@ class LivePreview(QFrame):
         if self.rating.styleSheet() != style:
             self.rating.setStyleSheet(style)
         self.rating.setText(rating_text(verdict.rating))
-        index = projection.gpus.index(verdict.gpus) if verdict.gpus in projection.gpus else 0
-        cost_index = costs.gpus.index(verdict.gpus) if verdict.gpus in costs.gpus else 0
+        index = count_index(projection.gpus, verdict.gpus)
+        cost_index = count_index(costs.gpus, verdict.gpus)
         month = money_text(costs.cost_per_month[cost_index], costs.currency) \
-            if getattr(costs, "mode_priced", True) else "—"
+            if getattr(costs, "mode_priced", True) and cost_index is not None else "—"
         if not getattr(verdict, "runnable", True):
             text = QCoreApplication.translate("Preview", "Cannot run on this hardware")
+        elif index is None:  # past the counts projected: no speed-up of its own to quote
+            text = QCoreApplication.translate("Preview", "%1: beyond the counts projected")
         elif verdict.gpus == 1:  # "1 GPU: 1.00× one GPU" says nothing
             text = QCoreApplication.translate("Preview", "Stay on one GPU\n%3 a month")
         else:
             text = QCoreApplication.translate("Preview", "%1: %2× one GPU\n%3 a month")
         self.details.setText(text.replace("%1", gpus_text(verdict.gpus))
-                             .replace("%2", f"{projection.speedup[index]:.2f}")
+                             .replace("%2", "—" if index is None
+                                      else f"{projection.speedup[index]:.2f}")
                              .replace("%3", month))
         speedup_plot(rec, results.profile, lang, better=results.better_link,
                      better_link=results.better_link_name, plot=self.plot, keep_better=True,

@@ -155,21 +155,26 @@ class VerdictCard(QFrame):
             self.values["best_value"].setText(best_value_text(rec.costs))
             self.price_note.setVisible(False)
             return
-        self.values["gpus"].setText(f"{gpus_text(verdict.gpus)} · {machines_text(verdict.nodes)}")
+        projection, costs = rec.projection, rec.costs
+        index = count_index(projection.gpus, verdict.gpus)
+        # A count past the projection has no figures (and no machine count) of its own: "—",
+        # never the one-GPU baseline's (1.00×, "83.3 days → 83.3 days").
+        self.values["gpus"].setText(
+            gpus_text(verdict.gpus) if index is None
+            else f"{gpus_text(verdict.gpus)} · {machines_text(verdict.nodes)}")
         # One GPU has nothing to parallelise: "Data parallel" there would be misleading.
         self.values["parallelism"].setText(
             "—" if verdict.gpus == 1 else parallelism_text(verdict.parallelism))
         self.values["framework"].setText(framework_text(verdict.framework))
         self.values["deployment"].setText(deployment_text(verdict.deployment))
-        projection, costs = rec.projection, rec.costs
-        index = projection.gpus.index(verdict.gpus) if verdict.gpus in projection.gpus else 0
-        self.values["speedup"].setText(f"{projection.speedup[index]:.2f}×")
-        self.values["run_time"].setText(
+        self.values["speedup"].setText("—" if index is None
+                                       else f"{projection.speedup[index]:.2f}×")
+        self.values["run_time"].setText("—" if index is None else
             f"{_hours(projection.run_hours[0], lang)} → {_hours(projection.run_hours[index], lang)}")
-        cost_index = costs.gpus.index(verdict.gpus) if verdict.gpus in costs.gpus else 0
-        self.values["cost_month"].setText(  # "—": renting with no cloud price
+        cost_index = count_index(costs.gpus, verdict.gpus)
+        self.values["cost_month"].setText(  # "—": renting with no cloud price, or no figures
             money_text(costs.cost_per_month[cost_index], costs.currency)
-            if getattr(costs, "mode_priced", True) else "—")
+            if getattr(costs, "mode_priced", True) and cost_index is not None else "—")
         self.values["best_value"].setText(best_value_text(costs))
         notes = []
         if not getattr(costs, "own_priced", True) and costs.mode != "cloud":
@@ -181,6 +186,12 @@ class VerdictCard(QFrame):
                                  "shown."))
         self.price_note.setText(" ".join(notes))
         self.price_note.setVisible(bool(notes))
+
+
+def count_index(counts: list[int], count: int) -> int | None:
+    """Where ``count`` is in ``counts`` (the projection's or the costs'); None when it is not:
+    the verdict may name more GPUs than were considered (the model fits nowhere smaller)."""
+    return counts.index(count) if count in counts else None
 
 
 def best_value_text(costs: Any) -> str:

@@ -5,17 +5,25 @@ from __future__ import annotations
 import json
 
 from advisor.errors import InputError
-from advisor.i18n import pick
+from advisor.i18n import Text, pick
+from advisor.labels import BOTTLENECK
+from advisor.number_text import quantity
 from advisor.profile_io import load_profile
 
 FIELDS = ("gpus", "nodes", "speedup", "speedup_low", "speedup_high", "efficiency", "step_time_s",
           "run_hours", "bottleneck", "memory_per_gpu_gb", "fits", "parallelism")
 
-BOTTLENECK_ZH = {"compute": "计算", "communication": "通信", "input_pipeline": "数据加载",
-                 "memory": "显存", "synchronisation": "同步等待", "pipeline_bubble": "流水线气泡",
-                 "alternating_training": "交替训练", "virtualization": "虚拟化"}
-PARALLELISM_ZH = {"data": "数据并行", "zero": "ZeRO", "fsdp": "FSDP", "tensor": "张量并行",
-                  "pipeline": "流水线并行", "hybrid": "混合并行"}
+# Short names: the column is narrow (advisor.labels.PARALLELISM has the long ones).
+PARALLELISM_SHORT = {
+    "data": Text(en="data", zh="数据并行"), "zero": Text(en="ZeRO", zh="ZeRO"),
+    "fsdp": Text(en="FSDP", zh="FSDP"), "tensor": Text(en="tensor", zh="张量并行"),
+    "pipeline": Text(en="pipeline", zh="流水线并行"), "hybrid": Text(en="hybrid", zh="混合并行"),
+}
+
+
+def _word(table: dict[str, Text], value: str, lang: str) -> str:
+    """The label of an id in text output (the id itself when new); --format json keeps ids."""
+    return table[value].get(lang) if value in table else value
 
 
 def register(sub) -> None:
@@ -74,10 +82,10 @@ def render_text(result, lang: str) -> str:
         band = f"{result.speedup_low[i]:.2f}-{result.speedup_high[i]:.2f}"
         lines.append(
             f"{n:>5} {result.nodes[i]:>5} {result.speedup[i]:>8.2f}x {band:>13} "
-            f"{result.efficiency[i]:>5.0%} {result.step_time_s[i]:>9.4g} "
-            f"{result.run_hours[i]:>8.3g} {result.memory_per_gpu_gb[i]:>7.1f} {fits:>4}  "
-            f"{PARALLELISM_ZH.get(par, par) if zh else par} / "
-            f"{BOTTLENECK_ZH.get(neck, neck) if zh else neck}")
+            f"{result.efficiency[i]:>5.0%} {quantity(result.step_time_s[i], 4):>9} "
+            f"{quantity(result.run_hours[i]):>8} {result.memory_per_gpu_gb[i]:>7,.1f} "
+            f"{fits:>4}  {_word(PARALLELISM_SHORT, par, lang)} / "
+            f"{_word(BOTTLENECK, neck, lang)}")
     for note in (result.notes_zh if zh else result.notes):
         lines.append(("注：" if zh else "note: ") + note)
     return "\n".join(lines)
