@@ -337,8 +337,11 @@ class EconomicsSpec(_Strict):
                                      "CNY or USD; empty follows the language (Chinese → CNY).",
                                      "人民币或美元；留空则随语言（中文为人民币）。", default=None)
     gpu_price: float | None = meta("Price of one GPU", "单卡价格",
-                                   "Purchase price of one card; empty uses the catalog.",
-                                   "一张卡的购买价；留空使用目录价格。", unit="currency",
+                                   "Purchase price of one card; empty uses the catalog. Cards "
+                                   "you already own: 0 (money already spent is not a cost of "
+                                   "this decision).",
+                                   "一张卡的购买价；留空使用目录价格。已经有的卡填 0（已花掉的钱"
+                                   "不算这次决策的成本）。", unit="currency",
                                    unit_zh="货币", default=None, ge=0, le=100_000_000)
     base_system_price: float | None = meta(
         "Price of the machine without GPUs", "不含显卡的整机价格",

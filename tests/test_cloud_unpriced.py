@@ -82,3 +82,25 @@ def test_renting_never_talks_about_covering_electricity():
     rec = recommend(profile, lang="en")
     assert "electricity" not in rec.verdict.headline.en
     assert all(t.rule != "economics.revenue_covers_electricity" for t in rec.trace)
+
+
+def test_cards_already_owned_have_nothing_to_pay_back():
+    """Review 4: gpu_price 0 (cards already owned) printed "owning pays off after 0.0 months"."""
+    from datetime import datetime
+
+    from ui.report.summary_section import summary_html
+
+    profile = Profile.model_validate(dict(
+        schema_version=1, task="nlp",
+        model=dict(name="RoBERTa-large", params_millions=355, sequence_length=512),
+        training=dict(single_gpu_hours=20, runs_per_week=4, batch_per_gpu=16, precision="amp",
+                      horizon_months=2),
+        hardware=dict(gpu="rtx3090", gpus_per_node=2, intra_link="pcie4"),
+        economics=dict(mode="compare", currency="CNY", time_value="deadline",
+                       value_per_day=800, deadline_days=10, gpu_price=0,
+                       base_system_price=0)))
+    rec = recommend(profile, lang="en")
+    text = render_text(rec.costs, "en")
+    assert rec.costs.buy_vs_rent.breakeven_months is not None  # both sides priced
+    assert "0.0 months" not in text and "already paid for" in text
+    assert "已经买好" in summary_html(rec, profile, "zh", datetime(2026, 11, 30))

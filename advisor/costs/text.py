@@ -107,10 +107,16 @@ def _buy_vs_rent(report: CostReport, lang: str) -> list[str]:
         out.append(pick(lang, f"  at your usage, owning does not pay off within {limit:g} months:"
                               " renting stays cheaper",
                         f"  按你的用量，自建在 {limit:g} 个月内无法回本：云实例租用更便宜"))
+    elif bvr.breakeven_months < 0.05:  # cards already owned (price 0): nothing to pay back
+        out.append(pick(lang, "  owning costs nothing up front here (the hardware is already "
+                              "paid for): it is cheaper from the first month",
+                        "  这里自建没有前期投入（硬件已经买好）：从第一个月起就更便宜"))
     else:
         out.append(pick(lang, f"  at your usage, owning pays off after "
                               f"{bvr.breakeven_months:.1f} months",
                         f"  按你的用量，自建 {bvr.breakeven_months:.1f} 个月后回本"))
+    if bvr.breakeven_months is not None and bvr.breakeven_months < 0.05:
+        return out  # nothing to pay back: no hours threshold to state
     if bvr.breakeven_hours_per_month is None:
         # None: owning would need more hours than a month has (or costs more per hour).
         out.append(pick(lang, f"  even training around the clock, owning does not pay off "

@@ -161,6 +161,9 @@ DEADLINE_NONE = T("None of the GPU counts considered meets the deadline.",
                   "所考虑的卡数都赶不上截止时间。")
 BREAKEVEN_AT = T("Owning {gpus} pays for itself after {months} months.",
                  "自建 {gpus}在 {months} 个月后回本。")
+BREAKEVEN_NOTHING_UP_FRONT = T(
+    "Owning {gpus} costs nothing up front (the hardware is already paid for): it is cheaper "
+    "from the first month.", "自建 {gpus}没有前期投入（硬件已经买好）：从第一个月起就更便宜。")
 BREAKEVEN_NEVER = T("Owning {gpus} does not pay for itself within the months shown.",
                     "在所示月数内，自建 {gpus}无法回本。")
 OWNING_WINS_ABOVE = T("Owning wins above {hours} training hours a month.",

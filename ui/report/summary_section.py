@@ -77,10 +77,13 @@ def breakeven_text(rec: Recommendation, lang: str) -> str:
         return L.BUY_RENT_NOT_COMPARED.get(lang).format(why=why.get(lang), field=field)
     if bvr.breakeven_months is None:
         text = L.BREAKEVEN_NEVER.get(lang).format(gpus=L.gpus(bvr.gpus, lang))
+    elif bvr.breakeven_months < 0.05:  # cards already owned (price 0)
+        text = L.BREAKEVEN_NOTHING_UP_FRONT.get(lang).format(gpus=L.gpus(bvr.gpus, lang))
     else:
         text = L.BREAKEVEN_AT.get(lang).format(gpus=L.gpus(bvr.gpus, lang),
                                                months=number(bvr.breakeven_months, 1))
-    if bvr.breakeven_hours_per_month is not None:
+    if bvr.breakeven_hours_per_month is not None and not (
+            bvr.breakeven_months is not None and bvr.breakeven_months < 0.05):
         text += pick(lang, " ", "") + L.OWNING_WINS_ABOVE.get(lang).format(
             hours=number(round(bvr.breakeven_hours_per_month)))
     return text
