@@ -51,6 +51,7 @@ DOCS: dict[str, tuple[str, str, str]] = {
     "memory_overhead_gb": ("GB", "CUDA context, cuDNN/cuBLAS workspaces, NCCL buffers per GPU", "assumption"),
     "optimizer_bytes_per_param": ("B", "weights + gradients + Adam states per parameter (mixed precision: 2+2+4+4+4 = 16; fp32 Adam: 4+4+8 = 16) (F24)", "ZeRO paper (Rajbhandari et al. 2020)"),
     "activation_bytes_per_token_width_layer": ("B", "activation memory per token x hidden x layer of a transformer without recomputation (34 + attention)", "Korthikanti et al. 2022"),
+    "transformer_width_per_layer": ("1", "hidden size per layer assumed for a transformer given only its parameter count (params ~ 12 L h^2, h = r L): r = 64 as in BERT-base and GPT-2 small (768 / 12); larger models use ~128 (GPT-3 6.7 B+, Llama), BERT-large 43; the loss is insensitive to it over 20-200 (Kaplan et al. 2020). Activations scale with r^(1/3), so 64 errs towards more memory for large models", "assumption, Kaplan et al. 2020 / published shapes"),
     "recommendation_dense_fraction": ("1", "share of a DLRM-style recommender's parameters in its dense MLPs, used when its embedding tables do not fit one GPU: only this share is all-reduced, the tables are sharded (model parallel, TorchRec / HugeCTR); MLPerf DLRM has ~24 B embedding vs a few M dense parameters (< 0.1 %), small Criteo models a few %: 1 % errs towards more traffic", "assumption, DLRM (Naumov et al. 2019) / MLPerf DLRM"),
     "embedding_bytes_per_param": ("B", "GPU memory per embedding parameter of sharded tables: fp32 weight + an Adagrad-size optimizer state, no dense gradient buffer (sparse updates fused into the backward pass)", "assumption, TorchRec fused embedding optimizers"),
     "embedding_bytes_per_sample": ("B", "looked-up embedding vectors one sample sends through the all-to-all each way (forward vectors, backward gradients): 26 sparse features x 128 dims x 4 B", "MLPerf DLRM on Criteo 1TB (26 categorical features, dim 128)"),
@@ -83,6 +84,34 @@ FLOPS_PER_PARAM = {
     # makes ~4 epochs over each batch, hence ~100. RL steps are mostly waiting on simulators.
     "recommendation": 6, "reinforcement_learning": 100, "other": 1000,
     # nlp / llm / speech_recognition: 6 x params x tokens (frames), defaults below - inputs.py
+}
+# Activation bytes per training FLOP of one sample (fp32 activations; AMP / 16-bit keep about
+# half), for models without a transformer shape (activations.py): activations grow with the
+# feature maps a sample runs through, i.e. with its FLOPs, not with the parameters. Orders of
+# magnitude, from each task's typical model at its typical input size:
+ACTIVATION_BYTES_PER_FLOP = {
+    # ResNet-50 at 224 px: about 100 MB per image kept for the backward pass in fp32 (about
+    # 50 MB with AMP: a 16 GB card trains it at batch ~128 in fp32, ~256 with AMP) / 12.3 G
+    "image_classification": 0.0081,
+    # Detectron2 model zoo "train mem": Faster R-CNN R50-FPN 3.0 GB, Mask R-CNN 3.4 GB per GPU
+    # at 2 images of 1333 x 800 (fp32), less ~0.7 GB of model states: ~1.2-1.4 GB per image /
+    # 620-780 G
+    "object_detection": 0.002,
+    # mmsegmentation model zoo, PSPNet / DeepLabV3 R50-D8 at 512 x 1024: ~6 GB per GPU at 2
+    # images (fp32), ~2.5 GB per image / ~810 G
+    "segmentation": 0.003,
+    # StyleGAN2 config-f at 1024 px: the 864 G per image count both phases (G step, D step on
+    # a real and a fake image), the peak holds one phase: G forward + D on the fake, about
+    # 100 M activations per network at 1024 px (~0.8-1 GB fp32) / 864 G
+    "gan": 0.001,
+    # DLRM: MLP and interaction activations of a few tens of kB per sample; the FLOPs default
+    # (6 per parameter) counts embedding rows, so the ratio is tiny
+    "recommendation": 0.00001,
+    # Nature CNN on 84 x 84 x 4 frames: ~20 k activations (80 kB fp32, ~0.25 MB with what the
+    # backward keeps) / ~170 M per sample
+    "reinforcement_learning": 0.0015,
+    # unknown model: between a classifier and a detector
+    "other": 0.004,
 }
 # Sequence length when none is given: BERT pre-training phase 2 / GPT-style LLMs; speech:
 # encoder frames of a ~15 s utterance at 20 ms (Whisper: 1,500 for 30 s; Conformer at 40 ms
@@ -231,14 +260,16 @@ def _write(params: ScalingParams, mfu: dict[str, float], membound: dict[str, flo
            "mfu_by_task": mfu,
            "membound_share_by_task": membound,
            "default_sequence_length": DEFAULT_SEQUENCE,
-           "loader_s_per_sample_by_task": LOADER_S_PER_SAMPLE}
+           "loader_s_per_sample_by_task": LOADER_S_PER_SAMPLE,
+           "activation_bytes_per_flop_by_task": ACTIVATION_BYTES_PER_FLOP}
     OUT.write_text("# The projection's parameters; see advisor/scaling/parameters.py.\n"
                    + yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=100),
                    encoding="utf-8")
     # The runtime caches the file; the calibration below must see the tables just written.
     for cached in (parameters._raw, parameters.load_params, parameters.mfu_by_task,
                    parameters.flops_per_param_by_task, parameters.default_sequence_length,
-                   parameters.loader_s_per_sample_by_task, parameters.membound_share_by_task):
+                   parameters.loader_s_per_sample_by_task, parameters.membound_share_by_task,
+                   parameters.activation_bytes_per_flop_by_task):
         cached.cache_clear()
 
 

@@ -176,12 +176,19 @@ def test_measured_busbw_overrides_the_link_default():
 def test_memory_model_and_automatic_parallelism():  # F05, F24
     small = project(profile(), [1, 8])
     assert small.single_gpu_fits and small.parallelism == ["data", "data"]
-    assert small.memory_per_gpu_gb[0] == pytest.approx(25.6e6 * 16 / 1e9 + 1.0, abs=0.01)
-    big = project(profile(model={"params_millions": 5000}, hardware={"gpu": "a100_sxm4_80gb"}),
-                  [1, 2, 8])
+    # states (16 B per parameter) + overhead + activations of 64 images at AMP (ResNet-50:
+    # 480 FLOPs per parameter x 0.0081 B per FLOP in fp32, half with AMP: ~50 MB per image)
+    act = 64 * 25.6e6 * 480 * 0.0081 * 0.5 / 1e9
+    assert small.memory_per_gpu_gb[0] == pytest.approx(25.6e6 * 16 / 1e9 + 1.0 + act, abs=0.01)
+    # model states decide here: one image per GPU keeps the activations small
+    big = project(profile(model={"params_millions": 5000}, training={"batch_per_gpu": 1},
+                          hardware={"gpu": "a100_sxm4_80gb"}), [1, 2, 8])
     assert not big.single_gpu_fits and big.fits == [False, True, True]
     assert big.parallelism[1] in ("zero", "fsdp") and big.bottleneck[0] == "memory"
-    huge = project(profile(task="llm", model={"params_millions": 70000}, hardware={
+    # 40 B parameters at one short sequence per GPU (~5 GB of activations): the states fit
+    # sharded over 16 GPUs, not over 8; with 64 long sequences nothing would fit
+    huge = project(profile(task="llm", model={"params_millions": 40000, "sequence_length": 256},
+                           training={"batch_per_gpu": 1}, hardware={
         "gpu": "a100_sxm4_80gb", "nodes": 2, "inter_link": "infiniband_hdr"}), [8, 16])
     assert huge.parallelism == ["tensor", "fsdp"] and huge.fits == [False, True]
 

@@ -15,6 +15,7 @@ from advisor.profile import (
     Task,
     Virtualization,
 )
+from advisor.scaling.activations import SEQUENCE_TASKS
 from advisor.scaling.links import LinkFigures
 from advisor.scaling.memory import embedding_sharded
 from advisor.scaling.parameters import (
@@ -29,8 +30,6 @@ from advisor.scaling.parameters import (
 from advisor.scaling.physics import DataParallelInputs
 
 ALTERNATING_TASKS = (Task.gan, Task.reinforcement_learning)  # F21
-# Sequence models: training FLOPs ~ 6 x parameters x tokens (frames for speech encoders).
-SEQUENCE_TASKS = (Task.nlp, Task.llm, Task.speech_recognition)
 # Storage makes a default loader's stall worse or better (F28); assumption, see the README.
 _STORAGE_STALL = {Storage.hdd: 2.0, Storage.network: 1.5, Storage.sata_ssd: 1.2,
                   Storage.nvme: 1.0, Storage.ram: 0.5}

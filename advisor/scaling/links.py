@@ -33,6 +33,7 @@ class LinkFigures:
     latency_inter_s: float
     multi_socket_pcie: bool  # PCIe rings of more than 4 GPUs cross CPU sockets
     source: str
+    adapters_per_node: int = 0  # network adapters the machine's GPUs share (0: no network)
 
 
 @cache
@@ -100,11 +101,10 @@ def _link_figures(intra_name: str, inter_name: str, pcie_gen: int | None, consum
     if measured_busbw_gbs:
         best = best_pair = float(measured_busbw_gbs)
         source = "measured (profile)"
-    inter_bw, inter_lat = 0.0, 0.0
+    inter_bw, inter_lat, adapters = 0.0, 0.0, 0
     if inter_name != "none":
         entry = table["inter"][inter_name]
-        server = intra_name in ("nvlink", "nvswitch")
-        adapters = min(gpus_per_node, _rule("server_nics_per_node_max")) if server else 1
+        adapters = _adapters(entry, intra_name, gpus_per_node)
         inter_bw = float(entry["busbw_gbs"]) * adapters
         inter_lat = float(entry["latency_us"]) * 1e-6
     return LinkFigures(busbw_intra_gbs=best, busbw_intra_pair_gbs=best_pair,
@@ -112,4 +112,14 @@ def _link_figures(intra_name: str, inter_name: str, pcie_gen: int | None, consum
                        latency_intra_s=float(table["intra"][intra_name]["latency_us"]) * 1e-6,
                        latency_inter_s=inter_lat,
                        multi_socket_pcie=intra_name in _PCIE_GEN or intra_name == "nvlink_bridge",
-                       source=source)
+                       source=source, adapters_per_node=adapters)
+
+
+def _adapters(entry: dict[str, Any], intra_name: str, gpus_per_node: int) -> int:
+    """Network adapters per machine. DGX/HGX servers on InfiniBand/RoCE carry one per GPU
+    (rail-optimised); an Ethernet port is the host's one network card, shared by all its GPUs,
+    and a PCIe workstation has one adapter whatever the network (# F08)."""
+    server = intra_name in ("nvlink", "nvswitch")
+    if server and entry.get("adapters", "per_gpu_on_servers") == "per_gpu_on_servers":
+        return int(min(gpus_per_node, _rule("server_nics_per_node_max")))
+    return 1

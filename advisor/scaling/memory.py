@@ -3,7 +3,8 @@
 Model states take 16 bytes per parameter with (mixed-precision) Adam: weights, gradients and
 optimizer states. ZeRO shards them: stage 1 the optimizer states (12 B), stage 2 also the
 gradients, stage 3 / FSDP everything. Tensor and pipeline parallel split the model itself.
-Activations are counted when the transformer shape (layers, hidden, sequence) is known.
+Activations come on top, per sample of the batch (activations.py): from the transformer
+shape, given or derived from the parameters, else from the sample's FLOPs by task.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from advisor.profile import Parallelism, Profile, Task
+from advisor.scaling.activations import activation_gb, is_transformer
 from advisor.scaling.parameters import ScalingParams
 
 # Bytes per parameter kept on every GPU, and the share that is divided among N GPUs.
@@ -28,22 +30,15 @@ STRATEGY_LABEL = {"embedding": "data", "data": "data", "zero1": "zero", "zero2":
                   "fsdp": "fsdp", "tensor": "tensor", "pipeline": "pipeline", "hybrid": "hybrid"}
 
 
-def activation_gb(profile: Profile, p: ScalingParams) -> float:
-    """Activation memory of one GPU's batch, when the transformer shape is known (else 0)."""
-    m = profile.model
-    if not (m.layers and m.hidden_size and m.sequence_length):
-        return 0.0
-    tokens = profile.training.batch_per_gpu * m.sequence_length
-    return tokens * m.hidden_size * m.layers * p.activation_bytes_per_token_width_layer / 1e9
-
-
 def memory_per_gpu_gb(strategy: str, gpus: np.ndarray, profile: Profile,
-                      p: ScalingParams, model_split: np.ndarray | None = None) -> np.ndarray:
-    """Memory one GPU needs under ``strategy`` for every N (model_split: tensor/pipeline ways)."""
+                      p: ScalingParams, model_split: np.ndarray | None = None,
+                      act: float | None = None) -> np.ndarray:
+    """Memory one GPU needs under ``strategy`` for every N (model_split: tensor/pipeline ways;
+    ``act``: the batch's activation memory when already known)."""
     n = np.asarray(gpus, dtype=float)
     params = profile.model.params_millions * 1e6
     scale = p.optimizer_bytes_per_param / 16.0
-    act = activation_gb(profile, p)
+    act = activation_gb(profile, p) if act is None else act
     if strategy == "embedding":
         dense = params * p.recommendation_dense_fraction
         tables = (params - dense) * p.embedding_bytes_per_param / n
@@ -87,14 +82,20 @@ def choose_strategies(profile: Profile, gpus: np.ndarray, memory_gb: float,
             mem = memory_per_gpu_gb(name, n, profile, p)
             names = [name] * len(n)
         return names, mem, mem <= limit
-    candidates = [memory_per_gpu_gb(name, n, profile, p) for name in _AUTO_ORDER[:3]]
-    candidates.append(memory_per_gpu_gb("tensor", n, profile, p,
-                                        _model_split("tensor", n, per_node)))
+    act = activation_gb(profile, p)
+    candidates = [memory_per_gpu_gb(name, n, profile, p, act=act) for name in _AUTO_ORDER[:3]]
+    # Tensor parallel (Megatron) splits transformer layers; a CNN, detector or GAN whose batch
+    # does not fit trains with a smaller batch, not split: it stays data parallel, "no fit".
+    transformer = is_transformer(profile)
+    if transformer:
+        candidates.append(memory_per_gpu_gb("tensor", n, profile, p,
+                                            _model_split("tensor", n, per_node), act))
     stacked = np.stack(candidates)
     fitting = stacked <= limit
-    # First that fits wins (F24); nothing fits: tensor (hybrid across nodes), plain on 1 GPU.
+    # First that fits wins (F24); nothing fits: tensor (hybrid across nodes) for a
+    # transformer, else plain data parallel; plain on 1 GPU.
     pick = np.where(fitting.any(axis=0), np.argmax(fitting, axis=0),
-                    np.where(n == 1, 0, 3)).astype(int)
+                    np.where(n == 1, 0, 3 if transformer else 0)).astype(int)
     mems = stacked[pick, np.arange(n.size)]
     hybrid = (pick == 3) & (n > per_node)
     names = [_AUTO_ORDER[k] for k in np.where(hybrid, 4, pick).tolist()]

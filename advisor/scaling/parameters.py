@@ -50,6 +50,7 @@ class ScalingParams:
     memory_overhead_gb: float = 1.0
     optimizer_bytes_per_param: float = 16.0
     activation_bytes_per_token_width_layer: float = 34.0
+    transformer_width_per_layer: float = 64.0
     # recommenders whose embedding tables do not fit one GPU (DLRM-style, see inputs.py)
     recommendation_dense_fraction: float = 0.01
     embedding_bytes_per_param: float = 8.0
@@ -96,6 +97,13 @@ def loader_s_per_sample_by_task() -> dict[str, float]:
     """CPU seconds a default data loader spends per sample for one GPU (decode, augment), per
     task: the input stall is a share of this work (assumption table in parameters.yaml)."""
     return {k: float(v) for k, v in _raw().get("loader_s_per_sample_by_task", {}).items()}
+
+
+@cache
+def activation_bytes_per_flop_by_task() -> dict[str, float]:
+    """Activation bytes (fp32) per training FLOP of one sample, for models without a
+    transformer shape (assumption table with sources in parameters.yaml)."""
+    return {k: float(v) for k, v in _raw().get("activation_bytes_per_flop_by_task", {}).items()}
 
 
 @cache

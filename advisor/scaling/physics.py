@@ -47,7 +47,8 @@ class DataParallelInputs:
     multi_socket_pcie: bool = False  # > 4 GPUs on PCIe span two root complexes
     comm_volume_factor: float = 1.0  # 1.5 for ZeRO-3 / FSDP
     pipeline_stall: float = 0.0  # input-pipeline stall coefficient (per log2 N)
-    loader_capacity: float | None = None  # starved loader: samples per node per single-GPU step
+    # starved loader: samples per node, in single-GPU steps (per N for tensor-parallel groups)
+    loader_capacity: float | np.ndarray | None = None
     alternating_fraction: float = 0.0  # serial share of alternating training (GAN/RL)
     vgpus_per_physical: float = 1.0
     throttle_per_card: float = 0.0  # clock loss per extra card in a node (open-air packing)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from advisor.catalog.gpus import resolve_gpu
@@ -16,7 +18,12 @@ from advisor.scaling.inputs import (
     vgpu_sharing,
 )
 from advisor.scaling.links import link_figures
-from advisor.scaling.memory import STRATEGY_LABEL, choose_strategies, single_gpu_fits
+from advisor.scaling.memory import (
+    STRATEGY_LABEL,
+    activation_gb,
+    choose_strategies,
+    single_gpu_fits,
+)
 from advisor.scaling.model_parallel import estimated_shape, pipeline_parallel, tensor_parallel
 from advisor.scaling.parameters import ScalingParams, load_params
 from advisor.scaling.physics import breakdown
@@ -68,6 +75,24 @@ NOTE_MORE_MACHINES = Text(
        "this one ({per} GPUs each) on the same {link} network.",
     zh="超出配置中 {total} 张卡的部分，按 {machines} 台与本机相同的机器（每台 {per} 张卡）估算，"
        "机间网络同为 {link}。")
+NOTE_ONE_ADAPTER = Text(
+    en="Between machines the projection assumes one {link} network adapter per machine, shared "
+       "by its {per} GPUs (about {bw:.3g} GB/s of all-reduce bandwidth per machine); servers "
+       "with one InfiniBand/RoCE adapter per GPU scale much better across machines (F08).",
+    zh="机间通信按每台机器一块 {link} 网卡估算，由本机 {per} 张卡共用（每台约 {bw:.3g} GB/s 的"
+       " All-Reduce 带宽）；每张卡配一块 InfiniBand/RoCE 网卡的服务器跨机扩展要好得多（F08）。")
+NOTE_ADAPTER_PER_GPU = Text(
+    en="Between machines the projection assumes {k} {link} adapters per machine, one per GPU as "
+       "in DGX/HGX servers (about {bw:.3g} GB/s of all-reduce bandwidth per machine); with "
+       "fewer adapters, scaling across machines is lower.",
+    zh="机间通信按每台机器 {k} 块 {link} 网卡估算，即 DGX/HGX 服务器那样每张卡一块（每台约"
+       " {bw:.3g} GB/s 的 All-Reduce 带宽）；网卡更少时跨机扩展更差。")
+NOTE_ACTIVATIONS = Text(
+    en="At {batch} samples per GPU the activations alone take about {act:.3g} GB per GPU "
+       "({per:.3g} MB per sample, estimated from the model's size and task); a smaller batch "
+       "per GPU with gradient accumulation, or activation checkpointing, lowers that.",
+    zh="每卡 {batch} 个样本时，仅激活值就约占每卡 {act:.3g} GB（每个样本约 {per:.3g} MB，"
+       "按模型规模和任务估算）；减小每卡批大小并配合梯度累积，或使用激活检查点，可以降低这部分显存。")
 NOTE_UNTESTED_SCALE = Text(
     en="Above {tested} GPUs the projection extrapolates: the published measurements it was "
        "fitted on stop at 256 GPUs, so treat the band as indicative only.",
@@ -136,24 +161,27 @@ def project(profile: Profile, gpus: list[int] | None = None,
                 else 2.0
             shape = estimated_shape(profile.model.params_millions, profile.model.layers,
                                     profile.model.hidden_size, sequence_length(profile),
-                                    act_bytes)
+                                    act_bytes, p.transformer_width_per_layer)
             s, exchange, part = tensor_parallel(n[idx], ways, x, shape,
                                                 profile.training.batch_per_gpu, p)
             s_low = s if vgpus_low <= 1 else tensor_parallel(
                 n[idx], ways, pessimistic(x, vgpus_low), shape, profile.training.batch_per_gpu,
                 p)[0]
-            group = x.step_compute_s / ways + exchange
             step[idx] = part.step_s
-            dominant = _dominant(part)
-            for j, i in enumerate(idx):
-                share = exchange[j] / group[j]
-                bottleneck[i] = "communication" if share > _MINOR and n[i] > 1 else dominant[j]
+            # The activation exchange is communication inside the group's compute time; the
+            # largest overhead names the bottleneck (a starved loader outweighs it, # F28).
+            for i, neck in zip(idx, _dominant(part, exchange), strict=True):
+                bottleneck[i] = neck
         elif name == "pipeline":
-            s, bubble = pipeline_parallel(n[idx], profile.training.micro_batches, p)
+            s, bubble = pipeline_parallel(n[idx], profile.training.micro_batches, p,
+                                          x.loader_capacity)
             s_low = s
             step[idx] = x.step_compute_s * n[idx] / s
+            fed = s if x.loader_capacity is None else pipeline_parallel(
+                n[idx], profile.training.micro_batches, p)[0]
             for j, i in enumerate(idx):
-                bottleneck[i] = "pipeline_bubble" if bubble[j] > _MINOR else "compute"
+                bottleneck[i] = ("input_pipeline" if s[j] < fed[j] * (1.0 - _MINOR)
+                                 else "pipeline_bubble" if bubble[j] > _MINOR else "compute")
         else:
             part = breakdown(n[idx], x, p)
             s = part.speedup
@@ -177,6 +205,14 @@ def project(profile: Profile, gpus: list[int] | None = None,
         if not fits[i]:
             bottleneck[i] = "memory"
     notes = _notes(profile, single_fits, vgpus_low) + scale_notes
+    if not fits.all():
+        act = activation_gb(profile, p)
+        if act > 0.5 * memory[int(np.argmin(fits))]:  # the batch, not the model, does not fit
+            batch = profile.training.batch_per_gpu
+            notes.append(NOTE_ACTIVATIONS.format(batch=batch, act=act, per=act * 1e3 / batch))
+    if counts[-1] > hw.gpus_per_node and links.adapters_per_node:
+        notes.append(_adapter_note(links.adapters_per_node, links.busbw_inter_gbs, inter_link,
+                                   hw.gpus_per_node))
     if "embedding" in strategies:
         dense = profile.model.params_millions * p.recommendation_dense_fraction
         notes.append(NOTE_EMBEDDING.format(emb=round(100 * (1 - p.recommendation_dense_fraction),
@@ -205,17 +241,27 @@ _OVERHEADS = ("communication", "input_pipeline", "synchronisation", "virtualizat
               "alternating_training")
 
 
-def _dominant(part) -> list[str]:
-    """The largest overhead of each step, or compute when every overhead is minor."""
+def _dominant(part, exchange_s: np.ndarray | float = 0.0) -> list[str]:
+    """The largest overhead of each step, or compute when every overhead is minor.
+    ``exchange_s``: tensor-parallel activation exchange, counted in the compute time."""
     total = part.step_s
     # Per-step coordination (small all-reduces, framework negotiation) is network traffic:
     # it counts as communication; the rest of sync_s is waiting for stragglers (# F20).
     coordination = part.coordination_s if part.coordination_s is not None else 0.0 * total
-    stacked = np.stack([part.comm_s + coordination, part.stall_s, part.sync_s - coordination,
+    stacked = np.stack([part.comm_s + coordination + exchange_s, part.stall_s, part.sync_s - coordination,
                         part.sharing_s, total * (1.0 - 1.0 / part.alternating_loss)])
     top = np.argmax(stacked, axis=0)
     big = np.take_along_axis(stacked, top[None, :], axis=0)[0] > _MINOR * total
     return [_OVERHEADS[k] if b else "compute" for k, b in zip(top, big, strict=True)]
+
+
+@lru_cache(maxsize=64)  # Text is frozen; formatting it costs ~10 % of a fast projection
+def _adapter_note(k: int, busbw: float, inter_link: InterLink, per_node: int) -> Text:
+    """How many network adapters a machine is taken to have: the largest lever between
+    machines, so the projection says what it assumed (links.yaml, ``adapters``)."""
+    if k > 1:
+        return NOTE_ADAPTER_PER_GPU.format(k=k, link=inter_link.value, bw=busbw)
+    return NOTE_ONE_ADAPTER.format(link=inter_link.value, per=per_node, bw=busbw)
 
 
 def _notes(profile: Profile, single_fits: bool, vgpus_low: float) -> list[Text]:
