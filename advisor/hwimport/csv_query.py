@@ -11,7 +11,7 @@ import re
 from itertools import compress
 from operator import itemgetter
 
-from advisor.hwimport.query import _VIRT
+from advisor.hwimport.query_fields import VIRT_MODES
 from advisor.hwimport.reading import GpuReading, Reading, norm_bus_id, to_float, to_int
 from advisor.hwimport.throttle import is_active, parse_mask, reason_name, reasons_from_mask
 
@@ -255,7 +255,7 @@ def _apply(reading: Reading, gpu: GpuReading, field: str, cell: str) -> None:
     elif field == "count":
         reading.declared_gpu_count = to_int(cell)
     elif field == "virt":
-        gpu.virtualization = _VIRT.get(cell.lower())
+        gpu.virtualization = VIRT_MODES.get(cell.lower())
     elif field == "mig":
         gpu.mig_enabled = {"enabled": True, "disabled": False}.get(cell.lower())
     elif field == "mask":

@@ -9,6 +9,7 @@ hints such as ``topo -mp`` or ``--query-gpu=...`` from the command line.
 from __future__ import annotations
 
 import re
+from itertools import compress, groupby
 
 LINK_TOKENS = frozenset({"X", "PIX", "PXB", "PHB", "NODE", "SYS", "SOC"})
 # Column names `nvidia-smi dmon` (-s pucvmet, -o DT) and `pmon` print in their "# gpu ..." header,
@@ -60,21 +61,36 @@ def is_link_token(token: str) -> bool:
 
 def candidate_kinds(text: str) -> set[str]:
     """Kinds a text may contain, from substrings alone (no per-line work). Single-character
-    gates first: they are memchr-fast, multi-character searches are not."""
+    gates first: they are memchr-fast, multi-character searches are not (``_has``)."""
     found: set[str] = set()
-    if "|" in text and ("NVIDIA-SMI" in text or "GPU  Name" in text or "+---" in text):
+    if "|" in text and (_has(text, "NVIDIA-SMI") or _has(text, "GPU  Name") or
+                        _has(text, "+---")):
         found.add("table")
-    if ":" in text and (" : " in text or " :\n" in text or "NVSMI LOG" in text):
+    if ":" in text and (_has(text, " : ") or _has(text, " :\n") or _has(text, "NVSMI LOG")):
         found.add("query")
-    if "0" in text and "GPU0" in text:
+    if "0" in text and _has(text, "GPU0"):
         found.add("topo")
-    if "#" in text and ("# gpu" in text or "#gpu" in text or "# Idx" in text or "#Date" in text):
+    if "#" in text and (_has(text, "# gpu") or _has(text, "#gpu") or _has(text, "# Idx") or
+                        _has(text, "#Date")):
         found.add("dmon")
-    if "(" in text and "(UUID" in text or "GPU 0: " in text:
+    if "(" in text and _has(text, "(UUID") or _has(text, "GPU 0: "):
         found.add("list")
-    if "," in text and ", " in text:
+    if "," in text and _has(text, ", "):
         found.add("csv")
     return found
+
+
+def _has(text: str, needle: str) -> bool:
+    """``needle in text``, by one-character finds of its first character while that is rare
+    (a `dmon` log has no "G", a -q no "#"): a multi-character search scans the whole paste,
+    about 0.5 ms per MB each, a one-character find is memchr-fast."""
+    first = needle[0]
+    at = text.find(first)
+    for _ in range(64):
+        if at == -1 or text.startswith(needle, at):
+            return at != -1
+        at = text.find(first, at + 1)
+    return text.find(needle, at) != -1
 
 
 def classify_line(line: str) -> str | None:
@@ -131,22 +147,27 @@ _FOLLOWERS = {"dmon-row": "dmon", "topo-legend": "topo"}
 def split_segments(lines: list[str], candidates: set[str]) -> list[tuple[str, list[str]]]:
     """Consecutive runs of one kind, each with the neutral lines that came before it.
 
-    Each distinct line is classified once (pasted logs repeat lines) and the kinds are looked
-    up with ``map``: the loop below does no string work."""
+    Each distinct line is classified once (pasted logs repeat lines). Neutral lines change
+    nothing, and neither does a line of the kind just seen except that the segment grows to
+    it, so the loop below visits runs of one kind among the classified lines (found with
+    C-level ``compress``/``groupby``), not lines."""
     if len(candidates) == 1:
         return [(next(iter(candidates)), lines)]
     kind_of = {line: classify_line(line) for line in dict.fromkeys(lines)}
+    kinds = list(map(kind_of.__getitem__, lines))
+    positions = list(compress(range(1, len(lines) + 1), kinds))  # 1-based, classified lines
     segments: list[tuple[str, list[str]]] = []
     current: str | None = None
     start = 0
     pending_from = 0  # first neutral line after the last classified one
-    for i, kind in enumerate(map(kind_of.__getitem__, lines), 1):
-        if kind is None:
-            continue
+    at = 0
+    for kind, run in groupby(filter(None, kinds)):
+        at += len(list(run))
+        last = positions[at - 1]  # the run's last line
         if kind in _FOLLOWERS:
             follower_of = _FOLLOWERS[kind]
             if current == follower_of:
-                pending_from = i
+                pending_from = last
                 continue
             if kind == "dmon-row":  # numbers with no dmon header: noheader CSV is comma'd
                 continue
@@ -156,7 +177,7 @@ def split_segments(lines: list[str], candidates: set[str]) -> list[tuple[str, li
                 segments.append((current, lines[start:pending_from]))
                 start = pending_from
             current = kind
-        pending_from = i
+        pending_from = last
     if current is not None:
         segments.append((current, lines[start:]))
     return segments

@@ -7,9 +7,9 @@ column groups come and go (-s pucvmet), and "-" marks an unsupported value. A he
 not dmon output (a Markdown heading "# GPU notes" looks like one): it needs the units line
 ("# Idx W C ...") or sample rows under it.
 
-Speed (a 1 MB log in a few ms): rows are split with ``map(str.split)``, transposed with
-``zip(*rows)`` and converted a whole column at a time with ``map(float, column)``; the careful
-cell-by-cell path runs only for a column that holds junk.
+Speed (a 1 MB log in a few ms): a block whose lines all hold one row is joined and split in
+one go (``_regular_block``; other blocks are split line by line), columns are sliced out of the
+flat token list, and each distinct value of a column is converted once (``_numbers``).
 """
 
 from __future__ import annotations
@@ -25,6 +25,8 @@ _SAMPLE_COLUMNS = {"sm": "sm_util", "mem": "mem_util", "enc": "enc_util", "pwr":
                    "gtemp": "temp_c", "temp": "temp_c", "pclk": "pclk_mhz"}
 _READ_COLUMNS = frozenset({*_SAMPLE_COLUMNS, "fb", "pviol", "tviol"})
 _ELLIPSIS = ("...", "…")
+_SEP = "\0"  # between rows when a block is split in one go (cleanup removes NUL characters)
+_ROW_END = f" {_SEP} "
 
 Columns = list[Sequence[str]]  # one block's rows of one GPU, column by column
 Groups = dict[tuple[str, tuple[str, ...]], list[Columns]]  # (GPU index, header) -> blocks
@@ -75,11 +77,15 @@ def parse_dmon(lines: list[str]) -> Reading:
         elif header is not None:
             body = line.strip()[1:].split()
             if len(body) == len(header) and all(_is_number(t) for t in body):
-                skipped += _collect(groups, header, [body])  # a data row the poster commented
+                skipped += _collect(groups, header, body, len(body))  # a row commented out
         if header is None or at + 1 >= end:
             continue
-        rows = list(map(str.split, lines[at + 1:end]))
         width = len(header)
+        flat = _regular_block(lines[at + 1:end], width)
+        if flat is not None:  # the usual block: every line holds one row
+            skipped += _collect(groups, header, flat, width + 1)
+            continue
+        rows = list(map(str.split, lines[at + 1:end]))
         widths = set(map(len, rows))
         if widths == {width, 0}:  # blank lines in the log
             rows = [row for row in rows if row]
@@ -90,7 +96,7 @@ def parse_dmon(lines: list[str]) -> Reading:
             if bad and any("not supported" in " ".join(r).lower() for r in bad):
                 unsupported = True
             rows = good
-        skipped += _collect(groups, header, rows)
+        skipped += _collect(groups, header, list(chain.from_iterable(rows)), width)
     for (index, names), blocks in groups.items():
         _add_rows(reading, index, names, blocks)
     reading.gpus.sort(key=lambda g: g.index if g.index is not None else -1)
@@ -111,24 +117,42 @@ def parse_dmon(lines: list[str]) -> Reading:
     return reading
 
 
-def _collect(groups: Groups, header: tuple[str, ...], rows: list[list[str]]) -> int:
-    """File a block's rows (all ``len(header)`` wide) under (GPU index, header), column by
-    column; returns how many rows had no usable GPU index."""
-    if not rows:
+def _regular_block(block: list[str], width: int) -> list[str] | None:
+    """The tokens of a block whose lines (trailing blank lines aside) all hold ``width``
+    tokens, row-major with a ``_SEP`` token after each row but the last (row r starts at
+    r * (width + 1)); None for any other block. One join and one split: a split per line and
+    a flattening cost about twice as much."""
+    while block and not block[-1].strip():
+        block = block[:-1]
+    if not block:
+        return None
+    joined = _ROW_END.join(block)
+    rows = len(block)
+    if joined.count(_SEP) != rows - 1:  # a line holds the separator itself (never in a paste)
+        return None
+    flat = joined.split()
+    if len(flat) != rows * (width + 1) - 1 or flat[width::width + 1].count(_SEP) != rows - 1:
+        return None
+    return flat
+
+
+def _collect(groups: Groups, header: tuple[str, ...], flat: list[str], stride: int) -> int:
+    """File a block's rows (all ``len(header)`` wide, row r at ``flat[r * stride:]``) under
+    (GPU index, header), column by column; returns how many rows had no usable GPU index."""
+    if not flat:
         return 0
     width = len(header)
-    flat = list(chain.from_iterable(rows))  # row-major: column pos is flat[pos::width]
     at = header.index("gpu")
-    ids = flat[at::width]
+    ids = flat[at::stride]
     indices = list(dict.fromkeys(ids))
     n = len(indices)
     wanted = _wanted(header)
     if all(i.isdigit() and len(i) <= 4 for i in indices) and \
             all(ids[k::n].count(index) == len(ids[k::n]) for k, index in enumerate(indices)):
         # the usual log: each sample lists the GPUs in the same order
-        step = width * n
+        step = stride * n
         for k, index in enumerate(indices):
-            mine = [flat[pos + k * width::step] if wanted[pos] else () for pos in range(width)]
+            mine = [flat[pos + k * stride::step] if wanted[pos] else () for pos in range(width)]
             groups.setdefault((index, header), []).append(mine)
         return 0
     bad = 0
@@ -137,7 +161,7 @@ def _collect(groups: Groups, header: tuple[str, ...], rows: list[list[str]]) -> 
             bad += ids.count(index)
             continue
         mask = [v == index for v in ids]
-        mine = [list(compress(flat[pos::width], mask)) if wanted[pos] else ()
+        mine = [list(compress(flat[pos::stride], mask)) if wanted[pos] else ()
                 for pos in range(width)]
         groups.setdefault((index, header), []).append(mine)
     return bad

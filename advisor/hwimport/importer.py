@@ -41,9 +41,13 @@ MAX_CHARS = 64 * 1024 * 1024
 
 def _parse_segments(segments: list[tuple[str, list[str]]], source: str | None) -> list[Reading]:
     readings: list[Reading] = []
+    # What -q and topo parsers worked out per distinct line, shared by all the segments of one
+    # paste (a watch log of several commands repeats them) and dropped after it.
+    memos: dict[str, dict] = {"query": {}, "topo": {}}
     for kind, lines in segments:
         try:
-            reading = PARSERS[kind](lines)
+            memo = memos.get(kind)
+            reading = PARSERS[kind](lines) if memo is None else PARSERS[kind](lines, memo)
         except Exception:  # noqa: BLE001 - a parser bug must not lose the rest of the paste
             log.exception("hwimport: %s parser failed on a segment of %s", kind, source)
             continue

@@ -9,17 +9,16 @@ Reasons" → "Clocks Event Reasons", "Power Readings" → "GPU Power Readings", 
 from __future__ import annotations
 
 import re
+from itertools import compress, count
 
-from advisor.hwimport.reading import GpuReading, Reading, norm_bus_id, to_float, to_int
+from advisor.hwimport.query_fields import Handler, field_handler
+from advisor.hwimport.reading import GpuReading, Reading, as_int, norm_bus_id, to_float
 from advisor.hwimport.throttle import is_active, reason_name
 
 _GPU_BLOCK = re.compile(r"^GPU ([0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.[0-9A-Fa-f])\s*$")
 _INDEX_FLAG = re.compile(r"(?:\s-i\s*|--id[= ])(\d+)\b")
 _REASON_SECTIONS = frozenset({"clocks throttle reasons", "clocks event reasons",
                               "clocks_throttle_reasons", "clocks_event_reasons"})
-_POWER_SECTIONS = frozenset({"power readings", "gpu power readings"})
-_VIRT = {"none": "none", "pass-through": "passthrough", "passthrough": "passthrough",
-         "vgpu": "vgpu", "host vgpu": "host_vgpu", "host_vgpu": "host_vgpu"}
 # Keys and headings only `nvidia-smi -q` prints: one of them makes a text recognisably -q.
 _SIGNATURE = frozenset({
     "nvsmi log", "attached gpus", "driver version", "cuda version", "product name",
@@ -36,7 +35,7 @@ _SIGNATURE = frozenset({
 })
 
 
-# Keys `_apply` reads; any other key line is skipped without tracking its section.
+# Keys `field_handler` reads; any other key line is skipped without tracking its section.
 _WANTED = frozenset({
     "product name", "bus id", "gpu uuid", "total", "used", "gpu", "memory", "encoder",
     "performance state", "gpu current temp", "gpu slowdown temp", "power draw",
@@ -46,74 +45,82 @@ _WANTED = frozenset({
 })
 
 
-def parse_query(lines: list[str]) -> Reading:
+# What a line of -q is, worked out once per distinct line (see ``_split``). Key lines (with
+# " :") have codes up to _TOP_KEY; a "Clocks ... Reasons" section reads any of them.
+_BLANK, _UNREAD, _SIGNATURE_KEY, _WANTED_KEY, _TOP_KEY, _HEADING, _GPU_LINE, _COMMAND = \
+    range(-1, 7)
+_READ = frozenset({_SIGNATURE_KEY, _WANTED_KEY, _TOP_KEY, _HEADING, _GPU_LINE, _COMMAND})
+_SKIPPED = (_BLANK,)
+_TOP_LEVEL = frozenset({"driver version", "cuda version", "attached gpus", "attached vgpus"})
+_UNKNOWN = object()
+
+
+def parse_query(lines: list[str], memo: dict[str, tuple] | None = None) -> Reading:
+    """``memo``: line → ``_split(line)``, shared by the -q segments of one paste (a watch log
+    cuts -q into several segments that repeat the same lines)."""
     reading = Reading(kind="query")
     stack: list[tuple[int, str]] = []
     gpu: GpuReading | None = None
     implicit_seen: set[tuple[str, str]] | None = None  # keys of a GPU with no header line
     index_flag: int | None = None
-    reasons_at = -1  # indentation of the open "Clocks ... Reasons" heading
     # GPU blocks repeat most lines verbatim: each distinct line is split once
-    split_of = {line: _split(line) for line in dict.fromkeys(lines)}
-    for entry in map(split_of.__getitem__, lines):
-        if entry is None or (entry[5] and reasons_at < 0):
+    split_of = {} if memo is None else memo
+    split_of.update({line: _split(line) for line in set(lines).difference(split_of)})
+    # The lines read outside a reasons section, found without a Python-level loop: more than
+    # half of -q is keys nobody reads (clocks, ECC, processes...).
+    read_of = {line: entry for line, entry in split_of.items() if entry[0] in _READ}
+    read = compress(count(), map(read_of.__contains__, lines))
+    resume = 0  # first line after the last reasons section
+    handlers: dict[tuple[str, str], Handler | None] = {}  # (section, key) → what it sets
+    for at in read:
+        if at < resume:
             continue
-        indent, s, key, sep, value, _ = entry
-        if reasons_at >= 0:
-            if indent > reasons_at and sep:
-                if gpu is None:
-                    gpu = _implicit_gpu(reading)
-                    implicit_seen = {("reasons", "")}
-                active = is_active(value)
-                if active is not None:
-                    gpu.throttle_shown = True
-                if active:
-                    gpu.throttle.add(reason_name(key))
-                continue
-            reasons_at = -1
-        if not sep:
-            if s[0] == "G" and (m := _GPU_BLOCK.match(s)):
-                gpu = GpuReading(bus_id=norm_bus_id(m.group(1)))
+        code, indent, key, value, extra, number = read_of[lines[at]]
+        if code == _SIGNATURE_KEY:
+            reading.recognised = True
+            continue
+        if code >= _GPU_LINE:
+            if code == _GPU_LINE:
+                gpu = GpuReading(bus_id=extra)
                 reading.gpus.append(gpu)
                 implicit_seen, stack = None, []
                 reading.recognised = True
+            elif extra is not None:  # a command line with -i N
+                index_flag = extra
+            continue
+        while stack and stack[-1][0] >= indent:
+            stack.pop()
+        if code == _HEADING:
+            stack.append((indent, key))
+            if extra is None:  # most headings: neither a signature nor a reasons section
                 continue
-            if "nvidia-smi" in s:
-                if m := _INDEX_FLAG.search(s):
-                    index_flag = int(m.group(1))
-                continue
-            heading = key
-            if heading in _SIGNATURE or heading.strip("= ") == "nvsmi log":
+            signature, reasons = extra
+            if signature:
                 reading.recognised = True
-            while stack and stack[-1][0] >= indent:
-                stack.pop()
-            stack.append((indent, heading))
-            if heading in _REASON_SECTIONS:
-                reasons_at = indent
+            if reasons:
                 if gpu is not None and implicit_seen is not None and \
                         ("reasons", "") in implicit_seen:
                     gpu = None  # a second reasons block in a fragment: the next GPU
                 if gpu is not None and implicit_seen is not None:
                     implicit_seen.add(("reasons", ""))
+                resume, gpu, implicit_seen = _read_reasons(reading, lines, split_of, at, indent,
+                                                           gpu, implicit_seen)
             continue
-        if key not in _WANTED:  # most lines: skipped after one set lookup
-            if key in _SIGNATURE:
-                reading.recognised = True
-            continue
-        if key in _SIGNATURE:
+        if extra:  # a wanted key that only -q prints
             reading.recognised = True
-        while stack and stack[-1][0] >= indent:
-            stack.pop()
         parent = stack[-1][1] if stack else ""
-        if key == "driver version" and not parent:
-            reading.driver_version = value or None
-            continue
-        if key == "cuda version" and not parent:
-            reading.cuda_version = value if value and value[0].isdigit() else None
-            continue
-        if key in ("attached gpus", "attached vgpus"):
-            reading.declared_gpu_count = to_int(value)
-            continue
+        if code == _TOP_KEY:
+            if key == "driver version":
+                if not parent:
+                    reading.driver_version = value or None
+                    continue
+            elif key == "cuda version":
+                if not parent:
+                    reading.cuda_version = value if value and value[0].isdigit() else None
+                    continue
+            else:
+                reading.declared_gpu_count = as_int(number)
+                continue
         if not value:
             continue
         if gpu is None or implicit_seen is not None and (parent, key) in implicit_seen:
@@ -125,28 +132,73 @@ def parse_query(lines: list[str]) -> Reading:
             implicit_seen = set()
         if implicit_seen is not None:
             implicit_seen.add((parent, key))
-        _apply(gpu, parent, key, value)
+        handler = handlers.get((parent, key), _UNKNOWN)
+        if handler is _UNKNOWN:
+            handler = handlers[(parent, key)] = field_handler(parent, key)
+        if handler is not None:
+            handler(gpu, value, number)
     _finish(reading, index_flag)
     return reading
 
 
-def _split(line: str) -> tuple[int, str, str, str, str, bool] | None:
-    """(indentation, stripped line, lower-case key (the whole line if no " :"), " :" or "",
-    stripped value, unread); None for lines to skip. ``unread``: a "key : value" line that
-    matters only inside a "Clocks ... Reasons" section (most lines of `-q`)."""
+def _read_reasons(reading: Reading, lines: list[str], split_of: dict[str, tuple], at: int,
+                  indent: int, gpu: GpuReading | None,
+                  implicit_seen: set[tuple[str, str]] | None
+                  ) -> tuple[int, GpuReading | None, set[tuple[str, str]] | None]:
+    """The "Clocks ... Reasons" section opened at line ``at``: every key line indented deeper
+    than the heading, up to the first other line (returned, with the GPU read into)."""
+    end = at + 1
+    while end < len(lines):
+        entry = split_of[lines[end]]
+        if entry[0] != _BLANK:
+            if entry[0] > _TOP_KEY or entry[1] <= indent:
+                break
+            if gpu is None:
+                gpu = _implicit_gpu(reading)
+                implicit_seen = {("reasons", "")}
+            active = is_active(entry[3])
+            if active is not None:
+                gpu.throttle_shown = True
+            if active:
+                gpu.throttle.add(reason_name(entry[2]))
+        end += 1
+    return end, gpu, implicit_seen
+
+
+def _split(line: str) -> tuple:
+    """(code, indentation, lower-case key (the whole line if no " :"), stripped value, extra,
+    number) for one line, or ``_SKIPPED`` for lines to skip. ``extra``: the normalised bus id of a GPU
+    block line, the ``-i`` index of a command line, (is a signature, opens a reasons section)
+    for a heading, "is a signature" for a wanted key. ``number``: ``to_float(value)`` of a
+    wanted key. _UNREAD: a "key : value" line that matters only inside a "Clocks ... Reasons"
+    section (most lines of `-q`)."""
     s = line.lstrip()
     if not s:
-        return None
+        return _SKIPPED
     indent = len(line) - len(s)
     s = s.rstrip()
     if s[0] == "#" or s in ("--", "...", "…"):
-        return None
+        return _SKIPPED
     if "\t" in s:  # tab-padded keys in some pastes
         s = s.replace("\t", " ")
     key, sep, value = s.partition(" :")
     key = key.rstrip().lower()
-    unread = bool(sep) and key not in _WANTED and key not in _SIGNATURE
-    return indent, s, key, sep, value.strip(), unread
+    value = value.strip()
+    if sep:
+        if key in _WANTED:
+            code = _TOP_KEY if key in _TOP_LEVEL else _WANTED_KEY
+            return code, indent, key, value, key in _SIGNATURE, to_float(value)
+        code = _SIGNATURE_KEY if key in _SIGNATURE else _UNREAD
+        return code, indent, key, value, None, None
+    if s[0] == "G" and (m := _GPU_BLOCK.match(s)):
+        return _GPU_LINE, indent, key, value, norm_bus_id(m.group(1)), None
+    if "nvidia-smi" in s:
+        m = _INDEX_FLAG.search(s)
+        return _COMMAND, indent, key, value, int(m.group(1)) if m else None, None
+    signature = key in _SIGNATURE or key.strip("= ") == "nvsmi log"
+    reasons = key in _REASON_SECTIONS
+    return _HEADING, indent, key, value, (signature, reasons) if signature or reasons else None, \
+        None
 
 
 def _implicit_gpu(reading: Reading) -> GpuReading:
@@ -159,70 +211,6 @@ def _is_gpu_key(parent: str, key: str) -> bool:
     if parent in ("vgpu driver capability", "") and key not in _SIGNATURE:
         return False
     return True
-
-
-def _apply(gpu: GpuReading, parent: str, key: str, value: str) -> None:
-    if key == "product name":
-        if not parent:  # not "vGPU Software Licensed Product / Product Name"
-            gpu.name = value
-    elif key == "bus id" and parent == "pci":
-        gpu.bus_id = gpu.bus_id or norm_bus_id(value)
-    elif key == "gpu uuid":
-        gpu.uuid = value
-    elif parent == "fb memory usage":
-        if key == "total":
-            gpu.memory_total_mib = to_int(value)
-        elif key == "used":
-            gpu.memory_used_mib = to_int(value)
-    elif parent == "utilization":
-        number = to_float(value)
-        if number is not None:
-            if key == "gpu":
-                gpu.sm_util.append(number)
-            elif key == "memory":
-                gpu.mem_util.append(number)
-            elif key == "encoder":
-                gpu.enc_util.append(number)
-    elif key == "performance state":
-        gpu.pstate = value.upper() if value.upper().startswith("P") else None
-    elif parent == "temperature":
-        if key == "gpu current temp":
-            number = to_float(value)
-            if number is not None:
-                gpu.temp_c.append(number)
-        elif key == "gpu slowdown temp":
-            gpu.slowdown_temp_c = to_float(value)
-    elif parent in _POWER_SECTIONS:
-        if key in ("power draw", "average power draw"):
-            number = to_float(value)
-            if number is not None:
-                gpu.power_w.append(number)
-        elif key in ("enforced power limit", "current power limit", "power limit"):
-            gpu.power_limit_w = gpu.power_limit_w or to_float(value)
-    elif parent == "pcie generation":
-        if key == "max":
-            gpu.pcie_gen_max = to_int(value)
-        elif key == "current":
-            gpu.pcie_gen_current = to_int(value)
-    elif parent == "link width":
-        if key == "max":
-            gpu.pcie_width_max = to_int(value)
-        elif key == "current":
-            gpu.pcie_width_current = to_int(value)
-    elif key == "virtualization mode":
-        gpu.virtualization = _VIRT.get(value.lower())
-    elif parent == "mig mode" and key == "current":
-        gpu.mig_enabled = {"enabled": True, "disabled": False}.get(value.lower())
-    elif key == "multigpu board":
-        gpu.multi_gpu_board = value.lower() == "yes"
-    elif parent == "fabric" and key == "state":
-        gpu.fabric_state = None if value.upper() == "N/A" else value
-    elif parent == "clocks" and key == "sm":
-        number = to_float(value)
-        if number is not None:
-            gpu.pclk_mhz.append(number)
-    elif key == "active vgpus":
-        gpu.vgpus = to_int(value)
 
 
 def _finish(reading: Reading, index_flag: int | None) -> None:

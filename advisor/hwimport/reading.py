@@ -27,6 +27,13 @@ def norm_bus_id(text: str | None) -> str | None:
     return f"{int(m.group(1), 16):04X}:{m.group(2).upper()}:{m.group(3).upper()}.{m.group(4)}"
 
 
+_SERIES = ("sm_util", "mem_util", "enc_util", "temp_c", "power_w", "pclk_mhz")
+_SCALARS = ("index", "bus_id", "uuid", "memory_total_mib", "memory_used_mib", "pstate",
+            "power_limit_w", "slowdown_temp_c", "pcie_gen_current", "pcie_gen_max",
+            "pcie_width_current", "pcie_width_max", "virtualization", "vgpus", "mig_devices",
+            "mig_enabled", "fabric_state", "multi_gpu_board")
+
+
 @dataclass
 class GpuReading:
     index: int | None = None
@@ -68,16 +75,14 @@ class GpuReading:
             if new_series:
                 self.util_breaks.append(start)
             self.util_breaks += [start + b for b in other.util_breaks]
-        for name in ("sm_util", "mem_util", "enc_util", "temp_c", "power_w", "pclk_mhz"):
-            getattr(self, name).extend(getattr(other, name))
+        mine, theirs = self.__dict__, other.__dict__  # plain dicts: no getattr per field
+        for name in _SERIES:
+            mine[name].extend(theirs[name])
         self.throttle |= other.throttle
         self.throttle_shown = self.throttle_shown or other.throttle_shown
-        for name in ("index", "bus_id", "uuid", "memory_total_mib", "memory_used_mib", "pstate",
-                     "power_limit_w", "slowdown_temp_c", "pcie_gen_current", "pcie_gen_max",
-                     "pcie_width_current", "pcie_width_max", "virtualization", "vgpus",
-                     "mig_devices", "mig_enabled", "fabric_state", "multi_gpu_board"):
-            if getattr(self, name) is None and getattr(other, name) is not None:
-                setattr(self, name, getattr(other, name))
+        for name in _SCALARS:
+            if mine[name] is None and theirs[name] is not None:
+                mine[name] = theirs[name]
         self.name = better_name(self.name, other.name)
 
 
@@ -156,7 +161,11 @@ def to_float(text: str | None) -> float | None:
 
 
 def to_int(text: str | None) -> int | None:
-    value = to_float(text)
+    return as_int(to_float(text))
+
+
+def as_int(value: float | None) -> int | None:
+    """A number read by ``to_float`` as an int; None for none, NaN or absurd sizes."""
     if value is None or value != value or abs(value) > 1e12:
         return None
     return int(value)

@@ -79,7 +79,51 @@ def _mode_hint(line: str, topo: TopoReading) -> None:
         topo.mode_known = True
 
 
-def parse_topo(lines: list[str]) -> Reading:
+_NOT_A_ROW = ()
+Row = tuple[int | None, int, bool, list[tuple[tuple[int, str], str]],
+            list[tuple[tuple[int, int], str]], set[int]]
+
+
+def _row(line: str, s: str, devices: list[str], device_set: set[str], gpu_of: dict[str, int],
+         gpu_at_column: list[int | None], tails: list[str]) -> Row | tuple[()]:
+    """One matrix row under the header ``devices``: (GPU number or None for a NIC row, garbled
+    cells, any NV# cell, GPU→NIC links, GPU pair links in column order, NUMA ids), or
+    ``_NOT_A_ROW``."""
+    toks = s.split()
+    label = toks[0]
+    if label not in device_set or len(toks) < 2:
+        return _NOT_A_ROW
+    i = gpu_of.get(label)  # this row's GPU number; None for a NIC row
+    fuzzy, nv = 0, False
+    nic_links: list[tuple[tuple[int, str], str]] = []
+    links: list[tuple[tuple[int, int], str]] = []
+    for col, cell in enumerate(toks[1:1 + len(devices)]):
+        token, exact = _link(cell)
+        if token is None:
+            break
+        fuzzy += not exact
+        if i is not None and token != "X":
+            j = gpu_at_column[col]
+            if j is None:
+                nic_links.append(((i, devices[col]), token))
+            elif i != j:
+                links.append(((min(i, j), max(i, j)), token))
+        if token[:2] == "NV":
+            nv = True
+    numa: set[int] = set()
+    if i is not None and "NUMA Affinity" in tails and "\t" in line:
+        parts = line.rstrip("\n").split("\t")
+        at = 1 + len(devices) + tails.index("NUMA Affinity")
+        if at < len(parts):
+            numa = _numa_ids(parts[at])
+    return i, fuzzy, nv, nic_links, links, numa
+
+
+def parse_topo(lines: list[str], memo: dict[tuple[str, ...], dict[str, tuple]] | None = None
+               ) -> Reading:
+    """``memo``: header → {line: its ``_row``}, shared by the topo segments of one paste (a
+    watch log of several commands cuts the same matrix into many segments)."""
+    memo = {} if memo is None else memo
     reading = Reading(kind="topo")
     topo = reading.topo = TopoReading()
     devices: list[str] = []
@@ -91,6 +135,7 @@ def parse_topo(lines: list[str]) -> Reading:
     numa: set[int] = set()
     legend_nv = legend_pix_next = False
     fuzzy_cells = 0
+    rows: dict[str, tuple] = {}  # line → its _row under this header
     for line in lines:
         s = line.strip()
         if legend_pix_next:  # the line after "PIX = ..." is "NV# = ..." only in `topo -m`
@@ -102,6 +147,7 @@ def parse_topo(lines: list[str]) -> Reading:
         if not devices:
             if "GPU0" in s or ("GPU" in s and "Affinity" in s):
                 toks = _header_tokens(s)
+                rows = memo.setdefault(tuple(toks), {})
                 devices = [t for t in toks if t not in _TAIL_COLUMNS]
                 cut = next((i for i, t in enumerate(toks) if t in _TAIL_COLUMNS), len(toks))
                 devices, tails = toks[:cut], toks[cut:]
@@ -116,31 +162,21 @@ def parse_topo(lines: list[str]) -> Reading:
             else:
                 _mode_hint(s, topo)
             continue
-        toks = s.split()
-        label = toks[0]
-        if label in device_set and len(toks) > 1:
-            i = gpu_of.get(label)  # this row's GPU number; None for a NIC row
-            cells = toks[1:1 + len(devices)]
-            for col, cell in enumerate(cells):
-                token, exact = _link(cell)
-                if token is None:
-                    break
-                fuzzy_cells += not exact
-                if i is not None and token != "X":
-                    j = gpu_at_column[col]
-                    if j is None:
-                        topo.nic_links[(i, devices[col])] = token
-                    elif i != j:
-                        topo.links.setdefault((min(i, j), max(i, j)), token)
-                if token[:2] == "NV":
-                    topo.mode_known = True
+        row = rows.get(line)
+        if row is None:  # a matrix row, read once per distinct line (watch logs repeat them)
+            row = rows[line] = _row(line, s, devices, device_set, gpu_of, gpu_at_column,
+                                    tails)
+        if row:  # _NOT_A_ROW is empty
+            i, fuzzy, nv, nic_links, links, numa_ids = row
+            fuzzy_cells += fuzzy
+            if nv:
+                topo.mode_known = True
+            topo.nic_links.update(nic_links)
+            for pair, token in links:
+                topo.links.setdefault(pair, token)  # the first row naming a pair wins
             if i is not None:
                 topo.gpu_rows.add(i)
-                if "NUMA Affinity" in tails and "\t" in line:
-                    parts = line.rstrip("\n").split("\t")
-                    at = 1 + len(devices) + tails.index("NUMA Affinity")
-                    if at < len(parts):
-                        numa |= _numa_ids(parts[at])
+                numa |= numa_ids
             continue
         if s.startswith("NV#") or (s.startswith("NV") and "NVLink" in s):
             legend_nv = True
