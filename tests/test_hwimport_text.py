@@ -212,3 +212,20 @@ def test_observation_made_without_sentences_shows_its_evidence():
     obs = Observation(id="no_nvlink", severity="info", message={"en": "x", "zh": "x"},
                       evidence=["worst GPU-GPU path: SYS"])
     assert obs.evidence_in("zh") == ["worst GPU-GPU path: SYS"]
+
+
+def test_a_garbled_header_after_the_command_line_is_not_a_gpu():
+    """Found by random edits (review 4): the command line's fields were used for a garbled
+    header line, which became a GPU named ">  name"; a row of another width could raise."""
+    from advisor.hwimport import parse_text
+
+    text = ("$ nvidia-smi --query-gpu=index,name,driver_version,pci.bus_id --format=csv\n"
+            "index, >  name, driver_version, pci\n"
+            "index, name, driver_version, pci.bus_id\n"
+            "0, NVIDIA A100-SXM4-40GB, 535.54.03, 00000000:07:00.0\n"
+            "1, NVIDIA A100-SXM4-40GB, 535.54.03, 00000000:0F:00.0\n")
+    d = parse_text(text)
+    assert d.gpu_count == 2 and set(d.gpu_names) == {"NVIDIA A100-SXM4-40GB"}
+    noheader = parse_text("P0, NVIDIA A100-SXM4-40GB, 00000000:07:00.0\n"
+                          "P0, NVIDIA A100-SXM4-40GB, 00000000:0F:00.0\n")
+    assert noheader.gpu_count == 2  # a value like P0 first is data, not a header

@@ -121,6 +121,9 @@ def parse_csv(lines: list[str]) -> Reading:
                 fields, rows, width = header, [], len(header)
                 reading.recognised = True
                 continue
+        if not cells[0][:1].isdigit() and field_of(cells[0]) not in (None, "other"):
+            bad += 1  # a header garbled beyond reading ("index, >  name, ..."): never data
+            continue
         if fields is None and flag_fields is not None and len(cells) == len(flag_fields):
             fields, width = flag_fields, len(flag_fields)
         if fields is not None:
@@ -158,6 +161,11 @@ _SAMPLES = {"temp": "temp_c", "util": "sm_util", "mem_util": "mem_util", "power"
 
 
 def _rows_to_gpus(reading: Reading, fields: list[str | None], rows: list[list[str]]) -> None:
+    # A garbled header kept among the rows (a pasted command line before it) has another
+    # width: only rows as wide as the header are data (the columns below index by position).
+    rows = [r for r in rows if len(r) == len(fields)]
+    if not rows:
+        return
     groups: dict[str, list[list[str]]] = {}
     per_stamp: dict[str, int] = {}
     id_at = next((fields.index(f) for f in ("index", "uuid", "bus_id") if f in fields), None)

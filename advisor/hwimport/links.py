@@ -89,7 +89,9 @@ def pcie_link(gen: int | None) -> str | None:
 
 def _catalog_specs(gpus: list[GpuReading]):
     table = load_gpus()
-    ids = {catalog_id(g.name, g.memory_total_mib) for g in gpus if g.name}
+    # a paste of many machines repeats the same few cards: look each (name, memory) up once
+    ids = {catalog_id(name, mib) for name, mib in {(g.name, g.memory_total_mib) for g in gpus
+                                                   if g.name}}
     ids.discard(None)
     return [table[i] for i in ids if i in table]
 
