@@ -63,5 +63,7 @@ for name in ["nvmlDeviceGetName", "nvmlDeviceGetVirtualizationMode", "nvmlDevice
     except Exception as e: print(name, "->", type(e).__name__, e)
 print("pynvml", getattr(pynvml, "__version__", "?"))
 PY
+echo "--- hwimport budget on this machine's CPU"
+"$PY" -m benchmarks.hwimport_speed --repeat 21 2>&1 | tail -n 12
 tar czf "$OUT/capture.tar.gz" -C "$CAP" .
 echo done
