@@ -298,3 +298,23 @@ def test_one_gpu_says_links_do_not_apply():
     assert rows["Worst GPU-to-nearest-NIC path"] == "not applicable (no RDMA NIC)"
     zh = dict(summary_rows(d, "zh"))
     assert zh["NVLink"] == "不适用（只有一张卡）"
+
+
+def test_outputs_of_different_machines_are_said_to_be():
+    """Review 4: an 8×H100 `-q` and a 1×H200 table read as one machine without a word."""
+    from advisor.hwimport import parse_texts
+
+    d = parse_texts([((FIXTURES / "query/h100-sxm-8gpu-565-full-multi-gpu.txt").read_text(), "a"),
+                     ((FIXTURES / "smi/h200-580-vm-single-gpu-693w-99pct-under-load.txt")
+                      .read_text(), "b")])
+    assert any("different machines" in w.en and "不同的机器" in w.zh for w in d.warnings)
+    same = parse_texts([((FIXTURES / "query/h100-sxm-8gpu-565-full-multi-gpu.txt").read_text(),
+                         "a"), ((FIXTURES / "smi/h100-sxm-8gpu-565-thamada.txt").read_text(), "b")])
+    assert not any("different" in w.en for w in same.warnings)
+
+
+def test_one_gpu_never_shows_a_link_between_gpus():
+    from advisor.hwimport.summary_rows import summary_rows
+
+    d = parse_text((FIXTURES / "smi/rtx5090-570-single-gpu.txt").read_text())
+    assert dict(summary_rows(d, "en"))["Link inside the machine"] == "not applicable (one GPU)"

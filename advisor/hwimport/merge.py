@@ -41,6 +41,31 @@ def _find(gpus: list[GpuReading], g: GpuReading) -> GpuReading | None:
     return None
 
 
+def _model(name: str) -> str:
+    """A GPU name without vendor words and punctuation, for comparing outputs."""
+    n = name.lower().replace("nvidia", "").replace("geforce", "").replace("tesla", "")
+    return "".join(ch for ch in n if ch.isalnum())
+
+
+def _different_machines(readings: list[Reading], merged: Merged) -> None:
+    """Outputs whose GPU models share nothing come from different machines (review 4: a topo
+    of an 8×H100 server and a table of a 1×H200 VM read as one 8×H200 machine)."""
+    named = [(r.source or r.kind, {_model(g.name) for g in r.gpus if g.name})
+             for r in readings]
+    named = [(src, models) for src, models in named if models]
+    for i, (src_a, a) in enumerate(named):
+        for src_b, b in named[i + 1:]:
+            # a table cuts long names ("GeForce RTX 208..."): a prefix is the same model
+            if not any(x.startswith(y) or y.startswith(x) for x in a for y in b):
+                merged.warnings.append(Text(
+                    en=f"{src_a} and {src_b} show different GPU models: they seem to come "
+                       "from different machines, and this description mixes them (import "
+                       "the outputs of one machine at a time)",
+                    zh=f"{src_a} 与 {src_b} 显示的显卡型号不同：看起来来自不同的机器，"
+                       "合并后的描述混合了两者（请每次只导入同一台机器的输出）"))
+                return
+
+
 def merge_readings(readings: list[Reading]) -> Merged:
     merged = Merged()
     for r in readings:
@@ -75,10 +100,13 @@ def merge_readings(readings: list[Reading]) -> Merged:
                 target.absorb(g, new_series=True)
         if not r.count_is_fragment and (r.gpus or r.declared_gpu_count is not None):
             merged.counts.append(max(len(r.gpus), r.declared_gpu_count or 0))
+    _different_machines(readings, merged)
     if len(set(merged.counts)) > 1:
         merged.warnings.append(Text(
-            en=f"the outputs disagree on the number of GPUs ({sorted(set(merged.counts))}); "
-               "the largest was used",
-            zh=f"各输出显示的显卡数量不一致（{sorted(set(merged.counts))}）；采用最大值"))
+            en=f"the outputs disagree on the number of GPUs ({sorted(set(merged.counts))}): "
+               "part of an output may be missing, or they come from different machines; the "
+               "largest was used",
+            zh=f"各输出显示的显卡数量不一致（{sorted(set(merged.counts))}）：可能某个输出不完整，"
+               "或来自不同的机器；采用最大值"))
     merged.gpus.sort(key=lambda g: (g.index is None, g.index if g.index is not None else 0))
     return merged

@@ -46,9 +46,9 @@ def summary_rows(desc: HardwareDescription, lang: str = "en") -> list[tuple[str,
                       f"（显示了 {desc.gpu_count} 张中的 {len(desc.gpus)} 张）")
 
     def known(value: str | None, labeller) -> str:
-        if value:
-            return labeller(value, lang)
-        return one_gpu if single else unknown
+        if single:  # whatever the card could do, one GPU talks to no other
+            return one_gpu
+        return labeller(value, lang) if value else unknown
 
     if desc.pcie_width_downgraded is None:
         width = unknown
