@@ -92,7 +92,11 @@ FLOPS_PER_PARAM = {
 ACTIVATION_BYTES_PER_FLOP = {
     # ResNet-50 at 224 px: about 100 MB per image kept for the backward pass in fp32 (about
     # 50 MB with AMP: a 16 GB card trains it at batch ~128 in fp32, ~256 with AMP) / 12.3 G
-    "image_classification": 0.0081,
+    # = 0.0081; a ViT-B/16 keeps about 90 MB per image at 16-bit (34 s h L + 5 a s^2 L,
+    # Korthikanti et al.) / the 41 G its 86 M parameters imply = 0.0044. A model given without
+    # its shape may be either: the geometric mean, 0.006, errs by ~1.35x at most both ways
+    # (review 5: ViT-B "could not run" on a 40 GB card at 0.0081).
+    "image_classification": 0.006,
     # Detectron2 model zoo "train mem": Faster R-CNN R50-FPN 3.0 GB, Mask R-CNN 3.4 GB per GPU
     # at 2 images of 1333 x 800 (fp32), less ~0.7 GB of model states: ~1.2-1.4 GB per image /
     # 620-780 G

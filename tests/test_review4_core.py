@@ -65,3 +65,22 @@ def test_a_diagnosis_on_nvswitch_never_says_use_nvlink():
     result = diagnose(from_measured_spec(profile.measured), profile)
     link = next(s for s in result.suspects if s.id == "interconnect")
     assert "already have NVLink" in link.remedy.en and "已经有 NVLink" in link.remedy.zh
+
+
+def test_a_shapeless_vit_fits_where_it_does_and_a_huge_cnn_batch_does_not():
+    """Review 5: the CNN activation ratio made ViT-B/16 at batch 256 (AMP) "cannot run" on a
+    40 GB A100; a ResNet-152 at batch 1024 in fp32 must still not fit a 16 GB T4."""
+    from advisor.scaling import project
+
+    def prof(name, params, batch, precision, gpu):
+        return Profile.model_validate(dict(
+            schema_version=1, task="image_classification",
+            model=dict(name=name, params_millions=params),
+            training=dict(single_gpu_hours=30, runs_per_week=1, batch_per_gpu=batch,
+                          precision=precision),
+            hardware=dict(gpu=gpu, gpus_per_node=8, intra_link="nvswitch", cooling="server")))
+
+    vit = project(prof("ViT-B/16", 86, 256, "amp", "a100_sxm4_40gb"), [1, 8])
+    assert all(vit.fits) and vit.memory_per_gpu_gb[0] < 40
+    big = project(prof("ResNet-152", 60, 1024, "fp32", "t4"), [1, 4])
+    assert not any(big.fits)
