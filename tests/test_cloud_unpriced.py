@@ -104,3 +104,26 @@ def test_cards_already_owned_have_nothing_to_pay_back():
     assert rec.costs.buy_vs_rent.breakeven_months is not None  # both sides priced
     assert "0.0 months" not in text and "already paid for" in text
     assert "已经买好" in summary_html(rec, profile, "zh", datetime(2026, 11, 30))
+
+
+@pytest.mark.parametrize("time_value", ["none", "revenue", "deadline"])
+@pytest.mark.parametrize("hours,runs", [(1.0, 300), (100.0, 12), (30.0, 2)])
+def test_every_unpriced_cloud_gpu_gets_a_verdict(time_value, hours, runs):
+    """Review 5: with no cloud price no cost rule fires, and when no table row fired either
+    the recommendation crashed ("no rule decided the rating")."""
+    catalog, gpus = load_catalog(), load_gpus()
+    ids = list(gpus) if isinstance(gpus, dict) else [g.id for g in gpus]
+    unlisted = [g for g in ids if catalog.cloud_price_per_gpu_hour(g, "USD") is None]
+    economics = {"mode": "cloud", "currency": "USD", "time_value": time_value}
+    if time_value != "none":
+        economics["value_per_day"] = 1000
+    if time_value == "deadline":
+        economics["deadline_days"] = 10
+    for gpu in unlisted:
+        rec = recommend(Profile.model_validate(dict(
+            schema_version=1, task="object_detection", model=dict(name="DETR", params_millions=41),
+            training=dict(single_gpu_hours=hours, runs_per_month=runs, batch_per_gpu=8,
+                          precision="bf16"),
+            hardware=dict(gpu=gpu, gpus_per_node=4, intra_link="pcie4"),
+            economics=economics)), lang="en")
+        assert rec.verdict.rating and not rec.costs.mode_priced, gpu
