@@ -18,6 +18,15 @@ AS_FAST = 0.02  # within 2 %: the same speed for any decision (F02's "worth the 
 
 
 RULE_ID = "policy.as_fast_smaller_count"  # not a YAML rule: the policy's own step (trace)
+EXPLANATION = Text(
+    en="Not a rule of rules/*.yaml but the conflict policy's last step "
+       "(advisor/count_guard.py): after the rules and the cost model chose a GPU count, the "
+       "smallest count that fits and is projected as fast within 2 % is taken instead, step by "
+       "step, whatever rule asked for more. GPUs that add almost no speed only add cost.",
+    zh="这不是 rules/*.yaml 里的规则，而是冲突处理策略的最后一步（advisor/count_guard.py）："
+       "规则和成本模型选出卡数之后，逐级改用放得下、且预测速度相差不到 2% 的更少卡数，"
+       "不管哪条规则要求了更多的卡。几乎不提速的卡只会增加成本。")
+SOURCES = ("F02", "F20")
 
 
 @dataclass(frozen=True)
@@ -27,7 +36,7 @@ class Lowered:
 
     def trace_entry(self) -> TraceEntry:
         """The step in the Why list: it decided the count, for the article's reasons."""
-        return TraceEntry(rule=RULE_ID, sources=["F02", "F20"], conclusion={"gpus": self.gpus},
+        return TraceEntry(rule=RULE_ID, sources=list(SOURCES), conclusion={"gpus": self.gpus},
                           stage="decide", message=self.reason, decided=["gpus"])
 
 

@@ -60,8 +60,40 @@ BOTTLENECK = {
     "virtualization": Text(en="virtualisation", zh="虚拟化"),
 }
 
+TASK = {
+    "image_classification": Text(en="image classification", zh="图像分类"),
+    "object_detection": Text(en="object detection", zh="目标检测"),
+    "segmentation": Text(en="segmentation", zh="图像分割"),
+    "speech_recognition": Text(en="speech recognition", zh="语音识别"),
+    "nlp": Text(en="NLP", zh="自然语言处理"),
+    "llm": Text(en="large language model", zh="大语言模型"),
+    "recommendation": Text(en="recommendation", zh="推荐系统"),
+    "gan": Text(en="GAN", zh="GAN"),
+    "reinforcement_learning": Text(en="reinforcement learning", zh="强化学习"),
+    "other": Text(en="other", zh="其他"),
+}
+TIME_VALUE = {
+    "deadline": Text(en="a deadline", zh="截止日期"),
+    "revenue": Text(en="revenue", zh="营收"),
+    "none": Text(en="no money value", zh="不折算成钱"),
+}
+ECONOMICS_MODE = {
+    "own": Text(en="own hardware", zh="自建"),
+    "cloud": Text(en="cloud rental", zh="云实例租用"),
+    "compare": Text(en="compare both", zh="两者比较"),
+}
+INPUT_PIPELINE = {
+    "starved": Text(en="starved", zh="喂不饱"),
+    "typical": Text(en="typical", zh="一般"),
+    "tuned": Text(en="tuned", zh="已优化"),
+}
+
 # fact name (advisor.facts) -> its label table
 BY_FACT: dict[str, dict[str, Text]] = {
+    "task": TASK,
+    "time_value": TIME_VALUE,
+    "economics_mode": ECONOMICS_MODE,
+    "input_pipeline": INPUT_PIPELINE,
     "link": INTRA_LINK,
     "inter_link": INTER_LINK,
     "virtualization": VIRTUALIZATION,

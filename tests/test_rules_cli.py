@@ -30,7 +30,7 @@ def test_explain_in_chinese_comes_from_the_yaml(capsys):
     assert rule.message.zh in out and rule.why.zh in out and rule.remedy.zh in out
     assert "F28" in out and "rules/pitfalls.yaml:" in out
     # facts in words, their ids beside them (review 3: raw ids alone in the Chinese output)
-    assert "数据加载方式 [input_pipeline] = starved" in out
+    assert "数据加载方式 [input_pipeline] = 喂不饱 (starved)" in out
     assert main(["rules", "explain", "economics.deadline_needs_more_gpus", "--lang", "zh"]) == 0
     out = capsys.readouterr().out
     assert "{赶上截止时间的最少卡数}" in out and "{deadline_gpus}" not in out.split("\n", 2)[2]
@@ -39,3 +39,16 @@ def test_explain_in_chinese_comes_from_the_yaml(capsys):
 def test_explain_unknown_rule_exits_2(capsys):
     assert main(["rules", "explain", "no.such_rule"]) == 2
     assert "unknown rule" in capsys.readouterr().err
+
+
+def test_the_count_guard_step_is_explained_too(capsys):
+    """Review 5: the Why list showed policy.as_fast_smaller_count, which `rules explain` did
+    not know."""
+    assert main(["rules", "explain", "policy.as_fast_smaller_count", "--lang", "zh"]) == 0
+    out = capsys.readouterr().out
+    assert "冲突处理策略的最后一步" in out and "F02" in out and "F20" in out
+    assert main(["rules", "explain", "pitfalls.more_gpus_would_keep_up", "--lang", "zh"]) == 0
+    out = capsys.readouterr().out
+    assert "{fastest_gpus}" not in out and "已知" in out
+    assert main(["rules", "explain", "economics.unpriced_no_gain", "--lang", "zh"]) == 0
+    assert "[net_value_best] 未知" in capsys.readouterr().out

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from functools import cache
 
+from advisor import count_guard
 from advisor.article_facts import article_title, fact_text
 from advisor.recommendation_model import Recommendation, TraceEntry
 from advisor.rulebase import rule_by_id
@@ -28,6 +29,8 @@ def rule_text(entry: TraceEntry, lang: str) -> tuple[str, str]:
     message when its placeholders need facts the trace did not keep. Empty for an unknown
     rule."""
     rule = rule_by_id(entry.rule)
+    if rule is None and entry.rule == count_guard.RULE_ID and entry.message is not None:
+        return entry.message.get(lang), count_guard.EXPLANATION.get(lang)  # the policy's step
     if entry.message is not None:
         return entry.message.get(lang), rule.why.get(lang) if rule is not None else ""
     if rule is None:

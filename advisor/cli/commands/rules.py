@@ -7,11 +7,12 @@ import argparse
 import re
 from pathlib import Path
 
+from advisor import count_guard
 from advisor.article_facts import fact_text
 from advisor.errors import InputError
 from advisor.fact_names import fact_name
 from advisor.i18n import pick
-from advisor.labels import CONCLUSION_KEY, conclusion_value
+from advisor.labels import CONCLUSION_KEY, conclusion_value, label
 from advisor.paths import rules_dir
 from advisor.rulebase import default_rules, rule_by_id
 from advisor.rulebase.conditions import AllOf, AnyOf, Cond, Node
@@ -47,12 +48,18 @@ def register(sub) -> None:
     p.set_defaults(handler=run_list)
 
 
-def describe_when(node: Node, lang: str = "en") -> str:
+def describe_when(node: Node, lang: str = "en", positive: bool = True) -> str:
     """The condition as one readable line (``a ≥ 2 and (b = x or not c is known)``)."""
     if isinstance(node, Cond):
+        if node.op == "exists" and not positive:  # "not ... is known" reads "is unknown"
+            return f"{fact_name(node.fact, lang)} [{node.fact}] {pick(lang, 'is unknown', '未知')}"
+
+        def shown(v: object) -> str:  # an enum value in words, its id beside it
+            words = label(node.fact, v, lang)
+            return str(v) if words == v else f"{words} ({v})"
         value = "" if node.value is None else (
-            " [" + ", ".join(map(str, node.value)) + "]" if isinstance(node.value, tuple)
-            else f" {node.value}")
+            " [" + ", ".join(map(shown, node.value)) + "]" if isinstance(node.value, tuple)
+            else f" {shown(node.value)}")
         # the fact in the reader's words, its id after it for looking it up in rules/*.yaml
         return f"{fact_name(node.fact, lang)} [{node.fact}] {_op(node.op, lang)}{value}"
     if isinstance(node, AllOf | AnyOf):
@@ -60,6 +67,8 @@ def describe_when(node: Node, lang: str = "en") -> str:
         parts = [describe_when(n, lang) for n in node.items]
         text = word.join(parts)
         return f"({text})" if len(parts) > 1 else text
+    if isinstance(node.item, Cond) and node.item.op == "exists":
+        return describe_when(node.item, lang, positive=False)
     return pick(lang, "not ", "非 ") + describe_when(node.item, lang)
 
 
@@ -97,6 +106,13 @@ def run_list(args) -> int:
 def run_explain(args) -> int:
     lang = args.lang
     rule = rule_by_id(args.rule_id)
+    if rule is None and args.rule_id == count_guard.RULE_ID:  # the policy step the Why list shows
+        print(f"{count_guard.RULE_ID}  (advisor/count_guard.py)")
+        print(count_guard.EXPLANATION.get(lang))
+        print(f"\n{pick(lang, 'article facts:', '文章依据：')}")
+        for fact_id in count_guard.SOURCES:
+            print(f"  {fact_id}: {fact_text(fact_id, lang)}")
+        return 0
     if rule is None:
         raise InputError.single(f"unknown rule {args.rule_id!r}; see `gpu-advisor rules list`",
                                 f"未知规则 {args.rule_id!r}；请查看 `gpu-advisor rules list`")
@@ -113,9 +129,9 @@ def run_explain(args) -> int:
                        f"{rule.specificity}, priority: {rule.priority}",
                  f"否决：{'是' if rule.is_veto else '否'}，条件数：{rule.specificity}，"
                  f"优先级：{rule.priority}"))
-    print(f"\n{pick(lang, *label['why'])}{c}{rule.why.get(lang)}")
+    print(f"\n{pick(lang, *label['why'])}{c}{template_text(rule.why.get(lang), lang)}")
     if rule.remedy:
-        print(f"{pick(lang, *label['remedy'])}{c}{rule.remedy.get(lang)}")
+        print(f"{pick(lang, *label['remedy'])}{c}{template_text(rule.remedy.get(lang), lang)}")
     print(f"\n{pick(lang, *label['sources'])}{c.strip()}")
     for fact_id in rule.sources:
         print(f"  {fact_id}: {fact_text(fact_id, lang)}")
