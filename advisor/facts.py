@@ -86,6 +86,9 @@ FACTS: dict[str, FactSpec] = {
     # the fastest fitting count considered and a month of runs there (F17: can it keep up?)
     "fastest_gpus": _n("int", 1, 100_000, optional=True),
     "fastest_monthly_hours": _n("float", 0, 1_000_000, optional=True),
+    # the smallest fitting count whose month of runs fits in the month's 730 h, and its hours
+    "keep_up_gpus": _n("int", 1, 100_000, optional=True),
+    "keep_up_monthly_hours": _n("float", 0, 1_000_000, optional=True),
     "horizon_months": _n("float", 0.1, 120),
     "precision": _s(*(p.value for p in Precision)),
     "batch_per_gpu": _n("int", 1, 1_000_000),
@@ -278,9 +281,14 @@ def _fastest(projection: Projection, runs_per_month: float) -> dict[str, Any]:
     runs = [(h, n) for n, h, ok in zip(projection.gpus, projection.run_hours, projection.fits,
                                        strict=True) if ok]
     if not runs:
-        return {"fastest_gpus": None, "fastest_monthly_hours": None}
+        return {"fastest_gpus": None, "fastest_monthly_hours": None, "keep_up_gpus": None,
+                "keep_up_monthly_hours": None}
     hours, n = min(runs)
-    return {"fastest_gpus": n, "fastest_monthly_hours": hours * runs_per_month}
+    keep = next(((m, h) for h, m in sorted(runs, key=lambda r: r[1])
+                 if h * runs_per_month <= HOURS_PER_MONTH), (None, None))
+    return {"fastest_gpus": n, "fastest_monthly_hours": hours * runs_per_month,
+            "keep_up_gpus": keep[0],
+            "keep_up_monthly_hours": keep[1] * runs_per_month if keep[1] is not None else None}
 
 
 def _value_facts(projection: Projection, costs: CostReport) -> dict[str, Any]:

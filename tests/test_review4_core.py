@@ -84,3 +84,17 @@ def test_a_shapeless_vit_fits_where_it_does_and_a_huge_cnn_batch_does_not():
     assert all(vit.fits) and vit.memory_per_gpu_gb[0] < 40
     big = project(prof("ResNet-152", 60, 1024, "fp32", "t4"), [1, 4])
     assert not any(big.fits)
+
+
+def test_the_smallest_count_that_keeps_up_is_named():
+    """Review 5: the finding named the fastest count (4) where 2 already keep up."""
+    rec = recommend(Profile.model_validate(dict(
+        schema_version=1, task="object_detection", model=dict(name="DETR", params_millions=41),
+        training=dict(single_gpu_hours=100, runs_per_week=3, batch_per_gpu=8, precision="amp"),
+        hardware=dict(gpu="rtx4090", gpus_per_node=4, intra_link="pcie4"),
+        economics=dict(mode="own", currency="CNY", time_value="none"))), lang="en")
+    pr, runs = rec.projection, _profile(100).training.runs_per_month
+    keeps = [n for n, h, ok in zip(pr.gpus, pr.run_hours, pr.fits, strict=True)
+             if ok and h * runs <= 730]
+    note = next(p for p in rec.pitfalls if p.id == "cannot_keep_up")
+    assert f"{keeps[0]} GPUs would keep up" in note.title.en and keeps[0] < max(pr.gpus)
