@@ -318,3 +318,12 @@ def test_one_gpu_never_shows_a_link_between_gpus():
 
     d = parse_text((FIXTURES / "smi/rtx5090-570-single-gpu.txt").read_text())
     assert dict(summary_rows(d, "en"))["Link inside the machine"] == "not applicable (one GPU)"
+
+
+def test_nvlink_in_a_topology_of_cards_without_it_is_flagged():
+    """Review 5: an RTX 4090 table with an A100 NV12 topology read as an NVSwitch 4090 box."""
+    from advisor.hwimport import parse_texts
+
+    d = parse_texts([((FIXTURES / "smi/rtx4090-8gpu-550-thamada.txt").read_text(), "a"),
+                     ((FIXTURES / "topo/a100-8gpu-nv12-4nic-legend.txt").read_text(), "b")])
+    assert any("different machines" in w.en and "RTX 4090" in w.en for w in d.warnings)

@@ -106,6 +106,13 @@ def intra_link(links: LinkFacts | None, gpus: list[GpuReading], gpu_count: int |
     pcie = pcie_link(min(gens)) if gens else (
         pcie_link(min(s.pcie_gen for s in specs if s.pcie_gen))
         if any(s.pcie_gen for s in specs) else None)
+    if links is not None and links.nvlink in ("full", "partial") and specs and \
+            all(s.nvlink == "none" for s in specs):
+        names = ", ".join(sorted({s.name for s in specs}))
+        notes.append((f"the topology shows NVLink, but {names} has none: the outputs seem to "
+                      "come from different machines (import one machine's outputs at a time)",
+                      f"拓扑显示有 NVLink，但 {names} 不支持 NVLink：这些输出似乎来自不同的机器"
+                      "（请每次只导入同一台机器的输出）"))
     if links is not None and links.nvlink in ("full", "partial"):
         if links.nvswitch:
             return "nvswitch"
