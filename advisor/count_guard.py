@@ -1,4 +1,5 @@
-"""The last word on the GPU count: never more GPUs than the smallest count that is as fast.
+"""The last word on the GPU count: never more GPUs than the smallest count within 2 % of the
+speed of the count the rules chose.
 
 The rules pick a count from the article's table, the cost model and the deadline; a curve that
 goes flat or turns down (slow links, a per-machine data loader, tiny batches) can make that
@@ -21,10 +22,10 @@ RULE_ID = "policy.as_fast_smaller_count"  # not a YAML rule: the policy's own st
 EXPLANATION = Text(
     en="Not a rule of rules/*.yaml but the conflict policy's last step "
        "(advisor/count_guard.py): after the rules and the cost model chose a GPU count, the "
-       "smallest count that fits and is projected as fast within 2 % is taken instead, step by "
-       "step, whatever rule asked for more. GPUs that add almost no speed only add cost.",
+       "smallest count that fits and is projected within 2 % of that count's speed is taken "
+       "instead, whatever rule asked for more. GPUs that add almost no speed only add cost.",
     zh="这不是 rules/*.yaml 里的规则，而是冲突处理策略的最后一步（advisor/count_guard.py）："
-       "规则和成本模型选出卡数之后，逐级改用放得下、且预测速度相差不到 2% 的更少卡数，"
+       "规则和成本模型选出卡数之后，改用放得下、且预测速度与之相差不到 2% 的最少卡数，"
        "不管哪条规则要求了更多的卡。几乎不提速的卡只会增加成本。")
 SOURCES = ("F02", "F20")
 
@@ -32,41 +33,32 @@ SOURCES = ("F02", "F20")
 @dataclass(frozen=True)
 class Lowered:
     gpus: int
+    asked: int  # the count the rules and the cost model chose
     reason: Text
 
     def trace_entry(self) -> TraceEntry:
         """The step in the Why list: it decided the count, for the article's reasons."""
         return TraceEntry(rule=RULE_ID, sources=list(SOURCES), conclusion={"gpus": self.gpus},
-                          stage="decide", message=self.reason, decided=["gpus"])
-
-
-def _as_fast_below(projection: Projection, gpus: int) -> int | None:
-    here = projection.speedup[projection.at(gpus)]
-    for n, s, ok in zip(projection.gpus, projection.speedup, projection.fits, strict=True):
-        if n >= gpus:
-            return None
-        if ok and s >= here * (1.0 - AS_FAST):
-            return n
-    return None
+                          facts={"asked_gpus": self.asked}, stage="decide",
+                          message=self.reason, decided=["gpus"])
 
 
 def as_fast_smaller(projection: Projection, gpus: int) -> Lowered | None:
-    """The count to use instead of ``gpus`` when a smaller fitting count is projected as fast
-    (within 2 %), with the sentence that says so; None when every smaller count is slower.
-    Repeated until no step down is as fast: a curve that creeps up by 1 % per GPU ends where
-    the last step still gained more than 2 %."""
+    """The smallest fitting count below ``gpus`` projected within 2 % of its speed, with the
+    sentence that says so; None when every smaller count is slower than that. Measured against
+    ``gpus`` itself, never step by step: small losses must not add up (review 5)."""
     if gpus not in projection.gpus:
         return None
-    n = gpus
-    while (lower := _as_fast_below(projection, n)) is not None:
-        n = lower
-    if n == gpus:
+    top = projection.speedup[projection.at(gpus)]
+    n, at = next(((m, s) for m, s, ok in zip(projection.gpus, projection.speedup,
+                                              projection.fits, strict=True)
+                  if m < gpus and ok and s >= top * (1.0 - AS_FAST)), (None, None))
+    if n is None:
         return None
-    top, at = projection.speedup[projection.at(gpus)], projection.speedup[projection.at(n)]
     unit = "GPU" if n == 1 else "GPUs"
-    return Lowered(n, Text(
-        en=f"{gpus} GPUs would be barely faster than {n} {unit} ({top:.2f}x vs {at:.2f}x; "
-           f"no step beyond {n} gains 2 %), so {n} {'is' if n == 1 else 'are'} recommended: "
-           "GPUs that add almost no speed only add cost.",
-        zh=f"{gpus} 张卡几乎不比 {n} 张快（{top:.2f} 倍对 {at:.2f} 倍；超过 {n} 张后每一步提速"
-           f"都不到 2%），因此建议 {n} 张：几乎不提速的卡只会增加成本。"))
+    return Lowered(n, gpus, Text(
+        en=f"{gpus} GPUs would be barely faster than {n} {unit} ({top:.2f}x vs {at:.2f}x, "
+           f"under 2 %), so {n} {'is' if n == 1 else 'are'} recommended: GPUs that add almost "
+           "no speed only add cost.",
+        zh=f"{gpus} 张卡几乎不比 {n} 张快（{top:.2f} 倍对 {at:.2f} 倍，相差不到 2%），"
+           f"因此建议 {n} 张：几乎不提速的卡只会增加成本。"))

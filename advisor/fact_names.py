@@ -21,6 +21,7 @@ FACT_NAMES: dict[str, Text] = {
     "single_gpu_hours": T("hours per run on one GPU", "单卡跑一次的小时数"),
     "runs_per_month": T("runs a month", "每月训练次数"),
     "monthly_gpu_hours": T("one-GPU hours of work a month", "每月工作量（单卡小时）"),
+    "asked_gpus": T("GPUs the rules asked for", "规则要求的卡数"),
     "fastest_gpus": T("fastest GPU count considered", "考虑范围内最快的卡数"),
     "keep_up_gpus": T("fewest GPUs that keep up with the schedule", "跟得上训练节奏的最少卡数"),
     "keep_up_monthly_hours": T("training hours a month there", "该卡数下每月训练小时数"),

@@ -98,3 +98,19 @@ def test_the_smallest_count_that_keeps_up_is_named():
              if ok and h * runs <= 730]
     note = next(p for p in rec.pitfalls if p.id == "cannot_keep_up")
     assert f"{keeps[0]} GPUs would keep up" in note.title.en and keeps[0] < max(pr.gpus)
+
+
+def test_not_worth_it_is_never_more_than_one_gpu():
+    """A random profile found "Not worth it: 4 GPUs": a deadline's lower bound outlived the
+    vGPU veto that won the rating."""
+    rec = recommend(Profile.model_validate(dict(
+        schema_version=1, task="image_classification", model=dict(name="m", params_millions=1.0),
+        training=dict(single_gpu_throughput=3.0, dataset_samples=945299, epochs=3.0,
+                      batch_per_gpu=1, precision="fp32", runs_per_month=1,
+                      input_pipeline="starved"),
+        hardware=dict(gpu="rtx3090", gpus_per_node=4, intra_link="pcie3",
+                      virtualization="vgpu", cooling="open_air"),
+        economics=dict(mode="own", time_value="deadline", currency="CNY", gpu_price=500.0,
+                       deadline_days=8.0))), lang="en")
+    assert rec.verdict.rating == "not_worth_it" and rec.verdict.gpus == 1
+    assert "pass-through" in rec.verdict.headline.en

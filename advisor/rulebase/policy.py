@@ -113,7 +113,9 @@ def settle_count(decision: Decision, firings: Sequence[Firing], considered_max: 
     if decision.gpus_at_most is not None and gpus > decision.gpus_at_most:
         gpus = decision.gpus_at_most
         deciders += [f for f in order(firings) if f.conclusion.get("gpus_at_most") == gpus][:1]
-    if gpus < decision.gpus_at_least:
+    # "Not worth it" means one GPU: a lower bound from a rule that lost the rating (a
+    # deadline behind a vGPU veto) must not turn it into "not worth it: 4 GPUs"
+    if gpus < decision.gpus_at_least and decision.values.get("rating") != "not_worth_it":
         gpus = decision.gpus_at_least
         deciders = [f for f in order(firings)
                     if f.conclusion.get("gpus_at_least") == gpus][:1] + deciders
