@@ -202,6 +202,12 @@ class TrainingSpec(_Strict):
         "Micro-batches (pipeline)", "微批次数（流水线）",
         "Micro-batches per step for pipeline parallel.", "流水线并行每步的微批次数。",
         default=None, ge=1, le=4096)
+    activation_checkpointing: bool = meta(
+        "Activation checkpointing", "激活重计算（checkpointing）",
+        "Layers' activations are recomputed in the backward pass instead of kept: far less "
+        "memory, about a third more compute.",
+        "反向传播时重新计算各层激活而不保存：显存大幅减少，计算量约多三分之一。",
+        default=False)
     gradient_accumulation_steps: int = meta(
         "Gradient accumulation steps", "梯度累积步数",
         "Micro-batches (of the batch per GPU) per optimizer step; gradients are exchanged once "

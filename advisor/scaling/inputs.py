@@ -131,7 +131,9 @@ def step_compute_s(profile: Profile, gpu: GpuSpec, p: ScalingParams) -> float:
     if measured:
         return t.batch_per_gpu / measured
     dense = dense_params_millions(profile, gpu, p) / profile.model.params_millions
-    return t.batch_per_gpu * flops_per_sample(profile) * dense / (
+    # recomputing the forward pass: 4 passes' worth of work instead of 3 (forward + 2x backward)
+    recompute = 4.0 / 3.0 if t.activation_checkpointing else 1.0
+    return t.batch_per_gpu * flops_per_sample(profile) * dense * recompute / (
         effective_tflops(gpu, t.precision, p, profile.task) * 1e12)
 
 

@@ -40,7 +40,8 @@ PAGES: tuple[PageDef, ...] = (
              Section(QT_TRANSLATE_NOOP("Pages", "How it trains"),
                      ("training.precision", "training.batch_per_gpu", "training.parallelism",
                       "training.gradient_dtype", "training.micro_batches",
-                      "training.gradient_accumulation_steps"), column=1))),
+                      "training.gradient_accumulation_steps",
+                      "training.activation_checkpointing"), column=1))),
     PageDef("habits", QT_TRANSLATE_NOOP("Pages", "Training habits and the value of time"),
             QT_TRANSLATE_NOOP("Pages", "How long one run takes on one GPU, how often you run "
                               "it, and what a day saved is worth to you (F02, F12)."),
