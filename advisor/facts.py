@@ -29,6 +29,8 @@ from advisor.profile import (
     TimeValue,
     Virtualization,
 )
+from advisor.scaling.activations import activation_gb
+from advisor.scaling.parameters import load_params
 from advisor.scaling.result import Projection
 
 Scalar = str | int | float | bool
@@ -145,6 +147,9 @@ FACTS: dict[str, FactSpec] = {
     # parallel), as the projection tells for a bigger machine; absent if none up to its limit
     "fit_gpus_beyond": _n("int", 1, 100_000, optional=True),
     "memory_per_gpu_gb": _n("float", 0, 1_000_000),  # at one GPU
+    # the batch's activations on one GPU: more GPUs or ZeRO-3 do not shrink them (F24)
+    "activation_gb": _n("float", 0, 1_000_000),
+    "activations_exceed_card": _B,  # activation_gb alone is more than one card's memory
     # the costs (F02, F09-F12, F31)
     "best_value_gpus": _n("int", 1, 100_000),
     "deadline_gpus": _n("int", 1, 100_000, optional=True),
@@ -368,6 +373,7 @@ def base_facts(profile: Profile, projection: Projection, costs: CostReport,
         "bottleneck_max": projection.bottleneck[-1],
         "fits_one_gpu": projection.single_gpu_fits,
         "memory_per_gpu_gb": projection.memory_per_gpu_gb[0],
+        "activation_gb": activation_gb(profile, load_params()),
         "speedup_max": max(projection.speedup[-1], 0.01),
         "efficiency_max": min(max(projection.efficiency[-1], 0.0), 1.0),
         "owning_never_pays": owning_never_pays(costs),
@@ -401,6 +407,7 @@ def base_facts(profile: Profile, projection: Projection, costs: CostReport,
              if isinstance(t, int | float)]
     optional["max_temp_c"] = max(temps) if temps else None
     facts.update({k: v for k, v in optional.items() if v is not None})
+    facts["activations_exceed_card"] = facts["activation_gb"] >= facts["gpu_memory_gb"]
     facts["day_value_covers_energy"] = _day_covers_energy(profile, costs)
     observed = _obs_ids(hardware)
     facts.update({f"obs_{oid}": oid in observed for oid in OBSERVATION_IDS})

@@ -143,6 +143,7 @@ VETO = {
     "embedding_tables": Text(en="embedding tables", zh="嵌入表"),
 }
 PITFALL = {
+    "activation_memory": Text(en="activations fill the memory", zh="激活占满显存"),
     "alternating_training": Text(en="alternating training", zh="交替训练"),
     "cannot_keep_up": Text(en="runs queue up", zh="训练排队"),
     "comm_bound_small_model": Text(en="small model, communication-bound",

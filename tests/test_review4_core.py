@@ -144,3 +144,19 @@ def test_activation_checkpointing_trades_memory_for_compute():
     gpu, params = resolve_gpu("a100_sxm4_80gb"), load_params()
     assert step_compute_s(prof(True), gpu, params) == pytest.approx(
         step_compute_s(prof(False), gpu, params) * 4 / 3)
+
+
+def test_activations_that_fill_a_card_say_lower_the_batch_not_zero3():
+    """Review 5: a 60M CNN at batch 1024 was told to use ZeRO-3 offload, which does not shrink
+    activations."""
+    rec = recommend(Profile.model_validate(dict(
+        schema_version=1, task="image_classification",
+        model=dict(name="ResNet-152", params_millions=60),
+        training=dict(single_gpu_hours=30, runs_per_week=2, batch_per_gpu=1024,
+                      precision="fp32"),
+        hardware=dict(gpu="t4", gpus_per_node=4, intra_link="pcie3", cooling="server"),
+        economics=dict(mode="cloud", currency="USD", time_value="revenue",
+                       value_per_day=300))), lang="zh")
+    assert "降低每卡批大小" in rec.verdict.headline.zh and "ZeRO-3 卸载" not in \
+        rec.verdict.headline.zh
+    assert "activation_memory" in {p.id for p in rec.pitfalls}
