@@ -160,3 +160,24 @@ def test_activations_that_fill_a_card_say_lower_the_batch_not_zero3():
     assert "降低每卡批大小" in rec.verdict.headline.zh and "ZeRO-3 卸载" not in \
         rec.verdict.headline.zh
     assert "activation_memory" in {p.id for p in rec.pitfalls}
+
+
+def test_no_net_value_against_itself(capsys, tmp_path):
+    """Review 5: "net value vs 8 GPUs: 0 USD/month" when 8 is the fewest that hold the model."""
+    from advisor.cli import main
+
+    path = tmp_path / "p.json"
+    path.write_text(Profile.model_validate(dict(
+        schema_version=1, task="llm",
+        model=dict(name="13B", params_millions=13000, layers=40, hidden_size=5120,
+                   sequence_length=4096),
+        training=dict(single_gpu_hours=600, runs_per_month=3, batch_per_gpu=4,
+                      precision="bf16", input_pipeline="tuned"),
+        hardware=dict(gpu="h100_sxm", gpus_per_node=8, intra_link="nvswitch",
+                      cooling="server"),
+        economics=dict(mode="cloud", currency="USD", time_value="revenue",
+                       value_per_day=20000))).model_dump_json())
+    assert main(["recommend", str(path), "--lang", "en"]) == 0
+    out = capsys.readouterr().out
+    rec_line = next(line for line in out.splitlines() if "cost per run" in line)
+    assert "vs 8 GPUs" not in rec_line

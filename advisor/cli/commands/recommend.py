@@ -118,11 +118,21 @@ def _numbers(rec: Recommendation, lang: str) -> tuple[str | None, list[str]]:
         net = f"{co.net_value_per_month[i]:,.0f} {co.currency}" if fits and base else NA
         vs_en = f" vs {gpus_en(base)}" if base else ""
         vs_zh = ("相对单卡的" if base == 1 else f"相对 {base} 卡的") if base else ""
-        lines.append(pick(
-            lang, f"cost per run: {co.cost_per_run[i]:,.0f} {co.currency}; net value{vs_en}: "
-                  + (f"{net}/month" if net != NA else net),
-            f"单次成本：{co.cost_per_run[i]:,.0f} {co.currency}；{vs_zh}净收益："
-            + (f"每月 {net}" if net != NA else net)))
+        if base == n == 1:  # one GPU against one GPU: no net value to state
+            lines.append(pick(lang, f"cost per run: {co.cost_per_run[i]:,.0f} {co.currency}",
+                              f"单次成本：{co.cost_per_run[i]:,.0f} {co.currency}"))
+        elif base == n:  # the smallest count that fits is the verdict: nothing to compare with
+            lines.append(pick(
+                lang, f"cost per run: {co.cost_per_run[i]:,.0f} {co.currency} (the fewest GPUs "
+                      "that hold the model: no smaller setup to compare with)",
+                f"单次成本：{co.cost_per_run[i]:,.0f} {co.currency}（这是放得下模型的最少卡数，"
+                "没有更小的配置可比较）"))
+        else:
+            lines.append(pick(
+                lang, f"cost per run: {co.cost_per_run[i]:,.0f} {co.currency}; net value{vs_en}: "
+                      + (f"{net}/month" if net != NA else net),
+                f"单次成本：{co.cost_per_run[i]:,.0f} {co.currency}；{vs_zh}净收益："
+                + (f"每月 {net}" if net != NA else net)))
         if not co.own_priced and co.mode != "cloud":
             lines.append(pick(lang, "own-hardware figures leave out the cards: no card price is "
                                     "known (set economics.gpu_price)",
