@@ -180,4 +180,4 @@ def test_no_net_value_against_itself(capsys, tmp_path):
     assert main(["recommend", str(path), "--lang", "en"]) == 0
     out = capsys.readouterr().out
     rec_line = next(line for line in out.splitlines() if "cost per run" in line)
-    assert "vs 8 GPUs" not in rec_line
+    assert "vs 8 GPUs" not in rec_line and "fewest GPUs that hold the model" in rec_line
