@@ -173,8 +173,8 @@ def test_no_net_value_against_itself(capsys, tmp_path):
                    sequence_length=4096),
         training=dict(single_gpu_hours=600, runs_per_month=3, batch_per_gpu=4,
                       precision="bf16", input_pipeline="tuned"),
-        hardware=dict(gpu="h100_sxm", gpus_per_node=8, intra_link="nvswitch",
-                      cooling="server"),
+        hardware=dict(gpu="h100_sxm", gpus_per_node=8, nodes=4, intra_link="nvswitch",
+                      inter_link="ethernet_10g", cooling="server"),
         economics=dict(mode="cloud", currency="USD", time_value="revenue",
                        value_per_day=20000))).model_dump_json())
     assert main(["recommend", str(path), "--lang", "en"]) == 0
