@@ -229,3 +229,18 @@ def test_a_garbled_header_after_the_command_line_is_not_a_gpu():
     noheader = parse_text("P0, NVIDIA A100-SXM4-40GB, 00000000:07:00.0\n"
                           "P0, NVIDIA A100-SXM4-40GB, 00000000:0F:00.0\n")
     assert noheader.gpu_count == 2  # a value like P0 first is data, not a header
+
+
+@pytest.mark.parametrize("header", ["n\u00c3me, memory.tot@l [MiB], temp",
+                                    "nme, memory.total [MiB], temperature.gpu"])
+def test_a_damaged_header_is_read_through_the_command_line(header):
+    """Review 5: a damaged header became a GPU, or lost the name column, although the
+    command line above it names every field."""
+    from advisor.hwimport import parse_text
+
+    d = parse_text("$ nvidia-smi --query-gpu=name,memory.total,temperature.gpu --format=csv\n"
+                   f"{header}\n"
+                   "NVIDIA A100-SXM4-80GB, 81920 MiB, 34\n"
+                   "NVIDIA A100-SXM4-80GB, 81920 MiB, 36\n")
+    assert d.gpu_count == 2 and d.gpu_names == ["NVIDIA A100-SXM4-80GB"] * 2
+    assert d.gpu_memory_mib == [81920, 81920] and d.max_gpu_temp_c == 36

@@ -117,12 +117,22 @@ def parse_csv(lines: list[str]) -> Reading:
         if fields is None or not cells[0][:1].isdigit():  # a data row starts with a number
             header = _header_fields(cells)
             if header is not None:  # a new query (pastes join several): finish the last one
+                if flag_fields is not None and len(flag_fields) == len(header):
+                    # a cell the paste damaged ("nme"): the command line names that column
+                    header = [h if h not in (None, "other") else f
+                              for h, f in zip(header, flag_fields, strict=True)]
                 _flush(reading, fields, rows)
                 fields, rows, width = header, [], len(header)
                 reading.recognised = True
                 continue
-        if not cells[0][:1].isdigit() and field_of(cells[0]) not in (None, "other"):
-            bad += 1  # a header garbled beyond reading ("index, >  name, ..."): never data
+        if not cells[0][:1].isdigit() and _garbled_header(cells):
+            # a header garbled beyond reading ("index, >  name, ...", "nme, memory.total
+            # [MiB], ..."): never data; the command line's fields stand in for it
+            if fields is None and flag_fields is not None and len(cells) == len(flag_fields):
+                fields, width = flag_fields, len(flag_fields)
+                reading.recognised = True
+            else:
+                bad += 1
             continue
         if fields is None and flag_fields is not None and len(cells) == len(flag_fields):
             fields, width = flag_fields, len(flag_fields)
@@ -138,6 +148,15 @@ def parse_csv(lines: list[str]) -> Reading:
         reading.warn(f"{bad} CSV row(s) had the wrong number of columns and were skipped",
                      f"{bad} 行 CSV 列数不对，已跳过")
     return reading
+
+
+def _garbled_header(cells: list[str]) -> bool:
+    """A header line nvidia-smi printed and the paste damaged: its first cell is a field name,
+    or at least half its cells look like field names or carry a unit in brackets."""
+    if field_of(cells[0]) not in (None, "other"):
+        return True
+    named = sum(1 for c in cells if field_of(c) is not None or ("[" in c and c.endswith("]")))
+    return named * 2 >= len(cells)
 
 
 def _flush(reading: Reading, fields: list[str | None] | None, rows: list[list[str]]) -> None:
