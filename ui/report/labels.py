@@ -178,7 +178,7 @@ NOT_FITTING_ROWS = T("— : the model does not fit at that GPU count; it cannot 
                      "it would save has no value.",
                      "—：该卡数下模型放不下，无法运行，省下时间的价值不计。")
 BREAKEVEN_NONE = T("No GPU count considered can run the job: there is nothing to buy or rent.",
-                   "所考虑的卡数都跑不了这个任务：无所谓自建还是租用。")
+                   "所考虑的卡数都跑不了这个任务：没有可买或可租的配置。")
 PLOT_COST = T("Cost per run and per month by GPU count.", "不同卡数的每次成本与每月成本。")
 PLOT_BUY_RENT = T("Cumulative cost of owning vs renting {gpus}.",
                   "自建与租用 {gpus}的累计成本。")
