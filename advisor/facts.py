@@ -85,9 +85,6 @@ FACTS: dict[str, FactSpec] = {
     "single_gpu_hours": _n("float", 0.01, 10_000),
     "runs_per_month": _n("float", 0, 10_000),
     "monthly_gpu_hours": _n("float", 0, 1_000_000),  # one-GPU hours of work a month
-    # the fastest fitting count considered and a month of runs there (F17: can it keep up?)
-    "fastest_gpus": _n("int", 1, 100_000, optional=True),
-    "fastest_monthly_hours": _n("float", 0, 1_000_000, optional=True),
     # the smallest fitting count whose month of runs fits in the month's 730 h, and its hours
     "keep_up_gpus": _n("int", 1, 100_000, optional=True),
     "keep_up_monthly_hours": _n("float", 0, 1_000_000, optional=True),
@@ -281,19 +278,14 @@ def useful_count(projection: Projection) -> int | None:
     return next(n for n, s in fitting if s >= best * (1.0 - USEFUL_GAIN))
 
 
-def _fastest(projection: Projection, runs_per_month: float) -> dict[str, Any]:
-    """The fitting count with the shortest run, and a month of runs on it."""
-    runs = [(h, n) for n, h, ok in zip(projection.gpus, projection.run_hours, projection.fits,
-                                       strict=True) if ok]
-    if not runs:
-        return {"fastest_gpus": None, "fastest_monthly_hours": None, "keep_up_gpus": None,
-                "keep_up_monthly_hours": None}
-    hours, n = min(runs)
-    keep = next(((m, h) for h, m in sorted(runs, key=lambda r: r[1])
-                 if h * runs_per_month <= HOURS_PER_MONTH), (None, None))
-    return {"fastest_gpus": n, "fastest_monthly_hours": hours * runs_per_month,
-            "keep_up_gpus": keep[0],
-            "keep_up_monthly_hours": keep[1] * runs_per_month if keep[1] is not None else None}
+def _keep_up(projection: Projection, runs_per_month: float) -> dict[str, Any]:
+    """The fewest fitting GPUs on which a month of runs fits in the month's 730 h, and those
+    hours (F17: can the schedule be kept?); unknown when no count considered keeps up."""
+    for n, hours, ok in zip(projection.gpus, projection.run_hours, projection.fits,
+                            strict=True):
+        if ok and hours * runs_per_month <= HOURS_PER_MONTH:
+            return {"keep_up_gpus": n, "keep_up_monthly_hours": hours * runs_per_month}
+    return {"keep_up_gpus": None, "keep_up_monthly_hours": None}
 
 
 def _value_facts(projection: Projection, costs: CostReport) -> dict[str, Any]:
@@ -401,7 +393,7 @@ def base_facts(profile: Profile, projection: Projection, costs: CostReport,
     optional["useful_gpus"] = useful
     optional["useful_speedup"] = _at(projection, useful, projection.speedup) if useful else None
     optional["fit_gpus_beyond"] = fit_gpus_beyond if not fitting else None
-    optional.update(_fastest(projection, tr.runs_per_month))
+    optional.update(_keep_up(projection, tr.runs_per_month))
     facts["more_gpus_add_nothing"] = useful is not None and useful < max(projection.gpus)
     temps = [t for t in (hw.max_gpu_temp_c, getattr(hardware, "max_gpu_temp_c", None))
              if isinstance(t, int | float)]

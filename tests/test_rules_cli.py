@@ -49,6 +49,6 @@ def test_the_count_guard_step_is_explained_too(capsys):
     assert "冲突处理策略的最后一步" in out and "F02" in out and "F20" in out
     assert main(["rules", "explain", "pitfalls.more_gpus_would_keep_up", "--lang", "zh"]) == 0
     out = capsys.readouterr().out
-    assert "{fastest_gpus}" not in out and "已知" in out
+    assert "{keep_up_gpus}" not in out and "已知" in out
     assert main(["rules", "explain", "economics.unpriced_no_gain", "--lang", "zh"]) == 0
     assert "[net_value_best] 未知" in capsys.readouterr().out
