@@ -67,6 +67,8 @@ FACT_NAMES: dict[str, Text] = {
     "fits_one_gpu": T("fits on one GPU", "单卡放得下"),
     "min_gpus_fit": T("fewest GPUs that hold the model", "放得下模型的最少卡数"),
     "fit_gpus_beyond": T("GPUs needed beyond this machine", "超出本机所需的卡数"),
+    "fit_gpus_checkpointing": T("GPUs needed with activation checkpointing",
+                                "开启激活重计算后所需的卡数"),
     "activation_gb": T("activations of one GPU's batch (GB)", "单卡一个批次的激活（GB）"),
     "activations_exceed_card": T("activations alone exceed one card", "仅激活就超过单卡显存"),
     "memory_per_gpu_gb": T("memory on one GPU (GB)", "单卡所需显存（GB）"),

@@ -30,6 +30,7 @@ from advisor.profile import (
     Virtualization,
 )
 from advisor.scaling.activations import activation_gb
+from advisor.scaling.memory import activation_split
 from advisor.scaling.parameters import load_params
 from advisor.scaling.result import Projection
 
@@ -141,8 +142,10 @@ FACTS: dict[str, FactSpec] = {
     "fits_one_gpu": _B,
     "min_gpus_fit": _n("int", 1, 100_000, optional=True),  # absent: fits at no count projected
     # when nothing projected fits: the smallest larger count that would (ZeRO-3 / FSDP / model
-    # parallel), as the projection tells for a bigger machine; absent if none up to its limit
+    # parallel), on more machines like this one (advisor/beyond.py); absent if none up to 256
     "fit_gpus_beyond": _n("int", 1, 100_000, optional=True),
+    # ... and with activation checkpointing, when it is off and would need fewer GPUs (F24)
+    "fit_gpus_checkpointing": _n("int", 1, 100_000, optional=True),
     "memory_per_gpu_gb": _n("float", 0, 1_000_000),  # at one GPU
     # the batch's activations on one GPU: more GPUs or ZeRO-3 do not shrink them (F24)
     "activation_gb": _n("float", 0, 1_000_000),
@@ -318,11 +321,13 @@ def effective_cooling(spec, cooling: str) -> str:
 
 
 def base_facts(profile: Profile, projection: Projection, costs: CostReport,
-               hardware: Any | None = None, fit_gpus_beyond: int | None = None) -> FactSet:
+               hardware: Any | None = None, fit_gpus_beyond: int | None = None,
+               fit_gpus_checkpointing: int | None = None) -> FactSet:
     """The fact set the decision rules read (everything but the verdict). ``projection``
     should start at one GPU (``recommend`` makes sure of it): ``memory_per_gpu_gb`` and the
     energy baseline are read at its first count. ``fit_gpus_beyond``: when nothing projected
-    fits, the smallest larger count that would."""
+    fits, the smallest larger count that would; ``fit_gpus_checkpointing``: the same with
+    activation checkpointing on, when that needs fewer GPUs."""
     from advisor.catalog.gpus import resolve_gpu
 
     tr, hw, ec = profile.training, profile.hardware, profile.economics
@@ -393,13 +398,15 @@ def base_facts(profile: Profile, projection: Projection, costs: CostReport,
     optional["useful_gpus"] = useful
     optional["useful_speedup"] = _at(projection, useful, projection.speedup) if useful else None
     optional["fit_gpus_beyond"] = fit_gpus_beyond if not fitting else None
+    optional["fit_gpus_checkpointing"] = fit_gpus_checkpointing if not fitting else None
     optional.update(_keep_up(projection, tr.runs_per_month))
     facts["more_gpus_add_nothing"] = useful is not None and useful < max(projection.gpus)
     temps = [t for t in (hw.max_gpu_temp_c, getattr(hardware, "max_gpu_temp_c", None))
              if isinstance(t, int | float)]
     optional["max_temp_c"] = max(temps) if temps else None
     facts.update({k: v for k, v in optional.items() if v is not None})
-    facts["activations_exceed_card"] = facts["activation_gb"] >= facts["gpu_memory_gb"]
+    facts["activations_exceed_card"] = (facts["activation_gb"] / activation_split(profile)
+                                        >= facts["gpu_memory_gb"])
     facts["day_value_covers_energy"] = _day_covers_energy(profile, costs)
     observed = _obs_ids(hardware)
     facts.update({f"obs_{oid}": oid in observed for oid in OBSERVATION_IDS})

@@ -10,15 +10,14 @@ the user's measurements (``advisor.measured_projection``), not the model's.
 
 from __future__ import annotations
 
-import math
 import re
 from typing import Any
 
+from advisor.beyond import beyond
 from advisor.costs import estimate_costs
 from advisor.costs.result import CostReport
 from advisor.count_guard import Lowered, as_fast_smaller
 from advisor.engine import Firing, RuleEngine, default_engine
-from advisor.errors import InputError
 from advisor.facts import base_facts, setup_facts, verdict_facts
 from advisor.i18n import Text
 from advisor.labels import PARALLELISM as PARALLELISM_LABEL
@@ -35,7 +34,6 @@ from advisor.rulebase.policy import (
     pick_advice,
     settle_count,
 )
-from advisor.scaling import project
 from advisor.scaling.result import Projection
 
 RATING_LABEL = {  # the article's own words (glossary)
@@ -69,9 +67,6 @@ def recommend(profile: Profile, *, gpus: list[int] | None = None, hardware: Any 
     return recommend_from(profile, projection, costs, hardware=hardware, engine=engine)
 
 
-BEYOND_LIMIT = 256  # the largest count asked of the projection when nothing considered fits
-
-
 def _projected_count(projection: Projection, wanted: int) -> int:
     """The largest projected GPU count not above ``wanted`` (the smallest one if none is);
     never a count where the model does not fit when one where it fits exists."""
@@ -84,33 +79,15 @@ def _projected_count(projection: Projection, wanted: int) -> int:
     return n
 
 
-def _beyond(profile: Profile, projection: Projection) -> Projection | None:
-    """When no count considered fits: the projection for one bigger machine at larger counts
-    (ZeRO-3 / FSDP / model parallel shard the model further), or None if none fits either."""
-    if any(projection.fits):
-        return None
-    top = max(projection.gpus)
-    counts = sorted({*range(top + 1, max(2 * top, 16) + 1),
-                     *(c for c in (32, 64, 128, BEYOND_LIMIT) if c > top)})
-    # One machine holding every card: the way to find how many cards would hold the model
-    # sharded (the verdict then counts machines like this one, see recommend_from).
-    hw = profile.hardware.model_copy(update={"gpus_per_node": counts[-1], "nodes": 1})
-    try:
-        bigger = project(profile.model_copy(update={"hardware": hw}), counts)
-    except (InputError, ValueError):
-        return None
-    return bigger if any(bigger.fits) else None
-
-
 def recommend_from(profile: Profile, projection: Projection, costs: CostReport, *,
                    hardware: Any | None = None,
                    engine: RuleEngine | None = None) -> Recommendation:
     """The recommendation from an existing projection and cost report."""
     engine = engine or default_engine()
-    bigger = _beyond(profile, projection)
-    fit_beyond = next((n for n, ok in zip(bigger.gpus, bigger.fits, strict=True) if ok), None) \
-        if bigger else None
-    base = base_facts(profile, projection, costs, hardware, fit_gpus_beyond=fit_beyond)
+    larger = beyond(profile, projection)
+    bigger, fit_beyond = larger.projection, larger.gpus
+    base = base_facts(profile, projection, costs, hardware, fit_gpus_beyond=fit_beyond,
+                      fit_gpus_checkpointing=larger.gpus_checkpointing)
     decided = engine.evaluate(base, "decide")
     verdict = decide(decided, ("rating", "gpus"))
     if "rating" not in verdict.values:
@@ -136,8 +113,6 @@ def recommend_from(profile: Profile, projection: Projection, costs: CostReport, 
     facts = setup_facts(vfacts, setup.values)
     found = engine.evaluate(facts, "findings")
     nodes = int(facts["verdict_nodes"])
-    if fit_beyond is not None:  # machines like this one, not one machine with them all
-        nodes = math.ceil(n / profile.hardware.gpus_per_node)
     short = [f for f in found if f.conclusion.get("pitfall") == "not_enough_gpus"]
     quoted = _reasons(decided, verdict.winners.get("rating"), count, n, wanted,
                       lowered is not None)

@@ -86,7 +86,8 @@ def test_pdf_of_a_profile_with_measurements_holds_the_diagnosis(tmp_path, capsys
 def test_a_model_that_fits_nowhere_considered_prints_in_every_format(capsys):
     """The verdict names a count beyond the hardware (the smallest that would fit): the text
     shows the largest count considered, marked as not fitting, instead of failing."""
-    seven_b = str(ROOT / "tests" / "profiles" / "recommendation" / "llm-7b-on-4x-rtx4090.yaml")
+    seven_b = str(ROOT / "tests" / "profiles" / "recommendation"
+                  / "llm-7b-on-4x-rtx4090-checkpointed.yaml")
     for fmt in ("text", "markdown"):
         for lang in ("en", "zh"):
             assert main(["recommend", seven_b, "--format", fmt, "--lang", lang]) == 0

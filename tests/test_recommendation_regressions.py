@@ -19,12 +19,17 @@ from advisor.i18n import Text
 from advisor.profile_io import load_profile
 from advisor.recommendation import _joined, recommend
 from advisor.recommendation_model import Recommendation
+from advisor.scaling import project
 
 ROOT = Path(__file__).resolve().parent.parent
 PROFILES = ROOT / "tests" / "profiles" / "recommendation"
 EXAMPLES = ROOT / "examples"
 MEASURED = EXAMPLES / "measured-4gpu-only-1.8x-diagnose.yaml"
 ALL = sorted(PROFILES.glob("*.yaml")) + sorted(EXAMPLES.glob("*.yaml"))
+
+
+def rec_profile(stem: str):
+    return load_profile(PROFILES / f"{stem}.yaml")
 
 
 def rec_of(path: Path) -> Recommendation:
@@ -61,6 +66,10 @@ def test_starved_pipeline_takes_the_cost_models_count(recs):
 @pytest.mark.parametrize("name", [p.stem for p in ALL])
 def test_headline_states_the_verdicts_count(recs, name):
     v = recs[name].verdict
+    if not v.runnable:  # nothing fits: the headline says so and names no count
+        assert v.headline.en.startswith("Cannot run") and v.headline.zh.startswith("这套硬件跑不了")
+        assert not re.search(r"\b\d+ GPUs?\b", v.headline.en.split(".")[0])
+        return
     stated = {int(n) for n in re.findall(r"\b(\d+) GPUs?\b", v.headline.en.split(";")[0])}
     assert stated == {v.gpus}, v.headline.en
     for sentence in re.findall(r"(\d+) GPUs are (?:the best value|worth it)", v.headline.en):
@@ -79,7 +88,9 @@ def test_seven_b_on_eight_cards_names_one_count(recs):
 # 2. never a count where the model does not fit; when nothing fits, say so plainly
 
 def test_seven_b_on_four_24gb_cards_cannot_run(recs):
-    rec = recs["llm-7b-on-4x-rtx4090"]
+    """With checkpointing on, the 7B model fits from two machines like this one: tensor
+    parallel inside each, the states sharded over all 8 GPUs (what `project` says at 8)."""
+    rec = recs["llm-7b-on-4x-rtx4090-checkpointed"]
     v, pr = rec.verdict, rec.projection
     assert not any(pr.fits)
     assert v.rating == "required"
@@ -93,6 +104,23 @@ def test_seven_b_on_four_24gb_cards_cannot_run(recs):
     assert "not_enough_gpus" in found
     assert "does not fit even on all 4 GPUs" in v.headline.en
     assert f"{v.gpus} such GPUs" in v.headline.en
+    assert v.gpus == 8 and v.nodes == 2
+    at = project(rec_profile("llm-7b-on-4x-rtx4090-checkpointed"), [1, 8])
+    assert at.fits[-1] and at.parallelism[-1] == "hybrid", "the verdict's count fits in `project`"
+
+
+def test_seven_b_batch_eight_fits_no_number_of_such_machines(recs):
+    """Without checkpointing, 8 sequences of 2,048 tokens need ~97 GB of activations: a 4-way
+    tensor-parallel group still keeps ~24 GB per card, so no count of 4-GPU machines holds it
+    (one giant machine splitting it 16 ways used to claim 16 GPUs). Checkpointing is named."""
+    rec = recs["llm-7b-on-4x-rtx4090"]
+    v, pr = rec.verdict, rec.projection
+    assert not any(pr.fits) and not v.runnable and v.gpus == max(pr.gpus)
+    found = {p.id: p for p in rec.pitfalls}
+    assert found["activation_memory"].severity == "critical"
+    sooner = found["checkpointing_fits_sooner"]
+    assert "about 8 GPUs" in sooner.title.en and "8 张" in sooner.title.zh
+    assert "training.activation_checkpointing" in sooner.remedy.en
 
 
 def test_no_learning_rate_scaling_without_data_parallel_replicas():

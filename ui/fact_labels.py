@@ -36,7 +36,8 @@ _BY_FACT: dict[str, dict[str, Text]] = {
     "verdict_rating": core.RATING, "verdict_deployment": core.DEPLOYMENT,
 }
 COUNT_FACTS = {"verdict_gpus", "verdict_wanted_gpus", "verdict_gpus_short", "best_value_gpus",
-               "deadline_gpus", "min_gpus_fit", "fit_gpus_beyond", "useful_gpus",
+               "deadline_gpus", "min_gpus_fit", "fit_gpus_beyond", "fit_gpus_checkpointing",
+               "useful_gpus",
                "max_gpus_projected", "total_gpus", "gpus_per_node"}
 
 

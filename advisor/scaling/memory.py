@@ -23,11 +23,15 @@ _STATE_SPLIT = {  # strategy -> (replicated bytes, sharded bytes) out of 16
     "zero3": (0.0, 16.0),
     "fsdp": (0.0, 16.0),
 }
-_AUTO_ORDER = ("data", "zero2", "fsdp", "tensor", "hybrid")  # auto: full sharding = FSDP
+# auto: full sharding = FSDP; "hybrid_zero3": tensor parallel inside each machine with the
+# model states sharded ZeRO-3 / FSDP-style over every GPU (2-D parallelism, Megatron-DeepSpeed
+# or FSDP + TP), for models whose tensor-parallel slice does not fit when replicated per machine.
+_AUTO_ORDER = ("data", "zero2", "fsdp", "tensor", "hybrid_zero3", "hybrid")
 # "embedding": DLRM-style, tables sharded one slice per GPU (model parallel) and the dense
 # MLPs data parallel; shown as data parallel, the part the user's framework runs as DDP.
 STRATEGY_LABEL = {"embedding": "data", "data": "data", "zero1": "zero", "zero2": "zero", "zero3": "zero",
-                  "fsdp": "fsdp", "tensor": "tensor", "pipeline": "pipeline", "hybrid": "hybrid"}
+                  "fsdp": "fsdp", "tensor": "tensor", "pipeline": "pipeline", "hybrid": "hybrid",
+                  "hybrid_zero3": "hybrid"}
 
 
 def memory_per_gpu_gb(strategy: str, gpus: np.ndarray, profile: Profile,
@@ -48,7 +52,9 @@ def memory_per_gpu_gb(strategy: str, gpus: np.ndarray, profile: Profile,
         states = params * scale * (replicated + sharded / n) / 1e9
         return states + act + p.memory_overhead_gb
     ways = np.asarray(model_split if model_split is not None else n, dtype=float)
-    states = params * p.optimizer_bytes_per_param / ways / 1e9
+    # hybrid_zero3: the t-way slice's states are sharded again over the N / t replicas.
+    shards = n if strategy == "hybrid_zero3" else ways
+    states = params * p.optimizer_bytes_per_param / shards / 1e9
     # Tensor parallel splits activations too; a pipeline stage keeps its layers' share.
     return states + act / ways + p.memory_overhead_gb
 
@@ -62,8 +68,9 @@ def choose_strategies(profile: Profile, gpus: np.ndarray, memory_gb: float,
     """Strategy per N, memory per GPU and whether it fits.
 
     ``training.parallelism == auto``: plain data parallel if it fits, else ZeRO stage 2, else
-    ZeRO-3/FSDP (F24), else tensor parallel inside a node, hybrid (tensor x data) across nodes.
-    An explicit choice is kept as given.
+    ZeRO-3/FSDP (F24), else tensor parallel inside a node, hybrid (tensor x data) across nodes,
+    with the states sharded over every GPU (ZeRO-3 across the replicas) when one replica per
+    tensor group does not fit. An explicit choice is kept as given.
     """
     n = np.asarray(gpus, dtype=float)
     limit = usable_gb(memory_gb, p)
@@ -88,18 +95,30 @@ def choose_strategies(profile: Profile, gpus: np.ndarray, memory_gb: float,
     # does not fit trains with a smaller batch, not split: it stays data parallel, "no fit".
     transformer = is_transformer(profile)
     if transformer:
-        candidates.append(memory_per_gpu_gb("tensor", n, profile, p,
-                                            _model_split("tensor", n, per_node), act))
+        split = _model_split("tensor", n, per_node)
+        candidates.append(memory_per_gpu_gb("tensor", n, profile, p, split, act))
+        candidates.append(memory_per_gpu_gb("hybrid_zero3", n, profile, p, split, act))
     stacked = np.stack(candidates)
     fitting = stacked <= limit
     # First that fits wins (F24); nothing fits: tensor (hybrid across nodes) for a
-    # transformer, else plain data parallel; plain on 1 GPU.
+    # transformer, else plain data parallel; plain on 1 GPU. Inside one machine the sharded
+    # hybrid equals tensor parallel (one replica), which comes first.
     pick = np.where(fitting.any(axis=0), np.argmax(fitting, axis=0),
                     np.where(n == 1, 0, 3 if transformer else 0)).astype(int)
     mems = stacked[pick, np.arange(n.size)]
     hybrid = (pick == 3) & (n > per_node)
-    names = [_AUTO_ORDER[k] for k in np.where(hybrid, 4, pick).tolist()]
+    names = [_AUTO_ORDER[k] for k in np.where(hybrid, 5, pick).tolist()]
     return names, mems, mems <= limit
+
+
+def activation_split(profile: Profile) -> int:
+    """How many GPUs one batch's activations can be split over: a transformer's tensor
+    parallel group inside one machine (auto or tensor parallelism), else 1 - data parallel,
+    ZeRO and FSDP keep each GPU's whole batch of activations (F24)."""
+    if is_transformer(profile) and profile.training.parallelism in (Parallelism.auto,
+                                                                     Parallelism.tensor):
+        return profile.hardware.gpus_per_node
+    return 1
 
 
 def embedding_sharded(profile: Profile, memory_gb: float, p: ScalingParams) -> bool:

@@ -29,7 +29,9 @@ from advisor.scaling.parameters import ScalingParams, load_params
 from advisor.scaling.physics import breakdown
 from advisor.scaling.result import Projection
 
-_VOLUME = {"zero3": 1.5, "fsdp": 1.5}  # ZeRO-3 / FSDP gather weights twice: 1.5x traffic
+# ZeRO-3 / FSDP gather weights twice: 1.5x traffic (also across the replicas of a hybrid
+# whose states are sharded over every GPU)
+_VOLUME = {"zero3": 1.5, "fsdp": 1.5, "hybrid_zero3": 1.5}
 _MINOR = 0.1  # an overhead below this share of the step leaves the GPU compute-bound
 
 NOTE_NO_FIT = Text(en="Plain data parallel does not fit one GPU's memory; the speed-up is over "
@@ -155,7 +157,7 @@ def project(profile: Profile, gpus: list[int] | None = None,
     for name in sorted(set(strategies)):
         idx = np.array([i for i, s in enumerate(strategies) if s == name])
         x = data_parallel_inputs(profile, gpu, links, p, _VOLUME.get(name, 1.0))
-        if name in ("tensor", "hybrid"):
+        if name in ("tensor", "hybrid", "hybrid_zero3"):
             ways = np.minimum(n[idx], hw.gpus_per_node)
             act_bytes = 4.0 if profile.training.precision in (Precision.fp32, Precision.tf32) \
                 else 2.0

@@ -1,0 +1,81 @@
+"""When nothing considered fits: how many GPUs would, on more machines like this one (F24).
+
+The projection is the one `project` gives for those counts: ZeRO-3 / FSDP shard the model over
+every GPU, tensor parallel stays inside a machine, and the machines talk over the profile's
+network (or the default one). With activation checkpointing off, the same search is run with it
+on: a transformer's activations, not its weights, are often what does not fit, and
+checkpointing is cheaper than several more machines.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from advisor.errors import InputError
+from advisor.profile import Profile
+from advisor.scaling import project
+from advisor.scaling.result import Projection
+
+BEYOND_LIMIT = 256  # the largest count searched when nothing considered fits
+
+
+@dataclass(frozen=True)
+class Beyond:
+    """``projection``: the profile as given on larger counts (None: none fits up to the limit);
+    ``gpus``: its smallest fitting count; ``gpus_checkpointing``: the smallest count that fits
+    with activation checkpointing, when the profile has it off and it needs fewer GPUs."""
+
+    projection: Projection | None
+    gpus: int | None
+    gpus_checkpointing: int | None
+
+
+NOTHING = Beyond(None, None, None)
+
+
+def beyond_counts(profile: Profile, top: int) -> list[int]:
+    """GPU counts above ``top`` to look for a fit: the profile's own GPUs not considered, then
+    whole machines like this one (2..16, 32, 64, ... machines) up to BEYOND_LIMIT GPUs, or two
+    machines when one machine already holds more."""
+    hw = profile.hardware
+    own = range(top + 1, hw.total_gpus + 1)
+    limit = max(BEYOND_LIMIT, 2 * hw.gpus_per_node)
+    machines = (m * hw.gpus_per_node for m in (*range(2, 17), 32, 64, 128, 256))
+    return sorted({*own, *(c for c in machines if max(top, hw.total_gpus) < c <= limit)})
+
+
+def _first_fit(profile: Profile, counts: list[int]) -> Projection | None:
+    try:
+        bigger = project(profile, [1, *counts])
+    except (InputError, ValueError):
+        return None
+    return bigger if any(bigger.fits) else None
+
+
+def _fit(projection: Projection | None) -> int | None:
+    if projection is None:
+        return None
+    return next(n for n, ok in zip(projection.gpus, projection.fits, strict=True) if ok)
+
+
+def beyond(profile: Profile, projection: Projection) -> Beyond:
+    """Where the model would fit when no count of ``projection`` does (else NOTHING)."""
+    if any(projection.fits):
+        return NOTHING
+    counts = beyond_counts(profile, max(projection.gpus))
+    if not counts:
+        return NOTHING
+    bigger = _first_fit(profile, counts)
+    gpus = _fit(bigger)
+    checkpointed = None
+    if not profile.training.activation_checkpointing:
+        training = profile.training.model_copy(update={"activation_checkpointing": True})
+        lighter = profile.model_copy(update={"training": training})
+        own = [n for n in projection.gpus if n > 1]
+        checkpointed = _fit(_first_fit(lighter, sorted({*own, *counts})))
+        if checkpointed is not None and gpus is not None and checkpointed >= gpus:
+            checkpointed = None
+    return Beyond(bigger, gpus, checkpointed)
+
+
+__all__ = ["BEYOND_LIMIT", "Beyond", "beyond", "beyond_counts"]

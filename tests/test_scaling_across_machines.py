@@ -1,0 +1,106 @@
+"""A model too large for one machine: tensor parallel inside each machine, its states sharded
+over every GPU (ZeRO-3 across the replicas), and the search for a count that fits runs over
+whole machines like the profile's, the same projection `project` gives (F24, F05)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from advisor.beyond import BEYOND_LIMIT, beyond, beyond_counts
+from advisor.profile import Profile
+from advisor.recommendation import recommend
+from advisor.scaling import project
+from advisor.scaling.activations import activation_gb
+from advisor.scaling.memory import activation_split, memory_per_gpu_gb
+from advisor.scaling.parameters import load_params
+
+
+def llm_70b(checkpointing: bool = True, per_node: int = 8, **hardware) -> Profile:
+    return Profile.model_validate({
+        "schema_version": 1, "task": "llm",
+        "model": {"name": "70B", "params_millions": 70000, "sequence_length": 4096},
+        "training": {"single_gpu_hours": 4000, "runs_per_month": 1, "batch_per_gpu": 1,
+                     "precision": "bf16", "input_pipeline": "tuned",
+                     "activation_checkpointing": checkpointing},
+        "hardware": {"gpu": "rtx4090", "gpus_per_node": per_node, "intra_link": "pcie4",
+                     **hardware},
+        "economics": {"mode": "cloud", "currency": "USD", "time_value": "deadline",
+                      "value_per_day": 5000}})
+
+
+def test_hybrid_shards_the_states_over_every_gpu_when_one_replica_per_machine_does_not_fit():
+    profile, p = llm_70b(), load_params()
+    pr = project(profile, [1, 8, 16, 64])
+    i = pr.gpus.index(64)
+    assert pr.fits[i] and pr.parallelism[i] == "hybrid" and pr.nodes[i] == 8
+    act = activation_gb(profile, p)
+    states = 70e9 * p.optimizer_bytes_per_param / 64 / 1e9  # over all 64 GPUs, not 8
+    assert pr.memory_per_gpu_gb[i] == pytest.approx(states + act / 8 + p.memory_overhead_gb,
+                                                    abs=0.02)
+    replicated = memory_per_gpu_gb("hybrid", np.array([64.0]), profile, p, np.array([8.0]))[0]
+    assert replicated > 100 > pr.memory_per_gpu_gb[i]
+    assert not pr.fits[pr.gpus.index(16)], "1,120 GB of states over 16 cards is 70 GB each"
+
+
+def test_sharded_hybrid_pays_the_zero3_traffic_between_machines():
+    """Gathering sharded weights moves 1.5x the gradient bytes: on the same counts the
+    sharded hybrid is never faster than the replicated one would be."""
+    import importlib
+
+    proj = importlib.import_module("advisor.scaling.project")
+
+    profile = llm_70b()
+    sharded = project(profile, [64]).speedup[0]
+    saved = dict(proj._VOLUME)
+    try:
+        proj._VOLUME.pop("hybrid_zero3")
+        replicated_traffic = project(profile, [64]).speedup[0]
+    finally:
+        proj._VOLUME.clear()
+        proj._VOLUME.update(saved)
+    assert 1.0 < sharded < replicated_traffic
+
+
+def test_beyond_counts_are_whole_machines_like_this_one():
+    assert beyond_counts(llm_70b(), 8)[:3] == [16, 24, 32]
+    assert beyond_counts(llm_70b(), 8)[-1] == BEYOND_LIMIT
+    assert all(c % 8 == 0 for c in beyond_counts(llm_70b(), 8))
+    two = llm_70b(nodes=2, inter_link="infiniband_hdr")
+    assert beyond_counts(two, 4) == [*range(5, 17), *range(24, 129, 8), 256]
+    assert beyond_counts(llm_70b(per_node=1), 1)[:3] == [2, 3, 4]
+
+
+def test_the_verdicts_count_is_where_project_fits_on_real_machines():
+    rec = recommend(llm_70b())
+    v = rec.verdict
+    assert v.runnable and v.gpus > 8 and v.nodes == v.gpus // 8
+    at = project(llm_70b(), [1, v.gpus])
+    assert at.fits[-1] and at.nodes[-1] == v.nodes
+    smaller = [n for n in beyond_counts(llm_70b(), 8) if n < v.gpus]
+    assert not any(project(llm_70b(), [1, *smaller]).fits[1:]), "the smallest that fits"
+
+
+def test_checkpointing_is_named_when_it_fits_on_fewer_gpus():
+    plain = llm_70b(checkpointing=False)
+    found = beyond(plain, project(plain, list(range(1, 9))))
+    assert found.gpus_checkpointing is not None
+    assert found.gpus is None or found.gpus_checkpointing < found.gpus
+    with_it = beyond(llm_70b(), project(llm_70b(), list(range(1, 9))))
+    assert with_it.gpus == found.gpus_checkpointing and with_it.gpus_checkpointing is None
+    rec = recommend(plain)
+    sooner = {p.id: p for p in rec.pitfalls}["checkpointing_fits_sooner"]
+    assert f"about {found.gpus_checkpointing} GPUs" in sooner.title.en
+
+
+def test_activations_split_by_tensor_parallel_inside_a_machine_do_not_exceed_the_card():
+    """A 70B model's 113 GB of activations split 8 ways fit a 24 GB card (the model states are
+    what needs sharding), so the 'activations exceed the card' veto does not speak."""
+    plain = llm_70b(checkpointing=False)
+    assert activation_split(plain) == 8
+    assert activation_gb(plain, load_params()) > 24 * 4
+    rec = recommend(plain)
+    assert "activation_memory" not in {p.id for p in rec.pitfalls}
+    cnn = Profile.model_validate({**plain.model_dump(mode="json"), "task": "image_classification",
+                                  "model": {"name": "CNN", "params_millions": 60}})
+    assert activation_split(cnn) == 1
