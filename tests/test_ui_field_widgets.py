@@ -127,3 +127,16 @@ def test_any_typed_text_gives_a_value_or_a_message_never_an_exception(path, text
         current = getattr(getattr(answers.profile, section), name) if section else \
             getattr(answers.profile, name)
         assert current == value
+
+
+def test_gpu_editor_selects_a_typed_spelling_of_a_catalog_gpu(qtbot):
+    """A profile written by hand ('RTX 4090', 'rtx_4090') shows the catalog entry, and the
+    value the editor gives back is the catalog id."""
+    from ui.forms.field_widgets import create_editor
+
+    editor = create_editor(field_spec("hardware.gpu"))
+    qtbot.addWidget(editor)
+    for typed in ("RTX 4090", "rtx_4090", "NVIDIA GeForce RTX 4090"):
+        editor.set_value("a100_sxm4_80gb")
+        editor.set_value(typed)
+        assert editor.value() == "rtx4090", typed

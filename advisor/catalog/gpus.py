@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import difflib
+import re
 from functools import cache
 from typing import Any, Literal
 
@@ -60,12 +62,24 @@ def builtin_gpus() -> dict[str, GpuSpec]:
     return _table(GpuSpec.model_validate(entry) for entry in raw["gpus"])
 
 
+_BRANDS = re.compile(r"\b(nvidia|geforce|tesla)\b")
+
+
+def spelling_key(name: str) -> str:
+    """A GPU name as people type it, reduced to letters and digits without the brand words:
+    'RTX 4090', 'rtx_4090' and 'NVIDIA GeForce RTX 4090' all read 'rtx4090', the catalog id."""
+    return re.sub(r"[^a-z0-9]", "", _BRANDS.sub("", name.lower()))
+
+
 def _table(specs) -> dict[str, GpuSpec]:
     table: dict[str, GpuSpec] = {}
     for spec in specs:
         table[spec.id] = spec
         for alias in spec.aliases:
             table.setdefault(alias, spec)
+    for spec in list(table.values()):  # ids and aliases first, spellings never shadow them
+        for name in (spec.id, *spec.aliases):
+            table.setdefault(spelling_key(name), spec)
     return table
 
 
@@ -117,6 +131,21 @@ def gpu_ids() -> list[str]:
     return seen
 
 
+def _model_number(name: str) -> str | None:
+    found = re.search(r"\d+", spelling_key(name))
+    return found.group(0) if found else None
+
+
+def _guess(name: str) -> str | None:
+    """The catalog id a misspelling most likely means, only when the model number agrees (an
+    'rtx 4080' is not an RTX 4090: no guess then)."""
+    ids = gpu_ids()
+    keys = {spelling_key(i): i for i in ids}
+    close = difflib.get_close_matches(spelling_key(name), list(keys), n=1, cutoff=0.75)
+    guess = keys[close[0]] if close else None
+    return guess if guess and _model_number(guess) == _model_number(name) else None
+
+
 def resolve_gpu(gpu: str | CustomGpu) -> GpuSpec:
     """The spec of a profile's GPU: a catalog id (or alias) or the user's own numbers."""
     if isinstance(gpu, CustomGpu):
@@ -124,9 +153,13 @@ def resolve_gpu(gpu: str | CustomGpu) -> GpuSpec:
                        tflops_fp16_dense=gpu.tflops_fp16, tflops_fp32=gpu.tflops_fp32,
                        tdp_w=gpu.tdp_w, pcie_gen=gpu.pcie_gen, launch_price_usd=gpu.price_usd,
                        source="user")
-    spec = load_gpus().get(gpu.strip().lower())
+    table = load_gpus()
+    spec = table.get(gpu.strip().lower()) or table.get(spelling_key(gpu))
     if spec is None:
+        guess = _guess(gpu)
+        hint_en = f"did you mean {guess!r}? " if guess else ""
+        hint_zh = f"是不是 {guess!r}？" if guess else ""
         raise InputError.single(
-            f"unknown GPU {gpu!r}; known: {', '.join(gpu_ids())}",
-            f"未知显卡 {gpu!r}；可选：{', '.join(gpu_ids())}", path="hardware.gpu")
+            f"unknown GPU {gpu!r}; {hint_en}known: {', '.join(gpu_ids())}",
+            f"未知显卡 {gpu!r}；{hint_zh}可选：{', '.join(gpu_ids())}", path="hardware.gpu")
     return spec

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from advisor.catalog import gpu_ids, load_gpus
+from advisor.catalog.gpus import spelling_key
 from ui.forms.choices import choice_label
 from ui.forms.field_widgets import FieldSpec, format_number, parse_number
 from ui.translation import tr_lang
@@ -208,7 +209,7 @@ class GpuEditor(FieldEditor):
             self.input.setCurrentIndex(len(self._values) - 1)
             return
         key = str(value).strip().lower()
-        spec = load_gpus().get(key)
+        spec = load_gpus().get(key) or load_gpus().get(spelling_key(key))  # 'RTX 4090'
         key = spec.id if spec else key
         if key in self._values:
             self.input.setCurrentIndex(self._values.index(key))
