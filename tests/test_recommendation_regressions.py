@@ -59,7 +59,7 @@ def test_starved_pipeline_takes_the_cost_models_count(recs):
     assert v.gpus == rec.costs.best_value_gpus
     i = pr.at(v.gpus)
     assert all(pr.speedup[j] < pr.speedup[i] * 0.98 for j in range(i)), "extra GPUs add nothing"
-    assert "4 GPUs are the best value" not in v.headline.en
+    assert "rates 4 GPUs the best value" not in v.headline.en
     assert "4 卡最有性价比" not in v.headline.zh
 
 
@@ -72,8 +72,9 @@ def test_headline_states_the_verdicts_count(recs, name):
         return
     stated = {int(n) for n in re.findall(r"\b(\d+) GPUs?\b", v.headline.en.split(";")[0])}
     assert stated == {v.gpus}, v.headline.en
-    for sentence in re.findall(r"(\d+) GPUs are (?:the best value|worth it)", v.headline.en):
-        assert int(sentence) == v.gpus, v.headline.en
+    for sentence in re.findall(r"rates (\d+) GPUs the best value|(\d+) GPUs are worth it",
+                               v.headline.en):
+        assert int("".join(sentence)) == v.gpus, v.headline.en
     head = v.headline.zh.split("；")[0]
     zh_count = 1 if head.endswith("：单卡") else int(re.search(r"：(\d+) 卡", head)[1])
     assert zh_count == v.gpus
@@ -82,7 +83,7 @@ def test_headline_states_the_verdicts_count(recs, name):
 def test_seven_b_on_eight_cards_names_one_count(recs):
     v = recs["llm-7b-on-8x-rtx4090"].verdict
     assert v.rating == "required" and v.gpus >= 6
-    assert "4 GPUs are the best value" not in v.headline.en
+    assert "rates 4 GPUs the best value" not in v.headline.en
 
 
 # 2. never a count where the model does not fit; when nothing fits, say so plainly
