@@ -104,3 +104,14 @@ def test_activations_split_by_tensor_parallel_inside_a_machine_do_not_exceed_the
     cnn = Profile.model_validate({**plain.model_dump(mode="json"), "task": "image_classification",
                                   "model": {"name": "CNN", "params_millions": 60}})
     assert activation_split(cnn) == 1
+
+
+def test_the_headline_names_both_counts_when_checkpointing_needs_fewer():
+    plain = llm_70b(checkpointing=False)
+    found = beyond(plain, project(plain, list(range(1, 9))))
+    assert found.gpus is not None and found.gpus_checkpointing < found.gpus
+    v = recommend(plain).verdict
+    assert v.gpus == found.gpus and v.nodes == found.gpus // 8
+    assert f"about {found.gpus} such GPUs" in v.headline.en
+    assert f"with activation checkpointing about {found.gpus_checkpointing}" in v.headline.en
+    assert f"开启激活重计算则约 {found.gpus_checkpointing} 张" in v.headline.zh
