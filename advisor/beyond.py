@@ -2,9 +2,13 @@
 
 The projection is the one `project` gives for those counts: ZeRO-3 / FSDP shard the model over
 every GPU, tensor parallel stays inside a machine, and the machines talk over the profile's
-network (or the default one). With activation checkpointing off, the same search is run with it
-on: a transformer's activations, not its weights, are often what does not fit, and
-checkpointing is cheaper than several more machines.
+network (or the default one for machines of this class). With activation checkpointing off,
+the same search is run with it on: a transformer's activations, not its weights, are often
+what does not fit, and checkpointing is cheaper than several more machines.
+
+``extended`` then widens the counts a recommendation considers to those machines (up to twice
+the first count that fits), so the verdict's count, its costs and its best value all come from
+one projection — the figures `project` and `costs` print for the same counts.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from dataclasses import dataclass
 
 from advisor.errors import InputError
 from advisor.profile import Profile
+from advisor.projection_for import projection_for
 from advisor.scaling import project
 from advisor.scaling.result import Projection
 
@@ -23,11 +28,13 @@ BEYOND_LIMIT = 256  # the largest count searched when nothing considered fits
 class Beyond:
     """``projection``: the profile as given on larger counts (None: none fits up to the limit);
     ``gpus``: its smallest fitting count; ``gpus_checkpointing``: the smallest count that fits
-    with activation checkpointing, when the profile has it off and it needs fewer GPUs."""
+    with activation checkpointing, when the profile has it off and it needs fewer GPUs;
+    ``considered``: the largest count considered before the search (None: no search)."""
 
     projection: Projection | None
     gpus: int | None
     gpus_checkpointing: int | None
+    considered: int | None = None
 
 
 NOTHING = Beyond(None, None, None)
@@ -75,7 +82,18 @@ def beyond(profile: Profile, projection: Projection) -> Beyond:
         checkpointed = _fit(_first_fit(lighter, sorted({*own, *counts})))
         if checkpointed is not None and gpus is not None and checkpointed >= gpus:
             checkpointed = None
-    return Beyond(bigger, gpus, checkpointed)
+    return Beyond(bigger, gpus, checkpointed, max(projection.gpus))
 
 
-__all__ = ["BEYOND_LIMIT", "Beyond", "beyond", "beyond_counts"]
+def extended(profile: Profile, projection: Projection) -> tuple[Projection, Beyond]:
+    """The counts a recommendation considers: ``projection`` itself when a count fits, else
+    also whole machines like this one up to twice the first count that fits (so the value of
+    a few more machines can be weighed), measured speed-ups kept (``projection_for``)."""
+    larger = beyond(profile, projection)
+    if larger.gpus is None:
+        return projection, larger
+    more = [c for c in beyond_counts(profile, max(projection.gpus)) if c <= 2 * larger.gpus]
+    return projection_for(profile, sorted({*projection.gpus, *more})), larger
+
+
+__all__ = ["BEYOND_LIMIT", "Beyond", "beyond", "beyond_counts", "extended"]

@@ -54,6 +54,12 @@ NUMBER_EPSILON = 1e-4
 # F02: a GPU count is worth considering only if it is faster than every smaller one by more than
 # this share; beyond the first count within it of the best, extra GPUs add nothing.
 USEFUL_GAIN = 0.02
+# F12: "a day of revenue covers the electricity" speaks only when electricity is at least this
+# share of the extra running cost of the best count (not when the extra is cards or rent)
+ENERGY_SHARE = 0.5
+# F01/F02: net values within this share of the best are the same value (the projection is a
+# range); past the knee (F08) the fewer GPUs are taken (economics.knee_for_little)
+NEAR_BEST = 0.05
 
 
 @dataclass(frozen=True)
@@ -146,6 +152,7 @@ FACTS: dict[str, FactSpec] = {
     "fit_gpus_beyond": _n("int", 1, 100_000, optional=True),
     # ... and with activation checkpointing, when it is off and would need fewer GPUs (F24)
     "fit_gpus_checkpointing": _n("int", 1, 100_000, optional=True),
+    "checkpointing_fits_here": _B,  # ... and that count is within the profile's own GPUs
     "memory_per_gpu_gb": _n("float", 0, 1_000_000),  # at one GPU
     # the batch's activations on one GPU: more GPUs or ZeRO-3 do not shrink them (F24)
     "activation_gb": _n("float", 0, 1_000_000),
@@ -160,7 +167,12 @@ FACTS: dict[str, FactSpec] = {
     "breakeven_hours_per_month": _n("float", 0, 1_000_000, optional=True),
     # both sides priced, yet owning never beats renting within a month's 730 h (F31)
     "owning_never_pays": _B,
-    "day_value_covers_energy": _B,  # a day saved pays the extra electricity of a month (F12)
+    # a day saved pays the extra electricity of a month, the bulk of the extra cost (F12)
+    "day_value_covers_energy": _B,
+    # F02 with F01's ranges: the fewest fitting GPUs whose net value a month is within
+    # NEAR_BEST of the best count's, and that net value (absent when the best is not positive)
+    "near_best_gpus": _n("int", 1, 100_000, optional=True),
+    "net_value_near_best": _n("float", -1e12, 1e12, optional=True),
     # hardware import observations (advisor.hwimport)
     **{f"obs_{oid}": _B for oid in OBSERVATION_IDS},
     # the verdict, added before the setup / pitfall / advice rules run
@@ -185,6 +197,13 @@ FACTS: dict[str, FactSpec] = {
     # model replicas that split each batch: N for data / ZeRO / FSDP, N / tensor ways for
     # tensor and hybrid, 1 for pipeline (the global batch, F14, grows only with it)
     "verdict_data_parallel": _n("int", 1, 100_000, stage="verdict"),
+    # with a deadline (F12): the hours the runs due before it take at the verdict's count, at
+    # the projection's estimate and at the slow end of its band (F01: a range, not a number),
+    # the hours to the deadline, and whether only the estimate meets it
+    "verdict_deadline_hours_needed": _n("float", 0, 1e8, optional=True, stage="verdict"),
+    "verdict_deadline_hours_needed_slow": _n("float", 0, 1e8, optional=True, stage="verdict"),
+    "verdict_deadline_hours": _n("float", 0, 1e6, optional=True, stage="verdict"),
+    "verdict_deadline_tight": FactSpec("bool", optional=True, stage="verdict"),
     # the setup, added before the pitfall and advice rules run
     "verdict_deployment": _s("own", "cloud", "either", stage="setup"),
     "verdict_parallelism": _s(*PARALLELISMS, stage="setup"),
@@ -304,6 +323,23 @@ def _value_facts(projection: Projection, costs: CostReport) -> dict[str, Any]:
             if best is not None else 0.0}
 
 
+def _near_best(costs: CostReport) -> dict[str, Any]:
+    """The fewest fitting GPUs whose net value is within ``NEAR_BEST`` of the best's: past the
+    knee (F08) a few per cent of net value is inside the projection's range (F01) and does not
+    pay for twice the GPUs (review 5: 16 GPUs for 3 % more than 5 give)."""
+    best = costs.best_value_gpus
+    if best is None or not costs.mode_priced:
+        return {}
+    top = costs.net_value_per_month[costs.gpus.index(best)]
+    fits = costs.fits or [True] * len(costs.gpus)
+    if top <= 0:
+        return {}
+    n, value = next((n, v) for n, v, ok in zip(costs.gpus, costs.net_value_per_month, fits,
+                                               strict=True)
+                    if ok and v >= top * (1.0 - NEAR_BEST))
+    return {"near_best_gpus": n, "net_value_near_best": value}
+
+
 def owning_never_pays(costs: CostReport) -> bool:
     """Both sides priced, yet no number of hours in a month makes owning cheaper (F31): the
     break-even is above 730 h, or there is none (renting an hour costs less than running one)."""
@@ -322,17 +358,22 @@ def effective_cooling(spec, cooling: str) -> str:
 
 def base_facts(profile: Profile, projection: Projection, costs: CostReport,
                hardware: Any | None = None, fit_gpus_beyond: int | None = None,
-               fit_gpus_checkpointing: int | None = None) -> FactSet:
+               fit_gpus_checkpointing: int | None = None,
+               considered: int | None = None) -> FactSet:
     """The fact set the decision rules read (everything but the verdict). ``projection``
     should start at one GPU (``recommend`` makes sure of it): ``memory_per_gpu_gb`` and the
     energy baseline are read at its first count. ``fit_gpus_beyond``: when nothing projected
     fits, the smallest larger count that would; ``fit_gpus_checkpointing``: the same with
-    activation checkpointing on, when that needs fewer GPUs."""
+    activation checkpointing on, when that needs fewer GPUs. ``considered``: the largest count
+    considered when the projection was extended beyond it (``advisor.beyond.extended``): the
+    ``*_max`` facts, the fit and the per-count speed-ups are read up to it."""
     from advisor.catalog.gpus import resolve_gpu
 
     tr, hw, ec = profile.training, profile.hardware, profile.economics
     spec = resolve_gpu(hw.gpu)
     hours = tr.run_hours_one_gpu
+    top = considered if considered in projection.gpus else max(projection.gpus)
+    last = projection.gpus.index(top)
     user_par = tr.parallelism.value
     user_par = "zero" if user_par.startswith("zero") else user_par
     facts: dict[str, Any] = {
@@ -366,17 +407,18 @@ def base_facts(profile: Profile, projection: Projection, costs: CostReport,
         "economics_mode": ec.mode.value,
         "time_value": ec.time_value.value,
         "moved_before": ec.moved_to_multi_gpu_before,
-        "max_gpus_projected": max(projection.gpus),
-        "bottleneck_max": projection.bottleneck[-1],
+        "max_gpus_projected": top,
+        "bottleneck_max": projection.bottleneck[last],
         "fits_one_gpu": projection.single_gpu_fits,
         "memory_per_gpu_gb": projection.memory_per_gpu_gb[0],
         "activation_gb": activation_gb(profile, load_params()),
-        "speedup_max": max(projection.speedup[-1], 0.01),
-        "efficiency_max": min(max(projection.efficiency[-1], 0.0), 1.0),
+        "speedup_max": max(projection.speedup[last], 0.01),
+        "efficiency_max": min(max(projection.efficiency[last], 0.0), 1.0),
         "owning_never_pays": owning_never_pays(costs),
     }
     optional = {
         **_value_facts(projection, costs),
+        **_near_best(costs),
         "workers_per_gpu": tr.dataloader_workers,
         "micro_batches": tr.micro_batches,
         "value_per_day": ec.value_per_day,
@@ -386,19 +428,23 @@ def base_facts(profile: Profile, projection: Projection, costs: CostReport,
         "breakeven_hours_per_month": costs.buy_vs_rent.breakeven_hours_per_month,
     }
     for n in (2, 4, 8, 16):
-        optional[f"speedup_{n}"] = _at(projection, n, projection.speedup)
+        optional[f"speedup_{n}"] = _at(projection, n, projection.speedup) if n <= top else None
     for n in (4, 8):
-        optional[f"efficiency_{n}"] = _at(projection, n, projection.efficiency)
+        optional[f"efficiency_{n}"] = (_at(projection, n, projection.efficiency) if n <= top
+                                       else None)
     s8, s16 = optional["speedup_8"], optional["speedup_16"]
     if s8 and s16:
         optional["gain_8_to_16"] = s16 / s8 - 1.0
-    fitting = [n for n, ok in zip(projection.gpus, projection.fits, strict=True) if ok]
+    fitting = [n for n, ok in zip(projection.gpus, projection.fits, strict=True)
+               if ok and n <= top]
     optional["min_gpus_fit"] = fitting[0] if fitting else None
     useful = useful_count(projection)
     optional["useful_gpus"] = useful
     optional["useful_speedup"] = _at(projection, useful, projection.speedup) if useful else None
     optional["fit_gpus_beyond"] = fit_gpus_beyond if not fitting else None
     optional["fit_gpus_checkpointing"] = fit_gpus_checkpointing if not fitting else None
+    facts["checkpointing_fits_here"] = (optional["fit_gpus_checkpointing"] is not None
+                                        and optional["fit_gpus_checkpointing"] <= hw.total_gpus)
     optional.update(_keep_up(projection, tr.runs_per_month))
     facts["more_gpus_add_nothing"] = useful is not None and useful < max(projection.gpus)
     temps = [t for t in (hw.max_gpu_temp_c, getattr(hardware, "max_gpu_temp_c", None))
@@ -414,13 +460,25 @@ def base_facts(profile: Profile, projection: Projection, costs: CostReport,
 
 
 def _day_covers_energy(profile: Profile, costs: CostReport) -> bool:
-    """F12 case 2: a day of revenue covers the extra electricity of a month of training. Never
-    when renting: the cloud's price holds the electricity, and the net value speaks there."""
-    value = profile.economics.value_per_day
-    if value is None or not costs.energy_cost_per_run or costs.mode == "cloud":
+    """F12 case 2: a day of revenue covers the extra electricity of a month of training, and
+    electricity is what the extra money goes on: at the best-value count it is at least
+    ``ENERGY_SHARE`` of the extra running cost a month over the baseline (the one-off move,
+    F16, left out). Never when renting (the cloud's price holds the electricity) nor when the
+    extra is mostly cards or rent: the net value speaks there (review 5)."""
+    value, best = profile.economics.value_per_day, costs.best_value_gpus
+    if value is None or best is None or not costs.energy_cost_per_run or costs.mode == "cloud":
         return False
-    extra_energy_per_run = max(costs.energy_cost_per_run) - costs.energy_cost_per_run[0]
-    return value >= max(extra_energy_per_run, 0.0) * profile.training.runs_per_month
+    fits = costs.fits or [True] * len(costs.gpus)
+    base, i = next((k for k, ok in enumerate(fits) if ok), 0), costs.gpus.index(best)
+    runs = profile.training.runs_per_month
+
+    def running(k: int) -> float:  # per run, in the report's mode, without the one-off move
+        return costs.cost_per_run[k] - costs.migration_cost_per_run[k]
+
+    extra_energy = (costs.energy_cost_per_run[i] - costs.energy_cost_per_run[base]) * runs
+    extra_cost = (running(i) - running(base)) * runs
+    return 0.0 < extra_energy and extra_energy >= ENERGY_SHARE * extra_cost \
+        and value >= extra_energy
 
 
 def data_parallel_degree(parallelism: str, gpus: int, gpus_per_node: int) -> int:
@@ -472,7 +530,23 @@ def verdict_facts(base: Mapping[str, Scalar], profile: Profile, projection: Proj
     breakeven = costs.buy_vs_rent.breakeven_hours_per_month
     if breakeven:
         facts["verdict_hours_over_breakeven"] = min(monthly_hours / breakeven, 1e6)
+    facts.update(_deadline_facts(profile, projection, i))
     return check_facts(facts)
+
+
+def _deadline_facts(profile: Profile, projection: Projection, i: int) -> dict[str, Any]:
+    """The runs due before the deadline, one after another, at the verdict's count ``i`` (the
+    cost model's count of runs due, F12), at the estimate and at the slow end of the band."""
+    days = profile.economics.deadline_days
+    speedup, low = projection.speedup[i], projection.speedup_low[i]
+    if days is None or speedup <= 0 or low <= 0:
+        return {}
+    runs_due = max(1.0, profile.training.runs_per_month * days / (HOURS_PER_MONTH / 24.0))
+    needed = runs_due * projection.run_hours[i]
+    slow = needed * speedup / low
+    hours = days * 24.0
+    return {"verdict_deadline_hours_needed": needed, "verdict_deadline_hours_needed_slow": slow,
+            "verdict_deadline_hours": hours, "verdict_deadline_tight": needed <= hours < slow}
 
 
 def setup_facts(verdict: Mapping[str, Scalar], setup: Mapping[str, str]) -> FactSet:

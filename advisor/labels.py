@@ -123,6 +123,7 @@ FRAMEWORK = {
     "fsdp": Text(en="PyTorch FSDP", zh="PyTorch FSDP"),
     "deepspeed": Text(en="DeepSpeed", zh="DeepSpeed"),
     "horovod": Text(en="Horovod", zh="Horovod"),
+    "torchrec": Text(en="TorchRec (or HugeCTR)", zh="TorchRec（或 HugeCTR）"),
     "none": Text(en="no framework (one GPU)", zh="无需框架（单卡）"),
 }
 DEPLOYMENT = {
@@ -152,6 +153,8 @@ PITFALL = {
                                    zh="小模型受通信所限"),
     "comm_timeouts": Text(en="communication time-outs", zh="通信超时"),
     "data_starvation": Text(en="data starvation", zh="数据喂不饱"),
+    "deadline_risk": Text(en="deadline shorter than the move", zh="截止时间比迁移还短"),
+    "deadline_tight": Text(en="deadline met only at the estimate", zh="只有按预测值才赶得上截止时间"),
     "laggard_gpu": Text(en="a slow GPU holds the others back", zh="慢卡拖累其他卡"),
     "low_scaling": Text(en="low scaling", zh="扩展效率低"),
     "lr_scaling": Text(en="learning rate vs global batch", zh="学习率与全局批次"),
@@ -159,6 +162,7 @@ PITFALL = {
     "migration_cost": Text(en="cost of the first move", zh="首次迁移成本"),
     "no_nvlink": Text(en="no NVLink", zh="没有 NVLink"),
     "not_enough_gpus": Text(en="not enough GPUs", zh="显卡不够"),
+    "past_the_knee": Text(en="past the scaling knee", zh="超过扩展拐点"),
     "pcie_link_downgraded": Text(en="PCIe link downgraded", zh="PCIe 链路降级"),
     "pipeline_bubble": Text(en="pipeline bubble", zh="流水线气泡"),
     "power_capped": Text(en="held at the power cap", zh="被功耗上限压住"),

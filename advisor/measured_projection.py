@@ -1,8 +1,10 @@
 """A projection whose speed-ups come from the user's own measurements (F30).
 
 When a profile has a ``measured`` section, the recommendation must not contradict it: the
-speed-ups (with their band) at every projected GPU count are replaced by the diagnosis' refit to
-the measured points (measured counts, and the refitted model in between and beyond). Memory,
+speed-ups (with their band) at every projected GPU count are replaced by the measured points
+at the measured counts, and by the diagnosis' refit in between and beyond (F30: a measurement
+wins over any model). When the refit cannot follow the measurements the diagnosis moves its
+curve through them (``advisor.diagnosis.assumptions``) and the note here says so. Memory,
 fits, bottleneck and split stay the projection's: measurements of throughput say nothing
 about them.
 """
@@ -13,13 +15,17 @@ from functools import lru_cache
 
 import numpy as np
 
-from advisor.diagnosis.result import FittedScaling
+from advisor.diagnosis.result import Diagnosis
 from advisor.profile import Profile
+from advisor.scaling.project import NOTE_SLOWER
 from advisor.scaling.result import Projection
 
 NOTE = ("Speed-ups come from your measurements ({points}), refitted by the diagnosis; memory "
         "and fit are the projection's.")
 NOTE_ZH = "加速比来自你的实测（{points}），经诊断模块重新拟合；显存与能否放下仍按预测。"
+NOTE_ANCHORED = ("The projection's model cannot follow your measurements (misfit {misfit:.0f} %): "
+                 "other counts keep its shape through the measured points; read them with care.")
+NOTE_ANCHORED_ZH = "预测模型无法贴合你的实测（偏差 {misfit:.0f}%）：其他卡数沿用模型形状并穿过实测点，请谨慎参考。"
 
 
 def _interpolated(at: list[int], gpus: list[int], values: list[float]) -> list[float]:
@@ -38,12 +44,16 @@ def with_measured_speedups(profile: Profile, projection: Projection) -> Projecti
     or when the measurements cannot be fitted."""
     if profile.measured is None:
         return projection
-    fit = _measured_fit(profile.model_dump_json(), max(projection.gpus))
+    diagnosis = _measured_fit(profile.model_dump_json(), max(projection.gpus))
+    fit = diagnosis.fit
     if fit is None:
         return projection
     scaling = profile.measured.scaling
     at = projection.gpus
-    speed = _interpolated(at, fit.gpus, fit.speedup)
+    # F30: at a measured count the measurement itself, not the refit's value there
+    measured_at = dict(zip(diagnosis.measured.gpus, diagnosis.measured.speedup, strict=True))
+    curve = [measured_at.get(n, s) for n, s in zip(fit.gpus, fit.speedup, strict=True)]
+    speed = _interpolated(at, fit.gpus, curve)
     low = _interpolated(at, fit.gpus, fit.speedup_low)
     high = _interpolated(at, fit.gpus, fit.speedup_high)
     low = [min(lo, s) for lo, s in zip(low, speed, strict=True)]
@@ -51,10 +61,13 @@ def with_measured_speedups(profile: Profile, projection: Projection) -> Projecti
     base_hours, base_step = projection.run_hours[0] * projection.speedup[0], \
         projection.step_time_s[0]
     weak = str(getattr(scaling, "value", scaling)) == "weak"
-    measured = [(n, s) for n, s, m in zip(fit.gpus, fit.speedup, fit.measured, strict=True)
-                if m and n > 1]
+    measured = [(n, s) for n, s in measured_at.items() if n > 1]
     points = ", ".join(f"{n} GPUs {s:.2f}x" for n, s in measured)
     points_zh = "，".join(f"{n} 卡 {s:.2f} 倍" for n, s in measured)
+    notes, notes_zh = [NOTE.format(points=points)], [NOTE_ZH.format(points=points_zh)]
+    if fit.anchored:
+        notes.append(NOTE_ANCHORED.format(misfit=100 * fit.rms_log_residual))
+        notes_zh.append(NOTE_ANCHORED_ZH.format(misfit=100 * fit.rms_log_residual))
     return projection.model_copy(update={
         "speedup": speed, "speedup_low": low, "speedup_high": high,
         "efficiency": [round(s / n, 4) for s, n in zip(speed, at, strict=True)],
@@ -62,18 +75,26 @@ def with_measured_speedups(profile: Profile, projection: Projection) -> Projecti
         # weak scaling keeps the batch per GPU: a step does N GPUs' work in N/S of the time
         "step_time_s": [base_step * (n / s if weak else 1.0 / s)
                         for s, n in zip(speed, at, strict=True)],
-        "notes": [*projection.notes, NOTE.format(points=points)],
-        "notes_zh": [*projection.notes_zh, NOTE_ZH.format(points=points_zh)],
+        "notes": [*_kept(projection.notes, at, speed, "en"), *notes],
+        "notes_zh": [*_kept(projection.notes_zh, at, speed, "zh"), *notes_zh],
     })
 
 
+def _kept(notes: list[str], at: list[int], speed: list[float], lang: str) -> list[str]:
+    """The projection's notes less "slower on N GPUs than on one" where the measurements
+    say otherwise."""
+    head = NOTE_SLOWER.en.split(":")[0] if lang == "en" else NOTE_SLOWER.zh.split("：")[0]
+    wrong = tuple(head.format(n=n) for n, s in zip(at, speed, strict=True) if s >= 1.0)
+    return [note for note in notes if not note.startswith(wrong)] if wrong else list(notes)
+
+
 @lru_cache(maxsize=16)
-def _measured_fit(profile_json: str, up_to: int) -> FittedScaling | None:
-    """The diagnosis' refit for a profile (by its JSON): a least-squares fit costs about 100 ms,
-    and the wizard and the report ask again for the same profile."""
+def _measured_fit(profile_json: str, up_to: int) -> Diagnosis:
+    """The diagnosis of a profile's measurements (by its JSON): a least-squares fit costs about
+    100 ms, and the wizard and the report ask again for the same profile."""
     from advisor.diagnosis import diagnose
     from advisor.diagnosis.measurements import from_measured_spec
 
     profile = Profile.model_validate_json(profile_json)
     assert profile.measured is not None
-    return diagnose(from_measured_spec(profile.measured), profile, up_to=up_to).fit
+    return diagnose(from_measured_spec(profile.measured), profile, up_to=up_to)

@@ -25,3 +25,10 @@ def quantity(value: float, digits: int = 3) -> str:
         decimals = digits - 1 - math.floor(math.log10(abs(value)))
         text = f"{value:.{decimals}f}"
     return text
+
+
+def count_text(value: float, singular: str, plural: str | None = None) -> str:
+    """A count with its noun, in English: "1 worker", "0 workers", "0.5 runs", "2.5 runs",
+    "1,200 runs" (only exactly one takes the singular; a fraction keeps its decimals)."""
+    noun = singular if value == 1 else (plural or singular + "s")
+    return f"{quantity(value)} {noun}"

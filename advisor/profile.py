@@ -10,6 +10,7 @@ from enum import StrEnum
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic_core import PydanticCustomError
 
 SCHEMA_VERSION = 1
 
@@ -134,7 +135,9 @@ class Currency(StrEnum):
 
 
 class TimeValue(StrEnum):
-    deadline = "deadline"  # research with a deadline: a day saved is worth `value_per_day`
+    # research with a deadline: a day saved is worth `value_per_day`; with only `deadline_days`
+    # the date alone counts (the fewest GPUs that meet it), time saved has no money value
+    deadline = "deadline"
     revenue = "revenue"  # product work: a day saved earns a day of revenue
     none = "none"  # learning: time saved has no money value
 
@@ -242,15 +245,20 @@ class TrainingSpec(_Strict):
             return data
         given = [k for k in ("runs_per_month", "runs_per_week", "runs_per_day") if k in data]
         if len(given) > 1:
-            raise ValueError(f"give only one of {', '.join(given)}")
+            raise PydanticCustomError("one_key_of", "give only one of {keys}",
+                                      {"at": given[1], "keys": ", ".join(given)})
         data = dict(data)
         for key, factor in (("runs_per_week", 52 / 12), ("runs_per_day", 365 / 12)):
             if key in data:
                 value = data.pop(key)
+                # "at": the key below this section the message is about (its own YAML line)
                 if isinstance(value, bool) or not isinstance(value, int | float):
-                    raise ValueError(f"{key} must be a number, got {value!r}")
+                    raise PydanticCustomError("float_type", "{at} must be a number",
+                                              {"at": key})
                 if not 0 <= value <= 10_000:
-                    raise ValueError(f"{key} must be between 0 and 10000, got {value}")
+                    raise PydanticCustomError("number_between",
+                                              "{at} must be between {low} and {high}",
+                                              {"at": key, "low": 0, "high": 10_000})
                 data["runs_per_month"] = round(value * factor, 6)
         return data
 
@@ -327,6 +335,23 @@ class HardwareSpec(_Strict):
     def total_gpus(self) -> int:
         return self.gpus_per_node * self.nodes
 
+    @model_validator(mode="before")
+    @classmethod
+    def _gpu_for_link(cls, data: Any) -> Any:
+        """A name that covers several cards ('H100': PCIe card or SXM5 module) means the one
+        the link inside the machine allows (pcie4: h100_pcie); when the link leaves several,
+        the name stays and the catalog check lists them (advisor.profile_io)."""
+        if not isinstance(data, dict):
+            return data
+        if type(data.get("gpu")) is int:  # `gpu: 4090` in YAML is a number
+            data = {**data, "gpu": str(data["gpu"])}
+        if not isinstance(data.get("gpu"), str):
+            return data
+        from advisor.catalog.gpus import variant_for_link  # the catalog reads this module
+
+        chosen = variant_for_link(data["gpu"], data.get("intra_link", IntraLink.pcie4))
+        return {**data, "gpu": chosen} if chosen else data
+
     @model_validator(mode="after")
     def _network_for_nodes(self) -> HardwareSpec:
         if self.nodes > 1 and self.inter_link == InterLink.none:
@@ -361,10 +386,12 @@ class EconomicsSpec(_Strict):
     electricity_per_kwh: float | None = meta(
         "Electricity price", "电价", "Per kWh; empty uses the catalog.", "每度电价格；留空使用目录。",
         unit="currency/kWh", unit_zh="货币/度", default=None, ge=0, le=100)
-    pue: float = meta("PUE", "PUE（电能使用效率）",
-                      "Facility overhead on power (1.0 at home, about 1.3–1.6 in a data centre).",
-                      "机房电力开销系数（家里 1.0，机房约 1.3–1.6）。", default=1.0, ge=1.0,
-                      le=3.0)
+    pue: float | None = meta(
+        "PUE", "PUE（电能使用效率）",
+        "Facility overhead on power (1.0 at home, about 1.3–1.6 in a data centre). Empty: 1.0, "
+        "or a data centre's average for NVLink/NVSwitch servers.",
+        "机房电力开销系数（家里 1.0，机房约 1.3–1.6）。留空：按 1.0；NVLink/NVSwitch 服务器按数据中心平均值。",
+        default=None, ge=1.0, le=3.0)
     time_value: TimeValue = meta(
         "What a day saved is worth", "省下一天值多少",
         "deadline (research), revenue (product), or none (learning).",
@@ -372,8 +399,10 @@ class EconomicsSpec(_Strict):
         default=TimeValue.none)
     value_per_day: float | None = meta(
         "Value of one day saved", "省下一天的价值",
-        "Money a day of waiting costs you (deadline value or a day of revenue).",
-        "等待一天的代价（截稿价值或一天的收入）。", unit="currency/day", unit_zh="货币/天",
+        "Money a day of waiting costs you (deadline value or a day of revenue). Needed with "
+        "time_value revenue, and with deadline unless a deadline date (deadline_days) is given.",
+        "等待一天的代价（截稿价值或一天的收入）。time_value 为 revenue 时必填；为 deadline 时，"
+        "未填截止时间（deadline_days）则必填。", unit="currency/day", unit_zh="货币/天",
         default=None, ge=0, le=1e10)
     deadline_days: float | None = meta(
         "Deadline", "截止时间", "Days until results are needed, if there is a deadline.",
@@ -387,6 +416,20 @@ class EconomicsSpec(_Strict):
         "Done multi-GPU before", "以前做过多卡迁移",
         "Has the team already moved a job to multi-GPU (data loader, learning rate, NCCL)?",
         "团队是否已有把任务迁移到多卡的经验（数据加载、学习率、NCCL）？", default=False)
+
+    @model_validator(mode="after")
+    def _day_value_given(self) -> EconomicsSpec:
+        """Revenue is worth money only at a price, and a deadline needs its worth a day or its
+        date: without them a day saved would silently count as 0 (F12). A deadline with only
+        deadline_days counts the date alone (the fewest GPUs that meet it)."""
+        if self.value_per_day is None and (
+                self.time_value == TimeValue.revenue
+                or (self.time_value == TimeValue.deadline and self.deadline_days is None)):
+            raise PydanticCustomError(
+                f"{self.time_value.value}_value_missing", "time_value is {time_value}: give {at}",
+                {"time_value": self.time_value.value, "at": "value_per_day",
+                 "line_at": "time_value"})
+        return self
 
 
 class MeasuredPoint(_Strict):

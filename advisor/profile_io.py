@@ -11,7 +11,7 @@ from pydantic import ValidationError
 
 from advisor.atomic import atomic_write_text
 from advisor.errors import InputError, Problem
-from advisor.profile import IntraLink, Profile
+from advisor.profile import Profile
 from advisor.validation_messages import problems_from_validation
 from advisor.yaml_lines import LineIndex, load_yaml_text
 
@@ -108,22 +108,23 @@ def _check_money_has_currency(profile: Profile, index: LineIndex | None, source:
 
 
 def catalog_problems(profile: Profile) -> list[Problem]:
-    """What the catalog says is wrong with the profile's hardware: an unknown GPU, or a link the
-    card cannot have. Used by the file loader (with lines) and by the wizard (at the field)."""
-    from advisor.catalog import resolve_gpu
+    """What the catalog says is wrong with the profile's hardware: an unknown GPU, a name that
+    covers several cards the link does not tell apart, or a link the card cannot have. Used by
+    the file loader (with lines) and by the wizard (at the field)."""
+    from advisor.catalog.gpus import LINKS_BY_NVLINK, PCIE_LINKS, resolve_gpu
 
+    link = profile.hardware.intra_link
     try:
-        spec = resolve_gpu(profile.hardware.gpu)
+        spec = resolve_gpu(profile.hardware.gpu, link)
     except InputError as exc:
         return [Problem(p.path or "hardware.gpu", p.message_en, p.message_zh)
                 for p in exc.problems]
     if not isinstance(profile.hardware.gpu, str):
         return []
-    link = profile.hardware.intra_link
-    allowed = _LINKS_BY_NVLINK.get(spec.nvlink, set(IntraLink))
-    if link in allowed:
+    allowed = LINKS_BY_NVLINK.get(spec.nvlink, PCIE_LINKS)
+    if link.value in allowed:
         return []
-    options = ", ".join(sorted(x.value for x in allowed))
+    options = ", ".join(sorted(allowed))
     return [Problem("hardware.intra_link",
                     f"{spec.name} cannot use {link.value} (possible: {options})",
                     f"{spec.name} 不支持 {link.value}（可选：{options}）")]
@@ -135,16 +136,6 @@ def _check_catalog_references(profile: Profile, index: LineIndex | None, source:
         raise InputError([Problem(p.path, p.message_en, p.message_zh,
                                   index.line_of(tuple(p.path.split("."))) if index else None)
                           for p in problems], source)
-
-
-# Which intra-node links a card can have at all: GeForce 40/50 cards have no NVLink; bridge cards
-# (RTX 3090, A6000, A100/H100 PCIe) join pairs only; SXM modules sit on boards whose GPUs are
-# always joined by NVLink (hybrid cube-mesh) or NVSwitch, never by PCIe alone.
-_LINKS_BY_NVLINK = {
-    "none": {IntraLink.pcie3, IntraLink.pcie4, IntraLink.pcie5},
-    "bridge": {IntraLink.pcie3, IntraLink.pcie4, IntraLink.pcie5, IntraLink.nvlink_bridge},
-    "sxm": {IntraLink.nvlink, IntraLink.nvswitch},
-}
 
 
 def link_fits_gpu(profile: Profile) -> bool:

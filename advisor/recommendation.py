@@ -13,13 +13,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from advisor.beyond import beyond
+from advisor.beyond import NOTHING, Beyond, extended
 from advisor.costs import estimate_costs
 from advisor.costs.result import CostReport
 from advisor.count_guard import Lowered, as_fast_smaller
 from advisor.engine import Firing, RuleEngine, default_engine
 from advisor.facts import base_facts, setup_facts, verdict_facts
 from advisor.i18n import Text
+from advisor.labels import FRAMEWORK as FRAMEWORK_LABEL
 from advisor.labels import PARALLELISM as PARALLELISM_LABEL
 from advisor.profile import Profile
 from advisor.projection_for import projection_for
@@ -42,8 +43,6 @@ RATING_LABEL = {  # the article's own words (glossary)
     "worth_it": Text(en="Worth it", zh="划算"),
     "required": Text(en="Multi-GPU required", zh="必须上多卡"),
 }
-FRAMEWORK_LABEL = {"ddp": "PyTorch DDP", "fsdp": "PyTorch FSDP", "deepspeed": "DeepSpeed",
-                   "horovod": "Horovod", "none": ""}
 CANNOT_RUN = Text(en="Cannot run on this hardware", zh="这套硬件跑不了这个任务")
 DEPLOYMENT_LABEL = {
     "own": Text(en="own hardware", zh="自建"),
@@ -63,8 +62,11 @@ def recommend(profile: Profile, *, gpus: list[int] | None = None, hardware: Any 
     ``HardwareDescription`` whose observations become pitfalls."""
     # F30: with measurements, their speed-ups (the same curve `project` and `costs` show)
     projection = projection_for(profile, sorted(set(gpus) | {1}) if gpus else None)
+    # F24: when nothing considered fits, machines like this one until it does
+    projection, larger = extended(profile, projection)
     costs = estimate_costs(profile, projection, lang=lang)
-    return recommend_from(profile, projection, costs, hardware=hardware, engine=engine)
+    return recommend_from(profile, projection, costs, hardware=hardware, engine=engine,
+                          larger=larger)
 
 
 def _projected_count(projection: Projection, wanted: int) -> int:
@@ -80,14 +82,16 @@ def _projected_count(projection: Projection, wanted: int) -> int:
 
 
 def recommend_from(profile: Profile, projection: Projection, costs: CostReport, *,
-                   hardware: Any | None = None,
-                   engine: RuleEngine | None = None) -> Recommendation:
-    """The recommendation from an existing projection and cost report."""
+                   hardware: Any | None = None, engine: RuleEngine | None = None,
+                   larger: Beyond = NOTHING) -> Recommendation:
+    """The recommendation from an existing projection and cost report. ``larger``: what
+    ``advisor.beyond.extended`` found when nothing considered fitted (the projection then
+    already holds the larger counts)."""
     engine = engine or default_engine()
-    larger = beyond(profile, projection)
-    bigger, fit_beyond = larger.projection, larger.gpus
+    fit_beyond = larger.gpus
     base = base_facts(profile, projection, costs, hardware, fit_gpus_beyond=fit_beyond,
-                      fit_gpus_checkpointing=larger.gpus_checkpointing)
+                      fit_gpus_checkpointing=larger.gpus_checkpointing,
+                      considered=larger.considered)
     decided = engine.evaluate(base, "decide")
     verdict = decide(decided, ("rating", "gpus"))
     if "rating" not in verdict.values:
@@ -95,12 +99,8 @@ def recommend_from(profile: Profile, projection: Projection, costs: CostReport, 
     rating = verdict.values["rating"]
     count = settle_count(verdict, decided, max(projection.gpus))
     wanted = count.gpus
-    runnable = any(projection.fits) or fit_beyond is not None
-    if fit_beyond is not None and bigger is not None:
-        # nothing considered fits: the verdict is the smallest count that would (F24)
-        n, at, wanted = fit_beyond, bigger, fit_beyond
-    else:
-        n, at = _projected_count(projection, wanted), projection
+    runnable = any(projection.fits)
+    n, at = _projected_count(projection, wanted), projection
     lowered = as_fast_smaller(at, n) if runnable else None
     if lowered is not None:  # F02: the policy's last word, whatever rule asked for more
         n = wanted = lowered.gpus
@@ -222,10 +222,10 @@ def _headline(rating: str, gpus: int, nodes: int, setup: dict[str, str], reason:
     if gpus == 1:
         how_en, how_zh = "1 GPU", "单卡"
     else:
-        par, fw = PARALLELISM_LABEL[setup["parallelism"]], FRAMEWORK_LABEL[setup["framework"]]
-        with_fw = f" with {fw}" if fw else ""
-        how_en = f"{gpus} GPUs{machines_en}, {par.en}{with_fw}"
-        how_zh = f"{gpus} 卡{machines_zh}，{par.zh}" + (f"，用 {fw}" if fw else "")
+        par = PARALLELISM_LABEL[setup["parallelism"]]
+        fw = FRAMEWORK_LABEL.get(setup["framework"]) if setup["framework"] != "none" else None
+        how_en = f"{gpus} GPUs{machines_en}, {par.en}" + (f" with {fw.en}" if fw else "")
+        how_zh = f"{gpus} 卡{machines_zh}，{par.zh}" + (f"，用 {fw.zh}" if fw else "")
     where = DEPLOYMENT_LABEL[setup["deployment"]]
     return Text(en=f"{label.en}: {how_en}; {where.en}. {reason.en}",
                 zh=f"{label.zh}：{how_zh}；{where.zh}。{reason.zh}")

@@ -45,7 +45,26 @@ _TEMPLATES: dict[str, tuple[str, str]] = {
     "dict_type": ("must be a mapping of keys to values, got {input}",
                   "必须是键值映射，实际为 {input}"),
     "list_type": ("must be a list, got {input}", "必须是列表，实际为 {input}"),
+    # raised by the profile's own validators (advisor/profile.py)
+    "number_between": ("must be between {low} and {high}, got {input}",
+                       "必须在 {low} 到 {high} 之间，实际为 {input}"),
+    "one_key_of": ("give only one of {keys}", "只能填写 {keys} 其中之一"),
+    "revenue_value_missing": (
+        "time_value is revenue, but what a day of revenue is worth is not given: fill in "
+        "economics.value_per_day, or set time_value to none",
+        "time_value 为 revenue，但没有填写一天的收入值多少：请填写 economics.value_per_day，"
+        "或把 time_value 设为 none"),
+    "deadline_value_missing": (
+        "time_value is deadline, but neither what a day saved is worth nor the deadline is "
+        "given: fill in economics.value_per_day or economics.deadline_days, or set time_value "
+        "to none",
+        "time_value 为 deadline，但既没有填写省下一天值多少，也没有填写截止时间：请填写 "
+        "economics.value_per_day 或 economics.deadline_days，或把 time_value 设为 none"),
 }
+
+# Errors that only say the input is of another type: in a union (hardware.gpu: text or a
+# custom GPU's numbers) such a branch is noise when another branch took the input's type.
+_TYPE_ERRORS = frozenset({"string_type", "model_type", "model_attributes_type", "dict_type"})
 
 # Sentences raised by our own validators, translated for the Chinese message.
 _VALUE_ERRORS_ZH: dict[str, str] = {
@@ -63,16 +82,41 @@ _VALUE_ERRORS_ZH: dict[str, str] = {
 }
 
 
+def _is_branch(item: Any) -> bool:
+    return isinstance(item, str) and (item in {"str", "CustomGpu"} or "[" in item)
+
+
 def _path(loc: Sequence[Any]) -> str:
     parts: list[str] = []
     for item in loc:
         if isinstance(item, int):
             parts.append(f"[{item}]")
-        elif isinstance(item, str) and (item in {"str", "CustomGpu"} or "[" in item):
+        elif _is_branch(item):
             continue  # union branch names are noise for a user
         else:
             parts.append(("." if parts else "") + str(item))
     return "".join(parts)
+
+
+def _branch(loc: tuple[Any, ...]) -> tuple[tuple[Any, ...], Any] | None:
+    """(the union's location, the branch) of an error inside a union, else None."""
+    for i, item in enumerate(loc):
+        if _is_branch(item):
+            return loc[:i], item
+    return None
+
+
+def _meant_branches(errors: list[dict[str, Any]]) -> set[tuple[tuple[Any, ...], Any]]:
+    """Union branches whose errors are about the value itself, not its type: the branch the
+    user meant (a mapping for hardware.gpu is a custom GPU, not a catalog name)."""
+    return {b for err in errors if err.get("type") not in _TYPE_ERRORS
+            and (b := _branch(tuple(err.get("loc", ())))) is not None}
+
+
+def _wrong_branch(loc: tuple[Any, ...], kind: str, meant: set[tuple[tuple[Any, ...], Any]]) -> bool:
+    branch = _branch(loc)
+    return (branch is not None and kind in _TYPE_ERRORS
+            and any(where == branch[0] and other != branch[1] for where, other in meant))
 
 
 def problems_from_validation(
@@ -81,12 +125,23 @@ def problems_from_validation(
     """One Problem per error, deduplicated, with the YAML line when ``line_of`` knows it."""
     problems: list[Problem] = []
     seen: set[tuple[str, str]] = set()
-    for err in error.errors(include_url=False):
+    errors = error.errors(include_url=False)
+    meant = _meant_branches(errors)
+    for err in errors:
         loc = tuple(err.get("loc", ()))
         kind = err.get("type", "")
+        if _wrong_branch(loc, kind, meant):
+            continue
         ctx = dict(err.get("ctx") or {})
-        ctx.setdefault("input", _fmt(err.get("input")))
-        ctx["input"] = _fmt(err.get("input"))
+        value = err.get("input")
+        if "at" in ctx:  # a section's validator speaking about one of its keys
+            loc += (ctx["at"],)
+            value = value.get(ctx["at"]) if isinstance(value, dict) else \
+                getattr(value, ctx["at"], value)
+        line_loc = loc
+        if "line_at" in ctx and value is None:  # absent: the key that asks for it has the line
+            line_loc = loc[:-1] + (ctx["line_at"],)
+        ctx["input"] = _fmt(value)
         if kind == "extra_forbidden":
             ctx["input_key"] = repr(loc[-1]) if loc else "?"
             loc = loc[:-1] + (loc[-1],) if loc else loc
@@ -106,6 +161,6 @@ def problems_from_validation(
         if (path, msg_en) in seen:
             continue
         seen.add((path, msg_en))
-        line = line_of(loc) if line_of else None
+        line = line_of(line_loc) if line_of else None
         problems.append(Problem(path, msg_en, msg_zh, line))
     return problems

@@ -223,7 +223,7 @@ def test_empty_override_file_is_fine():
 def test_every_section_can_be_overridden():
     assert set(SECTIONS) == {"cloud_offers", "electricity", "gpu_prices", "machine_overheads",
                              "system_power", "engineer_day_rates", "fx", "gpu_draw",
-                             "migration", "article_defaults"}
+                             "migration", "article_defaults", "fabric", "server_pue"}
     write_override("""
 machine_overheads: [{id: machine_4gpu, price: 5000}]
 system_power: [{id: system_4gpu, watts: 300}]

@@ -51,6 +51,9 @@ ECONOMICS = st.fixed_dictionaries({
 def test_every_profile_gets_a_complete_explained_verdict(profile, economics, runs):
     data = profile.model_dump(mode="json", exclude_none=True)
     data["economics"] = economics
+    if economics["time_value"] == "revenue" or (economics["time_value"] == "deadline"
+                                                and "deadline_days" not in economics):
+        data["economics"] = {"value_per_day": 0.0, **economics}  # the profile asks for it
     data["training"]["runs_per_month"] = runs
     rec = recommend(Profile.model_validate(data), lang="en")
     v = rec.verdict

@@ -27,5 +27,6 @@ def test_fired_rules_report_the_values_they_read():
     case = next(c for c in CASES if c.rule_id == "pitfalls.hot_gpu" and c.outcome == "fires")
     firing = next(f for f in default_engine().evaluate(case.facts, "findings")
                   if f.rule.id == "pitfalls.hot_gpu")
-    assert firing.facts == {"max_temp_c": case.facts["max_temp_c"]}
+    assert firing.facts == {"max_temp_c": case.facts["max_temp_c"],
+                            "verdict_deployment": case.facts["verdict_deployment"]}
     assert firing.conclusion == {"pitfall": "thermal_throttling", "severity": "critical"}

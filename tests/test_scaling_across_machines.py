@@ -72,13 +72,20 @@ def test_beyond_counts_are_whole_machines_like_this_one():
 
 
 def test_the_verdicts_count_is_where_project_fits_on_real_machines():
-    rec = recommend(llm_70b())
-    v = rec.verdict
-    assert v.runnable and v.gpus > 8 and v.nodes == v.gpus // 8
-    at = project(llm_70b(), [1, v.gpus])
-    assert at.fits[-1] and at.nodes[-1] == v.nodes
-    smaller = [n for n in beyond_counts(llm_70b(), 8) if n < v.gpus]
-    assert not any(project(llm_70b(), [1, *smaller]).fits[1:]), "the smallest that fits"
+    """Nothing of the 8 GPUs fits: the counts considered grow by whole machines up to twice the
+    first that fits, and the verdict, its costs and its speed-up come from that one projection
+    (the same numbers `project` prints for those counts)."""
+    profile = llm_70b()
+    first = beyond(profile, project(profile, list(range(1, 9)))).gpus
+    rec = recommend(profile)
+    v, pr = rec.verdict, rec.projection
+    assert v.runnable and first <= v.gpus <= 2 * first and v.nodes == v.gpus // 8
+    i = pr.gpus.index(v.gpus)
+    assert pr.fits[i] and not any(pr.fits[: pr.gpus.index(first)])
+    assert max(pr.gpus) == 2 * first and all(c % 8 == 0 for c in pr.gpus if c > 8)
+    assert v.gpus in rec.costs.gpus
+    alone = project(profile, [1, v.gpus])
+    assert alone.speedup[-1] == pr.speedup[i] and alone.nodes[-1] == v.nodes
 
 
 def test_checkpointing_is_named_when_it_fits_on_fewer_gpus():
@@ -113,5 +120,57 @@ def test_the_headline_names_both_counts_when_checkpointing_needs_fewer():
     v = recommend(plain).verdict
     assert v.gpus == found.gpus and v.nodes == found.gpus // 8
     assert f"about {found.gpus} such GPUs" in v.headline.en
-    assert f"with activation checkpointing about {found.gpus_checkpointing}" in v.headline.en
-    assert f"开启激活重计算则约 {found.gpus_checkpointing} 张" in v.headline.zh
+    assert f"(with activation checkpointing about {found.gpus_checkpointing})" in v.headline.en
+    assert f"（开启激活重计算则约 {found.gpus_checkpointing} 张）" in v.headline.zh
+
+
+def _h100_70b() -> Profile:
+    return Profile.model_validate({
+        "schema_version": 1, "task": "llm",
+        "model": {"name": "70B full fine-tune", "params_millions": 70000},
+        "training": {"single_gpu_hours": 2000, "runs_per_month": 1, "batch_per_gpu": 1,
+                     "precision": "bf16"},
+        "hardware": {"gpu": "h100_sxm", "gpus_per_node": 8, "intra_link": "nvswitch",
+                     "cooling": "server"},
+        "economics": {"mode": "cloud", "currency": "USD", "time_value": "deadline",
+                      "value_per_day": 5000}})
+
+
+def test_nvlink_servers_are_assumed_on_their_infiniband_not_on_25_gbe():
+    """Review 5: a 70B fine-tune on 8 x H100 SXM with no network named came out at 24 GPUs
+    0.85x (slower than one GPU) over an assumed 25 GbE. DGX/HGX machines ship with InfiniBand
+    of their generation, one adapter per GPU; PCIe workstations keep 25 GbE."""
+    from advisor.profile import InterLink
+    from advisor.scaling.project import default_inter_link
+
+    h100 = _h100_70b()
+    assert default_inter_link(h100) == InterLink.infiniband_ndr
+    a100 = h100.model_copy(update={"hardware": h100.hardware.model_copy(
+        update={"gpu": "a100_sxm4_80gb"})})
+    assert default_inter_link(a100) == InterLink.infiniband_hdr
+    assert default_inter_link(llm_70b()) == InterLink.ethernet_25g  # RTX 4090 on PCIe
+    pr = project(h100, [1, 24])
+    assert pr.speedup[-1] > 10 and pr.fits[-1]
+    assert any("InfiniBand NDR" in n and "NVLink servers" in n for n in pr.notes)
+    assert any("InfiniBand NDR" in n for n in pr.notes_zh)
+
+
+def test_a_verdict_across_machines_states_the_machines_and_network_it_assumes(capsys):
+    from advisor.cli import main
+
+    rec = recommend(_h100_70b())
+    assert rec.verdict.nodes > 1 and rec.projection.speedup[rec.projection.at(rec.verdict.gpus)] > 1
+    import tempfile
+    from pathlib import Path
+
+    import yaml
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "p.yaml"
+        path.write_text(yaml.safe_dump(_h100_70b().model_dump(mode="json", exclude_none=True)),
+                        encoding="utf-8")
+        for lang, words in (("en", "assumed: Beyond the profile's 8 GPUs"),
+                            ("zh", "假设：超出配置中 8 张卡的部分")):
+            assert main(["recommend", str(path), "--lang", lang]) == 0
+            out = capsys.readouterr().out
+            assert words in out and "InfiniBand NDR" in out

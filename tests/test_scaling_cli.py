@@ -48,4 +48,4 @@ def test_more_gpus_than_the_machine_projects_on_more_machines(capsys):
     assert main(["project", EXAMPLE, "--gpus", "1,2,4,8,16", "--format", "json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["gpus"] == [1, 2, 4, 8, 16] and all(s > 0 for s in out["speedup"])
-    assert any("ethernet_25g" in note for note in out["notes"])
+    assert any("25 GbE" in note for note in out["notes"])

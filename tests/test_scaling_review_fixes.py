@@ -168,7 +168,7 @@ def test_16_gpus_over_10gbe_are_barely_faster_or_slower_than_8():  # F08
     r = project(bert_pretrain("ethernet_10g"), [1, 8, 16, 32])
     assert r.speedup[2] <= 1.1 * r.speedup[1]
     assert r.bottleneck[2] == "communication"
-    assert any("one ethernet_10g network adapter per machine" in note for note in r.notes)
+    assert any("one 10 GbE Ethernet network adapter per machine" in note for note in r.notes)
 
 
 def test_infiniband_servers_keep_one_adapter_per_gpu_and_say_so():

@@ -78,7 +78,7 @@ def possible_link(gpu: Any, link: Any) -> str | None:
     from advisor.catalog import resolve_gpu
 
     try:
-        spec = resolve_gpu(gpu)
+        spec = resolve_gpu(gpu, link)  # a family name ('H100') is the card the link allows
     except InputError:
         return None
     pcie = f"pcie{min(max(spec.pcie_gen or 4, 3), 5)}"
@@ -88,15 +88,15 @@ def possible_link(gpu: Any, link: Any) -> str | None:
     return None if link in allowed else pcie
 
 
-def usual_cooling(gpu: Any) -> str | None:
+def usual_cooling(gpu: Any, link: Any = None) -> str | None:
     """The catalog card's usual cooling (GpuSpec.default_cooling: by its class); None for a
-    custom or unknown GPU."""
+    custom or unknown GPU. ``link`` settles a family name ('H100': PCIe or SXM)."""
     if not isinstance(gpu, str) or not gpu.strip():
         return None
     from advisor.catalog import resolve_gpu
 
     try:
-        spec = resolve_gpu(gpu)
+        spec = resolve_gpu(gpu, link)
     except InputError:
         return None
     return getattr(spec, "default_cooling", None)
@@ -151,7 +151,7 @@ class AnswerModel(QObject):
             self.explicit.add(COOLING)
         set_path(self.data, path, value)
         follows = path == "hardware.gpu" and COOLING not in self.explicit
-        cooling = usual_cooling(value) if follows else None
+        cooling = usual_cooling(value, self.get(LINK)) if follows else None
         if cooling is not None and cooling != self.get(COOLING):
             set_path(self.data, COOLING, cooling)
         else:
@@ -188,7 +188,7 @@ class AnswerModel(QObject):
         self._typing_problems.clear()
         # A loaded cooling other than the card's usual one was chosen on purpose: keep it.
         self.explicit = set()
-        usual = usual_cooling(self.get("hardware.gpu"))
+        usual = usual_cooling(self.get("hardware.gpu"), self.get(LINK))
         if usual is not None and self.get(COOLING) not in (None, usual):
             self.explicit.add(COOLING)
         self._revalidate()

@@ -17,11 +17,14 @@ from advisor.catalog.entries import (
     CloudOffer,
     DayRate,
     ElectricityPrice,
+    Fabric,
     Fx,
     GpuDraw,
     GpuPrice,
+    MachineClass,
     MachineOverhead,
     Migration,
+    ServerPue,
     SystemPower,
 )
 from advisor.catalog.gpus import GpuSpec, gpu_ids, load_gpus
@@ -81,6 +84,14 @@ class Catalog:
     @property
     def gpu_draw(self) -> GpuDraw:
         return next(iter(self._s["gpu_draw"].values()))  # type: ignore[return-value]
+
+    @property
+    def fabric(self) -> Fabric:
+        return next(iter(self._s["fabric"].values()))  # type: ignore[return-value]
+
+    @property
+    def server_pue(self) -> ServerPue:
+        return next(iter(self._s["server_pue"].values()))  # type: ignore[return-value]
 
     @property
     def migration(self) -> Migration:
@@ -173,16 +184,36 @@ class Catalog:
         return self.convert(rates[0].price, rates[0].currency.value, currency)
 
     # -- machines -------------------------------------------------------------------------
-    def machine_overhead(self, gpus_in_machine: int, currency: str) -> float:
-        """Price of a machine without GPUs that holds ``gpus_in_machine`` cards (F10, F23).
+    def machine_overhead(self, gpus_in_machine: int, currency: str,
+                         machine_class: MachineClass = "workstation") -> float:
+        """Price of a machine without GPUs that holds ``gpus_in_machine`` cards (F10, F23),
+        a workstation or an SXM server (review 5: an HGX-class server is not a PC board).
         Past the largest row, machines are counted in multiples of it."""
-        row, multiple = _row_for(self.machine_overheads, gpus_in_machine)
+        row, multiple = _row_for(_of_class(self.machine_overheads, machine_class),
+                                 gpus_in_machine)
         return multiple * self.convert(row.price, row.currency.value, currency)  # type: ignore
 
-    def system_power_w(self, gpus_in_machine: int) -> float:
-        """Watts a machine draws besides its GPUs (F09, F11)."""
-        row, multiple = _row_for(self.system_power, gpus_in_machine)
+    def system_power_w(self, gpus_in_machine: int,
+                       machine_class: MachineClass = "workstation") -> float:
+        """Watts a machine draws besides its GPUs (F09, F11; a server's from its datasheet)."""
+        row, multiple = _row_for(_of_class(self.system_power, machine_class), gpus_in_machine)
         return multiple * row.watts  # type: ignore[attr-defined]
+
+    def fabric_cost(self, machines: int, currency: str) -> float:
+        """Cables, transceivers and switches between ``machines`` server-class machines: none
+        for one machine, no switch for a directly cabled pair."""
+        if machines < 2:
+            return 0.0
+        f = self.fabric
+        switches = 0 if machines <= f.direct_up_to_machines else -(-machines // f.nodes_per_switch)
+        total = machines * f.cables_per_machine + switches * f.switch_price
+        return self.convert(total, f.currency.value, currency)
+
+
+def _of_class(rows, machine_class: str):
+    """Rows of one machine class; the workstation rows when an override file removed them."""
+    picked = [r for r in rows if r.machine_class == machine_class]
+    return picked or [r for r in rows if r.machine_class == "workstation"] or rows
 
 
 def _row_for(rows, gpus: int):

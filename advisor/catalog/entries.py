@@ -109,20 +109,47 @@ class GpuPrice(Sourced):
     currency: Currency
 
 
+# A workstation or PC around PCIe cards (F10, F23), or a data-centre server around an SXM
+# baseboard (HGX/DGX class: dual CPUs, NVSwitch, one network adapter per GPU).
+MachineClass = Literal["workstation", "sxm_server"]
+
+
 class MachineOverhead(Sourced):
     """A machine without GPUs (board, CPU, memory, case, power supply, cooling) for up to
     ``up_to_gpus`` cards (F10, F23)."""
 
+    machine_class: MachineClass = "workstation"
     up_to_gpus: int = Field(ge=1, le=64)
     price: float = Field(ge=0, le=100_000_000)
+    price_low: float | None = Field(default=None, ge=0)
+    price_high: float | None = Field(default=None, ge=0)
     currency: Currency
 
 
 class SystemPower(Sourced):
     """Power of everything in a machine but the GPUs (F09, F11)."""
 
+    machine_class: MachineClass = "workstation"
     up_to_gpus: int = Field(ge=1, le=64)
     watts: float = Field(ge=0, le=20_000)
+
+
+class Fabric(Sourced):
+    """The network between server-class machines: cables and transceivers per machine, and a
+    switch for every ``nodes_per_switch`` machines once there are more than
+    ``direct_up_to_machines`` (two can be cabled directly). Adapters are in the server."""
+
+    cables_per_machine: float = Field(ge=0, le=10_000_000)
+    switch_price: float = Field(ge=0, le=100_000_000)
+    nodes_per_switch: int = Field(ge=1, le=1024)
+    direct_up_to_machines: int = Field(default=2, ge=1, le=1024)
+    currency: Currency
+
+
+class ServerPue(Sourced):
+    """The PUE assumed for server-class machines when a profile gives none (a data centre)."""
+
+    pue: float = Field(ge=1.0, le=3.0)
 
 
 class GpuDraw(Sourced):
@@ -175,6 +202,8 @@ SECTIONS: dict[str, tuple[str, str, type[Sourced], bool]] = {
     "engineer_day_rates": ("economics.yaml", "engineer_day_rates", DayRate, True),
     "fx": ("economics.yaml", "fx", Fx, False),
     "gpu_draw": ("economics.yaml", "gpu_draw", GpuDraw, False),
+    "fabric": ("economics.yaml", "fabric", Fabric, False),
+    "server_pue": ("economics.yaml", "server_pue", ServerPue, False),
     "migration": ("economics.yaml", "migration", Migration, False),
     "article_defaults": ("article_defaults.yaml", "article_defaults", ArticleDefaults, False),
 }

@@ -71,15 +71,31 @@ def spelling_key(name: str) -> str:
     return re.sub(r"[^a-z0-9]", "", _BRANDS.sub("", name.lower()))
 
 
-def _table(specs) -> dict[str, GpuSpec]:
-    table: dict[str, GpuSpec] = {}
+def _names(specs: list[GpuSpec]) -> dict[str, list[GpuSpec]]:
+    """Every name a card answers to beyond its id (its aliases, and the spellings of its id,
+    aliases and name), with the cards that answer to it: more than one is a family ('h100':
+    PCIe card and SXM5 module), which the link inside the machine tells apart."""
+    names: dict[str, list[GpuSpec]] = {}
     for spec in specs:
-        table[spec.id] = spec
-        for alias in spec.aliases:
-            table.setdefault(alias, spec)
-    for spec in list(table.values()):  # ids and aliases first, spellings never shadow them
-        for name in (spec.id, *spec.aliases):
-            table.setdefault(spelling_key(name), spec)
+        keys = dict.fromkeys([a.lower() for a in spec.aliases]
+                             + [spelling_key(n) for n in (spec.id, *spec.aliases, spec.name)])
+        for key in keys:
+            owners = names.setdefault(key, [])
+            if spec.id not in {o.id for o in owners}:
+                owners.append(spec)
+    return names
+
+
+def _table(specs) -> dict[str, GpuSpec]:
+    specs = list(specs)
+    table: dict[str, GpuSpec] = {spec.id: spec for spec in specs}
+    names = _names(specs)
+    aliases = {a.lower() for spec in specs for a in spec.aliases}
+    # ids, then aliases, then spellings: a spelling never shadows an id or alias; a family
+    # name stays out (resolve_gpu asks the link which of its cards is meant)
+    for key in sorted(names, key=lambda k: k not in aliases):
+        if len(names[key]) == 1:
+            table.setdefault(key, names[key][0])
     return table
 
 
@@ -146,8 +162,53 @@ def _guess(name: str) -> str | None:
     return guess if guess and _model_number(guess) == _model_number(name) else None
 
 
-def resolve_gpu(gpu: str | CustomGpu) -> GpuSpec:
-    """The spec of a profile's GPU: a catalog id (or alias) or the user's own numbers."""
+# Which links inside a machine a card can have (IntraLink values): GeForce 40/50 cards have no
+# NVLink; bridge cards (RTX 3090, A6000, A100/H100 PCIe) join pairs only; SXM modules sit on
+# boards whose GPUs are always joined by NVLink (hybrid cube-mesh) or NVSwitch, never PCIe alone.
+PCIE_LINKS = frozenset({"pcie3", "pcie4", "pcie5"})
+LINKS_BY_NVLINK: dict[str, frozenset[str]] = {
+    "none": PCIE_LINKS,
+    "bridge": PCIE_LINKS | {"nvlink_bridge"},
+    "sxm": frozenset({"nvlink", "nvswitch"}),
+}
+
+
+def gpu_family(name: str) -> list[GpuSpec]:
+    """The cards a family name covers ('H100': h100_pcie and h100_sxm); [] for any other
+    name (an id, an alias of one card, or unknown)."""
+    table = load_gpus()
+    if name.strip().lower() in table or spelling_key(name) in table:
+        return []
+    names = _names(list({spec.id: spec for spec in table.values()}.values()))
+    return names.get(name.strip().lower()) or names.get(spelling_key(name)) or []
+
+
+def variant_for_link(name: str, intra_link: Any) -> str | None:
+    """The id of the one card of a family name that ``intra_link`` allows ('H100' with PCIe:
+    h100_pcie); None when the name is no family or the link leaves none or several."""
+    link = getattr(intra_link, "value", intra_link)
+    fits = [s for s in gpu_family(name) if link in LINKS_BY_NVLINK.get(s.nvlink, PCIE_LINKS)]
+    return fits[0].id if len(fits) == 1 else None
+
+
+def _ambiguous(name: str, family: list[GpuSpec], intra_link: Any) -> InputError:
+    link = getattr(intra_link, "value", intra_link)
+    fits = [s for s in family if link in LINKS_BY_NVLINK.get(s.nvlink, PCIE_LINKS)]
+    listed = ", ".join(f"{s.id} ({s.name})" for s in fits or family)
+    if link and not fits:
+        en = f"{name!r} names several GPUs, none of which can use intra_link {link}: {listed}"
+        zh = f"{name!r} 对应多款显卡，都不支持机内互联 {link}：{listed}"
+    else:
+        en = f"{name!r} names several GPUs{f' with intra_link {link}' if link else ''}: {listed}"
+        zh = f"{name!r} 对应多款显卡{f'（机内互联为 {link}）' if link else ''}：{listed}"
+    return InputError.single(en + "; write the id of yours", zh + "；请写明您的型号 id",
+                             path="hardware.gpu")
+
+
+def resolve_gpu(gpu: str | CustomGpu, intra_link: Any = None) -> GpuSpec:
+    """The spec of a profile's GPU: a catalog id (or alias) or the user's own numbers. A family
+    name ('H100', 'A100 40GB') is the one card of it that ``intra_link`` allows; otherwise the
+    name is ambiguous (an InputError listing the cards)."""
     if isinstance(gpu, CustomGpu):
         return GpuSpec(id="custom", name=gpu.name, memory_gb=gpu.memory_gb,
                        tflops_fp16_dense=gpu.tflops_fp16, tflops_fp32=gpu.tflops_fp32,
@@ -155,11 +216,17 @@ def resolve_gpu(gpu: str | CustomGpu) -> GpuSpec:
                        source="user")
     table = load_gpus()
     spec = table.get(gpu.strip().lower()) or table.get(spelling_key(gpu))
-    if spec is None:
-        guess = _guess(gpu)
-        hint_en = f"did you mean {guess!r}? " if guess else ""
-        hint_zh = f"是不是 {guess!r}？" if guess else ""
-        raise InputError.single(
-            f"unknown GPU {gpu!r}; {hint_en}known: {', '.join(gpu_ids())}",
-            f"未知显卡 {gpu!r}；{hint_zh}可选：{', '.join(gpu_ids())}", path="hardware.gpu")
-    return spec
+    if spec is not None:
+        return spec
+    family = gpu_family(gpu)
+    if family:
+        chosen = variant_for_link(gpu, intra_link)
+        if chosen is not None:
+            return table[chosen]
+        raise _ambiguous(gpu, family, intra_link)
+    guess = _guess(gpu)
+    hint_en = f"did you mean {guess!r}? " if guess else ""
+    hint_zh = f"是不是 {guess!r}？" if guess else ""
+    raise InputError.single(
+        f"unknown GPU {gpu!r}; {hint_en}known: {', '.join(gpu_ids())}",
+        f"未知显卡 {gpu!r}；{hint_zh}可选：{', '.join(gpu_ids())}", path="hardware.gpu")

@@ -10,7 +10,11 @@ from advisor.costs.migration import migration_days
 from advisor.costs.money import money, unit_price
 from advisor.errors import InputError
 from advisor.i18n import Text, system_lang
-from advisor.profile import CustomGpu, Profile, TimeValue
+from advisor.profile import CustomGpu, InterLink, Profile, TimeValue
+
+# Links between machines whose fabric the catalog prices (400 Gb/s adapters and switches).
+PRICED_FABRICS = frozenset({InterLink.roce, InterLink.infiniband_edr, InterLink.infiniband_hdr,
+                            InterLink.infiniband_ndr})
 
 
 @dataclass
@@ -34,18 +38,26 @@ class CostInputs:
     deadline_days: float | None
     catalog: Catalog
     notes: list[Text] = field(default_factory=list)
+    machine_class: str = "workstation"  # "sxm_server": HGX/DGX-class machines (review 5)
+    fabric_priced: bool = False  # the network between server-class machines is priced
 
     def machine_overhead(self, gpus_in_machine: int) -> float:
         """F10/F23: a machine for more cards costs more; the user's own base price is scaled by
         the catalog's ratios."""
-        catalog_price = self.catalog.machine_overhead(gpus_in_machine, self.currency)
+        cls = self.machine_class
+        catalog_price = self.catalog.machine_overhead(gpus_in_machine, self.currency, cls)
         if self.base_system_price is None:
             return catalog_price
-        one = self.catalog.machine_overhead(1, self.currency)
+        one = self.catalog.machine_overhead(1, self.currency, cls)
         return self.base_system_price * (catalog_price / one if one > 0 else 1.0)
 
     def system_power_w(self, gpus_in_machine: int) -> float:
-        return self.catalog.system_power_w(gpus_in_machine)
+        return self.catalog.system_power_w(gpus_in_machine, self.machine_class)
+
+    def fabric_cost(self, machines: int) -> float:
+        """Network between the machines, when the catalog prices it (server class, a fast
+        link); the notes say when it is left out."""
+        return self.catalog.fabric_cost(machines, self.currency) if self.fabric_priced else 0.0
 
     def priced_with(self) -> dict[str, float]:
         out = {
@@ -60,6 +72,8 @@ class CostInputs:
             "horizon_months": self.horizon_months,
             "runs_per_month": self.runs_per_month,
         }
+        if self.machine_class == "sxm_server":
+            out["server_machine"] = self.machine_overhead(self.gpus_per_node)
         if self.gpu_price is not None:
             out["gpu_price"] = self.gpu_price
         if self.cloud_per_gpu_hour is not None:
@@ -149,6 +163,8 @@ def resolve_inputs(profile: Profile, catalog: Catalog, *, lang: str | None = Non
                                  "counted as 0", zh="已选择时间价值但未填写 value_per_day：省下的时间按 0 计"))
         value_per_day = given_value or 0.0
 
+    machine_class, pue, fabric_priced = _server_class(profile, spec, catalog, out, notes)
+
     migration = catalog.migration
     # F16: the first move costs 1-3 days; a team that has done it before skips it.
     first_move_days = migration_days(migration, moved_before=eco.moved_to_multi_gpu_before)
@@ -156,10 +172,42 @@ def resolve_inputs(profile: Profile, catalog: Catalog, *, lang: str | None = Non
         currency=out, mode=eco.mode.value, gpu_tdp_w=spec.tdp_w,
         gpu_draw_fraction=catalog.gpu_draw.fraction_of_tdp, gpu_price=gpu_price,
         base_system_price=mine(eco.base_system_price), cloud_per_gpu_hour=cloud,
-        electricity_per_kwh=electricity, pue=eco.pue, engineer_day_rate=day_rate,
+        electricity_per_kwh=electricity, pue=pue, engineer_day_rate=day_rate,
         migration_days=first_move_days,
         extra_days_multi_machine=migration.extra_days_multi_machine,
         value_per_day=value_per_day, horizon_months=profile.training.horizon_months,
         runs_per_month=profile.training.runs_per_month,
         gpus_per_node=profile.hardware.gpus_per_node, deadline_days=eco.deadline_days,
-        catalog=catalog, notes=notes)
+        catalog=catalog, notes=notes, machine_class=machine_class,
+        fabric_priced=fabric_priced)
+
+
+def is_server_class(profile: Profile, spec) -> bool:
+    """SXM cards sit on an HGX baseboard in a data-centre server (NVSwitch or NVLink board),
+    never in a PC: such a machine is priced and powered as a server (review 5)."""
+    return spec.nvlink == "sxm" or profile.hardware.intra_link.value == "nvswitch"
+
+
+def _server_class(profile: Profile, spec, catalog: Catalog, out: str,
+                  notes: list[Text]) -> tuple[str, float, bool]:
+    """(machine class, PUE, fabric priced) with a note for each default taken. Whether a
+    setup spans several machines depends on its GPU count: the model notes the network."""
+    eco, hw = profile.economics, profile.hardware
+    if not is_server_class(profile, spec):
+        return "workstation", eco.pue if eco.pue is not None else 1.0, False
+    server = catalog.machine_overhead(hw.gpus_per_node, out, "sxm_server")
+    watts = catalog.system_power_w(hw.gpus_per_node, "sxm_server")
+    notes.append(Text(
+        en=f"machine: SXM/NVSwitch server (HGX/DGX class), {money(server, out)} a machine "
+           f"without the GPUs and {watts:,.0f} W besides them (set "
+           "economics.base_system_price to use your own price)",
+        zh=f"整机：SXM/NVSwitch 服务器（HGX/DGX 级），不含显卡每台 {money(server, out)}，"
+           f"显卡以外功耗 {watts:,.0f} W（可填写 economics.base_system_price 使用你自己的价格）"))
+    pue = eco.pue
+    if pue is None:  # never replaces a PUE the user wrote
+        pue = catalog.server_pue.pue
+        notes.append(Text(en=f"PUE: {pue:g}, a data centre's average (Uptime Institute); set "
+                             "economics.pue for your site",
+                          zh=f"PUE：{pue:g}，数据中心平均值（Uptime Institute）；可按你的机房"
+                             "填写 economics.pue"))
+    return "sxm_server", pue, hw.inter_link in PRICED_FABRICS

@@ -2,7 +2,8 @@
 
 For every N the projection covers: wall time and GPU-hours of one run; energy (each GPU's draw
 plus the machine's, times PUE) and its price; the cloud bill; owned hardware spread over the
-planning horizon; the one-off move to multi-GPU spread over the runs in the horizon
+runs in the horizon, at most those one set of it can finish (``setup.SetupCost.runs_fit``);
+the one-off move to multi-GPU spread over the runs in the horizon
 (F13–F16); and the time saved × the value of a day (F12). Net value compares each N with one
 GPU (or with the smallest N that fits, when one GPU cannot hold the model).
 """
@@ -10,53 +11,17 @@ GPU (or with the smallest N that fits, when one GPU cannot hold the model).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 from advisor.catalog import Catalog, load_catalog
 from advisor.costs.breakeven import buy_vs_rent_curves
 from advisor.costs.inputs import CostInputs, resolve_inputs
 from advisor.costs.result import BuyVsRent, CostReport
+from advisor.costs.setup import SetupCost, hardware_notes, setup_cost
 from advisor.i18n import Text, system_lang
 from advisor.profile import Profile
 from advisor.scaling.result import Projection
 
 DAYS_PER_MONTH = 365.0 / 12.0
-
-
-@dataclass(frozen=True)
-class SetupCost:
-    """Costs of one GPU count (money in the report's currency)."""
-
-    gpus: int
-    machines: int
-    run_hours: float
-    power_w: float
-    energy_kwh_per_run: float
-    energy_cost_per_run: float
-    capex: float  # cards + machines; the machines only when the card price is unknown
-    cloud_cost_per_run: float
-    migration_total: float
-
-
-def setup_cost(inp: CostInputs, gpus: int, machines: int, run_hours: float) -> SetupCost:
-    machines = max(1, machines)
-    per_machine = math.ceil(gpus / machines)
-    # F09/F11: every GPU's draw plus the rest of each machine; PUE for a data centre.
-    power_w = gpus * inp.gpu_tdp_w * inp.gpu_draw_fraction + \
-        machines * inp.system_power_w(per_machine)
-    energy_kwh = power_w * run_hours / 1000.0 * inp.pue
-    # F10/F23: the machine around the cards costs more with more cards, and jumps at 8.
-    # Without a card price the cards are left out (own_priced False), the machine is not.
-    capex = gpus * (inp.gpu_price or 0.0) + machines * inp.machine_overhead(per_machine)
-    cloud = 0.0 if inp.cloud_per_gpu_hour is None else gpus * run_hours * inp.cloud_per_gpu_hour
-    migration = 0.0
-    if gpus > 1:
-        # F13-F16: data loader, learning-rate scaling, NCCL time-outs: 1-3 days the first
-        # time; F32: several machines add work even for a team that has done it before.
-        days = inp.migration_days + (inp.extra_days_multi_machine if machines > 1 else 0.0)
-        migration = days * inp.engineer_day_rate
-    return SetupCost(gpus, machines, run_hours, power_w, energy_kwh,
-                     energy_kwh * inp.electricity_per_kwh, capex, cloud, migration)
 
 
 def _effective_mode(inp: CostInputs) -> tuple[str, list[Text]]:
@@ -91,26 +56,30 @@ def estimate_costs(profile: Profile, projection: Projection, *, lang: str | None
     setups = [setup_cost(inp, n, projection.nodes[i], projection.run_hours[i])
               for i, n in enumerate(projection.gpus)]
     rows = [_per_run_and_month(s, mode, horizon, runs_pm, runs_in_horizon) for s in setups]
-    own_run, cloud_run, mig_run, cost_run, cost_month = (list(col) for col in zip(*rows,
-                                                                                strict=True))
+    own_run, cloud_run, mig_run, cost_run, cost_month, chosen = (
+        list(col) for col in zip(*rows, strict=True))
+    notes.extend(hardware_notes(inp, setups, runs_pm, horizon, mode, projection.fits))
 
     # Net value is measured against one GPU; when one GPU was not projected it is costed
     # here, and when it cannot hold the job, against the smallest count that can.
     fits = list(projection.fits)
     base_hours, base_month = _baseline(profile, projection, inp, setups, cost_month, mode,
                                        runs_in_horizon, notes)
-    saved_value, net_value = [], []
+    saved_value, signed_value, net_value = [], [], []
     for i, s in enumerate(setups):
         if not fits[i]:
             # A setup that cannot run saves nothing and costs nothing comparable: 0.0 here,
             # "—" wherever it is shown (``fits`` marks it).
             saved_value.append(0.0)
+            signed_value.append(0.0)
             net_value.append(0.0)
             continue
         value = time_value_per_month(runs_pm, base_hours, s.run_hours, inp.value_per_day)
-        # A time value is never negative: a slower setup saves nothing, and the time it
-        # loses shows in its net value.
+        # The saved value is never negative: a slower setup saves nothing. The signed value
+        # (negative: time lost) is what the net value adds to the extra cost (review 5,
+        # item 13: a table showing $0 next to a net of -$110k must show the loss).
         saved_value.append(max(0.0, value))
+        signed_value.append(value)
         net_value.append(value - (cost_month[i] - base_month))
 
     candidates = [i for i, ok in enumerate(fits) if ok]
@@ -136,6 +105,8 @@ def estimate_costs(profile: Profile, projection: Projection, *, lang: str | None
         cloud_cost_per_run=cloud_run, own_cost_per_run=own_run,
         migration_cost_per_run=mig_run, cost_per_run=cost_run, cost_per_month=cost_month,
         time_saved_value_per_month=saved_value, net_value_per_month=net_value,
+        time_value_per_month=signed_value, baseline_cost_per_month=base_month,
+        deployment=chosen, runs_fit_in_horizon=[s.runs_fit(horizon) for s in setups],
         best_value_gpus=None if best is None else projection.gpus[best],
         deadline_gpus=deadline, buy_vs_rent=curves,
         assumptions=[t.get(lang) for t in notes], assumption_texts=notes,
@@ -182,25 +153,36 @@ def _buy_vs_rent(inp: CostInputs, s: SetupCost | None, runs_pm: float,
                          breakeven_hours_per_month=None)
     own_per_hour = s.power_w / 1000.0 * inp.pue * inp.electricity_per_kwh
     cloud_per_hour = 0.0 if inp.cloud_per_gpu_hour is None else s.gpus * inp.cloud_per_gpu_hour
+    # One set of hardware does at most a month's 730 hours of runs: the comparison is for the
+    # runs it can do (renting the same runs), not for a schedule it cannot keep.
+    runs_done = min(runs_pm, runs_pm / max(s.busy_fraction(runs_pm), 1e-12))
     return buy_vs_rent_curves(
-        s.gpus, s.capex, s.energy_cost_per_run * runs_pm, s.cloud_cost_per_run * runs_pm,
+        s.gpus, s.capex, s.energy_cost_per_run * runs_done, s.cloud_cost_per_run * runs_done,
         horizon, cloud_per_hour, own_per_hour,
         priced=inp.gpu_price is not None and inp.cloud_per_gpu_hour is not None)
 
 
 def _per_run_and_month(s: SetupCost, mode: str, horizon: float, runs_pm: float,
-                       runs_in_horizon: float) -> tuple[float, float, float, float, float]:
-    """(own, cloud, migration, chosen cost) per run and the chosen cost per month."""
-    own_run = s.capex / runs_in_horizon + s.energy_cost_per_run
-    own_month = s.capex / horizon + s.energy_cost_per_run * runs_pm
+                       runs_in_horizon: float
+                       ) -> tuple[float, float, float, float, float, str]:
+    """(own, cloud, migration, chosen cost) per run, the chosen cost per month and the
+    deployment chosen ("own" or "cloud").
+
+    Owned hardware busy longer than a month's 730 hours per month of runs cannot keep the
+    schedule: its purchase is spread over the runs it can do in the horizon (review 5, item
+    2), which is the price of the planned runs on as many such sets as they need, pro rata.
+    Compare mode picks the cheaper side per count, and says which (``deployment``)."""
+    busy = max(1.0, s.busy_fraction(runs_pm))
+    own_run = s.capex / min(runs_in_horizon, s.runs_fit(horizon)) + s.energy_cost_per_run
+    own_month = s.capex / horizon * busy + s.energy_cost_per_run * runs_pm
     cloud_month = s.cloud_cost_per_run * runs_pm
     mig_run = s.migration_total / runs_in_horizon
     if mode == "own" or (mode == "compare" and own_month <= cloud_month):
-        chosen_run, chosen_month = own_run, own_month
+        chosen, chosen_run, chosen_month = "own", own_run, own_month
     else:
-        chosen_run, chosen_month = s.cloud_cost_per_run, cloud_month
+        chosen, chosen_run, chosen_month = "cloud", s.cloud_cost_per_run, cloud_month
     return (own_run, s.cloud_cost_per_run, mig_run, chosen_run + mig_run,
-            chosen_month + s.migration_total / horizon)
+            chosen_month + s.migration_total / horizon, chosen)
 
 
 def _baseline(profile: Profile, projection: Projection, inp: CostInputs,

@@ -41,9 +41,10 @@ class CostReport(BaseModel):
     energy_kwh_per_run: list[float]
     energy_cost_per_run: list[float]
     cloud_cost_per_run: list[float]
-    own_cost_per_run: list[float]  # hardware amortised over the horizon + energy
+    # hardware spread over the runs in the horizon (at most the runs one set can do) + energy
+    own_cost_per_run: list[float]
     migration_cost_per_run: list[float]  # one-off move to multi-GPU, spread over the horizon
-    cost_per_run: list[float]  # in the profile's mode (cheaper of the two for compare)
+    cost_per_run: list[float]  # in the profile's mode (cheaper per N for compare: deployment)
     cost_per_month: list[float]
     # Value of the wall-clock time saved vs the baseline, >= 0: a setup slower than the
     # baseline saves nothing (its lost time is counted in net_value_per_month).
@@ -65,6 +66,16 @@ class CostReport(BaseModel):
     power_w: list[float] = []  # whole-setup draw while training, for each N (before PUE)
     priced_with: dict[str, float] = {}  # gpu_price, cloud_per_gpu_hour, electricity_per_kwh, ...
     fits: list[bool] = []  # the projection's fits per N (a setup that does not fit is never best)
+    # Review 5 (additive). The value of the time saved, negative when a count is slower than
+    # the baseline (time lost): net_value = time_value - (cost_per_month - baseline cost).
+    time_value_per_month: list[float] = []
+    baseline_cost_per_month: float | None = None
+    # "own" or "cloud" per N: the side cost_per_run and cost_per_month are priced on (compare
+    # mode picks the cheaper one per count; own and cloud modes always their own side).
+    deployment: list[str] = []
+    # Runs one set of owned hardware can finish in the horizon, one after another (the owned
+    # cost per run spreads the purchase over at most these).
+    runs_fit_in_horizon: list[float] = []
 
     @property
     def mode_priced(self) -> bool:

@@ -26,15 +26,25 @@ def render_text(report: CostReport, lang: str = "en",
     head = pick(lang,
                 ["GPUs", "h/run", "cost/run", "cost/month", "time value/mo", "net value/mo"],
                 ["卡数", "小时/次", "每次成本", "每月成本", "每月时间价值", "每月净收益"])
+    # Compare mode prices each count on the cheaper side: say which (review 5, item 2).
+    sides = report.deployment if report.mode == "compare" and \
+        len(report.deployment) == len(report.gpus) else []
+    if sides:
+        head = [*head[:2], pick(lang, "as", "按"), *head[2:]]
     rows = [head]
     fits = report.fits or [True] * len(report.gpus)
+    # The signed value (negative: time lost) is what the net value adds up from (item 13).
+    values = report.time_value_per_month \
+        if len(report.time_value_per_month) == len(report.gpus) \
+        else report.time_saved_value_per_month
     for i, n in enumerate(report.gpus):
         # A count that does not fit cannot run: its time and net value do not apply.
-        time_value, net = (_money(report.time_saved_value_per_month[i], cur),
+        time_value, net = (_money(values[i], cur),
                            _money(report.net_value_per_month[i], cur)) if fits[i] else \
             (NOT_APPLICABLE, NOT_APPLICABLE)
         priced = report.mode_priced  # renting with no cloud price: no cost to show
-        rows.append([str(n) if fits[i] else f"{n}*", f"{report.run_hours[i]:.2f}",
+        side = [_SIDE[sides[i]][lang == "zh"]] if sides else []
+        rows.append([str(n) if fits[i] else f"{n}*", f"{report.run_hours[i]:.2f}", *side,
                      _money(report.cost_per_run[i], cur) if priced else NOT_APPLICABLE,
                      _money(report.cost_per_month[i], cur) if priced else NOT_APPLICABLE,
                      time_value, net if priced else NOT_APPLICABLE])
@@ -45,6 +55,7 @@ def render_text(report: CostReport, lang: str = "en",
         lines.append(pick(lang, f"* does not fit in GPU memory: cannot run, never recommended "
                                 f"({NOT_APPLICABLE} = not applicable)",
                           f"* 显存放不下：无法运行，不会被推荐（{NOT_APPLICABLE} 表示不适用）"))
+    lines.extend(_table_notes(report, lang, values, fits, bool(sides)))
     lines.append("")
     if not report.mode_priced:
         lines.append(pick(lang, "Best value: unknown (no cloud price for this GPU)",
@@ -72,6 +83,30 @@ def render_text(report: CostReport, lang: str = "en",
         lines.extend(f"  - {w.render(lang)}" for w in warnings)
     lines.extend(_override_hint(lang, warnings))
     return "\n".join(lines) + "\n"
+
+
+_SIDE = {"own": ("own", "自建"), "cloud": ("cloud", "租用")}
+
+
+def _table_notes(report: CostReport, lang: str, values: Sequence[float],
+                 fits: Sequence[bool], sides: bool) -> list[str]:
+    """How the columns add up, when it is not plain: a negative time value (slower than the
+    baseline), and which side each row is priced on in compare mode."""
+    out = []
+    if sides:
+        out.append(pick(lang, "as: the side each row is priced on, the cheaper of owning and "
+                              "renting at that count",
+                        "按：每行按哪一方计价，即该卡数下自建与租用中更便宜者"))
+    lost = any(v < 0 and ok for v, ok in zip(values, fits, strict=False))
+    base = report.baseline_cost_per_month
+    if lost and base is not None and report.mode_priced:
+        out.append(pick(
+            lang, f"net value/mo = time value/mo - (cost/month - {_money(base, report.currency)}"
+                  ", the baseline's); a negative time value is time lost: slower than the "
+                  "baseline",
+            f"每月净收益 = 每月时间价值 -（每月成本 - 基准的 {_money(base, report.currency)}）；"
+            "时间价值为负表示比基准更慢、损失了时间"))
+    return out
 
 
 def _override_hint(lang: str, warnings: Sequence[CatalogWarning],
@@ -133,6 +168,7 @@ def _buy_vs_rent(report: CostReport, lang: str) -> list[str]:
 _PRICE_LABELS = {
     "gpu_price": ("GPU price (one card)", "显卡单价"),
     "machine_overhead_1gpu": ("one-GPU machine without the card", "单卡整机（不含显卡）"),
+    "server_machine": ("one SXM server without the GPUs", "一台 SXM 服务器（不含显卡）"),
     "cloud_per_gpu_hour": ("cloud, per GPU-hour", "云实例租用（每卡时）"),
     "electricity_per_kwh": ("electricity, per kWh", "电费（每度）"),
     "engineer_day_rate": ("engineer day rate", "工程师日薪"),
@@ -143,6 +179,8 @@ _PRICE_LABELS = {
 def _prices(report: CostReport, lang: str) -> list[str]:
     out = ["", pick(lang, "Prices used:", "使用的价格：")]
     for key, (en, zh) in _PRICE_LABELS.items():
+        if key == "machine_overhead_1gpu" and "server_machine" in report.priced_with:
+            continue  # a server-class machine: its own price says it better
         if key in report.priced_with:
             text = unit_price(report.priced_with[key], report.currency)
             if key == "value_per_day" and report.priced_with[key] == 0:

@@ -4,7 +4,7 @@ else from the advisor's default machine, with the single-GPU step taken from the
 Topology, aligned with ``advisor.scaling.project``: the measured counts ran on real hardware,
 so a machine smaller than the largest measured count is taken to hold it. Counts beyond
 ``gpus_per_node × nodes`` are extrapolated on more machines like this one, joined by the
-profile's network, or by ``DEFAULT_INTER_LINK`` when it names none — with a note, and only
+profile's network, or by ``default_inter_link`` when it names none — with a note, and only
 when the extrapolation really goes beyond the machines.
 """
 
@@ -23,12 +23,12 @@ from advisor.scaling.links import link_figures
 from advisor.scaling.parameters import ScalingParams
 from advisor.scaling.physics import DataParallelInputs
 
+# the network the projection assumes between machines when the profile names none: 25 GbE
+# for PCIe machines, the InfiniBand of their generation for NVLink/NVSwitch servers
+from advisor.scaling.project import DEFAULT_INTER_LINK, default_inter_link  # noqa: F401
+
 # Units whose numbers count samples, so batch / throughput is the single-GPU step time.
 _SAMPLE_UNITS = ("samples/s", "images/s", "img/s", "sequences/s", "seq/s", "sentences/s")
-try:  # the network the projection assumes between machines when the profile names none
-    from advisor.scaling.project import DEFAULT_INTER_LINK
-except ImportError:  # a projection without that constant: its documented default
-    DEFAULT_INTER_LINK = InterLink.ethernet_25g
 MAX_GPUS_PER_NODE = 64  # the profile's own bound
 
 NOTE_NO_PROFILE = Text(
@@ -106,8 +106,8 @@ def _sized(profile: Profile, series: MeasuredSeries, up_to: int, assumed: bool,
     cap = per_node * nodes
     if up_to > cap:
         nodes = math.ceil(up_to / per_node)
-        if inter == InterLink.none:
-            inter = DEFAULT_INTER_LINK
+        if inter == InterLink.none:  # the network such machines usually have, as `project`
+            inter = default_inter_link(profile)
             notes.append(_with_net(NOTE_MORE_MACHINES_DEFAULT, inter, cap=cap))
         else:
             notes.append(_with_net(NOTE_MORE_MACHINES, inter, cap=cap, nodes=hw.nodes))

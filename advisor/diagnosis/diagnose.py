@@ -6,6 +6,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from advisor.diagnosis.assumptions import anchored_note, released_note
 from advisor.diagnosis.context import RunContext, run_context
 from advisor.diagnosis.grading import grade, headline_index
 from advisor.diagnosis.measurements import MeasuredSeries
@@ -72,6 +73,15 @@ def _exchange(series: MeasuredSeries, ctx: RunContext, params: ScalingParams) ->
             "peer_to_peer": not (link.value.startswith("pcie") and ctx.gpu.is_consumer)}
 
 
+def _plateau_speedup(parameters: dict[str, float], alternating: float) -> float | None:
+    """One machine's ceiling: the capacity cap, less the alternating-training loss (F21)."""
+    cap = parameters.get("loader_capacity")
+    if cap is None:
+        return None
+    s = parameters.get("alternating_fraction", alternating)
+    return cap / (1.0 + s * (cap - 1.0))
+
+
 def diagnose(series: MeasuredSeries, profile: Profile | None = None,
              telemetry: RunTelemetry | None = None, *, up_to: int | None = None,
              params: ScalingParams | None = None) -> Diagnosis:
@@ -91,16 +101,22 @@ def diagnose(series: MeasuredSeries, profile: Profile | None = None,
     amdahl = amdahl / amdahl_curve(np.array([float(series.baseline_gpus)]),
                                    {"serial_fraction": serial})[0] * series.baseline_gpus
 
+    plateau = _plateau_speedup(fitted.parameters, ctx.inputs.alternating_fraction) \
+        if fitted.plateau else None
     shipped_bw = fitted.shipped["busbw_efficiency"]
     signals = FitSignals(
         bandwidth_ratio=fitted.parameters["busbw_efficiency"] / shipped_bw if shipped_bw else None,
         comm_share=fitted.comm_share, stall_share=fitted.stall_share,
-        plateau_speedup=fitted.parameters.get("loader_capacity") if fitted.plateau else None,
+        plateau_speedup=plateau,
         hardware_known=profile is not None, **_exchange(series, ctx, params))
     suspects = rank_suspects(m, fit=signals, profile=profile, telemetry=telemetry)
 
     sources = [s for s in (series.source,) if s]
     notes = list(ctx.notes)
+    if fitted.released:
+        notes.append(released_note(fitted.released))
+    if fitted.anchored:
+        notes.append(anchored_note(fitted.rms_log_residual, series.gpus[-1]))
     if telemetry is not None:
         sources += list(telemetry.sources)
         if all(g.util_pct is None for g in telemetry.gpus):
@@ -122,6 +138,8 @@ def diagnose(series: MeasuredSeries, profile: Profile | None = None,
             speedup_high=fitted.speedup_high,
             measured=[n in series.gpus for n in fitted.gpus],
             rms_log_residual=fitted.rms_log_residual, plateau=fitted.plateau,
+            released=list(fitted.released), anchored=fitted.anchored,
+            plateau_speedup=None if plateau is None else round(plateau, 4),
             amdahl_serial_fraction=round(serial, 6), amdahl_speedup=_round(amdahl)),
         suspects=[SuspectReport(id=s.id, score=round(s.score, 3), title=s.title,
                                 evidence=s.evidence, remedy=s.remedy, sources=s.sources)

@@ -26,8 +26,11 @@ at least halves the misfit; near-linear data are then fitted by cheap communicat
 When that pair cannot follow the measurements (misfit above ``PLATEAU_MISFIT_LOG``), the
 speed-up is levelling off, which only a fixed-capacity stage explains: the projection's
 ``loader_capacity`` (the most work one machine's input pipeline can feed, in single-GPU
-steps, # F28) replaces ``straggler_cv`` if it at least halves the misfit. Amdahl's law
-(F03) has one shape only, a serial fraction, and is fitted the same way for comparison.
+steps, # F28) replaces ``straggler_cv`` if it at least halves the misfit. When even that misses
+and the profile carries assumed penalties (a GAN's alternating training, vGPU sharing, clock
+throttling), those are freed too; if nothing follows the data, the curve is moved through the
+measured points and the diagnosis says so (``advisor.diagnosis.assumptions``, F30). Amdahl's
+law (F03) has one shape only, a serial fraction, and is fitted the same way for comparison.
 
 The 80 % band: two parameters through two ratios fit exactly, so the residuals say nothing
 about how well the parameters are known. Beyond the largest measured count the band adds,
@@ -37,11 +40,18 @@ measured ratio out, and a model-error floor per doubling calibrated on published
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 
+from advisor.diagnosis.assumptions import (
+    ANCHOR_MISFIT_LOG,
+    ASSUMED_BOUNDS,
+    ASSUMED_PRIOR_LOG_SD,
+    anchor_shift,
+    assumed_names,
+    assumed_starts,
+)
 from advisor.diagnosis.least_squares import (
     FitOutcome,
     FreeParameter,
@@ -51,8 +61,15 @@ from advisor.diagnosis.least_squares import (
     refit_from,
 )
 from advisor.diagnosis.measurements import MeasuredSeries
+from advisor.diagnosis.refit_model import (
+    INPUT_FIELDS,
+    SCALES,
+    cap_machines,
+    speedup_model,
+    step_shares,
+)
 from advisor.scaling.parameters import ScalingParams
-from advisor.scaling.physics import DataParallelInputs, breakdown
+from advisor.scaling.physics import DataParallelInputs
 
 FREE = ("busbw_efficiency", "pipeline_stall")
 # When the run scales better than the profile's exchange and overheads allow (near-linear
@@ -67,17 +84,13 @@ PLATEAU_MISFIT_LOG = 0.05  # rms log misfit above which a capacity cap is tried
 # Prior widths in log space (a factor e ≈ 2.7 for bandwidth, 4.5 for stall and capacity):
 # loose, so the data decide whenever there are two or more ratios.
 PRIOR_LOG_SD = {"busbw_efficiency": 1.0, "pipeline_stall": 1.5, "loader_capacity": 1.5,
-                "exchange_scale": 2.0, "overhead_scale": 2.0}
+                "exchange_scale": 2.0, "overhead_scale": 2.0, **ASSUMED_PRIOR_LOG_SD}
 # Physical ranges: an all-reduce never beats the link's bus bandwidth (efficiency <= 1);
 # stall, exchange and overheads may vanish (lower bounds ~0), never turn into gains.
 BOUNDS = {"busbw_efficiency": (0.01, 1.0), "pipeline_stall": (1e-6, 2.0),
           "loader_capacity": (1.0, 1000.0), "exchange_scale": (1e-4, 1.0),
-          "overhead_scale": (1e-4, 1.0)}
-# overhead_scale multiplies these: straggler jitter, coordination, clock throttling (F27)
-_OVERHEAD_PARAMS = ("sample_time_cv", "sync_latency_s")
-_OVERHEAD_INPUTS = ("throttle_per_card", "throttle_fixed")
+          "overhead_scale": (1e-4, 1.0), **ASSUMED_BOUNDS}
 CAPACITY_PRIOR = 16.0  # single-GPU steps per machine: far from binding unless the data say so
-_INPUT_FIELDS = {f.name for f in fields(DataParallelInputs)}
 MEASUREMENT_LOG_SD = 0.02  # repeat runs of one training job differ by about 2 %
 # Model error of an extrapolation, in log speed-up per doubling beyond the largest measured
 # count, set from the out-of-sample errors of benchmarks/diagnosis_extrapolation.py (it
@@ -102,6 +115,8 @@ class ScalingFit:
     speedup_high: list[float]
     rms_log_residual: float
     plateau: bool  # True when the capacity cap (FREE_PLATEAU) explained the data better
+    released: tuple[str, ...]  # profile assumptions the measurements overruled (lowered)
+    anchored: bool  # the model could not follow the data: the curve goes through them
     comm_share: float  # exposed communication share of the step at the largest measured N
     stall_share: float
     sync_share: float
@@ -110,40 +125,13 @@ class ScalingFit:
         return self.speedup[self.gpus.index(n)]
 
 
-def _applied(inputs: DataParallelInputs, params: ScalingParams,
-             values: dict[str, float]) -> tuple[DataParallelInputs, ScalingParams]:
-    """The projection's inputs and parameters with the refitted ``values`` put in."""
-    plain = {k: v for k, v in values.items() if k not in ("exchange_scale", "overhead_scale")}
-    x = replace(inputs, **{k: v for k, v in plain.items() if k in _INPUT_FIELDS})
-    p = params.with_values(**{k: v for k, v in plain.items() if k not in _INPUT_FIELDS})
-    if "exchange_scale" in values:
-        x = replace(x, comm_volume_factor=x.comm_volume_factor * values["exchange_scale"])
-    if "overhead_scale" in values:
-        k = values["overhead_scale"]
-        x = replace(x, **{f: getattr(x, f) * k for f in _OVERHEAD_INPUTS})
-        p = p.with_values(**{f: getattr(p, f) * k for f in _OVERHEAD_PARAMS})
-    return x, p
-
-
-def _model(inputs: DataParallelInputs, params: ScalingParams, scaling: str, baseline: int):
-    """Speed-up function of the free parameters, for ``least_squares.fit``."""
-
-    def fn(gpus: np.ndarray, values: dict[str, float]) -> np.ndarray:
-        x, p = _applied(inputs, params, values)
-        if scaling == "strong":  # global batch fixed: the per-GPU batch shrinks as N grows
-            x = replace(x, batch_scale=baseline / np.asarray(gpus, dtype=float))
-        return breakdown(gpus, x, p).speedup
-
-    return fn
-
-
 def _shipped(name: str, inputs: DataParallelInputs, params: ScalingParams) -> float:
     """The projection's value for this run: a parameter, or the profile-derived input."""
     if name == "loader_capacity":
         return CAPACITY_PRIOR
-    if name in ("exchange_scale", "overhead_scale"):  # the profile's own terms, unscaled
+    if name in SCALES:  # the profile's own terms, unscaled
         return 1.0
-    source = inputs if name in _INPUT_FIELDS else params
+    source = inputs if name in INPUT_FIELDS else params
     return float(getattr(source, name))
 
 
@@ -174,17 +162,12 @@ def extrapolation_counts(series: MeasuredSeries, up_to: int | None = None) -> li
     return sorted(set(series.gpus) | set(powers) | {top})
 
 
-def refit(series: MeasuredSeries, inputs: DataParallelInputs, params: ScalingParams,
-          counts: list[int]) -> ScalingFit:
-    """Least-squares refit of ``FREE`` on ``series``; speed-up with an 80 % band at ``counts``."""
-    n0 = series.baseline_gpus
-    gpus, ratios = _observed(series)
-    if inputs.loader_capacity is not None:  # the profile already caps the loader
-        inputs = replace(inputs, loader_capacity=None)
-    fn = _model(inputs, params, series.scaling, n0)
+def _staged_fit(fn, inputs: DataParallelInputs, params: ScalingParams, gpus: np.ndarray,
+                ratios: np.ndarray, n0: int):
+    """``FREE``, then wider sets while the misfit stays large; each kept only when it at
+    least halves the misfit. Returns (free parameters, outcome, plateau, released names)."""
     free = _free_parameters(FREE, inputs, params)
     outcome: FitOutcome = fit(fn, free, gpus, ratios, n0, MEASUREMENT_LOG_SD)
-    plateau = False
     if outcome.rms_log_residual > CHEAP_MISFIT_LOG:  # scales better than the profile allows?
         # the data already disagree with the profile: priors that only break ties
         cheap = _free_parameters(FREE_CHEAP, inputs, params, CHEAP_PRIOR_WIDEN)
@@ -196,19 +179,59 @@ def refit(series: MeasuredSeries, inputs: DataParallelInputs, params: ScalingPar
                   from_prior=False)
         if alt.rms_log_residual < outcome.rms_log_residual / 2:
             free, outcome = cheap, alt
-    if outcome.rms_log_residual > PLATEAU_MISFIT_LOG:
-        capped = _free_parameters(FREE_PLATEAU, inputs, params)
-        top = float(np.exp(ratios.max())) * n0  # start the cap at the best measured speed-up
-        starts = [{"loader_capacity": top}, {"loader_capacity": 1.3 * top}]
-        alt = fit(fn, capped, gpus, ratios, n0, MEASUREMENT_LOG_SD, starts=starts)
-        if alt.rms_log_residual < outcome.rms_log_residual / 2:
-            free, outcome, plateau = capped, alt, True
+    if outcome.rms_log_residual <= PLATEAU_MISFIT_LOG:
+        return free, outcome, False, ()
+    plateau = False
+    top = float(np.exp(ratios.max())) * n0  # start the cap at the best measured speed-up
+    capped = _free_parameters(FREE_PLATEAU, inputs, params)
+    starts = [{"loader_capacity": top}, {"loader_capacity": 1.3 * top}]
+    alt = fit(fn, capped, gpus, ratios, n0, MEASUREMENT_LOG_SD, starts=starts)
+    if alt.rms_log_residual < outcome.rms_log_residual / 2:
+        free, outcome, plateau = capped, alt, True
+    assumed = assumed_names(inputs)
+    if outcome.rms_log_residual <= PLATEAU_MISFIT_LOG or not assumed:
+        return free, outcome, plateau, ()
+    # F30: the profile's penalties are guesses, the measurements are not (see assumptions.py).
+    # One descent per start, the levelling-off set first; done once one follows the data.
+    best = None
+    for capped, start in assumed_starts(assumed, outcome.values, top):
+        names = tuple(dict.fromkeys((FREE_PLATEAU if capped else FREE) + assumed))
+        wide = _free_parameters(names, inputs, params)
+        alt = fit(fn, wide, gpus, ratios, n0, MEASUREMENT_LOG_SD,
+                  starts=[{k: v for k, v in start.items() if k in names}], from_prior=False)
+        if best is None or alt.rms_log_residual < best[1].rms_log_residual:
+            best = (wide, alt, capped)
+        if best[1].rms_log_residual <= CHEAP_MISFIT_LOG:
+            break
+    if best is None or best[1].rms_log_residual >= outcome.rms_log_residual / 2:
+        return free, outcome, plateau, ()
+    free, outcome, plateau = best
+    released = tuple(n for n in assumed
+                     if outcome.values[n] < 0.95 * _shipped(n, inputs, params))
+    return free, outcome, plateau, released
+
+
+def refit(series: MeasuredSeries, inputs: DataParallelInputs, params: ScalingParams,
+          counts: list[int]) -> ScalingFit:
+    """Least-squares refit of ``FREE`` on ``series``; speed-up with an 80 % band at ``counts``."""
+    n0 = series.baseline_gpus
+    gpus, ratios = _observed(series)
+    if inputs.loader_capacity is not None:  # the profile already caps the loader
+        inputs = replace(inputs, loader_capacity=None)
+    fn = speedup_model(inputs, params, series.scaling, n0)
+    free, outcome, plateau, released = _staged_fit(fn, inputs, params, gpus, ratios, n0)
     out = np.array(counts, dtype=float)
-    rel = np.exp(log_ratio(fn, out, n0, outcome.values))
-    speed = n0 * rel
+    misfit = outcome.rms_log_residual
+    # the model cannot produce the measured curve: move it through the measured points (F30)
+    anchored = misfit > ANCHOR_MISFIT_LOG
+    shift = anchor_shift(out, series.gpus, ratios - log_ratio(fn, gpus, n0, outcome.values)) \
+        if anchored else 0.0
+    speed = n0 * np.exp(log_ratio(fn, out, n0, outcome.values) + shift)
     param_sd = predictive_log_sd(fn, free, outcome, out, n0)
     beyond = np.maximum(np.log2(out / series.gpus[-1]), 0.0)
-    noise = np.where(np.isin(out, np.array(series.gpus)), outcome.rms_log_residual, 0.0)
+    # a misfit is noise at the measured counts; once the model's shape is in doubt, beyond too
+    noise = np.where(np.isin(out, np.array(series.gpus)) | (anchored & (beyond > 0)), misfit,
+                     0.0)
     loo_sd = np.where(beyond > 0, _leave_one_out_sd(fn, free, outcome, gpus, ratios, n0, out),
                       0.0)
     floor = EXTRAPOLATION_LOG_SD_PER_DOUBLING if len(gpus) >= 2 \
@@ -220,8 +243,7 @@ def refit(series: MeasuredSeries, inputs: DataParallelInputs, params: ScalingPar
     sd = np.where(out == n0, 0.0, sd)  # the baseline is the measurement itself
     low = speed * np.exp(-BAND_Z * sd)
     high = np.minimum(speed * np.exp(BAND_Z * sd), np.maximum(out, speed))
-    high = _cap_machines(out, speed, high, series.gpus[-1], inputs.gpus_per_node)
-    shares = _shares(inputs, params, outcome.values, series)
+    high = cap_machines(out, speed, high, series.gpus[-1], inputs.gpus_per_node)
     return ScalingFit(
         parameters={k: float(f"{v:.6g}") for k, v in outcome.values.items()},
         shipped={name: _shipped(name, inputs, params)
@@ -230,23 +252,12 @@ def refit(series: MeasuredSeries, inputs: DataParallelInputs, params: ScalingPar
         speedup=[round(float(v), 4) for v in speed],
         speedup_low=[round(float(v), 4) for v in low],
         speedup_high=[round(float(v), 4) for v in high],
-        rms_log_residual=round(outcome.rms_log_residual, 6),
+        rms_log_residual=round(misfit, 6),
         plateau=plateau,
-        **shares,
+        released=released,
+        anchored=anchored,
+        **step_shares(inputs, params, outcome.values, series),
     )
-
-
-def _cap_machines(out: np.ndarray, speed: np.ndarray, high: np.ndarray, last: int,
-                  per_node: int) -> np.ndarray:
-    """Machines added beyond the data never raise the band's top efficiency: k machines
-    give at most k x the top of one (they add a network to the same work, # F08)."""
-    one = (out >= last) & (out <= max(per_node, last))
-    if not one.any():
-        return high
-    a = int(np.flatnonzero(one)[-1])  # the largest count on the machines measured
-    more = out > out[a]
-    capped = np.maximum(np.minimum(high, high[a] / out[a] * out), speed)
-    return np.where(more, capped, high)
 
 
 def _leave_one_out_sd(fn, free: tuple[FreeParameter, ...], outcome: FitOutcome,
@@ -271,23 +282,6 @@ def _leave_one_out_sd(fn, free: tuple[FreeParameter, ...], outcome: FitOutcome,
         pred = log_ratio(fn, out, n0, alt.values)
         spread += np.where(np.isfinite(pred), pred - full, 0.0) ** 2
     return LEAVE_ONE_OUT_SCALE * np.sqrt((k - 1) / k * spread)
-
-
-def _shares(inputs: DataParallelInputs, params: ScalingParams, values: dict[str, float],
-            series: MeasuredSeries) -> dict[str, float]:
-    """Where the step time goes at the largest measured count, in the refitted model."""
-    n = np.array([float(series.gpus[-1])])
-    x = inputs
-    if series.scaling == "strong":
-        x = replace(inputs, batch_scale=series.baseline_gpus / n)
-    x, p = _applied(x, params, values)
-    part = breakdown(n, x, p)
-    step = float(part.step_s[0]) / float(part.alternating_loss[0])
-    if not math.isfinite(step) or step <= 0:
-        return {"comm_share": 0.0, "stall_share": 0.0, "sync_share": 0.0}
-    return {"comm_share": round(float(part.comm_s[0]) / step, 4),
-            "stall_share": round(float(part.stall_s[0]) / step, 4),
-            "sync_share": round(float(part.sync_s[0]) / step, 4)}
 
 
 def fit_amdahl(series: MeasuredSeries) -> float:

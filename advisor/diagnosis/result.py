@@ -51,6 +51,15 @@ class FittedScaling(_Model):
     measured: list[bool]  # True where ``gpus`` was measured
     rms_log_residual: float
     plateau: bool  # the fit needed a capacity cap: the speed-up levels off
+    # profile assumptions (alternating training F21, vGPU sharing F29, throttling F27) the
+    # measurements overruled: the refit lowered them
+    released: list[str] = []
+    # the model could not follow the measurements (misfit above 5 %): ``speedup`` is its curve
+    # moved through the measured points (F30), and a note says so
+    anchored: bool = False
+    # where one machine's speed-up levels off under the capacity cap, after the alternating
+    # training loss of a GAN/RL job (F21); None without a cap
+    plateau_speedup: float | None = None
     amdahl_serial_fraction: float  # Amdahl's law alone, fitted to the same points (F03)
     amdahl_speedup: list[float]
 

@@ -24,6 +24,7 @@ from advisor.diagnosis.suspect_telemetry import THROTTLE_TEMP_C, telemetry_clues
 from advisor.diagnosis.telemetry import RunTelemetry
 from advisor.diagnosis.wording import label
 from advisor.i18n import Text
+from advisor.number_text import count_text
 from advisor.profile import Profile
 
 __all__ = ["FitSignals", "Suspect", "rank_suspects"]
@@ -173,8 +174,8 @@ def _from_profile(board: Board, p: Profile, m: ScalingMetrics, f: FitSignals | N
                   "thread (starved) (F28).", "配置中数据加载为单线程（starved）（F28）。",
                   direct=True)
     if t.dataloader_workers is not None and t.dataloader_workers < 2:
-        board.add("input_pipeline", 0.3, f"{t.dataloader_workers} data-loader worker(s) per GPU;"
-                  " 2–4 per GPU is usual (F13).",
+        workers = count_text(t.dataloader_workers, "data-loader worker")  # "1 … worker"
+        board.add("input_pipeline", 0.3, f"{workers} per GPU; 2–4 per GPU is usual (F13).",
                   f"每卡 {t.dataloader_workers} 个数据加载进程；通常每卡 2–4 个（F13）。",
                   direct=True)
     if t.storage is not None and t.storage.value in ("hdd", "network"):
@@ -184,6 +185,7 @@ def _from_profile(board: Board, p: Profile, m: ScalingMetrics, f: FitSignals | N
     if h.virtualization.value == "vgpu":
         board.add("vgpu_sharing", 0.6, "The profile says the GPUs are NVIDIA vGPUs (F29).",
                   "配置中显卡为 NVIDIA vGPU（F29）。", direct=True)
+        _more_than_one_card(board, m)
     # near-linear measurements clear the link, whatever it is (F30: well tuned)
     if h.intra_link.value.startswith("pcie") and max(m.gpus) > 2 and not _near_linear(m):
         link = label(h.intra_link)
@@ -205,6 +207,18 @@ def _from_profile(board: Board, p: Profile, m: ScalingMetrics, f: FitSignals | N
         task = label(p.task)
         board.add("alternating_training", 0.6, f"The task is {task.en}: sub-networks train in "
                   "turn (F21).", f"任务是{task.zh}：子网络轮流训练（F21）。", direct=True)
+
+
+def _more_than_one_card(board: Board, m: ScalingMetrics) -> None:
+    """Two vGPUs on one card can never beat one GPU (F29): a measured 2-GPU speed-up well
+    above 1 shows two physical cards at work, so sharing explains little of the rest."""
+    if 2 in m.gpus and m.speedup[m.gpus.index(2)] >= 1.15:
+        s = m.speedup[m.gpus.index(2)]
+        board.contradict("vgpu_sharing", 0.6,
+                         f"2 GPUs measured {s:.2f}×: two vGPUs on one card cannot beat one GPU, "
+                         "so these run on separate cards (F29).",
+                         f"2 卡实测 {s:.2f} 倍：同一张卡上的两个 vGPU 不可能比单卡快，"
+                         "所以它们在不同的物理卡上（F29）。")
 
 
 def rank_suspects(metrics: ScalingMetrics, *, fit: FitSignals | None = None,

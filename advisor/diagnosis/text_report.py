@@ -23,6 +23,10 @@ PARAMETER_LABEL = {
                            zh="保留的梯度交换量比例"),
     "overhead_scale": Text(en="share of stragglers, coordination and throttling kept",
                            zh="保留的等最慢卡、协调与降频开销比例"),
+    "alternating_fraction": Text(en="serial share of alternating training (F21)",
+                                 zh="轮流训练的串行比例（F21）"),
+    "vgpus_per_physical": Text(en="vGPUs sharing one physical card (F29)",
+                               zh="共用一张物理卡的 vGPU 数（F29）"),
 }
 
 
@@ -105,7 +109,7 @@ def render_text(d: Diagnosis, lang: str = "en") -> str:
                               f"misfit of the refit {misfit:.1f} %.",
                         f"  仅用阿姆达尔定律：串行比例 {serial:.4f}（F03）；"
                         f"重新拟合的均方根偏差 {misfit:.1f}%。"))
-        cap = f.parameters.get("loader_capacity")
+        cap = f.plateau_speedup or f.parameters.get("loader_capacity")
         if f.plateau and cap is not None:
             out.append("  " + PLATEAU_NOTE.get(lang).format(cap=cap))
     out.append("")

@@ -12,7 +12,7 @@ from advisor.i18n import Text
 from advisor.labels import label
 from advisor.rulebase.conditions import Node, guaranteed_facts, leaves
 
-FRAMEWORKS = ("ddp", "fsdp", "deepspeed", "horovod", "none")
+FRAMEWORKS = ("ddp", "fsdp", "deepspeed", "horovod", "torchrec", "none")
 DEPLOYMENTS = ("own", "cloud", "either")
 SEVERITIES = ("info", "warning", "critical")
 SEVERITY_RANK = {s: i for i, s in enumerate(SEVERITIES)}

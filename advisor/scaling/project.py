@@ -9,7 +9,8 @@ import numpy as np
 from advisor.catalog.gpus import resolve_gpu
 from advisor.errors import InputError
 from advisor.i18n import Text
-from advisor.profile import InputPipeline, InterLink, Precision, Profile
+from advisor.labels import INTER_LINK as INTER_LINK_LABEL
+from advisor.profile import InputPipeline, InterLink, IntraLink, Precision, Profile
 from advisor.scaling.inputs import (
     ALTERNATING_TASKS,
     data_parallel_inputs,
@@ -65,6 +66,11 @@ _NECK_WORDS = {"communication": ("gradient exchange", "梯度同步"),
                "memory": ("memory shortage", "显存不足"), "compute": ("overhead", "额外")}
 
 DEFAULT_INTER_LINK = InterLink.ethernet_25g  # assumed network for machines the profile lacks
+# ... unless the machine is an SXM (NVLink / NVSwitch) server: DGX/HGX-class machines are built
+# for clusters and ship with InfiniBand of their generation (DGX-1: EDR, DGX A100: 8 x HDR,
+# DGX H100: 8 x NDR; NVIDIA DGX datasheets), one adapter per GPU as links.yaml assumes.
+SERVER_INTER_LINK = {"volta": InterLink.infiniband_edr, "ampere": InterLink.infiniband_hdr}
+SERVER_INTER_LINK_NEWER = InterLink.infiniband_ndr  # hopper, blackwell
 TESTED_GPUS = 1024  # the fit's data stop at 256 GPUs; beyond this the band is extrapolated
 NOTE_MORE_MACHINES_DEFAULT = Text(
     en="Beyond the profile's {total} GPUs the projection assumes {machines} machines like "
@@ -72,6 +78,13 @@ NOTE_MORE_MACHINES_DEFAULT = Text(
        "between machines; a faster network (InfiniBand, RoCE) scales better (F08).",
     zh="超出配置中 {total} 张卡的部分，按 {machines} 台与本机相同的机器（每台 {per} 张卡）估算，"
        "机间网络按 {link} 假设（配置未填写机间网络）；更快的网络（InfiniBand、RoCE）扩展更好（F08）。")
+NOTE_MORE_SERVERS_DEFAULT = Text(
+    en="Beyond the profile's {total} GPUs the projection assumes {machines} machines like "
+       "this one ({per} GPUs each), joined by {link}, the fabric such NVLink servers ship with "
+       "(the profile names no network between machines); over Ethernet they would scale far "
+       "worse (F08).",
+    zh="超出配置中 {total} 张卡的部分，按 {machines} 台与本机相同的机器（每台 {per} 张卡）估算，"
+       "机间网络按这类 NVLink 服务器标配的 {link} 假设（配置未填写机间网络）；换成以太网扩展会差得多（F08）。")
 NOTE_MORE_MACHINES = Text(
     en="Beyond the profile's {total} GPUs the projection assumes {machines} machines like "
        "this one ({per} GPUs each) on the same {link} network.",
@@ -101,6 +114,21 @@ NOTE_UNTESTED_SCALE = Text(
     zh="超过 {tested} 张卡时的结果是外推：拟合所用的公开实测数据最多只到 256 张卡，区间仅供参考。")
 
 
+def _prefix(note: Text) -> str:
+    return note.en.split("{", 1)[0]
+
+
+_MACHINE_NOTES = tuple(_prefix(t) for t in (NOTE_MORE_MACHINES_DEFAULT, NOTE_MORE_SERVERS_DEFAULT,
+                                            NOTE_MORE_MACHINES, NOTE_ONE_ADAPTER,
+                                            NOTE_ADAPTER_PER_GPU))
+
+
+def is_machine_note(note_en: str) -> bool:
+    """Is this projection note one of the assumptions about machines beyond the profile's and
+    the network between them (shown next to a verdict that spans machines)?"""
+    return note_en.startswith(_MACHINE_NOTES)
+
+
 def default_gpu_counts(total: int) -> list[int]:
     """Every count 1..total when total <= 16, else 1, 2, 4, 8, ... and total itself."""
     if total <= 16:
@@ -117,22 +145,34 @@ def _check_counts(gpus: list[int]) -> list[int]:
     return counts
 
 
+def default_inter_link(profile: Profile) -> InterLink:
+    """The network assumed between machines like this one when the profile names none."""
+    gpu = resolve_gpu(profile.hardware.gpu)
+    if gpu.nvlink == "sxm" and profile.hardware.intra_link in (IntraLink.nvlink,
+                                                                IntraLink.nvswitch):
+        return SERVER_INTER_LINK.get(gpu.generation or "", SERVER_INTER_LINK_NEWER)
+    return DEFAULT_INTER_LINK
+
+
 def _network(profile: Profile, largest: int) -> tuple[InterLink, list[Text]]:
     """The network between machines, and a note when the counts go beyond the profile's
     machines: more machines like this one are assumed, joined by the profile's network or,
-    when it names none, by DEFAULT_INTER_LINK. "What if I had 16?" is a question, not an error."""
+    when it names none, by the one such machines usually have (``default_inter_link``).
+    "What if I had 16?" is a question, not an error."""
     hw = profile.hardware
     if largest <= hw.total_gpus:
         return hw.inter_link, []
     machines = -(-largest // hw.gpus_per_node)
     if hw.inter_link == InterLink.none and largest > hw.gpus_per_node:
-        return DEFAULT_INTER_LINK, [NOTE_MORE_MACHINES_DEFAULT.format(
-            total=hw.total_gpus, machines=machines, per=hw.gpus_per_node,
-            link=DEFAULT_INTER_LINK.value)]
+        link = default_inter_link(profile)
+        note = NOTE_MORE_MACHINES_DEFAULT if link == DEFAULT_INTER_LINK \
+            else NOTE_MORE_SERVERS_DEFAULT
+        return link, [_with_link(note, link, total=hw.total_gpus, machines=machines,
+                                 per=hw.gpus_per_node)]
     if largest > hw.gpus_per_node:
-        return hw.inter_link, [NOTE_MORE_MACHINES.format(
-            total=hw.total_gpus, machines=machines, per=hw.gpus_per_node,
-            link=hw.inter_link.value)]
+        return hw.inter_link, [_with_link(NOTE_MORE_MACHINES, hw.inter_link,
+                                          total=hw.total_gpus, machines=machines,
+                                          per=hw.gpus_per_node)]
     return hw.inter_link, []
 
 
@@ -262,8 +302,17 @@ def _adapter_note(k: int, busbw: float, inter_link: InterLink, per_node: int) ->
     """How many network adapters a machine is taken to have: the largest lever between
     machines, so the projection says what it assumed (links.yaml, ``adapters``)."""
     if k > 1:
-        return NOTE_ADAPTER_PER_GPU.format(k=k, link=inter_link.value, bw=busbw)
-    return NOTE_ONE_ADAPTER.format(link=inter_link.value, per=per_node, bw=busbw)
+        return _with_link(NOTE_ADAPTER_PER_GPU, inter_link, k=k, bw=busbw)
+    return _with_link(NOTE_ONE_ADAPTER, inter_link, per=per_node, bw=busbw)
+
+
+def _with_link(note: Text, link: InterLink, **values) -> Text:
+    """A note naming a network in the reader's words ("InfiniBand NDR", "25 GbE ...")."""
+    label = INTER_LINK_LABEL.get(link.value)
+    if label is None:
+        return note.format(link=link.value, **values)
+    return Text(en=note.en.format(link=label.en, **values),
+                zh=note.zh.format(link=label.zh, **values))
 
 
 def _notes(profile: Profile, single_fits: bool, vgpus_low: float) -> list[Text]:
@@ -285,4 +334,4 @@ def _r(values: np.ndarray, digits: int = 5) -> list[float]:
     return np.where(v > 0, np.round(v * scale) / scale, v).tolist()
 
 
-__all__ = ["default_gpu_counts", "project"]
+__all__ = ["default_gpu_counts", "is_machine_note", "project"]

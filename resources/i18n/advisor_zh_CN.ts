@@ -477,12 +477,12 @@ The application keeps running. The details were written to the log file:
 <context>
     <name>Fields</name>
     <message>
-        <location filename="../../ui/forms/editors.py" line="25"/>
+        <location filename="../../ui/forms/editors.py" line="26"/>
         <source>optional</source>
         <translation>可不填</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/editors.py" line="26"/>
+        <location filename="../../ui/forms/editors.py" line="27"/>
         <source>%1 (custom)</source>
         <translation>%1（自定义）</translation>
     </message>
@@ -698,77 +698,77 @@ The application keeps running. The details were written to the log file:
         <translation>训练方式</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="44"/>
+        <location filename="../../ui/wizard/page_fields.py" line="45"/>
         <source>Training habits and the value of time</source>
         <translation>训练习惯与时间价值</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="45"/>
+        <location filename="../../ui/wizard/page_fields.py" line="46"/>
         <source>How long one run takes on one GPU, how often you run it, and what a day saved is worth to you (F02, F12).</source>
         <translation>单卡跑一次要多久、多久跑一次，以及省下一天对你值多少钱（F02、F12）。</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="47"/>
+        <location filename="../../ui/wizard/page_fields.py" line="48"/>
         <source>One run</source>
         <translation>单次训练</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="50"/>
+        <location filename="../../ui/wizard/page_fields.py" line="51"/>
         <source>How often</source>
         <translation>训练频率</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="52"/>
+        <location filename="../../ui/wizard/page_fields.py" line="53"/>
         <source>Value of time</source>
         <translation>时间价值</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="56"/>
+        <location filename="../../ui/wizard/page_fields.py" line="57"/>
         <source>Hardware and deployment</source>
         <translation>硬件与部署</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="57"/>
+        <location filename="../../ui/wizard/page_fields.py" line="58"/>
         <source>The GPUs, how they are connected, and whether you own them or rent them (F22–F25, F27, F29, F31).</source>
         <translation>用什么卡、卡之间怎么连，以及自建还是租用（F22–F25、F27、F29、F31）。</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="59"/>
+        <location filename="../../ui/wizard/page_fields.py" line="60"/>
         <source>GPUs and links</source>
         <translation>显卡与互联</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="63"/>
+        <location filename="../../ui/wizard/page_fields.py" line="64"/>
         <source>Virtualisation and cooling</source>
         <translation>虚拟化与散热</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="66"/>
+        <location filename="../../ui/wizard/page_fields.py" line="67"/>
         <source>Own or cloud, and prices</source>
         <translation>自建还是租用，以及价格</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="70"/>
+        <location filename="../../ui/wizard/page_fields.py" line="71"/>
         <source>Input pipeline</source>
         <translation>数据加载管线</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="71"/>
+        <location filename="../../ui/wizard/page_fields.py" line="72"/>
         <source>How the data reaches the GPUs. With single-threaded reading, four GPUs mostly wait (F28); the data loader usually needs 2–4 workers per GPU (F13).</source>
         <translation>数据如何送到显卡。单线程读盘时，4张卡大部分时间都在饿等数据（F28）；DataLoader 的 num_workers 通常要按卡数乘以2到4倍（F13）。</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="74"/>
+        <location filename="../../ui/wizard/page_fields.py" line="75"/>
         <source>Data loading</source>
         <translation>数据加载</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="79"/>
+        <location filename="../../ui/wizard/page_fields.py" line="80"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="80"/>
+        <location filename="../../ui/wizard/page_fields.py" line="81"/>
         <source>Check a measured run</source>
         <translation>诊断实测结果</translation>
     </message>
@@ -1127,56 +1127,61 @@ The application keeps running. The details were written to the log file:
     </message>
     <message>
         <location filename="../../ui/results/verdict_card.py" line="36"/>
+        <source>TorchRec (or HugeCTR)</source>
+        <translation>TorchRec（或 HugeCTR）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/results/verdict_card.py" line="37"/>
         <source>None needed (one GPU)</source>
         <translation>无需（单卡）</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="40"/>
+        <location filename="../../ui/results/verdict_card.py" line="41"/>
         <source>Own hardware</source>
         <translation>自建（自有硬件）</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="40"/>
+        <location filename="../../ui/results/verdict_card.py" line="41"/>
         <source>Cloud rental</source>
         <translation>云实例租用</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="41"/>
+        <location filename="../../ui/results/verdict_card.py" line="42"/>
         <source>Own or cloud</source>
         <translation>自建或租用皆可</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="45"/>
+        <location filename="../../ui/results/verdict_card.py" line="46"/>
         <source>1 GPU</source>
         <translation>单卡</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="45"/>
+        <location filename="../../ui/results/verdict_card.py" line="46"/>
         <source>%1 GPUs</source>
         <translation>%1卡</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="50"/>
+        <location filename="../../ui/results/verdict_card.py" line="51"/>
         <source>1 machine</source>
         <translation>单机</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="50"/>
+        <location filename="../../ui/results/verdict_card.py" line="51"/>
         <source>%1 machines</source>
         <translation>%1台机器</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="208"/>
+        <location filename="../../ui/results/verdict_card.py" line="209"/>
         <source>%1 days</source>
         <translation>%1 天</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="210"/>
+        <location filename="../../ui/results/verdict_card.py" line="211"/>
         <source>%1 h</source>
         <translation>%1 小时</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="211"/>
+        <location filename="../../ui/results/verdict_card.py" line="212"/>
         <source>%1 min</source>
         <translation>%1 分钟</translation>
     </message>
@@ -1184,72 +1189,72 @@ The application keeps running. The details were written to the log file:
 <context>
     <name>VerdictCard</name>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="106"/>
+        <location filename="../../ui/results/verdict_card.py" line="107"/>
         <source>GPUs</source>
         <translation>卡数</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="106"/>
+        <location filename="../../ui/results/verdict_card.py" line="107"/>
         <source>Parallelism</source>
         <translation>并行方式</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="107"/>
+        <location filename="../../ui/results/verdict_card.py" line="108"/>
         <source>Framework</source>
         <translation>框架</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="107"/>
+        <location filename="../../ui/results/verdict_card.py" line="108"/>
         <source>Deployment</source>
         <translation>部署</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="108"/>
+        <location filename="../../ui/results/verdict_card.py" line="109"/>
         <source>Speed-up at that count</source>
         <translation>该卡数的加速比</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="109"/>
+        <location filename="../../ui/results/verdict_card.py" line="110"/>
         <source>One run: one GPU → that count</source>
         <translation>单次训练：单卡 → 该卡数</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="110"/>
+        <location filename="../../ui/results/verdict_card.py" line="111"/>
         <source>Cost per month</source>
         <translation>每月费用</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="110"/>
+        <location filename="../../ui/results/verdict_card.py" line="111"/>
         <source>Best value</source>
         <translation>性价比最高</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="113"/>
+        <location filename="../../ui/results/verdict_card.py" line="114"/>
         <source>Export PDF…</source>
         <translation>导出 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="119"/>
+        <location filename="../../ui/results/verdict_card.py" line="120"/>
         <source>Computing…</source>
         <translation>计算中…</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="128"/>
+        <location filename="../../ui/results/verdict_card.py" line="129"/>
         <source>No results</source>
         <translation>没有结果</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="152"/>
+        <location filename="../../ui/results/verdict_card.py" line="153"/>
         <source>Cannot run on this hardware</source>
         <translation>在这套硬件上无法运行</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="181"/>
+        <location filename="../../ui/results/verdict_card.py" line="182"/>
         <source>No purchase price is known for this GPU: the own-hardware costs leave out the cards. Enter the price of one GPU on the hardware page.</source>
         <translation>目录中没有该显卡的购买价格：自建成本未计入显卡本身。请在“硬件与部署”页填写单卡价格。</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="185"/>
+        <location filename="../../ui/results/verdict_card.py" line="186"/>
         <source>No cloud offer is known for this GPU: cloud costs are not shown.</source>
         <translation>目录中没有该显卡的云上报价：不显示云上成本。</translation>
     </message>

@@ -38,8 +38,12 @@ def _per_month_rows(rec: Recommendation) -> tuple[list[str], list[list[str]]]:
             row.append(f"{number(round(c.power_w[i]))} W")
         # A count that cannot hold the model has no time value: "—", as in the CLI.
         runs, priced = fits_at(c, i), c.mode_priced  # priced: renting has a cloud price
+        # The signed time value (negative: slower than the baseline), as the CLI table shows
+        # it, so the columns add up: net = time value - (cost/month - the baseline's).
+        signed = c.time_value_per_month if len(c.time_value_per_month) == len(c.gpus) \
+            else c.time_saved_value_per_month
         row += [money(c.cost_per_month[i], c.currency) if priced else "—",
-                money(c.time_saved_value_per_month[i], c.currency) if runs else "—",
+                money(signed[i], c.currency) if runs else "—",
                 money(c.net_value_per_month[i], c.currency) if runs and priced else "—"]
         rows.append(mark_row([esc(cell) for cell in row], n == rec.verdict.gpus))
     return [k for k, on in (("capex", with_capex), ("power", with_power)) if on], rows

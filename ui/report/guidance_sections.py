@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from advisor.facts import data_parallel_degree
 from advisor.profile import Profile
 from advisor.recommendation_model import Recommendation
 from ui.report import labels as L
@@ -43,12 +44,29 @@ def workers_text(rec: Recommendation, profile: Profile, lang: str) -> str:
     return text
 
 
+def data_parallel_replicas(rec: Recommendation, profile: Profile) -> int:
+    """Model replicas that split each batch at the verdict's count, by the rules' own measure
+    (the fact verdict_data_parallel): a tensor-parallel or hybrid group is one replica, a
+    pipeline one replica in all. The split is the projection's at that count, or the verdict's
+    when the count lies beyond the projection."""
+    v, proj = rec.verdict, rec.projection
+    split = proj.parallelism[proj.gpus.index(v.gpus)] if v.gpus in proj.gpus else v.parallelism
+    return data_parallel_degree(split, v.gpus, profile.hardware.gpus_per_node)
+
+
 def learning_rate_text(rec: Recommendation, profile: Profile, lang: str) -> str:
+    """F14's linear scaling rule: the learning rate grows with the global batch, that is with
+    the data-parallel replicas (not the GPU count), as the rules' pitfall and advice say."""
     n = rec.verdict.gpus
-    batch = profile.training.batch_per_gpu
+    # one optimizer step's samples on one replica (accumulation multiplies it, F14)
+    batch = profile.training.batch_per_gpu * profile.training.gradient_accumulation_steps
     if n == 1:
         return L.LR_ONE_GPU.get(lang).format(batch=batch)
-    return L.LR_ADVICE.get(lang).format(batch=batch, global_batch=batch * n, factor=n)
+    replicas = data_parallel_replicas(rec, profile)
+    if replicas == 1:
+        return L.LR_ONE_REPLICA.get(lang).format(gpus=L.gpus(n, lang), batch=batch)
+    return L.LR_ADVICE.get(lang).format(batch=batch, global_batch=batch * replicas,
+                                        factor=replicas)
 
 
 def advice_html(rec: Recommendation, profile: Profile, lang: str) -> str:

@@ -58,6 +58,7 @@ FRAMEWORK = {
     "fsdp": T("PyTorch FSDP", "PyTorch FSDP"),
     "deepspeed": T("DeepSpeed", "DeepSpeed"),
     "horovod": T("Horovod", "Horovod"),
+    "torchrec": T("TorchRec (or HugeCTR)", "TorchRec（或 HugeCTR）"),
     "none": T("none needed (one GPU)", "无需（单卡）"),
 }
 DEPLOYMENT = {
@@ -179,6 +180,16 @@ NOT_FITTING_ROWS = T("— : the model does not fit at that GPU count; it cannot 
                      "—：该卡数下模型放不下，无法运行，省下时间的价值不计。")
 BREAKEVEN_NONE = T("No GPU count considered can run the job: there is nothing to buy or rent.",
                    "所考虑的卡数都跑不了这个任务：没有可买或可租的配置。")
+# Review 5, item 8: the recommended count lies beyond the counts projected and costed.
+AT_RECOMMENDED = T("At {gpus}", "{gpus}时")
+NOT_PROJECTED = T("not projected or costed: the figures cover {low}–{high} GPUs, the setup in the "
+                  "profile. For speed-up, run time and cost at {gpus}, set hardware.gpus_per_node "
+                  "and hardware.nodes to {n} GPUs and run again.",
+                  "未做预测和成本计算：现有数字只覆盖配置文件中的 {low}–{high} 卡。要得到{gpus}的"
+                  "加速比、运行时间和成本，请把 hardware.gpus_per_node 与 hardware.nodes 设为共 "
+                  "{n} 卡后重新计算。")
+NOT_COSTED = T("not costed at {gpus}: the costs cover {low}–{high} GPUs.",
+               "{gpus}未计算成本：成本只覆盖 {low}–{high} 卡。")
 PLOT_COST = T("Cost per run and per month by GPU count.", "不同卡数的每次成本与每月成本。")
 PLOT_BUY_RENT = T("Cumulative cost of owning vs renting {gpus}.",
                   "自建与租用 {gpus}的累计成本。")
@@ -220,12 +231,18 @@ WORKERS_ADVICE = T("num_workers 2–4× the GPU count: {low}–{high} for {gpus}
                    "num_workers 取卡数的 2–4 倍：{gpus}时为 {low}–{high}。")
 WORKERS_NOW = T("The profile has {now}.", "当前配置为 {now}。")
 LR_L = T("Learning rate", "学习率")
-LR_ADVICE = T("Global batch grows from {batch} to {global_batch}: multiply the initial learning "
-              "rate by {factor} (linear scaling rule) and warm it up over the first epochs.",
-              "全局批大小从 {batch} 增至 {global_batch}：初始学习率乘以 {factor}"
-              "（学习率线性缩放规则），并在前几个 epoch 做预热（warm-up）。")
+LR_ADVICE = T("With {factor} data-parallel replicas the global batch grows from {batch} to "
+              "{global_batch}: multiply the initial learning rate by {factor} (linear scaling "
+              "rule) and warm it up over the first epochs.",
+              "{factor} 路数据并行，全局批大小从 {batch} 增至 {global_batch}：初始学习率乘以 "
+              "{factor}（学习率线性缩放规则），并在前几个 epoch 做预热（warm-up）。")
 LR_ONE_GPU = T("One GPU: the batch stays {batch} and the learning rate unchanged.",
                "单卡：批大小仍为 {batch}，学习率不变。")
+# Tensor or pipeline parallel over all the GPUs: one model replica, one batch (F14, F05, F06).
+LR_ONE_REPLICA = T("The {gpus} hold one model replica (tensor or pipeline parallel): the global "
+                   "batch stays {batch} and the learning rate unchanged.",
+                   "{gpus}共同承载一份模型副本（张量或流水线并行）：全局批大小仍为 {batch}，"
+                   "学习率不变。")
 MORE_ADVICE = T("From the rules", "规则给出的建议")
 
 # Diagnosis of a measured run (F30, F03): the profile's `measured` section or a CSV.

@@ -65,9 +65,25 @@ def net_value_label(rec: Recommendation, lang: str) -> str:
     return L.NET_VALUE_VS.get(lang).format(gpus=L.gpus(base, lang))
 
 
+def _covered(counts: list[int]) -> dict[str, int]:
+    return {"low": min(counts, default=1), "high": max(counts, default=1)}
+
+
+def not_costed_text(rec: Recommendation, lang: str) -> str | None:
+    """Said plainly when the recommended count lies beyond the counts costed (the job fits only
+    on more GPUs than the profile's machines): none of those rows is the recommended setup."""
+    n = rec.verdict.gpus
+    if n in rec.costs.gpus or not runnable(rec):
+        return None
+    return L.NOT_COSTED.get(lang).format(gpus=L.gpus(n, lang), **_covered(rec.costs.gpus))
+
+
 def breakeven_text(rec: Recommendation, lang: str) -> str:
     """When owning beats renting (F31): after how many months, above how many hours a month."""
     bvr = rec.costs.buy_vs_rent
+    beyond = not_costed_text(rec, lang)
+    if beyond and not fits_count(rec.costs, bvr.gpus):  # not "nothing can run" beside "8 GPUs"
+        return beyond
     if not fits_count(rec.costs, bvr.gpus) or not runnable(rec):  # no setup: no break-even
         return L.BREAKEVEN_NONE.get(lang)
     if not buy_rent_compared(rec):
@@ -131,18 +147,25 @@ def summary_html(rec: Recommendation, profile: Profile, lang: str, generated: da
             setup = recommended_setup(rec, lang)
             rows.append(_row(L.RUN_TIME.get(lang) + pick(lang, f" ({setup})", f"（{setup}）"),
                              esc(hours(proj.run_hours[i], lang))))
+    elif v.gpus > 1:  # beyond the counts projected: say so, not figures of another count
+        rows.append(_row(L.AT_RECOMMENDED.get(lang).format(gpus=L.gpus(v.gpus, lang)),
+                         esc(L.NOT_PROJECTED.get(lang).format(
+                             gpus=L.gpus(v.gpus, lang), n=v.gpus, **_covered(proj.gpus)))))
     rows.append(_row(L.RUN_TIME_ONE_GPU.get(lang),
                      esc(hours(profile.training.run_hours_one_gpu, lang))))
     c = index_of(costs.gpus, v.gpus)
+    if c is None and i is not None and (beyond := not_costed_text(rec, lang)):
+        rows.append(_row(L.COST_PER_RUN.get(lang), esc(beyond)))  # projected, not costed
     if c is not None and not costs.mode_priced:  # renting with no cloud price: no figure
         rows.append(_row(L.COST_PER_RUN.get(lang), "—"))
     elif c is not None:
         rows.append(_row(L.COST_PER_RUN.get(lang), esc(money(costs.cost_per_run[c], costs.currency))))
         rows.append(_row(L.COST_PER_MONTH.get(lang),
                          esc(money(costs.cost_per_month[c], costs.currency))))
-        rows.append(_row(net_value_label(rec, lang),
-                         esc(money(costs.net_value_per_month[c], costs.currency)
-                             if fits_at(costs, c) else "—")))
+        if getattr(rec, "baseline_gpus", 1) != v.gpus:  # not "vs 8 GPUs" at 8 GPUs
+            rows.append(_row(net_value_label(rec, lang),
+                             esc(money(costs.net_value_per_month[c], costs.currency)
+                                 if fits_at(costs, c) else "—")))
     rows.append(_row(L.BREAKEVEN.get(lang), esc(breakeven_text(rec, lang))))
     parallelism = "—" if v.gpus == 1 else L.PARALLELISM[v.parallelism].get(lang)
     rows.append(_row(L.PARALLELISM_L.get(lang), esc(parallelism)))

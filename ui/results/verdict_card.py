@@ -33,6 +33,7 @@ def parallelism_text(value: str) -> str:
 def framework_text(value: str) -> str:
     return {"ddp": QCoreApplication.translate("Verdict", "PyTorch DDP"), "fsdp": QCoreApplication.translate("Verdict", "PyTorch FSDP"),
             "deepspeed": QCoreApplication.translate("Verdict", "DeepSpeed"), "horovod": QCoreApplication.translate("Verdict", "Horovod"),
+            "torchrec": QCoreApplication.translate("Verdict", "TorchRec (or HugeCTR)"),
             "none": QCoreApplication.translate("Verdict", "None needed (one GPU)")}.get(value, value)
 
 
