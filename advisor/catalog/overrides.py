@@ -30,6 +30,7 @@ from __future__ import annotations
 import datetime as _dt
 import os
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -70,7 +71,14 @@ class CatalogWarning:
 
 
 def user_config_dir() -> Path:
-    override = os.environ.get("GPU_ADVISOR_CONFIG_DIR")
+    return _config_dir(os.environ.get("GPU_ADVISOR_CONFIG_DIR"),
+                       os.environ.get("XDG_CONFIG_HOME"), os.environ.get("HOME"))
+
+
+@lru_cache(maxsize=8)
+def _config_dir(override: str | None, *_where: str | None) -> Path:
+    """Cached on the variables that decide it: platformdirs costs ~0.1 ms a call, and every
+    projection looks for the user's catalog (a stat, not this lookup, notices a new file)."""
     return Path(override) if override else Path(platformdirs.user_config_dir(APP,
                                                                               appauthor=False))
 

@@ -145,16 +145,17 @@ def _check_counts(gpus: list[int]) -> list[int]:
     return counts
 
 
-def default_inter_link(profile: Profile) -> InterLink:
-    """The network assumed between machines like this one when the profile names none."""
-    gpu = resolve_gpu(profile.hardware.gpu)
+def default_inter_link(profile: Profile, gpu=None) -> InterLink:
+    """The network assumed between machines like this one when the profile names none
+    (``gpu``: the profile's resolved GpuSpec, when the caller has it)."""
+    gpu = gpu or resolve_gpu(profile.hardware.gpu, profile.hardware.intra_link)
     if gpu.nvlink == "sxm" and profile.hardware.intra_link in (IntraLink.nvlink,
                                                                 IntraLink.nvswitch):
         return SERVER_INTER_LINK.get(gpu.generation or "", SERVER_INTER_LINK_NEWER)
     return DEFAULT_INTER_LINK
 
 
-def _network(profile: Profile, largest: int) -> tuple[InterLink, list[Text]]:
+def _network(profile: Profile, largest: int, gpu=None) -> tuple[InterLink, list[Text]]:
     """The network between machines, and a note when the counts go beyond the profile's
     machines: more machines like this one are assumed, joined by the profile's network or,
     when it names none, by the one such machines usually have (``default_inter_link``).
@@ -164,7 +165,7 @@ def _network(profile: Profile, largest: int) -> tuple[InterLink, list[Text]]:
         return hw.inter_link, []
     machines = -(-largest // hw.gpus_per_node)
     if hw.inter_link == InterLink.none and largest > hw.gpus_per_node:
-        link = default_inter_link(profile)
+        link = default_inter_link(profile, gpu)
         note = NOTE_MORE_MACHINES_DEFAULT if link == DEFAULT_INTER_LINK \
             else NOTE_MORE_SERVERS_DEFAULT
         return link, [_with_link(note, link, total=hw.total_gpus, machines=machines,
@@ -182,9 +183,9 @@ def project(profile: Profile, gpus: list[int] | None = None,
     p = params or load_params()
     counts = _check_counts(gpus or default_gpu_counts(profile.hardware.total_gpus))
     n = np.array(counts, dtype=float)
-    gpu = resolve_gpu(profile.hardware.gpu)
+    gpu = resolve_gpu(profile.hardware.gpu, profile.hardware.intra_link)
     hw = profile.hardware
-    inter_link, scale_notes = _network(profile, counts[-1])
+    inter_link, scale_notes = _network(profile, counts[-1], gpu)
     links = link_figures(hw.intra_link, inter_link, gpu, hw.gpus_per_node,
                          hw.allreduce_busbw_gbs)
     strategies, memory, fits = choose_strategies(profile, n, gpu.memory_gb, p)
