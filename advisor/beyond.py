@@ -96,4 +96,11 @@ def extended(profile: Profile, projection: Projection) -> tuple[Projection, Beyo
     return projection_for(profile, sorted({*projection.gpus, *more})), larger
 
 
-__all__ = ["BEYOND_LIMIT", "Beyond", "beyond", "beyond_counts", "extended"]
+def considered(profile: Profile, gpus: list[int] | None = None) -> tuple[Projection, Beyond]:
+    """The projection ``recommend`` weighs: ``projection_for(profile, gpus)``, extended to
+    machines like this one when nothing there fits. ``project`` and ``costs`` show the same
+    counts when no ``--gpus`` list is given, so one profile has one set of figures."""
+    return extended(profile, projection_for(profile, gpus))
+
+
+__all__ = ["BEYOND_LIMIT", "Beyond", "beyond", "beyond_counts", "considered", "extended"]

@@ -124,6 +124,7 @@ FACTS: dict[str, FactSpec] = {
     "hardware_imported": _B,
     # the money
     "economics_mode": _s(*(m.value for m in EconomicsMode)),
+    "currency": _s("CNY", "USD"),  # the cost report's (money facts are in it)
     "time_value": _s(*(t.value for t in TimeValue)),
     "value_per_day": _n("float", 0, 1e10, optional=True),
     "deadline_days": _n("float", 0.01, 3650, optional=True),
@@ -186,6 +187,7 @@ FACTS: dict[str, FactSpec] = {
     "verdict_projected_parallelism": _s(*PARALLELISMS, stage="verdict"),
     "verdict_bottleneck": _s(*BOTTLENECKS, stage="verdict"),
     "verdict_fits": _VB,
+    "verdict_not_best_value": _VB,
     "verdict_monthly_hours": _n("float", 0, 1_000_000, stage="verdict"),
     "verdict_hours_over_breakeven": _n("float", 0, 1e6, optional=True, stage="verdict"),
     "verdict_system_w": _n("float", 0, 1e7, stage="verdict"),
@@ -405,6 +407,7 @@ def base_facts(profile: Profile, projection: Projection, costs: CostReport,
         "cooling": effective_cooling(spec, hw.cooling.value),
         "hardware_imported": hardware is not None,
         "economics_mode": ec.mode.value,
+        "currency": costs.currency,
         "time_value": ec.time_value.value,
         "moved_before": ec.moved_to_multi_gpu_before,
         "max_gpus_projected": top,
@@ -517,6 +520,11 @@ def verdict_facts(base: Mapping[str, Scalar], profile: Profile, projection: Proj
         "verdict_projected_parallelism": projection.parallelism[i],
         "verdict_bottleneck": projection.bottleneck[i],
         "verdict_fits": projection.fits[i],
+        # the cost model priced the counts and would pick another one (F02 vs the rules)
+        "verdict_not_best_value": bool(costs.best_value_gpus is not None
+                                       and base.get("net_value_best") is not None
+                                       and gpus != costs.best_value_gpus
+                                       and projection.fits[i]),
         "verdict_monthly_hours": monthly_hours,
         # the cost model's whole-setup draw; without it, the cards' board power alone (F09)
         "verdict_system_w": system_w,

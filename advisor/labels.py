@@ -147,6 +147,8 @@ PITFALL = {
     "activation_memory": Text(en="activations fill the memory", zh="激活占满显存"),
     "alternating_training": Text(en="alternating training", zh="交替训练"),
     "cannot_keep_up": Text(en="runs queue up", zh="训练排队"),
+    "count_vs_cost_figures": Text(en="the count is not the cost figures' best value",
+                                  zh="卡数不是成本数字上的最优"),
     "checkpointing_fits_sooner": Text(en="checkpointing fits on fewer GPUs",
                                       zh="激活重计算可少用卡"),
     "comm_bound_small_model": Text(en="small model, communication-bound",

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from advisor.beyond import NOTHING, Beyond, extended
+from advisor.beyond import NOTHING, Beyond, considered
 from advisor.costs import estimate_costs
 from advisor.costs.result import CostReport
 from advisor.count_guard import Lowered, as_fast_smaller
@@ -23,7 +23,6 @@ from advisor.i18n import Text
 from advisor.labels import FRAMEWORK as FRAMEWORK_LABEL
 from advisor.labels import PARALLELISM as PARALLELISM_LABEL
 from advisor.profile import Profile
-from advisor.projection_for import projection_for
 from advisor.recommendation_model import Advice, Pitfall, Recommendation, TraceEntry, Verdict
 from advisor.rulebase.policy import (
     SLOTS,
@@ -35,6 +34,7 @@ from advisor.rulebase.policy import (
     pick_advice,
     settle_count,
 )
+from advisor.scaling.project import machine_assumptions
 from advisor.scaling.result import Projection
 
 RATING_LABEL = {  # the article's own words (glossary)
@@ -61,9 +61,8 @@ def recommend(profile: Profile, *, gpus: list[int] | None = None, hardware: Any 
     GPU is always added: every verdict is relative to it), ``hardware`` an imported
     ``HardwareDescription`` whose observations become pitfalls."""
     # F30: with measurements, their speed-ups (the same curve `project` and `costs` show)
-    projection = projection_for(profile, sorted(set(gpus) | {1}) if gpus else None)
     # F24: when nothing considered fits, machines like this one until it does
-    projection, larger = extended(profile, projection)
+    projection, larger = considered(profile, sorted(set(gpus) | {1}) if gpus else None)
     costs = estimate_costs(profile, projection, lang=lang)
     return recommend_from(profile, projection, costs, hardware=hardware, engine=engine,
                           larger=larger)
@@ -135,6 +134,7 @@ def recommend_from(profile: Profile, projection: Projection, costs: CostReport, 
         decide_trace.insert(int(bool(decide_trace) and "rating" in decide_trace[0].decided),
                             lowered.trace_entry())
     return Recommendation(verdict=result, projection=projection, costs=costs,
+                          assumed=machine_assumptions(profile, n) if runnable else [],
                           pitfalls=_pitfalls(found, facts), advice=_advice(found, facts),
                           trace=decide_trace
                           + _trace(configured, "setup", overridden, facts, slots)

@@ -80,3 +80,6 @@ class Recommendation(BaseModel):
     # Additive: the GPU count every net value is compared with (one GPU, or the smallest count
     # considered that can run the job; None when none can).
     baseline_gpus: int | None = 1
+    # Additive: what the verdict's count assumes beyond the profile's machines (how many
+    # machines like it, the network between them and its adapters), in both languages.
+    assumed: list[Text] = []

@@ -152,7 +152,10 @@ def problems_from_validation(
         elif kind in _TEMPLATES:
             en, zh = _TEMPLATES[kind]
             try:
-                msg_en, msg_zh = en.format(**ctx), zh.format(**ctx)
+                # pydantic joins the choices in English ("'a', 'b' or 'c'"); 或 in Chinese
+                zh_ctx = {**ctx, "expected": str(ctx["expected"]).replace(" or ", " 或 ")} \
+                    if "expected" in ctx else ctx
+                msg_en, msg_zh = en.format(**ctx), zh.format(**zh_ctx)
             except (KeyError, IndexError):
                 msg_en = msg_zh = err.get("msg", kind)
         else:

@@ -176,7 +176,7 @@ def test_no_faster_count_vetoes_more_gpus():
 
 def test_vgpu_veto_beats_the_decision_table():
     changes = {**MEDIUM_ROW, "virtualization": "vgpu", "efficiency_max": 0.42,
-               "speedup_max": 1.69}
+               "speedup_max": 1.69, "net_value_best": -50}  # vGPUs that pay: the money speaks
     rating, gpus, deciders = count(changes)
     assert (rating, gpus, deciders) == ("not_worth_it", 1, ["pitfalls.vgpu_veto"])
 

@@ -174,3 +174,32 @@ def test_a_verdict_across_machines_states_the_machines_and_network_it_assumes(ca
             assert main(["recommend", str(path), "--lang", lang]) == 0
             out = capsys.readouterr().out
             assert words in out and "InfiniBand NDR" in out
+
+
+def test_costs_and_project_show_the_counts_recommend_weighs(capsys):
+    """Review 6: `recommend` said 48 GPUs on 6 machines while `costs` (no --gpus) said "Best
+    value: none" over 1..8 and `project` stopped at 8. By default they now show the same
+    counts; an explicit --gpus list is kept as given."""
+    import json
+    import tempfile
+    from pathlib import Path
+
+    import yaml
+
+    from advisor.cli import main
+
+    profile = _h100_70b()
+    rec = recommend(profile)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "p.yaml"
+        path.write_text(yaml.safe_dump(profile.model_dump(mode="json", exclude_none=True)),
+                        encoding="utf-8")
+        assert main(["project", str(path), "--format", "json"]) == 0
+        shown = json.loads(capsys.readouterr().out)
+        assert shown["gpus"] == rec.projection.gpus and rec.verdict.gpus in shown["gpus"]
+        assert main(["costs", str(path), "--format", "json"]) == 0
+        costs = json.loads(capsys.readouterr().out)
+        assert costs["gpus"] == rec.costs.gpus
+        assert costs["best_value_gpus"] == rec.costs.best_value_gpus is not None
+        assert main(["project", str(path), "--gpus", "1,8", "--format", "json"]) == 0
+        assert json.loads(capsys.readouterr().out)["gpus"] == [1, 8]

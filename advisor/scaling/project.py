@@ -114,19 +114,20 @@ NOTE_UNTESTED_SCALE = Text(
     zh="超过 {tested} 张卡时的结果是外推：拟合所用的公开实测数据最多只到 256 张卡，区间仅供参考。")
 
 
-def _prefix(note: Text) -> str:
-    return note.en.split("{", 1)[0]
-
-
-_MACHINE_NOTES = tuple(_prefix(t) for t in (NOTE_MORE_MACHINES_DEFAULT, NOTE_MORE_SERVERS_DEFAULT,
-                                            NOTE_MORE_MACHINES, NOTE_ONE_ADAPTER,
-                                            NOTE_ADAPTER_PER_GPU))
-
-
-def is_machine_note(note_en: str) -> bool:
-    """Is this projection note one of the assumptions about machines beyond the profile's and
-    the network between them (shown next to a verdict that spans machines)?"""
-    return note_en.startswith(_MACHINE_NOTES)
+def machine_assumptions(profile: Profile, gpus: int) -> list[Text]:
+    """What a projection at ``gpus`` assumes about machines beyond the profile's: how many
+    machines like it, the network between them and its adapters (empty inside the profile)."""
+    hw = profile.hardware
+    if gpus <= hw.total_gpus or gpus <= hw.gpus_per_node:
+        return []
+    gpu = resolve_gpu(hw.gpu, hw.intra_link)
+    inter_link, notes = _network(profile, gpus, gpu)
+    links = link_figures(hw.intra_link, inter_link, gpu, hw.gpus_per_node,
+                         hw.allreduce_busbw_gbs)
+    if links.adapters_per_node:
+        notes.append(_adapter_note(links.adapters_per_node, links.busbw_inter_gbs, inter_link,
+                                   hw.gpus_per_node))
+    return notes
 
 
 def default_gpu_counts(total: int) -> list[int]:
@@ -335,4 +336,4 @@ def _r(values: np.ndarray, digits: int = 5) -> list[float]:
     return np.where(v > 0, np.round(v * scale) / scale, v).tolist()
 
 
-__all__ = ["default_gpu_counts", "is_machine_note", "project"]
+__all__ = ["default_gpu_counts", "machine_assumptions", "project"]

@@ -40,10 +40,12 @@ def parse_gpu_counts(text: str | None) -> list[int] | None:
 
 def project(profile: Profile, gpus: list[int] | None) -> Projection:
     """The one projection of ``profile`` that every output shows: the scaling model's, with
-    measured speed-ups in place of the model's when the profile has measurements (F30)."""
+    measured speed-ups in place of the model's when the profile has measurements (F30); by
+    default the counts ``recommend`` weighs (more machines like this one when nothing fits)."""
+    from advisor.beyond import considered
     from advisor.projection_for import projection_for
 
-    return projection_for(profile, gpus)
+    return projection_for(profile, gpus) if gpus else considered(profile)[0]
 
 
 def run(args) -> int:

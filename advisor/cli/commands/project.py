@@ -52,11 +52,14 @@ def parse_counts(text: str | None) -> list[int] | None:
 
 
 def run(args) -> int:
+    from advisor.beyond import considered
     from advisor.projection_for import projection_for
 
     profile = load_profile(args.profile)
-    # the same curve `recommend` uses: measured speed-ups win over the model's (F30)
-    result = projection_for(profile, parse_counts(args.gpus))
+    # the same curve `recommend` uses: measured speed-ups win over the model's (F30); by
+    # default its counts too (more machines like this one when nothing fits them, F24)
+    gpus = parse_counts(args.gpus)
+    result = projection_for(profile, gpus) if gpus else considered(profile)[0]
     if args.format == "json":
         data = result.model_dump()
         data["notes"] = result.notes_zh if args.lang == "zh" else result.notes

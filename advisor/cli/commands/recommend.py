@@ -17,7 +17,6 @@ from advisor.labels import conclusion_text
 from advisor.profile_io import load_profile
 from advisor.recommendation import recommend
 from advisor.recommendation_model import Recommendation
-from advisor.scaling.project import is_machine_note
 
 NA = "—"  # not applicable: the same mark as the costs table (advisor.costs.text)
 SEVERITY_LABEL = {"critical": ("critical", "严重"), "warning": ("warning", "警告"),
@@ -142,9 +141,8 @@ def _numbers(rec: Recommendation, lang: str) -> tuple[str | None, list[str]]:
             lines.append(pick(lang, "cloud figures are missing: no cloud offer is known (set "
                                     "economics.cloud_price_per_gpu_hour)",
                               "缺少云上成本：没有云报价（请填写 economics.cloud_price_per_gpu_hour）"))
-    if v.nodes > 1:  # the machines and network the figures assume (F08, F32)
-        lines += [pick(lang, f"assumed: {en}", f"假设：{zh}")
-                  for en, zh in zip(pr.notes, pr.notes_zh, strict=True) if is_machine_note(en)]
+    # the machines and network the verdict's figures assume beyond the profile's (F08, F32)
+    lines += [pick(lang, f"assumed: {t.en}", f"假设：{t.zh}") for t in rec.assumed]
     return intro, lines
 
 

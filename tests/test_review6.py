@@ -1,0 +1,89 @@
+"""Review 6 (2026-11-30): the verdict and the cost figures tell one story.
+
+* a speed-up veto (vGPU sharing, < 1.5x) gives way when the cost model finds the GPUs still
+  pay for themselves (F02): the verdict follows the money, the pitfalls still warn;
+* when the verdict's count is not the cost model's best value (the article's table, a
+  deadline, the memory wall), an info pitfall says what the cost figures alone would pick;
+* with no money value on time, "the time saved is worth more" is never said: a setup whose
+  net value comes from cheaper hardware per run says so instead (with the currency);
+* a verdict beyond the profile's machines states the machines and network of its own count.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+from advisor.profile_io import load_profile
+from advisor.recommendation import recommend
+from advisor.recommendation_model import Recommendation
+
+HERE = Path(__file__).resolve().parent / "profiles"
+
+
+@cache
+def rec(name: str, folder: str = "review6") -> Recommendation:
+    return recommend(load_profile(HERE / folder / f"{name}.yaml"))
+
+
+def pitfall(r: Recommendation, pid: str):
+    return next((p for p in r.pitfalls if p.id == pid), None)
+
+
+def test_a_vgpu_setup_that_pays_is_worth_it_and_still_warned():
+    r = rec("din-8x-a100-vgpu-cloud-revenue")
+    v = r.verdict
+    assert v.rating == "worth_it" and v.gpus == r.costs.best_value_gpus == 8
+    assert r.costs.net_value_per_month[r.costs.gpus.index(8)] > 0
+    assert "pitfalls.vgpu_veto" not in {t.rule for t in r.trace}
+    assert pitfall(r, "vgpu_sharing") is not None
+
+
+def test_a_small_speed_up_that_pays_is_the_cost_models_call():
+    r = rec("ranking-4x4090-small-gain-pays")
+    v = r.verdict
+    assert r.projection.speedup[r.projection.at(v.gpus)] < 1.5
+    assert v.rating == "worth_it" and v.gpus == r.costs.best_value_gpus
+    assert "economics.second_gpu_is_slower" not in {t.rule for t in r.trace}
+
+
+def test_the_table_count_says_what_the_cost_figures_alone_would_pick():
+    r = rec("convnext-4x3090-own-no-time-value")
+    v = r.verdict
+    assert v.gpus == 4 and r.costs.best_value_gpus == 1
+    note = pitfall(r, "count_vs_cost_figures")
+    assert note is not None and note.severity == "info"
+    assert "one GPU is the best value" in note.title.en and "单卡最划算" in note.title.zh
+    assert "value_per_day" in note.remedy.en
+
+
+def test_no_time_value_is_never_credited_with_the_net_value():
+    r = rec("llm13b-h100-no-time-value-36-months")
+    head = r.verdict.headline
+    assert "time saved is worth more" not in head.en
+    assert "cheapest way to keep this schedule" in head.en and "USD a month" in head.en
+    assert "维持这个训练节奏最省钱" in head.zh
+
+
+def test_the_machines_assumed_are_those_of_the_verdicts_count():
+    r = rec("llama7b-4x4090-batch1", "review5_report")
+    v = r.verdict
+    assert v.nodes == 2 and max(r.projection.gpus) > v.gpus
+    assert r.assumed and f"assumes {v.nodes} machines like this one" in r.assumed[0].en
+    assert f"按 {v.nodes} 台与本机相同的机器" in r.assumed[0].zh
+    inside = rec("convnext-4x3090-own-no-time-value")
+    assert inside.assumed == []
+
+
+def test_an_unknown_choice_is_listed_in_chinese_words(tmp_path, capsys):
+    from advisor.cli import main
+
+    path = tmp_path / "p.yaml"
+    path.write_text("schema_version: 1\ntask: llm\nmodel: {params_millions: 100}\n"
+                    "training: {single_gpu_hours: 10}\nhardware: {gpu: rtx4090}\n"
+                    "economics: {mode: rent}\n", encoding="utf-8")
+    assert main(["--lang", "zh", "validate", str(path)]) == 2
+    err = capsys.readouterr()
+    text = err.err + err.out
+    assert "p.yaml:6: economics.mode:" in text and "'cloud' 或 'compare' 之一" in text
+    assert " or " not in text
