@@ -65,6 +65,16 @@ def _fit(projection: Projection | None) -> int | None:
     return next(n for n, ok in zip(projection.gpus, projection.fits, strict=True) if ok)
 
 
+def _checkpointed_fit(profile: Profile, counts: list[int]) -> int | None:
+    """The smallest of ``counts`` (> 1) that fits with activation checkpointing on, when the
+    profile has it off (else None)."""
+    if profile.training.activation_checkpointing:
+        return None
+    training = profile.training.model_copy(update={"activation_checkpointing": True})
+    lighter = profile.model_copy(update={"training": training})
+    return _fit(_first_fit(lighter, sorted({n for n in counts if n > 1})))
+
+
 def beyond(profile: Profile, projection: Projection) -> Beyond:
     """Where the model would fit when no count of ``projection`` does (else NOTHING)."""
     if any(projection.fits):
@@ -74,15 +84,20 @@ def beyond(profile: Profile, projection: Projection) -> Beyond:
         return NOTHING
     bigger = _first_fit(profile, counts)
     gpus = _fit(bigger)
-    checkpointed = None
-    if not profile.training.activation_checkpointing:
-        training = profile.training.model_copy(update={"activation_checkpointing": True})
-        lighter = profile.model_copy(update={"training": training})
-        own = [n for n in projection.gpus if n > 1]
-        checkpointed = _fit(_first_fit(lighter, sorted({*own, *counts})))
-        if checkpointed is not None and gpus is not None and checkpointed >= gpus:
-            checkpointed = None
+    checkpointed = _checkpointed_fit(profile, [*projection.gpus, *counts])
+    if checkpointed is not None and gpus is not None and checkpointed >= gpus:
+        checkpointed = None
     return Beyond(bigger, gpus, checkpointed, max(projection.gpus))
+
+
+def checkpointing_saves_gpus(profile: Profile, projection: Projection) -> int | None:
+    """When the model fits some count of ``projection`` but not one GPU: the smallest count
+    that fits with activation checkpointing, if that is fewer GPUs (F24); else None."""
+    if projection.single_gpu_fits or not any(projection.fits):
+        return None
+    first = _fit(projection)
+    checkpointed = _checkpointed_fit(profile, [n for n in projection.gpus if n < first])
+    return checkpointed
 
 
 def extended(profile: Profile, projection: Projection) -> tuple[Projection, Beyond]:
@@ -91,7 +106,8 @@ def extended(profile: Profile, projection: Projection) -> tuple[Projection, Beyo
     a few more machines can be weighed), measured speed-ups kept (``projection_for``)."""
     larger = beyond(profile, projection)
     if larger.gpus is None:
-        return projection, larger
+        fewer = checkpointing_saves_gpus(profile, projection)
+        return projection, larger if fewer is None else Beyond(None, None, fewer)
     more = [c for c in beyond_counts(profile, max(projection.gpus)) if c <= 2 * larger.gpus]
     return projection_for(profile, sorted({*projection.gpus, *more})), larger
 

@@ -445,7 +445,7 @@ def base_facts(profile: Profile, projection: Projection, costs: CostReport,
     optional["useful_gpus"] = useful
     optional["useful_speedup"] = _at(projection, useful, projection.speedup) if useful else None
     optional["fit_gpus_beyond"] = fit_gpus_beyond if not fitting else None
-    optional["fit_gpus_checkpointing"] = fit_gpus_checkpointing if not fitting else None
+    optional["fit_gpus_checkpointing"] = fit_gpus_checkpointing  # fewer than fit as configured
     facts["checkpointing_fits_here"] = (optional["fit_gpus_checkpointing"] is not None
                                         and optional["fit_gpus_checkpointing"] <= hw.total_gpus)
     optional.update(_keep_up(projection, tr.runs_per_month))

@@ -87,3 +87,14 @@ def test_an_unknown_choice_is_listed_in_chinese_words(tmp_path, capsys):
     text = err.err + err.out
     assert "p.yaml:6: economics.mode:" in text and "'cloud' 或 'compare' 之一" in text
     assert " or " not in text
+
+
+def test_checkpointing_is_named_when_it_needs_fewer_gpus_than_the_fit_as_configured():
+    """Review 6: a 7B model at 4,096 tokens x 8 fits from 5 A100s; with checkpointing from 2.
+    The pitfall used to appear only when nothing fitted the machine."""
+    r = rec("llm7b-seq4096-8x-a100-checkpointing-halves")
+    first = next(n for n, ok in zip(r.projection.gpus, r.projection.fits, strict=True) if ok)
+    note = pitfall(r, "checkpointing_fits_sooner")
+    assert note is not None and note.severity == "info"
+    assert f"instead of {first}" in note.title.en and "about 2 GPUs" in note.title.en
+    assert "parallelism.checkpointing_needs_fewer" in {t.rule for t in r.trace}
