@@ -111,7 +111,8 @@ def test_a_recommendation_model_past_the_knee_does_not_contradict_itself():
     else:  # held at the knee by a count within 5 % of the best net value
         assert "economics.knee_for_little" in fired(r)
         assert r.costs.best_value_gpus > 8 and pitfall(r, "past_the_knee") is None
-        assert "GPUs past the knee are not worth adding" in r.verdict.headline.en
+        near = r.verdict.gpus
+        assert f"the GPUs beyond {near} are not worth adding" in r.verdict.headline.en
 
 
 

@@ -98,3 +98,26 @@ def test_checkpointing_is_named_when_it_needs_fewer_gpus_than_the_fit_as_configu
     assert note is not None and note.severity == "info"
     assert f"instead of {first}" in note.title.en and "about 2 GPUs" in note.title.en
     assert "parallelism.checkpointing_needs_fewer" in {t.rule for t in r.trace}
+
+
+def test_the_assumed_infiniband_between_servers_is_priced():
+    """Review 6: the projection assumed InfiniBand NDR between H100 servers the profile did not
+    network, but owning them left the fabric out ("not priced"). It is priced now."""
+    from advisor.beyond import considered
+    from advisor.costs import estimate_costs
+    from advisor.profile import Profile
+
+    profile = Profile.model_validate({
+        "schema_version": 1, "task": "llm",
+        "model": {"name": "70B", "params_millions": 70000},
+        "training": {"single_gpu_hours": 2000, "runs_per_month": 1, "batch_per_gpu": 1,
+                     "precision": "bf16"},
+        "hardware": {"gpu": "h100_sxm", "gpus_per_node": 8, "intra_link": "nvswitch",
+                     "cooling": "server"},
+        "economics": {"mode": "own", "currency": "USD", "time_value": "deadline",
+                      "value_per_day": 5000}})
+    projection, _ = considered(profile)
+    report = estimate_costs(profile, projection, lang="en")
+    assert max(report.gpus) > 8
+    assert any("400 Gb/s switch" in a for a in report.assumptions)
+    assert not any("not priced" in a for a in report.assumptions)

@@ -210,4 +210,9 @@ def _server_class(profile: Profile, spec, catalog: Catalog, out: str,
                              "economics.pue for your site",
                           zh=f"PUE：{pue:g}，数据中心平均值（Uptime Institute）；可按你的机房"
                              "填写 economics.pue"))
-    return "sxm_server", pue, hw.inter_link in PRICED_FABRICS
+    # the network named, or the InfiniBand such servers ship with that the projection assumes
+    # for machines beyond the profile's when it names none (advisor.scaling.project)
+    from advisor.scaling.project import default_inter_link
+
+    link = hw.inter_link if hw.inter_link != InterLink.none else default_inter_link(profile, spec)
+    return "sxm_server", pue, link in PRICED_FABRICS
