@@ -26,18 +26,17 @@ BEYOND_LIMIT = 256  # the largest count searched when nothing considered fits
 
 @dataclass(frozen=True)
 class Beyond:
-    """``projection``: the profile as given on larger counts (None: none fits up to the limit);
-    ``gpus``: its smallest fitting count; ``gpus_checkpointing``: the smallest count that fits
-    with activation checkpointing, when the profile has it off and it needs fewer GPUs;
-    ``considered``: the largest count considered before the search (None: no search)."""
+    """``gpus``: the smallest larger count where the profile as given fits (None: none up to
+    the limit); ``gpus_checkpointing``: the smallest count that fits with activation
+    checkpointing, when the profile has it off and it needs fewer GPUs; ``considered``: the
+    largest count considered before the search (None: no search)."""
 
-    projection: Projection | None
     gpus: int | None
     gpus_checkpointing: int | None
     considered: int | None = None
 
 
-NOTHING = Beyond(None, None, None)
+NOTHING = Beyond(None, None)
 
 
 def beyond_counts(profile: Profile, top: int) -> list[int]:
@@ -82,12 +81,11 @@ def beyond(profile: Profile, projection: Projection) -> Beyond:
     counts = beyond_counts(profile, max(projection.gpus))
     if not counts:
         return NOTHING
-    bigger = _first_fit(profile, counts)
-    gpus = _fit(bigger)
+    gpus = _fit(_first_fit(profile, counts))
     checkpointed = _checkpointed_fit(profile, [*projection.gpus, *counts])
     if checkpointed is not None and gpus is not None and checkpointed >= gpus:
         checkpointed = None
-    return Beyond(bigger, gpus, checkpointed, max(projection.gpus))
+    return Beyond(gpus, checkpointed, max(projection.gpus))
 
 
 def checkpointing_saves_gpus(profile: Profile, projection: Projection) -> int | None:
@@ -107,7 +105,7 @@ def extended(profile: Profile, projection: Projection) -> tuple[Projection, Beyo
     larger = beyond(profile, projection)
     if larger.gpus is None:
         fewer = checkpointing_saves_gpus(profile, projection)
-        return projection, larger if fewer is None else Beyond(None, None, fewer)
+        return projection, larger if fewer is None else Beyond(None, fewer)
     more = [c for c in beyond_counts(profile, max(projection.gpus)) if c <= 2 * larger.gpus]
     return projection_for(profile, sorted({*projection.gpus, *more})), larger
 

@@ -11,9 +11,10 @@ import pytest
 from advisor.cli import main
 from advisor.diagnosis import diagnose, from_points
 from advisor.diagnosis import refit as refit_module
-from advisor.diagnosis.context import DEFAULT_INTER_LINK, run_context
+from advisor.diagnosis.context import run_context
 from advisor.profile import InterLink, Profile
 from advisor.scaling.parameters import load_params
+from advisor.scaling.project import DEFAULT_INTER_LINK
 
 PARAMS = load_params()
 

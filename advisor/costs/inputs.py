@@ -11,6 +11,7 @@ from advisor.costs.money import money, unit_price
 from advisor.errors import InputError
 from advisor.i18n import Text, system_lang
 from advisor.profile import CustomGpu, InterLink, Profile, TimeValue
+from advisor.scaling.project import default_inter_link
 
 # Links between machines whose fabric the catalog prices (400 Gb/s adapters and switches).
 PRICED_FABRICS = frozenset({InterLink.roce, InterLink.infiniband_edr, InterLink.infiniband_hdr,
@@ -212,7 +213,5 @@ def _server_class(profile: Profile, spec, catalog: Catalog, out: str,
                              "填写 economics.pue"))
     # the network named, or the InfiniBand such servers ship with that the projection assumes
     # for machines beyond the profile's when it names none (advisor.scaling.project)
-    from advisor.scaling.project import default_inter_link
-
     link = hw.inter_link if hw.inter_link != InterLink.none else default_inter_link(profile, spec)
     return "sxm_server", pue, link in PRICED_FABRICS

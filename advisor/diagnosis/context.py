@@ -22,10 +22,7 @@ from advisor.scaling.inputs import data_parallel_inputs
 from advisor.scaling.links import link_figures
 from advisor.scaling.parameters import ScalingParams
 from advisor.scaling.physics import DataParallelInputs
-
-# the network the projection assumes between machines when the profile names none: 25 GbE
-# for PCIe machines, the InfiniBand of their generation for NVLink/NVSwitch servers
-from advisor.scaling.project import DEFAULT_INTER_LINK, default_inter_link  # noqa: F401
+from advisor.scaling.project import default_inter_link
 
 # Units whose numbers count samples, so batch / throughput is the single-GPU step time.
 _SAMPLE_UNITS = ("samples/s", "images/s", "img/s", "sequences/s", "seq/s", "sentences/s")
