@@ -21,7 +21,7 @@ $(TSTAMP): pyproject.toml | $(BIN)/python
 	touch $(STAMP) $@
 
 run: $(STAMP)
-	$(BIN)/python -m ui.launch
+	$(BIN)/python -m ui.app.launch
 
 test: $(TSTAMP)
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q

@@ -14,8 +14,8 @@ import time
 from pathlib import Path
 
 from advisor.catalog import load_catalog
+from advisor.catalog.profile_check import load_profile
 from advisor.costs import article_breakeven, estimate_costs
-from advisor.profile_io import load_profile
 from advisor.scaling import project
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"

@@ -14,8 +14,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from advisor.catalog import gpu_ids, load_catalog
+from advisor.catalog.profile_check import load_profile
 from advisor.costs import estimate_costs
-from advisor.profile_io import load_profile
 from advisor.scaling import project
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from advisor.catalog.profile_check import load_profile
 from advisor.costs import estimate_costs
-from advisor.profile_io import load_profile
 from advisor.scaling import project
 from advisor.scaling.result import Projection
 

@@ -19,10 +19,10 @@ import sys
 import threading
 import time
 
-from advisor.engine import STAGES, default_engine
 from advisor.rulebase import default_rules
 from advisor.rulebase.conditions import evaluate
 from advisor.rulebase.sampling import random_facts
+from advisor.verdict.engine import STAGES, default_engine
 
 RSS_GROWTH_LIMIT_MB = 16.0
 

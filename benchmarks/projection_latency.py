@@ -14,8 +14,8 @@ import statistics
 import time
 from pathlib import Path
 
+from advisor.catalog.profile_check import load_profile
 from advisor.profile import Profile
-from advisor.profile_io import load_profile
 from advisor.scaling import project
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -4,7 +4,7 @@
 
 For every profile in examples/: one warm-up call (catalogs, parameters and the rule base are
 loaded and compiled once per process), then ``--repeat`` timed calls of
-``advisor.recommendation.recommend`` (projection + costs + facts + both rule stages + the
+``advisor.verdict.recommendation.recommend`` (projection + costs + facts + both rule stages + the
 Recommendation model). Also times the parts separately: ``project``, ``estimate_costs`` and
 the rule part (``recommend_from``). Prints the start-up cost and medians / 95th percentiles;
 exits 1 when the overall median exceeds the budget.
@@ -40,10 +40,10 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=200)
     args = parser.parse_args()
     start = time.perf_counter()
+    from advisor.catalog.profile_check import load_profile
     from advisor.costs import estimate_costs
-    from advisor.profile_io import load_profile
-    from advisor.recommendation import recommend, recommend_from
     from advisor.scaling import project
+    from advisor.verdict.recommendation import recommend, recommend_from
 
     paths = sorted((ROOT / "examples").glob("*.yaml"))
     profiles = [load_profile(p) for p in paths]

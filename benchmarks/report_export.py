@@ -2,7 +2,7 @@
 
     .venv/bin/python -m benchmarks.report_export [--repeat 3]
 
-Runs in a fresh process, headless. Recommendations come from ``advisor.recommendation.recommend``
+Runs in a fresh process, headless. Recommendations come from ``advisor.verdict.recommendation.recommend``
 for every ``examples/*.yaml`` when the rule base is installed; otherwise from the hand-built
 fixtures in ``tests/fixtures/report`` (the export does the same work either way). Times the
 import of ``ui.report``, the first export (it also starts the Qt application and looks up the
@@ -27,17 +27,17 @@ BUDGET_S = 2.0
 
 
 def cases() -> tuple[str, list[tuple[str, object, object]]]:
-    from advisor.profile_io import load_profile
-    from advisor.recommendation_model import Recommendation
+    from advisor.catalog.profile_check import load_profile
+    from advisor.verdict.result import Recommendation
 
-    if find_spec("advisor.recommendation") is not None:
-        from advisor.recommendation import recommend
+    if find_spec("advisor.verdict.recommendation") is not None:
+        from advisor.verdict.recommendation import recommend
 
         found = []
         for path in sorted((ROOT / "examples").glob("*.yaml")):
             profile = load_profile(path)
             found.append((path.stem, recommend(profile), profile))
-        return "advisor.recommendation.recommend(examples/*.yaml)", found
+        return "advisor.verdict.recommendation.recommend(examples/*.yaml)", found
     found = []
     for path in sorted((ROOT / "tests" / "fixtures" / "report").glob("*.recommendation.json")):
         stem = path.name.removesuffix(".recommendation.json")

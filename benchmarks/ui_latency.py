@@ -13,7 +13,7 @@ edits the window is repainted and idle, as between the keystrokes of a person:
   what typing waits for; the recommendation itself runs on a worker thread.
 * redraw: GUI-thread time to draw new results (verdict card, three plots in place, pitfalls,
   trace) and repaint the visible plot.
-* end-to-end: edit → results drawn and repainted, including ``advisor.recommendation
+* end-to-end: edit → results drawn and repainted, including ``advisor.verdict.recommendation
   .recommend`` on the worker thread (the better-link curve follows separately).
 """
 
@@ -42,7 +42,7 @@ def main() -> int:
     sys.path.insert(0, str(ROOT))
     from PySide6.QtCore import QEventLoop, QTimer
 
-    from ui.app import build_window, make_application
+    from ui.app.application import build_window, make_application
 
     app = make_application()
     example = ROOT / "examples" / "medium-model-4gpu-worth-it.yaml"

@@ -32,7 +32,7 @@ def child(spawned_at: float) -> None:
     sys.path.insert(0, str(ROOT))
     from PySide6.QtCore import QEvent, QObject
 
-    from ui.app import build_window, make_application
+    from ui.app.application import build_window, make_application
 
     app = make_application()
     window, _hub = build_window([], "en")

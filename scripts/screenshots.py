@@ -34,7 +34,7 @@ def main() -> int:
     from PySide6.QtCore import QEventLoop, Qt, QTimer
     from PySide6.QtGui import QImage
 
-    from ui.app import build_window, make_application
+    from ui.app.application import build_window, make_application
 
     app = make_application()  # noqa: F841  (kept alive for the whole run)
     args.out.mkdir(parents=True, exist_ok=True)

@@ -7,8 +7,8 @@ import advisor.costs
 import advisor.diagnosis
 import advisor.hwimport
 import advisor.scaling
-from advisor.article_facts import load_facts
 from advisor.rulebase import default_rules
+from advisor.rulebase.article_facts import load_facts
 
 
 def cited_by_rules() -> set[str]:

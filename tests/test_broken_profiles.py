@@ -86,8 +86,9 @@ def test_deeply_nested_input_is_exit_2(suffix: str, text: str, tmp_path, capsys)
 
 
 def test_saving_prices_records_their_currency(tmp_path, monkeypatch) -> None:
+    from advisor.catalog.profile_check import load_profile
     from advisor.profile import Profile
-    from advisor.profile_io import load_profile, save_profile
+    from advisor.profile.writing import save_profile
 
     monkeypatch.setenv("GPU_ADVISOR_LANG", "zh")
     profile = Profile.model_validate({"economics": {"gpu_price": 3500}})

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from advisor.catalog.gpus import resolve_gpu, spelling_key
-from advisor.errors import InputError
+from advisor.files.errors import InputError
 
 
 @pytest.mark.parametrize("typed, expected", [

@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 from advisor.catalog import catalog_warnings, load_gpus, resolve_gpu
-from advisor.profile_io import parse_profile_text
+from advisor.catalog.profile_check import parse_profile_text
 
 OVERRIDE = """\
 gpus:

@@ -9,7 +9,7 @@ from advisor.catalog.catalog import load_catalog, load_gpus
 from advisor.cli import main
 from advisor.costs.text import render_text
 from advisor.profile import Profile
-from advisor.recommendation import recommend
+from advisor.verdict.recommendation import recommend
 
 
 def _unlisted_gpu() -> str:

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from advisor.catalog import load_catalog
+from advisor.catalog.profile_check import load_profile
 from advisor.costs import (
     article_breakeven,
     estimate_costs,
@@ -18,7 +19,6 @@ from advisor.costs import (
 from advisor.costs.breakeven import HOURS_PER_MONTH
 from advisor.costs.migration import hours_saved_per_run
 from advisor.profile import Profile
-from advisor.profile_io import load_profile
 from advisor.scaling.result import Projection
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"

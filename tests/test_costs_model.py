@@ -11,7 +11,7 @@ from advisor.catalog import load_catalog, override_path
 from advisor.cli import main
 from advisor.costs import CITED_FACTS, estimate_costs
 from advisor.costs.text import render_text
-from advisor.errors import InputError
+from advisor.files.errors import InputError
 from advisor.profile import Profile
 from advisor.scaling.result import Projection
 

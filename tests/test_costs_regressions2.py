@@ -265,8 +265,8 @@ def test_each_provider_is_named_once_in_a_price_note():
 def test_costs_command_uses_the_measured_projection(capsys):
     from pathlib import Path
 
-    from advisor.profile_io import load_profile
-    from advisor.projection_for import projection_for
+    from advisor.catalog.profile_check import load_profile
+    from advisor.verdict.projection_for import projection_for
 
     path = Path(__file__).resolve().parent.parent / "examples" / \
         "measured-4gpu-only-1.8x-diagnose.yaml"

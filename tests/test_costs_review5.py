@@ -17,7 +17,7 @@ from advisor.catalog import load_catalog
 from advisor.costs import estimate_costs
 from advisor.costs.breakeven import HOURS_PER_MONTH
 from advisor.costs.text import render_text
-from advisor.paths import resources_dir
+from advisor.files.paths import resources_dir
 from advisor.profile import Profile
 from advisor.scaling.result import Projection
 
@@ -271,7 +271,7 @@ def test_no_row_without_lost_time_gets_the_footnote():
 def test_the_pdf_cost_table_shows_the_same_signed_time_value():
     """The PDF's per-count table printed the clipped value ($0) next to the signed net value;
     it now prints the time lost, like the CLI table, so its columns add up too."""
-    from advisor.recommendation import recommend_from
+    from advisor.verdict.recommendation import recommend_from
     from ui.report.cost_section import _per_month_rows
 
     prof = profile(P2C)

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from advisor.catalog import load_catalog, override_path
+from advisor.catalog.profile_check import load_profile
 from advisor.cli import main
 from advisor.costs import estimate_costs
 from advisor.costs.breakeven import (
@@ -18,7 +19,6 @@ from advisor.costs.breakeven import (
 from advisor.costs.money import gpus_text, money, unit_price
 from advisor.costs.text import NOT_APPLICABLE, render_text
 from advisor.profile import Profile
-from advisor.profile_io import load_profile
 from advisor.scaling.result import Projection
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -94,7 +94,7 @@ def test_reviewer_case_no_impossible_hours_in_report_or_text():
 
 
 def test_facts_for_the_rules_get_none_not_an_impossible_number():
-    from advisor.facts import HOURS_PER_MONTH as RULES_HOURS
+    from advisor.verdict.facts import HOURS_PER_MONTH as RULES_HOURS
 
     assert RULES_HOURS == pytest.approx(HOURS_PER_MONTH)
     prof = profile(hours=48, runs_per_month=2, cloud_price_per_gpu_hour=0.8, gpu_price=13_000)

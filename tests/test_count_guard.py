@@ -1,14 +1,14 @@
-"""The policy's last word on the count (advisor/count_guard.py): never more GPUs than the
+"""The policy's last word on the count (advisor/verdict/count_guard.py): never more GPUs than the
 smallest count projected as fast (F02, F20), whichever rule asked for more."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from advisor.count_guard import RULE_ID, as_fast_smaller
+from advisor.catalog.profile_check import load_profile
 from advisor.profile import Profile
-from advisor.profile_io import load_profile
-from advisor.recommendation import recommend
+from advisor.verdict.count_guard import RULE_ID, as_fast_smaller
+from advisor.verdict.recommendation import recommend
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 

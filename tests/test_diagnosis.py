@@ -25,7 +25,7 @@ from advisor.diagnosis import (
 )
 from advisor.diagnosis.metrics import amdahl_speedup, karp_flatt, karp_flatt_trend
 from advisor.diagnosis.refit import fit_amdahl, refit
-from advisor.errors import InputError
+from advisor.files.errors import InputError
 from advisor.profile import MeasuredSpec, Profile
 from advisor.scaling.parameters import load_params
 from advisor.scaling.physics import DataParallelInputs, speedup
@@ -283,7 +283,7 @@ def test_well_scaling_run_has_a_good_grade_and_few_suspects():
 
 
 def test_cited_facts_are_article_facts():
-    from advisor.article_facts import load_facts
+    from advisor.rulebase.article_facts import load_facts
 
     assert "F30" in CITED_FACTS and "F03" in CITED_FACTS
     assert set(CITED_FACTS) <= set(load_facts())

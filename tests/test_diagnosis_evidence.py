@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
+from advisor.catalog.profile_check import load_profile
 from advisor.diagnosis import diagnose, from_measured_spec, from_points, read_gpu_logs
 from advisor.diagnosis.evidence import INFERRED_CAP, Board
 from advisor.diagnosis.suspect_telemetry import LAGGING_WEIGHT
 from advisor.diagnosis.text_report import render_text
 from advisor.diagnosis.wording import label
 from advisor.profile import IntraLink, Profile
-from advisor.profile_io import load_profile
 
 ROOT = Path(__file__).parent.parent
 FIXTURES = Path(__file__).parent / "fixtures" / "diagnosis"

@@ -21,8 +21,8 @@ from advisor.diagnosis import diagnose
 from advisor.diagnosis.assumptions import ANCHOR_MISFIT_LOG
 from advisor.diagnosis.measurements import from_measured_spec, from_points
 from advisor.profile import Profile
-from advisor.projection_for import projection_for
-from advisor.recommendation import recommend
+from advisor.verdict.projection_for import projection_for
+from advisor.verdict.recommendation import recommend
 
 # the reviewer's /tmp/rv5/p/p3e.yaml, copied
 P3E = {

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from advisor.cli import main
-from advisor.text_width import display_width
+from advisor.text.width import display_width
 
 # the reviewer's /tmp/rv2/m.csv: a curve that levels off near 5x on one 8-GPU machine
 LEVELLING = "gpus,throughput\n1,100\n2,190\n4,350\n8,500\n"

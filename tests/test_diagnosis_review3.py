@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
+from advisor.catalog.profile_check import load_profile
 from advisor.cli import main
 from advisor.diagnosis import diagnose
 from advisor.diagnosis.measurements import from_measured_spec, from_points
 from advisor.diagnosis.refit import BOUNDS
 from advisor.profile import Profile
-from advisor.profile_io import load_profile
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 MEDIUM = EXAMPLES / "medium-model-4gpu-worth-it.yaml"
@@ -65,8 +65,8 @@ def test_near_linear_on_a_slow_link_never_blames_the_link(values):
 
 
 def test_measured_profile_into_the_projection_keeps_the_measurements():
-    from advisor.measured_projection import with_measured_speedups
     from advisor.scaling import project
+    from advisor.verdict.measured_projection import with_measured_speedups
 
     profile = load_profile(MEDIUM).model_copy(update={"measured": None})
     data = profile.model_dump(mode="json")

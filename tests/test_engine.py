@@ -8,11 +8,11 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from advisor.engine import RuleEngine, default_engine
-from advisor.i18n import Text
 from advisor.rulebase.cases import baseline_facts
 from advisor.rulebase.conditions import AllOf, AnyOf, Cond, Not, evaluate, to_durable
 from advisor.rulebase.model import Rule
+from advisor.text.i18n import Text
+from advisor.verdict.engine import RuleEngine, default_engine
 
 
 def make_rule(rule_id, when, then=None, stage_kind="pitfall"):

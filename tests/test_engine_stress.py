@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from advisor.engine import STAGES
+from advisor.verdict.engine import STAGES
 
 ROOT = Path(__file__).resolve().parent.parent
 COUNT = 5_000

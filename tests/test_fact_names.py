@@ -1,7 +1,7 @@
 """Every rule fact has a name people can read, in both languages (Why tab, PDF, rules explain)."""
 
-from advisor.fact_names import FACT_NAMES, fact_name
-from advisor.facts import FACTS
+from advisor.rulebase.fact_catalog import FACTS
+from advisor.rulebase.fact_names import FACT_NAMES, fact_name
 
 
 def test_every_fact_has_a_name_in_both_languages():

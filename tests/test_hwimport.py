@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from advisor.cli import main
-from advisor.errors import InputError
+from advisor.files.errors import InputError
 from advisor.hwimport import (
     CITED_FACTS,
     apply_to_profile,
@@ -368,7 +368,7 @@ def test_text_table_columns_line_up_in_terminal_columns(lang):
     """Chinese labels take two terminal columns per character (east_asian_width W/F)."""
     import re
 
-    from advisor.text_width import display_width
+    from advisor.text.width import display_width
     text = _rendered(FIXTURES / "query/a16-nutanix-host-vgpu-sriov-470-i0-attached4-x4-link.txt",
                      lang)
     table = text.split("\n\n")[0].splitlines()
@@ -381,7 +381,7 @@ def test_text_table_columns_line_up_in_terminal_columns(lang):
 
 
 def test_display_width_counts_wide_characters_twice():
-    from advisor.text_width import display_width, pad
+    from advisor.text.width import display_width, pad
     assert display_width("GPU") == 3 and display_width("显卡数") == 6
     assert display_width("ＧＰＵ") == 6 and display_width("驱动 / CUDA") == 11
     assert pad("显卡数", 10) == "显卡数    " and pad("long label", 4) == "long label"

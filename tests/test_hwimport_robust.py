@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from advisor.cli import main
-from advisor.errors import InputError
+from advisor.files.errors import InputError
 from advisor.hwimport import HardwareDescription, importer, parse_text
 
 FIXTURES = Path(__file__).parent / "fixtures" / "nvidia-smi"

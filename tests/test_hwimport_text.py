@@ -15,7 +15,7 @@ import pytest
 
 from advisor.cli import main
 from advisor.cli.commands.import_smi import render_text
-from advisor.errors import InputError
+from advisor.files.errors import InputError
 from advisor.hwimport import display as d
 from advisor.hwimport import parse_files
 from advisor.hwimport.model import (

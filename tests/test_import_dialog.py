@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.test_hwimport_nvml import RTX, fake_pynvml
-from ui.import_dialog import ImportDialog
+from ui.dialogs.import_dialog import ImportDialog
 
 FIXTURES = Path(__file__).parent / "fixtures" / "nvidia-smi"
 TOPO = FIXTURES / "topo/h100-della-8gpu-nv18-6nic-empty-cpu-affinity.txt"

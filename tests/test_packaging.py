@@ -42,7 +42,7 @@ def _run(target: Path, cwd: Path, *args: str) -> subprocess.CompletedProcess:
 def test_installed_cli_runs_outside_the_source_tree(installed: Path, tmp_path: Path) -> None:
     for example in (ROOT / "examples").glob("*.yaml"):
         shutil.copy(example, tmp_path / example.name)
-    where = _run(installed, tmp_path, "-c", "import advisor, advisor.paths as p; "
+    where = _run(installed, tmp_path, "-c", "import advisor, advisor.files.paths as p; "
                  "print(advisor.__file__); print(p.resources_dir()); print(p.rules_dir())")
     assert where.returncode == 0, where.stderr
     lines = where.stdout.splitlines()

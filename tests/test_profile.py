@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from advisor.errors import InputError
+from advisor.catalog.profile_check import load_profile, parse_profile_text
+from advisor.files.errors import InputError
 from advisor.profile import (
     EconomicsSpec,
     HardwareSpec,
@@ -17,7 +18,7 @@ from advisor.profile import (
     TrainingSpec,
     field_meta,
 )
-from advisor.profile_io import dump_profile, load_profile, parse_profile_text, save_profile
+from advisor.profile.writing import dump_profile, save_profile
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = sorted((ROOT / "examples").glob("*.yaml"))
@@ -102,7 +103,7 @@ def test_save_is_atomic_and_round_trips(tmp_path: Path) -> None:
 def test_failed_save_leaves_the_old_file(tmp_path: Path, monkeypatch) -> None:
     target = tmp_path / "keep.yaml"
     target.write_text("original\n")
-    import advisor.atomic as atomic
+    import advisor.files.atomic as atomic
 
     def broken_replace(src, dst):
         raise OSError(28, "No space left on device")

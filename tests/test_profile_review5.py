@@ -11,10 +11,10 @@ from __future__ import annotations
 import pytest
 
 from advisor.catalog.gpus import resolve_gpu, variant_for_link
+from advisor.catalog.profile_check import catalog_problems, parse_profile_text
 from advisor.cli import main
-from advisor.errors import InputError
+from advisor.files.errors import InputError
 from advisor.profile import Profile
-from advisor.profile_io import catalog_problems, parse_profile_text
 
 HEAD = "schema_version: 1\ntraining: {single_gpu_hours: 20}\n"
 
@@ -67,7 +67,7 @@ def test_the_cli_says_so_and_exits_2(tmp_path, capsys):
 
 
 def test_the_wizard_shows_it_at_the_field():
-    from ui.answers import answers_from_profile, set_path, validate_answers
+    from ui.window.answers import answers_from_profile, set_path, validate_answers
 
     data = answers_from_profile(Profile())
     set_path(data, "economics.time_value", "revenue")

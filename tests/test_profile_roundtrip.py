@@ -8,14 +8,9 @@ from pathlib import Path
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from advisor.catalog.profile_check import link_fits_gpu, load_profile, parse_profile_text
 from advisor.profile import Profile
-from advisor.profile_io import (
-    dump_profile,
-    link_fits_gpu,
-    load_profile,
-    parse_profile_text,
-    save_profile,
-)
+from advisor.profile.writing import dump_profile, save_profile
 from tests.strategies_profile import profiles
 
 SETTINGS = settings(max_examples=60, deadline=None,

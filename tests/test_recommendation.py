@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
+from advisor.catalog.profile_check import load_profile
 from advisor.hwimport import parse_files
 from advisor.hwimport.model import HardwareDescription, Observation
-from advisor.i18n import Text
 from advisor.profile import Profile
-from advisor.profile_io import load_profile
-from advisor.recommendation import recommend
-from advisor.recommendation_model import Recommendation, TraceEntry
 from advisor.rulebase import rule_by_id
+from advisor.text.i18n import Text
+from advisor.verdict.recommendation import recommend
+from advisor.verdict.result import Recommendation, TraceEntry
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"

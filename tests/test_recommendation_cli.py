@@ -8,7 +8,7 @@ import types
 from pathlib import Path
 
 from advisor.cli import main
-from advisor.recommendation_model import Recommendation
+from advisor.verdict.result import Recommendation
 
 ROOT = Path(__file__).resolve().parent.parent
 MEDIUM = str(ROOT / "examples" / "medium-model-4gpu-worth-it.yaml")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from advisor.profile_io import load_profile
-from advisor.recommendation import recommend
+from advisor.catalog.profile_check import load_profile
+from advisor.verdict.recommendation import recommend
 
 T4 = Path(__file__).parent / "profiles" / "recommendation3" / "t4-passive-own.yaml"
 

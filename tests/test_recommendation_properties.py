@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from advisor.profile import Profile
-from advisor.recommendation import recommend
+from advisor.verdict.recommendation import recommend
 from tests.strategies_profile import profiles
 
 
@@ -87,7 +87,7 @@ def test_every_profile_gets_a_complete_explained_verdict(profile, economics, run
     if v.gpus > 1 and any(pr.fits) and v.gpus in pr.gpus:
         # F02: never more GPUs than the smallest count within 2 % of the speed of the count
         # the rules asked for — whatever decided it (table, cost model, deadline, "required"):
-        # advisor/count_guard.py; its trace step says which count was asked
+        # advisor/verdict/count_guard.py; its trace step says which count was asked
         guard = [t for t in rec.trace if t.rule == "policy.as_fast_smaller_count"]
         asked = guard[0].facts["asked_gpus"] if guard else v.gpus
         top = pr.speedup[pr.at(asked)]

@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
+from advisor.catalog.profile_check import load_profile
 from advisor.costs.result import BuyVsRent
-from advisor.facts import owning_never_pays
-from advisor.i18n import Text
-from advisor.profile_io import load_profile
-from advisor.recommendation import _joined, recommend
-from advisor.recommendation_model import Recommendation
 from advisor.scaling import project
+from advisor.text.i18n import Text
+from advisor.verdict.facts import owning_never_pays
+from advisor.verdict.recommendation import _joined, recommend
+from advisor.verdict.result import Recommendation
 
 ROOT = Path(__file__).resolve().parent.parent
 PROFILES = ROOT / "tests" / "profiles" / "recommendation"

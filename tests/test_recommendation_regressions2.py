@@ -17,13 +17,13 @@ from pathlib import Path
 
 import pytest
 
+from advisor.catalog.profile_check import load_profile
 from advisor.cli import main
 from advisor.cli.commands.recommend import render_markdown, render_text
-from advisor.profile_io import load_profile
-from advisor.projection_for import projection_for
-from advisor.recommendation import recommend
-from advisor.recommendation_model import Recommendation
 from advisor.scaling import project
+from advisor.verdict.projection_for import projection_for
+from advisor.verdict.recommendation import recommend
+from advisor.verdict.result import Recommendation
 
 ROOT = Path(__file__).resolve().parent.parent
 PROFILES = ROOT / "tests" / "profiles" / "recommendation2"

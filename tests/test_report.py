@@ -10,10 +10,10 @@ from pathlib import Path
 import pypdf
 import pytest
 
-from advisor.article_facts import load_facts
+from advisor.catalog.profile_check import load_profile
 from advisor.profile import Profile, field_meta
-from advisor.profile_io import load_profile
-from advisor.recommendation_model import Recommendation
+from advisor.rulebase.article_facts import load_facts
+from advisor.verdict.result import Recommendation
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures" / "report"
@@ -223,7 +223,7 @@ def test_samples_in_docs_are_small_pdfs():
 
 def test_a_real_recommendation_renders_every_pitfall_and_rule(tmp_path):
     """The rule base's own output (not a fixture): nothing it produces is dropped."""
-    from advisor.recommendation import recommend
+    from advisor.verdict.recommendation import recommend
     from ui.report import export_pdf
     from ui.report.labels import RATING
 

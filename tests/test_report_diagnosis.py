@@ -18,12 +18,12 @@ import pypdf
 import pytest
 from test_report import _images, contains, flat, pages_text
 
+from advisor.catalog.profile_check import load_profile
 from advisor.cli import main
 from advisor.diagnosis import Diagnosis, diagnose, from_measured_spec, from_points
 from advisor.diagnosis.text_report import LEVEL_LABEL, PARAMETER_LABEL
-from advisor.profile_io import load_profile
-from advisor.recommendation import recommend
-from advisor.recommendation_model import Recommendation
+from advisor.verdict.recommendation import recommend
+from advisor.verdict.result import Recommendation
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "measured-4gpu-only-1.8x-diagnose.yaml"

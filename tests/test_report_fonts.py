@@ -8,8 +8,8 @@ from pathlib import Path
 import pypdf
 import pytest
 
-from advisor.profile_io import load_profile
-from advisor.recommendation_model import Recommendation
+from advisor.catalog.profile_check import load_profile
+from advisor.verdict.result import Recommendation
 
 ROOT = Path(__file__).resolve().parent.parent
 NAME = "medium-model-4gpu-worth-it"

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from advisor.errors import InputError
-from advisor.profile_io import load_profile
-from advisor.recommendation_model import Recommendation
+from advisor.catalog.profile_check import load_profile
+from advisor.files.errors import InputError
+from advisor.verdict.result import Recommendation
 
 ROOT = Path(__file__).resolve().parent.parent
 NAME = "medium-model-4gpu-worth-it"
@@ -168,8 +168,8 @@ def test_a_fresh_process_without_display_exports(tmp_path):
     target = tmp_path / "report.pdf"
     code = (
         "import sys\n"
-        "from advisor.profile_io import load_profile\n"
-        "from advisor.recommendation_model import Recommendation\n"
+        "from advisor.catalog.profile_check import load_profile\n"
+        "from advisor.verdict.result import Recommendation\n"
         "from ui.report import export_pdf\n"
         f"rec = Recommendation.model_validate_json(open({str(FIXTURE)!r}).read())\n"
         f"export_pdf(rec, load_profile({str(PROFILE)!r}), {str(target)!r}, 'zh')\n")

@@ -9,8 +9,8 @@ from pathlib import Path
 import pypdf
 import pytest
 
-from advisor.profile_io import load_profile
-from advisor.recommendation import recommend
+from advisor.catalog.profile_check import load_profile
+from advisor.verdict.recommendation import recommend
 
 ROOT = Path(__file__).resolve().parent.parent
 H100_70B = ROOT / "tests" / "profiles" / "recommendation2" / "h100fsdp.yaml"

@@ -14,10 +14,10 @@ from pathlib import Path
 import pypdf
 import pytest
 
+from advisor.catalog.profile_check import load_profile
 from advisor.profile import Profile
-from advisor.profile_io import load_profile
-from advisor.recommendation import recommend
-from advisor.recommendation_model import Recommendation
+from advisor.verdict.recommendation import recommend
+from advisor.verdict.result import Recommendation
 
 ROOT = Path(__file__).resolve().parent.parent
 LLAMA = ROOT / "tests" / "profiles" / "review5_report" / "llama7b-4x4090-batch1.yaml"

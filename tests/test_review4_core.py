@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from advisor.profile import Profile
-from advisor.recommendation import recommend
+from advisor.verdict.recommendation import recommend
 
 
 def _profile(hours: float) -> Profile:
@@ -58,9 +58,9 @@ def test_a_diagnosis_on_nvswitch_never_says_use_nvlink():
     """Review 4: the interconnect remedy told an NVSwitch H200 machine to "use NVLink"."""
     from pathlib import Path
 
+    from advisor.catalog.profile_check import load_profile
     from advisor.diagnosis import diagnose
     from advisor.diagnosis.measurements import from_measured_spec
-    from advisor.profile_io import load_profile
 
     profile = load_profile(Path(__file__).parent / "fixtures" / "diagnosis" /
                            "h200-nvswitch-strong-8gpu-plateau.yaml")

@@ -10,10 +10,10 @@ from pathlib import Path
 import pyqtgraph as pg
 import pytest
 
+from advisor.catalog.profile_check import load_profile
 from advisor.cli import main
-from advisor.number_text import quantity
-from advisor.profile_io import load_profile
-from advisor.recommendation import recommend
+from advisor.text.numbers import quantity
+from advisor.verdict.recommendation import recommend
 from ui.diagnosis import DiagnosisPage
 from ui.plots import buy_vs_rent_plot, cost_plot, speedup_plot
 from ui.plots.style import new_plot, show_message
@@ -260,7 +260,7 @@ def test_project_names_the_input_pipeline_in_words_and_json_keeps_ids(capsys):
 
 def test_every_bottleneck_id_has_a_label_in_both_languages():
     from advisor.cli.commands.project import _word
-    from advisor.labels import BOTTLENECK
+    from advisor.profile.labels import BOTTLENECK
 
     for neck in ("compute", "communication", "input_pipeline", "memory", "synchronisation",
                  "pipeline_bubble", "alternating_training", "virtualization"):

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from advisor.number_text import count_text
-from advisor.profile_io import load_profile
-from advisor.recommendation import recommend
-from advisor.recommendation_model import Recommendation
+from advisor.catalog.profile_check import load_profile
+from advisor.text.numbers import count_text
+from advisor.verdict.recommendation import recommend
+from advisor.verdict.result import Recommendation
 
 HERE = Path(__file__).parent / "profiles" / "review5_rules"
 

@@ -14,9 +14,9 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-from advisor.profile_io import load_profile
-from advisor.recommendation import recommend
-from advisor.recommendation_model import Recommendation
+from advisor.catalog.profile_check import load_profile
+from advisor.verdict.recommendation import recommend
+from advisor.verdict.result import Recommendation
 
 HERE = Path(__file__).resolve().parent / "profiles"
 
@@ -103,9 +103,9 @@ def test_checkpointing_is_named_when_it_needs_fewer_gpus_than_the_fit_as_configu
 def test_the_assumed_infiniband_between_servers_is_priced():
     """Review 6: the projection assumed InfiniBand NDR between H100 servers the profile did not
     network, but owning them left the fabric out ("not priced"). It is priced now."""
-    from advisor.beyond import considered
     from advisor.costs import estimate_costs
     from advisor.profile import Profile
+    from advisor.verdict.beyond import considered
 
     profile = Profile.model_validate({
         "schema_version": 1, "task": "llm",

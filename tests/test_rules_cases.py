@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from advisor.engine import default_engine
 from advisor.rulebase import rule_by_id
 from advisor.rulebase.cases import load_cases
 from advisor.rulebase.conditions import evaluate
+from advisor.verdict.engine import default_engine
 
 CASES = load_cases()
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from advisor.article_facts import load_facts
 from advisor.rulebase import default_rules, rule_files
+from advisor.rulebase.article_facts import load_facts
 from advisor.rulebase.cases import load_cases
 from advisor.rulebase.model import placeholders
 

@@ -1,17 +1,17 @@
-"""The conflict policy (advisor/rulebase/policy.py, rules/README.md): vetoes beat the decision
+"""The conflict policy (advisor/verdict/conflict_policy.py, rules/README.md): vetoes beat the decision
 table, more specific beats more general, then priority - never file order."""
 
 from __future__ import annotations
 
 import random
 
-from advisor.engine import Firing, RuleEngine, default_engine
-from advisor.i18n import Text
 from advisor.rulebase import default_rules
 from advisor.rulebase.cases import apply_changes, baseline_facts
 from advisor.rulebase.conditions import AllOf, Cond
 from advisor.rulebase.model import Rule
-from advisor.rulebase.policy import decide, settle_count
+from advisor.text.i18n import Text
+from advisor.verdict.conflict_policy import decide, settle_count
+from advisor.verdict.engine import Firing, RuleEngine, default_engine
 
 BASE = baseline_facts()
 

@@ -6,7 +6,7 @@ import textwrap
 
 import pytest
 
-from advisor.errors import InputError
+from advisor.files.errors import InputError
 from advisor.rulebase import load_rule_file, load_rules
 
 GOOD = """\

@@ -7,13 +7,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from advisor.beyond import BEYOND_LIMIT, beyond, beyond_counts
 from advisor.profile import Profile
-from advisor.recommendation import recommend
 from advisor.scaling import project
 from advisor.scaling.activations import activation_gb
 from advisor.scaling.memory import activation_split, memory_per_gpu_gb
 from advisor.scaling.parameters import load_params
+from advisor.verdict.beyond import BEYOND_LIMIT, beyond, beyond_counts
+from advisor.verdict.recommendation import recommend
 
 
 def llm_70b(checkpointing: bool = True, per_node: int = 8, **hardware) -> Profile:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from advisor.profile_io import load_profile
+from advisor.catalog.profile_check import load_profile
 from advisor.scaling import project
 
 PROFILES = Path(__file__).parent / "profiles" / "scaling"

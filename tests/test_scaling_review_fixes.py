@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from advisor.catalog.gpus import resolve_gpu
+from advisor.catalog.profile_check import load_profile
 from advisor.profile import Profile
-from advisor.profile_io import load_profile
 from advisor.scaling import project
 from advisor.scaling.activations import activation_bytes_per_sample
 from advisor.scaling.links import link_figures, load_links

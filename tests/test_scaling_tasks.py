@@ -8,8 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from advisor.catalog.profile_check import load_profile
 from advisor.profile import Task
-from advisor.profile_io import load_profile
 from advisor.scaling import project
 from advisor.scaling.inputs import default_flops_per_sample
 

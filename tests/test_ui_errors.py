@@ -9,9 +9,9 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QMessageBox
 from ui_support import make_window, projection_recommend
 
-from advisor.errors import InputError
-from advisor.logs import log_file, setup_logging
-from ui.error_dialog import ExceptionHook
+from advisor.files.errors import InputError
+from advisor.files.logs import log_file, setup_logging
+from ui.dialogs.error_dialog import ExceptionHook
 
 
 @pytest.fixture
@@ -80,7 +80,7 @@ def test_a_failing_computation_is_a_status_line_not_a_crash(qtbot):
 def test_bundled_cjk_font_registers(qtbot):
     from PySide6.QtGui import QFontDatabase
 
-    from ui.fonts import ensure_cjk_font
+    from ui.app.fonts import ensure_cjk_font
 
     family = ensure_cjk_font(force_bundled=True)
     assert family == "Droid Sans Fallback"
@@ -88,7 +88,7 @@ def test_bundled_cjk_font_registers(qtbot):
 
 
 def test_launch_without_a_display_says_what_to_run(monkeypatch, capsys):
-    from ui.launch import launch
+    from ui.app.launch import launch
 
     monkeypatch.setenv("QT_QPA_PLATFORM", "xcb")
     monkeypatch.delenv("DISPLAY", raising=False)

@@ -1,4 +1,4 @@
-"""The field-metadata → widget mapping (ui/forms/field_widgets.py), mostly without a window."""
+"""The field-metadata → widget mapping (ui/forms/field_spec.py, ui/forms/editors.py), mostly without a window."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from advisor.profile import EconomicsSpec, HardwareSpec, ModelSpec, Profile, TrainingSpec
-from ui.forms.field_widgets import field_spec, format_number, parse_number
+from ui.forms.field_spec import field_spec, format_number, parse_number
 from ui.wizard.page_fields import PAGES
 
 NOT_IN_WIZARD = {"schema_version", "notes", "measured"}  # file-only inputs
@@ -75,7 +75,7 @@ def test_every_profile_input_is_on_exactly_one_page():
 
 
 def test_editors_show_title_unit_tooltip_and_error(qtbot):
-    from ui.forms.field_widgets import create_editor
+    from ui.forms.editors import create_editor
 
     editor = create_editor(field_spec("hardware.max_gpu_temp_c"))
     qtbot.addWidget(editor)
@@ -90,7 +90,7 @@ def test_editors_show_title_unit_tooltip_and_error(qtbot):
 
 
 def test_number_editor_emits_values_and_parse_failures(qtbot):
-    from ui.forms.field_widgets import create_editor
+    from ui.forms.editors import create_editor
 
     editor = create_editor(field_spec("hardware.nodes"))
     qtbot.addWidget(editor)
@@ -111,7 +111,7 @@ NUMBER_FIELDS = [path for page in PAGES for path in page.fields
        text=st.one_of(st.text(max_size=12), st.floats(allow_nan=True).map(str),
                       st.integers(-10**15, 10**15).map(str)))
 def test_any_typed_text_gives_a_value_or_a_message_never_an_exception(path, text):
-    from ui.answers import AnswerModel
+    from ui.window.answers import AnswerModel
 
     answers = AnswerModel()
     value, error_en, error_zh = parse_number(field_spec(path), text)
@@ -132,7 +132,7 @@ def test_any_typed_text_gives_a_value_or_a_message_never_an_exception(path, text
 def test_gpu_editor_selects_a_typed_spelling_of_a_catalog_gpu(qtbot):
     """A profile written by hand ('RTX 4090', 'rtx_4090') shows the catalog entry, and the
     value the editor gives back is the catalog id."""
-    from ui.forms.field_widgets import create_editor
+    from ui.forms.editors import create_editor
 
     editor = create_editor(field_spec("hardware.gpu"))
     qtbot.addWidget(editor)

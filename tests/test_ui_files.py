@@ -6,8 +6,8 @@ import pytest
 from PySide6.QtWidgets import QMessageBox
 from ui_support import EXAMPLES, make_window
 
-from advisor.profile_io import load_profile
-from ui import user_files
+from advisor.catalog.profile_check import load_profile
+from ui.window import user_files
 
 
 @pytest.fixture
@@ -118,7 +118,7 @@ def test_export_pdf_hands_the_shown_results_to_the_report(qtbot, tmp_path, monke
 
 
 def test_import_nvidia_smi_fills_the_hardware_answers(qtbot, monkeypatch):
-    import ui.import_dialog
+    import ui.dialogs.import_dialog
     from advisor.profile import IntraLink
 
     class FakeDialog:
@@ -140,7 +140,7 @@ def test_import_nvidia_smi_fills_the_hardware_answers(qtbot, monkeypatch):
 
     import advisor.hwimport
 
-    monkeypatch.setattr(ui.import_dialog, "ImportDialog", FakeDialog)
+    monkeypatch.setattr(ui.dialogs.import_dialog, "ImportDialog", FakeDialog)
     monkeypatch.setattr(advisor.hwimport, "apply_to_profile", apply)
     window = make_window(qtbot)
     window.act_import.trigger()

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from ui_support import EXAMPLES, make_window
 
-from advisor.profile_io import load_profile
-from ui.translation import tr_lang
+from advisor.catalog.profile_check import load_profile
+from ui.app.translation import tr_lang
 
 
 def test_chinese_catalog_is_complete_and_uses_the_article_words():
     import xml.etree.ElementTree as ET
 
-    from advisor.paths import resources_dir
+    from advisor.files.paths import resources_dir
 
     root = ET.parse(resources_dir() / "i18n" / "advisor_zh_CN.ts").getroot()
     messages = [m for c in root for m in c.findall("message")]
@@ -90,12 +90,12 @@ def test_catalog_covers_every_string_in_the_wizard_source(tmp_path):
     import xml.etree.ElementTree as ET
     from pathlib import Path
 
-    from advisor.paths import resources_dir
+    from advisor.files.paths import resources_dir
 
     root = Path(__file__).resolve().parent.parent
     sources = sorted(str(p) for p in (root / "ui").rglob("*.py")
                      if "report" not in p.parts and "diagnosis" not in p.parts)
-    assert str(root / "ui" / "import_dialog.py") in sources
+    assert str(root / "ui" / "dialogs" / "import_dialog.py") in sources
     lupdate = Path(sys.executable).with_name("pyside6-lupdate")
     fresh = tmp_path / "fresh.ts"
     subprocess.run([str(lupdate), *sources, "-ts", str(fresh)], check=True,
@@ -116,7 +116,7 @@ def test_import_dialog_has_no_second_catalog():
     import re
     from pathlib import Path
 
-    source = (Path(__file__).resolve().parent.parent / "ui" / "import_dialog.py").read_text(
+    source = (Path(__file__).resolve().parent.parent / "ui" / "dialogs" / "import_dialog.py").read_text(
         encoding="utf-8")
     assert re.search(r"[\u4e00-\u9fff]", source) is None
     assert tr_lang("zh", "ImportDialog", "Detect this machine") == "检测本机"

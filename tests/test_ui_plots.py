@@ -5,13 +5,13 @@ from __future__ import annotations
 import numpy as np
 from ui_support import EXAMPLES, projection_recommend
 
+from advisor.catalog.profile_check import load_profile
 from advisor.profile import IntraLink
-from advisor.profile_io import load_profile
 from ui.plots import buy_vs_rent_plot, cost_plot, speedup_plot
 from ui.plots.buy_vs_rent import breakeven_point
 from ui.plots.speedup import typical_range_data
-from ui.recompute import better_link_projection
 from ui.results.better_link import better_link_profile
+from ui.window.recompute import better_link_projection
 
 
 def _example(fragment):

@@ -1,4 +1,4 @@
-"""The PySide6 6.12.0 reference leaks (ui/qt_workarounds.py) can no longer free None or True."""
+"""The PySide6 6.12.0 reference leaks (ui/app/qt_workarounds.py) can no longer free None or True."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import sys
 from PySide6.QtCore import QObject, Signal
 
 import ui  # noqa: F401  (applies the work-around)
-from ui.qt_workarounds import binding_leaks, keep_singletons_alive
+from ui.app.qt_workarounds import binding_leaks, keep_singletons_alive
 
 
 class _Emitter(QObject):

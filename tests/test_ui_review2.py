@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 from ui_support import EXAMPLES, make_window, projection_recommend, wait_results
 
-from advisor.profile_io import load_profile
-from advisor.recommendation import recommend
+from advisor.catalog.profile_check import load_profile
+from advisor.verdict.recommendation import recommend
 from ui.plots import buy_vs_rent_plot, cost_plot, speedup_plot
-from ui.recompute import Results, better_link_projection
+from ui.window.recompute import Results, better_link_projection
 
 
 def _example(fragment):
@@ -102,8 +102,8 @@ def test_no_better_link_curve_for_a_measured_profile(qtbot):
     plot = speedup_plot(rec, profile, "en", compute_better=True)
     qtbot.addWidget(plot)
     assert not plot.advisor_items["better"].isVisible()
-    # the wizard's curve is the measured one (advisor.projection_for)
-    from advisor.projection_for import projection_for
+    # the wizard's curve is the measured one (advisor.verdict.projection_for)
+    from advisor.verdict.projection_for import projection_for
 
     expected = projection_for(profile, rec.projection.gpus)
     np.testing.assert_allclose(plot.advisor_items["projected"].getData()[1], expected.speedup)

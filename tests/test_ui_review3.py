@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from ui_support import EXAMPLES
 
-from advisor.profile_io import load_profile
-from advisor.recommendation import recommend
+from advisor.catalog.profile_check import load_profile
+from advisor.verdict.recommendation import recommend
 from ui.diagnosis import DiagnosisPage
 from ui.diagnosis.plot import LABELS, diagnosis_plot
 from ui.plots import buy_vs_rent_plot, speedup_plot

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from ui_support import make_window, wait_results
 
-from advisor.profile_io import load_profile
-from advisor.recommendation import recommend
+from advisor.catalog.profile_check import load_profile
+from advisor.verdict.recommendation import recommend
 
 H100_70B = Path(__file__).parent / "profiles" / "recommendation2" / "h100fsdp.yaml"
 

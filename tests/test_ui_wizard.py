@@ -8,13 +8,13 @@ import pytest
 from PySide6.QtCore import Qt
 from ui_support import EXAMPLES, make_window, projection_recommend
 
-from advisor.profile_io import load_profile
-from ui.recompute import effective_profile
+from advisor.catalog.profile_check import load_profile
 from ui.results.verdict_card import gpus_text, rating_text
+from ui.window.recompute import effective_profile
 
 
 def real_recommend(profile):
-    from advisor.recommendation import recommend
+    from advisor.verdict.recommendation import recommend
 
     return recommend(profile)
 

@@ -1,6 +1,6 @@
 """Shared helpers for the wizard tests (tests/test_ui_*.py).
 
-``projection_recommend`` is a stand-in for ``advisor.recommendation.recommend`` built from the
+``projection_recommend`` is a stand-in for ``advisor.verdict.recommendation.recommend`` built from the
 real projection and cost model with a fixed verdict: the UI mechanics tests (validation,
 language, files, autosave) do not depend on the rule base. The wizard walk over the example
 profiles uses the real ``recommend``.
@@ -11,10 +11,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from advisor.costs import estimate_costs
-from advisor.i18n import Text
 from advisor.profile import Profile
-from advisor.recommendation_model import Advice, Pitfall, Recommendation, TraceEntry, Verdict
 from advisor.scaling import project
+from advisor.text.i18n import Text
+from advisor.verdict.result import Advice, Pitfall, Recommendation, TraceEntry, Verdict
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "examples").glob("*.yaml"))
@@ -46,7 +46,7 @@ def projection_recommend(profile: Profile) -> Recommendation:
 def make_window(qtbot, lang: str = "en", recommend=projection_recommend, threaded=False,
                 argv: list[str] | None = None):
     """A main window as the application builds it, registered with qtbot."""
-    from ui.app import build_window
+    from ui.app.application import build_window
 
     window, hub = build_window(argv or [], lang, recommend, threaded=threaded)
     qtbot.addWidget(window)

@@ -35,7 +35,7 @@ from advisor.catalog.overrides import (
     load_builtin_sections,
     override_path,
 )
-from advisor.i18n import Text
+from advisor.text.i18n import Text
 
 
 @dataclass(frozen=True)

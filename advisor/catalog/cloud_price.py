@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from advisor.catalog.entries import CloudOffer
 from advisor.catalog.gpus import GpuSpec
-from advisor.i18n import Text
+from advisor.text.i18n import Text
 
 MIN_OFFERS = 3
 COMPARABLE_TFLOPS_FACTOR = 3.0

@@ -12,8 +12,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from advisor.i18n import Text
 from advisor.profile import Currency
+from advisor.text.i18n import Text
 
 SourceText = str | list[str]
 

@@ -39,13 +39,13 @@ import yaml
 from pydantic import ValidationError
 
 from advisor.catalog.entries import SECTIONS, Sourced
-from advisor.errors import InputError
-from advisor.i18n import pick
-from advisor.logs import APP
-from advisor.paths import resources_dir
-from advisor.profile_io import read_text_file
-from advisor.validation_messages import problems_from_validation
-from advisor.yaml_lines import LineIndex, load_yaml_text
+from advisor.files.errors import InputError
+from advisor.files.logs import APP
+from advisor.files.paths import resources_dir
+from advisor.files.reading import read_text_file
+from advisor.files.validation_messages import problems_from_validation
+from advisor.files.yaml_lines import LineIndex, load_yaml_text
+from advisor.text.i18n import pick
 
 OVERRIDE_FILE = "catalog.yaml"
 # libyaml's safe loader when PyYAML was built with it (several times faster), else pure Python.

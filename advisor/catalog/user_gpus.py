@@ -19,11 +19,12 @@ from typing import Any
 
 from pydantic import ConfigDict, ValidationError
 
-from advisor.catalog.gpus import GpuSpec
-from advisor.errors import InputError
-from advisor.profile_io import read_text_file
-from advisor.validation_messages import problems_from_validation
-from advisor.yaml_lines import load_yaml_text
+from advisor.catalog.gpu_spec import GpuSpec
+from advisor.catalog.overrides import CatalogWarning
+from advisor.files.errors import InputError
+from advisor.files.reading import read_text_file
+from advisor.files.validation_messages import problems_from_validation
+from advisor.files.yaml_lines import load_yaml_text
 
 SECTION = "gpus"
 
@@ -37,8 +38,6 @@ class UserGpu(GpuSpec):
 def user_gpu_entries(path: Path, builtin: dict[str, GpuSpec]) -> tuple[list[GpuSpec], list[Any]]:
     """The user's valid GPU entries merged over the built-in ones, and one warning per broken
     entry (file-level problems are reported by the price overrides; here they give nothing)."""
-    from advisor.catalog.overrides import CatalogWarning
-
     if not path.is_file():
         return [], []
     source = str(path)

@@ -14,9 +14,9 @@ import sys
 from collections.abc import Sequence
 
 from advisor import __version__
-from advisor.errors import InputError
-from advisor.i18n import system_lang
-from advisor.logs import log_file, setup_logging
+from advisor.files.errors import InputError
+from advisor.files.logs import log_file, setup_logging
+from advisor.text.i18n import system_lang
 
 EXIT_OK, EXIT_INTERNAL, EXIT_INPUT = 0, 1, 2
 

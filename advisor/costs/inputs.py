@@ -8,10 +8,10 @@ from dataclasses import dataclass, field
 from advisor.catalog import Catalog, resolve_gpu
 from advisor.costs.migration import migration_days
 from advisor.costs.money import money, unit_price
-from advisor.errors import InputError
-from advisor.i18n import Text, system_lang
+from advisor.files.errors import InputError
 from advisor.profile import CustomGpu, InterLink, Profile, TimeValue
 from advisor.scaling.project import default_inter_link
+from advisor.text.i18n import Text, system_lang
 
 # Links between machines whose fabric the catalog prices (400 Gb/s adapters and switches).
 PRICED_FABRICS = frozenset({InterLink.roce, InterLink.infiniband_edr, InterLink.infiniband_hdr,

@@ -17,9 +17,9 @@ from advisor.costs.breakeven import buy_vs_rent_curves
 from advisor.costs.inputs import CostInputs, resolve_inputs
 from advisor.costs.result import BuyVsRent, CostReport
 from advisor.costs.setup import SetupCost, hardware_notes, setup_cost
-from advisor.i18n import Text, system_lang
 from advisor.profile import Profile
 from advisor.scaling.result import Projection
+from advisor.text.i18n import Text, system_lang
 
 DAYS_PER_MONTH = 365.0 / 12.0
 

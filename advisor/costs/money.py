@@ -6,7 +6,7 @@ appears as "0.000 CNY" next to "¥3,000".
 
 from __future__ import annotations
 
-from advisor.i18n import pick
+from advisor.text.i18n import pick
 
 SYMBOLS = {"CNY": "¥", "USD": "$"}
 

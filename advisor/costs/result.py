@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
-from advisor.i18n import Text
+from advisor.text.i18n import Text
 
 
 class BuyVsRent(BaseModel):

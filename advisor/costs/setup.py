@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from advisor.costs.breakeven import HOURS_PER_MONTH
 from advisor.costs.inputs import CostInputs
 from advisor.costs.money import gpus_text
-from advisor.i18n import Text
+from advisor.text.i18n import Text
 
 
 @dataclass(frozen=True)

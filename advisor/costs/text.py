@@ -9,8 +9,8 @@ from advisor.catalog import CatalogWarning, override_path
 from advisor.costs.breakeven import breakeven_month_limit
 from advisor.costs.money import gpus_text, money, unit_price
 from advisor.costs.result import CostReport
-from advisor.i18n import pick
-from advisor.text_width import display_width, pad
+from advisor.text.i18n import pick
+from advisor.text.width import display_width, pad
 
 _MODE = {"own": ("own hardware", "自建"), "cloud": ("cloud rental", "云实例租用"),
          "compare": ("cheaper of own and cloud", "自建与云实例租用取便宜者")}

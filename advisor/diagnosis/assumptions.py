@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from advisor.i18n import Text
 from advisor.scaling.physics import DataParallelInputs
+from advisor.text.i18n import Text
 
 # (lower, upper) and prior width in log space: loose, the data already disagree with the
 # profile; the upper bound of the vGPU count is far above any real instance.

@@ -16,13 +16,13 @@ from dataclasses import dataclass, replace
 from advisor.catalog.gpus import GpuSpec, resolve_gpu
 from advisor.diagnosis.measurements import STEP_UNITS, MeasuredSeries
 from advisor.diagnosis.wording import label
-from advisor.i18n import Text
 from advisor.profile import InterLink, Profile, default_profile
 from advisor.scaling.inputs import data_parallel_inputs
 from advisor.scaling.links import link_figures
 from advisor.scaling.parameters import ScalingParams
 from advisor.scaling.physics import DataParallelInputs
 from advisor.scaling.project import default_inter_link
+from advisor.text.i18n import Text
 
 # Units whose numbers count samples, so batch / throughput is the single-GPU step time.
 _SAMPLE_UNITS = ("samples/s", "images/s", "img/s", "sequences/s", "seq/s", "sentences/s")

@@ -27,10 +27,10 @@ from advisor.diagnosis.result import (
 from advisor.diagnosis.suspects import FitSignals, rank_suspects
 from advisor.diagnosis.telemetry import RunTelemetry
 from advisor.diagnosis.wording import label
-from advisor.i18n import Text
 from advisor.profile import Profile
 from advisor.scaling.parameters import ScalingParams, load_params
 from advisor.scaling.physics import breakdown
+from advisor.text.i18n import Text
 
 NOTE_IDLE_LOGS = Text(
     en="The GPU logs show no GPU at work: record them while training runs (nvidia-smi dmon -d 5).",

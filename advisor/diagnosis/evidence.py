@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from advisor.diagnosis.remedies import SUSPECTS
-from advisor.i18n import Text
+from advisor.text.i18n import Text
 
 INFERRED_CAP = 0.7
 

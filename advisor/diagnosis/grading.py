@@ -14,7 +14,7 @@ import math
 from dataclasses import dataclass
 from typing import Literal
 
-from advisor.i18n import Text
+from advisor.text.i18n import Text
 
 Level = Literal["poor", "below_normal", "normal", "well_tuned", "superlinear"]
 LEVELS: tuple[Level, ...] = ("poor", "below_normal", "normal", "well_tuned", "superlinear")

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from advisor.errors import InputError
+from advisor.files.errors import InputError
 from advisor.profile import MeasuredSpec
 
 Scaling = Literal["weak", "strong"]
@@ -154,7 +154,7 @@ def parse_measurements_csv(text: str, *, source: str = "<csv>",
 
 
 def read_measurements_csv(path: str | Path, *, scaling: Scaling = "weak") -> MeasuredSeries:
-    from advisor.profile_io import read_text_file
+    from advisor.files.reading import read_text_file
 
     path = Path(path)
     text = read_text_file(path, max_bytes=MAX_CSV_BYTES)

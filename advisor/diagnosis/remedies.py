@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from advisor.i18n import Text
+from advisor.text.i18n import Text
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from advisor.diagnosis.grading import Level
-from advisor.i18n import Text
+from advisor.text.i18n import Text
 
 
 class _Model(BaseModel):

@@ -23,9 +23,9 @@ from advisor.diagnosis.remedies import INTERCONNECT_ON_NVLINK
 from advisor.diagnosis.suspect_telemetry import THROTTLE_TEMP_C, telemetry_clues
 from advisor.diagnosis.telemetry import RunTelemetry
 from advisor.diagnosis.wording import label
-from advisor.i18n import Text
-from advisor.number_text import count_text
 from advisor.profile import Profile
+from advisor.text.i18n import Text
+from advisor.text.numbers import count_text
 
 __all__ = ["FitSignals", "Suspect", "rank_suspects"]
 

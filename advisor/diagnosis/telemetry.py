@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from advisor.errors import InputError
+from advisor.files.errors import InputError
 
 BUSY_UTIL_PCT = 20.0  # below this a sample is idle (start-up, evaluation), not starved
 

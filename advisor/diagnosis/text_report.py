@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from advisor.diagnosis.result import Diagnosis
-from advisor.i18n import Text, pick
-from advisor.number_text import quantity
-from advisor.text_width import pad
+from advisor.text.i18n import Text, pick
+from advisor.text.numbers import quantity
+from advisor.text.width import pad
 
 LEVEL_LABEL = {
     "poor": Text(en="poor", zh="偏低"),

@@ -1,6 +1,6 @@
 """Human names for the profile's enum values in diagnosis text ("PCIe 4.0", not "PCIE4").
 
-Links come from the project's shared table (``advisor.labels``), so the diagnosis, the rules
+Links come from the project's shared table (``advisor.profile.labels``), so the diagnosis, the rules
 and the report name a link alike; storage and the alternating tasks, which that table does
 not cover, are named here. Unknown values fall back to the raw value with underscores as
 spaces, never to an upper-cased identifier.
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from enum import Enum
 
-from advisor.i18n import Text
-from advisor.labels import INTER_LINK, INTRA_LINK
+from advisor.profile.labels import INTER_LINK, INTRA_LINK
+from advisor.text.i18n import Text
 
 _OWN: dict[str, Text] = {
     # storage the training data is read from

@@ -2,7 +2,7 @@
 
 The JSON keeps the machine interface (``nvlink: "none"``, ``sw_power_cap``, ``no_nvlink``);
 text for people quotes these labels instead. Link and virtualisation labels come from
-``advisor.labels`` (the wording the rules and reports use); the values only nvidia-smi has
+``advisor.profile.labels`` (the wording the rules and reports use); the values only nvidia-smi has
 (PCIe path codes, clocks-event reasons, observation ids) are labelled here. An unknown value
 still prints, without underscores, so a new driver's reason is readable rather than lost.
 """
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from advisor.i18n import Text, pick
-from advisor.labels import label
+from advisor.profile.labels import label
+from advisor.text.i18n import Text, pick
 
 KIND = {
     "topo": Text(en="nvidia-smi topo -m", zh="nvidia-smi topo -m（拓扑）"),
@@ -39,7 +39,7 @@ PCIE_PATH = {
                  zh="NODE（同一 NUMA 节点内跨 PCIe 主桥）"),
     "SYS": Text(en="SYS (across CPU sockets)", zh="SYS（跨 CPU 插槽）"),
 }
-# hwimport's virtualisation values -> the profile's (whose labels advisor.labels holds)
+# hwimport's virtualisation values -> the profile's (whose labels advisor.profile.labels holds)
 _VIRT_AS_PROFILE = {"none": "bare_metal", "passthrough": "passthrough", "vgpu": "vgpu"}
 HOST_VGPU = Text(en="vGPU host (shares its GPUs with virtual machines)",
                  zh="vGPU 宿主机（显卡分给多台虚拟机）")
@@ -91,7 +91,7 @@ def nvlink_label(state: str, lang: str = "en") -> str:
 
 
 def link_label(link: str, lang: str = "en") -> str:
-    """``pcie4`` → "PCIe 4.0" (advisor.labels, shared with the rules and reports)."""
+    """``pcie4`` → "PCIe 4.0" (advisor.profile.labels, shared with the rules and reports)."""
     shown = label("link", link, lang)
     return _readable(shown) if shown == link else str(shown)
 

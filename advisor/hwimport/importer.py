@@ -11,7 +11,7 @@ import logging
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from advisor.errors import InputError, Problem
+from advisor.files.errors import InputError, Problem
 from advisor.hwimport.cleanup import clean_text
 from advisor.hwimport.csv_query import parse_csv
 from advisor.hwimport.detect import candidate_kinds, split_segments

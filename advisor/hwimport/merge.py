@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from advisor.hwimport.reading import GpuReading, Reading, TopoReading
-from advisor.i18n import Text
+from advisor.text.i18n import Text
 
 
 @dataclass

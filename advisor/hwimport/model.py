@@ -10,7 +10,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
-from advisor.i18n import Text
+from advisor.text.i18n import Text
 
 Kind = Literal["topo", "query", "dmon", "csv", "table", "list", "nvml"]
 NvlinkState = Literal["full", "partial", "none"]

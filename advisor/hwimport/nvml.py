@@ -17,7 +17,7 @@ from advisor.hwimport.model import HardwareDescription
 from advisor.hwimport.reading import GpuReading, Reading, TopoReading, norm_bus_id
 from advisor.hwimport.summary import describe
 from advisor.hwimport.throttle import reasons_from_mask
-from advisor.i18n import Text
+from advisor.text.i18n import Text
 
 # NVML_TOPOLOGY_* levels → the tokens `nvidia-smi topo -m` prints.
 _TOPOLOGY = {0: "PIX", 10: "PIX", 20: "PXB", 30: "PHB", 40: "NODE", 50: "SYS"}

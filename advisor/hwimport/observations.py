@@ -13,7 +13,7 @@ from statistics import median
 from advisor.hwimport.display import pcie_path_label, reasons_text, virtualization_label
 from advisor.hwimport.model import GpuFacts, HardwareDescription, Observation
 from advisor.hwimport.throttle import THERMAL_REASONS
-from advisor.i18n import Text
+from advisor.text.i18n import Text
 
 HOT_C = 84.0  # F27
 STARVED_BELOW_PCT = 80.0  # F28

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from advisor.hwimport.reading import Reading
-from advisor.i18n import Text
+from advisor.text.i18n import Text
 
 _LOST = re.compile(r"Unable to determine the device handle for (?:GPU)?\s*([0-9A-Fa-f:.]+)"
                    r"\s*:\s*([^\n]+)")

@@ -10,7 +10,7 @@ from advisor.hwimport.merge import Merged
 from advisor.hwimport.model import GpuFacts, HardwareDescription
 from advisor.hwimport.observations import BUSY_PCT, observe, width_downgraded
 from advisor.hwimport.reading import GpuReading
-from advisor.i18n import Text
+from advisor.text.i18n import Text
 
 _VIRT_RANK = ("host_vgpu", "vgpu", "passthrough", "none")
 

@@ -12,7 +12,7 @@ from advisor.hwimport.display import (
     virtualization_label,
 )
 from advisor.hwimport.model import HardwareDescription
-from advisor.i18n import pick
+from advisor.text.i18n import pick
 
 
 def _busy_mean(desc: HardwareDescription) -> float | None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-from advisor.paths import rules_dir
+from advisor.files.paths import rules_dir
 from advisor.rulebase.loader import load_rule_file, load_rules
 from advisor.rulebase.model import FactRef, Rule
 

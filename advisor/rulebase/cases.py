@@ -13,7 +13,7 @@ from typing import Any
 
 import yaml
 
-from advisor.paths import rules_dir
+from advisor.files.paths import rules_dir
 
 BASELINE = "baseline_facts.yaml"
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)

@@ -15,10 +15,10 @@ from typing import Any
 
 import yaml
 
-from advisor.errors import InputError, Problem
-from advisor.facts import FACTS
-from advisor.i18n import Text
+from advisor.files.errors import InputError, Problem
+from advisor.files.yaml_lines import LineIndex, _construct_mapping, load_yaml_text
 from advisor.rulebase.conditions import OPS, leaves
+from advisor.rulebase.fact_catalog import FACTS
 from advisor.rulebase.model import (
     ADVICE_KEYS,
     COUNT_SLOTS,
@@ -32,7 +32,7 @@ from advisor.rulebase.model import (
     placeholders,
 )
 from advisor.rulebase.when import parse_when
-from advisor.yaml_lines import LineIndex, _construct_mapping, load_yaml_text
+from advisor.text.i18n import Text
 
 RULE_ID = re.compile(r"^[a-z][a-z0-9_]*\.[a-z0-9_]+$")
 NAME_ID = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -41,7 +41,7 @@ SAMPLE = {"str": "x", "int": 1, "float": 1.5, "bool": True}
 
 
 class _FastUniqueKeyLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
-    """libyaml's safe loader, refusing duplicate keys like ``advisor.yaml_lines``' loader."""
+    """libyaml's safe loader, refusing duplicate keys like ``advisor.files.yaml_lines``' loader."""
 
 
 _FastUniqueKeyLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG,
@@ -60,7 +60,7 @@ def _parse(text: str, source: str) -> tuple[Any, LineIndex]:
 
 
 def _known_sources() -> set[str]:
-    from advisor.article_facts import load_facts
+    from advisor.rulebase.article_facts import load_facts
 
     return set(load_facts())
 
@@ -246,7 +246,7 @@ def _check_stage_and_quotes(check: _FileCheck, rule: Rule, raw: dict, loc: tuple
 
 def load_rule_file(path: Path, sources: set[str] | None = None) -> list[Rule]:
     """The rules of one file; InputError naming file, line and rule id for every problem."""
-    from advisor.profile_io import read_text_file
+    from advisor.files.reading import read_text_file
 
     source = str(path)
     data, index = _parse(read_text_file(path), source)

@@ -7,10 +7,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from advisor.facts import FACTS, PARALLELISMS, RATINGS, Scalar
-from advisor.i18n import Text
-from advisor.labels import label
+from advisor.profile.labels import label
 from advisor.rulebase.conditions import Node, guaranteed_facts, leaves
+from advisor.rulebase.fact_catalog import FACTS, PARALLELISMS, RATINGS, Scalar
+from advisor.text.i18n import Text
 
 FRAMEWORKS = ("ddp", "fsdp", "deepspeed", "horovod", "torchrec", "none")
 DEPLOYMENTS = ("own", "cloud", "either")
@@ -31,7 +31,7 @@ SLOT_CHOICES: dict[str, tuple[str, ...]] = {
 }
 COUNT_SLOTS = ("gpus", "gpus_at_least", "gpus_at_most")
 STAGE_OF_KIND = {"verdict": "decide", "setup": "setup", "pitfall": "findings", "advice": "findings"}
-# The fact stages (advisor.facts.FactSpec.stage) each rule stage may read.
+# The fact stages (advisor.rulebase.fact_catalog.FactSpec.stage) each rule stage may read.
 READABLE_FACT_STAGES = {"decide": ("base",), "setup": ("base", "verdict"),
                         "findings": ("base", "verdict", "setup")}
 
@@ -105,7 +105,7 @@ def placeholders(template: str) -> list[tuple[str, str]]:
 
 def format_text(template: str, facts: Mapping[str, Scalar], lang: str = "en") -> str:
     """Fill ``{fact}`` placeholders; whole numbers print without ``.0``; enum values print as
-    their human label in ``lang`` (``pcie4`` as "PCIe 4.0", ``advisor.labels``)."""
+    their human label in ``lang`` (``pcie4`` as "PCIe 4.0", ``advisor.profile.labels``)."""
     values = {name: (int(v) if isinstance(v, float) and v.is_integer() and not spec
                      else label(name, v, lang))
               for name, spec in placeholders(template) if (v := facts.get(name)) is not None}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from advisor.facts import FACTS, check_facts
+from advisor.rulebase.fact_catalog import FACTS, check_facts
 
 
 def _number(rng: random.Random, kind: str, low: float, high: float) -> int | float:

@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from advisor.facts import FACTS, NUMBER_EPSILON, NUMBER_LIMIT
 from advisor.rulebase.conditions import (
     LIST_OPS,
     NUMERIC_OPS,
@@ -19,6 +18,7 @@ from advisor.rulebase.conditions import (
     Node,
     Not,
 )
+from advisor.rulebase.fact_catalog import FACTS, NUMBER_EPSILON, NUMBER_LIMIT
 
 Report = Callable[[tuple, str, str], None]
 MAX_DEPTH = 12

@@ -14,7 +14,7 @@ from typing import Any
 import yaml
 
 from advisor.catalog.gpus import GpuSpec
-from advisor.paths import resources_dir
+from advisor.files.paths import resources_dir
 from advisor.profile import InterLink, IntraLink
 
 INTRA_ORDER = [link.value for link in IntraLink]  # slowest first, as in the profile enum

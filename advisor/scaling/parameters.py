@@ -13,7 +13,7 @@ from typing import Any
 
 import yaml
 
-from advisor.paths import resources_dir
+from advisor.files.paths import resources_dir
 
 # Names of the parameters the fit may move; the diagnosis feature refits these per user.
 FITTED = ("overlap_fraction", "busbw_efficiency", "sample_time_cv", "fixed_step_fraction",

@@ -7,10 +7,9 @@ from functools import lru_cache
 import numpy as np
 
 from advisor.catalog.gpus import resolve_gpu
-from advisor.errors import InputError
-from advisor.i18n import Text
-from advisor.labels import INTER_LINK as INTER_LINK_LABEL
+from advisor.files.errors import InputError
 from advisor.profile import InputPipeline, InterLink, IntraLink, Precision, Profile
+from advisor.profile.labels import INTER_LINK as INTER_LINK_LABEL
 from advisor.scaling.inputs import (
     ALTERNATING_TASKS,
     data_parallel_inputs,
@@ -29,6 +28,7 @@ from advisor.scaling.model_parallel import estimated_shape, pipeline_parallel, t
 from advisor.scaling.parameters import ScalingParams, load_params
 from advisor.scaling.physics import breakdown
 from advisor.scaling.result import Projection
+from advisor.text.i18n import Text
 
 # ZeRO-3 / FSDP gather weights twice: 1.5x traffic (also across the replicas of a hybrid
 # whose states are sharded over every GPU)

@@ -322,131 +322,131 @@
 <context>
     <name>Document</name>
     <message>
-        <location filename="../../ui/document.py" line="40"/>
+        <location filename="../../ui/window/document.py" line="42"/>
         <source>untitled</source>
         <translation>未命名</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="41"/>
+        <location filename="../../ui/window/document.py" line="43"/>
         <source>GPU Scaling Advisor</source>
         <translation>多卡训练顾问</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="47"/>
+        <location filename="../../ui/window/document.py" line="49"/>
         <source>Profiles (*.yaml *.yml *.json);;All files (*)</source>
         <translation>配置文件 (*.yaml *.yml *.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="59"/>
+        <location filename="../../ui/window/document.py" line="61"/>
         <source>Open profile</source>
         <translation>打开配置</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="71"/>
-        <location filename="../../ui/document.py" line="98"/>
+        <location filename="../../ui/window/document.py" line="73"/>
+        <location filename="../../ui/window/document.py" line="100"/>
         <source>Cannot open the profile</source>
         <translation>无法打开配置</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="84"/>
+        <location filename="../../ui/window/document.py" line="86"/>
         <source>The profile has problems</source>
         <translation>配置有问题</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="86"/>
+        <location filename="../../ui/window/document.py" line="88"/>
         <source>The file was not changed. Fix the answers and save under a new name.</source>
         <translation>文件没有被改动。请修正答案后另存为新文件。</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="99"/>
+        <location filename="../../ui/window/document.py" line="101"/>
         <source>The file no longer exists:
 %1</source>
         <translation>文件已不存在：
 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="126"/>
+        <location filename="../../ui/window/document.py" line="128"/>
         <source>Save profile</source>
         <translation>保存配置</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="133"/>
-        <location filename="../../ui/document.py" line="137"/>
+        <location filename="../../ui/window/document.py" line="135"/>
+        <location filename="../../ui/window/document.py" line="139"/>
         <source>Cannot save yet</source>
         <translation>暂时无法保存</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="134"/>
+        <location filename="../../ui/window/document.py" line="136"/>
         <source>Some answers need attention; they are marked at their fields.</source>
         <translation>有些答案需要修改，已在对应的输入项旁标出。</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="138"/>
+        <location filename="../../ui/window/document.py" line="140"/>
         <source>Choose a new name: the file with problems is kept as it was.</source>
         <translation>请另选文件名：有问题的原文件保持原样。</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="143"/>
+        <location filename="../../ui/window/document.py" line="145"/>
         <source>Cannot save the profile</source>
         <translation>无法保存配置</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="148"/>
-        <location filename="../../ui/document.py" line="211"/>
+        <location filename="../../ui/window/document.py" line="150"/>
+        <location filename="../../ui/window/document.py" line="213"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="169"/>
+        <location filename="../../ui/window/document.py" line="171"/>
         <source>Previous answers could not be restored</source>
         <translation>无法恢复上次的答案</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="170"/>
+        <location filename="../../ui/window/document.py" line="172"/>
         <source>The autosaved answers were damaged (%1). They were kept as %2; starting with a new profile.</source>
         <translation>自动保存的答案已损坏（%1）。原文件已保留为 %2；现在从新配置开始。</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="185"/>
+        <location filename="../../ui/window/document.py" line="187"/>
         <source>Restored the answers of the last session.</source>
         <translation>已恢复上次的答案。</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="193"/>
-        <location filename="../../ui/document.py" line="197"/>
-        <location filename="../../ui/document.py" line="200"/>
-        <location filename="../../ui/document.py" line="209"/>
+        <location filename="../../ui/window/document.py" line="195"/>
+        <location filename="../../ui/window/document.py" line="199"/>
+        <location filename="../../ui/window/document.py" line="202"/>
+        <location filename="../../ui/window/document.py" line="211"/>
         <source>Export PDF</source>
         <translation>导出 PDF</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="194"/>
+        <location filename="../../ui/window/document.py" line="196"/>
         <source>The PDF report is not available in this build.</source>
         <translation>此版本未包含 PDF 报告功能。</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="197"/>
+        <location filename="../../ui/window/document.py" line="199"/>
         <source>The results are not ready yet.</source>
         <translation>结果尚未算好。</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="217"/>
-        <location filename="../../ui/document.py" line="232"/>
+        <location filename="../../ui/window/document.py" line="219"/>
+        <location filename="../../ui/window/document.py" line="234"/>
         <source>Import nvidia-smi</source>
         <translation>导入 nvidia-smi</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="218"/>
+        <location filename="../../ui/window/document.py" line="220"/>
         <source>The nvidia-smi import is not available in this build.</source>
         <translation>此版本未包含 nvidia-smi 导入功能。</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="238"/>
+        <location filename="../../ui/window/document.py" line="240"/>
         <source>About</source>
         <translation>关于</translation>
     </message>
     <message>
-        <location filename="../../ui/document.py" line="239"/>
+        <location filename="../../ui/window/document.py" line="241"/>
         <source>GPU Scaling Advisor (多卡训练顾问)
 
 Will more GPUs make your training faster, by how much, and is it worth the money? Rules and numbers cite the article&apos;s facts F01–F32.</source>
@@ -458,7 +458,7 @@ Will more GPUs make your training faster, by how much, and is it worth the money
 <context>
     <name>Errors</name>
     <message>
-        <location filename="../../ui/error_dialog.py" line="21"/>
+        <location filename="../../ui/dialogs/error_dialog.py" line="21"/>
         <source>Something went wrong: %1
 
 The application keeps running. The details were written to the log file:
@@ -469,7 +469,7 @@ The application keeps running. The details were written to the log file:
 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/error_dialog.py" line="45"/>
+        <location filename="../../ui/dialogs/error_dialog.py" line="45"/>
         <source>Unexpected error</source>
         <translation>意外错误</translation>
     </message>
@@ -487,12 +487,12 @@ The application keeps running. The details were written to the log file:
         <translation>%1（自定义）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/field_widgets.py" line="24"/>
+        <location filename="../../ui/forms/field_spec.py" line="24"/>
         <source>Range: %1</source>
         <translation>范围：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/field_widgets.py" line="25"/>
+        <location filename="../../ui/forms/field_spec.py" line="25"/>
         <source>May be left empty.</source>
         <translation>可以留空。</translation>
     </message>
@@ -500,54 +500,54 @@ The application keeps running. The details were written to the log file:
 <context>
     <name>ImportDialog</name>
     <message>
-        <location filename="../../ui/import_dialog.py" line="50"/>
+        <location filename="../../ui/dialogs/import_dialog.py" line="50"/>
         <source>Import nvidia-smi output</source>
         <translation>导入 nvidia-smi 输出</translation>
     </message>
     <message>
-        <location filename="../../ui/import_dialog.py" line="53"/>
+        <location filename="../../ui/dialogs/import_dialog.py" line="53"/>
         <source>Paste what one of these printed on the GPU server: nvidia-smi, nvidia-smi -q, nvidia-smi -L, nvidia-smi topo -m, nvidia-smi dmon, or nvidia-smi --query-gpu=... --format=csv. Several outputs of one machine can be combined.</source>
         <translation>粘贴 GPU 服务器上以下命令的输出：nvidia-smi、nvidia-smi -q、nvidia-smi -L、nvidia-smi topo -m、nvidia-smi dmon 或 nvidia-smi --query-gpu=... --format=csv。同一台机器的多个输出可以一起导入。</translation>
     </message>
     <message>
-        <location filename="../../ui/import_dialog.py" line="62"/>
-        <location filename="../../ui/import_dialog.py" line="165"/>
+        <location filename="../../ui/dialogs/import_dialog.py" line="62"/>
+        <location filename="../../ui/dialogs/import_dialog.py" line="165"/>
         <source>Open files…</source>
         <translation>打开文件…</translation>
     </message>
     <message>
-        <location filename="../../ui/import_dialog.py" line="63"/>
+        <location filename="../../ui/dialogs/import_dialog.py" line="63"/>
         <source>Detect this machine</source>
         <translation>检测本机</translation>
     </message>
     <message>
-        <location filename="../../ui/import_dialog.py" line="64"/>
+        <location filename="../../ui/dialogs/import_dialog.py" line="64"/>
         <source>Clear</source>
         <translation>清空</translation>
     </message>
     <message>
-        <location filename="../../ui/import_dialog.py" line="73"/>
+        <location filename="../../ui/dialogs/import_dialog.py" line="73"/>
         <source>Use these facts</source>
         <translation>使用这些信息</translation>
     </message>
     <message>
-        <location filename="../../ui/import_dialog.py" line="97"/>
-        <location filename="../../ui/import_dialog.py" line="130"/>
+        <location filename="../../ui/dialogs/import_dialog.py" line="97"/>
+        <location filename="../../ui/dialogs/import_dialog.py" line="130"/>
         <source>Nothing read yet.</source>
         <translation>尚未读取任何内容。</translation>
     </message>
     <message>
-        <location filename="../../ui/import_dialog.py" line="128"/>
+        <location filename="../../ui/dialogs/import_dialog.py" line="128"/>
         <source>Files: %1</source>
         <translation>文件：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/import_dialog.py" line="185"/>
+        <location filename="../../ui/dialogs/import_dialog.py" line="185"/>
         <source>Observations</source>
         <translation>发现</translation>
     </message>
     <message>
-        <location filename="../../ui/import_dialog.py" line="195"/>
+        <location filename="../../ui/dialogs/import_dialog.py" line="195"/>
         <source>Notes</source>
         <translation>说明</translation>
     </message>
@@ -555,107 +555,107 @@ The application keeps running. The details were written to the log file:
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ui/main_window.py" line="236"/>
+        <location filename="../../ui/window/main_window.py" line="236"/>
         <source>&lt; Back</source>
         <translation>&lt; 上一步</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="237"/>
+        <location filename="../../ui/window/main_window.py" line="237"/>
         <source>Next &gt;</source>
         <translation>下一步 &gt;</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="238"/>
+        <location filename="../../ui/window/main_window.py" line="238"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="239"/>
+        <location filename="../../ui/window/main_window.py" line="239"/>
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="240"/>
+        <location filename="../../ui/window/main_window.py" line="240"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="241"/>
+        <location filename="../../ui/window/main_window.py" line="241"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="242"/>
+        <location filename="../../ui/window/main_window.py" line="242"/>
         <source>&amp;New profile</source>
         <translation>新建配置(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="243"/>
+        <location filename="../../ui/window/main_window.py" line="243"/>
         <source>&amp;Open profile…</source>
         <translation>打开配置(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="244"/>
+        <location filename="../../ui/window/main_window.py" line="244"/>
         <source>&amp;Save</source>
         <translation>保存(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="245"/>
+        <location filename="../../ui/window/main_window.py" line="245"/>
         <source>Save &amp;as…</source>
         <translation>另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="246"/>
+        <location filename="../../ui/window/main_window.py" line="246"/>
         <source>Import nvidia-smi…</source>
         <translation>导入 nvidia-smi…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="247"/>
+        <location filename="../../ui/window/main_window.py" line="247"/>
         <source>Export PDF…</source>
         <translation>导出 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="248"/>
+        <location filename="../../ui/window/main_window.py" line="248"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="249"/>
+        <location filename="../../ui/window/main_window.py" line="249"/>
         <source>&amp;About</source>
         <translation>关于(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="274"/>
+        <location filename="../../ui/window/main_window.py" line="274"/>
         <source>Some answers need attention (%1); the results are for the last valid answers.</source>
         <translation>有 %1 个答案需要修改；下面的结果基于最后一次有效的答案。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="307"/>
+        <location filename="../../ui/window/main_window.py" line="307"/>
         <source>The results cannot be computed with these answers: %1</source>
         <translation>按当前的回答无法计算结果：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="310"/>
+        <location filename="../../ui/window/main_window.py" line="310"/>
         <source>The results cannot be computed: see the marked answer.</source>
         <translation>无法计算结果：请查看标出的回答。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="312"/>
+        <location filename="../../ui/window/main_window.py" line="312"/>
         <source>The results could not be computed because of an internal error; the details are in the log.</source>
         <translation>内部错误导致无法计算结果；详情见日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="328"/>
+        <location filename="../../ui/window/main_window.py" line="328"/>
         <source>Verdict so far: %1 · %2</source>
         <translation>当前结论：%1 · %2</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="330"/>
+        <location filename="../../ui/window/main_window.py" line="330"/>
         <source>cannot run on this hardware</source>
         <translation>在这套硬件上无法运行</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="332"/>
+        <location filename="../../ui/window/main_window.py" line="332"/>
         <source>answers to fix: %1</source>
         <translation>待修改的答案：%1</translation>
     </message>
@@ -1043,12 +1043,12 @@ The application keeps running. The details were written to the log file:
 <context>
     <name>Units</name>
     <message>
-        <location filename="../../ui/main_window.py" line="36"/>
+        <location filename="../../ui/window/main_window.py" line="36"/>
         <source>CNY</source>
         <translation>元</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="36"/>
+        <location filename="../../ui/window/main_window.py" line="36"/>
         <source>USD</source>
         <translation>美元</translation>
     </message>

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from advisor.i18n import Text
+from advisor.text.i18n import Text
 
 
 def T(en: str, zh: str) -> Text:  # noqa: N802 - reads like a literal

@@ -42,7 +42,7 @@ from advisor.diagnosis import (
 from advisor.diagnosis.result import SuspectReport
 from advisor.diagnosis.telemetry import RunTelemetry
 from advisor.diagnosis.text_report import LEVEL_LABEL
-from advisor.errors import InputError
+from advisor.files.errors import InputError
 from advisor.profile import Profile
 from ui.diagnosis.labels import L
 from ui.diagnosis.plot import diagnosis_plot

@@ -2,7 +2,7 @@
 
 Like the builders in ``ui.plots``: given ``plot=`` an existing widget it updates the items in
 place, and keeps them in ``plot.advisor_items`` so tests and the report can read the data.
-Labels come from ``advisor.i18n.Text`` (the page is told its language explicitly).
+Labels come from ``advisor.text.i18n.Text`` (the page is told its language explicitly).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import numpy as np
 import pyqtgraph as pg
 
 from advisor.diagnosis.result import Diagnosis
-from advisor.i18n import Text
+from advisor.text.i18n import Text
 from ui.plots.style import (
     BAND,
     BLUE,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP
 
-from ui.translation import tr_lang
+from ui.app.translation import tr_lang
 
 # value -> English source text; the .ts file holds the Chinese.
 CHOICE_LABELS: dict[str, str] = {

@@ -1,4 +1,4 @@
-"""Input widgets for the kinds in ``field_widgets.EDITORS``: each shows its value, its unit,
+"""Input widgets for the kinds of ``FieldSpec`` (``create_editor`` picks one): each shows its value, its unit,
 its title (label), its help (tooltip) and, below it, the validation message for the field."""
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ from PySide6.QtWidgets import (
 
 from advisor.catalog import gpu_ids, load_gpus
 from advisor.catalog.gpus import spelling_key
+from ui.app.translation import tr_lang
 from ui.forms.choices import choice_label
-from ui.forms.field_widgets import FieldSpec, format_number, parse_number
-from ui.translation import tr_lang
+from ui.forms.field_spec import FieldSpec, format_number, parse_number
 
 ERROR_STYLE = "color: #b3261e;"
 _OPTIONAL = QT_TRANSLATE_NOOP("Fields", "optional")
@@ -216,3 +216,16 @@ class GpuEditor(FieldEditor):
 
     def value(self) -> Any:
         return self._values[self.input.currentIndex()]
+
+
+def create_editor(spec: FieldSpec, parent=None):
+    """The widget for ``spec``: the one table from a field's kind to its editor."""
+    table = {
+        "float": NumberEditor,
+        "int": NumberEditor,
+        "enum": ChoiceEditor,
+        "bool": FlagEditor,
+        "text": TextEditor,
+        "gpu": GpuEditor,
+    }
+    return table[spec.kind](spec, parent)

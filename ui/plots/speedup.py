@@ -9,7 +9,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QT_TRANSLATE_NOOP
 
-from advisor.labels import label as link_label
+from advisor.profile.labels import label as link_label
 from ui.plots.style import (
     BAND,
     BLUE,
@@ -25,7 +25,7 @@ from ui.plots.style import (
     set_line_label,
     t,
 )
-from ui.recompute import better_link_projection
+from ui.window.recompute import better_link_projection
 
 # F01 (4 GPUs 2.5–3.5×, 8 GPUs 4–6×), the range most setups land in; F04 is inside it.
 TYPICAL_RANGE = ((4, 2.5, 3.5), (8, 4.0, 6.0))

@@ -9,7 +9,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt
 
-from ui.translation import tr_lang
+from ui.app.translation import tr_lang
 
 pg.setConfigOptions(antialias=True, background="w", foreground="#222222")
 

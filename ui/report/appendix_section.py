@@ -2,22 +2,22 @@
 the article facts it rests on.
 
 One copy of every text: the rule's message as it fired comes with the trace (rendered by
-``advisor.recommendation`` from ``rules/*.yaml``), its reason from the rule base
-(``advisor.rulebase``), fact texts from ``advisor.article_facts``.
+``advisor.verdict.recommendation`` from ``rules/*.yaml``), its reason from the rule base
+(``advisor.rulebase``), fact texts from ``advisor.rulebase.article_facts``.
 """
 
 from __future__ import annotations
 
 from functools import cache
 
-from advisor import count_guard
-from advisor.article_facts import article_title, fact_text
-from advisor.recommendation_model import Recommendation, TraceEntry
 from advisor.rulebase import rule_by_id
+from advisor.rulebase.article_facts import article_title, fact_text
 from advisor.rulebase.model import format_text
-from ui.fact_labels import conclusion_text, facts_text
+from advisor.verdict import count_guard
+from advisor.verdict.result import Recommendation, TraceEntry
 from ui.report import labels as L
 from ui.report.formatting import colon, esc
+from ui.results.fact_labels import conclusion_text, facts_text
 
 # The title is read from facts.yaml on every call; once per process is enough.
 _article_title = cache(article_title)

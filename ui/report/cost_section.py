@@ -4,7 +4,7 @@ prices and assumptions behind them (the cost model's own notes, in the report's 
 from __future__ import annotations
 
 from advisor.costs.result import CostReport
-from advisor.recommendation_model import Recommendation
+from advisor.verdict.result import Recommendation
 from ui.report import labels as L
 from ui.report.formatting import esc, figure, hours, mark_row, money, number, table
 from ui.report.plot_images import PlotImage

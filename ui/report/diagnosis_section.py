@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from advisor.diagnosis.result import Diagnosis, FittedScaling, SuspectReport
 from advisor.diagnosis.text_report import LEVEL_LABEL, PARAMETER_LABEL
-from advisor.i18n import Text, pick
+from advisor.text.i18n import Text, pick
 from ui.report import labels as L
 from ui.report.formatting import colon, esc, figure, number, percent, table, times
 from ui.report.guidance_sections import sources

@@ -1,6 +1,6 @@
 """``export_pdf``: the recommendation report as a PDF, in English or Chinese.
 
-Rendered into memory, then written in one atomic step (``advisor.atomic``): a failed export
+Rendered into memory, then written in one atomic step (``advisor.files.atomic``): a failed export
 leaves neither a half-written report nor a temporary file behind.
 """
 
@@ -13,12 +13,12 @@ from pathlib import Path
 
 from PySide6.QtCore import QBuffer, QIODevice
 
-from advisor.atomic import atomic_write_bytes
 from advisor.diagnosis import Diagnosis, diagnose, from_measured_spec
-from advisor.errors import InputError
-from advisor.i18n import LANGS
+from advisor.files.atomic import atomic_write_bytes
+from advisor.files.errors import InputError
 from advisor.profile import Profile
-from advisor.recommendation_model import Recommendation
+from advisor.text.i18n import LANGS
+from advisor.verdict.result import Recommendation
 from ui.report import labels as L
 from ui.report.appendix_section import appendix_html
 from ui.report.cost_section import costs_html

@@ -15,7 +15,7 @@ from functools import cache
 
 from PySide6.QtGui import QFont, QFontDatabase, QRawFont
 
-from advisor.paths import resources_dir
+from advisor.files.paths import resources_dir
 
 BUNDLED_CJK_FILE = "DroidSansFallbackFull.ttf"
 

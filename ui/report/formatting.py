@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 import math
 
-from advisor.i18n import pick
+from advisor.text.i18n import pick
 from ui.report.plot_images import DOC_WIDTH_PX, PlotImage
 
 _SYMBOL = {"CNY": "¥", "USD": "$"}

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from advisor.facts import data_parallel_degree
 from advisor.profile import Profile
-from advisor.recommendation_model import Recommendation
+from advisor.verdict.facts import data_parallel_degree
+from advisor.verdict.result import Recommendation
 from ui.report import labels as L
 from ui.report.formatting import colon, esc, table
 from ui.report.summary_section import interconnect

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QGraphicsView
 
 from advisor.diagnosis.result import Diagnosis
 from advisor.profile import Profile
-from advisor.recommendation_model import Recommendation
+from advisor.verdict.result import Recommendation
 from ui import plots
 from ui.diagnosis.plot import diagnosis_plot
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from advisor.recommendation_model import Recommendation
+from advisor.verdict.result import Recommendation
 from ui.report import labels as L
 from ui.report.formatting import esc, figure, hours, mark_row, number, percent, table, times
 from ui.report.plot_images import PlotImage

@@ -7,10 +7,10 @@ from datetime import datetime
 from advisor.catalog.gpus import resolve_gpu
 from advisor.diagnosis.result import Diagnosis
 from advisor.diagnosis.text_report import LEVEL_LABEL
-from advisor.errors import InputError
-from advisor.i18n import pick
+from advisor.files.errors import InputError
 from advisor.profile import Profile
-from advisor.recommendation_model import Recommendation
+from advisor.text.i18n import pick
+from advisor.verdict.result import Recommendation
 from ui.forms.choices import choice_label
 from ui.report import labels as L
 from ui.report.cost_section import fits_at, fits_count

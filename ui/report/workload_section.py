@@ -8,7 +8,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from advisor.catalog.gpus import resolve_gpu
-from advisor.errors import InputError
+from advisor.files.errors import InputError
 from advisor.profile import CustomGpu, Profile, field_meta
 from ui.forms.choices import choice_label
 from ui.report import labels as L

@@ -8,8 +8,8 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QTextBrowser
 
-from advisor.article_facts import fact_text
-from ui.fact_labels import conclusion_text, facts_text
+from advisor.rulebase.article_facts import fact_text
+from ui.results.fact_labels import conclusion_text, facts_text
 
 
 def trace_html(rec: Any, lang: str) -> str:

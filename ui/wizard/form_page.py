@@ -16,11 +16,11 @@ from PySide6.QtWidgets import (
 )
 
 from advisor.catalog import resolve_gpu
-from advisor.errors import Problem
+from advisor.files.errors import Problem
 from advisor.profile import CustomGpu
-from ui.answers import AnswerModel
-from ui.forms.editors import FieldEditor
-from ui.forms.field_widgets import create_editor, field_spec
+from ui.forms.editors import FieldEditor, create_editor
+from ui.forms.field_spec import field_spec
+from ui.window.answers import AnswerModel
 from ui.wizard.page_fields import PageDef
 from ui.wizard.presets import MODEL_PRESETS, preset_by_name
 

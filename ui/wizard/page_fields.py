@@ -1,7 +1,7 @@
 """Which answers each wizard page asks for, grouped in sections and columns.
 
 Data only: adding an input to the wizard is one path here (its widget, label, unit, help and
-limits come from the profile model through ``ui.forms.field_widgets``)."""
+limits come from the profile model through ``ui.forms.field_spec``)."""
 
 from __future__ import annotations
 

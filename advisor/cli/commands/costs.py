@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 
 from advisor.catalog import load_catalog
+from advisor.catalog.profile_check import load_profile
 from advisor.costs import estimate_costs
 from advisor.costs.text import render_text
-from advisor.errors import InputError
+from advisor.files.errors import InputError
 from advisor.profile import Profile
-from advisor.profile_io import load_profile
 from advisor.scaling.result import Projection
 
 
@@ -42,8 +42,8 @@ def project(profile: Profile, gpus: list[int] | None) -> Projection:
     """The one projection of ``profile`` that every output shows: the scaling model's, with
     measured speed-ups in place of the model's when the profile has measurements (F30); by
     default the counts ``recommend`` weighs (more machines like this one when nothing fits)."""
-    from advisor.beyond import considered
-    from advisor.projection_for import projection_for
+    from advisor.verdict.beyond import considered
+    from advisor.verdict.projection_for import projection_for
 
     return projection_for(profile, gpus) if gpus else considered(profile)[0]
 

@@ -13,12 +13,12 @@ import argparse
 import json
 from pathlib import Path
 
+from advisor.catalog.profile_check import load_profile
 from advisor.cli.commands.recommend import write_pdf
 from advisor.diagnosis import diagnose, from_measured_spec, read_gpu_logs, read_measurements_csv
 from advisor.diagnosis.text_report import render_text
-from advisor.errors import InputError
-from advisor.profile_io import load_profile
-from advisor.recommendation import recommend
+from advisor.files.errors import InputError
+from advisor.verdict.recommendation import recommend
 
 PROFILE_SUFFIXES = (".yaml", ".yml", ".json")
 

@@ -13,5 +13,5 @@ def run(args) -> int:
     import importlib
 
     # Qt is imported only here, by name: the core never imports the GUI package.
-    launch = importlib.import_module("ui.launch").launch
+    launch = importlib.import_module("ui.app.launch").launch
     return launch([args.profile] if args.profile else [], lang=args.lang)

@@ -9,13 +9,13 @@ from __future__ import annotations
 import json
 import sys
 
-from advisor.errors import InputError
+from advisor.files.errors import InputError
 from advisor.hwimport import HardwareDescription, NvmlUnavailable, detect_machine, parse_texts
 from advisor.hwimport.display import observation_title, severity_label
 from advisor.hwimport.importer import read_file_text
 from advisor.hwimport.summary_rows import summary_rows
-from advisor.i18n import pick
-from advisor.text_width import display_width, pad
+from advisor.text.i18n import pick
+from advisor.text.width import display_width, pad
 
 
 def register(sub) -> None:

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import json
 
-from advisor.errors import InputError
-from advisor.i18n import Text, pick
-from advisor.labels import BOTTLENECK
-from advisor.number_text import quantity
-from advisor.profile_io import load_profile
+from advisor.catalog.profile_check import load_profile
+from advisor.files.errors import InputError
+from advisor.profile.labels import BOTTLENECK
+from advisor.text.i18n import Text, pick
+from advisor.text.numbers import quantity
 
 FIELDS = ("gpus", "nodes", "speedup", "speedup_low", "speedup_high", "efficiency", "step_time_s",
           "run_hours", "bottleneck", "memory_per_gpu_gb", "fits", "parallelism")
 
-# Short names: the column is narrow (advisor.labels.PARALLELISM has the long ones).
+# Short names: the column is narrow (advisor.profile.labels.PARALLELISM has the long ones).
 PARALLELISM_SHORT = {
     "data": Text(en="data", zh="数据并行"), "zero": Text(en="ZeRO", zh="ZeRO"),
     "fsdp": Text(en="FSDP", zh="FSDP"), "tensor": Text(en="tensor", zh="张量并行"),
@@ -52,8 +52,8 @@ def parse_counts(text: str | None) -> list[int] | None:
 
 
 def run(args) -> int:
-    from advisor.beyond import considered
-    from advisor.projection_for import projection_for
+    from advisor.verdict.beyond import considered
+    from advisor.verdict.projection_for import projection_for
 
     profile = load_profile(args.profile)
     # the same curve `recommend` uses: measured speed-ups win over the model's (F30); by

@@ -11,12 +11,12 @@ import importlib
 import json
 import sys
 
-from advisor.errors import InputError
-from advisor.i18n import pick
-from advisor.labels import conclusion_text
-from advisor.profile_io import load_profile
-from advisor.recommendation import recommend
-from advisor.recommendation_model import Recommendation
+from advisor.catalog.profile_check import load_profile
+from advisor.files.errors import InputError
+from advisor.profile.labels import conclusion_text
+from advisor.text.i18n import pick
+from advisor.verdict.recommendation import recommend
+from advisor.verdict.result import Recommendation
 
 NA = "—"  # not applicable: the same mark as the costs table (advisor.costs.text)
 SEVERITY_LABEL = {"critical": ("critical", "严重"), "warning": ("warning", "警告"),

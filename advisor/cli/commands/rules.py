@@ -7,16 +7,16 @@ import argparse
 import re
 from pathlib import Path
 
-from advisor import count_guard
-from advisor.article_facts import fact_text
-from advisor.errors import InputError
-from advisor.fact_names import fact_name
-from advisor.i18n import pick
-from advisor.labels import CONCLUSION_KEY, conclusion_value, label
-from advisor.paths import rules_dir
+from advisor.files.errors import InputError
+from advisor.files.paths import rules_dir
+from advisor.profile.labels import CONCLUSION_KEY, conclusion_value, label
 from advisor.rulebase import default_rules, rule_by_id
+from advisor.rulebase.article_facts import fact_text
 from advisor.rulebase.conditions import AllOf, AnyOf, Cond, Node
+from advisor.rulebase.fact_names import fact_name
 from advisor.rulebase.model import FactRef, Rule
+from advisor.text.i18n import pick
+from advisor.verdict import count_guard
 
 _OP_TEXT = {"eq": "=", "ne": "≠", "lt": "<", "le": "≤", "gt": ">", "ge": "≥",
             "in": ("in", "属于"), "not_in": ("not in", "不属于"), "is_true": ("is true", "为是"),
@@ -107,7 +107,7 @@ def run_explain(args) -> int:
     lang = args.lang
     rule = rule_by_id(args.rule_id)
     if rule is None and args.rule_id == count_guard.RULE_ID:  # the policy step the Why list shows
-        print(f"{count_guard.RULE_ID}  (advisor/count_guard.py)")
+        print(f"{count_guard.RULE_ID}  (advisor/verdict/count_guard.py)")
         print(count_guard.EXPLANATION.get(lang))
         print(f"\n{pick(lang, 'article facts:', '文章依据：')}")
         for fact_id in count_guard.SOURCES:

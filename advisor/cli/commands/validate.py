@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import sys
 
-from advisor.errors import InputError
-from advisor.i18n import pick
-from advisor.profile_io import load_profile
+from advisor.catalog.profile_check import load_profile
+from advisor.files.errors import InputError
+from advisor.text.i18n import pick
 
 
 def register(sub) -> None:

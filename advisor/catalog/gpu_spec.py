@@ -1,0 +1,48 @@
+"""What the catalog knows of one GPU: memory, compute, power, links, price, generation and
+cooling, each entry with its source and date."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class GpuSpec(BaseModel):
+    model_config = ConfigDict(extra="ignore", frozen=True, populate_by_name=True)
+
+    id: str
+    aliases: list[str] = Field(default_factory=list)
+    name: str
+    gpu_class: str | None = Field(default=None, alias="class")
+    memory_gb: float = Field(gt=0, le=4096)
+    memory_bandwidth_gbs: float | None = Field(default=None, gt=0, le=100_000)
+    tflops_fp16_dense: float = Field(gt=0, le=100_000)
+    tflops_fp32: float = Field(gt=0, le=100_000)
+    tdp_w: float = Field(gt=0, le=5000)
+    pcie_gen: int | None = Field(default=None, ge=1, le=7)
+    nvlink: Literal["none", "bridge", "sxm"] = "none"
+    nvlink_gbs_unidirectional: float | None = None
+    launch_price_usd: float | None = None
+    # Architecture (turing, volta, ampere, ada, hopper, blackwell): cloud prices are only
+    # blended across GPUs of one generation and class (catalog.cloud_price).
+    generation: str | None = None
+    # Cooling of the usual board: GeForce cards ship open-air coolers; workstation and data-centre
+    # cards are blower or passive (server airflow). None: derived from the class.
+    cooling: Literal["open_air", "blower", "server", "liquid"] | None = None
+    source: Any = None
+    as_of: Any = None
+    confidence: Any = None
+
+    @property
+    def is_consumer(self) -> bool:
+        return self.gpu_class == "consumer"
+
+    @property
+    def default_cooling(self) -> str:
+        """The profile's cooling default for this card (values of profile.Cooling): consumer
+        cards open-air, workstation cards blower, data-centre cards passive in a server."""
+        if self.cooling is not None:
+            return self.cooling
+        return {"consumer": "open_air", "workstation": "blower"}.get(self.gpu_class or "",
+                                                                      "server")

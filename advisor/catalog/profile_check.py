@@ -1,0 +1,63 @@
+"""A profile checked against the catalog: its GPU exists (a family name settled by the link,
+'H100' on PCIe: h100_pcie) and its link is one the card can have. The readers every command
+and the wizard use (``load_profile``, ``parse_profile_text``) are the profile's own with this
+check added, so problems are reported at their lines."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from advisor.catalog.gpus import LINKS_BY_NVLINK, PCIE_LINKS, resolve_gpu, variant_for_link
+from advisor.files.errors import InputError, Problem
+from advisor.profile import Profile, reading
+
+
+def catalog_problems(profile: Profile) -> list[Problem]:
+    """What the catalog says is wrong with the profile's hardware: an unknown GPU, a name that
+    covers several cards the link does not tell apart, or a link the card cannot have. Used by
+    the file loader (with lines) and by the wizard (at the field)."""
+    link = profile.hardware.intra_link
+    try:
+        spec = resolve_gpu(profile.hardware.gpu, link)
+    except InputError as exc:
+        return [Problem(p.path or "hardware.gpu", p.message_en, p.message_zh)
+                for p in exc.problems]
+    if not isinstance(profile.hardware.gpu, str):
+        return []
+    allowed = LINKS_BY_NVLINK.get(spec.nvlink, PCIE_LINKS)
+    if link.value in allowed:
+        return []
+    options = ", ".join(sorted(allowed))
+    return [Problem("hardware.intra_link",
+                    f"{spec.name} cannot use {link.value} (possible: {options})",
+                    f"{spec.name} 不支持 {link.value}（可选：{options}）")]
+
+
+def link_fits_gpu(profile: Profile) -> bool:
+    """Whether the profile's intra-node link exists for its GPU (custom GPUs: always)."""
+    return not any(p.path == "hardware.intra_link" for p in catalog_problems(profile))
+
+
+def vet_profile(profile: Profile) -> Profile:
+    """The profile with a family name settled to the one card its link allows, or an
+    InputError naming what the catalog finds wrong."""
+    problems = catalog_problems(profile)
+    if problems:
+        raise InputError(problems)
+    gpu = profile.hardware.gpu
+    chosen = variant_for_link(gpu, profile.hardware.intra_link) if isinstance(gpu, str) else None
+    if chosen is None or chosen == gpu:
+        return profile
+    return profile.model_copy(update={
+        "hardware": profile.hardware.model_copy(update={"gpu": chosen})})
+
+
+def parse_profile_text(text: str, **kwargs: Any) -> Profile:
+    """Profile text parsed, validated and checked against the catalog."""
+    return reading.parse_profile_text(text, vet=vet_profile, **kwargs)
+
+
+def load_profile(path: str | Path) -> Profile:
+    """A profile file read, validated and checked against the catalog."""
+    return reading.load_profile(path, vet=vet_profile)

@@ -1,0 +1,169 @@
+"""Turn pydantic validation errors into short bilingual messages that name the field."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from pydantic import ValidationError
+
+from advisor.files.errors import Problem
+
+
+def _fmt(value: Any) -> str:
+    text = repr(value) if isinstance(value, str) else str(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+_TEMPLATES: dict[str, tuple[str, str]] = {
+    "greater_than_equal": ("must be ≥ {ge}, got {input}", "必须 ≥ {ge}，实际为 {input}"),
+    "greater_than": ("must be > {gt}, got {input}", "必须 > {gt}，实际为 {input}"),
+    "less_than_equal": ("must be ≤ {le}, got {input}", "必须 ≤ {le}，实际为 {input}"),
+    "less_than": ("must be < {lt}, got {input}", "必须 < {lt}，实际为 {input}"),
+    "missing": ("is required", "必须填写"),
+    "extra_forbidden": ("unknown key {input_key}", "未知字段 {input_key}"),
+    "finite_number": ("must be a finite number, got {input}", "必须是有限数值，实际为 {input}"),
+    "int_type": ("must be a whole number, got {input}", "必须是整数，实际为 {input}"),
+    "int_parsing": ("must be a whole number, got {input}", "必须是整数，实际为 {input}"),
+    "int_from_float": ("must be a whole number, got {input}", "必须是整数，实际为 {input}"),
+    "float_type": ("must be a number, got {input}", "必须是数值，实际为 {input}"),
+    "float_parsing": ("must be a number, got {input}", "必须是数值，实际为 {input}"),
+    "bool_type": ("must be true or false, got {input}", "必须是 true 或 false，实际为 {input}"),
+    "bool_parsing": ("must be true or false, got {input}", "必须是 true 或 false，实际为 {input}"),
+    "string_type": ("must be text, got {input}", "必须是文本，实际为 {input}"),
+    "string_too_short": ("must not be empty", "不能为空"),
+    "string_too_long": ("is too long (at most {max_length} characters)",
+                        "太长（最多 {max_length} 个字符）"),
+    "too_short": ("needs at least {min_length} entries", "至少需要 {min_length} 项"),
+    "too_long": ("has too many entries (at most {max_length})", "条目过多（最多 {max_length} 项）"),
+    "enum": ("must be one of {expected}, got {input}", "必须是 {expected} 之一，实际为 {input}"),
+    "literal_error": ("must be {expected}, got {input}", "必须是 {expected}，实际为 {input}"),
+    "model_type": ("must be a mapping of keys to values, got {input}",
+                   "必须是键值映射，实际为 {input}"),
+    "model_attributes_type": ("must be a mapping of keys to values, got {input}",
+                              "必须是键值映射，实际为 {input}"),
+    "dict_type": ("must be a mapping of keys to values, got {input}",
+                  "必须是键值映射，实际为 {input}"),
+    "list_type": ("must be a list, got {input}", "必须是列表，实际为 {input}"),
+    # raised by the profile's own validators (advisor/profile.py)
+    "number_between": ("must be between {low} and {high}, got {input}",
+                       "必须在 {low} 到 {high} 之间，实际为 {input}"),
+    "one_key_of": ("give only one of {keys}", "只能填写 {keys} 其中之一"),
+    "revenue_value_missing": (
+        "time_value is revenue, but what a day of revenue is worth is not given: fill in "
+        "economics.value_per_day, or set time_value to none",
+        "time_value 为 revenue，但没有填写一天的收入值多少：请填写 economics.value_per_day，"
+        "或把 time_value 设为 none"),
+    "deadline_value_missing": (
+        "time_value is deadline, but neither what a day saved is worth nor the deadline is "
+        "given: fill in economics.value_per_day or economics.deadline_days, or set time_value "
+        "to none",
+        "time_value 为 deadline，但既没有填写省下一天值多少，也没有填写截止时间：请填写 "
+        "economics.value_per_day 或 economics.deadline_days，或把 time_value 设为 none"),
+}
+
+# Errors that only say the input is of another type: in a union (hardware.gpu: text or a
+# custom GPU's numbers) such a branch is noise when another branch took the input's type.
+_TYPE_ERRORS = frozenset({"string_type", "model_type", "model_attributes_type", "dict_type"})
+
+# Sentences raised by our own validators, translated for the Chinese message.
+_VALUE_ERRORS_ZH: dict[str, str] = {
+    "give single_gpu_hours, or single_gpu_throughput with dataset_samples and epochs":
+        "请填写 single_gpu_hours，或同时填写 single_gpu_throughput、dataset_samples 和 epochs",
+    "inter_link: several machines need a network between them (inter_link is none)":
+        "inter_link：多台机器之间需要网络（当前为 none）",
+    "give either throughput or step_time_s": "throughput 与 step_time_s 二选一",
+    "each GPU count may appear only once": "每个卡数只能出现一次",
+    "use throughput for every point, or step_time_s for every point":
+        "所有测量点须统一使用 throughput 或 step_time_s",
+    # catalog override entries (advisor/catalog/entries.py)
+    "source must name where the number comes from": "source 必须注明数字的出处",
+    "low must not exceed high": "low 不能大于 high",
+}
+
+
+def _is_branch(item: Any) -> bool:
+    return isinstance(item, str) and (item in {"str", "CustomGpu"} or "[" in item)
+
+
+def _path(loc: Sequence[Any]) -> str:
+    parts: list[str] = []
+    for item in loc:
+        if isinstance(item, int):
+            parts.append(f"[{item}]")
+        elif _is_branch(item):
+            continue  # union branch names are noise for a user
+        else:
+            parts.append(("." if parts else "") + str(item))
+    return "".join(parts)
+
+
+def _branch(loc: tuple[Any, ...]) -> tuple[tuple[Any, ...], Any] | None:
+    """(the union's location, the branch) of an error inside a union, else None."""
+    for i, item in enumerate(loc):
+        if _is_branch(item):
+            return loc[:i], item
+    return None
+
+
+def _meant_branches(errors: list[dict[str, Any]]) -> set[tuple[tuple[Any, ...], Any]]:
+    """Union branches whose errors are about the value itself, not its type: the branch the
+    user meant (a mapping for hardware.gpu is a custom GPU, not a catalog name)."""
+    return {b for err in errors if err.get("type") not in _TYPE_ERRORS
+            and (b := _branch(tuple(err.get("loc", ())))) is not None}
+
+
+def _wrong_branch(loc: tuple[Any, ...], kind: str, meant: set[tuple[tuple[Any, ...], Any]]) -> bool:
+    branch = _branch(loc)
+    return (branch is not None and kind in _TYPE_ERRORS
+            and any(where == branch[0] and other != branch[1] for where, other in meant))
+
+
+def problems_from_validation(
+    error: ValidationError, line_of: Callable[[tuple[Any, ...]], int | None] | None = None
+) -> list[Problem]:
+    """One Problem per error, deduplicated, with the YAML line when ``line_of`` knows it."""
+    problems: list[Problem] = []
+    seen: set[tuple[str, str]] = set()
+    errors = error.errors(include_url=False)
+    meant = _meant_branches(errors)
+    for err in errors:
+        loc = tuple(err.get("loc", ()))
+        kind = err.get("type", "")
+        if _wrong_branch(loc, kind, meant):
+            continue
+        ctx = dict(err.get("ctx") or {})
+        value = err.get("input")
+        if "at" in ctx:  # a section's validator speaking about one of its keys
+            loc += (ctx["at"],)
+            value = value.get(ctx["at"]) if isinstance(value, dict) else \
+                getattr(value, ctx["at"], value)
+        line_loc = loc
+        if "line_at" in ctx and value is None:  # absent: the key that asks for it has the line
+            line_loc = loc[:-1] + (ctx["line_at"],)
+        ctx["input"] = _fmt(value)
+        if kind == "extra_forbidden":
+            ctx["input_key"] = repr(loc[-1]) if loc else "?"
+            loc = loc[:-1] + (loc[-1],) if loc else loc
+        if kind in ("value_error", "assertion_error"):
+            raw = str(ctx.get("error", err.get("msg", "")))
+            msg_en = raw
+            msg_zh = _VALUE_ERRORS_ZH.get(raw, raw)
+        elif kind in _TEMPLATES:
+            en, zh = _TEMPLATES[kind]
+            try:
+                # pydantic joins the choices in English ("'a', 'b' or 'c'"); 或 in Chinese
+                zh_ctx = {**ctx, "expected": str(ctx["expected"]).replace(" or ", " 或 ")} \
+                    if "expected" in ctx else ctx
+                msg_en, msg_zh = en.format(**ctx), zh.format(**zh_ctx)
+            except (KeyError, IndexError):
+                msg_en = msg_zh = err.get("msg", kind)
+        else:
+            msg_en = msg_zh = f"{err.get('msg', kind)} (got {ctx['input']})"
+        path = _path(loc)
+        if (path, msg_en) in seen:
+            continue
+        seen.add((path, msg_en))
+        line = line_of(line_loc) if line_of else None
+        problems.append(Problem(path, msg_en, msg_zh, line))
+    return problems

@@ -1,0 +1,37 @@
+"""The workload profile: the data model every other layer reads (it imports none of them).
+
+Sections: ``workload`` (model and training run), ``hardware``, ``economics``, ``measured``; their
+choices in ``enums``; the bilingual field metadata the wizard is generated from in
+``field_meta``; reading (``reading``: safe, line-aware YAML/JSON) and writing (``writing``:
+atomic). A profile read for a command is also checked against the catalog:
+``advisor.catalog.profile_check.load_profile``.
+"""
+
+from advisor.profile.economics import EconomicsSpec
+from advisor.profile.enums import (
+    Cooling,
+    Currency,
+    EconomicsMode,
+    GradientDtype,
+    InputPipeline,
+    InterLink,
+    IntraLink,
+    Parallelism,
+    Precision,
+    Storage,
+    Task,
+    TimeValue,
+    Virtualization,
+)
+from advisor.profile.field_meta import field_meta, meta
+from advisor.profile.hardware import CustomGpu, HardwareSpec
+from advisor.profile.measured import MeasuredPoint, MeasuredSpec
+from advisor.profile.model import SCHEMA_VERSION, Profile, default_profile
+from advisor.profile.workload import ModelSpec, TrainingSpec
+
+__all__ = [
+    "SCHEMA_VERSION", "Cooling", "Currency", "CustomGpu", "EconomicsMode", "EconomicsSpec",
+    "GradientDtype", "HardwareSpec", "InputPipeline", "InterLink", "IntraLink", "MeasuredPoint",
+    "MeasuredSpec", "ModelSpec", "Parallelism", "Precision", "Profile", "Storage", "Task",
+    "TimeValue", "TrainingSpec", "Virtualization", "default_profile", "field_meta", "meta",
+]

@@ -1,0 +1,90 @@
+"""The money: own or cloud, prices, currency, what a day saved is worth, the deadline."""
+
+from __future__ import annotations
+
+from pydantic import model_validator
+from pydantic_core import PydanticCustomError
+
+from advisor.profile.enums import Currency, EconomicsMode, TimeValue
+from advisor.profile.field_meta import StrictSection, meta
+
+
+class EconomicsSpec(StrictSection):
+    mode: EconomicsMode = meta("Own or cloud", "自建还是租用",
+                               "own hardware, cloud rental, or compare both.",
+                               "自有硬件、云上租用，或两者比较。", default=EconomicsMode.compare)
+    currency: Currency | None = meta("Currency", "货币",
+                                     "CNY or USD; empty follows the language (Chinese → CNY).",
+                                     "人民币或美元；留空则随语言（中文为人民币）。", default=None)
+    gpu_price: float | None = meta("Price of one GPU", "单卡价格",
+                                   "Purchase price of one card; empty uses the catalog. Cards "
+                                   "you already own: 0 (money already spent is not a cost of "
+                                   "this decision).",
+                                   "一张卡的购买价；留空使用目录价格。已经有的卡填 0（已花掉的钱"
+                                   "不算这次决策的成本）。", unit="currency",
+                                   unit_zh="货币", default=None, ge=0, le=100_000_000)
+    base_system_price: float | None = meta(
+        "Price of the machine without GPUs", "不含显卡的整机价格",
+        "Board, CPU, memory, case, power supply for a one-GPU machine; empty uses defaults.",
+        "单卡机器的主板、CPU、内存、机箱、电源价格；留空使用默认值。", unit="currency",
+        unit_zh="货币", default=None, ge=0, le=100_000_000)
+    cloud_price_per_gpu_hour: float | None = meta(
+        "Cloud price per GPU-hour", "云上每卡小时价格", "Empty uses the catalog's offers.",
+        "留空使用目录中的报价。", unit="currency/GPU-h", unit_zh="货币/卡时", default=None,
+        ge=0, le=100_000)
+    electricity_per_kwh: float | None = meta(
+        "Electricity price", "电价", "Per kWh; empty uses the catalog.", "每度电价格；留空使用目录。",
+        unit="currency/kWh", unit_zh="货币/度", default=None, ge=0, le=100)
+    pue: float | None = meta(
+        "PUE", "PUE（电能使用效率）",
+        "Facility overhead on power (1.0 at home, about 1.3–1.6 in a data centre). Empty: 1.0, "
+        "or a data centre's average for NVLink/NVSwitch servers.",
+        "机房电力开销系数（家里 1.0，机房约 1.3–1.6）。留空：按 1.0；NVLink/NVSwitch 服务器按数据中心平均值。",
+        default=None, ge=1.0, le=3.0)
+    time_value: TimeValue = meta(
+        "What a day saved is worth", "省下一天值多少",
+        "deadline (research), revenue (product), or none (learning).",
+        "deadline（科研赶截稿）、revenue（产品收入）或 none（个人学习）。",
+        default=TimeValue.none)
+    value_per_day: float | None = meta(
+        "Value of one day saved", "省下一天的价值",
+        "Money a day of waiting costs you (deadline value or a day of revenue). Needed with "
+        "time_value revenue, and with deadline unless a deadline date (deadline_days) is given.",
+        "等待一天的代价（截稿价值或一天的收入）。time_value 为 revenue 时必填；为 deadline 时，"
+        "未填截止时间（deadline_days）则必填。", unit="currency/day", unit_zh="货币/天",
+        default=None, ge=0, le=1e10)
+    deadline_days: float | None = meta(
+        "Deadline", "截止时间", "Days until results are needed, if there is a deadline.",
+        "距离需要结果还有几天，可不填。", unit="days", unit_zh="天", default=None, gt=0,
+        le=3650)
+    engineer_day_rate: float | None = meta(
+        "Engineer day rate", "工程师日薪", "Cost of one engineer-day; empty uses a default.",
+        "一个工程师工作日的成本；留空使用默认值。", unit="currency/day", unit_zh="货币/天",
+        default=None, ge=0, le=1e7)
+    moved_to_multi_gpu_before: bool = meta(
+        "Done multi-GPU before", "以前做过多卡迁移",
+        "Has the team already moved a job to multi-GPU (data loader, learning rate, NCCL)?",
+        "团队是否已有把任务迁移到多卡的经验（数据加载、学习率、NCCL）？", default=False)
+
+    @model_validator(mode="after")
+    def _day_value_given(self) -> EconomicsSpec:
+        """Revenue is worth money only at a price, and a deadline needs its worth a day or its
+        date: without them a day saved would silently count as 0 (F12). A deadline with only
+        deadline_days counts the date alone (the fewest GPUs that meet it)."""
+        if self.value_per_day is None and (
+                self.time_value == TimeValue.revenue
+                or (self.time_value == TimeValue.deadline and self.deadline_days is None)):
+            raise PydanticCustomError(
+                f"{self.time_value.value}_value_missing", "time_value is {time_value}: give {at}",
+                {"time_value": self.time_value.value, "at": "value_per_day",
+                 "line_at": "time_value"})
+        return self
+
+
+MONEY_FIELDS = ("gpu_price", "base_system_price", "cloud_price_per_gpu_hour",
+                "electricity_per_kwh", "value_per_day", "engineer_day_rate")
+
+
+def names_money(economics: EconomicsSpec) -> bool:
+    """Whether the section gives any price (then it must say its currency)."""
+    return any(getattr(economics, name) is not None for name in MONEY_FIELDS)

@@ -1,0 +1,111 @@
+"""The choices a profile offers (task, precision, links, money …), as string enums."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class Task(StrEnum):
+    image_classification = "image_classification"
+    object_detection = "object_detection"
+    segmentation = "segmentation"
+    speech_recognition = "speech_recognition"
+    nlp = "nlp"
+    llm = "llm"
+    recommendation = "recommendation"
+    gan = "gan"
+    reinforcement_learning = "reinforcement_learning"
+    other = "other"
+
+
+class Precision(StrEnum):
+    fp32 = "fp32"
+    tf32 = "tf32"
+    fp16 = "fp16"
+    bf16 = "bf16"
+    amp = "amp"
+
+
+class InputPipeline(StrEnum):
+    starved = "starved"
+    typical = "typical"
+    tuned = "tuned"
+
+
+class Storage(StrEnum):
+    hdd = "hdd"
+    sata_ssd = "sata_ssd"
+    nvme = "nvme"
+    network = "network"
+    ram = "ram"
+
+
+class Parallelism(StrEnum):
+    auto = "auto"
+    data = "data"
+    zero1 = "zero1"
+    zero2 = "zero2"
+    zero3 = "zero3"
+    fsdp = "fsdp"
+    tensor = "tensor"
+    pipeline = "pipeline"
+
+
+class GradientDtype(StrEnum):
+    auto = "auto"  # follows precision; AMP keeps fp32 gradients
+    fp32 = "fp32"
+    fp16 = "fp16"
+    bf16 = "bf16"
+
+
+class IntraLink(StrEnum):
+    pcie3 = "pcie3"
+    pcie4 = "pcie4"
+    pcie5 = "pcie5"
+    nvlink_bridge = "nvlink_bridge"
+    nvlink = "nvlink"
+    nvswitch = "nvswitch"
+
+
+class InterLink(StrEnum):
+    none = "none"
+    ethernet_10g = "ethernet_10g"
+    ethernet_25g = "ethernet_25g"
+    ethernet_100g = "ethernet_100g"
+    roce = "roce"
+    infiniband_edr = "infiniband_edr"
+    infiniband_hdr = "infiniband_hdr"
+    infiniband_ndr = "infiniband_ndr"
+
+
+class Virtualization(StrEnum):
+    bare_metal = "bare_metal"
+    passthrough = "passthrough"
+    vgpu = "vgpu"
+    unknown = "unknown"
+
+
+class Cooling(StrEnum):
+    open_air = "open_air"
+    blower = "blower"
+    server = "server"
+    liquid = "liquid"
+
+
+class EconomicsMode(StrEnum):
+    own = "own"
+    cloud = "cloud"
+    compare = "compare"
+
+
+class Currency(StrEnum):
+    CNY = "CNY"
+    USD = "USD"
+
+
+class TimeValue(StrEnum):
+    # research with a deadline: a day saved is worth `value_per_day`; with only `deadline_days`
+    # the date alone counts (the fewest GPUs that meet it), time saved has no money value
+    deadline = "deadline"
+    revenue = "revenue"  # product work: a day saved earns a day of revenue
+    none = "none"  # learning: time saved has no money value

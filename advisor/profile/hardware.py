@@ -1,0 +1,82 @@
+"""The machines: GPU model (a catalog id or the user's own card), count, links, virtualisation,
+cooling and what was measured of them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import Field, model_validator
+
+from advisor.profile.enums import Cooling, InterLink, IntraLink, Virtualization
+from advisor.profile.field_meta import StrictSection, meta
+
+
+class CustomGpu(StrictSection):
+    """A GPU that is not in the catalog."""
+
+    name: str = Field(min_length=1, max_length=120)
+    memory_gb: float = Field(gt=0, le=4096)
+    tflops_fp16: float = Field(gt=0, le=100_000, description="dense FP16/BF16 tensor TFLOPS")
+    tflops_fp32: float = Field(gt=0, le=100_000)
+    tdp_w: float = Field(default=300, gt=0, le=5000)
+    pcie_gen: int = Field(default=4, ge=1, le=7)
+    price_usd: float | None = Field(default=None, ge=0, le=10_000_000)
+
+
+class HardwareSpec(StrictSection):
+    gpu: str | CustomGpu = meta(
+        "GPU model", "显卡型号", "A catalog id (e.g. rtx4090, a100_sxm4_80gb, h100_sxm) or your "
+        "own specs.", "目录中的型号（如 rtx4090、a100_sxm4_80gb、h100_sxm），或自定义参数。",
+        default="rtx4090")
+    gpus_per_node: int = meta("GPUs per machine", "每台机器的卡数",
+                              "GPUs in one machine (the largest setup to consider).",
+                              "单台机器的显卡数（考虑的最大配置）。", default=4, ge=1, le=64)
+    nodes: int = meta("Machines", "机器台数", "Machines (nodes) available.", "可用的机器（节点）数。",
+                      default=1, ge=1, le=4096)
+    intra_link: IntraLink = meta("Link inside a machine", "机内互联",
+                                 "How GPUs in one machine talk to each other.",
+                                 "同一台机器内显卡之间的通信方式。", default=IntraLink.pcie4)
+    inter_link: InterLink = meta("Link between machines", "机间网络",
+                                 "Network between machines (none for one machine).",
+                                 "机器之间的网络（单机填 none）。", default=InterLink.none)
+    virtualization: Virtualization = meta(
+        "Virtualisation", "虚拟化",
+        "bare metal, full pass-through, or NVIDIA vGPU (shared physical GPUs).",
+        "裸金属、整卡直通，或 NVIDIA vGPU（共享物理卡）。", default=Virtualization.bare_metal)
+    vgpus_per_physical_gpu: int | None = meta(
+        "vGPUs per physical GPU", "每张物理卡切分的 vGPU 数",
+        "With vGPU: how many virtual GPUs share one physical card, if known.",
+        "使用 vGPU 时一张物理卡被切成几份，可不填。", default=None, ge=1, le=64)
+    cooling: Cooling = meta("Cooling", "散热方式",
+                            "open_air: gaming coolers; blower: turbo cards; server: ducted "
+                            "chassis; liquid.", "open_air：开放式风扇；blower：涡轮卡；server："
+                            "服务器风道；liquid：水冷。", default=Cooling.open_air)
+    max_gpu_temp_c: float | None = meta(
+        "Measured max GPU temperature", "实测最高显卡温度",
+        "Highest temperature seen under load, if measured.", "满载时观察到的最高温度，可不填。",
+        unit="°C", default=None, ge=0, le=130)
+    allreduce_busbw_gbs: float | None = meta(
+        "Measured all-reduce bus bandwidth", "实测 All-Reduce 总线带宽",
+        "busbw from nccl-tests all_reduce_perf (large messages), overrides the link default.",
+        "nccl-tests all_reduce_perf 的 busbw（大消息），会覆盖默认值。", unit="GB/s", default=None,
+        gt=0, le=10_000)
+
+    @property
+    def total_gpus(self) -> int:
+        return self.gpus_per_node * self.nodes
+
+    @model_validator(mode="before")
+    @classmethod
+    def _gpu_number_is_a_name(cls, data: Any) -> Any:
+        """`gpu: 4090` in YAML is a number; it names a card. Which card a name means ('H100' on
+        PCIe: h100_pcie) is the catalog's to say (``advisor.catalog.profile_check``)."""
+        if isinstance(data, dict) and type(data.get("gpu")) is int:
+            return {**data, "gpu": str(data["gpu"])}
+        return data
+
+    @model_validator(mode="after")
+    def _network_for_nodes(self) -> HardwareSpec:
+        if self.nodes > 1 and self.inter_link == InterLink.none:
+            raise ValueError("inter_link: several machines need a network between them "
+                             "(inter_link is none)")
+        return self

@@ -1,0 +1,39 @@
+"""The workload profile: everything the advisor needs to know about one training job.
+
+Every field carries its unit (in its name or ``unit``), bounds, English and Chinese titles and
+help, so the wizard and the CLI can be generated from the model alone (see ``field_meta``).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from advisor.profile.economics import EconomicsSpec
+from advisor.profile.enums import Task
+from advisor.profile.field_meta import StrictSection, meta
+from advisor.profile.hardware import HardwareSpec
+from advisor.profile.measured import MeasuredSpec
+from advisor.profile.workload import ModelSpec, TrainingSpec
+
+SCHEMA_VERSION = 1
+
+
+
+class Profile(StrictSection):
+    """One training workload and the hardware and money around it."""
+
+    schema_version: Literal[1] = SCHEMA_VERSION
+    task: Task = meta("Task", "任务类型", "What kind of model you train.", "训练的模型类型。",
+                      default=Task.image_classification)
+    model: ModelSpec = Field(default_factory=ModelSpec)
+    training: TrainingSpec = Field(default_factory=lambda: TrainingSpec(single_gpu_hours=24))
+    hardware: HardwareSpec = Field(default_factory=HardwareSpec)
+    economics: EconomicsSpec = Field(default_factory=EconomicsSpec)
+    measured: MeasuredSpec | None = None
+    notes: str = Field(default="", max_length=10_000)
+
+
+def default_profile() -> Profile:
+    return Profile()

@@ -1,0 +1,99 @@
+"""Reading profiles (YAML or JSON): safe, line-aware, every problem named with its field and
+line.
+
+The profile knows nothing of the catalog: whether its GPU and link exist is checked by a
+``vet`` step the caller passes in (``advisor.catalog.profile_check`` passes the catalog's), and
+the problems it finds are reported at their lines here.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from advisor.files.errors import InputError, Problem
+from advisor.files.reading import read_text_file
+from advisor.files.validation_messages import problems_from_validation
+from advisor.files.yaml_lines import LineIndex, load_yaml_text
+from advisor.profile.economics import names_money
+from advisor.profile.model import Profile
+
+# A vet returns the profile as later steps should read it (names settled), or raises an
+# InputError whose problems carry field paths (their lines are found here).
+Vet = Callable[[Profile], Profile]
+
+
+def parse_profile_text(text: str, *, source: str = "<profile>", fmt: str | None = None,
+                       vet: Vet | None = None) -> Profile:
+    """Parse and validate profile text; ``fmt`` is 'json' or 'yaml' (guessed when None)."""
+    if not text.strip():
+        raise InputError.single("file is empty", "文件为空", source=source)
+    index: LineIndex | None = None
+    if fmt == "json" or (fmt is None and text.lstrip().startswith("{")):
+        try:
+            data: Any = json.loads(text, parse_constant=_reject_constant)
+        except json.JSONDecodeError as exc:
+            raise InputError.single(f"not valid JSON: {exc.msg}", f"不是有效的 JSON：{exc.msg}",
+                                    line=exc.lineno, source=source) from None
+        except RecursionError:
+            raise InputError.single("JSON nested too deeply", "JSON 嵌套过深",
+                                    source=source) from None
+        except ValueError as exc:
+            raise InputError.single(str(exc), f"不允许的数值：{exc}", source=source) from None
+    else:
+        data, index = load_yaml_text(text, source=source)
+    if not isinstance(data, dict):
+        raise InputError.single(
+            f"expected a mapping of keys (task, model, training, ...), got {type(data).__name__}",
+            f"应为键值映射（task、model、training 等），实际为 {type(data).__name__}",
+            line=1, source=source)
+    version = data.get("schema_version", 1)
+    if version != 1:
+        raise InputError.single(
+            f"unsupported schema_version {version!r}; this version reads 1",
+            f"不支持的 schema_version {version!r}；本版本只读取 1", path="schema_version",
+            line=index.line_of(("schema_version",)) if index else None, source=source)
+    try:
+        profile = Profile.model_validate(data)
+    except RecursionError:
+        raise InputError.single("nested too deeply", "嵌套过深", source=source) from None
+    except ValidationError as exc:
+        problems = problems_from_validation(exc, index.line_of if index else None)
+        raise InputError(problems, source) from None
+    if vet is not None:
+        try:
+            profile = vet(profile)
+        except InputError as exc:
+            raise InputError([_at_line(p, index) for p in exc.problems], source) from None
+    _check_money_has_currency(profile, index, source)
+    return profile
+
+
+def _at_line(problem: Problem, index: LineIndex | None) -> Problem:
+    line = index.line_of(tuple(problem.path.split("."))) if index and problem.path else None
+    return Problem(problem.path, problem.message_en, problem.message_zh, line or problem.line)
+
+
+def _check_money_has_currency(profile: Profile, index: LineIndex | None, source: str) -> None:
+    """A price without a currency would change meaning with the reader's language."""
+    if profile.economics.currency is None and names_money(profile.economics):
+        line = index.line_of(("economics",)) if index else None
+        raise InputError([Problem(
+            "economics.currency",
+            "give the currency (CNY or USD) of the prices in this file",
+            "请注明本文件中价格的货币（CNY 或 USD）", line)], source)
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not allowed")
+
+
+def load_profile(path: str | Path, *, vet: Vet | None = None) -> Profile:
+    path = Path(path)
+    text = read_text_file(path)
+    fmt = "json" if path.suffix.lower() == ".json" else None
+    return parse_profile_text(text, source=str(path), fmt=fmt, vet=vet)

@@ -1,0 +1,146 @@
+"""What is trained and how: the model (size, shape) and the training run (length, batch,
+precision, parallelism, schedule, input pipeline)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import model_validator
+from pydantic_core import PydanticCustomError
+
+from advisor.profile.enums import GradientDtype, InputPipeline, Parallelism, Precision, Storage
+from advisor.profile.field_meta import StrictSection, meta
+
+
+class ModelSpec(StrictSection):
+    name: str = meta("Model name", "模型名称", "A name you recognise, e.g. ResNet-50.",
+                     "便于识别的名称，例如 ResNet-50。", default="my-model", min_length=1,
+                     max_length=120)
+    params_millions: float = meta(
+        "Parameters", "参数量", "Number of trainable parameters, in millions (ResNet-50: 25.6).",
+        "可训练参数数量，单位百万（ResNet-50 约 25.6）。", unit="M", unit_zh="百万",
+        default=25.6, gt=0, le=10_000_000)
+    flops_per_sample_gflops: float | None = meta(
+        "Training FLOPs per sample", "每样本训练计算量",
+        "Forward + backward GFLOPs for one sample, if known (ResNet-50 at 224 px: about 12).",
+        "单个样本前向加反向的计算量（GFLOPs），可不填（ResNet-50 224 像素约 12）。",
+        unit="GFLOP", default=None, gt=0, le=1e9)
+    layers: int | None = meta("Layers", "层数", "Transformer layers (LLMs), if known.",
+                              "Transformer 层数（大语言模型），可不填。", default=None, ge=1,
+                              le=2000)
+    hidden_size: int | None = meta("Hidden size", "隐藏维度", "Model width (LLMs), if known.",
+                                   "模型宽度（大语言模型），可不填。", default=None, ge=16,
+                                   le=1_000_000)
+    sequence_length: int | None = meta(
+        "Sequence length", "序列长度", "Tokens per sample (language models), if known.",
+        "每个样本的 token 数（语言模型），可不填。", unit="tokens", unit_zh="token",
+        default=None, ge=1, le=10_000_000)
+
+
+class TrainingSpec(StrictSection):
+    single_gpu_hours: float | None = meta(
+        "One run on one GPU", "单卡跑一次的时间",
+        "Wall-clock hours one full training run takes on a single GPU.",
+        "在一张卡上完整训练一次所需的小时数。", unit="h", unit_zh="小时", default=None, gt=0,
+        le=100_000)
+    single_gpu_throughput: float | None = meta(
+        "Single-GPU throughput", "单卡吞吐",
+        "Samples per second on one GPU (instead of run time; needs data set size and epochs).",
+        "单卡每秒处理的样本数（可代替运行时间；需同时给出数据集大小和轮数）。", unit="samples/s",
+        unit_zh="样本/秒", default=None, gt=0, le=1e9)
+    dataset_samples: int | None = meta("Data set size", "数据集大小", "Samples in one epoch.",
+                                       "一个 epoch 的样本数。", unit="samples", unit_zh="样本",
+                                       default=None, ge=1, le=10**13)
+    epochs: float | None = meta("Epochs", "训练轮数", "Passes over the data set per run.",
+                                "每次训练遍历数据集的次数。", default=None, gt=0, le=100_000)
+    batch_per_gpu: int = meta("Batch per GPU", "每卡批大小", "Samples per GPU per step.",
+                              "每张卡每步处理的样本数。", unit="samples", unit_zh="样本",
+                              default=64, ge=1, le=1_000_000)
+    precision: Precision = meta("Precision", "精度", "Number format of training.",
+                                "训练使用的数值精度。", default=Precision.amp)
+    gradient_dtype: GradientDtype = meta(
+        "Gradient all-reduce type", "梯度同步精度",
+        "Type of the gradients exchanged; 'auto' follows precision (AMP keeps fp32 gradients).",
+        "同步梯度的数值类型；auto 按精度推断（AMP 默认保留 fp32 梯度）。",
+        default=GradientDtype.auto)
+    parallelism: Parallelism = meta(
+        "Parallelism", "并行方式", "How the work is split; 'auto' lets the advisor choose.",
+        "如何切分计算；auto 由顾问选择。", default=Parallelism.auto)
+    micro_batches: int | None = meta(
+        "Micro-batches (pipeline)", "微批次数（流水线）",
+        "Micro-batches per step for pipeline parallel.", "流水线并行每步的微批次数。",
+        default=None, ge=1, le=4096)
+    activation_checkpointing: bool = meta(
+        "Activation checkpointing", "激活重计算（checkpointing）",
+        "Layers' activations are recomputed in the backward pass instead of kept: far less "
+        "memory, about a third more compute.",
+        "反向传播时重新计算各层激活而不保存：显存大幅减少，计算量约多三分之一。",
+        default=False)
+    gradient_accumulation_steps: int = meta(
+        "Gradient accumulation steps", "梯度累积步数",
+        "Micro-batches (of the batch per GPU) per optimizer step; gradients are exchanged once "
+        "per optimizer step. 1 = no accumulation.",
+        "每次优化器更新包含的微批次数（每个微批次为每卡批大小）；梯度每次更新只同步一次。"
+        "1 表示不累积。", unit="micro-batches", unit_zh="微批次", default=1, ge=1, le=4096)
+    runs_per_month: float = meta(
+        "Runs per month", "每月训练次数", "How many full runs you do in a month.",
+        "每月完整训练的次数。", unit="runs/month", unit_zh="次/月", default=4, ge=0, le=100_000)
+    horizon_months: float = meta(
+        "Planning horizon", "规划周期", "Months over which hardware and set-up work pay off.",
+        "硬件与迁移投入分摊的月数。", unit="months", unit_zh="月", default=12, gt=0, le=120)
+    input_pipeline: InputPipeline = meta(
+        "Input pipeline", "数据加载管线",
+        "starved: single-threaded reading; typical: default data loader; tuned: enough workers, "
+        "fast storage, prefetching.",
+        "starved：单线程读盘；typical：默认数据加载；tuned：足够的 worker、快速存储、预取。",
+        default=InputPipeline.typical)
+    dataloader_workers: int | None = meta(
+        "Data-loader workers", "数据加载 worker 数", "num_workers per GPU, if known.",
+        "每张卡的 num_workers，可不填。", default=None, ge=0, le=256)
+    cpu_cores: int | None = meta("CPU cores", "CPU 核数", "CPU cores in one machine, if known.",
+                                 "单台机器的 CPU 核数，可不填。", default=None, ge=1, le=4096)
+    storage: Storage | None = meta("Storage", "存储类型", "Where the training data is read from.",
+                                   "训练数据从哪里读取。", default=None)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _runs_per_period(cls, data: Any) -> Any:
+        """Accept runs per day or per week and convert them to runs per month."""
+        if not isinstance(data, dict):
+            return data
+        given = [k for k in ("runs_per_month", "runs_per_week", "runs_per_day") if k in data]
+        if len(given) > 1:
+            raise PydanticCustomError("one_key_of", "give only one of {keys}",
+                                      {"at": given[1], "keys": ", ".join(given)})
+        data = dict(data)
+        for key, factor in (("runs_per_week", 52 / 12), ("runs_per_day", 365 / 12)):
+            if key in data:
+                value = data.pop(key)
+                # "at": the key below this section the message is about (its own YAML line)
+                if isinstance(value, bool) or not isinstance(value, int | float):
+                    raise PydanticCustomError("float_type", "{at} must be a number",
+                                              {"at": key})
+                if not 0 <= value <= 10_000:
+                    raise PydanticCustomError("number_between",
+                                              "{at} must be between {low} and {high}",
+                                              {"at": key, "low": 0, "high": 10_000})
+                data["runs_per_month"] = round(value * factor, 6)
+        return data
+
+    @model_validator(mode="after")
+    def _run_length_known(self) -> TrainingSpec:
+        if self.single_gpu_hours is None:
+            if self.single_gpu_throughput is None or self.dataset_samples is None or \
+                    self.epochs is None:
+                raise ValueError(
+                    "give single_gpu_hours, or single_gpu_throughput with dataset_samples and "
+                    "epochs")
+        return self
+
+    @property
+    def run_hours_one_gpu(self) -> float:
+        """Hours of one run on one GPU, from the run time or from throughput × data."""
+        if self.single_gpu_hours is not None:
+            return self.single_gpu_hours
+        assert self.single_gpu_throughput and self.dataset_samples and self.epochs
+        return self.dataset_samples * self.epochs / self.single_gpu_throughput / 3600.0

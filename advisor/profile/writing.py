@@ -1,0 +1,39 @@
+"""Writing profiles (YAML or JSON) atomically: an existing file is never half-written."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from advisor.files.atomic import atomic_write_text
+from advisor.profile.economics import names_money
+from advisor.profile.enums import Currency
+from advisor.profile.model import Profile
+from advisor.text.i18n import system_lang
+
+
+def profile_to_data(profile: Profile) -> dict[str, Any]:
+    """Plain data for YAML/JSON: enums as strings, unset optional fields left out."""
+    return profile.model_dump(mode="json", exclude_none=True)
+
+
+def dump_profile(profile: Profile, fmt: str = "yaml") -> str:
+    data = profile_to_data(profile)
+    if fmt == "json":
+        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
+
+
+def save_profile(profile: Profile, path: str | Path) -> None:
+    """Write atomically (temporary file + rename). Prices are written with the currency they
+    were entered in (the language's, if unset)."""
+    path = Path(path)
+    if profile.economics.currency is None and names_money(profile.economics):
+        currency = Currency.CNY if system_lang() == "zh" else Currency.USD
+        profile = profile.model_copy(update={
+            "economics": profile.economics.model_copy(update={"currency": currency})})
+    fmt = "json" if path.suffix.lower() == ".json" else "yaml"
+    atomic_write_text(path, dump_profile(profile, fmt))

@@ -1,0 +1,325 @@
+"""One flat fact set per evaluation: the profile's inputs plus the numbers the projection and the
+cost model derived, as scalars only (the vocabulary: ``advisor.rulebase.fact_catalog``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from advisor.costs.breakeven import HOURS_PER_MONTH  # 730 h: a break-even above it is never reached
+from advisor.costs.result import CostReport
+from advisor.profile import (
+    Profile,
+    Task,
+)
+from advisor.rulebase.fact_catalog import (
+    ALTERNATING_TASKS,
+    EMBEDDING_HEAVY_PARAMS_MILLIONS,
+    GPU_CLASSES,
+    OBSERVATION_IDS,
+    FactSet,
+    Scalar,
+    check_facts,
+)
+from advisor.scaling.activations import activation_gb
+from advisor.scaling.memory import activation_split
+from advisor.scaling.parameters import load_params
+from advisor.scaling.result import Projection
+
+# F02: a GPU count is worth considering only if it is faster than every smaller one by more than
+# this share; beyond the first count within it of the best, extra GPUs add nothing.
+USEFUL_GAIN = 0.02
+# F12: "a day of revenue covers the electricity" speaks only when electricity is at least this
+# share of the extra running cost of the best count (not when the extra is cards or rent)
+ENERGY_SHARE = 0.5
+# F01/F02: net values within this share of the best are the same value (the projection is a
+# range); past the knee (F08) the fewer GPUs are taken (economics.knee_for_little)
+NEAR_BEST = 0.05
+
+
+def _at(projection: Projection, n: int, values: list[Any]) -> Any | None:
+    return values[projection.gpus.index(n)] if n in projection.gpus else None
+
+
+def _obs_ids(hardware: Any) -> set[str]:
+    """Observation ids of an imported HardwareDescription (duck-typed: objects or dicts)."""
+    found: set[str] = set()
+    for obs in getattr(hardware, "observations", None) or []:
+        oid = obs.get("id") if isinstance(obs, Mapping) else getattr(obs, "id", None)
+        if oid in OBSERVATION_IDS:
+            found.add(oid)
+    return found
+
+
+def useful_count(projection: Projection) -> int | None:
+    """F02: the smallest fitting count within ``USEFUL_GAIN`` of the best fitting speed-up;
+    None when no count fits."""
+    fitting = [(n, s) for n, s, ok in zip(projection.gpus, projection.speedup, projection.fits,
+                                          strict=True) if ok]
+    if not fitting:
+        return None
+    best = max(s for _, s in fitting)
+    return next(n for n, s in fitting if s >= best * (1.0 - USEFUL_GAIN))
+
+
+def _keep_up(projection: Projection, runs_per_month: float) -> dict[str, Any]:
+    """The fewest fitting GPUs on which a month of runs fits in the month's 730 h, and those
+    hours (F17: can the schedule be kept?); unknown when no count considered keeps up."""
+    for n, hours, ok in zip(projection.gpus, projection.run_hours, projection.fits,
+                            strict=True):
+        if ok and hours * runs_per_month <= HOURS_PER_MONTH:
+            return {"keep_up_gpus": n, "keep_up_monthly_hours": hours * runs_per_month}
+    return {"keep_up_gpus": None, "keep_up_monthly_hours": None}
+
+
+def _value_facts(projection: Projection, costs: CostReport) -> dict[str, Any]:
+    """best_value_gpus and net_value_best; the net value is unknown when renting is not priced
+    (F02 needs a price to weigh the time saved against), so no cost rule fires on it."""
+    unpriced = costs.mode == "cloud" and not costs.cloud_priced
+    # no count can run (the cost model names none): no net value, so no "worth it" rule
+    # fires; the count stays a fact for the rules that quote it (the memory wall decides)
+    best = costs.best_value_gpus
+    return {"best_value_gpus": best if best is not None else projection.gpus[0],
+            "net_value_best": None if unpriced
+            else (_at(projection, best, costs.net_value_per_month) or 0.0)
+            if best is not None else 0.0}
+
+
+def _near_best(costs: CostReport) -> dict[str, Any]:
+    """The fewest fitting GPUs whose net value is within ``NEAR_BEST`` of the best's: past the
+    knee (F08) a few per cent of net value is inside the projection's range (F01) and does not
+    pay for twice the GPUs (review 5: 16 GPUs for 3 % more than 5 give)."""
+    best = costs.best_value_gpus
+    if best is None or not costs.mode_priced:
+        return {}
+    top = costs.net_value_per_month[costs.gpus.index(best)]
+    fits = costs.fits or [True] * len(costs.gpus)
+    if top <= 0:
+        return {}
+    n, value = next((n, v) for n, v, ok in zip(costs.gpus, costs.net_value_per_month, fits,
+                                               strict=True)
+                    if ok and v >= top * (1.0 - NEAR_BEST))
+    return {"near_best_gpus": n, "net_value_near_best": value}
+
+
+def owning_never_pays(costs: CostReport) -> bool:
+    """Both sides priced, yet no number of hours in a month makes owning cheaper (F31): the
+    break-even is above 730 h, or there is none (renting an hour costs less than running one)."""
+    hours = costs.buy_vs_rent.breakeven_hours_per_month
+    priced = costs.own_priced and costs.cloud_priced
+    return priced and (hours is None or hours > HOURS_PER_MONTH)
+
+
+def effective_cooling(spec, cooling: str) -> str:
+    """Passive data-centre cards have no fans of their own: "open-air" (the profile's default)
+    cannot describe them; they sit in a server's ducted airflow (F27)."""
+    if cooling == "open_air" and spec.gpu_class == "datacenter":
+        return "server"
+    return cooling
+
+
+def base_facts(profile: Profile, projection: Projection, costs: CostReport,
+               hardware: Any | None = None, fit_gpus_beyond: int | None = None,
+               fit_gpus_checkpointing: int | None = None,
+               considered: int | None = None) -> FactSet:
+    """The fact set the decision rules read (everything but the verdict). ``projection``
+    should start at one GPU (``recommend`` makes sure of it): ``memory_per_gpu_gb`` and the
+    energy baseline are read at its first count. ``fit_gpus_beyond``: when nothing projected
+    fits, the smallest larger count that would; ``fit_gpus_checkpointing``: the same with
+    activation checkpointing on, when that needs fewer GPUs. ``considered``: the largest count
+    considered when the projection was extended beyond it (``advisor.verdict.beyond.extended``): the
+    ``*_max`` facts, the fit and the per-count speed-ups are read up to it."""
+    from advisor.catalog.gpus import resolve_gpu
+
+    tr, hw, ec = profile.training, profile.hardware, profile.economics
+    spec = resolve_gpu(hw.gpu)
+    hours = tr.run_hours_one_gpu
+    top = considered if considered in projection.gpus else max(projection.gpus)
+    last = projection.gpus.index(top)
+    user_par = tr.parallelism.value
+    user_par = "zero" if user_par.startswith("zero") else user_par
+    facts: dict[str, Any] = {
+        "task": profile.task.value,
+        "alternating_training": profile.task.value in ALTERNATING_TASKS,
+        "params_millions": profile.model.params_millions,
+        "single_gpu_hours": hours,
+        "runs_per_month": tr.runs_per_month,
+        "monthly_gpu_hours": hours * tr.runs_per_month,
+        "horizon_months": tr.horizon_months,
+        "precision": tr.precision.value,
+        "batch_per_gpu": tr.batch_per_gpu,
+        "input_pipeline": tr.input_pipeline.value,
+        "user_parallelism": user_par,
+        "has_measurements": profile.measured is not None,
+        "gpu_memory_gb": spec.memory_gb,
+        "gpu_tdp_w": spec.tdp_w,
+        "gpu_has_nvlink": spec.nvlink != "none",
+        "gpu_class": spec.gpu_class if spec.gpu_class in GPU_CLASSES else "unknown",
+        "embedding_heavy": profile.task.value == Task.recommendation.value
+        and profile.model.params_millions >= EMBEDDING_HEAVY_PARAMS_MILLIONS,
+        "link": hw.intra_link.value,
+        "link_is_pcie": hw.intra_link.value.startswith("pcie"),
+        "inter_link": hw.inter_link.value,
+        "gpus_per_node": hw.gpus_per_node,
+        "nodes": hw.nodes,
+        "total_gpus": hw.total_gpus,
+        "virtualization": hw.virtualization.value,
+        "cooling": effective_cooling(spec, hw.cooling.value),
+        "hardware_imported": hardware is not None,
+        "economics_mode": ec.mode.value,
+        "currency": costs.currency,
+        "time_value": ec.time_value.value,
+        "moved_before": ec.moved_to_multi_gpu_before,
+        "max_gpus_projected": top,
+        "bottleneck_max": projection.bottleneck[last],
+        "fits_one_gpu": projection.single_gpu_fits,
+        "memory_per_gpu_gb": projection.memory_per_gpu_gb[0],
+        "activation_gb": activation_gb(profile, load_params()),
+        "speedup_max": max(projection.speedup[last], 0.01),
+        "efficiency_max": min(max(projection.efficiency[last], 0.0), 1.0),
+        "owning_never_pays": owning_never_pays(costs),
+    }
+    optional = {
+        **_value_facts(projection, costs),
+        **_near_best(costs),
+        "workers_per_gpu": tr.dataloader_workers,
+        "micro_batches": tr.micro_batches,
+        "value_per_day": ec.value_per_day,
+        "deadline_days": ec.deadline_days,
+        "deadline_gpus": costs.deadline_gpus,
+        "breakeven_months": costs.buy_vs_rent.breakeven_months,
+        "breakeven_hours_per_month": costs.buy_vs_rent.breakeven_hours_per_month,
+    }
+    for n in (2, 4, 8, 16):
+        optional[f"speedup_{n}"] = _at(projection, n, projection.speedup) if n <= top else None
+    for n in (4, 8):
+        optional[f"efficiency_{n}"] = (_at(projection, n, projection.efficiency) if n <= top
+                                       else None)
+    s8, s16 = optional["speedup_8"], optional["speedup_16"]
+    if s8 and s16:
+        optional["gain_8_to_16"] = s16 / s8 - 1.0
+    fitting = [n for n, ok in zip(projection.gpus, projection.fits, strict=True)
+               if ok and n <= top]
+    optional["min_gpus_fit"] = fitting[0] if fitting else None
+    useful = useful_count(projection)
+    optional["useful_gpus"] = useful
+    optional["useful_speedup"] = _at(projection, useful, projection.speedup) if useful else None
+    optional["fit_gpus_beyond"] = fit_gpus_beyond if not fitting else None
+    optional["fit_gpus_checkpointing"] = fit_gpus_checkpointing  # fewer than fit as configured
+    facts["checkpointing_fits_here"] = (optional["fit_gpus_checkpointing"] is not None
+                                        and optional["fit_gpus_checkpointing"] <= hw.total_gpus)
+    optional.update(_keep_up(projection, tr.runs_per_month))
+    facts["more_gpus_add_nothing"] = useful is not None and useful < max(projection.gpus)
+    temps = [t for t in (hw.max_gpu_temp_c, getattr(hardware, "max_gpu_temp_c", None))
+             if isinstance(t, int | float)]
+    optional["max_temp_c"] = max(temps) if temps else None
+    facts.update({k: v for k, v in optional.items() if v is not None})
+    facts["activations_exceed_card"] = (facts["activation_gb"] / activation_split(profile)
+                                        >= facts["gpu_memory_gb"])
+    facts["day_value_covers_energy"] = _day_covers_energy(profile, costs)
+    observed = _obs_ids(hardware)
+    facts.update({f"obs_{oid}": oid in observed for oid in OBSERVATION_IDS})
+    return check_facts(facts)
+
+
+def _day_covers_energy(profile: Profile, costs: CostReport) -> bool:
+    """F12 case 2: a day of revenue covers the extra electricity of a month of training, and
+    electricity is what the extra money goes on: at the best-value count it is at least
+    ``ENERGY_SHARE`` of the extra running cost a month over the baseline (the one-off move,
+    F16, left out). Never when renting (the cloud's price holds the electricity) nor when the
+    extra is mostly cards or rent: the net value speaks there (review 5)."""
+    value, best = profile.economics.value_per_day, costs.best_value_gpus
+    if value is None or best is None or not costs.energy_cost_per_run or costs.mode == "cloud":
+        return False
+    fits = costs.fits or [True] * len(costs.gpus)
+    base, i = next((k for k, ok in enumerate(fits) if ok), 0), costs.gpus.index(best)
+    runs = profile.training.runs_per_month
+
+    def running(k: int) -> float:  # per run, in the report's mode, without the one-off move
+        return costs.cost_per_run[k] - costs.migration_cost_per_run[k]
+
+    extra_energy = (costs.energy_cost_per_run[i] - costs.energy_cost_per_run[base]) * runs
+    extra_cost = (running(i) - running(base)) * runs
+    return 0.0 < extra_energy and extra_energy >= ENERGY_SHARE * extra_cost \
+        and value >= extra_energy
+
+
+def data_parallel_degree(parallelism: str, gpus: int, gpus_per_node: int) -> int:
+    """Model replicas splitting each batch: the global batch grows only with these (F14)."""
+    if parallelism == "pipeline":
+        return 1
+    if parallelism in ("tensor", "hybrid"):
+        return max(gpus // max(min(gpus, gpus_per_node), 1), 1)
+    return gpus
+
+
+def verdict_facts(base: Mapping[str, Scalar], profile: Profile, projection: Projection,
+                  costs: CostReport, rating: str, gpus: int,
+                  wanted_gpus: int | None = None) -> FactSet:
+    """``base`` plus what the chosen rating and GPU count mean (read by setup and pitfalls).
+
+    ``gpus`` must be a count of ``projection`` (which may be one projected beyond the hardware
+    considered, when nothing there fits); ``wanted_gpus`` is what the rules asked for."""
+    i = projection.at(gpus)
+    dp = data_parallel_degree(projection.parallelism[i], gpus, profile.hardware.gpus_per_node)
+    power_w = costs.power_w[costs.gpus.index(gpus)] \
+        if gpus in costs.gpus and len(costs.power_w) == len(costs.gpus) else None
+    monthly_hours = projection.run_hours[i] * profile.training.runs_per_month
+    system_w = power_w if power_w is not None else gpus * float(base["gpu_tdp_w"])
+    facts: dict[str, Any] = dict(base)  # a plain dict: checked again below with the verdict
+    facts.update({
+        "verdict_rating": rating,
+        "verdict_gpus": gpus,
+        "verdict_wanted_gpus": max(wanted_gpus or gpus, 1),
+        # beyond the hardware considered (wanted, or the verdict itself when nothing fits)
+        "verdict_gpus_short": max((wanted_gpus or gpus)
+                                  - min(gpus, int(base["max_gpus_projected"])), 0),
+        "verdict_nodes": projection.nodes[i],
+        "verdict_speedup": projection.speedup[i],
+        "verdict_efficiency": max(projection.efficiency[i], 0.01),
+        "verdict_projected_parallelism": projection.parallelism[i],
+        "verdict_bottleneck": projection.bottleneck[i],
+        "verdict_fits": projection.fits[i],
+        # the cost model priced the counts and would pick another one (F02 vs the rules)
+        "verdict_not_best_value": bool(costs.best_value_gpus is not None
+                                       and base.get("net_value_best") is not None
+                                       and gpus != costs.best_value_gpus
+                                       and projection.fits[i]),
+        "verdict_monthly_hours": monthly_hours,
+        # the cost model's whole-setup draw; without it, the cards' board power alone (F09)
+        "verdict_system_w": system_w,
+        "verdict_psu_w": math.ceil(system_w * 1.2 / 50.0) * 50.0,
+        "verdict_global_batch": dp * profile.training.batch_per_gpu
+        * profile.training.gradient_accumulation_steps,  # accumulation multiplies it too (F14)
+        "verdict_data_parallel": dp,
+        "verdict_workers_low": 2 * gpus,
+        "verdict_workers_high": 4 * gpus,
+    })
+    breakeven = costs.buy_vs_rent.breakeven_hours_per_month
+    if breakeven:
+        facts["verdict_hours_over_breakeven"] = min(monthly_hours / breakeven, 1e6)
+    facts.update(_deadline_facts(profile, projection, i))
+    return check_facts(facts)
+
+
+def _deadline_facts(profile: Profile, projection: Projection, i: int) -> dict[str, Any]:
+    """The runs due before the deadline, one after another, at the verdict's count ``i`` (the
+    cost model's count of runs due, F12), at the estimate and at the slow end of the band."""
+    days = profile.economics.deadline_days
+    speedup, low = projection.speedup[i], projection.speedup_low[i]
+    if days is None or speedup <= 0 or low <= 0:
+        return {}
+    runs_due = max(1.0, profile.training.runs_per_month * days / (HOURS_PER_MONTH / 24.0))
+    needed = runs_due * projection.run_hours[i]
+    slow = needed * speedup / low
+    hours = days * 24.0
+    return {"verdict_deadline_hours_needed": needed, "verdict_deadline_hours_needed_slow": slow,
+            "verdict_deadline_hours": hours, "verdict_deadline_tight": needed <= hours < slow}
+
+
+def setup_facts(verdict: Mapping[str, Scalar], setup: Mapping[str, str]) -> FactSet:
+    """The verdict facts plus the chosen deployment and split (read by pitfalls and advice)."""
+    return check_facts({**verdict, "verdict_deployment": setup["deployment"],
+                        "verdict_parallelism": setup["parallelism"]})

@@ -1,0 +1,298 @@
+"""``recommend(profile)``: projection + costs → facts → rules → a Recommendation that explains
+every conclusion (the trace names each fired rule, its article facts and the values it read).
+
+Three rule stages run on one fact set each: the *decide* rules choose the rating and the GPU
+count; the *setup* rules, which also see the verdict, choose parallelism, framework and
+deployment; the *findings* rules, which also see the setup, add pitfalls and advice. Conflicts
+resolve by ``advisor.verdict.conflict_policy``. With measured points in the profile, the speed-ups are
+the user's measurements (``advisor.verdict.measured_projection``), not the model's.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from advisor.costs import estimate_costs
+from advisor.costs.result import CostReport
+from advisor.profile import Profile
+from advisor.profile.labels import FRAMEWORK as FRAMEWORK_LABEL
+from advisor.profile.labels import PARALLELISM as PARALLELISM_LABEL
+from advisor.scaling.project import machine_assumptions
+from advisor.scaling.result import Projection
+from advisor.text.i18n import Text
+from advisor.verdict.beyond import NOTHING, Beyond, considered
+from advisor.verdict.conflict_policy import (
+    SLOTS,
+    Count,
+    decide,
+    decided_slots,
+    final_overrides,
+    merge_pitfalls,
+    pick_advice,
+    settle_count,
+)
+from advisor.verdict.count_guard import Lowered, as_fast_smaller
+from advisor.verdict.engine import Firing, RuleEngine, default_engine
+from advisor.verdict.facts import base_facts, setup_facts, verdict_facts
+from advisor.verdict.result import Advice, Pitfall, Recommendation, TraceEntry, Verdict
+
+RATING_LABEL = {  # the article's own words (glossary)
+    "not_worth_it": Text(en="Not worth it", zh="不划算"),
+    "optional": Text(en="Optional (a second GPU if you like)", zh="可选（2卡看心情）"),
+    "worth_it": Text(en="Worth it", zh="划算"),
+    "required": Text(en="Multi-GPU required", zh="必须上多卡"),
+}
+CANNOT_RUN = Text(en="Cannot run on this hardware", zh="这套硬件跑不了这个任务")
+DEPLOYMENT_LABEL = {
+    "own": Text(en="own hardware", zh="自建"),
+    "cloud": Text(en="cloud rental", zh="云实例租用"),
+    "either": Text(en="own or rent", zh="自建或租用皆可"),
+}
+
+
+class RuleBaseIncomplete(RuntimeError):
+    """No rule decided a slot every recommendation needs (a gap in rules/, not user input)."""
+
+
+def recommend(profile: Profile, *, gpus: list[int] | None = None, hardware: Any | None = None,
+              lang: str | None = None, engine: RuleEngine | None = None) -> Recommendation:
+    """The full recommendation for ``profile``; ``gpus`` are the GPU counts to consider (one
+    GPU is always added: every verdict is relative to it), ``hardware`` an imported
+    ``HardwareDescription`` whose observations become pitfalls."""
+    # F30: with measurements, their speed-ups (the same curve `project` and `costs` show)
+    # F24: when nothing considered fits, machines like this one until it does
+    projection, larger = considered(profile, sorted(set(gpus) | {1}) if gpus else None)
+    costs = estimate_costs(profile, projection, lang=lang)
+    return recommend_from(profile, projection, costs, hardware=hardware, engine=engine,
+                          larger=larger)
+
+
+def _projected_count(projection: Projection, wanted: int) -> int:
+    """The largest projected GPU count not above ``wanted`` (the smallest one if none is);
+    never a count where the model does not fit when one where it fits exists."""
+    below = [n for n in projection.gpus if n <= wanted]
+    n = max(below) if below else min(projection.gpus)
+    fitting = [m for m, ok in zip(projection.gpus, projection.fits, strict=True) if ok]
+    if fitting and n not in fitting:
+        above = [m for m in fitting if m > n]
+        n = min(above) if above else max(fitting)
+    return n
+
+
+def recommend_from(profile: Profile, projection: Projection, costs: CostReport, *,
+                   hardware: Any | None = None, engine: RuleEngine | None = None,
+                   larger: Beyond = NOTHING) -> Recommendation:
+    """The recommendation from an existing projection and cost report. ``larger``: what
+    ``advisor.verdict.beyond.extended`` found when nothing considered fitted (the projection then
+    already holds the larger counts)."""
+    engine = engine or default_engine()
+    fit_beyond = larger.gpus
+    base = base_facts(profile, projection, costs, hardware, fit_gpus_beyond=fit_beyond,
+                      fit_gpus_checkpointing=larger.gpus_checkpointing,
+                      considered=larger.considered)
+    decided = engine.evaluate(base, "decide")
+    verdict = decide(decided, ("rating", "gpus"))
+    if "rating" not in verdict.values:
+        raise RuleBaseIncomplete("no rule decided the rating")
+    rating = verdict.values["rating"]
+    count = settle_count(verdict, decided, max(projection.gpus))
+    wanted = count.gpus
+    runnable = any(projection.fits)
+    n, at = _projected_count(projection, wanted), projection
+    lowered = as_fast_smaller(at, n) if runnable else None
+    if lowered is not None:  # F02: the policy's last word, whatever rule asked for more
+        n = wanted = lowered.gpus
+    vfacts = verdict_facts(base, profile, at, costs, rating, n, wanted)
+    configured = engine.evaluate(vfacts, "setup")
+    setup = decide(configured, ("parallelism", "framework", "deployment"))
+    missing = [s for s in ("parallelism", "framework", "deployment") if s not in setup.values]
+    if missing:
+        raise RuleBaseIncomplete(f"no rule decided {', '.join(missing)}")
+    facts = setup_facts(vfacts, setup.values)
+    found = engine.evaluate(facts, "findings")
+    nodes = int(facts["verdict_nodes"])
+    short = [f for f in found if f.conclusion.get("pitfall") == "not_enough_gpus"]
+    quoted = _reasons(decided, verdict.winners.get("rating"), count, n, wanted,
+                      lowered is not None)
+    if not runnable:  # nothing fits anywhere: only the memory wall speaks (F24)
+        quoted = [f for f in decided if f.rule.is_veto and f.conclusion.get("veto")
+                  == "memory_wall"][:1] or quoted
+    reason = _joined([f.rule.render(f.rule.message, facts) for f in quoted + short[:1]]
+                     + ([lowered.reason] if lowered is not None else []))
+    result = Verdict(rating=rating, gpus=n, nodes=nodes, parallelism=setup.values["parallelism"],
+                     framework=setup.values["framework"],
+                     deployment=setup.values["deployment"],
+                     headline=_headline(rating, n, nodes, setup.values, reason, runnable),
+                     runnable=runnable)
+    overridden = {**final_overrides(decided, verdict, count, wanted,
+                                    [f.rule.id for f in quoted]), **setup.overridden}
+    slots = {**decided_slots(verdict, count), **decided_slots(setup, Count(n, ()))}
+    _credit_slots(slots, overridden, quoted, rating, wanted)
+    decide_trace = _trace(decided, "decide", overridden, base, _without_count(slots, lowered))
+    if lowered is not None:  # after the rating's rule: the count's own step
+        decide_trace.insert(int(bool(decide_trace) and "rating" in decide_trace[0].decided),
+                            lowered.trace_entry())
+    return Recommendation(verdict=result, projection=projection, costs=costs,
+                          assumed=machine_assumptions(profile, n) if runnable else [],
+                          pitfalls=_pitfalls(found, facts), advice=_advice(found, facts),
+                          trace=decide_trace
+                          + _trace(configured, "setup", overridden, facts, slots)
+                          + _trace(found, "findings", overridden, facts, slots),
+                          baseline_gpus=baseline_count(projection, costs))
+
+
+def _without_count(slots: dict[str, list[str]], lowered: Lowered | None
+                   ) -> dict[str, list[str]]:
+    """When the count guard chose the count, no rule is credited with it."""
+    if lowered is None:
+        return slots
+    return {rule: [s for s in supplied if s != "gpus"] for rule, supplied in slots.items()}
+
+
+def _credit_slots(slots: dict[str, list[str]], overridden: dict[str, str],
+                  quoted: list[Firing], rating: str, gpus: int) -> None:
+    """When the rule that ranked first for the rating or the count lost its other half (a table
+    row's "4 GPUs" replaced by the cost model's 2, a "not worth it" beaten by the memory wall),
+    the slot is credited to the quoted rule that concludes the same: the trace then shows as
+    winning the rules the headline quotes, and no winner is marked overridden."""
+    def agrees(f: Firing, slot: str) -> bool:
+        c = f.conclusion
+        if slot == "rating":
+            return c.get("rating") == rating
+        return any(int(c[k]) == gpus for k in ("gpus", "gpus_at_least") if k in c)
+
+    for slot in ("rating", "gpus"):
+        holder = next((rid for rid, held in slots.items() if slot in held), None)
+        if holder is None or holder not in overridden:
+            continue
+        heir = next((f.rule.id for f in quoted if agrees(f, slot)), None)
+        if heir is None and slot == "rating":
+            # no quoted rule rates the same: the holder did supply the rating (its count was
+            # replaced, which the count's holder shows), so it is not marked as beaten
+            del overridden[holder]
+            continue
+        heir = heir or next((f.rule.id for f in quoted), None)
+        slots[holder] = [held for held in slots[holder] if held != slot]
+        if heir is not None:
+            slots.setdefault(heir, []).append(slot)
+            slots[heir].sort(key=SLOTS.index)
+
+
+def baseline_count(projection: Projection, costs: CostReport) -> int | None:
+    """The GPU count every net value is compared with: one GPU when it can run the job, else
+    the smallest count considered that can (the cost model's baseline); None when none can."""
+    given = getattr(costs, "baseline_gpus", None)  # the cost model's own, when it says
+    if isinstance(given, int):
+        return given
+    if projection.single_gpu_fits:
+        return 1
+    return next((n for n, ok in zip(projection.gpus, projection.fits, strict=True) if ok), None)
+
+
+def _reasons(decided: list[Firing], rating_rule: str | None, count, gpus: int,
+             wanted: int, lowered: bool = False) -> list[Firing]:
+    """The rules the headline quotes: the one that chose the rating and those that settled
+    the count, leaving out any whose own count differs from the verdict's (a table row's
+    "4 GPUs" must not follow a verdict of 3). A count above the hardware considered is kept
+    when the verdict is capped there: the shortfall is then quoted after it. When the count
+    guard ``lowered`` the count, its own sentence replaces those of the count's deciders."""
+    by_id = {f.rule.id: f for f in decided}
+    chosen = ([by_id[rating_rule]] if rating_rule in by_id else []) + \
+        ([] if lowered else list(count.deciders))
+    out: list[Firing] = []
+    for f in chosen:
+        if lowered and f.conclusion.get("gpus_at_most", gpus) != gpus:
+            continue
+        stated = f.conclusion.get("gpus")
+        consistent = stated is None or int(stated) == gpus or (wanted > gpus
+                                                              and int(stated) == wanted)
+        if consistent and all(f.rule.id != o.rule.id for o in out):
+            out.append(f)
+    return out
+
+
+def _headline(rating: str, gpus: int, nodes: int, setup: dict[str, str], reason: Text,
+              runnable: bool = True) -> Text:
+    if not runnable:  # no count to recommend: say so, never "N GPUs" that cannot hold it
+        return Text(en=f"{CANNOT_RUN.en}. {reason.en}", zh=f"{CANNOT_RUN.zh}。{reason.zh}")
+    label = RATING_LABEL[rating]
+    machines_en = f" on {nodes} machines" if nodes > 1 else ""
+    machines_zh = f"（{nodes} 台机器）" if nodes > 1 else ""
+    if gpus == 1:
+        how_en, how_zh = "1 GPU", "单卡"
+    else:
+        par = PARALLELISM_LABEL[setup["parallelism"]]
+        fw = FRAMEWORK_LABEL.get(setup["framework"]) if setup["framework"] != "none" else None
+        how_en = f"{gpus} GPUs{machines_en}, {par.en}" + (f" with {fw.en}" if fw else "")
+        how_zh = f"{gpus} 卡{machines_zh}，{par.zh}" + (f"，用 {fw.zh}" if fw else "")
+    where = DEPLOYMENT_LABEL[setup["deployment"]]
+    return Text(en=f"{label.en}: {how_en}; {where.en}. {reason.en}",
+                zh=f"{label.zh}：{how_zh}；{where.zh}。{reason.zh}")
+
+
+def _joined(texts: list[Text]) -> Text:
+    """Texts of several rules as one, each sentence once (merged pitfalls repeat advice)."""
+    en = _sentences([t.en for t in texts], _EN_SENTENCE, ".")
+    zh = _sentences([t.zh for t in texts], _ZH_SENTENCE, "。")
+    return Text(en=" ".join(en), zh="".join(zh) if all(_ends_zh(z) for z in zh) else " ".join(zh))
+
+
+_EN_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9`(])")
+_ZH_SENTENCE = re.compile(r"(?<=[。！？])")
+
+
+def _sentences(texts: list[str], splitter: re.Pattern[str], stop: str) -> list[str]:
+    """Each sentence once (compared without case and end mark), each ending with a mark
+    (a pitfall title quoted in a headline has none)."""
+    out: list[str] = []
+    seen: set[str] = set()
+    for text in texts:
+        for sentence in (part.strip() for part in splitter.split(text.strip())):
+            key = sentence.rstrip(".。").casefold()
+            if not sentence or key in seen:
+                continue
+            seen.add(key)
+            out.append(sentence if sentence.endswith(_END_MARKS) else sentence + stop)
+    return out
+
+
+_END_MARKS = (".", "!", "?", "。", "！", "？", "）", ")")
+
+
+def _ends_zh(text: str) -> bool:
+    return text.endswith(("。", "）", "？", "！"))
+
+
+def _pitfalls(found: list[Firing], facts: dict[str, Any]) -> list[Pitfall]:
+    out = []
+    for merged in merge_pitfalls(found):
+        rules = [f.rule for f in merged.firings]
+        sources = sorted({s for r in rules for s in r.sources})
+        out.append(Pitfall(
+            id=merged.id, severity=merged.severity,
+            title=rules[0].render(rules[0].message, facts),
+            detail=_joined([r.render(r.why, facts) for r in rules]),
+            remedy=_joined([r.render(r.remedy, facts) for r in rules if r.remedy]),
+            sources=sources))
+    return out
+
+
+def _advice(found: list[Firing], facts: dict[str, Any]) -> list[Advice]:
+    return [Advice(id=f.conclusion["advice"], text=f.rule.render(f.rule.message, facts),
+                   sources=list(f.rule.sources)) for f in pick_advice(found)]
+
+
+def _trace(firings: list[Firing], stage: str, overridden: dict[str, str],
+           facts: dict[str, Any], slots: dict[str, list[str]]) -> list[TraceEntry]:
+    """One entry per fired rule, with its message filled from the stage's facts (the matched
+    facts alone do not hold every value a message quotes). The rules that supplied the verdict
+    come first, in slot order; then the others by id."""
+    rank = {slot: i for i, slot in enumerate(SLOTS)}
+    ordered = sorted(firings, key=lambda f: min((rank[s] for s in slots.get(f.rule.id, ())),
+                                                default=len(SLOTS)))
+    return [TraceEntry(rule=f.rule.id, sources=list(f.rule.sources), conclusion=f.conclusion,
+                       facts=f.facts, stage=stage, overridden_by=overridden.get(f.rule.id),
+                       message=f.rule.render(f.rule.message, facts),
+                       decided=list(slots.get(f.rule.id, ())))
+            for f in ordered]

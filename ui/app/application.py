@@ -1,0 +1,57 @@
+"""The QApplication: fonts, translations, the exception dialog, and the main window."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtWidgets import QApplication
+
+from advisor.files.logs import setup_logging
+from advisor.text.i18n import system_lang
+from ui.app.fonts import ensure_cjk_font
+from ui.app.translation import LanguageHub
+from ui.dialogs.error_dialog import ExceptionHook
+
+
+def make_application() -> QApplication:
+    app = QApplication.instance() or QApplication([sys.argv[0]])
+    app.setApplicationName("GPU Scaling Advisor")
+    app.setOrganizationName("gpu-scaling-advisor")
+    return app  # type: ignore[return-value]
+
+
+def build_window(argv: list[str], lang: str | None = None,
+                 recommend: Callable[[Any], Any] | None = None, *, threaded: bool | None = None):
+    """The main window with its language set and its answers loaded: the profile named in
+    ``argv``, else the last session's autosave. Returns (window, hub)."""
+    from ui.window.main_window import MainWindow
+
+    ensure_cjk_font()
+    hub = LanguageHub(lang or system_lang())
+    window = MainWindow(hub, recommend, threaded=threaded)
+    hub.setParent(window)
+    profiles = [a for a in argv if not a.startswith("-")]
+    if profiles:
+        window.document.open_path(Path(profiles[0]))
+    else:
+        window.document.restore_autosave()
+    return window, hub
+
+
+def run_app(argv: list[str], lang: str | None = None) -> int:
+    setup_logging()
+    app = make_application()
+    window, _hub = build_window(argv, lang)
+    hook = ExceptionHook(lambda: window).install()
+    window.show()
+    try:
+        return app.exec()
+    finally:
+        hook.uninstall()
+
+
+def main() -> int:
+    return run_app(sys.argv[1:])

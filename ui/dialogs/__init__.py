@@ -1,0 +1,1 @@
+"""Dialogs besides the wizard: importing nvidia-smi output, and the unexpected-error dialog."""

@@ -1,0 +1,56 @@
+"""An unexpected exception: logged with its traceback, shown as a dialog with the message and
+the log file's path; the application keeps running."""
+
+from __future__ import annotations
+
+import logging
+import sys
+import traceback
+from collections.abc import Callable
+from types import TracebackType
+
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import QMessageBox, QWidget
+
+from advisor.files.logs import log_file
+
+log = logging.getLogger("advisor.ui")
+
+
+def error_message(exc: BaseException) -> str:
+    text = QCoreApplication.translate("Errors", "Something went wrong: %1\n\nThe application keeps running. The details "
+                        "were written to the log file:\n%2")
+    return text.replace("%1", f"{type(exc).__name__}: {exc}").replace("%2", str(log_file()))
+
+
+class ExceptionHook:
+    """``sys.excepthook`` replacement; a second error while the dialog is open is only logged."""
+
+    def __init__(self, parent: Callable[[], QWidget | None]) -> None:
+        self._parent = parent
+        self._showing = False
+        self.previous = sys.excepthook
+
+    def __call__(self, kind: type[BaseException], exc: BaseException,
+                 tb: TracebackType | None) -> None:
+        if issubclass(kind, KeyboardInterrupt):
+            self.previous(kind, exc, tb)
+            return
+        log.error("unexpected error:\n%s", "".join(traceback.format_exception(kind, exc, tb)))
+        if self._showing:
+            return
+        self._showing = True
+        try:
+            QMessageBox.critical(self._parent(),
+                                 QCoreApplication.translate("Errors", "Unexpected error"),
+                                 error_message(exc))
+        finally:
+            self._showing = False
+
+    def install(self) -> ExceptionHook:
+        sys.excepthook = self
+        return self
+
+    def uninstall(self) -> None:
+        if sys.excepthook is self:
+            sys.excepthook = self.previous

@@ -1,0 +1,255 @@
+"""The profile as a document: new, open, save, recent files, autosave and restore, and the
+two hand-offs (nvidia-smi import, PDF export). A broken file is reported, never overwritten."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import json
+import logging
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, QTimer
+from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+from advisor.catalog.profile_check import parse_profile_text
+from advisor.files.errors import InputError
+from advisor.files.reading import read_text_file
+from advisor.files.yaml_lines import load_yaml_text
+from advisor.profile import Profile
+from advisor.profile.writing import save_profile
+from ui.window import user_files
+
+log = logging.getLogger("advisor.ui")
+
+
+class Document(QObject):
+    def __init__(self, window: Any) -> None:
+        super().__init__(window)
+        self.window = window
+        self.path: Path | None = None  # where Save writes; None after a broken file
+        self.broken_source: Path | None = None  # a file that loaded with problems
+        self._autosave_timer = QTimer(self)
+        self._autosave_timer.setSingleShot(True)
+        self._autosave_timer.setInterval(400)
+        self._autosave_timer.timeout.connect(self.autosave_now)
+        self._restoring = False
+
+    # -- title --------------------------------------------------------------------------------
+    def update_title(self) -> None:
+        name = self.path.name if self.path else (
+            self.broken_source.name if self.broken_source else self.tr("untitled"))
+        self.window.setWindowTitle(self.tr("GPU Scaling Advisor") + f" — {name}")
+
+    def _lang(self) -> str:
+        return self.window.lang
+
+    def _filters(self) -> str:
+        return self.tr("Profiles (*.yaml *.yml *.json);;All files (*)")
+
+    def _warn(self, title: str, text: str) -> None:
+        QMessageBox.warning(self.window, title, text)
+
+    # -- new / open ---------------------------------------------------------------------------
+    def new(self) -> None:
+        self.path = self.broken_source = None
+        self.window.answers.load_profile(Profile())
+        self.update_title()
+
+    def open_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self.window, self.tr("Open profile"), "",
+                                              self._filters())
+        if path:
+            self.open_path(path)
+
+    def open_path(self, path: str | Path) -> bool:
+        """Load a profile; invalid answers load with messages at their fields. True if the
+        file was valid."""
+        path = Path(path)
+        try:
+            text = read_text_file(path)
+        except InputError as exc:
+            self._warn(self.tr("Cannot open the profile"), exc.render(self._lang()))
+            return False
+        fmt = "json" if path.suffix.lower() == ".json" else None
+        try:
+            profile = parse_profile_text(text, source=str(path), fmt=fmt)
+        except InputError as exc:
+            raw = _raw_mapping(text, str(path), fmt)
+            if raw is not None:
+                # Show what could be read, with the problems at the fields; Save will ask for
+                # a new name so the original file is never overwritten.
+                self.window.answers.load(raw)
+                self.path, self.broken_source = None, path
+                self.update_title()
+            self._warn(self.tr("The profile has problems"),
+                       exc.render(self._lang()) + "\n\n" + self.tr(
+                           "The file was not changed. Fix the answers and save under a "
+                           "new name."))
+            return False
+        self.window.answers.load_profile(profile)
+        self.path, self.broken_source = path, None
+        self._remember(path)
+        self.update_title()
+        return True
+
+    def open_recent(self, path: str) -> None:
+        if not Path(path).exists():
+            user_files.forget_recent(path)
+            self._warn(self.tr("Cannot open the profile"),
+                       self.tr("The file no longer exists:\n%1").replace("%1", path))
+            return
+        self.open_path(path)
+
+    def fill_recent_menu(self) -> None:
+        menu = self.window.recent_menu
+        menu.clear()
+        files = user_files.recent_files()
+        for path in files:
+            menu.addAction(path, lambda p=path: self.open_recent(p))
+        menu.setEnabled(bool(files))
+
+    def _remember(self, path: Path) -> None:
+        try:
+            user_files.add_recent(path)
+        except InputError as exc:  # a read-only state folder must not stop the work
+            log.warning("recent files not saved: %s", exc)
+
+    # -- save ---------------------------------------------------------------------------------
+    def save(self) -> bool:
+        if self.path is None:
+            return self.save_as()
+        return self.save_to(self.path)
+
+    def save_as(self) -> bool:
+        start = str(self.path or (self.broken_source.with_name(
+            self.broken_source.stem + "-fixed.yaml") if self.broken_source else "profile.yaml"))
+        path, _ = QFileDialog.getSaveFileName(self.window, self.tr("Save profile"), start,
+                                              self._filters())
+        return self.save_to(Path(path)) if path else False
+
+    def save_to(self, path: Path) -> bool:
+        answers = self.window.answers
+        if answers.all_problems():
+            self._warn(self.tr("Cannot save yet"),
+                       self.tr("Some answers need attention; they are marked at their fields."))
+            return False
+        if self.broken_source is not None and path.resolve() == self.broken_source.resolve():
+            self._warn(self.tr("Cannot save yet"),
+                       self.tr("Choose a new name: the file with problems is kept as it was."))
+            return False
+        try:
+            save_profile(answers.profile, path)
+        except InputError as exc:
+            self._warn(self.tr("Cannot save the profile"), exc.render(self._lang()))
+            return False
+        self.path, self.broken_source = path, None
+        self._remember(path)
+        self.update_title()
+        self.window.statusBar().showMessage(self.tr("Saved %1").replace("%1", str(path)), 5000)
+        return True
+
+    # -- autosave -----------------------------------------------------------------------------
+    def schedule_autosave(self) -> None:
+        if not self._restoring:
+            self._autosave_timer.start()
+
+    def autosave_now(self) -> None:
+        self._autosave_timer.stop()
+        source = self.path or self.broken_source
+        try:
+            user_files.write_autosave(self.window.answers.data, str(source) if source else None)
+        except (InputError, OSError) as exc:
+            log.warning("autosave failed: %s", exc)
+
+    def restore_autosave(self) -> bool:
+        """Bring back the last session's answers; True when there were any."""
+        try:
+            saved = user_files.read_autosave()
+        except user_files.BrokenAutosave as exc:
+            self._warn(self.tr("Previous answers could not be restored"),
+                       self.tr("The autosaved answers were damaged (%1). They were kept as "
+                               "%2; starting with a new profile.")
+                       .replace("%1", exc.reason).replace("%2", str(exc.kept_as)))
+            return False
+        if saved is None:
+            return False
+        answers, source = saved
+        self._restoring = True
+        try:
+            self.window.answers.load(answers)
+        finally:
+            self._restoring = False
+        if source and Path(source).exists():
+            self.path = Path(source)
+        self.update_title()
+        self.window.statusBar().showMessage(self.tr("Restored the answers of the last session."),
+                                            5000)
+        return True
+
+    # -- hand-offs ----------------------------------------------------------------------------
+    def export_pdf(self) -> None:
+        window = self.window
+        if importlib.util.find_spec("ui.report") is None:
+            self._warn(self.tr("Export PDF"),
+                       self.tr("The PDF report is not available in this build."))
+            return
+        if window.results is None:
+            self._warn(self.tr("Export PDF"), self.tr("The results are not ready yet."))
+            return
+        start = (self.path.with_suffix(".pdf").name if self.path else "recommendation.pdf")
+        path, _ = QFileDialog.getSaveFileName(window, self.tr("Export PDF"), start,
+                                              "PDF (*.pdf)")
+        if not path:
+            return
+        report = importlib.import_module("ui.report")
+        try:
+            report.export_pdf(window.results.recommendation, window.results.profile, path,
+                              self._lang())
+        except InputError as exc:
+            self._warn(self.tr("Export PDF"), exc.render(self._lang()))
+            return
+        window.statusBar().showMessage(self.tr("Saved %1").replace("%1", path), 5000)
+
+    def import_nvidia_smi(self) -> None:
+        window = self.window
+        if importlib.util.find_spec("ui.dialogs.import_dialog") is None or \
+                importlib.util.find_spec("advisor.hwimport") is None:
+            self._warn(self.tr("Import nvidia-smi"),
+                       self.tr("The nvidia-smi import is not available in this build."))
+            return
+        dialog_module = importlib.import_module("ui.dialogs.import_dialog")
+        hwimport = importlib.import_module("advisor.hwimport")
+        dialog = dialog_module.ImportDialog(window, self._lang())
+        if not dialog.exec():
+            return
+        description = dialog.result_description()
+        if description is None:
+            return
+        base = window.answers.profile or Profile()
+        try:
+            updated = hwimport.apply_to_profile(description, base)
+        except InputError as exc:
+            self._warn(self.tr("Import nvidia-smi"), exc.render(self._lang()))
+            return
+        window.answers.set_many({f"hardware.{k}": v for k, v in
+                                 updated.hardware.model_dump(mode="json").items()})
+
+    def about(self) -> None:
+        QMessageBox.about(self.window, self.tr("About"), self.tr(
+            "GPU Scaling Advisor (多卡训练顾问)\n\nWill more GPUs make your training faster, by "
+            "how much, and is it worth the money? Rules and numbers cite the article's facts "
+            "F01–F32."))
+
+
+def _raw_mapping(text: str, source: str, fmt: str | None) -> dict | None:
+    """The file's data if it parses to a mapping (even an invalid profile), else None."""
+    try:
+        if fmt == "json" or (fmt is None and text.lstrip().startswith("{")):
+            data = json.loads(text)
+        else:
+            data, _ = load_yaml_text(text, source=source)
+    except (InputError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None

@@ -1,0 +1,337 @@
+"""The wizard-style main window: steps on the left, one page at a time, live results.
+
+Every answer goes into one :class:`AnswerModel`; each valid change asks the
+:class:`Recomputer` for new results, which the results page draws in place."""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QMainWindow,
+    QPushButton,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from advisor.files.errors import InputError, Problem
+from advisor.profile import Profile
+from ui.app.translation import LanguageHub
+from ui.window.answers import AnswerModel
+from ui.window.document import Document
+from ui.window.recompute import Recomputer, Results, effective_profile
+from ui.wizard.form_page import FormPage
+from ui.wizard.page_fields import DIAGNOSIS_TITLE, PAGES, RESULTS_TITLE
+
+
+def currency_unit(lang: str, currency: str) -> str:
+    return QCoreApplication.translate("Units", "CNY") if currency == "CNY" else QCoreApplication.translate("Units", "USD")
+
+
+def price_hints(costs: Any) -> dict[str, Problem]:
+    """A message at the price field when the catalog has no purchase price for the GPU and
+    the costs of owning leave the cards out (the results carry on without it)."""
+    if getattr(costs, "own_priced", True) or costs.mode == "cloud":
+        return {}
+    path = "economics.gpu_price"
+    return {path: Problem(path, "No catalog price for this GPU: the own-hardware costs leave "
+                                "out the cards. Enter the price of one card here.",
+                          "目录中没有该显卡的价格：自建成本未计入显卡本身。请在此填写单卡价格。")}
+
+
+class MainWindow(QMainWindow):
+    resultsShown = Signal(object)  # Results, after the results page has drawn them
+    betterLinkShown = Signal(object)  # Results, after the better-link curve is drawn too
+
+    def __init__(self, hub: LanguageHub, recommend: Callable[[Profile], Any] | None = None,
+                 *, threaded: bool | None = None) -> None:
+        super().__init__()
+        self.hub = hub
+        self.answers = AnswerModel()
+        self.recomputer = Recomputer(recommend, threaded=threaded, parent=self)
+        self.results: Results | None = None
+        self.compute_error: Exception | None = None  # why the latest answers have no results
+        self.results_page: Any = None  # built after the first page is on screen (start-up)
+        self.steps = QListWidget()
+        self.steps.setFixedWidth(300)
+        self.steps.setWordWrap(True)
+        self.steps.setTextElideMode(Qt.TextElideMode.ElideNone)
+        self.steps.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.steps.setStyleSheet("QListWidget::item { padding: 6px 4px; }")
+        self.stack = QStackedWidget()
+        self.pages = [FormPage(page, self.answers) for page in PAGES]
+        for page in self.pages:
+            self.stack.addWidget(page)
+        self._results_holder = QWidget()
+        QVBoxLayout(self._results_holder).setContentsMargins(0, 0, 0, 0)
+        self.stack.addWidget(self._results_holder)
+        # The diagnosis step (measured scaling vs the projection, F30) when that part exists.
+        self.diagnosis_page: Any = None
+        self._diagnosis_holder: QWidget | None = None
+        if importlib.util.find_spec("ui.diagnosis") is not None:
+            self._diagnosis_holder = QWidget()
+            QVBoxLayout(self._diagnosis_holder).setContentsMargins(0, 0, 0, 0)
+            self.stack.addWidget(self._diagnosis_holder)
+        for _ in range(self.stack.count()):
+            self.steps.addItem("")
+        self.steps.currentRowChanged.connect(self.go_to)
+        self.back_button, self.next_button = QPushButton(), QPushButton()
+        self.back_button.clicked.connect(lambda: self.go_to(self.stack.currentIndex() - 1))
+        self.next_button.clicked.connect(lambda: self.go_to(self.stack.currentIndex() + 1))
+        self.summary = QLabel()
+        self.summary.setObjectName("liveSummary")
+        nav = QHBoxLayout()
+        nav.addWidget(self.summary, 1)
+        nav.addWidget(self.back_button)
+        nav.addWidget(self.next_button)
+        self.preview: Any = None  # live verdict + speed-up under the question pages
+        right = QVBoxLayout()
+        right.addWidget(self.stack, 1)
+        self._right = right
+        right.addLayout(nav)
+        central = QWidget()
+        row = QHBoxLayout(central)
+        row.addWidget(self.steps)
+        row.addLayout(right, 1)
+        self.setCentralWidget(central)
+        self.document = Document(self)
+        self._build_menus()
+        self.answers.profileChanged.connect(self._profile_changed)
+        self.answers.problemsChanged.connect(self._problems_changed)
+        self.answers.edited.connect(self.document.schedule_autosave)
+        self.recomputer.resultsReady.connect(self._show_results)
+        self.recomputer.betterLinkReady.connect(self._show_better_link)
+        self.recomputer.failed.connect(self._recompute_failed)
+        hub.languageChanged.connect(lambda _lang: self.retranslate())
+        self.resize(1280, 800)
+        self.retranslate()
+        self.go_to(0)
+        # Results (pyqtgraph, the rules engine) load after the first page is painted.
+        self.stack.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.stack and event.type() == QEvent.Type.Paint:
+            self.stack.removeEventFilter(self)
+            QTimer.singleShot(0, self._start_results)
+        return False
+
+    # -- structure ----------------------------------------------------------------------------
+    def _build_menus(self) -> None:
+        bar = self.menuBar()
+        self.file_menu = bar.addMenu("")
+        self.recent_menu = self.file_menu.addMenu("")
+        self.language_menu = bar.addMenu("")
+        self.help_menu = bar.addMenu("")
+        doc = self.document
+        self.act_new = QAction(self, triggered=doc.new, shortcut=QKeySequence.StandardKey.New)
+        self.act_open = QAction(self, triggered=doc.open_dialog,
+                                shortcut=QKeySequence.StandardKey.Open)
+        self.act_save = QAction(self, triggered=doc.save, shortcut=QKeySequence.StandardKey.Save)
+        self.act_save_as = QAction(self, triggered=doc.save_as,
+                                   shortcut=QKeySequence.StandardKey.SaveAs)
+        self.act_import = QAction(self, triggered=doc.import_nvidia_smi)
+        self.act_export = QAction(self, triggered=doc.export_pdf)
+        self.act_quit = QAction(self, triggered=self.close, shortcut=QKeySequence.StandardKey.Quit)
+        for action in (self.act_new, self.act_open):
+            self.file_menu.insertAction(self.recent_menu.menuAction(), action)
+        for action in (self.act_save, self.act_save_as, self.act_import, self.act_export,
+                       self.act_quit):
+            self.file_menu.addAction(action)
+        self.file_menu.insertSeparator(self.act_import)
+        self.file_menu.insertSeparator(self.act_quit)
+        group = QActionGroup(self)
+        self.act_en = QAction("English", self, checkable=True,
+                              triggered=lambda: self.hub.set_language("en"))
+        self.act_zh = QAction("简体中文", self, checkable=True,
+                              triggered=lambda: self.hub.set_language("zh"))
+        for action in (self.act_en, self.act_zh):
+            group.addAction(action)
+            self.language_menu.addAction(action)
+        self.act_about = QAction(self, triggered=doc.about)
+        self.help_menu.addAction(self.act_about)
+        self.file_menu.aboutToShow.connect(doc.fill_recent_menu)
+
+    def _start_results(self) -> None:
+        """Build the results page (pyqtgraph) and compute, once the first page is visible."""
+        if self.results_page is None:
+            from ui.results.results_page import ResultsPage
+
+            self.results_page = ResultsPage()
+            self.results_page.card.exportRequested.connect(self.document.export_pdf)
+            self._results_holder.layout().addWidget(self.results_page)
+            self.results_page.retranslate()
+            from ui.results.live_preview import LivePreview
+
+            self.preview = LivePreview()
+            self._right.insertWidget(1, self.preview)
+            self.preview.setVisible(self.stack.currentIndex() < len(self.pages)
+                                    and self.results is not None)
+        if self.answers.profile is not None:
+            self._profile_changed(self.answers.profile)
+
+    def _start_diagnosis(self) -> None:
+        from ui.diagnosis import DiagnosisPage
+
+        self.diagnosis_page = DiagnosisPage(lambda: self.answers.profile, self.lang)
+        self._diagnosis_holder.layout().addWidget(self.diagnosis_page)
+        self.diagnosis_page.retranslate(self.lang, currency_unit(self.lang, self.currency()))
+
+    def recompute(self) -> None:
+        """Compute the results for the current answers now (results page built if needed)."""
+        if self.results_page is None:
+            self._start_results()
+        elif self.answers.profile is not None:
+            self._profile_changed(self.answers.profile)
+
+    # -- navigation ---------------------------------------------------------------------------
+    def go_to(self, index: int) -> None:
+        index = max(0, min(index, self.stack.count() - 1))
+        if index == len(self.pages) and self.results_page is None:
+            self._start_results()
+        if index == len(self.pages) + 1 and self.diagnosis_page is None:
+            self._start_diagnosis()
+        self.stack.setCurrentIndex(index)
+        if self.steps.currentRow() != index:
+            self.steps.setCurrentRow(index)
+        if self.preview is not None:
+            showing = index < len(self.pages) and self.results is not None
+            if showing and not self.preview.isVisible():
+                self.preview.show_results(self.results, self.lang)  # skipped while hidden
+            self.preview.setVisible(showing)
+        self.back_button.setEnabled(index > 0)
+        self.next_button.setEnabled(index < self.stack.count() - 1)
+
+    # -- language -----------------------------------------------------------------------------
+    @property
+    def lang(self) -> str:
+        return self.hub.lang
+
+    def currency(self) -> str:
+        profile = self.answers.profile or Profile()
+        return effective_profile(profile, self.lang).economics.currency.value
+
+    def retranslate(self) -> None:
+        lang = self.lang
+        self.act_en.setChecked(lang == "en")
+        self.act_zh.setChecked(lang == "zh")
+        unit = currency_unit(lang, self.currency())
+        for index, page in enumerate(self.pages):
+            page.retranslate(lang, unit)
+            self.steps.item(index).setText(f"{index + 1}. {QCoreApplication.translate('Pages', page.page.title)}")
+        self.steps.item(len(self.pages)).setText(
+            f"{len(self.pages) + 1}. {QCoreApplication.translate('Pages', RESULTS_TITLE)}")
+        if self._diagnosis_holder is not None:
+            self.steps.item(len(self.pages) + 1).setText(
+                f"{len(self.pages) + 2}. {QCoreApplication.translate('Pages', DIAGNOSIS_TITLE)}")
+        if self.diagnosis_page is not None:
+            self.diagnosis_page.retranslate(lang, unit)
+        self.back_button.setText(self.tr("< Back"))
+        self.next_button.setText(self.tr("Next >"))
+        self.file_menu.setTitle(self.tr("&File"))
+        self.recent_menu.setTitle(self.tr("Open &recent"))
+        self.language_menu.setTitle(self.tr("&Language"))
+        self.help_menu.setTitle(self.tr("&Help"))
+        self.act_new.setText(self.tr("&New profile"))
+        self.act_open.setText(self.tr("&Open profile…"))
+        self.act_save.setText(self.tr("&Save"))
+        self.act_save_as.setText(self.tr("Save &as…"))
+        self.act_import.setText(self.tr("Import nvidia-smi…"))
+        self.act_export.setText(self.tr("Export PDF…"))
+        self.act_quit.setText(self.tr("&Quit"))
+        self.act_about.setText(self.tr("&About"))
+        self.document.update_title()
+        if self.results_page is not None:
+            self.results_page.retranslate()
+        if self.preview is not None:
+            self.preview.retranslate()
+        self._problems_changed()
+        if self.compute_error is not None:
+            self._recompute_failed(self.compute_error)
+        if self.answers.profile is not None:
+            self._profile_changed(self.answers.profile)  # currency may follow the language
+
+    # -- live results -------------------------------------------------------------------------
+    def _profile_changed(self, profile: Profile) -> None:
+        if self.results_page is not None:
+            self.recomputer.request(effective_profile(profile, self.lang))
+        unit = currency_unit(self.lang, self.currency())
+        for page in self.pages:
+            if page.currency != unit:
+                page.retranslate(self.lang, unit)
+
+    def _problems_changed(self, _problems: dict | None = None) -> None:
+        if self.results_page is None:
+            return
+        count = len(self.answers.all_problems())  # invalid answers, not the computation's
+        text = self.tr("Some answers need attention (%1); the results are for the last valid "
+                       "answers.").replace("%1", str(count)) if count else None
+        self.results_page.set_banner(text)
+        self._update_summary()
+
+    def _show_results(self, results: Results) -> None:
+        self.results = results
+        self.compute_error = None
+        self.answers.set_compute_problems(price_hints(results.recommendation.costs))
+        self.results_page.show_error(None)
+        self.results_page.show_results(results, self.lang)
+        if self.preview is not None:
+            on_question_page = self.stack.currentIndex() < len(self.pages)
+            self.preview.setVisible(on_question_page)
+            if on_question_page:
+                self.preview.show_results(results, self.lang)
+        self._update_summary()
+        self.resultsShown.emit(results)
+
+    def _show_better_link(self, results: Results) -> None:
+        self.results = results
+        self.results_page.show_better_link(results, self.lang)
+        if self.preview is not None and self.preview.isVisible():
+            self.preview.show_results(results, self.lang)
+        self.betterLinkShown.emit(results)
+
+    def _recompute_failed(self, error: Exception | None) -> None:
+        """An answer the computation cannot use is marked at its field and the results say
+        why they are missing; anything else is a short line (the details are in the log)."""
+        self.compute_error = error
+        if isinstance(error, InputError):
+            self.answers.set_compute_problems(
+                {p.path: p for p in error.problems if p.path})
+            text = self.tr("The results cannot be computed with these answers: %1") \
+                .replace("%1", error.render(self.lang))
+            self.statusBar().showMessage(
+                self.tr("The results cannot be computed: see the marked answer."), 10000)
+        else:
+            text = self.tr("The results could not be computed because of an internal error; "
+                           "the details are in the log.")
+            self.statusBar().showMessage(text, 10000)
+        if self.results_page is not None:
+            self.results_page.show_error(text)
+        if self.preview is not None:
+            self.preview.show_error(text)
+
+    def _update_summary(self) -> None:
+        from ui.results.verdict_card import gpus_text, rating_text
+
+        if self.results is None:
+            self.summary.setText("")
+            return
+        verdict = self.results.recommendation.verdict
+        problems = self.answers.all_problems()
+        text = self.tr("Verdict so far: %1 · %2").replace("%1", rating_text(verdict.rating))
+        text = text.replace("%2", gpus_text(verdict.gpus) if getattr(verdict, "runnable", True)
+                            else self.tr("cannot run on this hardware"))
+        if problems:
+            text += " · " + self.tr("answers to fix: %1").replace("%1", str(len(problems)))
+        self.summary.setText(text)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.document.autosave_now()
+        super().closeEvent(event)

@@ -1,0 +1,150 @@
+"""Recompute the recommendation after every change, off the GUI thread, latest answer wins.
+
+Changes within one pass of the event loop are coalesced (a zero-time timer: at most one frame
+of delay); while a computation runs, newer profiles replace the pending one. A computation
+that has been taking less than ``SYNC_BUDGET_S`` runs right on the GUI thread (no thread
+hand-off, which under the GIL costs more than the work); a slower one runs on a worker thread
+so typing never waits for it. The results come first; the same workload on a better link (an
+extra projection, F25) follows and only redraws its own curve.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from advisor.files.errors import InputError
+from advisor.profile import Currency, Profile
+from ui.results.better_link import better_link_profile
+
+log = logging.getLogger("advisor.ui")
+SYNC_BUDGET_S = 0.006  # well inside one 16 ms frame, with room left for drawing
+
+
+@dataclass(frozen=True)
+class Results:
+    profile: Profile  # as computed (currency filled in from the language when unset)
+    recommendation: Any  # advisor.verdict.result.Recommendation
+    better_link: Any | None = None  # Projection of the same workload on a faster link
+    better_link_name: str | None = None  # its IntraLink value
+    generation: int = 0  # which request these answer
+
+
+def effective_profile(profile: Profile, lang: str) -> Profile:
+    """The currency follows the language unless the profile fixes it."""
+    if profile.economics.currency is not None:
+        return profile
+    currency = Currency.CNY if lang == "zh" else Currency.USD
+    economics = profile.economics.model_copy(update={"currency": currency})
+    return profile.model_copy(update={"economics": economics})
+
+
+def default_recommend(profile: Profile) -> Any:
+    from advisor.verdict.recommendation import recommend
+
+    return recommend(profile)
+
+
+def better_link_projection(profile: Profile, gpus: list[int]) -> tuple[Any, str] | None:
+    """(Projection, link value) of the profile on the next faster link; None at the top, and
+    None when the profile has measured points: the measured curve is the truth, and a faster
+    link may not help a run held back by something else (F30)."""
+    if profile.measured is not None:
+        return None
+    from advisor.verdict.projection_for import projection_for
+
+    faster = better_link_profile(profile)
+    if faster is None:
+        return None
+    return projection_for(faster, gpus), faster.hardware.intra_link.value
+
+
+class Recomputer(QObject):
+    resultsReady = Signal(object)  # Results without the better-link curve
+    betterLinkReady = Signal(object)  # the same Results with it
+    # The exception: an InputError (a problem with an answer, shown at its field) or any
+    # other (a short line; the traceback goes to the log, never to the screen)
+    failed = Signal(object)
+    _done = Signal(object, object, bool)  # (Results | None, exception | None, final?)
+
+    def __init__(self, recommend: Callable[[Profile], Any] | None = None, *,
+                 threaded: bool | None = None, parent: QObject | None = None) -> None:
+        """``threaded``: True always uses the worker thread, False never; None (default)
+        decides per computation from how long the previous ones took."""
+        super().__init__(parent)
+        self._recommend = recommend or default_recommend
+        self._threaded = threaded
+        self._pending: Profile | None = None
+        self._busy = False
+        self._generation = 0
+        self.last_compute_s = 1.0  # unknown until measured: the first run goes to a thread
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(0)
+        self._timer.timeout.connect(self._start)
+        self._done.connect(self._finished)
+
+    @property
+    def busy(self) -> bool:
+        return self._busy or self._pending is not None
+
+    def request(self, profile: Profile) -> None:
+        self._pending = profile
+        if not self._busy:
+            self._timer.start()
+
+    def _start(self) -> None:
+        if self._busy or self._pending is None:
+            return
+        profile, self._pending = self._pending, None
+        self._busy = True
+        self._generation += 1
+        threaded = self._threaded if self._threaded is not None else \
+            self.last_compute_s > SYNC_BUDGET_S
+        if threaded:
+            threading.Thread(target=self._work, args=(profile, self._generation), daemon=True,
+                             name="advisor-recompute").start()
+        else:
+            self._work(profile, self._generation)
+
+    def _work(self, profile: Profile, generation: int) -> None:
+        started = time.perf_counter()
+        try:
+            results = Results(profile, self._recommend(profile), generation=generation)
+            self.last_compute_s = time.perf_counter() - started
+        except InputError as exc:  # an answer the computation cannot use: said at the field
+            log.info("recommendation needs other answers: %s", exc.render("en"))
+            self._done.emit(None, exc, True)
+            return
+        except Exception as exc:  # one error path: logged, shown as a line, app keeps going
+            log.error("recommendation failed:\n%s", traceback.format_exc())
+            self._done.emit(None, exc, True)
+            return
+        self._done.emit(results, None, False)
+        try:
+            better = better_link_projection(profile, results.recommendation.projection.gpus)
+        except Exception:  # the extra curve is optional: log it and draw without it
+            log.warning("better-link projection failed:\n%s", traceback.format_exc())
+            better = None
+        if better is not None:
+            results = replace(results, better_link=better[0], better_link_name=better[1])
+        self._done.emit(results, None, True)
+
+    def _finished(self, results: Results | None, error: Exception | None, final: bool) -> None:
+        if results is not None:
+            if not final:
+                self.resultsReady.emit(results)
+                return
+            self.betterLinkReady.emit(results)
+        else:
+            self.failed.emit(error)
+        self._busy = False
+        if self._pending is not None:
+            self._timer.start()
