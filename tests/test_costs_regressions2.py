@@ -15,6 +15,7 @@ from advisor.costs.model import DAYS_PER_MONTH, time_value_per_month
 from advisor.costs.text import render_text
 from advisor.profile import Profile
 from advisor.scaling.result import Projection
+from tests.support.paths import ROOT
 
 # The reviewer's /tmp/rv2/p/h100fsdp.yaml: a 70B LLM with FSDP on 8 x H100 SXM, rented in USD,
 # $20,000 a day of revenue, 2000 single-GPU hours, twice a month.
@@ -263,12 +264,11 @@ def test_each_provider_is_named_once_in_a_price_note():
 # -- item 3 (costs side): the costs command uses the profile's one projection ------------------
 
 def test_costs_command_uses_the_measured_projection(capsys):
-    from pathlib import Path
 
     from advisor.catalog.profile_check import load_profile
     from advisor.verdict.projection_for import projection_for
 
-    path = Path(__file__).resolve().parent.parent / "examples" / \
+    path = ROOT / "examples" / \
         "measured-4gpu-only-1.8x-diagnose.yaml"
     assert main(["--lang", "en", "costs", str(path), "--gpus", "1,2,4", "--format",
                  "json"]) == 0

@@ -12,10 +12,11 @@ import pytest
 
 from advisor.cli import main
 from advisor.text.width import display_width
+from tests.support.paths import ROOT
 
 # the reviewer's /tmp/rv2/m.csv: a curve that levels off near 5x on one 8-GPU machine
 LEVELLING = "gpus,throughput\n1,100\n2,190\n4,350\n8,500\n"
-EXAMPLES = Path(__file__).parent.parent / "examples"
+EXAMPLES = ROOT / "examples"
 
 
 def _csv(tmp_path: Path, text: str = LEVELLING) -> Path:

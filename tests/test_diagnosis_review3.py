@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import unicodedata
-from pathlib import Path
 
 import pytest
 
@@ -17,8 +16,9 @@ from advisor.diagnosis import diagnose
 from advisor.diagnosis.measurements import from_measured_spec, from_points
 from advisor.diagnosis.refit import BOUNDS
 from advisor.profile import Profile
+from tests.support.paths import ROOT
 
-EXAMPLES = Path(__file__).parent.parent / "examples"
+EXAMPLES = ROOT / "examples"
 MEDIUM = EXAMPLES / "medium-model-4gpu-worth-it.yaml"
 # the reviewer's /tmp/rv3/m.csv: 1.99x / 3.95x / 7.73x
 NEAR_LINEAR = ([1, 2, 4, 8], [1100.0, 2190.0, 4350.0, 8500.0])

@@ -79,7 +79,7 @@ def test_the_wizard_shows_it_at_the_field():
 
 
 def test_the_wizard_window_marks_the_field(qtbot):
-    from ui_support import make_window
+    from tests.support.ui import make_window
 
     window = make_window(qtbot)
     page = next(p for p in window.pages if p.page.key == "habits")

@@ -3,7 +3,7 @@ projection, the cost model and its own headline; no count that does not fit; a b
 month reaches; hardware pitfalls only for owned hardware; vGPU; merged remedies said once;
 human link labels; a profile's own measurements win over the model.
 
-The profiles under tests/profiles/recommendation/ are copies of the reviewer's scratch files.
+The profiles under tests/profiles/verdict/ are copies of the reviewer's scratch files.
 """
 
 from __future__ import annotations
@@ -20,9 +20,10 @@ from advisor.text.i18n import Text
 from advisor.verdict.facts import owning_never_pays
 from advisor.verdict.recommendation import _joined, recommend
 from advisor.verdict.result import Recommendation
+from tests.support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
-PROFILES = ROOT / "tests" / "profiles" / "recommendation"
+ROOT = ROOT
+PROFILES = ROOT / "tests" / "profiles" / "verdict"
 EXAMPLES = ROOT / "examples"
 MEASURED = EXAMPLES / "measured-4gpu-only-1.8x-diagnose.yaml"
 ALL = sorted(PROFILES.glob("*.yaml")) + sorted(EXAMPLES.glob("*.yaml"))

@@ -5,7 +5,7 @@ Chinese; the open-air heat pitfall only for open-air cards; sharded embeddings f
 recommenders; the ATX-case advice only where the draw and cooling allow it; a failed PDF
 write prints nothing first.
 
-The profiles under tests/profiles/recommendation2/ are copies of the reviewer's scratch files
+The profiles under tests/profiles/verdict/ are copies of the reviewer's scratch files
 (each names its source) plus one built for the ATX case.
 """
 
@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import pytest
 
@@ -24,9 +23,10 @@ from advisor.scaling import project
 from advisor.verdict.projection_for import projection_for
 from advisor.verdict.recommendation import recommend
 from advisor.verdict.result import Recommendation
+from tests.support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
-PROFILES = ROOT / "tests" / "profiles" / "recommendation2"
+ROOT = ROOT
+PROFILES = ROOT / "tests" / "profiles" / "verdict"
 EXAMPLES = ROOT / "examples"
 MEASURED = EXAMPLES / "measured-4gpu-only-1.8x-diagnose.yaml"
 LARGE = EXAMPLES / "large-model-8plus-gpus-required.yaml"

@@ -11,10 +11,11 @@ import pytest
 
 from advisor.catalog.profile_check import load_profile
 from advisor.verdict.recommendation import recommend
+from tests.support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
-H100_70B = ROOT / "tests" / "profiles" / "recommendation2" / "h100fsdp.yaml"
-T4_NO_PRICE = ROOT / "tests" / "fixtures" / "review3" / "t4-own-no-price.yaml"
+ROOT = ROOT
+H100_70B = ROOT / "tests" / "profiles" / "verdict" / "h100fsdp.yaml"
+T4_NO_PRICE = ROOT / "tests" / "profiles" / "verdict" / "t4-own-no-price.yaml"
 WHEN = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 
 

@@ -9,7 +9,6 @@ import re
 from datetime import UTC, datetime
 from functools import cache
 from html import unescape
-from pathlib import Path
 
 import pypdf
 import pytest
@@ -18,9 +17,10 @@ from advisor.catalog.profile_check import load_profile
 from advisor.profile import Profile
 from advisor.verdict.recommendation import recommend
 from advisor.verdict.result import Recommendation
+from tests.support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
-LLAMA = ROOT / "tests" / "profiles" / "review5_report" / "llama7b-4x4090-batch1.yaml"
+ROOT = ROOT
+LLAMA = ROOT / "tests" / "profiles" / "report" / "llama7b-4x4090-batch1.yaml"
 WHEN = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 
 

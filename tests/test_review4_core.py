@@ -8,6 +8,7 @@ import pytest
 
 from advisor.profile import Profile
 from advisor.verdict.recommendation import recommend
+from tests.support.paths import TESTS
 
 
 def _profile(hours: float) -> Profile:
@@ -56,13 +57,12 @@ def test_a_count_beyond_the_machine_is_counted_in_machines_like_it():
 
 def test_a_diagnosis_on_nvswitch_never_says_use_nvlink():
     """Review 4: the interconnect remedy told an NVSwitch H200 machine to "use NVLink"."""
-    from pathlib import Path
 
     from advisor.catalog.profile_check import load_profile
     from advisor.diagnosis import diagnose
     from advisor.diagnosis.measurements import from_measured_spec
 
-    profile = load_profile(Path(__file__).parent / "fixtures" / "diagnosis" /
+    profile = load_profile(TESTS / "fixtures" / "diagnosis" /
                            "h200-nvswitch-strong-8gpu-plateau.yaml")
     result = diagnose(from_measured_spec(profile.measured), profile)
     link = next(s for s in result.suspects if s.id == "interconnect")

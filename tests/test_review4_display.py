@@ -14,13 +14,14 @@ from advisor.catalog.profile_check import load_profile
 from advisor.cli import main
 from advisor.text.numbers import quantity
 from advisor.verdict.recommendation import recommend
+from tests.support.paths import ROOT
 from ui.diagnosis import DiagnosisPage
 from ui.plots import buy_vs_rent_plot, cost_plot, speedup_plot
 from ui.plots.style import new_plot, show_message
 from ui.results.live_preview import LivePreview
 from ui.results.verdict_card import VerdictCard
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = ROOT
 MEASURED = ROOT / "examples" / "measured-4gpu-only-1.8x-diagnose.yaml"
 MEDIUM = ROOT / "examples" / "medium-model-4gpu-worth-it.yaml"
 LLAMA_70B = """schema_version: 1

@@ -1,12 +1,11 @@
 """Review 5, rules: computed figures over the article's rules of thumb, wording that fits the
 verdict (machines, deployment, counts), and deadlines the first move or the range can miss.
 
-The profiles are the reviewers' repro cases (tests/profiles/review5_rules/)."""
+The profiles are the reviewers' repro cases (tests/profiles/rules/)."""
 
 from __future__ import annotations
 
 from functools import cache
-from pathlib import Path
 
 import pytest
 
@@ -14,8 +13,9 @@ from advisor.catalog.profile_check import load_profile
 from advisor.text.numbers import count_text
 from advisor.verdict.recommendation import recommend
 from advisor.verdict.result import Recommendation
+from tests.support.paths import ROOT, TESTS
 
-HERE = Path(__file__).parent / "profiles" / "review5_rules"
+HERE = TESTS / "profiles" / "rules"
 
 
 @cache
@@ -150,7 +150,7 @@ def test_the_diagnosis_counts_one_data_loader_worker_in_the_singular():
     from advisor.diagnosis import diagnose
     from advisor.diagnosis.measurements import from_measured_spec
 
-    profile = load_profile(Path(__file__).parent.parent / "examples" /
+    profile = load_profile(ROOT / "examples" /
                            "measured-4gpu-only-1.8x-diagnose.yaml")
     result = diagnose(from_measured_spec(profile.measured), profile)
     evidence = " ".join(e.en for s in result.suspects for e in s.evidence)

@@ -12,17 +12,17 @@
 from __future__ import annotations
 
 from functools import cache
-from pathlib import Path
 
 from advisor.catalog.profile_check import load_profile
 from advisor.verdict.recommendation import recommend
 from advisor.verdict.result import Recommendation
+from tests.support.paths import TESTS
 
-HERE = Path(__file__).resolve().parent / "profiles"
+HERE = TESTS / "profiles"
 
 
 @cache
-def rec(name: str, folder: str = "review6") -> Recommendation:
+def rec(name: str, folder: str = "verdict") -> Recommendation:
     return recommend(load_profile(HERE / folder / f"{name}.yaml"))
 
 
@@ -66,7 +66,7 @@ def test_no_time_value_is_never_credited_with_the_net_value():
 
 
 def test_the_machines_assumed_are_those_of_the_verdicts_count():
-    r = rec("llama7b-4x4090-batch1", "review5_report")
+    r = rec("llama7b-4x4090-batch1", "report")
     v = r.verdict
     assert v.nodes == 2 and max(r.projection.gpus) > v.gpus
     assert r.assumed and f"assumes {v.nodes} machines like this one" in r.assumed[0].en

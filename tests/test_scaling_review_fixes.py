@@ -5,7 +5,6 @@ a machine one network adapter, not one per GPU (F08)."""
 from __future__ import annotations
 
 from dataclasses import replace
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -19,8 +18,9 @@ from advisor.scaling.links import link_figures, load_links
 from advisor.scaling.model_parallel import TransformerShape, pipeline_parallel, tensor_parallel
 from advisor.scaling.parameters import load_params
 from advisor.scaling.physics import DataParallelInputs, breakdown
+from tests.support.paths import ROOT
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+EXAMPLES = ROOT / "examples"
 ECONOMICS = {"mode": "cloud", "currency": "USD", "time_value": "revenue", "value_per_day": 300}
 
 

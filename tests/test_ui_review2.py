@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from ui_support import EXAMPLES, make_window, projection_recommend, wait_results
 
 from advisor.catalog.profile_check import load_profile
 from advisor.verdict.recommendation import recommend
+from tests.support.ui import EXAMPLES, make_window, projection_recommend, wait_results
 from ui.plots import buy_vs_rent_plot, cost_plot, speedup_plot
 from ui.window.recompute import Results, better_link_projection
 

@@ -4,21 +4,20 @@ marker label and axis title fit."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
-from ui_support import EXAMPLES
 
 from advisor.catalog.profile_check import load_profile
 from advisor.verdict.recommendation import recommend
+from tests.support.paths import ROOT
+from tests.support.ui import EXAMPLES
 from ui.diagnosis import DiagnosisPage
 from ui.diagnosis.plot import LABELS, diagnosis_plot
 from ui.plots import buy_vs_rent_plot, speedup_plot
 
-ROOT = Path(__file__).resolve().parent.parent
-H100_70B = ROOT / "tests" / "profiles" / "recommendation2" / "h100fsdp.yaml"
-T4_NO_PRICE = ROOT / "tests" / "fixtures" / "review3" / "t4-own-no-price.yaml"
+ROOT = ROOT
+H100_70B = ROOT / "tests" / "profiles" / "verdict" / "h100fsdp.yaml"
+T4_NO_PRICE = ROOT / "tests" / "profiles" / "verdict" / "t4-own-no-price.yaml"
 
 
 def _message(plot) -> str | None:

@@ -1,0 +1,103 @@
+"""gpu-advisor recommend PROFILE: text, JSON, Markdown, both languages, and the --pdf slot."""
+
+from __future__ import annotations
+
+import json
+import sys
+import types
+from pathlib import Path
+
+from advisor.cli import main
+from advisor.verdict.result import Recommendation
+from tests.support.paths import ROOT
+
+ROOT = ROOT
+MEDIUM = str(ROOT / "examples" / "medium-model-4gpu-worth-it.yaml")
+
+
+def test_json_is_a_recommendation(capsys):
+    assert main(["recommend", MEDIUM, "--format", "json"]) == 0
+    rec = Recommendation.model_validate(json.loads(capsys.readouterr().out))
+    assert rec.verdict.rating == "worth_it" and rec.trace and rec.pitfalls
+
+
+def test_text_in_chinese(capsys):
+    assert main(["recommend", MEDIUM, "--lang", "zh"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("划算：4 卡") and "注意事项" in out and "F17" in out
+
+
+def test_global_lang_option_also_works(capsys):
+    assert main(["--lang", "zh", "recommend", MEDIUM]) == 0
+    assert "划算" in capsys.readouterr().out
+
+
+def test_markdown(capsys):
+    assert main(["recommend", MEDIUM, "--format", "markdown", "--lang", "en"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("# GPU scaling recommendation") and "| `decision_table." in out
+
+
+def test_gpu_counts_option(capsys):
+    assert main(["recommend", MEDIUM, "--gpus", "1,2", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["projection"]["gpus"] == [1, 2]
+    assert main(["recommend", MEDIUM, "--gpus", "two"]) == 2
+
+
+def test_bad_profile_exits_2(tmp_path, capsys):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("task: poetry\n", encoding="utf-8")
+    assert main(["recommend", str(bad)]) == 2
+    assert "bad.yaml:1" in capsys.readouterr().err
+
+
+def test_pdf_without_the_report_module_exits_2(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "ui.report", None)  # import fails as if it were missing
+    assert main(["recommend", MEDIUM, "--pdf", "out.pdf", "--lang", "en"]) == 2
+    assert "cannot write a PDF" in capsys.readouterr().err
+
+
+def test_pdf_is_written_by_the_report_module(monkeypatch, tmp_path, capsys):
+    calls = []
+    fake = types.ModuleType("ui.report")
+    fake.export_pdf = lambda rec, profile, path, lang, diagnosis=None: \
+        calls.append((rec, profile, path, lang, diagnosis)) or Path(path)
+    monkeypatch.setitem(sys.modules, "ui.report", fake)
+    target = tmp_path / "r.pdf"
+    assert main(["recommend", MEDIUM, "--pdf", str(target), "--lang", "zh"]) == 0
+    (rec, profile, path, lang, diagnosis), = calls
+    assert isinstance(rec, Recommendation) and path == str(target) and lang == "zh"
+    assert diagnosis is None  # the report diagnoses a profile's `measured` section itself
+    assert profile.model.name == "Faster R-CNN R50-FPN"
+
+
+def test_pdf_of_a_profile_with_measurements_holds_the_diagnosis(tmp_path, capsys):
+    """recommend --pdf: a profile with a `measured` section gets "Diagnosis of the measured run"
+    (F30) without being asked."""
+    import pypdf
+
+    target = tmp_path / "r.pdf"
+    example = str(ROOT / "examples" / "measured-4gpu-only-1.8x-diagnose.yaml")
+    assert main(["recommend", example, "--pdf", str(target), "--lang", "en"]) == 0
+    assert "PDF written" in capsys.readouterr().err
+    text = " ".join(" ".join(page.extract_text().split()) for page in pypdf.PdfReader(target).pages)
+    assert "Diagnosis of the measured run" in text and "Suspects, most likely first" in text
+
+
+def test_a_model_that_fits_nowhere_considered_prints_in_every_format(capsys):
+    """The verdict names a count beyond the hardware (machines like this one): the text shows
+    the figures at that count, which the projection now holds, instead of failing."""
+    seven_b = str(ROOT / "tests" / "profiles" / "verdict"
+                  / "llm-7b-on-4x-rtx4090-checkpointed.yaml")
+    for fmt in ("text", "markdown"):
+        for lang in ("en", "zh"):
+            assert main(["recommend", seven_b, "--format", fmt, "--lang", lang]) == 0
+            assert capsys.readouterr().out
+    assert main(["recommend", seven_b, "--format", "json"]) == 0
+    rec = Recommendation.model_validate(json.loads(capsys.readouterr().out))
+    v = rec.verdict
+    assert v.rating == "required" and v.gpus > 4 and v.gpus in rec.projection.gpus
+    assert main(["recommend", seven_b, "--lang", "en"]) == 0
+    out = capsys.readouterr().out
+    assert f"speed-up at {v.gpus} GPUs" in out and "cannot run" in out
+    assert "where the model does not fit" not in out

@@ -1,0 +1,251 @@
+"""Mechanics of the cost model: currency, missing prices, deadline, migration, text and CLI."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from advisor.catalog import load_catalog, override_path
+from advisor.cli import main
+from advisor.costs import CITED_FACTS, estimate_costs
+from advisor.costs.text import render_text
+from advisor.files.errors import InputError
+from advisor.profile import Profile
+from advisor.scaling.result import Projection
+from tests.support.paths import ROOT
+
+EXAMPLES = ROOT / "examples"
+MONEY = ("energy_cost_per_run", "cloud_cost_per_run", "own_cost_per_run",
+         "migration_cost_per_run", "cost_per_run", "cost_per_month",
+         "time_saved_value_per_month", "net_value_per_month", "capex")
+
+
+def projection(single: float, gpus=(1, 2, 4), speedups=(1.0, 1.8, 3.0), nodes=None,
+               fits=None) -> Projection:
+    gpus, speedups = list(gpus), list(speedups)
+    n = len(gpus)
+    return Projection(
+        gpus=gpus, nodes=list(nodes or [1] * n), speedup=speedups, speedup_low=speedups,
+        speedup_high=speedups, efficiency=[s / g for s, g in zip(speedups, gpus, strict=True)],
+        step_time_s=[1.0 / s for s in speedups], run_hours=[single / s for s in speedups],
+        bottleneck=["compute"] * n, memory_per_gpu_gb=[1.0] * n, fits=list(fits or [True] * n),
+        parallelism=["data"] * n, single_gpu_fits=(fits or [True])[0])
+
+
+def profile(**economics) -> Profile:
+    eco = {"mode": "compare", "gpu_price": 10_000, "cloud_price_per_gpu_hour": 2.0,
+           "electricity_per_kwh": 0.6, "engineer_day_rate": 1500, "time_value": "revenue",
+           "value_per_day": 3000}
+    eco.update(economics)
+    return Profile.model_validate({"training": {"single_gpu_hours": 48, "runs_per_week": 2.5},
+                                   "hardware": {"gpu": "rtx4090", "gpus_per_node": 4},
+                                   "economics": eco})
+
+
+def test_profile_prices_convert_with_the_catalog_rate():
+    fx = load_catalog().fx_cny_per_usd
+    cny = estimate_costs(profile(currency="CNY"), projection(48), lang="en")
+    usd = estimate_costs(profile(currency="CNY"), projection(48), lang="en", currency="USD")
+    assert (cny.currency, usd.currency) == ("CNY", "USD")
+    for name in MONEY:
+        for a, b in zip(getattr(cny, name), getattr(usd, name), strict=True):
+            assert b * fx == pytest.approx(a, rel=1e-9, abs=1e-9), name
+    assert usd.best_value_gpus == cny.best_value_gpus
+
+
+def test_currency_follows_language_when_the_profile_gives_none():
+    p = profile()
+    assert p.economics.currency is None
+    assert estimate_costs(p, projection(48), lang="zh").currency == "CNY"
+    assert estimate_costs(p, projection(48), lang="en").currency == "USD"
+    with pytest.raises(InputError):
+        estimate_costs(p, projection(48), lang="en", currency="EUR")
+
+
+def test_catalog_prices_fill_what_the_profile_leaves_empty():
+    p = Profile.model_validate({"training": {"single_gpu_hours": 10},
+                                "hardware": {"gpu": "rtx4090"},
+                                "economics": {"currency": "USD"}})
+    report = estimate_costs(p, projection(10), lang="en")
+    catalog = load_catalog()
+    assert report.priced_with["gpu_price"] == pytest.approx(1599)
+    assert report.priced_with["cloud_per_gpu_hour"] == pytest.approx(
+        catalog.cloud_price_per_gpu_hour("rtx4090", "USD"))
+    assert report.priced_with["electricity_per_kwh"] == pytest.approx(0.1688)
+    assert any("launch price" in a for a in report.assumptions)
+    zh = estimate_costs(p, projection(10), lang="zh")
+    assert any("首发价" in a for a in zh.assumptions)
+    assert zh.assumption_texts == report.assumption_texts
+
+
+def test_user_catalog_override_changes_the_estimate():
+    p = profile(electricity_per_kwh=None, currency="CNY")
+    before = estimate_costs(p, projection(48), lang="en")
+    path = override_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("electricity: [{id: cn_household, price_per_kwh: 1.12}]\n", "utf-8")
+    after = estimate_costs(p, projection(48), lang="en")
+    assert after.energy_cost_per_run[0] == pytest.approx(2 * before.energy_cost_per_run[0])
+
+
+def test_missing_prices_degrade_compare_and_leave_the_unknown_side_out():
+    custom = {"name": "Lab card", "memory_gb": 24, "tflops_fp16": 100, "tflops_fp32": 30,
+              "tdp_w": 300}
+    no_price = Profile.model_validate({"training": {"single_gpu_hours": 10},
+                                       "hardware": {"gpu": custom},
+                                       "economics": {"currency": "USD",
+                                                     "cloud_price_per_gpu_hour": 0.8}})
+    report = estimate_costs(no_price, projection(10), lang="en")
+    assert report.mode == "cloud" and not report.own_priced and report.cloud_priced
+    assert report.buy_vs_rent.breakeven_months is None
+    assert report.buy_vs_rent.breakeven_hours_per_month is None
+    # Review 2, item 2: own mode without a card price is a report, not an error: the own
+    # figures leave the cards out and a note in both languages names economics.gpu_price.
+    own = no_price.model_copy(deep=True)
+    own.economics.mode = "own"
+    mine = estimate_costs(own, projection(10), lang="en")
+    assert mine.mode == "own" and not mine.own_priced and "gpu_price" not in mine.priced_with
+    assert any("economics.gpu_price" in t.en and "economics.gpu_price" in t.zh
+               for t in mine.assumption_texts)
+    assert all(c < 1000 for c in mine.capex)  # the machine only, no card
+    nothing = Profile.model_validate({"training": {"single_gpu_hours": 10},
+                                      "hardware": {"gpu": custom}})
+    blind = estimate_costs(nothing, projection(10), lang="en")
+    assert not blind.own_priced and not blind.cloud_priced
+
+
+def test_migration_is_spread_over_the_runs_and_skipped_when_done_before():
+    report = estimate_costs(profile(), projection(48), lang="en")
+    runs = 2.5 * 52 / 12 * 12
+    assert report.migration_cost_per_run[0] == 0
+    assert report.migration_cost_per_run[2] == pytest.approx(2 * 1500 / runs, rel=1e-4)
+    done = estimate_costs(profile(moved_to_multi_gpu_before=True), projection(48), lang="en")
+    assert done.migration_cost_per_run == [0.0, 0.0, 0.0]
+    # F32: a second machine adds work even for a team that has moved before.
+    two = estimate_costs(profile(moved_to_multi_gpu_before=True),
+                         projection(48, gpus=(1, 4, 8), speedups=(1, 3, 5), nodes=(1, 1, 2)),
+                         lang="en")
+    assert two.migration_cost_per_run[1] == 0 and two.migration_cost_per_run[2] > 0
+
+
+def test_time_value_none_counts_nothing_and_pue_raises_energy():
+    learning = estimate_costs(profile(time_value="none"), projection(48), lang="en")
+    assert learning.time_saved_value_per_month == [0.0, 0.0, 0.0]
+    assert learning.best_value_gpus == 1
+    pue = estimate_costs(profile(pue=1.5), projection(48), lang="en")
+    home = estimate_costs(profile(), projection(48), lang="en")
+    assert pue.energy_kwh_per_run[0] == pytest.approx(1.5 * home.energy_kwh_per_run[0])
+
+
+def test_deadline_picks_the_cheapest_count_that_finishes():
+    # One 48 h run is due within 1.5 days: one GPU is too slow, two are enough.
+    assert estimate_costs(profile(deadline_days=1.5), projection(48),
+                          lang="en").deadline_gpus == 2
+    assert estimate_costs(profile(deadline_days=1), projection(48), lang="en").deadline_gpus == 4
+    # Seven runs a week: the ~10 runs due in 10 days take 20 days on one GPU, 11 on two.
+    busy = profile(deadline_days=10).model_dump()
+    busy["training"] = {"single_gpu_hours": 48, "runs_per_week": 7}
+    report = estimate_costs(Profile.model_validate(busy), projection(48), lang="en")
+    assert report.deadline_gpus == 4
+    tight = estimate_costs(profile(deadline_days=0.5), projection(48), lang="en")
+    assert tight.deadline_gpus is None
+    assert any("deadline" in a for a in tight.assumptions)
+
+
+def test_counts_that_do_not_fit_are_never_chosen():
+    proj = projection(48, fits=[False, True, True])
+    report = estimate_costs(profile(), proj, lang="en")
+    assert report.best_value_gpus in (2, 4)
+    assert report.net_value_per_month[1] == 0  # compared with the smallest setup that fits
+    assert any("one GPU cannot run" in a for a in report.assumptions)
+
+
+def test_one_gpu_is_the_baseline_even_when_not_projected():
+    full = estimate_costs(profile(), projection(48), lang="en")
+    part = estimate_costs(profile(), projection(48, gpus=(2, 4), speedups=(1.8, 3.0)),
+                          lang="en")
+    assert part.net_value_per_month == pytest.approx(full.net_value_per_month[1:])
+    assert part.time_saved_value_per_month == pytest.approx(
+        full.time_saved_value_per_month[1:])
+
+
+def test_text_report_in_both_languages():
+    report_en = estimate_costs(profile(currency="CNY"), projection(48), lang="en")
+    text = render_text(report_en, "en")
+    assert "Best value: 4 GPUs" in text and "¥" in text and "Buy vs rent" in text
+    assert "GPU(s)" not in text
+    report_zh = estimate_costs(profile(currency="CNY"), projection(48), lang="zh")
+    text_zh = render_text(report_zh, "zh")
+    assert "性价比最高：4 卡" in text_zh and "自建还是云实例租用" in text_zh
+    assert "使用的价格" in text_zh
+    assert "Prices used" in text and "2 engineer-days" in text
+
+
+def test_cited_facts_cover_the_cost_facts():
+    for fact in ("F02", "F09", "F10", "F11", "F12", "F13", "F14", "F15", "F16", "F17", "F22",
+                 "F23", "F31"):
+        assert CITED_FACTS.get(fact), fact
+
+
+# -- CLI --------------------------------------------------------------------------------------
+
+@pytest.fixture
+def fake_projection(monkeypatch):
+    calls = []
+
+    def project(prof, gpus):
+        calls.append(gpus)
+        counts = gpus or [1, 2, 4]
+        speedups = [min(n, 0.8 * n + 0.2) for n in counts]
+        return projection(prof.training.run_hours_one_gpu, counts, speedups)
+
+    monkeypatch.setattr("advisor.cli.commands.costs.project", project)
+    return calls
+
+
+def test_cli_json(fake_projection, capsys):
+    code = main(["costs", str(EXAMPLES / "medium-model-4gpu-worth-it.yaml"), "--format", "json",
+                 "--gpus", "1,2,4,8"])
+    assert code == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["gpus"] == [1, 2, 4, 8] and data["currency"] == "CNY"
+    assert data["catalog_warnings"] == []
+    assert fake_projection == [[1, 2, 4, 8]]
+
+
+def test_cli_text_chinese_and_usd(fake_projection, capsys):
+    code = main(["--lang", "zh", "costs", str(EXAMPLES / "research-deadline-worth-it.yaml"),
+                 "--currency", "USD"])
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "成本" in out and "USD" in out and "$" in out
+
+
+def test_cli_reports_catalog_problems_and_bad_gpu_counts(fake_projection, capsys):
+    path = override_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("fx: {cny_per_usd: lots}\n", "utf-8")
+    assert main(["costs", str(EXAMPLES / "medium-model-4gpu-worth-it.yaml")]) == 0
+    out = capsys.readouterr().out
+    assert "catalog.yaml:1" in out and "built-in catalog used" in out
+    assert main(["costs", str(EXAMPLES / "medium-model-4gpu-worth-it.yaml"),
+                 "--gpus", "0,x"]) == 2
+    assert "--gpus" in capsys.readouterr().err
+
+
+def test_cli_with_the_real_projection(capsys):
+    code = main(["costs", str(EXAMPLES / "personal-learning-resnet-not-worth-it.yaml"),
+                 "--format", "json", "--gpus", "1,4"])
+    assert code == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["gpus"] == [1, 4] and data["best_value_gpus"] == 1
+    assert len(data["fits"]) == 2 and data["currency"] == "CNY"
+
+
+def test_source_message_is_translated():
+    path = override_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("fx: {cny_per_usd: 7.0, source: '  '}\n", "utf-8")
+    (warning,) = load_catalog().warnings
+    assert "source" in warning.message_en and "出处" in warning.message_zh
