@@ -68,3 +68,102 @@ def test_importing_every_core_module_loads_no_qt() -> None:
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                             text=True, timeout=120)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+# The core's layers, lowest first: each package may import only the packages listed for it
+# (and itself). The README and docs/ARCHITECTURE.md draw the same flow.
+ALLOWED = {
+    "text": set(),
+    "files": {"text"},
+    "profile": {"text", "files"},
+    "catalog": {"text", "files", "profile"},
+    "scaling": {"text", "files", "profile", "catalog"},
+    "costs": {"text", "files", "profile", "catalog", "scaling"},
+    "hwimport": {"text", "files", "profile", "catalog"},
+    "diagnosis": {"text", "files", "profile", "catalog", "scaling", "hwimport"},
+    "rulebase": {"text", "files", "profile"},
+    "verdict": {"text", "files", "profile", "catalog", "scaling", "costs", "hwimport",
+                "diagnosis", "rulebase"},
+    "cli": {"text", "files", "profile", "catalog", "scaling", "costs", "hwimport", "diagnosis",
+            "rulebase", "verdict"},
+}
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imported_modules(path: Path) -> set[str]:
+    """Every advisor/ui module a file imports, at module level or inside a function."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return {m for m in found if m.split(".")[0] in ("advisor", "ui")}
+
+
+def test_every_core_package_is_in_a_layer() -> None:
+    packages = {p.name for p in (ROOT / "advisor").iterdir()
+                if p.is_dir() and (p / "__init__.py").exists()}
+    assert packages == set(ALLOWED), "add the new package to ALLOWED (and docs/ARCHITECTURE.md)"
+    loose = sorted(p.name for p in (ROOT / "advisor").glob("*.py")
+                   if p.name != "__init__.py")
+    assert loose == [], f"modules beside the layers: {loose}"
+
+
+def test_each_layer_imports_only_the_layers_beneath_it() -> None:
+    offenders = []
+    for layer, allowed in ALLOWED.items():
+        for path in sorted((ROOT / "advisor" / layer).rglob("*.py")):
+            for module in _imported_modules(path):
+                parts = module.split(".")
+                if parts[0] != "advisor" or len(parts) < 2 or parts[1] == layer:
+                    continue
+                if parts[1] not in allowed and not module.startswith("advisor.__"):
+                    offenders.append(f"{path.relative_to(ROOT)} imports {module}")
+    assert offenders == []
+
+
+def test_the_profile_depends_on_nothing_above_it() -> None:
+    """The data model is the lowest layer but the helpers: no catalog, projection or verdict."""
+    for path in sorted((ROOT / "advisor" / "profile").rglob("*.py")):
+        above = {m for m in _imported_modules(path)
+                 if m.startswith("advisor.") and m.split(".")[1] not in
+                 ("profile", "text", "files")}
+        assert above == set(), f"{path.relative_to(ROOT)}: {sorted(above)}"
+
+
+def test_no_import_cycles_between_modules() -> None:
+    """advisor/ and ui/ import one way: no module reaches itself through its imports (lazy
+    imports inside functions count too)."""
+    files = {_module_name(p): p for base in ("advisor", "ui") for p in (ROOT / base).rglob("*.py")}
+
+    def owner(name: str) -> str | None:
+        parts = name.split(".")
+        for end in range(len(parts), 0, -1):
+            candidate = ".".join(parts[:end])
+            if candidate in files:
+                return candidate
+        return None
+
+    graph = {m: {o for name in _imported_modules(p) if (o := owner(name))
+                 and o != m and not m.startswith(o + ".")} for m, p in files.items()}
+    cycles, state = [], {}
+
+    def visit(node: str, trail: list[str]) -> None:
+        state[node] = "open"
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == "open":
+                cycles.append(" -> ".join(trail[trail.index(nxt):] + [nxt]))
+            elif nxt not in state:
+                visit(nxt, trail + [nxt])
+        state[node] = "done"
+
+    for module in sorted(graph):
+        if module not in state:
+            visit(module, [module])
+    assert cycles == []
