@@ -1,24 +1,37 @@
 """The ``gpu-advisor`` command line: everything the GUI does, headless.
 
 Each subcommand lives in ``advisor/cli/commands/<name>.py`` and exposes ``register(subparsers)``;
-they are found automatically. Exit status: 0 ok, 2 bad input, 1 internal error.
+``COMMANDS`` lists them with the one-line help ``--help`` shows, so a call imports only the
+module of the command it names (``--version`` and ``--help`` import none: scripts and the
+wizard call the command line over and over). Exit status: 0 ok, 2 bad input, 1 internal error.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
-import logging
-import pkgutil
 import sys
 from collections.abc import Sequence
 
-from advisor import __version__
-from advisor.files.errors import InputError
-from advisor.files.logs import log_file, setup_logging
-from advisor.text.i18n import system_lang
+from advisor.text.lang import system_lang
 
 EXIT_OK, EXIT_INTERNAL, EXIT_INPUT = 0, 1, 2
+
+# (name, module in advisor/cli/commands, help in the command list), in the order --help lists
+# them; tests/cli/test_command_table.py checks each against the module's own register().
+COMMANDS: tuple[tuple[str, str, str], ...] = (
+    ("costs", "costs", "costs per run and per month, buy vs rent, value of time"),
+    ("diagnose", "diagnose", "diagnose measured multi-GPU scaling (why only 1.8x?)"),
+    ("gui", "gui", "open the desktop application"),
+    ("import-smi", "import_smi", "read nvidia-smi output files (or this machine via NVML) into "
+                                 "a hardware description"),
+    ("project", "project", "project the speed-up of 1...N GPUs for a profile"),
+    ("recommend", "recommend", "recommend a setup for a profile"),
+    ("rules", "rules", "list or explain the rules of the rule base"),
+    ("schema", "schema", "print the profile's JSON Schema"),
+    ("validate", "validate", "check one or more profile files"),
+)
+LANG_HELP = "language of messages (default: from the system locale)"
 
 
 class _Parser(argparse.ArgumentParser):
@@ -29,34 +42,65 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_INPUT, f"{self.prog}: error: {message}\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+class _Version(argparse.Action):
+    """``--version``: the text of ``advisor.cli.version``, built only when asked for."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS,
+                 help="show program's version number and exit"):  # noqa: A002 - argparse's name
+        super().__init__(option_strings=option_strings, dest=dest, default=default, nargs=0,
+                         help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from advisor.cli.version import version_text
+
+        print(version_text(parser.prog))
+        parser.exit()
+
+
+def build_parser(command: str | None = None, *, every: bool = True) -> argparse.ArgumentParser:
+    """The parser with every command's own arguments (``every``), or only those of
+    ``command`` and the others as names with their help (nothing of theirs imported)."""
     parser = _Parser(prog="gpu-advisor",
                      description="Will more GPUs make my training faster, and is it worth it? "
                                  "(多卡训练顾问)")
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    parser.add_argument("--lang", choices=["en", "zh"], default=None,
-                        help="language of messages (default: from the system locale)")
+    parser.add_argument("--version", action=_Version)
+    parser.add_argument("--lang", choices=["en", "zh"], default=None, help=LANG_HELP)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    from advisor.cli import commands
-
-    for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
-        module = importlib.import_module(f"advisor.cli.commands.{info.name}")
-        module.register(sub)
-    for command in sub.choices.values():  # `--lang` is accepted after the command name too
-        if "--lang" not in command._option_string_actions:
-            command.add_argument("--lang", choices=["en", "zh"], default=argparse.SUPPRESS,
-                                 help="language of messages (default: from the system locale)")
+    for name, module_name, help_text in COMMANDS:
+        if every or name == command:
+            importlib.import_module(f"advisor.cli.commands.{module_name}").register(sub)
+        else:  # a name in the list only: its arguments are read by the second pass
+            sub.add_parser(name, help=help_text, add_help=False)
+    for command_parser in sub.choices.values():  # `--lang` is accepted after the command too
+        if "--lang" not in command_parser._option_string_actions:
+            command_parser.add_argument("--lang", choices=["en", "zh"],
+                                        default=argparse.SUPPRESS, help=LANG_HELP)
     return parser
 
 
+def parse(argv: Sequence[str]) -> tuple[argparse.ArgumentParser, argparse.Namespace]:
+    """Two passes: the command list alone finds which command is meant (and answers
+    ``--help``, ``--version`` and an unknown command), then that command's parser reads the
+    whole line, with the same messages as one parser holding every command."""
+    names = build_parser(every=False)
+    chosen, _rest = names.parse_known_args(argv)
+    if chosen.command is None:
+        return names, names.parse_args(argv)  # no command: the same errors as before, or help
+    parser = build_parser(chosen.command, every=False)
+    return parser, parser.parse_args(argv)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser, args = parse(argv)
     lang = args.lang or system_lang()
     args.lang = lang
     if not getattr(args, "handler", None):
         parser.print_help()
         return EXIT_INPUT
+    from advisor.files.errors import InputError
+    from advisor.files.logs import setup_logging
+
     setup_logging()
     try:
         return int(args.handler(args) or 0)
@@ -68,6 +112,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return EXIT_OK
     except Exception:  # noqa: BLE001 - the one place that turns a bug into a clear exit
+        import logging
+
+        from advisor.files.logs import log_file
+
         logging.getLogger("advisor").exception("internal error in %s", args.command)
         where = log_file()
         msg = (f"内部错误；详情见日志 {where}" if lang == "zh"

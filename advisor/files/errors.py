@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from advisor.text.i18n import pick
+from advisor.text.lang import pick
 
 
 @dataclass(frozen=True)

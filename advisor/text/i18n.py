@@ -5,14 +5,11 @@ The core returns both languages; presenters choose one. Qt strings use Qt Lingui
 
 from __future__ import annotations
 
-import locale
-import os
-from typing import Literal
-
 from pydantic import BaseModel, ConfigDict
 
-Lang = Literal["en", "zh"]
-LANGS: tuple[Lang, ...] = ("en", "zh")
+from advisor.text.lang import LANGS, Lang, pick, system_lang
+
+__all__ = ["LANGS", "Lang", "Text", "pick", "system_lang"]
 
 
 class Text(BaseModel):
@@ -28,24 +25,3 @@ class Text(BaseModel):
 
     def format(self, **values: object) -> Text:
         return Text(en=self.en.format(**values), zh=self.zh.format(**values))
-
-
-def system_lang() -> Lang:
-    """The user's language from the environment (LANGUAGE, LC_ALL, LC_MESSAGES, LANG), else the
-    platform locale; Chinese locales give ``zh``, anything else ``en``."""
-    forced = os.environ.get("GPU_ADVISOR_LANG", "")
-    if forced in LANGS:
-        return forced  # type: ignore[return-value]
-    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
-        value = os.environ.get(var)
-        if value:
-            return "zh" if value.lower().startswith("zh") else "en"
-    try:
-        code = locale.getlocale()[0] or ""
-    except ValueError:
-        code = ""
-    return "zh" if code.lower().startswith(("zh", "chinese")) else "en"
-
-
-def pick(lang: str, en: str, zh: str) -> str:
-    return zh if lang == "zh" else en

@@ -1,0 +1,62 @@
+"""The command line's front door stays cheap: ``--version`` and ``--help`` import no command,
+neither the rule engine nor numpy nor the projection; ``validate`` and ``schema`` need the
+profile's models only. Import guards (what is loaded), not timings: the times are measured by
+``benchmarks/cli_startup.py``."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from tests.support.paths import EXAMPLES, ROOT
+
+HEAVY = ("durable", "durable_rules_engine", "numpy", "advisor.scaling", "advisor.verdict",
+         "advisor.rulebase", "advisor.costs", "advisor.diagnosis", "advisor.hwimport")
+
+
+def _loaded_after(argv: list[str]) -> tuple[int, list[str]]:
+    """(exit status, modules loaded) of ``gpu-advisor ARGV`` in a fresh interpreter."""
+    code = (
+        "import io, json, sys, contextlib\n"
+        "from advisor.cli import main\n"
+        "out = io.StringIO()\n"
+        "with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):\n"
+        "    try:\n"
+        f"        status = main({argv!r})\n"
+        "    except SystemExit as exc:\n"
+        "        status = exc.code or 0\n"
+        "sys.__stdout__.write(json.dumps([status, sorted(sys.modules)]))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120, check=True)
+    status, modules = json.loads(done.stdout)
+    return status, modules
+
+
+def _heavy(modules: list[str], names: tuple[str, ...] = HEAVY) -> list[str]:
+    return [m for m in modules if any(m == n or m.startswith(n + ".") for n in names)]
+
+
+@pytest.mark.parametrize("argv", [["--version"], ["--help"], []])
+def test_version_and_help_import_no_engine_numpy_projection_or_command(argv) -> None:
+    status, modules = _loaded_after(argv)
+    assert status == (2 if not argv else 0)
+    assert _heavy(modules, HEAVY + ("advisor.cli.commands", "pydantic")) == []
+
+
+@pytest.mark.parametrize("argv", [["validate", str(EXAMPLES / "medium-model-4gpu-worth-it.yaml")],
+                                  ["schema"]])
+def test_validate_and_schema_import_no_engine_numpy_or_projection(argv) -> None:
+    status, modules = _loaded_after(argv)
+    assert status == 0
+    assert _heavy(modules) == []
+
+
+def test_a_command_imports_its_own_module_only() -> None:
+    status, modules = _loaded_after(["schema"])
+    assert status == 0
+    assert [m for m in modules if m.startswith("advisor.cli.commands.")] == [
+        "advisor.cli.commands.schema"]
