@@ -1,4 +1,4 @@
-"""Test set-up: headless Qt before anything imports it, and a private config/log folder."""
+"""Test set-up: headless Qt before anything imports it, and private config/log/cache folders."""
 
 import os
 
@@ -16,9 +16,11 @@ settings.load_profile("deterministic")
 
 @pytest.fixture(autouse=True)
 def _private_dirs(tmp_path_factory, monkeypatch):
-    """Each test writes logs, config and autosaves under a temporary folder, never $HOME."""
+    """Each test writes logs, config, autosaves and compiled data under a temporary folder,
+    never $HOME."""
     base = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("GPU_ADVISOR_LOG_DIR", str(base / "log"))
     monkeypatch.setenv("GPU_ADVISOR_CONFIG_DIR", str(base / "config"))
     monkeypatch.setenv("GPU_ADVISOR_STATE_DIR", str(base / "state"))
+    monkeypatch.setenv("GPU_ADVISOR_CACHE_DIR", str(base / "cache"))
     yield

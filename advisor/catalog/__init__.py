@@ -3,21 +3,33 @@ machine overheads and power, engineer day rates, and the article's own defaults.
 
 Data lives in ``resources/catalog/*.yaml``; every entry carries its source and date. Users can
 override any price entry from ``catalog.yaml`` in their config folder (see ``overrides``).
+
+The names below are imported on first use: checking a profile's GPU (``validate``) needs the
+GPU table, not the price models.
 """
 
-from advisor.catalog.catalog import Catalog, PriceQuote, catalog_warnings, load_catalog
-from advisor.catalog.gpus import GpuSpec, gpu_ids, load_gpus, resolve_gpu
-from advisor.catalog.overrides import CatalogWarning, override_path
+from __future__ import annotations
 
-__all__ = [
-    "Catalog",
-    "CatalogWarning",
-    "GpuSpec",
-    "PriceQuote",
-    "catalog_warnings",
-    "gpu_ids",
-    "load_catalog",
-    "load_gpus",
-    "override_path",
-    "resolve_gpu",
-]
+import importlib
+
+_LAZY = {
+    "Catalog": "advisor.catalog.catalog",
+    "PriceQuote": "advisor.catalog.catalog",
+    "catalog_warnings": "advisor.catalog.catalog",
+    "load_catalog": "advisor.catalog.catalog",
+    "GpuSpec": "advisor.catalog.gpus",
+    "gpu_ids": "advisor.catalog.gpus",
+    "load_gpus": "advisor.catalog.gpus",
+    "resolve_gpu": "advisor.catalog.gpus",
+    "CatalogWarning": "advisor.catalog.overrides",
+    "override_path": "advisor.catalog.overrides",
+}
+
+__all__ = ["Catalog", "CatalogWarning", "GpuSpec", "PriceQuote", "catalog_warnings", "gpu_ids",
+           "load_catalog", "load_gpus", "override_path", "resolve_gpu"]
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

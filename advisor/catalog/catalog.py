@@ -27,7 +27,7 @@ from advisor.catalog.entries import (
     ServerPue,
     SystemPower,
 )
-from advisor.catalog.gpus import GpuSpec, gpu_ids, load_gpus
+from advisor.catalog.gpus import CATALOG_LAYERS, GpuSpec, gpu_ids, load_gpus
 from advisor.catalog.overrides import (
     CatalogWarning,
     Sections,
@@ -35,6 +35,8 @@ from advisor.catalog.overrides import (
     load_builtin_sections,
     override_path,
 )
+from advisor.files.builtin_data import compiled
+from advisor.files.paths import resources_dir
 from advisor.text.i18n import Text
 
 
@@ -235,8 +237,18 @@ def _canonical(gpu_id: str) -> str:
 
 
 @cache
+def builtin_sections() -> Sections:
+    """The catalog shipped with the advisor, validated (kept compiled in the user's cache
+    folder until one of its files or the catalog's code changes)."""
+    from advisor.catalog.entries import SECTIONS
+
+    files = sorted({resources_dir() / "catalog" / file for file, *_ in SECTIONS.values()})
+    return compiled("catalog", files, load_builtin_sections, CATALOG_LAYERS)
+
+
+@cache
 def _load(path: str, stamp: tuple[int, int] | None) -> Catalog:
-    sections = load_builtin_sections()
+    sections = builtin_sections()
     known = set(load_gpus())
     merged, warnings = apply_overrides(sections, Path(path), known)
     from advisor.catalog.gpus import gpu_override_warnings

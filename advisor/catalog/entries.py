@@ -21,7 +21,10 @@ SourceText = str | list[str]
 class Sourced(BaseModel):
     """Fields every catalog entry carries."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+    # defer_build: the validators are built on first use; a start that reads the compiled
+    # catalog (advisor.files.builtin_data) never validates an entry, so never builds them
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False,
+                              defer_build=True)
 
     id: str = Field(min_length=1, max_length=80)
     source: SourceText
@@ -47,7 +50,10 @@ class Sourced(BaseModel):
 
 
 class Range(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+    # defer_build: the validators are built on first use; a start that reads the compiled
+    # catalog (advisor.files.builtin_data) never validates an entry, so never builds them
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False,
+                              defer_build=True)
 
     low: float = Field(ge=0)
     high: float = Field(ge=0)

@@ -9,7 +9,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 
 class GpuSpec(BaseModel):
-    model_config = ConfigDict(extra="ignore", frozen=True, populate_by_name=True)
+    # defer_build: built on first validation; the compiled GPU table (advisor.files.builtin_data)
+    # is read without validating, so most starts never build it
+    model_config = ConfigDict(extra="ignore", frozen=True, populate_by_name=True,
+                              defer_build=True)
 
     id: str
     aliases: list[str] = Field(default_factory=list)

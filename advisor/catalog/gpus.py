@@ -8,11 +8,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from advisor.catalog.gpu_spec import GpuSpec
 from advisor.catalog.overrides import override_path
 from advisor.catalog.user_gpus import user_gpu_entries
+from advisor.files.builtin_data import compiled, read_builtin
 from advisor.files.errors import InputError
 from advisor.files.paths import resources_dir
 from advisor.profile import CustomGpu
@@ -20,11 +19,15 @@ from advisor.profile import CustomGpu
 
 @cache
 def builtin_gpus() -> dict[str, GpuSpec]:
-    """The GPUs shipped with the advisor, by id and by alias."""
-    raw = yaml.safe_load((resources_dir() / "catalog" / "gpus.yaml").read_text(encoding="utf-8"))
-    return _table(GpuSpec.model_validate(entry) for entry in raw["gpus"])
+    """The GPUs shipped with the advisor, by id and by alias (kept compiled in the user's
+    cache folder until gpus.yaml or the catalog's code changes)."""
+    path = resources_dir() / "catalog" / "gpus.yaml"
+    return compiled("gpus", [path], lambda: _table(
+        GpuSpec.model_validate(entry) for entry in read_builtin(path)["gpus"]), CATALOG_LAYERS)
 
 
+# The packages whose code decides a catalog entry: the catalog and the layers beneath it.
+CATALOG_LAYERS = ("text", "files", "profile", "catalog")
 _BRANDS = re.compile(r"\b(nvidia|geforce|tesla)\b")
 
 

@@ -13,7 +13,8 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-from advisor.files.paths import rules_dir
+from advisor.files.builtin_data import compiled
+from advisor.files.paths import resources_dir, rules_dir
 from advisor.rulebase.loader import load_rule_file, load_rules
 from advisor.rulebase.model import FactRef, Rule
 
@@ -23,9 +24,18 @@ def rule_files(folder: Path | None = None) -> list[Path]:
     return sorted((folder or rules_dir()).glob("*.yaml"))
 
 
+# The packages whose code decides a loaded Rule (loader, conditions, fact catalog, texts):
+# by the layer contract, the rule base and the layers beneath it.
+RULE_LAYERS = ("text", "files", "profile", "rulebase")
+
+
 @cache
 def default_rules() -> tuple[Rule, ...]:
-    return tuple(load_rules(rule_files()))
+    """The project's rules, checked; kept compiled in the user's cache folder until a rule
+    file, the article's facts or the code that checks them changes (``advisor.files.builtin_data``)."""
+    files = rule_files()
+    return compiled("rules", [*files, resources_dir() / "article" / "facts.yaml"],
+                    lambda: tuple(load_rules(files)), RULE_LAYERS)
 
 
 def rule_by_id(rule_id: str) -> Rule | None:

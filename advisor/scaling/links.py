@@ -11,9 +11,8 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
 
-import yaml
-
 from advisor.catalog.gpus import GpuSpec
+from advisor.files.builtin_data import read_builtin
 from advisor.files.paths import resources_dir
 from advisor.profile import InterLink, IntraLink
 
@@ -38,8 +37,7 @@ class LinkFigures:
 
 @cache
 def load_links() -> dict[str, Any]:
-    return yaml.safe_load((resources_dir() / "catalog" / "links.yaml").read_text(
-        encoding="utf-8"))
+    return read_builtin(resources_dir() / "catalog" / "links.yaml")
 
 
 def _rule(name: str) -> float:

@@ -11,8 +11,7 @@ from dataclasses import dataclass, fields, replace
 from functools import cache
 from typing import Any
 
-import yaml
-
+from advisor.files.builtin_data import read_builtin
 from advisor.files.paths import resources_dir
 
 # Names of the parameters the fit may move; the diagnosis feature refits these per user.
@@ -67,7 +66,7 @@ class ScalingParams:
 @cache
 def _raw() -> dict[str, Any]:
     path = resources_dir() / "scaling" / "parameters.yaml"
-    return yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    return read_builtin(path) or {}
 
 
 @cache

@@ -12,13 +12,16 @@ about them.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from advisor.diagnosis.result import Diagnosis
 from advisor.profile import Profile
 from advisor.scaling.project import NOTE_SLOWER
 from advisor.scaling.result import Projection
+
+if TYPE_CHECKING:  # the diagnosis is imported only for a profile with measurements
+    from advisor.diagnosis.result import Diagnosis
 
 NOTE = ("Speed-ups come from your measurements ({points}), refitted by the diagnosis; memory "
         "and fit are the projection's.")

@@ -1,0 +1,158 @@
+"""Start-up of the command line, as a ratio to the time Python takes to import its libraries.
+
+Budgets (issue 21), each a ratio of medians measured in the same run as the floor
+(``python -c "import pydantic, yaml, durable.lang, numpy"``): ``--version`` and ``--help`` at
+most 1.3x, ``validate`` and ``schema`` 1.5x, ``project``, ``costs``, ``recommend`` and
+``diagnose`` 2x. Run:
+
+    .venv/bin/python -m benchmarks.cli_startup                  # 9 rounds, this checkout
+    .venv/bin/python -m benchmarks.cli_startup --against 1bf0bde --rounds 11
+
+Every call is a fresh interpreter doing what the ``gpu-advisor`` entry point does (``from
+advisor.cli import main``), from a neutral folder, with an empty config folder. Each round runs
+the floor and every command once, in a shuffled order, so the load of a shared machine falls
+on all of them alike. As after ``pip install``, the bytecode is compiled: a first call of each
+command writes it (into a private ``PYTHONPYCACHEPREFIX``) and the compiled rule base and
+catalog (into a private cache folder), and is not counted. ``--cold`` also times calls with the
+compiled data turned off (``GPU_ADVISOR_NO_CACHE=1``: the first call after a data file or the
+code changed). ``--against REV`` times the code of commit REV too (``git archive`` into a
+temporary folder, put first on ``PYTHONPATH``), interleaved with this checkout's, so before and
+after come from the same minutes. Exits 1 when a ratio of this checkout is over its budget.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from io import BytesIO
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+FLOOR = "import pydantic, yaml, durable.lang, numpy"
+ENTRY = "import sys; from advisor.cli import main; sys.exit(main())"
+EXAMPLE = "examples/medium-model-4gpu-worth-it.yaml"
+MEASURED = "examples/measured-4gpu-only-1.8x-diagnose.yaml"
+# (name, arguments; {root} is the checkout measured, budget as a ratio to the floor)
+COMMANDS: list[tuple[str, list[str], float]] = [
+    ("--version", ["--version"], 1.3),
+    ("--help", ["--help"], 1.3),
+    ("validate", ["validate", "{root}/" + EXAMPLE], 1.5),
+    ("schema", ["schema"], 1.5),
+    ("project", ["project", "{root}/" + EXAMPLE], 2.0),
+    ("costs", ["costs", "{root}/" + EXAMPLE], 2.0),
+    ("recommend", ["recommend", "{root}/" + EXAMPLE, "--format", "json"], 2.0),
+    ("diagnose", ["diagnose", "{root}/" + MEASURED], 2.0),
+]
+
+
+def _time(argv: list[str], env: dict[str, str], cwd: str) -> float:
+    start = time.perf_counter()
+    done = subprocess.run(argv, env=env, cwd=cwd, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, check=False)
+    seconds = time.perf_counter() - start
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(argv)} failed ({done.returncode}): {done.stderr[-500:]}")
+    return seconds
+
+
+def _checkout(rev: str, into: Path) -> Path:
+    """The files of commit ``rev`` (tracked files only) in ``into``."""
+    blob = subprocess.run(["git", "archive", "--format=tar", rev], cwd=ROOT, check=True,
+                          capture_output=True).stdout
+    with tarfile.open(fileobj=BytesIO(blob)) as tar:
+        tar.extractall(into, filter="data")
+    return into
+
+
+def _environment(tmp: Path, code: Path | None, cache: bool) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("PYTHONDONTWRITEBYTECODE", "PYTHONPATH", "GPU_ADVISOR_NO_CACHE")}
+    env.update(PYTHONPYCACHEPREFIX=str(tmp / "pycache"), GPU_ADVISOR_CONFIG_DIR=str(tmp / "cfg"),
+               GPU_ADVISOR_CACHE_DIR=str(tmp / f"compiled-{code.name if code else 'here'}"),
+               GPU_ADVISOR_LOG_DIR=str(tmp / "log"), GPU_ADVISOR_LANG="en")
+    if code is not None:  # the older checkout comes first on the path
+        env["PYTHONPATH"] = str(code)
+    if not cache:
+        env["GPU_ADVISOR_NO_CACHE"] = "1"
+    return env
+
+
+def _which_advisor(env: dict[str, str], cwd: str) -> str:
+    return subprocess.run([sys.executable, "-c", "import advisor; print(advisor.__file__)"],
+                          env=env, cwd=cwd, capture_output=True, text=True,
+                          check=True).stdout.strip()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=9)
+    parser.add_argument("--against", metavar="REV", default=None,
+                        help="also time the code of this commit (before), interleaved")
+    parser.add_argument("--cold", action="store_true",
+                        help="also time this checkout without the compiled data cache")
+    parser.add_argument("--only", nargs="+", metavar="NAME", default=None,
+                        help="time these commands only (names as printed)")
+    args = parser.parse_args()
+    commands = [c for c in COMMANDS if args.only is None or c[0] in args.only]
+    with tempfile.TemporaryDirectory() as tmp_name:
+        tmp = Path(tmp_name)
+        (tmp / "cfg").mkdir()
+        (tmp / "cwd").mkdir()
+        cwd = str(tmp / "cwd")
+        # (label, root of the data the commands read, environment)
+        setups = [("after", ROOT, _environment(tmp, None, cache=True))]
+        if args.cold:
+            setups.append(("after, no cache", ROOT, _environment(tmp, None, cache=False)))
+        if args.against:
+            old = _checkout(args.against, tmp / "before")
+            setups.append((f"before ({args.against})", old, _environment(tmp, old, cache=True)))
+        floor_env = setups[0][2]
+        for label, _root, env in setups:
+            print(f"{label}: advisor from {_which_advisor(env, cwd)}")
+        jobs: list[tuple[str, str, list[str], dict[str, str]]] = [
+            ("floor", "floor", [sys.executable, "-c", FLOOR], floor_env)]
+        for label, root, env in setups:
+            for name, argv, _budget in commands:
+                full = [sys.executable, "-c", ENTRY,
+                        *(a.replace("{root}", str(root)) for a in argv)]
+                jobs.append((label, name, full, env))
+        for _label, _name, argv, env in jobs:  # bytecode and compiled data, not counted
+            _time(argv, env, cwd)
+        times: dict[tuple[str, str], list[float]] = {(j[0], j[1]): [] for j in jobs}
+        rng = random.Random(21)
+        for _ in range(args.rounds):
+            order = list(jobs)
+            rng.shuffle(order)
+            for label, name, argv, env in order:
+                times[(label, name)].append(_time(argv, env, cwd))
+    floor = statistics.median(times[("floor", "floor")])
+    spread = times[("floor", "floor")]
+    print(f"\nfloor ({FLOOR}): median {floor * 1000:.0f} ms "
+          f"(runs {min(spread) * 1000:.0f}-{max(spread) * 1000:.0f} ms), {args.rounds} rounds\n")
+    labels = [label for label, _root, _env in setups]
+    head = f"{'command':<11} {'budget':>6}" + "".join(f" {label:>24}" for label in labels)
+    print(head)
+    over = []
+    for name, _argv, budget in commands:
+        cells = []
+        for label in labels:
+            median = statistics.median(times[(label, name)])
+            ratio = median / floor
+            cells.append(f"{median * 1000:6.0f} ms = {ratio:4.2f}x floor")
+            if label == "after" and ratio > budget:
+                over.append(name)
+        print(f"{name:<11} {budget:5.1f}x" + "".join(f" {c:>24}" for c in cells))
+    verdict = "ok" if not over else "OVER: " + ", ".join(over)
+    print(f"\nthis checkout against the budgets: {verdict}")
+    return 1 if over else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
