@@ -9,9 +9,9 @@ override, and keeps each call's exit status, standard output and standard error:
     .venv/bin/python scripts/cli_outputs.py capture /tmp/after       # on the new one
     .venv/bin/python scripts/cli_outputs.py compare /tmp/before /tmp/after
 
-``capture`` runs every call twice in a fresh cache folder (``XDG_CACHE_HOME``): once cold, once
-warm, and fails if the two differ, so a compiled cache can never say something the sources
-would not. ``compare`` prints the calls whose output differs and exits 1 when any does.
+Its own temporary folders are written ``<tmp>`` before comparing. ``capture`` runs every call
+twice in a fresh cache folder (``XDG_CACHE_HOME``): once cold, once warm, and fails if the two
+differ, so a compiled cache can never say something the sources would not. ``compare`` prints the calls whose output differs and exits 1 when any does.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -119,7 +120,8 @@ def capture(folder: Path, jobs: int) -> int:
         # entries without as_of are dated by the file's modification time: fix it
         os.utime(override / "catalog.yaml", (1_790_000_000, 1_790_000_000))
         base = {k: v for k, v in os.environ.items() if not k.startswith(("LC_", "LANG"))}
-        base.pop("GPU_ADVISOR_LANG", None)
+        for name in ("GPU_ADVISOR_LANG", "GPU_ADVISOR_CACHE_DIR", "GPU_ADVISOR_NO_CACHE"):
+            base.pop(name, None)
         base.update(LANG="C.UTF-8", XDG_CACHE_HOME=str(cache), COLUMNS="100")
         envs = {"empty": {**base, "GPU_ADVISOR_CONFIG_DIR": str(empty)},
                 "override": {**base, "GPU_ADVISOR_CONFIG_DIR": str(override)}}
@@ -137,9 +139,17 @@ def capture(folder: Path, jobs: int) -> int:
     return 1 if unstable else 0
 
 
+def _normalised(results: dict[str, dict]) -> dict[str, dict]:
+    """The captures' own temporary folders (the config folder the costs text names) read
+    the same in every capture."""
+    pattern = re.compile(re.escape(tempfile.gettempdir()) + r"/tmp[^/\s]+")
+    return {name: {k: pattern.sub("<tmp>", v) if isinstance(v, str) else v
+                   for k, v in call.items()} for name, call in results.items()}
+
+
 def compare(before: Path, after: Path) -> int:
-    a = json.loads((before / "outputs.json").read_text(encoding="utf-8"))
-    b = json.loads((after / "outputs.json").read_text(encoding="utf-8"))
+    a = _normalised(json.loads((before / "outputs.json").read_text(encoding="utf-8")))
+    b = _normalised(json.loads((after / "outputs.json").read_text(encoding="utf-8")))
     differ = sorted(k for k in a.keys() | b.keys() if a.get(k) != b.get(k))
     for name in differ:
         old, new = a.get(name), b.get(name)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import re
 from functools import cache
 from pathlib import Path
@@ -10,7 +9,6 @@ from typing import Any
 
 from advisor.catalog.gpu_spec import GpuSpec
 from advisor.catalog.overrides import override_path
-from advisor.catalog.user_gpus import user_gpu_entries
 from advisor.files.builtin_data import compiled, read_builtin
 from advisor.files.errors import InputError
 from advisor.files.paths import resources_dir
@@ -70,6 +68,8 @@ def _with_user_gpus(path: str, stamp: tuple[int, int] | None) -> tuple[dict[str,
     builtin = builtin_gpus()
     if stamp is None:
         return builtin, ()
+    from advisor.catalog.user_gpus import user_gpu_entries  # only when the user has a file
+
     specs, warnings = user_gpu_entries(Path(path), builtin)
     if not specs:
         return builtin, tuple(warnings)
@@ -117,6 +117,8 @@ def _guess(name: str) -> str | None:
     'rtx 4080' is not an RTX 4090: no guess then)."""
     ids = gpu_ids()
     keys = {spelling_key(i): i for i in ids}
+    import difflib  # a misspelt name only
+
     close = difflib.get_close_matches(spelling_key(name), list(keys), n=1, cutoff=0.75)
     guess = keys[close[0]] if close else None
     return guess if guess and _model_number(guess) == _model_number(name) else None

@@ -9,6 +9,7 @@ wizard call the command line over and over). Exit status: 0 ok, 2 bad input, 1 i
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import sys
 from collections.abc import Sequence
@@ -57,9 +58,11 @@ class _Version(argparse.Action):
         parser.exit()
 
 
-def build_parser(command: str | None = None, *, every: bool = True) -> argparse.ArgumentParser:
+def build_parser(command: str | None = None, *, every: bool = True,
+                 alone: bool = False) -> argparse.ArgumentParser:
     """The parser with every command's own arguments (``every``), or only those of
-    ``command`` and the others as names with their help (nothing of theirs imported)."""
+    ``command`` and the others as names with their help (nothing of theirs imported), or
+    (``alone``) ``command`` as the only choice."""
     parser = _Parser(prog="gpu-advisor",
                      description="Will more GPUs make my training faster, and is it worth it? "
                                  "(多卡训练顾问)")
@@ -69,7 +72,7 @@ def build_parser(command: str | None = None, *, every: bool = True) -> argparse.
     for name, module_name, help_text in COMMANDS:
         if every or name == command:
             importlib.import_module(f"advisor.cli.commands.{module_name}").register(sub)
-        else:  # a name in the list only: its arguments are read by the second pass
+        elif not alone:  # a name in the list only: its arguments are read by the second pass
             sub.add_parser(name, help=help_text, add_help=False)
     for command_parser in sub.choices.values():  # `--lang` is accepted after the command too
         if "--lang" not in command_parser._option_string_actions:
@@ -78,10 +81,34 @@ def build_parser(command: str | None = None, *, every: bool = True) -> argparse.
     return parser
 
 
+def _named_command(argv: Sequence[str]) -> str | None:
+    """The command a plain command line names (``[--lang X] COMMAND ...``); None for anything
+    else (help, version, an unknown name, abbreviated or unknown options), which the parser
+    with the whole command list then reads."""
+    names = {name for name, _m, _h in COMMANDS}
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg == "--lang":
+            i += 2
+        elif arg.startswith("--lang="):
+            i += 1
+        else:
+            return arg if arg in names else None
+    return None
+
+
 def parse(argv: Sequence[str]) -> tuple[argparse.ArgumentParser, argparse.Namespace]:
-    """Two passes: the command list alone finds which command is meant (and answers
-    ``--help``, ``--version`` and an unknown command), then that command's parser reads the
-    whole line, with the same messages as one parser holding every command."""
+    """The parser for the command ``argv`` names and what it read. A plain line builds that
+    command's parser alone; anything else goes through two passes: the command list alone
+    finds which command is meant (and answers ``--help``, ``--version`` and an unknown
+    command), then that command's parser reads the whole line. The messages are those of
+    one parser holding every command: where the others' names would show (the command
+    list, an unknown command), they are there."""
+    named = _named_command(argv)
+    if named is not None:
+        parser = build_parser(named, every=False, alone=True)
+        return parser, parser.parse_args(argv)
     names = build_parser(every=False)
     chosen, _rest = names.parse_known_args(argv)
     if chosen.command is None:
@@ -91,8 +118,21 @@ def parse(argv: Sequence[str]) -> tuple[argparse.ArgumentParser, argparse.Namesp
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    entry = argv is None  # the program itself, not a caller (tests) inside a longer process
     argv = sys.argv[1:] if argv is None else list(argv)
-    parser, args = parse(argv)
+    # Importing the command builds a few hundred classes and their validators: no cyclic
+    # garbage worth collecting, but enough allocations to make the collector walk every
+    # object loaded so far, again and again. It waits until they are loaded; the program
+    # then leaves them out of later collections (gc.freeze: they live as long as it does).
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        parser, args = parse(argv)
+    finally:
+        if collecting:
+            if entry:
+                gc.freeze()
+            gc.enable()
     lang = args.lang or system_lang()
     args.lang = lang
     if not getattr(args, "handler", None):

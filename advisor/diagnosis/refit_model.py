@@ -9,12 +9,12 @@ exchanged per step, ``overhead_scale`` on stragglers, coordination and clock thr
 from __future__ import annotations
 
 import math
-from dataclasses import fields, replace
+from dataclasses import fields
 
 import numpy as np
 
 from advisor.diagnosis.measurements import MeasuredSeries
-from advisor.scaling.parameters import ScalingParams
+from advisor.scaling.parameters import ScalingParams, replaced
 from advisor.scaling.physics import DataParallelInputs, breakdown
 
 # overhead_scale multiplies these: straggler jitter, coordination, clock throttling (F27)
@@ -28,13 +28,13 @@ def applied(inputs: DataParallelInputs, params: ScalingParams,
             values: dict[str, float]) -> tuple[DataParallelInputs, ScalingParams]:
     """The projection's inputs and parameters with the refitted ``values`` put in."""
     plain = {k: v for k, v in values.items() if k not in SCALES}
-    x = replace(inputs, **{k: v for k, v in plain.items() if k in INPUT_FIELDS})
+    x = replaced(inputs, **{k: v for k, v in plain.items() if k in INPUT_FIELDS})
     p = params.with_values(**{k: v for k, v in plain.items() if k not in INPUT_FIELDS})
     if "exchange_scale" in values:
-        x = replace(x, comm_volume_factor=x.comm_volume_factor * values["exchange_scale"])
+        x = replaced(x, comm_volume_factor=x.comm_volume_factor * values["exchange_scale"])
     if "overhead_scale" in values:
         k = values["overhead_scale"]
-        x = replace(x, **{f: getattr(x, f) * k for f in OVERHEAD_INPUTS})
+        x = replaced(x, **{f: getattr(x, f) * k for f in OVERHEAD_INPUTS})
         p = p.with_values(**{f: getattr(p, f) * k for f in OVERHEAD_PARAMS})
     return x, p
 
@@ -46,7 +46,7 @@ def speedup_model(inputs: DataParallelInputs, params: ScalingParams, scaling: st
     def fn(gpus: np.ndarray, values: dict[str, float]) -> np.ndarray:
         x, p = applied(inputs, params, values)
         if scaling == "strong":  # global batch fixed: the per-GPU batch shrinks as N grows
-            x = replace(x, batch_scale=baseline / np.asarray(gpus, dtype=float))
+            x = replaced(x, batch_scale=baseline / np.asarray(gpus, dtype=float))
         return breakdown(gpus, x, p).speedup
 
     return fn
@@ -58,7 +58,7 @@ def step_shares(inputs: DataParallelInputs, params: ScalingParams, values: dict[
     n = np.array([float(series.gpus[-1])])
     x = inputs
     if series.scaling == "strong":
-        x = replace(inputs, batch_scale=series.baseline_gpus / n)
+        x = replaced(inputs, batch_scale=series.baseline_gpus / n)
     x, p = applied(x, params, values)
     part = breakdown(n, x, p)
     step = float(part.step_s[0]) / float(part.alternating_loss[0])

@@ -15,7 +15,6 @@ from pathlib import Path
 
 from advisor.files.builtin_data import compiled
 from advisor.files.paths import resources_dir, rules_dir
-from advisor.rulebase.loader import load_rule_file, load_rules
 from advisor.rulebase.model import FactRef, Rule
 
 
@@ -34,8 +33,14 @@ def default_rules() -> tuple[Rule, ...]:
     """The project's rules, checked; kept compiled in the user's cache folder until a rule
     file, the article's facts or the code that checks them changes (``advisor.files.builtin_data``)."""
     files = rule_files()
-    return compiled("rules", [*files, resources_dir() / "article" / "facts.yaml"],
-                    lambda: tuple(load_rules(files)), RULE_LAYERS)
+
+    def build() -> tuple[Rule, ...]:
+        from advisor.rulebase.loader import load_rules  # the checks: only when files changed
+
+        return tuple(load_rules(files))
+
+    return compiled("rules", [*files, resources_dir() / "article" / "facts.yaml"], build,
+                    RULE_LAYERS)
 
 
 def rule_by_id(rule_id: str) -> Rule | None:
@@ -44,3 +49,11 @@ def rule_by_id(rule_id: str) -> Rule | None:
 
 __all__ = ["FactRef", "Rule", "default_rules", "load_rule_file", "load_rules", "rule_by_id",
            "rule_files"]
+
+
+def __getattr__(name: str):
+    if name in ("load_rule_file", "load_rules"):  # the loader, imported on first use
+        from advisor.rulebase import loader
+
+        return getattr(loader, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

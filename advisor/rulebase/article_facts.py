@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from advisor.files.builtin_data import read_builtin
+from advisor.files.builtin_data import load_builtin
 from advisor.files.paths import resources_dir
 from advisor.text.i18n import Text
 
@@ -19,7 +19,7 @@ FACT_ID = re.compile(r"^F\d{2}$")
 def load_facts() -> dict[str, Text]:
     """Every fact by id (``F01`` … ``F32``), in id order."""
     path = resources_dir() / "article" / "facts.yaml"
-    raw = read_builtin(path)
+    raw = load_builtin(path)
     facts: dict[str, Text] = {}
     for fact_id, text in sorted(raw["facts"].items()):
         if not FACT_ID.match(fact_id):
@@ -38,5 +38,5 @@ def fact_text(fact_id: str, lang: str = "en") -> str:
 
 def article_title(lang: str = "en") -> str:
     path = resources_dir() / "article" / "facts.yaml"
-    source = read_builtin(path)["source"]
+    source = load_builtin(path)["source"]
     return source["title_zh"] if lang == "zh" else source["title_en"]

@@ -12,7 +12,7 @@ from functools import cache, lru_cache
 from typing import Any
 
 from advisor.catalog.gpus import GpuSpec
-from advisor.files.builtin_data import read_builtin
+from advisor.files.builtin_data import load_builtin
 from advisor.files.paths import resources_dir
 from advisor.profile import InterLink, IntraLink
 
@@ -37,7 +37,7 @@ class LinkFigures:
 
 @cache
 def load_links() -> dict[str, Any]:
-    return read_builtin(resources_dir() / "catalog" / "links.yaml")
+    return load_builtin(resources_dir() / "catalog" / "links.yaml")
 
 
 def _rule(name: str) -> float:
@@ -51,7 +51,18 @@ def _pcie_busbw(gen: int, consumer: bool) -> float:
     return bw * (_rule("consumer_no_p2p_factor") if consumer else 1.0)
 
 
-def _intra_raw(link: str, gpu: GpuSpec) -> tuple[float, float]:
+@dataclass(frozen=True)
+class _CardLinks:
+    """What the link rules read of a card (a GpuSpec has these too): a plain record, so the
+    cached figures never build a catalog model."""
+
+    pcie_gen: int | None
+    is_consumer: bool
+    nvlink: str
+    nvlink_gbs_unidirectional: float | None
+
+
+def _intra_raw(link: str, gpu: GpuSpec | _CardLinks) -> tuple[float, float]:
     """(busbw for up to 4 GPUs, busbw for a pair) of one link type before monotonic repair."""
     table = load_links()["intra"]
     gpu_gen = gpu.pcie_gen or 4
@@ -85,10 +96,7 @@ def link_figures(intra: IntraLink | str, inter: InterLink | str, gpu: GpuSpec,
 def _link_figures(intra_name: str, inter_name: str, pcie_gen: int | None, consumer: bool,
                   nvlink: str, nvlink_gbs: float | None, gpus_per_node: int,
                   measured_busbw_gbs: float | None) -> LinkFigures:
-    gpu = GpuSpec(id="link-key", name="link-key", memory_gb=1, tflops_fp16_dense=1,
-                  tflops_fp32=1, tdp_w=1, pcie_gen=pcie_gen, nvlink=nvlink,
-                  nvlink_gbs_unidirectional=nvlink_gbs,
-                  **{"class": "consumer" if consumer else None})
+    gpu = _CardLinks(pcie_gen, consumer, nvlink, nvlink_gbs)
     table = load_links()
     # A faster link type never gets less than a slower one (monotonic repair).
     best, best_pair = 0.0, 0.0
