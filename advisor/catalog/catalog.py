@@ -27,13 +27,12 @@ from advisor.catalog.entries import (
     ServerPue,
     SystemPower,
 )
-from advisor.catalog.gpus import CATALOG_LAYERS, GpuSpec, gpu_ids, load_gpus
+from advisor.catalog.gpus import CATALOG_LAYERS, GpuSpec, gpu_ids, load_gpus, override_state
 from advisor.catalog.overrides import (
     CatalogWarning,
     Sections,
     apply_overrides,
     load_builtin_sections,
-    override_path,
 )
 from advisor.files.builtin_data import compiled
 from advisor.files.paths import resources_dir
@@ -258,13 +257,7 @@ def _load(path: str, stamp: tuple[int, int] | None) -> Catalog:
 
 def load_catalog() -> Catalog:
     """The built-in catalog with the user's overrides (cached until the file changes)."""
-    path = override_path()
-    try:
-        st = path.stat()
-        stamp: tuple[int, int] | None = (st.st_mtime_ns, st.st_size)
-    except OSError:
-        stamp = None
-    return _load(str(path), stamp)
+    return _load(*override_state())
 
 
 def catalog_warnings() -> list[CatalogWarning]:

@@ -89,8 +89,12 @@ def representative_offers(offers: Sequence[CloudOffer], gpu: GpuSpec, currency: 
     mine = [o for o in offers if o.gpu == gpu.id]
     if not mine:
         return []
-    here = [o for o in offers if o.currency.value == currency and _steady(o)]
-    abroad = [o for o in offers if o.currency.value != currency and _steady(o)]
+
+    def at_home(o: CloudOffer) -> bool:
+        return o.currency.value == currency
+
+    here = [o for o in offers if at_home(o) and _steady(o)]
+    abroad = [o for o in offers if not at_home(o) and _steady(o)]
     pool: list[PricedOffer] = []
 
     def add(tier: list[PricedOffer]) -> None:
@@ -106,9 +110,11 @@ def representative_offers(offers: Sequence[CloudOffer], gpu: GpuSpec, currency: 
         for other in sorted(by_gpu, key=lambda g: (_distance(gpu, specs[g]), g)):
             add(by_gpu[other])  # the closest GPU first, one GPU's offers at a time
 
-    add([own(o) for o in mine if o in here])
+    # the GPU's own offers of each market by its test (not `o in here`: comparing entries
+    # field by field took a sixth of a whole recommendation)
+    add([own(o) for o in mine if at_home(o) and _steady(o)])
     add_comparables(here)
-    add([own(o) for o in mine if o in abroad])
+    add([own(o) for o in mine if not at_home(o) and _steady(o)])
     add_comparables(abroad)
     add([own(o) for o in mine if not _steady(o)])
     return pool

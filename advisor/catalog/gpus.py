@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import re
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
 from advisor.catalog.gpu_spec import GpuSpec
-from advisor.catalog.overrides import override_path
+from advisor.catalog.overrides import OVERRIDE_FILE, user_config_dir
 from advisor.files.builtin_data import compiled, read_builtin
 from advisor.files.errors import InputError
 from advisor.files.paths import resources_dir
@@ -78,24 +79,32 @@ def _with_user_gpus(path: str, stamp: tuple[int, int] | None) -> tuple[dict[str,
     return _table(ordered.values()), tuple(warnings)
 
 
-def _override_state() -> tuple[str, tuple[int, int] | None]:
-    path = override_path()
+@lru_cache(maxsize=8)
+def _override_file(folder: Path) -> str:
+    return str(folder / OVERRIDE_FILE)
+
+
+def override_state() -> tuple[str, tuple[int, int] | None]:
+    """The user's override file and its (modification time, size), None when there is none.
+    One stat per call, so an edited file is read again; the path is worked out once per
+    config folder (pathlib costs more than the stat, and a projection asks several times)."""
+    path = _override_file(user_config_dir())
     try:
-        st = path.stat()
-        return str(path), (st.st_mtime_ns, st.st_size)
+        st = os.stat(path)
     except OSError:
-        return str(path), None
+        return path, None
+    return path, (st.st_mtime_ns, st.st_size)
 
 
 def load_gpus() -> dict[str, GpuSpec]:
     """All GPUs by id and by alias: the catalog's, with the user's override file applied
     (section ``gpus`` of catalog.yaml; cached until the file changes)."""
-    return _with_user_gpus(*_override_state())[0]
+    return _with_user_gpus(*override_state())[0]
 
 
 def gpu_override_warnings() -> list:
     """Problems in the ``gpus`` section of the user's override file."""
-    return list(_with_user_gpus(*_override_state())[1])
+    return list(_with_user_gpus(*override_state())[1])
 
 
 def gpu_ids() -> list[str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import string
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from advisor.profile.labels import label
@@ -96,11 +97,16 @@ class Rule:
 
 def placeholders(template: str) -> list[tuple[str, str]]:
     """``(fact, format_spec)`` for each ``{fact:spec}`` in a message template."""
+    return list(_placeholders(template))
+
+
+@lru_cache(maxsize=4096)  # a rule's texts are few and fixed: parse each once per process
+def _placeholders(template: str) -> tuple[tuple[str, str], ...]:
     found = []
     for _, name, spec, _ in string.Formatter().parse(template):
         if name is not None:
             found.append((name, spec or ""))
-    return found
+    return tuple(found)
 
 
 def format_text(template: str, facts: Mapping[str, Scalar], lang: str = "en") -> str:
@@ -108,5 +114,5 @@ def format_text(template: str, facts: Mapping[str, Scalar], lang: str = "en") ->
     their human label in ``lang`` (``pcie4`` as "PCIe 4.0", ``advisor.profile.labels``)."""
     values = {name: (int(v) if isinstance(v, float) and v.is_integer() and not spec
                      else label(name, v, lang))
-              for name, spec in placeholders(template) if (v := facts.get(name)) is not None}
+              for name, spec in _placeholders(template) if (v := facts.get(name)) is not None}
     return template.format(**values)
