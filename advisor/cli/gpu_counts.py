@@ -5,9 +5,9 @@ and a list holds at most ``MAX_COUNTS`` counts)."""
 from __future__ import annotations
 
 from advisor.files.errors import InputError
+from advisor.profile.bounds import MAX_GPUS  # the largest count a profile or measurement names
 from advisor.text.safe import shown
 
-MAX_GPUS = 100_000  # the largest GPU count a profile or measurement may name
 MAX_COUNTS = 256
 
 

@@ -4,9 +4,10 @@ One loader for every user YAML file (profile, catalog override, autosave):
 
 - *Safe*: PyYAML's SafeLoader (no tags that construct objects); duplicate keys refused.
 - *Bounded*: anchors and aliases are refused (a few bytes of nested aliases expand to billions
-  of nodes, "billion laughs"), and so is nesting deeper than ``MAX_NESTING``, both while the
-  document is composed, so a hostile file costs no more than the part read before the refusal
-  (brackets inside quoted text are text, not nesting). Integers longer than
+  of nodes, "billion laughs"), and so are nesting deeper than ``MAX_NESTING`` and more than
+  ``MAX_ITEMS`` entries in one mapping or list, all from the event stream before anything is
+  composed, so a hostile file costs no more than the part read before the refusal (brackets
+  inside quoted text are text, not nesting). Integers longer than
   ``MAX_INT_DIGITS`` are refused before Python's 4,300-digit limit raises in the constructor.
 - *YAML 1.2 numbers*: YAML 1.1 (PyYAML's default) reads ``1:30`` as 90 (base 60), ``010`` as
   8 (octal) and ``yes`` as true. Here only YAML 1.2's forms are numbers and booleans; the
@@ -30,6 +31,8 @@ from advisor.files.errors import InputError
 
 MAX_NESTING = 64  # a profile nests 3 levels
 MAX_INT_DIGITS = 40  # no bound in any input is near 10**40
+# entries of one mapping or list: a profile has a few dozen keys, a catalog section reads 500
+MAX_ITEMS = 10_000
 
 _BOOL = "tag:yaml.org,2002:bool"
 _INT = "tag:yaml.org,2002:int"
@@ -180,19 +183,27 @@ for _cls in (_FastLoader,):
 
 
 def _check_events(text: str) -> None:
-    """Refuse anchors, aliases and deep nesting from libyaml's event stream, before its
-    (recursive, unguarded) composer runs; stops at the first refusal."""
-    depth = 0
+    """Refuse anchors, aliases, deep nesting and oversized collections from the event stream
+    (libyaml's when built with it), before a composer builds anything; stops at the first
+    refusal, so a hostile file costs only the part read before it."""
+    sizes: list[list[int]] = []  # [nodes so far, most allowed] of each open collection
     for event in yaml.parse(text, Loader=_FastLoader):
         if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
             raise ComposerError(None, None, "YAML anchors and aliases (&name, *name) are not "
                                 "supported", event.start_mark)
-        if isinstance(event, yaml.CollectionStartEvent):
-            depth += 1
-            if depth > MAX_NESTING:
+        if isinstance(event, yaml.CollectionEndEvent):
+            sizes.pop()
+            continue
+        if not isinstance(event, yaml.NodeEvent):
+            continue
+        if sizes:
+            sizes[-1][0] += 1
+            if sizes[-1][0] > sizes[-1][1]:
+                raise ComposerError(None, None, "too many entries", event.start_mark)
+        if isinstance(event, yaml.CollectionStartEvent):  # a mapping's nodes: keys and values
+            sizes.append([0, (2 if isinstance(event, yaml.MappingStartEvent) else 1) * MAX_ITEMS])
+            if len(sizes) > MAX_NESTING:
                 raise ComposerError(None, None, "nested too deeply", event.start_mark)
-        elif isinstance(event, yaml.CollectionEndEvent):
-            depth -= 1
 
 
 class _Dumper(yaml.SafeDumper):
@@ -259,6 +270,9 @@ def _refusal(exc: yaml.MarkedYAMLError) -> tuple[str, str]:
                 "此类文件不支持 YAML 锚点和别名（&name、*name）")
     if problem == "nested too deeply":
         return "YAML nested too deeply", "YAML 嵌套过深"
+    if problem == "too many entries":
+        return (f"more than {MAX_ITEMS:,} entries in one mapping or list",
+                f"一个映射或列表中超过 {MAX_ITEMS:,} 项")
     if "digits is too long" in problem:
         return problem, f"数字过长（{problem.split()[2]} 位）"
     if "could not determine a constructor" in problem:
@@ -269,9 +283,14 @@ def _refusal(exc: yaml.MarkedYAMLError) -> tuple[str, str]:
 
 def load_yaml_text(text: str, *, source: str = "<yaml>") -> tuple[Any, LineIndex]:
     """Parse YAML safely; errors become InputError with the line of the problem."""
+    try:
+        _check_events(text)
+    except ComposerError as exc:
+        _raise(exc, source)
+    except (yaml.YAMLError, ValueError):
+        pass  # a syntax error: the loader below names it and its line
     if _CLoader is not None:
         try:
-            _check_events(text)
             fast = _FastLoader(text)
             try:
                 root = fast.get_single_node()
@@ -279,10 +298,6 @@ def load_yaml_text(text: str, *, source: str = "<yaml>") -> tuple[Any, LineIndex
             finally:
                 fast.dispose()
             return data, LineIndex(root)
-        except ComposerError as exc:
-            if exc.problem in ("nested too deeply",) or "anchors and aliases" in (exc.problem
-                                                                                  or ""):
-                _raise(exc, source)
         except (yaml.YAMLError, RecursionError, ValueError):
             pass  # the pure-Python loader below names the problem and its line
     return _load_slowly(text, source)

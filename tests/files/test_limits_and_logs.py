@@ -13,7 +13,7 @@ from advisor.cli import main
 from advisor.files import logs
 from advisor.files.errors import MAX_SHOWN_PROBLEMS, InputError
 from advisor.files.validation_messages import MAX_PROBLEMS
-from advisor.files.yaml_lines import LineIndex
+from advisor.files.yaml_lines import MAX_ITEMS, LineIndex
 from tests.support.paths import EXAMPLES
 
 MEDIUM = EXAMPLES / "medium-model-4gpu-worth-it.yaml"
@@ -23,7 +23,7 @@ def test_thousands_of_unknown_keys_give_the_first_problems_and_a_count(tmp_path,
                                                                         monkeypatch):
     """88,324 unknown keys took 9 minutes and printed 88k lines: the line of each was found
     by scanning every key, and every problem was printed."""
-    keys = 20_000
+    keys = MAX_ITEMS - 1  # the most one mapping may hold, with schema_version
     path = tmp_path / "many.yaml"
     path.write_text("schema_version: 1\n" + "".join(f"k{i}: 1\n" for i in range(keys)))
     lookups = []
@@ -36,6 +36,16 @@ def test_thousands_of_unknown_keys_give_the_first_problems_and_a_count(tmp_path,
     assert lines[0] == f"{path}:2: k0: unknown key 'k0'"
     assert lines[-1] == f"... and {keys - MAX_SHOWN_PROBLEMS:,} more problem(s)"
     assert len(lookups) <= MAX_PROBLEMS  # the rest are counted, not looked up
+
+
+def test_more_entries_than_a_mapping_may_hold_are_refused_at_the_first_one_over(tmp_path,
+                                                                               capsys):
+    """88,324 keys: refused at key 10,001, before anything is built."""
+    path = tmp_path / "many.yaml"
+    path.write_text("schema_version: 1\n" + "".join(f"k{i}: 1\n" for i in range(88_324)))
+    assert main(["validate", str(path)]) == 2
+    assert capsys.readouterr().err.strip() == \
+        f"{path}:10001: more than 10,000 entries in one mapping or list"
 
 
 def test_line_lookups_index_each_mapping_once():
