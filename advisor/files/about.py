@@ -160,6 +160,8 @@ def component_version(component: Component) -> str | None:
         import sys
 
         return ".".join(str(part) for part in sys.version_info[:3])
+    if component.distribution == "gpu-scaling-advisor":  # no dist-info inside the bundle
+        return __version__
     if component.distribution is None:
         return None
     return installed_versions().get(_normalise(component.distribution))
