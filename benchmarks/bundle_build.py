@@ -31,6 +31,27 @@ BUDGET_MB = 250
 BUDGET_BUILD_S = 300
 
 
+PARTS = (  # where the size goes, by what a part is for (globs under _internal/)
+    ("Qt libraries", ("PySide6/Qt/lib/*",)),
+    ("  of which ICU data (libicudata, linked by QtCore)", ("PySide6/Qt/lib/libicudata*",)),
+    ("Qt plugins and translations", ("PySide6/Qt/plugins/**/*", "PySide6/Qt/translations/*")),
+    ("PySide6's Python modules", ("PySide6/*.so*", "PySide6/*.pyd", "shiboken6/**/*")),
+    ("NumPy and its OpenBLAS", ("numpy/**/*", "numpy.libs/*")),
+    ("libpython", ("libpython*",)),
+    ("pydantic-core", ("pydantic_core/**/*",)),
+    ("the advisor's data (rules, catalog, font, icons)", ("advisor/_data/**/*",)),
+)
+
+
+def breakdown(folder: Path) -> list[tuple[str, int]]:
+    internal = folder / "_internal"
+    rows = []
+    for label, globs in PARTS:
+        files = {p for g in globs for p in internal.glob(g) if p.is_file()}
+        rows.append((label, sum(p.stat().st_size for p in files)))
+    return rows
+
+
 def _timed(command: list[str], env: dict[str, str], runs: int) -> list[float]:
     times = []
     for _ in range(runs):
@@ -88,6 +109,8 @@ def main() -> int:
     if "archive_bytes" in metrics:
         print(f"  archive (.tar.gz)        {metrics['archive_bytes'] / 1e6:.1f} MB, packed in "
               f"{metrics['pack_s']:.1f} s")
+    for label, size_b in breakdown(folder):
+        print(f"    {label:<48} {size_b / 1e6:6.1f} MB")
     for label, median, low, high, runs in rows:
         print(f"  {label:<40} median {median:.2f} s ({low:.2f}–{high:.2f}, {runs} runs)")
     ok = size_mb <= BUDGET_MB and metrics["build_s"] <= BUDGET_BUILD_S
