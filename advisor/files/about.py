@@ -8,7 +8,9 @@ licences from the table below, the versions from the installed packages' metadat
 
 from __future__ import annotations
 
+import os
 import re
+import sys
 from dataclasses import dataclass
 from functools import cache
 
@@ -135,9 +137,6 @@ def installed_versions() -> dict[str, str]:
     """Versions of the installed distributions, by normalised name, from the names of their
     ``NAME-VERSION.dist-info`` folders on ``sys.path`` (a directory listing, no file read:
     reading every METADATA file costs ~20 ms)."""
-    import os
-    import sys
-
     versions: dict[str, str] = {}
     for entry in sys.path:
         try:
@@ -157,8 +156,6 @@ def _normalise(name: str) -> str:
 
 def component_version(component: Component) -> str | None:
     if component.name == "Python":
-        import sys
-
         return ".".join(str(part) for part in sys.version_info[:3])
     if component.distribution == "gpu-scaling-advisor":  # no dist-info inside the bundle
         return __version__
