@@ -45,7 +45,7 @@ _TEMPLATES: dict[str, tuple[str, str]] = {
     "dict_type": ("must be a mapping of keys to values, got {input}",
                   "必须是键值映射，实际为 {input}"),
     "list_type": ("must be a list, got {input}", "必须是列表，实际为 {input}"),
-    # raised by the profile's own validators (advisor/profile.py)
+    # raised by the profile's own validators (advisor/profile/)
     "number_between": ("must be between {low} and {high}, got {input}",
                        "必须在 {low} 到 {high} 之间，实际为 {input}"),
     "one_key_of": ("give only one of {keys}", "只能填写 {keys} 其中之一"),
