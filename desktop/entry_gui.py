@@ -2,6 +2,6 @@
 
 import sys
 
-from ui.app.application import main
+from ui.app.launch import main
 
 sys.exit(main())

@@ -53,7 +53,7 @@ def test_the_wheel_carries_every_data_file(wheel: Path) -> None:
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     text = zipfile.ZipFile(wheel).read(entry_points).decode()
     assert "gpu-advisor = advisor.cli:main" in text
-    assert "gpu-advisor-gui = ui.app.application:main" in text
+    assert "gpu-advisor-gui = ui.app.launch:main" in text
 
 
 def _run(target: Path, cwd: Path, *args: str) -> subprocess.CompletedProcess:
