@@ -56,7 +56,7 @@ _TEMPLATES: dict[str, tuple[str, str]] = {
                    "不能大于 {high_name}（{high}），实际为 {input}"),
     "band_outside": ("must lie between {low_name} ({low}) and {high_name} ({high}), got {input}",
                      "必须在 {low_name}（{low}）与 {high_name}（{high}）之间，实际为 {input}"),
-    # raised by the profile's own validators (advisor/profile.py)
+    # raised by the profile's own validators (advisor/profile/)
     "number_between": ("must be between {low} and {high}, got {input}",
                        "必须在 {low} 到 {high} 之间，实际为 {input}"),
     "one_key_of": ("give only one of {keys}", "只能填写 {keys} 其中之一"),
