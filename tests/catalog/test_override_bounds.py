@@ -111,11 +111,12 @@ def test_twenty_thousand_sections_are_one_warning():
         "used)"]
 
 
-def test_ten_thousand_gpus_are_read_up_to_the_cap():
+def test_thousands_of_gpus_are_read_up_to_the_cap():
+    """10,000 user GPUs made every command take 24-35 s."""
     _write("gpus:\n" + "".join(
         f"  - {{id: gpu{i}, name: G{i}, memory_gb: 10, tflops_fp16_dense: 10, tflops_fp32: 5, "
-        f"tdp_w: 100}}\n" for i in range(10_000)))
-    assert f"10,000 entries; only the first {MAX_ENTRIES} are read" in _rendered()
+        f"tdp_w: 100}}\n" for i in range(MAX_ENTRIES + 100)))
+    assert f"{MAX_ENTRIES + 100:,} entries; only the first {MAX_ENTRIES} are read" in _rendered()
     assert "gpu499" in load_gpus() and "gpu500" not in load_gpus()
     with pytest.raises(Exception, match="unknown GPU") as info:
         resolve_gpu("no-such-card")

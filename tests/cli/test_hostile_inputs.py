@@ -180,7 +180,7 @@ def test_any_measurement_csv_gives_json_or_a_message(rows, header, tmp_path_fact
              json_out=True)
 
 
-@SETTINGS
+@settings(SETTINGS, max_examples=12)  # each example refits the measured run
 @given(raw=_mutated(DMON.read_text(encoding="utf-8")) | _garbage())
 def test_any_dmon_log_gives_json_or_a_message(raw, tmp_path_factory, capsys):
     path = tmp_path_factory.mktemp("dmon") / "dmon.txt"

@@ -39,8 +39,7 @@ def test_diagnose_prints_the_unit_escaped(tmp_path, capsys):
         assert main(["diagnose", path, "--format", fmt]) == 0
         out = capsys.readouterr().out
         assert not any(ch in out for ch in UNSAFE), fmt
-    json_out = main(["diagnose", path, "--format", "json"]), capsys.readouterr().out
-    assert json.loads(json_out[1], parse_constant=pytest.fail)["measured"]["unit"] == \
+    assert json.loads(out, parse_constant=pytest.fail)["measured"]["unit"] == \
         "img\x1b[31m/s\u202e"  # escaped on screen, the same text to a JSON reader
 
 

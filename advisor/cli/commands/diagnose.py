@@ -16,6 +16,7 @@ from advisor.catalog.profile_check import load_profile
 from advisor.cli.commands.recommend import write_pdf
 from advisor.diagnosis import diagnose, from_measured_spec, read_gpu_logs, read_measurements_csv
 from advisor.diagnosis.text_report import render_text
+from advisor.files.atomic import check_target
 from advisor.files.errors import InputError
 from advisor.files.json_text import dumps_strict
 from advisor.verdict.recommendation import recommend
@@ -48,6 +49,8 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
+    if args.pdf is not None:  # a place that cannot take the PDF fails before any work
+        check_target(args.pdf)
     source = Path(args.input)
     profile = None
     if source.suffix.lower() in PROFILE_SUFFIXES:

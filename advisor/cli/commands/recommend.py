@@ -12,6 +12,7 @@ import sys
 
 from advisor.catalog.profile_check import load_profile
 from advisor.cli.gpu_counts import parse_gpu_counts
+from advisor.files.atomic import check_target
 from advisor.files.json_text import dumps_strict
 from advisor.profile.labels import conclusion_text
 from advisor.text.i18n import pick
@@ -38,6 +39,8 @@ def register(sub) -> None:
 
 def run(args) -> int:
     lang = args.lang
+    if args.pdf is not None:  # a place that cannot take the PDF fails before any work
+        check_target(args.pdf)
     profile = load_profile(args.profile)
     rec = recommend(profile, gpus=parse_gpu_counts(args.gpus), lang=lang)
     if args.pdf is not None:  # "" too: an empty name is an error, not "no PDF"
