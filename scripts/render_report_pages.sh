@@ -7,7 +7,7 @@
 # PROFILE defaults to examples/measured-4gpu-only-1.8x-diagnose.yaml (a 4-GPU workstation
 # with a `measured` section, so the samples also show the "Diagnosis of the measured run"
 # section, F30); the pages go to build/report-pages/ (sample-report-en-01.png, ...).
-# Headless: no display needed. Each PDF must stay under 1 MB (tests/test_report.py).
+# Headless: no display needed. Each PDF must stay under 1 MB (tests/report/test_report.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PROFILE=${1:-examples/measured-4gpu-only-1.8x-diagnose.yaml}

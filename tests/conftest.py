@@ -24,3 +24,13 @@ def _private_dirs(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("GPU_ADVISOR_STATE_DIR", str(base / "state"))
     monkeypatch.setenv("GPU_ADVISOR_CACHE_DIR", str(base / "cache"))
     yield
+
+
+@pytest.fixture(scope="session")
+def recs():
+    """The English recommendation of every verdict repro profile and every example, by file
+    stem: computed once for the suite (tests/support/verdict.py), read by tests in several
+    folders."""
+    from tests.support.verdict import all_recommendations
+
+    return all_recommendations()

@@ -5,14 +5,16 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
+
+from advisor.files.number_fields import NoYaml11Numbers
 
 
-class GpuSpec(BaseModel):
+class GpuSpec(NoYaml11Numbers):
     # defer_build: built on first validation; the compiled GPU table (advisor.files.builtin_data)
     # is read without validating, so most starts never build it
     model_config = ConfigDict(extra="ignore", frozen=True, populate_by_name=True,
-                              defer_build=True)
+                              allow_inf_nan=False, defer_build=True)
 
     id: str
     aliases: list[str] = Field(default_factory=list)
@@ -25,8 +27,10 @@ class GpuSpec(BaseModel):
     tdp_w: float = Field(gt=0, le=5000)
     pcie_gen: int | None = Field(default=None, ge=1, le=7)
     nvlink: Literal["none", "bridge", "sxm"] = "none"
-    nvlink_gbs_unidirectional: float | None = None
-    launch_price_usd: float | None = None
+    nvlink_gbs_unidirectional: float | None = Field(default=None, gt=0, le=100_000)
+    # a price is never negative, not a number or infinite (a user's override is checked like
+    # a profile's field: "owning wins above -306 hours" came from a negative one)
+    launch_price_usd: float | None = Field(default=None, ge=0, le=10_000_000)
     # Architecture (turing, volta, ampere, ada, hopper, blackwell): cloud prices are only
     # blended across GPUs of one generation and class (catalog.cloud_price).
     generation: str | None = None

@@ -3,7 +3,7 @@
 Each subcommand lives in ``advisor/cli/commands/<name>.py`` and exposes ``register(subparsers)``;
 ``COMMANDS`` lists them with the one-line help ``--help`` shows, so a call imports only the
 module of the command it names (``--version`` and ``--help`` import none: scripts and the
-wizard call the command line over and over). Exit status: 0 ok, 2 bad input, 1 internal error.
+wizard call the command line over and over; ``--version`` prints ``advisor.files.about``). Exit status: 0 ok, 2 bad input, 1 internal error.
 """
 
 from __future__ import annotations
@@ -43,21 +43,6 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_INPUT, f"{self.prog}: error: {message}\n")
 
 
-class _Version(argparse.Action):
-    """``--version``: the text of ``advisor.cli.version``, built only when asked for."""
-
-    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS,
-                 help="show program's version number and exit"):  # noqa: A002 - argparse's name
-        super().__init__(option_strings=option_strings, dest=dest, default=default, nargs=0,
-                         help=help)
-
-    def __call__(self, parser, namespace, values, option_string=None):
-        from advisor.cli.version import version_text
-
-        print(version_text(parser.prog))
-        parser.exit()
-
-
 def build_parser(command: str | None = None, *, every: bool = True,
                  alone: bool = False) -> argparse.ArgumentParser:
     """The parser with every command's own arguments (``every``), or only those of
@@ -66,7 +51,9 @@ def build_parser(command: str | None = None, *, every: bool = True,
     parser = _Parser(prog="gpu-advisor",
                      description="Will more GPUs make my training faster, and is it worth it? "
                                  "(多卡训练顾问)")
-    parser.add_argument("--version", action=_Version)
+    parser.add_argument("--version", action="store_true",
+                        help="show the version, the dates of the built-in prices and of the "
+                             "projection's parameters, and the licences, then exit")
     parser.add_argument("--lang", choices=["en", "zh"], default=None, help=LANG_HELP)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name, module_name, help_text in COMMANDS:
@@ -135,33 +122,37 @@ def main(argv: Sequence[str] | None = None) -> int:
             gc.enable()
     lang = args.lang or system_lang()
     args.lang = lang
+    if args.version:  # after parsing, so `--version --lang zh` speaks Chinese too
+        from advisor.files.about import about_text
+
+        print(about_text(lang))
+        return EXIT_OK
     if not getattr(args, "handler", None):
         parser.print_help()
         return EXIT_INPUT
+    from advisor.cli.output import safe_output
     from advisor.files.errors import InputError
     from advisor.files.logs import setup_logging
 
     setup_logging()
-    try:
-        return int(args.handler(args) or 0)
-    except InputError as exc:
-        print(exc.render(lang), file=sys.stderr)
-        return EXIT_INPUT
-    except KeyboardInterrupt:
-        return 130
-    except BrokenPipeError:
-        return EXIT_OK
-    except Exception:  # noqa: BLE001 - the one place that turns a bug into a clear exit
-        import logging
+    with safe_output():  # control and bidi characters escaped in all that is printed
+        try:
+            return int(args.handler(args) or 0)
+        except InputError as exc:
+            print(exc.render(lang), file=sys.stderr)
+            return EXIT_INPUT
+        except KeyboardInterrupt:
+            return 130
+        except BrokenPipeError:
+            return EXIT_OK
+        except Exception as exc:  # noqa: BLE001 - the one place that turns a bug into a clear exit
+            import logging
 
-        from advisor.files.logs import log_file
+            from advisor.files.logs import internal_error_message
 
-        logging.getLogger("advisor").exception("internal error in %s", args.command)
-        where = log_file()
-        msg = (f"内部错误；详情见日志 {where}" if lang == "zh"
-               else f"internal error; details in the log {where}")
-        print(msg, file=sys.stderr)
-        return EXIT_INTERNAL
+            logging.getLogger("advisor").exception("internal error in %s", args.command)
+            print(internal_error_message(exc, lang), file=sys.stderr)
+            return EXIT_INTERNAL
 
 
 if __name__ == "__main__":  # pragma: no cover

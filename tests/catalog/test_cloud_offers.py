@@ -1,4 +1,6 @@
-"""A representative cloud price (not the cheapest seller's) and catalog text in Chinese."""
+"""A representative cloud price (not the cheapest seller's, never derived from another
+generation, another class or a tutorial figure; each provider named once in its note) and
+catalog text in Chinese."""
 
 from __future__ import annotations
 
@@ -8,22 +10,11 @@ import textwrap
 
 import pytest
 
-from advisor.catalog import load_catalog, load_gpus, override_path
+from advisor.catalog import gpu_ids, load_catalog, load_gpus, override_path
 from advisor.catalog.cloud_price import MIN_OFFERS, representative_offers
 from advisor.costs import estimate_costs
 from advisor.profile import Profile
-from advisor.scaling.result import Projection
-
-
-def projection(single: float, gpus=(1, 2, 4), speedups=(1.0, 1.8, 3.0)) -> Projection:
-    gpus, speedups = list(gpus), list(speedups)
-    n = len(gpus)
-    return Projection(
-        gpus=gpus, nodes=[1] * n, speedup=speedups, speedup_low=speedups,
-        speedup_high=speedups, efficiency=[s / g for s, g in zip(speedups, gpus, strict=True)],
-        step_time_s=[1.0 / s for s in speedups], run_hours=[single / s for s in speedups],
-        bottleneck=["compute"] * n, memory_per_gpu_gb=[1.0] * n, fits=[True] * n,
-        parallelism=["data"] * n, single_gpu_fits=True)
+from tests.support.costs import projection
 
 
 def write_override(text: str) -> None:
@@ -162,3 +153,37 @@ def test_an_article_only_price_is_not_blended_with_another_generation():
     assert quote.entries == ("article_4gpu_4060_class",)
     assert quote.value == pytest.approx(8.75)
     assert "文章（F31）中的同档 4 卡云实例" in quote.basis.zh
+
+
+def test_no_price_is_derived_from_another_generation_or_a_tutorial_figure():
+    catalog = load_catalog()
+    offers = {o.id: o for o in catalog.cloud_offers}
+    specs = load_gpus()
+    for gpu in gpu_ids():
+        for currency in ("USD", "CNY"):
+            quote = catalog.cloud_quote(gpu, currency)
+            if quote is None:
+                continue
+            for entry in quote.entries:
+                offer = offers[entry]
+                if offer.gpu == gpu:
+                    continue
+                other = specs[offer.gpu]
+                assert other.generation == specs[gpu].generation, (gpu, entry)
+                assert other.gpu_class == specs[gpu].gpu_class, (gpu, entry)
+                assert not str(offer.confidence or "").lower().startswith("low"), (gpu, entry)
+    rtx3090 = catalog.cloud_quote("rtx3090", "CNY")
+    assert "article_4gpu_4060_class" not in rtx3090.entries
+    a100 = catalog.cloud_quote("a100_sxm4_80gb", "CNY")
+    assert "tencent_gn10xp_2xlarge40" not in a100.entries
+
+
+def test_each_provider_is_named_once_in_a_price_note():
+    catalog = load_catalog()
+    for gpu in gpu_ids():
+        quote = catalog.cloud_quote(gpu, "CNY")
+        if quote is None:
+            continue
+        names = quote.basis.en.split(": ", 1)[1].split("; ")
+        providers = [n.split(" ×")[0].split(" (")[0] for n in names]
+        assert len(providers) == len(set(providers)), quote.basis.en

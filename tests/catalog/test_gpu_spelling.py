@@ -1,12 +1,16 @@
 """GPU names as people type them resolve to the catalog id; a near miss names its likely id
-only when the model number agrees (an 'RTX 4080' is not an RTX 4090)."""
+only when the model number agrees (an 'RTX 4080' is not an RTX 4090). A name that covers
+several cards ('H100', 'A100 40GB') is the card the link inside the machine allows, or the
+profile check reports it as ambiguous with the cards listed; '4090' alone resolves."""
 
 from __future__ import annotations
 
 import pytest
 
-from advisor.catalog.gpus import resolve_gpu, spelling_key
+from advisor.catalog.gpus import resolve_gpu, spelling_key, variant_for_link
+from advisor.catalog.profile_check import catalog_problems, parse_profile_text
 from advisor.files.errors import InputError
+from tests.support.profiles import HEAD, problems
 
 
 @pytest.mark.parametrize("typed, expected", [
@@ -39,3 +43,54 @@ def test_a_different_model_number_gets_no_guess(typed):
         resolve_gpu(typed)
     message = err.value.problems[0].message_en
     assert "did you mean" not in message and "known: rtx3090" in message
+
+
+@pytest.mark.parametrize("typed, link, expected", [
+    ("H100", "pcie4", "h100_pcie"), ("h100", "pcie5", "h100_pcie"),
+    ("H100", "nvlink_bridge", "h100_pcie"), ("H100", "nvswitch", "h100_sxm"),
+    ("A100 40GB", "pcie4", "a100_pcie_40gb"), ("A100 40GB", "nvswitch", "a100_sxm4_40gb"),
+    ("a100 80gb", "nvlink", "a100_sxm4_80gb"), ("v100", "pcie3", "v100_pcie_32gb"),
+])
+def test_a_family_name_is_the_card_the_link_allows(typed, link, expected):
+    assert resolve_gpu(typed, link).id == expected
+    assert variant_for_link(typed, link) == expected
+    profile = parse_profile_text(HEAD + f"hardware: {{gpu: {typed}, intra_link: {link}}}\n")
+    assert profile.hardware.gpu == expected  # what every later step resolves
+
+
+@pytest.mark.parametrize("typed, link, listed", [
+    ("a100", "pcie4", ["a100_pcie_40gb", "a100_pcie_80gb"]),
+    ("a100", "nvswitch", ["a100_sxm4_40gb", "a100_sxm4_80gb"]),
+    ("V100", "nvlink", ["v100_sxm2_16gb", "v100_sxm2_32gb"]),
+])
+def test_a_family_the_link_does_not_settle_is_ambiguous(typed, link, listed):
+    [problem] = problems(HEAD + f"hardware:\n  gpu: {typed}\n  intra_link: {link}\n")
+    assert (problem.path, problem.line) == ("hardware.gpu", 4)
+    assert "names several GPUs" in problem.message_en and "对应多款显卡" in problem.message_zh
+    for card in listed:
+        assert card in problem.message_en and card in problem.message_zh
+    assert "cannot use" not in problem.message_en
+
+
+def test_without_a_link_a_family_name_is_ambiguous():
+    with pytest.raises(InputError) as err:
+        resolve_gpu("H100")
+    assert "h100_pcie" in err.value.problems[0].message_en
+    assert "h100_sxm" in err.value.problems[0].message_en
+
+
+@pytest.mark.parametrize("line", ['gpu: "4090"', "gpu: 4090", "gpu: RTX 4090"])
+def test_a_bare_model_number_resolves(line):
+    profile = parse_profile_text(HEAD + f"hardware:\n  {line}\n")
+    assert resolve_gpu(profile.hardware.gpu).id == "rtx4090"
+    assert catalog_problems(profile) == []
+
+
+def test_a_single_cards_id_with_a_link_it_cannot_have_is_still_reported():
+    [problem] = problems(HEAD + "hardware: {gpu: h100_sxm, intra_link: pcie4}\n")
+    assert problem.path == "hardware.intra_link" and "cannot use pcie4" in problem.message_en
+
+
+def test_aliases_of_one_card_stay_as_typed():
+    profile = parse_profile_text(HEAD + "hardware: {gpu: h100_sxm5, intra_link: nvswitch}\n")
+    assert profile.hardware.gpu == "h100_sxm5"

@@ -1,13 +1,20 @@
-"""``gpu-advisor diagnose``: JSON shape, text in both languages, input errors exit 2."""
+"""``gpu-advisor diagnose``: JSON shape, text in both languages (suspects by their titles, a
+capacity cap worded per machine, Chinese spaced and its columns aligned by display width, with
+no characters terminals draw at an ambiguous width), input errors exit 2."""
 
 from __future__ import annotations
 
 import json
+import re
+import unicodedata
 from pathlib import Path
 
+import pytest
 import yaml
 
 from advisor.cli import main
+from advisor.text.width import display_width
+from tests.support.diagnosis import LEVELLING, diagnose_json, levelling_csv
 from tests.support.paths import ROOT, TESTS
 
 FIXTURES = TESTS / "fixtures" / "diagnosis"
@@ -80,3 +87,73 @@ def test_unreadable_gpu_log_exits_2(tmp_path, capsys):
     junk.write_text("hello, this is not nvidia-smi\n", encoding="utf-8")
     assert main(["diagnose", str(_csv(tmp_path)), "--dmon", str(junk)]) == 2
     assert capsys.readouterr().err.strip()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_text_shows_suspect_titles_not_ids(tmp_path, capsys, lang):
+    data = diagnose_json(tmp_path, capsys)
+    ids = [s["id"] for s in data["suspects"]]
+    assert "input_pipeline" in ids  # JSON keeps the ids
+    assert main(["--lang", lang, "diagnose", str(levelling_csv(tmp_path))]) == 0
+    text = capsys.readouterr().out
+    for sid in ids:
+        assert f"[{sid}]" not in text
+    assert data["suspects"][0]["title"][lang] in text
+
+
+def test_zh_network_note_is_spaced(tmp_path, capsys):
+    assert main(["--lang", "zh", "diagnose", str(levelling_csv(tmp_path))]) == 0
+    text = capsys.readouterr().out
+    assert "经 25 GbE" in text and "经25" not in text
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_capacity_cap_is_worded_per_machine(tmp_path, capsys, lang):
+    path = tmp_path / "m.csv"
+    path.write_text(LEVELLING, encoding="utf-8")
+    assert main(["--lang", lang, "diagnose", str(path), "--format", "json"]) == 0
+    fit = json.loads(capsys.readouterr().out)["fit"]
+    assert fit["plateau"]
+    assert fit["speedup"][fit["gpus"].index(16)] > fit["speedup"][fit["gpus"].index(8)]
+    assert main(["--lang", lang, "diagnose", str(path)]) == 0
+    text = capsys.readouterr().out
+    assert ("within one machine" in text.lower()) if lang == "en" else ("在一台机器内" in text)
+    assert ("its own data loader" in text) if lang == "en" else ("自己的数据加载" in text)
+
+
+def _ends(line: str) -> list[int]:
+    """Display columns where each cell (cells are separated by 2+ spaces) ends."""
+    out = []
+    for m in re.finditer(r"\S+(?: \S+)*", line):
+        out.append(display_width(line[:m.end()]))
+    return out
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_columns_line_up_by_display_width(tmp_path, capsys, lang):
+    assert main(["--lang", lang, "diagnose", str(levelling_csv(tmp_path))]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    # measured table: the header's right-aligned cells end where the numbers end
+    head = next(i for i, line in enumerate(lines)
+                if ("Karp–Flatt" in line or "Karp-Flatt" in line) and "%" not in line)
+    for row in lines[head + 1:head + 5]:
+        assert _ends(row)[:5] == _ends(lines[head])[:5], (lines[head], row)
+    # fitted table: GPUs, fitted and Amdahl columns
+    word = "拟合值" if lang == "zh" else "fitted"
+    head = next(i for i, line in enumerate(lines) if word in line and "(" not in line)
+    h = _ends(lines[head])
+    for row in lines[head + 1:head + 6]:
+        e = _ends(row)
+        assert (e[0], e[1], e[3]) == (h[0], h[1], h[3]), (lines[head], row)
+
+
+def test_zh_fit_table_has_no_ambiguous_width_characters(tmp_path, capsys):
+    path = tmp_path / "m.csv"
+    path.write_text(LEVELLING, encoding="utf-8")
+    assert main(["--lang", "zh", "diagnose", str(path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    for word in ("拟合值", "吞吐"):
+        head = next(i for i, line in enumerate(lines) if word in line and "（" not in line)
+        for row in lines[head:head + 5]:
+            wide = [ch for ch in row if unicodedata.east_asian_width(ch) == "A"]
+            assert not wide, (row, wide)

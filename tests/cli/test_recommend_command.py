@@ -1,18 +1,24 @@
-"""gpu-advisor recommend PROFILE: text, JSON, Markdown, both languages, and the --pdf slot."""
+"""gpu-advisor recommend PROFILE: text, JSON, Markdown, both languages, and the --pdf slot; the net
+value named against its real baseline (never the count against itself), labels rather than raw
+values in Chinese Markdown, and nothing printed before a PDF that cannot be written."""
 
 from __future__ import annotations
 
 import json
+import re
 import sys
 import types
 from pathlib import Path
 
 from advisor.cli import main
+from advisor.cli.commands.recommend import render_markdown, render_text
+from advisor.profile import Profile
 from advisor.verdict.result import Recommendation
 from tests.support.paths import ROOT
 
 ROOT = ROOT
 MEDIUM = str(ROOT / "examples" / "medium-model-4gpu-worth-it.yaml")
+LARGE = ROOT / "examples" / "large-model-8plus-gpus-required.yaml"
 
 
 def test_json_is_a_recommendation(capsys):
@@ -101,3 +107,65 @@ def test_a_model_that_fits_nowhere_considered_prints_in_every_format(capsys):
     out = capsys.readouterr().out
     assert f"speed-up at {v.gpus} GPUs" in out and "cannot run" in out
     assert "where the model does not fit" not in out
+
+
+def test_net_value_names_the_real_baseline(recs, capsys) -> None:
+    rec = recs["large-model-8plus-gpus-required"]
+    assert rec.baseline_gpus == 3
+    assert "net value vs 3 GPUs" in render_text(rec, "en")
+    assert "net value vs 1 GPU" not in render_markdown(rec, "en")
+    assert "相对 3 卡的净收益" in render_text(rec, "zh")
+    assert main(["recommend", str(LARGE), "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["baseline_gpus"] == 3
+    assert "net value vs 1 GPU" in render_text(recs["medium-model-4gpu-worth-it"], "en")
+
+
+def test_no_net_value_against_itself(capsys, tmp_path):
+    """Review 5: "net value vs 8 GPUs: 0 USD/month" when 8 is the fewest that hold the model."""
+    from advisor.cli import main
+
+    path = tmp_path / "p.json"
+    path.write_text(Profile.model_validate(dict(
+        schema_version=1, task="llm",
+        model=dict(name="13B", params_millions=13000, layers=40, hidden_size=5120,
+                   sequence_length=4096),
+        training=dict(single_gpu_hours=600, runs_per_month=3, batch_per_gpu=4,
+                      precision="bf16", input_pipeline="tuned"),
+        hardware=dict(gpu="h100_sxm", gpus_per_node=8, nodes=4, intra_link="nvswitch",
+                      inter_link="ethernet_10g", cooling="server"),
+        economics=dict(mode="cloud", currency="USD", time_value="revenue",
+                       value_per_day=20000))).model_dump_json())
+    assert main(["recommend", str(path), "--lang", "en"]) == 0
+    out = capsys.readouterr().out
+    rec_line = next(line for line in out.splitlines() if "cost per run" in line)
+    assert "vs 8 GPUs" not in rec_line and "fewest GPUs that hold the model" in rec_line
+
+
+RAW = re.compile(r"\w=\w|worth_it|no_nvlink|not_worth_it|=False|=True")
+
+
+def test_zh_markdown_why_table_has_labels_not_raw_pairs(recs) -> None:
+    for name in ("medium-model-4gpu-worth-it", "h100fsdp", "recsys"):
+        md = render_markdown(recs[name], "zh")
+        why = md.split("## 依据", 1)[1]
+        for row in why.splitlines()[3:]:
+            conclusion = row.rsplit("|", 2)[-2]
+            assert not RAW.search(conclusion), (name, row)
+    md = render_markdown(recs["medium-model-4gpu-worth-it"], "zh")
+    assert "评级：划算，卡数：4 卡" in md and "问题：没有 NVLink，级别：提示" in md
+
+
+def test_markdown_intro_is_not_an_empty_bullet(recs) -> None:
+    md = render_markdown(recs["h100fsdp"], "zh")
+    lines = md.splitlines()
+    intro = next(i for i, line in enumerate(lines) if "模型放不下" in line and "卡（" in line)
+    assert not lines[intro].startswith("- ")
+    assert lines[intro + 2].startswith("- ")
+
+
+def test_pdf_to_an_unwritable_place_prints_nothing_and_says_why_in_chinese(capsys) -> None:
+    code = main(["--lang", "zh", "recommend", str(MEDIUM), "--pdf", "/proc/x.pdf"])
+    out, err = capsys.readouterr()
+    assert code == 2
+    assert out == ""  # nothing printed before the failed write
+    assert "No such file" not in err and "文件或文件夹不存在" in err

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from advisor.cli import main
 from advisor.cli.commands.rules import template_text
 from advisor.rulebase import default_rules, rule_by_id
@@ -52,3 +54,10 @@ def test_the_count_guard_step_is_explained_too(capsys):
     assert "{keep_up_gpus}" not in out and "已知" in out
     assert main(["rules", "explain", "economics.unpriced_no_gain", "--lang", "zh"]) == 0
     assert "[net_value_best] 未知" in capsys.readouterr().out
+
+
+def test_rules_explain_in_chinese_has_no_raw_values(capsys) -> None:
+    assert main(["--lang", "zh", "rules", "explain", "decision_table.medium_model_training"]) == 0
+    out = capsys.readouterr().out
+    assert "否决：否" in out and "结论：评级：划算，卡数：4 卡" in out
+    assert not re.search(r"否决=|rating=|=False|=True", out)

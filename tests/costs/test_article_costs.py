@@ -18,23 +18,10 @@ from advisor.costs import (
 from advisor.costs.breakeven import HOURS_PER_MONTH
 from advisor.costs.migration import hours_saved_per_run
 from advisor.profile import Profile
-from advisor.scaling.result import Projection
+from tests.support.costs import projection
 from tests.support.paths import ROOT
 
 EXAMPLES = ROOT / "examples"
-
-
-def projection(single_gpu_hours: float, gpus: list[int], speedups: list[float],
-               nodes: list[int] | None = None) -> Projection:
-    """A hand-made projection: run_hours = single_gpu_hours / speedup."""
-    n = len(gpus)
-    return Projection(
-        gpus=gpus, nodes=nodes or [1] * n, speedup=speedups, speedup_low=speedups,
-        speedup_high=speedups, efficiency=[s / g for s, g in zip(speedups, gpus, strict=True)],
-        step_time_s=[1.0 / s for s in speedups],
-        run_hours=[single_gpu_hours / s for s in speedups], bottleneck=["compute"] * n,
-        memory_per_gpu_gb=[1.0] * n, fits=[True] * n, parallelism=["data"] * n,
-        single_gpu_fits=True)
 
 
 # F04: data parallel, 2 GPUs ~1.8x, 4 GPUs 2.8-3.3x (3.0 = F12's "2 h vs 40 min").

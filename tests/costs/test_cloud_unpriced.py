@@ -1,5 +1,5 @@
 """Renting a GPU that no cloud offer lists: the costs are unknown, never "the one-off move
-alone" (review 3). No cost rule reads a net value, and every view prints a dash."""
+alone". No cost rule reads a net value, and every view prints a dash."""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""Mechanics of the cost model: currency, missing prices, deadline, migration, text and CLI."""
+"""Mechanics of the cost model: currency (the same prices converted at the catalog rate),
+missing prices (every catalog GPU works in every mode; an unpriced card is a note, not an
+error), deadline, migration, text and CLI."""
 
 from __future__ import annotations
 
@@ -6,31 +8,19 @@ import json
 
 import pytest
 
-from advisor.catalog import load_catalog, override_path
+from advisor.catalog import gpu_ids, load_catalog, override_path
 from advisor.cli import main
 from advisor.costs import CITED_FACTS, estimate_costs
 from advisor.costs.text import render_text
 from advisor.files.errors import InputError
 from advisor.profile import Profile
-from advisor.scaling.result import Projection
+from tests.support.costs import H100_FSDP, projection, projection_1_to_8
 from tests.support.paths import ROOT
 
 EXAMPLES = ROOT / "examples"
 MONEY = ("energy_cost_per_run", "cloud_cost_per_run", "own_cost_per_run",
          "migration_cost_per_run", "cost_per_run", "cost_per_month",
          "time_saved_value_per_month", "net_value_per_month", "capex")
-
-
-def projection(single: float, gpus=(1, 2, 4), speedups=(1.0, 1.8, 3.0), nodes=None,
-               fits=None) -> Projection:
-    gpus, speedups = list(gpus), list(speedups)
-    n = len(gpus)
-    return Projection(
-        gpus=gpus, nodes=list(nodes or [1] * n), speedup=speedups, speedup_low=speedups,
-        speedup_high=speedups, efficiency=[s / g for s, g in zip(speedups, gpus, strict=True)],
-        step_time_s=[1.0 / s for s in speedups], run_hours=[single / s for s in speedups],
-        bottleneck=["compute"] * n, memory_per_gpu_gb=[1.0] * n, fits=list(fits or [True] * n),
-        parallelism=["data"] * n, single_gpu_fits=(fits or [True])[0])
 
 
 def profile(**economics) -> Profile:
@@ -249,3 +239,64 @@ def test_source_message_is_translated():
     path.write_text("fx: {cny_per_usd: 7.0, source: '  '}\n", "utf-8")
     (warning,) = load_catalog().warnings
     assert "source" in warning.message_en and "出处" in warning.message_zh
+
+
+@pytest.mark.parametrize("given", ["USD", "CNY"])
+@pytest.mark.parametrize("gpu", ["a100_sxm4_80gb", "rtx4090", "rtx3090", "h100_sxm"])
+def test_currency_converts_the_same_prices_at_the_catalog_rate(given, gpu):
+    data = json.loads(json.dumps(H100_FSDP))
+    data["hardware"]["gpu"] = gpu
+    data["economics"] = {"mode": "compare", "currency": given}
+    prof = Profile.model_validate(data)
+    proj = projection_1_to_8(100)
+    usd = estimate_costs(prof, proj, lang="en", currency="USD")
+    cny = estimate_costs(prof, proj, lang="en", currency="CNY")
+    fx = load_catalog().fx_cny_per_usd
+    for key in ("gpu_price", "cloud_per_gpu_hour", "electricity_per_kwh", "engineer_day_rate",
+                "machine_overhead_1gpu"):
+        assert cny.priced_with[key] == pytest.approx(usd.priced_with[key] * fx), key
+    for name in ("cost_per_run", "cost_per_month", "cloud_cost_per_run", "own_cost_per_run"):
+        for a, b in zip(getattr(usd, name), getattr(cny, name), strict=True):
+            assert b == pytest.approx(a * fx), name
+    assert usd.buy_vs_rent.breakeven_hours_per_month == pytest.approx(
+        cny.buy_vs_rent.breakeven_hours_per_month)
+    assert usd.best_value_gpus == cny.best_value_gpus
+
+
+@pytest.mark.parametrize("mode", ["own", "cloud", "compare"])
+@pytest.mark.parametrize("gpu", gpu_ids())
+def test_every_catalog_gpu_works_in_every_mode(gpu, mode):
+    data = json.loads(json.dumps(H100_FSDP))
+    data["hardware"] = {"gpu": gpu, "gpus_per_node": 4}
+    data["economics"] = {"mode": mode, "currency": "USD", "time_value": "revenue",
+                         "value_per_day": 500}
+    prof = Profile.model_validate(data)
+    report = estimate_costs(prof, projection_1_to_8(48, gpus=(1, 2, 4), speedups=(1, 1.8, 3.2)),
+                            lang="en")
+    assert report.best_value_gpus in (1, 2, 4)
+    if not report.own_priced:
+        notes = report.assumption_texts
+        assert any("economics.gpu_price" in t.en and "economics.gpu_price" in t.zh
+                   for t in notes)
+        assert "gpu_price" not in report.priced_with
+    if not report.cloud_priced:
+        assert any("economics.cloud_price_per_gpu_hour" in t.en for t in report.assumption_texts)
+    for lang in ("en", "zh"):
+        assert render_text(report, lang)
+
+
+def test_own_mode_without_a_card_price_is_a_report_not_an_error(capsys, tmp_path):
+    data = json.loads(json.dumps(H100_FSDP))
+    data["hardware"] = {"gpu": "a100_pcie_40gb", "gpus_per_node": 4}
+    data["model"] = {"name": "ResNet-50", "params_millions": 25.6}
+    data["task"] = "image_classification"
+    data["training"] = {"single_gpu_hours": 72}
+    data["economics"] = {"mode": "own", "currency": "CNY"}
+    path = tmp_path / "a100pcie.json"
+    path.write_text(json.dumps(data))
+    assert main(["--lang", "zh", "costs", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "economics.gpu_price" in out and "不含显卡" in out
+    assert main(["--lang", "en", "costs", str(path), "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["own_priced"] is False and report["mode"] == "own"

@@ -1,5 +1,6 @@
-"""Review findings on the cost report: impossible break-evens, money formatting, counts that do
-not fit, and the override-file footer."""
+"""The cost report as people read it: no break-even a month or a sane horizon cannot reach,
+money with its symbol and counts in the singular or plural, counts that do not fit shown as not
+applicable, and the override-file footer only when it is true."""
 
 from __future__ import annotations
 
@@ -17,23 +18,10 @@ from advisor.costs.breakeven import (
 from advisor.costs.money import gpus_text, money, unit_price
 from advisor.costs.text import NOT_APPLICABLE, render_text
 from advisor.profile import Profile
-from advisor.scaling.result import Projection
+from tests.support.costs import projection
 from tests.support.paths import ROOT
 
 EXAMPLES = ROOT / "examples"
-
-
-def projection(single: float, gpus=(1, 2, 4), speedups=(1.0, 1.8, 3.0), fits=None,
-               nodes=None) -> Projection:
-    gpus, speedups = list(gpus), list(speedups)
-    n = len(gpus)
-    fits = list(fits or [True] * n)
-    return Projection(
-        gpus=gpus, nodes=list(nodes or [1] * n), speedup=speedups, speedup_low=speedups,
-        speedup_high=speedups, efficiency=[s / g for s, g in zip(speedups, gpus, strict=True)],
-        step_time_s=[1.0 / s for s in speedups], run_hours=[single / s for s in speedups],
-        bottleneck=["compute"] * n, memory_per_gpu_gb=[1.0] * n, fits=fits,
-        parallelism=["data"] * n, single_gpu_fits=fits[0])
 
 
 def profile(gpu="rtx4090", hours=48.0, runs_per_month=10.0, horizon=12.0, **economics):

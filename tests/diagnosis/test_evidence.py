@@ -136,3 +136,37 @@ def test_storage_and_task_are_named_for_people():
     text = " ".join(e.get(lang) for s in d.suspects for e in s.evidence for lang in ("en", "zh"))
     assert "reinforcement_learning" not in text and "Task is gan" not in text
     assert "a GAN" in text and "network storage" in text
+
+
+def test_a_diagnosis_on_nvswitch_never_says_use_nvlink():
+    """Review 4: the interconnect remedy told an NVSwitch H200 machine to "use NVLink"."""
+
+    from advisor.catalog.profile_check import load_profile
+    from advisor.diagnosis import diagnose
+    from advisor.diagnosis.measurements import from_measured_spec
+
+    profile = load_profile(TESTS / "fixtures" / "diagnosis" /
+                           "h200-nvswitch-strong-8gpu-plateau.yaml")
+    result = diagnose(from_measured_spec(profile.measured), profile)
+    link = next(s for s in result.suspects if s.id == "interconnect")
+    assert "already have NVLink" in link.remedy.en and "已经有 NVLink" in link.remedy.zh
+
+
+def test_zh_loader_workers_are_processes():
+    profile = Profile.model_validate({
+        "training": {"single_gpu_hours": 10, "dataloader_workers": 1},
+        "hardware": {"gpus_per_node": 4}})
+    d = diagnose(from_points([1, 2, 4], [100.0, 150.0, 180.0]), profile)
+    zh = " ".join(e.zh for s in d.suspects for e in s.evidence)
+    assert "数据加载进程" in zh and "worker" not in zh
+
+
+def test_the_diagnosis_counts_one_data_loader_worker_in_the_singular():
+    from advisor.diagnosis import diagnose
+    from advisor.diagnosis.measurements import from_measured_spec
+
+    profile = load_profile(ROOT / "examples" /
+                           "measured-4gpu-only-1.8x-diagnose.yaml")
+    result = diagnose(from_measured_spec(profile.measured), profile)
+    evidence = " ".join(e.en for s in result.suspects for e in s.evidence)
+    assert "worker(s)" not in evidence and "1 data-loader worker per GPU" in evidence

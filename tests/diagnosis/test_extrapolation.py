@@ -1,8 +1,10 @@
-"""Extrapolation beyond the measurements: where the machines end (aligned with the projection)
-and how wide the band is when the fit has no degrees of freedom left."""
+"""Extrapolation beyond the measurements: where the machines end (aligned with the projection),
+what the network between machines costs even when a loader cap binds (F08: two machines never
+more than double one), and how wide the band is when the fit has no degrees of freedom left."""
 
 from __future__ import annotations
 
+import json
 import math
 
 import numpy as np
@@ -15,6 +17,8 @@ from advisor.diagnosis.context import run_context
 from advisor.profile import InterLink, Profile
 from advisor.scaling.parameters import load_params
 from advisor.scaling.project import DEFAULT_INTER_LINK
+from tests.support.diagnosis import diagnose_json
+from tests.support.paths import EXAMPLES
 
 PARAMS = load_params()
 
@@ -121,3 +125,21 @@ def test_measurements_on_more_gpus_than_the_profile_holds_resize_the_machine():
     assert "Beyond" not in _notes(d)
     ctx = run_context(series, _profile(), PARAMS, 8)
     assert (ctx.profile.hardware.gpus_per_node, ctx.profile.hardware.nodes) == (8, 1)
+
+
+def test_second_machine_over_ethernet_costs_something(tmp_path, capsys):
+    f = diagnose_json(tmp_path, capsys)["fit"]
+    assert f["parameters"].get("loader_capacity")  # the loader cap binds here
+    s8, s16 = f["speedup"][f["gpus"].index(8)], f["speedup"][f["gpus"].index(16)]
+    assert s16 < 1.98 * s8  # 25 GbE all-reduce between the machines is not free (F08)
+    assert s16 > s8
+    hi8, hi16 = (f["speedup_high"][f["gpus"].index(n)] for n in (8, 16))
+    assert hi16 <= 2.0 * hi8 + 1e-3  # two machines never more than double the band's top
+
+
+def test_measured_example_two_machines_below_double(capsys):
+    assert main(["diagnose", str(EXAMPLES / "measured-4gpu-only-1.8x-diagnose.yaml"),
+                 "--format", "json"]) == 0
+    f = json.loads(capsys.readouterr().out)["fit"]
+    s4, s8 = f["speedup"][f["gpus"].index(4)], f["speedup"][f["gpus"].index(8)]
+    assert s8 < 1.98 * s4

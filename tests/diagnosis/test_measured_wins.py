@@ -1,4 +1,4 @@
-"""Review 5, finding 12: measured points win (F30).
+"""Measured points win (F30).
 
 A pix2pix GAN on L4 vGPUs measured 10 / 13 / 14 it/s on 1 / 2 / 4 GPUs (1.30x, 1.40x). The
 profile's assumed penalties (alternating training 0.65, F21: at most 1.21x on 2 GPUs; two vGPUs

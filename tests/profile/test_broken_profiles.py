@@ -1,4 +1,5 @@
-"""A corpus of broken profiles: each is refused with exit 2 and a message naming field or line."""
+"""A corpus of broken profiles: each is refused with exit 2 and a message naming field or line,
+in the user's language (a Chinese message lists the allowed choices in Chinese words)."""
 
 from __future__ import annotations
 
@@ -93,3 +94,17 @@ def test_saving_prices_records_their_currency(tmp_path, monkeypatch) -> None:
     profile = Profile.model_validate({"economics": {"gpu_price": 3500}})
     save_profile(profile, tmp_path / "p.yaml")
     assert load_profile(tmp_path / "p.yaml").economics.currency.value == "CNY"
+
+
+def test_an_unknown_choice_is_listed_in_chinese_words(tmp_path, capsys):
+    from advisor.cli import main
+
+    path = tmp_path / "p.yaml"
+    path.write_text("schema_version: 1\ntask: llm\nmodel: {params_millions: 100}\n"
+                    "training: {single_gpu_hours: 10}\nhardware: {gpu: rtx4090}\n"
+                    "economics: {mode: rent}\n", encoding="utf-8")
+    assert main(["--lang", "zh", "validate", str(path)]) == 2
+    err = capsys.readouterr()
+    text = err.err + err.out
+    assert "p.yaml:6: economics.mode:" in text and "'cloud' 或 'compare' 之一" in text
+    assert " or " not in text

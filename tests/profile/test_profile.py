@@ -1,4 +1,5 @@
-"""The workload profile: loading, saving, validation messages, metadata for generated forms."""
+"""The workload profile: loading, saving, validation messages (each at its own field and line,
+none spurious), metadata for generated forms."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from advisor.profile import (
 )
 from advisor.profile.writing import dump_profile, save_profile
 from tests.support.paths import ROOT
+from tests.support.profiles import HEAD, problems
 
 ROOT = ROOT
 EXAMPLES = sorted((ROOT / "examples").glob("*.yaml"))
@@ -158,3 +160,35 @@ def test_new_file_follows_the_umask(tmp_path: Path) -> None:
     finally:
         os.umask(old)
     assert (tmp_path / "new.yaml").stat().st_mode & 0o777 == 0o644
+
+
+def test_a_custom_gpus_bad_number_has_no_must_be_text():
+    text = HEAD + "hardware:\n  gpu: {name: x, memory_gb: 0, tflops_fp16: 10, tflops_fp32: 5}\n"
+    found = problems(text)
+    assert [(p.path, p.line) for p in found] == [("hardware.gpu.memory_gb", 4)]
+    assert found[0].message_en == "must be > 0.0, got 0"
+
+
+def test_a_name_that_is_not_text_still_says_so():
+    found = problems(HEAD + "hardware: {gpu: [1, 2]}\n")
+    assert any("must be text" in p.message_en for p in found)
+
+
+@pytest.mark.parametrize("key", ["runs_per_week", "runs_per_day"])
+def test_runs_per_period_is_reported_at_its_own_line(key):
+    text = f"schema_version: 1\ntraining:\n  single_gpu_hours: 10\n  {key}: -2\n"
+    [problem] = problems(text)
+    assert (problem.path, problem.line) == (f"training.{key}", 4)
+    assert problem.message_en == "must be between 0 and 10000, got -2"
+    assert problem.message_zh == "必须在 0 到 10000 之间，实际为 -2"
+    [typed] = problems(text.replace("-2", "often"))
+    assert (typed.path, typed.line) == (f"training.{key}", 4)
+    assert typed.message_en == "must be a number, got 'often'"
+
+
+def test_two_run_periods_point_at_the_second():
+    text = "schema_version: 1\ntraining:\n  single_gpu_hours: 10\n  runs_per_week: 1\n" \
+           "  runs_per_day: 1\n"
+    [problem] = problems(text)
+    assert (problem.path, problem.line) == ("training.runs_per_day", 5)
+    assert "runs_per_week, runs_per_day" in problem.message_zh

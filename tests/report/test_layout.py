@@ -1,5 +1,5 @@
-"""Page layout of the report (review 2 #14): a short table is never cut off from its section at
-the top of a page, and no page is left holding only a short tail before a new section."""
+"""Page layout of the report: a short table is never cut off from its section at the top of a
+page, and no page is left holding only a short tail before a new section."""
 
 from __future__ import annotations
 

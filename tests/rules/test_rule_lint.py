@@ -1,5 +1,6 @@
 """The rule base checks itself: unique ids, both languages, known sources, a case for every
-rule both ways, no case for an unknown rule, every article fact cited somewhere."""
+rule both ways, no case for an unknown rule, every article fact cited somewhere, and English
+texts punctuated as prose (no ASCII " - " dashes)."""
 
 from __future__ import annotations
 
@@ -68,3 +69,13 @@ def test_case_files_match_rule_files():
     for case in cases:
         concern = case.file.rsplit("/", 1)[-1].removesuffix(".yaml")
         assert case.rule_id.startswith(concern + "."), case.name
+
+
+def test_no_ascii_dashes_in_english_rule_texts():
+    from advisor.rulebase import default_rules
+
+    for rule in default_rules():
+        for text in (rule.message, rule.why, rule.remedy):
+            if text is not None and not rule.id.startswith("parallelism.memory_wall"):
+                assert " - " not in text.en, rule.id
+                assert "cover" not in text.zh, rule.id

@@ -1,6 +1,8 @@
 """A model too large for one machine: tensor parallel inside each machine, its states sharded
 over every GPU (ZeRO-3 across the replicas), and the search for a count that fits runs over
-whole machines like the profile's, the same projection `project` gives (F24, F05)."""
+whole machines like the profile's, the same projection `project` gives (F24, F05). The verdict
+counts such a setup in machines like this one, states the machines and network it assumes, and
+names activation checkpointing when it needs fewer GPUs."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from advisor.scaling.memory import activation_split, memory_per_gpu_gb
 from advisor.scaling.parameters import load_params
 from advisor.verdict.beyond import BEYOND_LIMIT, beyond, beyond_counts
 from advisor.verdict.recommendation import recommend
+from tests.support.verdict import pitfall, verdict_case
 
 
 def llm_70b(checkpointing: bool = True, per_node: int = 8, **hardware) -> Profile:
@@ -203,3 +206,40 @@ def test_costs_and_project_show_the_counts_recommend_weighs(capsys):
         assert costs["best_value_gpus"] == rec.costs.best_value_gpus is not None
         assert main(["project", str(path), "--gpus", "1,8", "--format", "json"]) == 0
         assert json.loads(capsys.readouterr().out)["gpus"] == [1, 8]
+
+
+def test_a_count_beyond_the_machine_is_counted_in_machines_like_it():
+    """Review 4: a 70B model on 8 × 24 GB cards was "64 GPUs on 1 machine"."""
+    rec = recommend(Profile.model_validate(dict(
+        schema_version=1, task="llm",
+        model=dict(name="70B", params_millions=70000, layers=80, hidden_size=8192,
+                   sequence_length=4096),
+        training=dict(single_gpu_hours=2000, runs_per_month=1, batch_per_gpu=1,
+                      precision="bf16", input_pipeline="tuned"),
+        hardware=dict(gpu="rtx4090", gpus_per_node=8, intra_link="pcie4"),
+        economics=dict(mode="compare", currency="CNY", time_value="deadline",
+                       value_per_day=3000))), lang="en")
+    v = rec.verdict
+    assert v.gpus > 8 and v.nodes == -(-v.gpus // 8)
+    assert f"{v.gpus} GPUs on {v.nodes} machines" in v.headline.en
+
+
+def test_the_machines_assumed_are_those_of_the_verdicts_count():
+    r = verdict_case("llama7b-4x4090-batch1", "report")
+    v = r.verdict
+    assert v.nodes == 2 and max(r.projection.gpus) > v.gpus
+    assert r.assumed and f"assumes {v.nodes} machines like this one" in r.assumed[0].en
+    assert f"按 {v.nodes} 台与本机相同的机器" in r.assumed[0].zh
+    inside = verdict_case("convnext-4x3090-own-no-time-value")
+    assert inside.assumed == []
+
+
+def test_checkpointing_is_named_when_it_needs_fewer_gpus_than_the_fit_as_configured():
+    """Review 6: a 7B model at 4,096 tokens x 8 fits from 5 A100s; with checkpointing from 2.
+    The pitfall used to appear only when nothing fitted the machine."""
+    r = verdict_case("llm7b-seq4096-8x-a100-checkpointing-halves")
+    first = next(n for n, ok in zip(r.projection.gpus, r.projection.fits, strict=True) if ok)
+    note = pitfall(r, "checkpointing_fits_sooner")
+    assert note is not None and note.severity == "info"
+    assert f"instead of {first}" in note.title.en and "about 2 GPUs" in note.title.en
+    assert "parallelism.checkpointing_needs_fewer" in {t.rule for t in r.trace}

@@ -1,6 +1,6 @@
 """The defaults path (no throughput, no FLOPs: what most users give), the run-length-derived
 throughput, bottleneck labels that follow the largest physical term, projections beyond the
-machine and extreme sizes. Cases from the acceptance review's sweep (2026-11-29)."""
+machine and extreme sizes. The cases are a sweep of common workloads (2026-11-29)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Task defaults the second review found wrong: a convolutional GAN's FLOPs (F21 curve),
-RL and speech sanity, and recommenders whose embeddings are not all-reduced (DLRM-style)."""
+"""Task defaults: a convolutional GAN's FLOPs (F21 curve), RL and speech sanity, and
+recommenders whose embeddings are not all-reduced (DLRM-style)."""
 
 from __future__ import annotations
 

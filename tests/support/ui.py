@@ -1,4 +1,5 @@
-"""Shared helpers for the wizard tests (tests/test_ui_*.py).
+"""Shared helpers for the wizard and plot tests (tests/ui/): a main window, the example
+profiles, recommendations changed the way a test needs, and the sentence a plot shows.
 
 ``projection_recommend`` is a stand-in for ``advisor.verdict.recommendation.recommend`` built from the
 real projection and cost model with a fixed verdict: the UI mechanics tests (validation,
@@ -8,15 +9,25 @@ profiles uses the real ``recommend``.
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from advisor.catalog.profile_check import load_profile
 from advisor.costs import estimate_costs
 from advisor.profile import Profile
 from advisor.scaling import project
 from advisor.text.i18n import Text
 from advisor.verdict.result import Advice, Pitfall, Recommendation, TraceEntry, Verdict
 from tests.support.paths import ROOT
+from tests.support.profiles import write_file
 
 ROOT = ROOT
 EXAMPLES = sorted((ROOT / "examples").glob("*.yaml"))
+MEDIUM = ROOT / "examples" / "medium-model-4gpu-worth-it.yaml"
+
+
+def example(fragment: str) -> Profile:
+    """The example profile whose file name contains ``fragment``."""
+    return load_profile(next(p for p in EXAMPLES if fragment in p.stem))
 
 
 def projection_recommend(profile: Profile) -> Recommendation:
@@ -58,3 +69,42 @@ def wait_results(qtbot, window, timeout_ms: int = 5000):
         window.recompute()
     qtbot.waitUntil(lambda: not window.recomputer.busy, timeout=timeout_ms)
     return window.results
+
+
+def with_costs(rec: Recommendation, **update) -> Recommendation:
+    return rec.model_copy(update={"costs": rec.costs.model_copy(update=update)})
+
+
+def not_fitting_below(rec: Recommendation, first_fitting: int) -> Recommendation:
+    """The recommendation as if the model fitted only from ``first_fitting`` GPUs on."""
+    fits = [n >= first_fitting for n in rec.costs.gpus]
+    return with_costs(rec, fits=fits, best_value_gpus=None if not any(fits) else
+                      next(n for n, f in zip(rec.costs.gpus, fits, strict=True) if f))
+
+
+def one_gpu(rec: Recommendation) -> Recommendation:
+    """The recommendation with a one-GPU verdict."""
+    verdict = rec.verdict.model_copy(update={"gpus": 1, "parallelism": "data"})
+    return rec.model_copy(update={"verdict": verdict})
+
+
+def past_the_projection(rec: Recommendation, count: int = 64) -> Recommendation:
+    """``rec`` with a verdict for ``count`` GPUs that the projection does not hold (what the
+    core gives when nothing considered fits, however it projects)."""
+    assert count not in rec.projection.gpus and count > max(rec.projection.gpus)
+    return rec.model_copy(update={"verdict": rec.verdict.model_copy(
+        update={"gpus": count, "nodes": 8, "rating": "required"})})
+
+
+def plot_message(plot) -> str | None:
+    """The sentence a plot shows instead of data, None while it shows none."""
+    note = getattr(plot, "advisor_message", None)
+    return note.textItem.toPlainText() if note is not None and note.isVisible() else None
+
+
+def cloud_l40s(tmp_path: Path) -> Path:
+    """The medium example rented on L40S cards, which have no cloud offer in the catalogue."""
+    text = MEDIUM.read_text(encoding="utf-8").replace("gpu: rtx4090", "gpu: l40s") \
+        .replace("mode: compare", "mode: cloud")
+    assert "gpu: l40s" in text and "mode: cloud" in text
+    return write_file(tmp_path, "l40s-cloud.yaml", text)

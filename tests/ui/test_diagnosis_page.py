@@ -1,4 +1,5 @@
-"""The wizard's diagnosis page (offscreen): typed points, CSV, GPU logs, plot, language."""
+"""The wizard's diagnosis page (offscreen): typed points, CSV, GPU logs, plot, language; a
+profile's measurements fill it and its plot is drawn at once."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import numpy as np
 
 from advisor.profile import MeasuredSpec, Profile
 from tests.support.paths import TESTS
+from tests.support.ui import EXAMPLES, make_window, wait_results
 from ui.diagnosis import DiagnosisPage
 
 FIXTURES = TESTS / "fixtures" / "diagnosis"
@@ -93,3 +95,15 @@ def test_language_switch_relabels_everything(qtbot):
     assert page.run_button.text() == "Diagnose" and "normal" in page.grade_label.text()
     legend = [label.text for _, label in page.plot.advisor_legend.items]
     assert "Measured" in legend
+
+
+def test_diagnosis_page_prefilled_from_the_profile_draws_its_plot_at_once(qtbot):
+    window = make_window(qtbot)
+    window.document.open_path(next(p for p in EXAMPLES if "measured-4gpu" in p.stem))
+    wait_results(qtbot, window)
+    window.show()
+    window.go_to(len(window.pages) + 1)
+    page = window.diagnosis_page
+    qtbot.waitUntil(lambda: page.result is not None, timeout=3000)
+    xs, ys = page.plot.advisor_items["measured"].getData()
+    assert len(xs) >= 2 and page.plot.advisor_items["measured"].isVisible()

@@ -1,5 +1,5 @@
 """Validation messages appear at the field (never a traceback); a broken file is reported and
-never overwritten."""
+never overwritten. A time value of revenue asks for economics.value_per_day at that field."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
+from advisor.profile import Profile
 from tests.support.ui import make_window
 
 
@@ -119,3 +120,31 @@ def test_saving_with_problems_is_refused(qtbot, tmp_path, warnings):
     assert window.document.save_to(tmp_path / "p.yaml") is False
     assert not (tmp_path / "p.yaml").exists()
     assert warnings and "attention" in warnings[-1][1]
+
+
+def test_the_wizard_shows_it_at_the_field():
+    from ui.window.answers import answers_from_profile, set_path, validate_answers
+
+    data = answers_from_profile(Profile())
+    set_path(data, "economics.time_value", "revenue")
+    profile, found = validate_answers(data)
+    assert profile is None and list(found) == ["economics.value_per_day"]
+    set_path(data, "economics.value_per_day", 500)
+    profile, found = validate_answers(data)
+    assert found == {} and profile.economics.value_per_day == 500
+
+
+def test_the_wizard_window_marks_the_field(qtbot):
+    from tests.support.ui import make_window
+
+    window = make_window(qtbot)
+    page = next(p for p in window.pages if p.page.key == "habits")
+    time_value = page.editors["economics.time_value"].input
+    index = time_value.findData("revenue")
+    time_value.setCurrentIndex(index)
+    time_value.activated.emit(index)
+    value = page.editors["economics.value_per_day"]
+    assert not value.error_label.isHidden() and value.error_label.text() == "is required"
+    qtbot.keyClicks(value.input, "800")
+    assert value.error_label.isHidden()
+    assert window.answers.profile.economics.value_per_day == 800

@@ -145,3 +145,17 @@ def test_picking_an_sxm_card_takes_its_nvswitch_link_and_back(qtbot):
     window.answers.set("hardware.gpu", "rtx4090")  # no NVLink on a GeForce 40 card
     assert window.answers.profile.hardware.intra_link.value == "pcie4"
     assert not window.answers.all_problems()
+
+
+def test_cooling_follows_the_gpu_unless_the_user_chose_it(qtbot):
+    window = make_window(qtbot)
+    answers = window.answers
+    hardware = next(p for p in window.pages if p.page.key == "hardware")
+    answers.set("hardware.gpu", "a100_pcie_40gb")  # passive data-centre card
+    assert answers.get("hardware.cooling") == "server"
+    assert hardware.editors["hardware.cooling"].value() == "server"
+    answers.set("hardware.gpu", "rtx4090")  # GeForce: open-air fans
+    assert answers.get("hardware.cooling") == "open_air"
+    answers.set("hardware.cooling", "liquid")
+    answers.set("hardware.gpu", "a100_pcie_40gb")
+    assert answers.get("hardware.cooling") == "liquid"  # the user's choice stays

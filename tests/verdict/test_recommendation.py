@@ -1,5 +1,6 @@
 """recommend(): the article's verdicts for its seven example workloads, the article's pitfalls
-for the workloads that have them, imported nvidia-smi observations, and the explanation trace."""
+for the workloads that have them, imported nvidia-smi observations, and the explanation trace,
+whose winners are the rules that decided (listed first, never marked overridden)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import re
 import pytest
 
 from advisor.catalog.profile_check import load_profile
+from advisor.cli.commands.recommend import render_text
 from advisor.hwimport import parse_files
 from advisor.hwimport.model import HardwareDescription, Observation
 from advisor.profile import Profile
@@ -252,3 +254,32 @@ def test_imported_temperature_counts_like_a_measured_one():
     # owned or rented, the remedy differs (review 5); the temperature read is the same
     hot = next(t for t in rec.trace if t.rule in ("pitfalls.hot_gpu", "pitfalls.hot_rented_gpu"))
     assert hot.facts["max_temp_c"] == 89.0
+
+
+def test_measured_example_trace_shows_the_deciding_rule_as_winning(recs) -> None:
+    rec = recs["measured-4gpu-only-1.8x-diagnose"]
+    assert rec.verdict.gpus == 2
+    by_rule = {t.rule: t for t in rec.trace}
+    # the second card is mostly what the extra money buys, not electricity: the net value
+    # decides, not F12's "a day of revenue covers the electricity" (review 5)
+    assert "economics.revenue_covers_electricity" not in by_rule
+    winner = by_rule["economics.time_saved_pays"]
+    assert winner.overridden_by is None
+    assert set(winner.decided) >= {"rating", "gpus"}
+    table = by_rule["decision_table.medium_model_training"]
+    assert table.conclusion["gpus"] == 4
+    assert table.overridden_by == "economics.time_saved_pays"
+    assert rec.trace[0].rule == "economics.time_saved_pays"  # the winner comes first
+    text = render_text(rec, "en")
+    assert "economics.time_saved_pays [F02]\n" in text
+
+
+def test_no_winner_is_marked_overridden(recs) -> None:
+    for name, rec in recs.items():
+        for entry in rec.trace:
+            if entry.decided:
+                assert entry.overridden_by is None, (name, entry.rule)
+        holders = [t for t in rec.trace if "gpus" in t.decided]
+        assert len(holders) == 1, name
+        ratings = [t for t in rec.trace if "rating" in t.decided]
+        assert len(ratings) == 1 and ratings[0].conclusion["rating"] == rec.verdict.rating, name

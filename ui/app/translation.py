@@ -5,7 +5,7 @@ The widgets use ``self.tr()`` with the installed translator. Builders that take 
 while the window speaks English; their strings are marked with ``QT_TRANSLATE_NOOP`` so
 ``pyside6-lupdate`` collects them into the same ``.ts`` file.
 
-After changing UI strings (tests/test_ui_language.py fails until this is done)::
+After changing UI strings (tests/ui/test_language.py fails until this is done)::
 
     .venv/bin/pyside6-lupdate -no-obsolete $(find ui -name '*.py' -not -path 'ui/report/*' \
         -not -path 'ui/diagnosis/*' | sort) -ts resources/i18n/advisor_zh_CN.ts

@@ -1,0 +1,88 @@
+"""The set-up table's learning-rate factor is the rules' (F14): the number of data-parallel
+replicas at the recommended count (2 for two machines of 4-way tensor parallel), not the GPU
+count, also for a count beyond the projected rows; gradient accumulation is part of the batch
+that grows; the PDF names one factor."""
+
+from __future__ import annotations
+
+import re
+
+import pypdf
+import pytest
+
+from advisor.verdict.result import Recommendation
+from tests.support.report import WHEN, beyond_the_rows, llama
+
+
+def _rule_factor(rec: Recommendation) -> int:
+    """The factor the rules' learning-rate pitfall gives (from verdict_data_parallel)."""
+    pitfall = next(p for p in rec.pitfalls if p.id == "lr_scaling")
+    return int(re.search(r"by (\d+)x", pitfall.remedy.en).group(1))
+
+
+def _with_split(rec: Recommendation, split: str) -> Recommendation:
+    proj = rec.projection
+    i = proj.gpus.index(rec.verdict.gpus)
+    parallelism = [*proj.parallelism[:i], split, *proj.parallelism[i + 1:]]
+    return rec.model_copy(update={"projection": proj.model_copy(
+        update={"parallelism": parallelism})})
+
+
+def test_the_set_up_table_scales_by_the_rules_replicas_not_the_gpu_count():
+    from ui.report.guidance_sections import learning_rate_text
+
+    rec, profile = llama()
+    factor = _rule_factor(rec)
+    assert rec.verdict.gpus == 8 and factor == 2  # hybrid: 2 machines of 4-way tensor parallel
+    en = learning_rate_text(rec, profile, "en")
+    assert "by 2 (linear scaling rule)" in en and "from 1 to 2" in en and "by 8" not in en
+    assert "乘以 2（" in learning_rate_text(rec, profile, "zh")
+
+
+@pytest.mark.parametrize("split, replicas", [("data", 8), ("zero", 8), ("fsdp", 8),
+                                             ("hybrid", 2), ("tensor", 2), ("pipeline", 1)])
+def test_the_factor_follows_the_split_at_the_recommended_count(split, replicas):
+    from ui.report import labels as L
+    from ui.report.guidance_sections import data_parallel_replicas, learning_rate_text
+
+    rec, profile = llama()
+    rec = _with_split(rec, split)
+    assert data_parallel_replicas(rec, profile) == replicas
+    text = learning_rate_text(rec, profile, "en")
+    if replicas == 1:  # one model replica over all the GPUs: the batch does not grow
+        assert text == L.LR_ONE_REPLICA.get("en").format(gpus="8 GPUs", batch=1)
+    else:
+        assert f"by {replicas} (linear" in text and f"from 1 to {replicas}:" in text
+
+
+def test_gradient_accumulation_is_part_of_the_batch_that_grows():
+    from ui.report.guidance_sections import learning_rate_text
+
+    rec, profile = llama()
+    training = profile.training.model_copy(update={"gradient_accumulation_steps": 4})
+    profile = profile.model_copy(update={"training": training})
+    assert "from 4 to 8:" in learning_rate_text(rec, profile, "en")  # 2 replicas x 4
+
+
+def test_a_count_beyond_the_projection_uses_the_verdicts_split():
+    from ui.report.guidance_sections import data_parallel_replicas
+
+    rec, profile = llama()
+    beyond = beyond_the_rows(rec)
+    assert rec.verdict.gpus not in beyond.projection.gpus
+    assert data_parallel_replicas(beyond, profile) == _rule_factor(rec)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_pdf_names_one_factor(tmp_path, lang):
+    from ui.report import export_pdf
+
+    rec, profile = llama()
+    path = export_pdf(rec, profile, tmp_path / f"{lang}.pdf", lang, generated=WHEN)
+    text = "".join("".join((page.extract_text() or "").split())
+                   for page in pypdf.PdfReader(path).pages)
+    if lang == "en":
+        factors = set(re.findall(r"learningrateby(\d+)", text))
+    else:
+        factors = set(re.findall(r"学习率(?:放大|乘以)(\d+)", text))
+    assert factors == {"2"}, factors

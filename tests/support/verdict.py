@@ -1,0 +1,83 @@
+"""Recommendations of the repro profiles and the examples, computed once for the whole suite,
+and the small readers the verdict tests share: a pitfall by id, the rules that fired, every
+text a user reads, the count a headline names.
+
+``recommend`` takes about 50 ms a profile and many test files read the same ones: the cache
+stands in for the module fixtures each of them would otherwise build. Tests only read what it
+returns (they ``model_copy`` before they change anything)."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from pathlib import Path
+
+from advisor.catalog.profile_check import load_profile
+from advisor.profile import Profile
+from advisor.text.i18n import Text
+from advisor.verdict.recommendation import recommend
+from advisor.verdict.result import Recommendation
+from tests.support.paths import EXAMPLES, PROFILES
+
+# Copies of the profiles reported against the verdict, then every example: the checks that
+# must hold for any recommendation run over all of them.
+ALL = sorted((PROFILES / "verdict").glob("*.yaml")) + sorted(EXAMPLES.glob("*.yaml"))
+
+
+@cache
+def recommended(path: Path, lang: str | None = None) -> tuple[Recommendation, Profile]:
+    """``recommend`` of the profile at ``path`` (``lang`` None: the environment's language)."""
+    profile = load_profile(path)
+    return recommend(profile, lang=lang), profile
+
+
+def rec_of(path: Path) -> Recommendation:
+    return recommended(path, "en")[0]
+
+
+@cache
+def all_recommendations() -> dict[str, Recommendation]:
+    """The English recommendation of every profile in ``ALL``, by file stem."""
+    return {p.stem: rec_of(p) for p in ALL}
+
+
+def rules_case(name: str, lang: str = "en") -> Recommendation:
+    """A repro profile of the rules' wording (tests/profiles/rules/)."""
+    return recommended(PROFILES / "rules" / f"{name}.yaml", lang)[0]
+
+
+def verdict_case(name: str, folder: str = "verdict") -> Recommendation:
+    """A repro profile of tests/profiles/<folder>/, in the environment's language."""
+    return recommended(PROFILES / folder / f"{name}.yaml")[0]
+
+
+def pitfall(r: Recommendation, pid: str):
+    return next((p for p in r.pitfalls if p.id == pid), None)
+
+
+def fired(r: Recommendation) -> set[str]:
+    return {t.rule for t in r.trace}
+
+
+def all_text(r: Recommendation, lang: str) -> str:
+    """The headline, each pitfall's title and remedy, and the advice, in one language."""
+    parts = [r.verdict.headline.get(lang)]
+    parts += [p.title.get(lang) + " " + p.remedy.get(lang) for p in r.pitfalls]
+    parts += [a.text.get(lang) for a in r.advice]
+    return "\n".join(parts)
+
+
+def user_texts(rec: Recommendation) -> list[Text]:
+    """Every bilingual text a user reads: headline, pitfalls, advice and the fired rules."""
+    out = [rec.verdict.headline]
+    for p in rec.pitfalls:
+        out += [p.title, p.detail, p.remedy]
+    out += [a.text for a in rec.advice]
+    out += [t.message for t in rec.trace if t.message]
+    return out
+
+
+def headline_count(text: str) -> int | None:
+    """The count an English headline names before its first full stop ("…: 4 GPUs …")."""
+    match = re.match(r"[^.:]*: (\d+) GPUs?\b", text)
+    return int(match.group(1)) if match else None

@@ -1,0 +1,33 @@
+"""Findings for a verdict spread over several machines: the network between them, not PCIe, is the
+slowest link (F08); open-air heat is counted per machine (F27); the article's "about 5x on 8"
+for large language models (F19) is not quoted beside a far lower projection."""
+
+from __future__ import annotations
+
+from tests.support.verdict import all_text, fired, pitfall, rules_case
+
+
+def test_two_machines_blame_the_network_not_pcie():
+    r = rules_case("llama7b-4090-two-machines")
+    assert r.verdict.nodes >= 2
+    assert "hardware_topology.pcie_comm_bound" not in fired(r)
+    text = all_text(r, "en")
+    assert "GPUs talk over PCIe and communication is the bottleneck" not in text
+    if r.projection.bottleneck[r.projection.at(r.verdict.gpus)] == "communication":
+        assert "the network between the machines is the slowest link" in text
+
+
+def test_cards_spread_over_machines_are_packed_per_machine():
+    r = rules_case("llama7b-4090-two-machines")
+    heat = pitfall(r, "thermal_throttling")
+    assert heat is not None
+    assert f"{r.verdict.gpus} open-air cards packed together" not in heat.title.en
+    assert "in each machine" in heat.title.en and "每台机器" in heat.title.zh
+
+
+def test_the_article_llm_figure_is_not_quoted_against_a_far_lower_projection():
+    r = rules_case("llama7b-4090-two-machines")
+    efficiency = r.projection.efficiency[r.projection.at(r.verdict.gpus)]
+    assert efficiency < 0.4
+    assert "task_heuristics.large_language_models" not in fired(r)
+    assert "5x on 8" not in all_text(r, "en")

@@ -1,0 +1,65 @@
+"""Schedules one GPU cannot keep up with (F17): the finding names the smallest count that keeps
+up, or says plainly that no count considered does; past a month of saved days the value of time
+still orders the counts; half a run a month is not "0 runs", and a model one GPU cannot hold gets
+no one-GPU schedule."""
+
+from __future__ import annotations
+
+from advisor.profile import Profile
+from advisor.verdict.recommendation import recommend
+from tests.support.verdict import all_text, pitfall, rules_case
+
+
+def _profile(hours: float) -> Profile:
+    return Profile.model_validate(dict(
+        schema_version=1, task="object_detection", model=dict(name="DETR", params_millions=41),
+        training=dict(single_gpu_hours=hours, runs_per_week=3, batch_per_gpu=8,
+                      precision="amp"),
+        hardware=dict(gpu="rtx4090", gpus_per_node=4, intra_link="pcie4"),
+        economics=dict(mode="own", currency="CNY", time_value="revenue", value_per_day=2000)))
+
+
+def test_a_larger_count_that_saves_more_is_worth_more_past_a_month():
+    rec = recommend(_profile(100), lang="en")
+    value = rec.costs.time_saved_value_per_month
+    assert value == sorted(value) and len(set(value)) == len(value)
+    assert rec.verdict.gpus == 4
+    note = next(p for p in rec.pitfalls if p.id == "cannot_keep_up")
+    assert note.severity == "info" and "One GPU could not keep up" in note.title.en
+
+
+def test_a_schedule_no_count_keeps_up_with_is_said_plainly():
+    rec = recommend(_profile(300), lang="zh")
+    queue = next(p for p in rec.pitfalls if p.id == "cannot_keep_up")
+    assert queue.severity == "warning" and "730 小时" in queue.title.zh
+    runs = _profile(300).training.runs_per_month
+    fastest = min(rec.projection.run_hours) * runs
+    assert fastest > 730  # not even the fastest count considered keeps up
+    assert "比这里考虑的更多的卡" in queue.remedy.zh
+
+
+def test_the_smallest_count_that_keeps_up_is_named():
+    """Review 5: the finding named the fastest count (4) where 2 already keep up."""
+    rec = recommend(Profile.model_validate(dict(
+        schema_version=1, task="object_detection", model=dict(name="DETR", params_millions=41),
+        training=dict(single_gpu_hours=100, runs_per_week=3, batch_per_gpu=8, precision="amp"),
+        hardware=dict(gpu="rtx4090", gpus_per_node=4, intra_link="pcie4"),
+        economics=dict(mode="own", currency="CNY", time_value="none"))), lang="en")
+    pr, runs = rec.projection, _profile(100).training.runs_per_month
+    keeps = [n for n, h, ok in zip(pr.gpus, pr.run_hours, pr.fits, strict=True)
+             if ok and h * runs <= 730]
+    note = next(p for p in rec.pitfalls if p.id == "cannot_keep_up")
+    assert f"{keeps[0]} GPUs would keep up" in note.title.en and keeps[0] < max(pr.gpus)
+
+
+def test_half_a_run_a_month_is_not_zero_runs():
+    r = rules_case("half-a-run-a-month")
+    queue = pitfall(r, "cannot_keep_up")
+    assert queue is not None and "1,000 hours on one GPU" in queue.title.en
+    assert "0 runs" not in queue.title.en and "runs a month" not in queue.title.en
+
+
+def test_no_one_gpu_schedule_for_a_model_one_gpu_cannot_hold():
+    r = rules_case("llm30b-h100-own-revenue")
+    assert not r.projection.single_gpu_fits
+    assert "One GPU could not keep up" not in all_text(r, "en")

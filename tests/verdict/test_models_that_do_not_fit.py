@@ -1,0 +1,90 @@
+"""A model the hardware cannot hold gets no count it does not fit (F24, F05): with activation
+checkpointing a 7B model fits from two machines of four 24 GB cards and the verdict names such a
+count; without it no number of those machines holds it and checkpointing is named; when nothing
+fits the headline says the job cannot run; activations that fill a card are lowered with the
+batch, not with ZeRO-3 offload."""
+
+from __future__ import annotations
+
+from advisor.catalog.profile_check import load_profile
+from advisor.cli.commands.recommend import render_text
+from advisor.profile import Profile
+from advisor.scaling import project
+from advisor.verdict.recommendation import recommend
+from tests.support.paths import PROFILES as REPRO
+from tests.support.verdict import headline_count
+
+PROFILES = REPRO / "verdict"
+
+
+def rec_profile(stem: str):
+    return load_profile(PROFILES / f"{stem}.yaml")
+
+
+def test_seven_b_on_four_24gb_cards_cannot_run(recs):
+    """With checkpointing on, the 7B model fits from two machines like this one: tensor
+    parallel inside each, the states sharded over all 8 GPUs (what `project` says at 8). The
+    counts considered grow to such machines, so the verdict's count is one the projection and
+    the costs hold; the rules choose it among those that fit (here up to 16)."""
+    rec = recs["llm-7b-on-4x-rtx4090-checkpointed"]
+    v, pr = rec.verdict, rec.projection
+    own = [ok for n, ok in zip(pr.gpus, pr.fits, strict=True) if n <= 4]
+    assert not any(own) and pr.fits[pr.gpus.index(8)]
+    assert v.rating == "required" and v.runnable
+    assert 8 <= v.gpus <= 16 and pr.fits[pr.gpus.index(v.gpus)] and v.gpus in rec.costs.gpus
+    assert v.nodes == v.gpus // 4
+    found = {p.id: p for p in rec.pitfalls}
+    wall = found["memory_wall"]
+    assert wall.severity == "critical" and "cannot run" in wall.title.en
+    assert "跑不了" in wall.title.zh
+    assert "more memory" in wall.remedy.en and "offload" in wall.remedy.en
+    assert "8 or more" in wall.remedy.en
+    assert "not_enough_gpus" in found
+    assert "does not fit even on all 4 GPUs" in v.headline.en
+    assert "about 8 such GPUs" in v.headline.en
+    at = project(rec_profile("llm-7b-on-4x-rtx4090-checkpointed"), [1, 8])
+    assert at.fits[-1] and at.parallelism[-1] == "hybrid", "the first fit, in `project`"
+
+
+def test_seven_b_batch_eight_fits_no_number_of_such_machines(recs):
+    """Without checkpointing, 8 sequences of 2,048 tokens need ~97 GB of activations: a 4-way
+    tensor-parallel group still keeps ~24 GB per card, so no count of 4-GPU machines holds it
+    (one giant machine splitting it 16 ways used to claim 16 GPUs). Checkpointing is named."""
+    rec = recs["llm-7b-on-4x-rtx4090"]
+    v, pr = rec.verdict, rec.projection
+    assert not any(pr.fits) and not v.runnable and v.gpus == max(pr.gpus)
+    found = {p.id: p for p in rec.pitfalls}
+    assert found["activation_memory"].severity == "critical"
+    sooner = found["checkpointing_fits_sooner"]
+    assert "about 8 GPUs" in sooner.title.en and "8 张" in sooner.title.zh
+    assert "training.activation_checkpointing" in sooner.remedy.en
+
+
+def test_nothing_fits_anywhere_says_it_cannot_run(recs) -> None:
+    rec = recs["h100fsdp"]
+    v, pr = rec.verdict, rec.projection
+    assert not any(pr.fits)
+    assert v.runnable is False
+    assert v.headline.en.startswith("Cannot run on this hardware")
+    assert v.headline.zh.startswith("这套硬件跑不了")
+    assert headline_count(v.headline.en) is None  # never "8 GPUs" next to "does not fit on 8"
+    assert "Multi-GPU required: 8 GPUs" not in v.headline.en
+    text = render_text(rec, "en")
+    assert "net value vs 1 GPU" not in text and "net value: —" in text
+    assert rec.baseline_gpus is None
+
+
+def test_activations_that_fill_a_card_say_lower_the_batch_not_zero3():
+    """Review 5: a 60M CNN at batch 1024 was told to use ZeRO-3 offload, which does not shrink
+    activations."""
+    rec = recommend(Profile.model_validate(dict(
+        schema_version=1, task="image_classification",
+        model=dict(name="ResNet-152", params_millions=60),
+        training=dict(single_gpu_hours=30, runs_per_week=2, batch_per_gpu=1024,
+                      precision="fp32"),
+        hardware=dict(gpu="t4", gpus_per_node=4, intra_link="pcie3", cooling="server"),
+        economics=dict(mode="cloud", currency="USD", time_value="revenue",
+                       value_per_day=300))), lang="zh")
+    assert "降低每卡批大小" in rec.verdict.headline.zh and "ZeRO-3 卸载" not in \
+        rec.verdict.headline.zh
+    assert "activation_memory" in {p.id for p in rec.pitfalls}

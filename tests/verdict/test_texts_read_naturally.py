@@ -1,0 +1,75 @@
+"""What the verdict says reads as people write it: merged remedies say each sentence once (one
+NVLink remedy), links and networks go by their names ("PCIe 4.0", "25 GbE Ethernet"), never
+raw enum values, and a loader's worker count is said in plain words."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from advisor.catalog.profile_check import load_profile
+from advisor.text.i18n import Text
+from advisor.verdict.recommendation import _joined, recommend
+from tests.support.paths import EXAMPLES
+from tests.support.verdict import ALL, user_texts
+
+
+def test_joined_texts_drop_repeated_sentences():
+    a = Text(en="Check the link. Use bf16.", zh="检查链路。使用 bf16。")
+    b = Text(en="Use bf16. Add NVLink", zh="使用 bf16。加 NVLink")
+    joined = _joined([a, b])
+    assert joined.en == "Check the link. Use bf16. Add NVLink."
+    assert joined.zh == "检查链路。使用 bf16。加 NVLink。"
+
+
+@pytest.mark.parametrize("name", [p.stem for p in ALL])
+def test_no_pitfall_repeats_itself(recs, name):
+    for p in recs[name].pitfalls:
+        for text in (p.remedy.en, p.detail.en):
+            sentences = [s.strip().casefold() for s in re.split(r"(?<=\.)\s+", text)]
+            assert len(sentences) == len(set(sentences)), (name, p.id, text)
+        assert p.remedy.en.count("support NVLink") + p.remedy.en.count("with NVLink") <= 1
+        assert p.remedy.zh.count("支持 NVLink") <= 1, (name, p.id, p.remedy.zh)
+
+
+def test_pcie_bound_setup_gives_one_nvlink_remedy(recs):
+    rec = recs["product-tuning-revenue-worth-it"]
+    pit = {p.id: p for p in rec.pitfalls}["no_nvlink"]
+    assert pit.severity == "warning"
+    assert pit.remedy.en.count("NVLink") == 1 and pit.remedy.zh.count("NVLink") == 1
+
+
+@pytest.mark.parametrize("name", [p.stem for p in ALL])
+def test_no_raw_enum_values_in_user_text(recs, name):
+    raw = re.compile(r"\b(pcie[345]|nvlink_bridge|nvswitch|ethernet_\d+g|infiniband_[a-z]+|"
+                     r"open_air|bare_metal)\b")
+    for text in user_texts(recs[name]):
+        assert not raw.search(text.en), (name, text.en)
+        assert not raw.search(text.zh), (name, text.zh)
+
+
+def test_interconnect_advice_names_the_link(recs):
+    advice = {a.id: a.text for a in recs["medium-model-4gpu-worth-it"].advice}
+    assert "PCIe 4.0 inside the machine" in advice["interconnect"].en
+    assert "PCIe 4.0" in advice["interconnect"].zh
+
+
+def test_slow_network_pitfall_uses_labels():
+    from advisor.profile import Profile
+
+    data = load_profile(EXAMPLES / "medium-model-4gpu-worth-it.yaml").model_dump(mode="json")
+    data["hardware"].update({"gpus_per_node": 2, "nodes": 2, "inter_link": "ethernet_25g"})
+    rec = recommend(Profile.model_validate(data), lang="en")
+    slow = [t for t in rec.trace if t.rule == "hardware_topology.slow_network"]
+    assert slow and rec.verdict.nodes == 2, rec.verdict.headline.en
+    assert "25 GbE Ethernet" in slow[0].message.en
+    assert "25 GbE 以太网" in slow[0].message.zh
+
+
+def test_loader_worker_count_reads_naturally(recs) -> None:
+    rec = recs["measured-4gpu-only-1.8x-diagnose"]  # one worker per GPU
+    titles = [p.title for p in rec.pitfalls if p.id == "data_starvation"]
+    assert any(t.en == "Only one data-loader worker per GPU" for t in titles)
+    assert all("workers per GPU" not in t.en and "worker(s)" not in t.en for t in titles)
+    assert any("1 个数据加载子进程" in t.zh for t in titles)
