@@ -13,13 +13,11 @@ import argparse
 from pathlib import Path
 
 from advisor.catalog.profile_check import load_profile
-from advisor.cli.commands.recommend import write_pdf
 from advisor.diagnosis import diagnose, from_measured_spec, read_gpu_logs, read_measurements_csv
 from advisor.diagnosis.text_report import render_text
 from advisor.files.atomic import check_target
 from advisor.files.errors import InputError
 from advisor.files.json_text import dumps_strict
-from advisor.verdict.recommendation import recommend
 
 PROFILE_SUFFIXES = (".yaml", ".yml", ".json")
 
@@ -88,4 +86,8 @@ def run(args) -> int:
 
 
 def _write_pdf(result, profile, path: str, lang: str) -> int:
+    # the recommendation (rules, costs) only for the report: a diagnosis alone needs neither
+    from advisor.cli.commands.recommend import write_pdf
+    from advisor.verdict.recommendation import recommend
+
     return write_pdf(recommend(profile, lang=lang), profile, path, lang, diagnosis=result)
