@@ -22,7 +22,7 @@ _LAZY = {
     "load_gpus": "advisor.catalog.gpus",
     "resolve_gpu": "advisor.catalog.gpus",
     "CatalogWarning": "advisor.catalog.overrides",
-    "override_path": "advisor.catalog.overrides",
+    "override_path": "advisor.catalog.override_location",
 }
 
 __all__ = ["Catalog", "CatalogWarning", "GpuSpec", "PriceQuote", "catalog_warnings", "gpu_ids",

@@ -27,7 +27,8 @@ from advisor.catalog.entries import (
     ServerPue,
     SystemPower,
 )
-from advisor.catalog.gpus import CATALOG_LAYERS, GpuSpec, gpu_ids, load_gpus, override_state
+from advisor.catalog.gpus import CATALOG_LAYERS, GpuSpec, gpu_ids, load_gpus
+from advisor.catalog.override_location import override_state
 from advisor.catalog.overrides import (
     CatalogWarning,
     Sections,

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import os
 import re
-from functools import cache, lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 from advisor.catalog.gpu_spec import GpuSpec
-from advisor.catalog.overrides import OVERRIDE_FILE, user_config_dir
+from advisor.catalog.override_location import override_state
 from advisor.files.builtin_data import compiled, read_builtin
 from advisor.files.errors import InputError
 from advisor.files.paths import resources_dir
@@ -78,23 +77,6 @@ def _with_user_gpus(path: str, stamp: tuple[int, int] | None) -> tuple[dict[str,
     ordered = {spec.id: spec for spec in builtin.values()}
     ordered.update({spec.id: spec for spec in specs})
     return _table(ordered.values()), tuple(warnings)
-
-
-@lru_cache(maxsize=8)
-def _override_file(folder: Path) -> str:
-    return str(folder / OVERRIDE_FILE)
-
-
-def override_state() -> tuple[str, tuple[int, int] | None]:
-    """The user's override file and its (modification time, size), None when there is none.
-    One stat per call, so an edited file is read again; the path is worked out once per
-    config folder (pathlib costs more than the stat, and a projection asks several times)."""
-    path = _override_file(user_config_dir())
-    try:
-        st = os.stat(path)
-    except OSError:
-        return path, None
-    return path, (st.st_mtime_ns, st.st_size)
 
 
 def load_gpus() -> dict[str, GpuSpec]:

@@ -1,7 +1,8 @@
 """Reading the built-in catalog sections and applying a user's override file.
 
 The override file is ``catalog.yaml`` in the user's config folder (``GPU_ADVISOR_CONFIG_DIR``
-first, else platformdirs' ``user_config_dir("gpu-scaling-advisor")``). It has the same
+first, else platformdirs' ``user_config_dir("gpu-scaling-advisor")``; found by
+``advisor.catalog.override_location``). It has the same
 sections as the built-in catalog; an entry whose ``id`` matches a built-in one replaces the
 fields it gives, a new ``id`` adds an entry. A broken file or entry never stops the advisor: it
 becomes a warning naming the file, the entry and the line, and the built-in value is kept.
@@ -27,12 +28,9 @@ override dated by the file's modification time.
 
 from __future__ import annotations
 
-import os
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import platformdirs
 import yaml
 from pydantic import ValidationError
 
@@ -47,32 +45,13 @@ from advisor.catalog.override_file import (
     read_override_file,
     too_many,
 )
-from advisor.files.logs import APP
 from advisor.files.paths import resources_dir
 from advisor.files.validation_messages import problems_from_validation
 from advisor.text.safe import shorten, shown
 
-OVERRIDE_FILE = "catalog.yaml"
 # libyaml's safe loader when PyYAML was built with it (several times faster), else pure Python.
 _FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 Sections = dict[str, dict[str, Sourced]]
-
-
-def user_config_dir() -> Path:
-    return _config_dir(os.environ.get("GPU_ADVISOR_CONFIG_DIR"),
-                       os.environ.get("XDG_CONFIG_HOME"), os.environ.get("HOME"))
-
-
-@lru_cache(maxsize=8)
-def _config_dir(override: str | None, *_where: str | None) -> Path:
-    """Cached on the variables that decide it: platformdirs costs ~0.1 ms a call, and every
-    projection looks for the user's catalog (a stat, not this lookup, notices a new file)."""
-    return Path(override) if override else Path(platformdirs.user_config_dir(APP,
-                                                                              appauthor=False))
-
-
-def override_path() -> Path:
-    return user_config_dir() / OVERRIDE_FILE
 
 
 def load_builtin_sections() -> Sections:

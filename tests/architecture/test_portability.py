@@ -68,6 +68,7 @@ def test_user_folders_come_from_platformdirs():
     """Logs, the user's catalog and the wizard's state: each module that picks a user folder
     asks platformdirs (an environment override first, for tests and portable installs)."""
     for rel, call in (("advisor/files/logs.py", "user_log_dir"),
-                      ("advisor/catalog/overrides.py", "user_config_dir"),
+                      ("advisor/catalog/override_location.py", "user_config_dir"),
+                      ("advisor/files/builtin_data.py", "user_cache_dir"),
                       ("ui/window/user_files.py", "user_state_dir")):
         assert f"platformdirs.{call}(" in (ROOT / rel).read_text(encoding="utf-8"), rel

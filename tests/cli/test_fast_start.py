@@ -1,7 +1,7 @@
 """The command line's front door stays cheap: ``--version`` and ``--help`` import no command,
 neither the rule engine nor numpy nor the projection; ``validate`` and ``schema`` need the
-profile's models only. Import guards (what is loaded), not timings: the times are measured by
-``benchmarks/cli_startup.py``."""
+profile's models only; ``project`` needs no rule engine and no price model. Import guards
+(what is loaded), not timings: the times are measured by ``benchmarks/cli_startup.py``."""
 
 from __future__ import annotations
 
@@ -52,7 +52,15 @@ def test_version_and_help_import_no_engine_numpy_projection_or_command(argv) -> 
 def test_validate_and_schema_import_no_engine_numpy_or_projection(argv) -> None:
     status, modules = _loaded_after(argv)
     assert status == 0
-    assert _heavy(modules) == []
+    assert _heavy(modules, HEAVY + ("advisor.catalog.entries", "advisor.catalog.overrides")) == []
+
+
+def test_project_imports_neither_the_rule_engine_nor_the_prices() -> None:
+    status, modules = _loaded_after(["project", str(EXAMPLES / "medium-model-4gpu-worth-it.yaml")])
+    assert status == 0
+    assert _heavy(modules, ("durable", "durable_rules_engine", "advisor.rulebase",
+                            "advisor.costs", "advisor.catalog.entries",
+                            "advisor.catalog.overrides", "advisor.hwimport")) == []
 
 
 def test_a_command_imports_its_own_module_only() -> None:
