@@ -15,7 +15,7 @@ from advisor.profile import (
     Task,
     Virtualization,
 )
-from advisor.scaling.activations import SEQUENCE_TASKS
+from advisor.scaling.activations import SEQUENCE_TASKS, recompute_factor
 from advisor.scaling.links import LinkFigures
 from advisor.scaling.memory import embedding_sharded
 from advisor.scaling.parameters import (
@@ -131,8 +131,7 @@ def step_compute_s(profile: Profile, gpu: GpuSpec, p: ScalingParams) -> float:
     if measured:
         return t.batch_per_gpu / measured
     dense = dense_params_millions(profile, gpu, p) / profile.model.params_millions
-    # recomputing the forward pass: 4 passes' worth of work instead of 3 (forward + 2x backward)
-    recompute = 4.0 / 3.0 if t.activation_checkpointing else 1.0
+    recompute = recompute_factor(profile)
     return t.batch_per_gpu * flops_per_sample(profile) * dense * recompute / (
         effective_tflops(gpu, t.precision, p, profile.task) * 1e12)
 

@@ -32,7 +32,7 @@ from advisor.text.i18n import Text
 
 # ZeRO-3 / FSDP gather weights twice: 1.5x traffic (also across the replicas of a hybrid
 # whose states are sharded over every GPU)
-_VOLUME = {"zero3": 1.5, "fsdp": 1.5, "hybrid_zero3": 1.5}
+_VOLUME = {"zero3": 1.5, "fsdp": 1.5, "hsdp": 1.5, "hybrid_zero3": 1.5}
 _MINOR = 0.1  # an overhead below this share of the step leaves the GPU compute-bound
 
 NOTE_NO_FIT = Text(en="Plain data parallel does not fit one GPU's memory; the speed-up is over "

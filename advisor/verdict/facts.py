@@ -139,7 +139,8 @@ def base_facts(profile: Profile, projection: Projection, costs: CostReport,
     top = considered if considered in projection.gpus else max(projection.gpus)
     last = projection.gpus.index(top)
     user_par = tr.parallelism.value
-    user_par = "zero" if user_par.startswith("zero") else user_par
+    user_par = "zero" if user_par.startswith("zero") else "fsdp" if user_par == "hsdp" \
+        else user_par
     facts: dict[str, Any] = {
         "task": profile.task.value,
         "alternating_training": profile.task.value in ALTERNATING_TASKS,

@@ -1,0 +1,143 @@
+"""The layouts tried for one GPU count, and the one kept (as NeMo's auto-configurator and
+Calculon's optimal execution search do).
+
+Tensor-parallel degrees divide the attention heads and the width and stay inside one machine;
+pipeline degrees divide the layers; the data-parallel degree is what remains. The replicas
+hold their states plainly, with ZeRO-1/2, or fully or hybrid sharded (FSDP) when there is no
+pipeline; pipelines take ZeRO-1 at most (Megatron-LM's distributed optimizer, DeepSpeed's
+pipeline engine). The micro-batch is the profile's batch per GPU or a power of two below it;
+the global batch is held; interleaving (2 or 4 chunks per GPU) needs as many micro-batches
+as stages. What the profile fixes (degrees, sharding, interleaving) is kept as given.
+
+The fastest layout whose busiest GPU needs at most the usable memory wins; when none fits,
+the one that needs the least memory is returned (and reported as not fitting).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import product
+
+import numpy as np
+
+from advisor.scaling.layouts.cluster import Cluster
+from advisor.scaling.layouts.layout import (
+    CHECKPOINTING,
+    SHARDING,
+    Candidates,
+    Layout,
+)
+from advisor.scaling.layouts.memory import MemoryParts, memory_parts
+from advisor.scaling.layouts.shape import ModelShape
+from advisor.scaling.layouts.states import StateBytes
+from advisor.scaling.layouts.step import StepTime, step_time
+from advisor.scaling.llm_compute import LlmParams
+
+AUTO_SHARDING = ("none", "zero1", "zero2", "fsdp", "hsdp")
+PIPELINE_SHARDING = ("none", "zero1")
+INTERLEAVES = (1, 2, 4)
+
+
+@dataclass(frozen=True)
+class Fixed:
+    """What the profile (or a published run) fixes; None: searched."""
+
+    tp: int | None = None
+    pp: int | None = None
+    sharding: tuple[str, ...] | None = None  # allowed values
+    micro_batch: int | None = None
+    interleave: int | None = None
+    sequence_parallel: bool | None = None
+    max_micro_batch: int = 8
+
+
+@dataclass(frozen=True)
+class Choice:
+    layout: Layout
+    memory: MemoryParts  # of the chosen layout (arrays of length 1)
+    step: StepTime  # of the chosen layout (arrays of length 1)
+    fits: bool
+    tokens_per_step: float
+
+    @property
+    def memory_gb(self) -> float:
+        return float(self.memory.total[0])
+
+    @property
+    def step_s(self) -> float:
+        return float(self.step.step_s[0])
+
+
+def _divisors(n: int) -> list[int]:
+    return [k for k in range(1, n + 1) if n % k == 0]
+
+
+def enumerate_layouts(shape: ModelShape, gpus: int, gpus_per_node: int, global_batch: int,
+                      checkpointing: str, fixed: Fixed) -> Candidates:
+    """Every layout of ``gpus`` GPUs the rules above allow."""
+    tps = [fixed.tp] if fixed.tp else [t for t in shape.tensor_degrees(min(gpus_per_node, gpus))
+                                       if gpus % t == 0]
+    rows = []
+    for t in tps:
+        if gpus % t:
+            continue
+        # stages need not split the layers evenly: the busiest holds ceil(L / p) of them
+        pps = [fixed.pp] if fixed.pp else [p for p in _divisors(gpus // t)
+                                           if p <= shape.layers]
+        for p in pps:
+            if (gpus // t) % p:
+                continue
+            d = gpus // (t * p)
+            shardings = fixed.sharding or (PIPELINE_SHARDING if p > 1 else AUTO_SHARDING)
+            if d == 1:  # nothing to shard over
+                shardings = (shardings[0],) if fixed.sharding else ("none",)
+            per_replica = max(global_batch // d, 1)
+            sizes = [fixed.micro_batch] if fixed.micro_batch else [
+                b for b in (1, 2, 4, 8, 16, 32, 64) if b <= max(fixed.max_micro_batch, 1)]
+            for b in sizes:
+                b = min(b, per_replica)
+                m = max(per_replica // b, 1)
+                stage = -(-shape.layers // p)
+                chunks = [fixed.interleave or 1] if (fixed.interleave or p == 1) else [
+                    v for v in INTERLEAVES if stage % v == 0 and (v == 1 or m >= p)]
+                for v, s in product(chunks, shardings):
+                    sp = fixed.sequence_parallel if fixed.sequence_parallel is not None \
+                        else t > 1
+                    rows.append((t, p, d, SHARDING.index(s), b, m, v, sp))
+    rows = sorted(set(rows))
+    a = np.array(rows, dtype=np.int64).reshape(-1, 8)
+    ck = CHECKPOINTING.index(checkpointing)
+    return Candidates(tp=a[:, 0], pp=a[:, 1], dp=a[:, 2], sharding=a[:, 3],
+                      micro_batch=a[:, 4], micro_batches=a[:, 5], interleave=a[:, 6],
+                      checkpointing=np.full(len(a), ck), sequence_parallel=a[:, 7].astype(bool))
+
+
+def choose(shape: ModelShape, c: Candidates, cluster: Cluster, states: StateBytes,
+           q: LlmParams, grad_reduce_bytes: float, usable_gb: float,
+           overhead_gb: float) -> Choice | None:
+    """The fastest candidate that fits ``usable_gb`` (else the smallest), None if none."""
+    if c.size == 0:
+        return None
+    mem = memory_parts(shape, c, cluster, states, overhead_gb)
+    step = step_time(shape, c, cluster, states, q, grad_reduce_bytes)
+    tokens = (c.micro_batch * c.micro_batches * c.dp * shape.sequence).astype(float)
+    per_gpu = tokens / (step.step_s * c.tp * c.pp * c.dp)
+    total = mem.total
+    fits = total <= usable_gb
+    if fits.any():
+        i = int(np.argmax(np.where(fits, per_gpu, -np.inf)))
+    else:
+        i = int(np.argmin(total))
+    one = np.array([i])
+    return Choice(layout=c.layout(i), memory=memory_parts(shape, c.take(one), cluster, states,
+                                                          overhead_gb),
+                  step=step_time(shape, c.take(one), cluster, states, q, grad_reduce_bytes),
+                  fits=bool(fits[i]), tokens_per_step=float(tokens[i]))
+
+
+def best_layout(shape: ModelShape, gpus: int, cluster: Cluster, states: StateBytes,
+                q: LlmParams, grad_reduce_bytes: float, global_batch: int, checkpointing: str,
+                usable_gb: float, overhead_gb: float, fixed: Fixed = Fixed()) -> Choice | None:
+    c = enumerate_layouts(shape, gpus, cluster.gpus_per_node, global_batch, checkpointing,
+                          fixed)
+    return choose(shape, c, cluster, states, q, grad_reduce_bytes, usable_gb, overhead_gb)
