@@ -6,7 +6,8 @@
 1. Absolute tokens/s per GPU on the runs of ``benchmarks/llm_points.py`` (sets ``layout`` and
    ``auto``), in-sample and leave-one-paper-out: the parameters are refitted without every
    point of one paper (``benchmarks/fit_llm.fit``) and that paper's runs predicted. MAPE =
-   mean |predicted / published - 1|.
+   mean |predicted / published - 1|; the 80th percentile of the left-out errors becomes the
+   projection's band (``band_log_width`` in resources/scaling/llm_parameters.yaml).
 2. Scaling ratios: per-GPU throughput at N2 over N1 GPUs of the same run (strong scaling at a
    fixed global batch, data-parallel growth, Megatron 2019's weak scaling), also left out.
 3. Memory: every fit / out-of-memory claim of ``benchmarks/llm_claims.py`` and the measured GB.
@@ -33,6 +34,7 @@ from advisor.scaling.llm_compute import LlmParams, compute_per_micro_batch_s, lo
 from advisor.scaling.parameters import load_params
 from benchmarks import llm_baseline
 from benchmarks.fit_llm import fit, training_points
+from benchmarks.fit_llm import write as write_band
 from benchmarks.llm_claims import Claim, claims
 from benchmarks.llm_claims import check_against_csv as check_claims
 from benchmarks.llm_points import DATA, Point, check_against_csv, cluster, points
@@ -170,7 +172,8 @@ def main() -> None:
     if cv_errs:
         summary.append(f"- leave-one-paper-out MAPE: {np.mean(cv_errs):.1%} "
                        f"(median {np.median(cv_errs):.1%}, 80th percentile "
-                       f"{np.percentile(cv_errs, 80):.1%})")
+                       f"{np.percentile(cv_errs, 80):.1%}; the projection's band)")
+        write_band(q, float(np.log1p(np.percentile(cv_errs, 80))))
     if base_errs:
         summary.append(f"- llm-analysis (flops_efficiency {llm_baseline.FLOPS_EFFICIENCY}) on "
                        f"the same {len(base_errs)} runs: MAPE {np.mean(base_errs):.1%} (the "

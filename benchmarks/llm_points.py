@@ -100,6 +100,7 @@ class Point:
     flash: bool = False
     set: str = "layout"
     note: str = ""
+    grad_reduce_bytes: float = 2.0  # 16-bit gradients reduced (Megatron fp16, DeepSpeed, FSDP)
     extra: dict = field(default_factory=dict)
 
     def tokens_per_s_per_gpu(self) -> float:
@@ -182,10 +183,13 @@ def points() -> list[Point]:
                           vocab=128256)
     for n, value in ((8192, 430), (16384, 400)):  # DP 64 and 128
         out.append(Point(f"llama3-405B-{n}", "llama3_405b_t4", "Llama 3 405B", n,
-                         "tflops_per_gpu", value, llama405, "meta_h100", 2048, ANY,
-                         Fixed(tp=8, pp=16, sharding=("zero2",), micro_batch=1,
+                         "tflops_per_gpu", value, llama405, "meta_h100", 2048, ("none",),
+                         Fixed(tp=8, pp=16, sharding=("zero1",), micro_batch=1,
                                sequence_parallel=True), "palm", flash=True,
-                         note="shards optimizer and gradients, no reshard: ZeRO-2"))
+                         grad_reduce_bytes=4.0,
+                         note="gradients accumulated in fp32 over the micro-batches and "
+                              "reduce-scattered once a step, weights not resharded: ZeRO-1's "
+                              "traffic; 'without activation checkpointing' (Sec. 3.3.2)"))
     mingpt = _gpt(175, 96, 12288, 96, vocab=50000)
     for b, value in ((1, 173), (2, 186)):
         out.append(Point(f"fsdp-mingpt-175B-b{b}", "fsdp2023_s54", "minGPT-175B", 256,

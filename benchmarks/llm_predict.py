@@ -10,8 +10,6 @@ from advisor.scaling.llm_compute import LlmParams, load_llm_params
 from advisor.scaling.parameters import load_params
 from benchmarks.llm_points import Point, cluster
 
-GRAD_REDUCE_BYTES = 2.0  # 16-bit gradients reduced (Megatron fp16, DeepSpeed, FSDP bf16)
-
 
 @dataclass(frozen=True)
 class Prediction:
@@ -22,16 +20,17 @@ class Prediction:
 
 def predict(pt: Point, q: LlmParams | None = None) -> Prediction:
     """The fastest fitting layout among what the source leaves open; when nothing fits, the
-    least memory (its throughput still scored: the source ran it)."""
+    fastest (the source ran it: its throughput is scored; the memory claims are scored in
+    benchmarks/llm_claims.py)."""
     q = q or load_llm_params()
     p = load_params()
     c = cluster(pt.machines, pt.flash)
     states = mixed_precision_adam(c.bytes_per_value)
     best: Prediction | None = None
     for ck in pt.checkpointing:
-        choice = best_layout(pt.shape, pt.gpus, c, states, q, GRAD_REDUCE_BYTES,
+        choice = best_layout(pt.shape, pt.gpus, c, states, q, pt.grad_reduce_bytes,
                              pt.global_batch, ck, c.memory_gb * p.memory_usable_fraction,
-                             q.context_overhead_gb, pt.fixed)
+                             q.context_overhead_gb, pt.fixed, none_fit="fastest")
         if choice is None:
             continue
         rate = choice.tokens_per_step / (choice.step_s * pt.gpus)

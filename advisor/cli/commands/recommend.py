@@ -15,6 +15,7 @@ from advisor.catalog.profile_check import load_profile
 from advisor.files.errors import InputError
 from advisor.profile.labels import conclusion_text
 from advisor.text.i18n import pick
+from advisor.text.numbers import quantity
 from advisor.verdict.recommendation import recommend
 from advisor.verdict.result import Recommendation
 
@@ -107,6 +108,13 @@ def _numbers(rec: Recommendation, lang: str) -> tuple[str | None, list[str]]:
                         f"{pr.run_hours[i]:.1f} h on {n}",
                   f"单次训练：{pr.gpus[0]} 卡 {pr.run_hours[0]:.1f} 小时，{n} 卡 "
                   f"{pr.run_hours[i]:.1f} 小时")]
+    if pr.layout and i < len(pr.layout):  # a large model: the split it runs, and how well
+        rate = pr.tokens_per_s_per_gpu[i] if pr.tokens_per_s_per_gpu else None
+        per = f", {quantity(rate or 0)} tokens/s per GPU" if rate else ""
+        per_zh = f"，每卡 {quantity(rate or 0)} token/秒" if rate else ""
+        lines.append(pick(lang, f"layout at {gpus_en(n)}: {pr.layout[i]} (MFU {pr.mfu[i]:.0%}"
+                                f"{per})",
+                          f"{n} 卡的切分方式：{pr.layout_zh[i]}（MFU {pr.mfu[i]:.0%}{per_zh}）"))
     if i < len(co.cost_per_run) and not co.mode_priced:
         lines.append(pick(lang, "cost per run: unknown - no cloud price for this GPU (set "
                                 "economics.cloud_price_per_gpu_hour)",

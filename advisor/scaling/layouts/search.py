@@ -49,6 +49,11 @@ class Fixed:
     interleave: int | None = None
     sequence_parallel: bool | None = None
     max_micro_batch: int = 8
+    min_tp: int = 1  # parallelism: tensor asks for a split layer
+    min_pp: int = 1  # parallelism: pipeline asks for stages
+    pipeline_micro_batches: int | None = None  # micro-batches per step, when given
+    micro_batches_per_stage: float | None = None  # else per stage (parallelism: pipeline)
+    one_pipeline: bool = False  # every GPU (of a tensor group) in one pipeline: p = N / t
 
 
 @dataclass(frozen=True)
@@ -76,14 +81,14 @@ def enumerate_layouts(shape: ModelShape, gpus: int, gpus_per_node: int, global_b
                       checkpointing: str, fixed: Fixed) -> Candidates:
     """Every layout of ``gpus`` GPUs the rules above allow."""
     tps = [fixed.tp] if fixed.tp else [t for t in shape.tensor_degrees(min(gpus_per_node, gpus))
-                                       if gpus % t == 0]
+                                       if gpus % t == 0 and t >= fixed.min_tp]
     rows = []
     for t in tps:
         if gpus % t:
             continue
         # stages need not split the layers evenly: the busiest holds ceil(L / p) of them
-        pps = [fixed.pp] if fixed.pp else [p for p in _divisors(gpus // t)
-                                           if p <= shape.layers]
+        pps = [fixed.pp] if fixed.pp else [gpus // t] if fixed.one_pipeline else [
+            p for p in _divisors(gpus // t) if fixed.min_pp <= p <= shape.layers]
         for p in pps:
             if (gpus // t) % p:
                 continue
@@ -94,9 +99,14 @@ def enumerate_layouts(shape: ModelShape, gpus: int, gpus_per_node: int, global_b
             per_replica = max(global_batch // d, 1)
             sizes = [fixed.micro_batch] if fixed.micro_batch else [
                 b for b in (1, 2, 4, 8, 16, 32, 64) if b <= max(fixed.max_micro_batch, 1)]
+            per_stage = fixed.micro_batches_per_stage if p > 1 else None
+            if fixed.pipeline_micro_batches or per_stage:  # the count of micro-batches given:
+                m = fixed.pipeline_micro_batches or max(int(round(per_stage * p)), 1)
+                sizes = [max(per_replica // m, 1)]  # the samples split into that many
             for b in sizes:
                 b = min(b, per_replica)
-                m = max(per_replica // b, 1)
+                m = fixed.pipeline_micro_batches or (
+                    max(int(round(per_stage * p)), 1) if per_stage else max(per_replica // b, 1))
                 stage = -(-shape.layers // p)
                 chunks = [fixed.interleave or 1] if (fixed.interleave or p == 1) else [
                     v for v in INTERLEAVES if stage % v == 0 and (v == 1 or m >= p)]
@@ -114,8 +124,10 @@ def enumerate_layouts(shape: ModelShape, gpus: int, gpus_per_node: int, global_b
 
 def choose(shape: ModelShape, c: Candidates, cluster: Cluster, states: StateBytes,
            q: LlmParams, grad_reduce_bytes: float, usable_gb: float,
-           overhead_gb: float) -> Choice | None:
-    """The fastest candidate that fits ``usable_gb`` (else the smallest), None if none."""
+           overhead_gb: float, none_fit: str = "smallest") -> Choice | None:
+    """The fastest candidate that fits ``usable_gb``, None if there are none. When none fits:
+    the smallest (``none_fit="smallest"``: how short the memory falls) or the fastest (a
+    published run that did run: its throughput is what is scored)."""
     if c.size == 0:
         return None
     mem = memory_parts(shape, c, cluster, states, overhead_gb)
@@ -126,6 +138,8 @@ def choose(shape: ModelShape, c: Candidates, cluster: Cluster, states: StateByte
     fits = total <= usable_gb
     if fits.any():
         i = int(np.argmax(np.where(fits, per_gpu, -np.inf)))
+    elif none_fit == "fastest":
+        i = int(np.argmax(per_gpu))
     else:
         i = int(np.argmin(total))
     one = np.array([i])
@@ -137,7 +151,9 @@ def choose(shape: ModelShape, c: Candidates, cluster: Cluster, states: StateByte
 
 def best_layout(shape: ModelShape, gpus: int, cluster: Cluster, states: StateBytes,
                 q: LlmParams, grad_reduce_bytes: float, global_batch: int, checkpointing: str,
-                usable_gb: float, overhead_gb: float, fixed: Fixed = Fixed()) -> Choice | None:
+                usable_gb: float, overhead_gb: float, fixed: Fixed = Fixed(),
+                none_fit: str = "smallest") -> Choice | None:
     c = enumerate_layouts(shape, gpus, cluster.gpus_per_node, global_batch, checkpointing,
                           fixed)
-    return choose(shape, c, cluster, states, q, grad_reduce_bytes, usable_gb, overhead_gb)
+    return choose(shape, c, cluster, states, q, grad_reduce_bytes, usable_gb, overhead_gb,
+                  none_fit)

@@ -1,7 +1,8 @@
 """The transformer being trained: its shape, parameters and FLOPs per token.
 
 Unknown dimensions are filled the usual way: hidden size and layers from the parameter count
-(``params ~ 12 L h^2``, ``model_parallel.estimated_shape``), 128-wide attention heads (GPT-3,
+(``params ~ 12 L h^2``, ``model_parallel.estimated_shape``; a derived width rounded to a
+multiple of 1,024, or 256 below 2,048, as real models' are), 128-wide attention heads (GPT-3,
 Llama) or 64-wide when 128 does not divide the width, a 32,000-token vocabulary (Llama 1/2).
 
 FLOPs per token (Narayanan et al. 2021, Sec. 5.1 and appendix; PaLM's MFU convention): the
@@ -85,8 +86,11 @@ def shape_of(profile: Profile) -> ModelShape:
     base = estimated_shape(m.params_millions, m.layers, m.hidden_size, sequence, 2.0)
     layers = max(1, round(base.layers))
     hidden = int(round(base.hidden))
-    if not m.hidden_size:  # a derived width: a multiple of 128, as real models are
-        hidden = max(128, int(round(hidden / 128.0)) * 128)
+    if not m.hidden_size:  # a derived width is rounded as real models' are (1,024 or 256)
+        step = 1024 if hidden >= 2048 else 256
+        hidden = max(256, int(round(hidden / step)) * step)
+        if not m.layers:
+            layers = max(1, round(m.params_millions * 1e6 / (12.0 * hidden**2)))
     heads = m.attention_heads or default_heads(hidden)
     return ModelShape(params=m.params_millions * 1e6, layers=layers, hidden=hidden, heads=heads,
                       sequence=sequence, vocab=m.vocab_size or DEFAULT_VOCAB,
