@@ -95,7 +95,8 @@ def layout_projection(profile: Profile, counts: list[int], gpu: GpuSpec, links: 
     _layout_notes(profile, curve, counts, out_notes)
     if profile.training.planned_from_size:
         total_tokens = run_tokens(profile) or 0.0
-        mfu = tflops / curve.cluster.peak_tflops
+        mfu = (tflops / curve.cluster.peak_tflops)[np.array(fits)] if any(fits) \
+            else tflops / curve.cluster.peak_tflops  # of the counts that can run
         out_notes.append(NOTE_PLANNED.format(
             tokens=quantity(total_tokens / 1e9), tokens_zh=quantity(total_tokens / 1e8),
             per_token=quantity(per_token / 1e9), total=quantity(total_tokens * per_token / 1e21),

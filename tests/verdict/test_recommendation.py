@@ -37,7 +37,11 @@ ARTICLE_VERDICTS = {
 # Examples beyond the article's seven: the F30 diagnosis example (a 4-GPU workstation that
 # measured 1.69x on 2 GPUs and only 1.8x on 4). The recommendation uses those measurements,
 # not the model's 3.3x: the third and fourth card add almost nothing, so 2 GPUs are the value.
-OTHER_EXAMPLES = {"measured-4gpu-only-1.8x-diagnose": ("worth_it", 2, 3)}
+OTHER_EXAMPLES = {"measured-4gpu-only-1.8x-diagnose": ("worth_it", 2, 3),
+                  # planned from their size: a 70B pre-training to finish in 90 days, a 7B
+                  # on one 8 x H100 machine (it fits from 2, all 8 pay)
+                  "plan-70b-pretraining-from-tokens": ("required", 128, 512),
+                  "plan-7b-on-one-8xh100": ("required", 8, 8)}
 
 
 @pytest.fixture(scope="module")

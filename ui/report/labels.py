@@ -145,6 +145,10 @@ PLOT_SPEEDUP = T("Speed-up by GPU count: the likely range, the ideal linear line
                  "article's typical range (F01).",
                  "不同卡数的加速比：可能区间、理想线性参考线与原文的常见区间（F01）。")
 NOTES = T("Notes", "说明")
+H_LAYOUTS = T("How the model is split at each count", "各卡数下模型的切分方式")
+LAYOUT_HEAD = T("GPUs|Layout|Per GPU|MFU|Memory margin", "卡数|切分方式|每卡吞吐|MFU|显存余量")
+LAYOUT_RATE = T("{rate} tokens/s", "{rate} token/秒")
+H_GLOSSARY = T("The layouts in one sentence each", "各种切分方式一句话说明")
 
 # Costs.
 PER_RUN = T("Per run", "每次训练")
