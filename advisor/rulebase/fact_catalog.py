@@ -83,6 +83,8 @@ FACTS: dict[str, FactSpec] = {
     "horizon_months": _n("float", 0.1, 120),
     "precision": _s(*(p.value for p in Precision)),
     "batch_per_gpu": _n("int", 1, 1_000_000),
+    # the profile holds the global batch (training.global_batch): more GPUs do not grow it
+    "global_batch_fixed": _B,
     "input_pipeline": _s(*(p.value for p in InputPipeline)),
     "workers_per_gpu": _n("int", 0, 256, optional=True),
     "user_parallelism": _s("auto", *PARALLELISMS),

@@ -27,6 +27,7 @@ FACT_NAMES: dict[str, Text] = {
     "horizon_months": T("planning horizon (months)", "规划期（月）"),
     "precision": T("precision", "精度"),
     "batch_per_gpu": T("batch per GPU", "每卡批大小"),
+    "global_batch_fixed": T("global batch held fixed", "全局批大小固定"),
     "input_pipeline": T("input pipeline", "数据加载方式"),
     "workers_per_gpu": T("data-loader workers per GPU", "每卡数据加载进程数"),
     "user_parallelism": T("parallelism asked for", "指定的并行方式"),

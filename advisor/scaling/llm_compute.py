@@ -81,24 +81,33 @@ def matmul_tflops(cluster: Cluster, width: np.ndarray, q: LlmParams) -> np.ndarr
 
 def compute_per_micro_batch_s(shape: ModelShape, c: Candidates, cluster: Cluster,
                               q: LlmParams) -> np.ndarray:
-    """Forward + backward (+ recomputation) of one micro-batch on the busiest stage's GPU."""
+    """Forward + backward (+ recomputation) of one micro-batch on the busiest stage's GPU.
+    Pipeline stages hold whole layers; the last also runs the output layer and the loss,
+    unless moving a layer off it makes the busiest stage lighter (Llama 3's pipeline,
+    DeepSpeed's partitioning by parameters)."""
     t = c.tp.astype(float)
     tokens = c.micro_batch * shape.sequence
-    stage_layers = np.ceil(shape.layers / c.pp)
     full = c.checkpointing == CK_FULL
     layer_passes = np.where(full, 4.0, 3.0)
     attention_passes = np.where(c.checkpointing != CK_NONE, 4.0, 3.0)
     weights, attention, output = (f * tokens for f in shape.forward_flops_per_token())
-    flops = (weights * layer_passes + attention * attention_passes) / shape.layers \
-        * stage_layers / t + 3.0 * output / t  # the last stage also runs the output layer
-    matmul_s = flops / (matmul_tflops(cluster, shape.hidden / t, q) * 1e12)
+    layer_flops = (weights * layer_passes + attention * attention_passes) / shape.layers / t
+    output_flops = 3.0 * output / t
     kept = layer_activation_bytes(shape, c, cluster, False)
     scores = layer_activation_bytes(shape, c, cluster, True) - kept
     standard = 0.0 if cluster.flash_attention else 1.0
-    element_bytes = stage_layers * (q.activation_traffic * kept * layer_passes
-                                    + q.score_traffic * scores * standard * attention_passes)
-    element_bytes = element_bytes + 3.0 * q.activation_traffic * 4.0 * tokens * shape.vocab / t
-    return matmul_s + element_bytes / (cluster.memory_bandwidth_gbs * 1e9)
+    layer_bytes = (q.activation_traffic * kept * layer_passes
+                   + q.score_traffic * scores * standard * attention_passes)
+    # the loss: soft-max of the fp32 logits forward, its gradient backward
+    output_bytes = 2.0 * q.activation_traffic * 4.0 * tokens * shape.vocab / t
+    width = matmul_tflops(cluster, shape.hidden / t, q) * 1e12
+    bandwidth = cluster.memory_bandwidth_gbs * 1e9
+    layer_s = layer_flops / width + layer_bytes / bandwidth
+    output_s = output_flops / width + output_bytes / bandwidth
+    whole = shape.layers * layer_s + output_s
+    as_is = np.ceil(shape.layers / c.pp) * layer_s + output_s  # the output on the last stage
+    moved = np.ceil((shape.layers + output_s / layer_s) / c.pp) * layer_s  # layers moved off
+    return np.where(c.pp > 1, np.minimum(as_is, moved), whole)
 
 
 def optimizer_step_s(shape: ModelShape, c: Candidates, cluster: Cluster,

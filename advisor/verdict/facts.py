@@ -151,6 +151,7 @@ def base_facts(profile: Profile, projection: Projection, costs: CostReport,
         "horizon_months": tr.horizon_months,
         "precision": tr.precision.value,
         "batch_per_gpu": tr.batch_per_gpu,
+        "global_batch_fixed": tr.global_batch is not None,
         "input_pipeline": tr.input_pipeline.value,
         "user_parallelism": user_par,
         "has_measurements": profile.measured is not None,
@@ -264,7 +265,8 @@ def verdict_facts(base: Mapping[str, Scalar], profile: Profile, projection: Proj
     ``gpus`` must be a count of ``projection`` (which may be one projected beyond the hardware
     considered, when nothing there fits); ``wanted_gpus`` is what the rules asked for."""
     i = projection.at(gpus)
-    dp = data_parallel_degree(projection.parallelism[i], gpus, profile.hardware.gpus_per_node)
+    dp = projection.data_parallel[i] if projection.data_parallel else \
+        data_parallel_degree(projection.parallelism[i], gpus, profile.hardware.gpus_per_node)
     power_w = costs.power_w[costs.gpus.index(gpus)] \
         if gpus in costs.gpus and len(costs.power_w) == len(costs.gpus) else None
     monthly_hours = projection.run_hours[i] * profile.training.runs_per_month
@@ -292,7 +294,8 @@ def verdict_facts(base: Mapping[str, Scalar], profile: Profile, projection: Proj
         # the cost model's whole-setup draw; without it, the cards' board power alone (F09)
         "verdict_system_w": system_w,
         "verdict_psu_w": math.ceil(system_w * 1.2 / 50.0) * 50.0,
-        "verdict_global_batch": dp * profile.training.batch_per_gpu
+        "verdict_global_batch": profile.training.global_batch or dp
+        * profile.training.batch_per_gpu
         * profile.training.gradient_accumulation_steps,  # accumulation multiplies it too (F14)
         "verdict_data_parallel": dp,
         "verdict_workers_low": 2 * gpus,

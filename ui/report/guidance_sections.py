@@ -50,6 +50,8 @@ def data_parallel_replicas(rec: Recommendation, profile: Profile) -> int:
     pipeline one replica in all. The split is the projection's at that count, or the verdict's
     when the count lies beyond the projection."""
     v, proj = rec.verdict, rec.projection
+    if v.gpus in proj.gpus and proj.data_parallel:  # a large model's layout names its replicas
+        return proj.data_parallel[proj.gpus.index(v.gpus)]
     split = proj.parallelism[proj.gpus.index(v.gpus)] if v.gpus in proj.gpus else v.parallelism
     return data_parallel_degree(split, v.gpus, profile.hardware.gpus_per_node)
 

@@ -1,4 +1,5 @@
-"""The workload: every input of the profile with its unit, titled from the field metadata."""
+"""The workload: every input of the profile with its unit, titled from the field metadata
+(a large model's plan inputs, left empty for another task, are left out)."""
 
 from __future__ import annotations
 
@@ -65,9 +66,19 @@ def _gpu_row(profile: Profile, lang: str) -> list[str] | None:
     return [esc(L.CATALOG_GPU.get(lang)), esc(text), ""]
 
 
-def _field_rows(model: BaseModel, prefix: str, lang: str, currency: str) -> list[list[str]]:
+# Inputs only a large transformer's plan reads: left empty for another task, not listed.
+LARGE_MODEL_INPUTS = {"model.attention_heads", "model.vocab_size", "training.dataset_tokens",
+                      "training.global_batch", "training.tensor_parallel",
+                      "training.pipeline_parallel", "training.pipeline_interleave"}
+
+
+def _field_rows(model: BaseModel, prefix: str, lang: str, currency: str,
+                language_model: bool = True) -> list[list[str]]:
     rows = []
     for name in type(model).model_fields:
+        if not language_model and prefix + name in LARGE_MODEL_INPUTS \
+                and getattr(model, name) is None:
+            continue
         meta = field_meta(type(model), name)
         title = meta["title_zh"] if lang == "zh" else meta["title"]
         rows.append([esc(title), value_text(getattr(model, name), meta, lang, currency),
@@ -105,7 +116,8 @@ def workload_html(profile: Profile, lang: str, currency: str) -> str:
              value_text(profile.task, task_meta, lang, currency),
              '<span class="code">task</span>']]
     for section in SECTIONS:
-        section_rows = _field_rows(getattr(profile, section), section + ".", lang, currency)
+        section_rows = _field_rows(getattr(profile, section), section + ".", lang, currency,
+                                   profile.task.value in ("llm", "nlp"))
         if section == "hardware":
             gpu_row = _gpu_row(profile, lang)
             if gpu_row:

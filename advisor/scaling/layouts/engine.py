@@ -15,7 +15,7 @@ from advisor.catalog.gpus import GpuSpec
 from advisor.profile import ActivationCheckpointing, Parallelism, Precision, Profile, Task
 from advisor.scaling.inputs import grad_bytes_per_param
 from advisor.scaling.layouts.cluster import Cluster, cluster_of
-from advisor.scaling.layouts.search import Choice, Fixed, best_layout
+from advisor.scaling.layouts.search import Choice, Fixed, choose_many, enumerate_layouts
 from advisor.scaling.layouts.shape import ModelShape, shape_of
 from advisor.scaling.layouts.states import StateBytes, mixed_precision_adam
 from advisor.scaling.links import LinkFigures
@@ -100,21 +100,22 @@ def layout_curve(profile: Profile, counts: list[int], gpu: GpuSpec, links: LinkF
     usable = gpu.memory_gb * p.memory_usable_fraction
     fixed = fixed_of(profile, hw.gpus_per_node, p.default_microbatches_per_stage)
     checkpointing = ActivationCheckpointing(t.activation_checkpointing).value
-    choices = []
-    for n in counts:
-        batch = t.global_batch or t.batch_per_gpu * t.gradient_accumulation_steps * n
-        choice = best_layout(shape, n, cluster, states, q, grads, batch,
-                             checkpointing, usable, q.context_overhead_gb,
-                             fixed)
-        if choice is None:  # what the profile fixes cannot run on n GPUs: its nearest split
-            choice = best_layout(shape, n, cluster, states, q, grads, batch,
-                                 checkpointing, usable,
-                                 q.context_overhead_gb, Fixed(max_micro_batch=t.batch_per_gpu))
-        choices.append(choice)
+    batches = [t.global_batch or t.batch_per_gpu * t.gradient_accumulation_steps * n
+               for n in counts]
     one = t.global_batch or t.batch_per_gpu * t.gradient_accumulation_steps
-    reference = best_layout(shape, 1, cluster, states, q, grads, one,
-                            checkpointing, float("inf"),
-                            q.context_overhead_gb,
-                            Fixed(micro_batch=min(t.batch_per_gpu, one)))
+    groups = [enumerate_layouts(shape, n, hw.gpus_per_node, batch, checkpointing, fixed)
+              for n, batch in zip(counts, batches, strict=True)]
+    # what the profile fixes cannot run on n GPUs (degrees that do not divide it): the
+    # nearest split that can
+    loose = Fixed(max_micro_batch=t.batch_per_gpu)
+    groups = [g if g.size else enumerate_layouts(shape, n, hw.gpus_per_node, batch,
+                                                 checkpointing, loose)
+              for g, n, batch in zip(groups, counts, batches, strict=True)]
+    # one GPU with enough memory: the reference a speed-up is measured against
+    groups.append(enumerate_layouts(shape, 1, hw.gpus_per_node, one, checkpointing,
+                                    Fixed(micro_batch=min(t.batch_per_gpu, one))))
+    chosen = choose_many(shape, groups, cluster, states, q, grads,
+                         [usable] * len(counts) + [float("inf")], q.context_overhead_gb)
+    choices, reference = chosen[:-1], chosen[-1]
     return LayoutCurve(shape=shape, cluster=cluster, usable_gb=usable, choices=choices,
                        reference=reference)

@@ -15,7 +15,8 @@ the one that needs the least memory is returned (and reported as not fitting).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from functools import lru_cache
 from itertools import product
 
 import numpy as np
@@ -77,6 +78,7 @@ def _divisors(n: int) -> list[int]:
     return [k for k in range(1, n + 1) if n % k == 0]
 
 
+@lru_cache(maxsize=4096)  # a profile's counts are searched again by every projection of it
 def enumerate_layouts(shape: ModelShape, gpus: int, gpus_per_node: int, global_batch: int,
                       checkpointing: str, fixed: Fixed) -> Candidates:
     """Every layout of ``gpus`` GPUs the rules above allow."""
@@ -122,31 +124,64 @@ def enumerate_layouts(shape: ModelShape, gpus: int, gpus_per_node: int, global_b
                       checkpointing=np.full(len(a), ck), sequence_parallel=a[:, 7].astype(bool))
 
 
-def choose(shape: ModelShape, c: Candidates, cluster: Cluster, states: StateBytes,
-           q: LlmParams, grad_reduce_bytes: float, usable_gb: float,
-           overhead_gb: float, none_fit: str = "smallest") -> Choice | None:
-    """The fastest candidate that fits ``usable_gb``, None if there are none. When none fits:
-    the smallest (``none_fit="smallest"``: how short the memory falls) or the fastest (a
-    published run that did run: its throughput is what is scored)."""
-    if c.size == 0:
-        return None
+def _slice(value, index: np.ndarray):
+    """One candidate's row of a result (its numpy fields; a nested result likewise)."""
+    if isinstance(value, np.ndarray):
+        return value[index]
+    if hasattr(value, "__dataclass_fields__"):
+        return type(value)(**{k: _slice(v, index) for k, v in vars(value).items()})
+    return value
+
+
+def _pick(per_gpu: np.ndarray, total: np.ndarray, usable_gb: float, none_fit: str) -> int:
+    fits = total <= usable_gb
+    if fits.any():
+        return int(np.argmax(np.where(fits, per_gpu, -np.inf)))
+    if none_fit == "fastest":
+        return int(np.argmax(per_gpu))
+    return int(np.argmin(total))
+
+
+def choose_many(shape: ModelShape, groups: list[Candidates], cluster: Cluster,
+                states: StateBytes, q: LlmParams, grad_reduce_bytes: float,
+                usable_gb: list[float], overhead_gb: float,
+                none_fit: str = "smallest") -> list[Choice | None]:
+    """The fastest candidate of each group that fits its usable memory, all groups evaluated
+    in one vectorised pass (None for an empty group). When none fits: the smallest
+    (``none_fit="smallest"``: how short the memory falls) or the fastest (a published run
+    that did run: its throughput is what is scored)."""
+    sizes = [g.size for g in groups]
+    if not sum(sizes):
+        return [None] * len(groups)
+    c = Candidates(**{f.name: np.concatenate([getattr(g, f.name) for g in groups])
+                      for f in fields(Candidates)})
     mem = memory_parts(shape, c, cluster, states, overhead_gb)
     step = step_time(shape, c, cluster, states, q, grad_reduce_bytes)
     tokens = (c.micro_batch * c.micro_batches * c.dp * shape.sequence).astype(float)
     per_gpu = tokens / (step.step_s * c.tp * c.pp * c.dp)
     total = mem.total
-    fits = total <= usable_gb
-    if fits.any():
-        i = int(np.argmax(np.where(fits, per_gpu, -np.inf)))
-    elif none_fit == "fastest":
-        i = int(np.argmax(per_gpu))
-    else:
-        i = int(np.argmin(total))
-    one = np.array([i])
-    return Choice(layout=c.layout(i), memory=memory_parts(shape, c.take(one), cluster, states,
-                                                          overhead_gb),
-                  step=step_time(shape, c.take(one), cluster, states, q, grad_reduce_bytes),
-                  fits=bool(fits[i]), tokens_per_step=float(tokens[i]))
+    out: list[Choice | None] = []
+    start = 0
+    for size, limit in zip(sizes, usable_gb, strict=True):
+        if size == 0:
+            out.append(None)
+            continue
+        part = slice(start, start + size)
+        i = start + _pick(per_gpu[part], total[part], limit, none_fit)
+        start += size
+        one = np.array([i])
+        out.append(Choice(layout=c.layout(i), memory=_slice(mem, one),
+                          step=_slice(step, one), fits=bool(total[i] <= limit),
+                          tokens_per_step=float(tokens[i])))
+    return out
+
+
+def choose(shape: ModelShape, c: Candidates, cluster: Cluster, states: StateBytes,
+           q: LlmParams, grad_reduce_bytes: float, usable_gb: float,
+           overhead_gb: float, none_fit: str = "smallest") -> Choice | None:
+    """The fastest candidate that fits ``usable_gb`` (see ``choose_many``)."""
+    return choose_many(shape, [c], cluster, states, q, grad_reduce_bytes, [usable_gb],
+                       overhead_gb, none_fit)[0]
 
 
 def best_layout(shape: ModelShape, gpus: int, cluster: Cluster, states: StateBytes,
