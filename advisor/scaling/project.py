@@ -324,11 +324,11 @@ def _absolute(profile: Profile, gpu, p: ScalingParams, speed: np.ndarray,
     flops = flops_per_sample(profile) * dense_params_millions(profile, gpu, p) \
         / profile.model.params_millions
     tflops = samples * flops / 1e12
-    sequence = sequence_length(profile) if profile.task in SEQUENCE_TASKS else None
-    return {"one": one, "samples": _r(samples),
-            "tokens": _r(samples * sequence) if sequence else [None] * len(n),
-            "tflops": _r(tflops),
-            "mfu": _r(tflops / peak_tflops(gpu, profile.training.precision), 4)}
+    sequence = sequence_length(profile) if profile.task in SEQUENCE_TASKS else 0
+    rows = _r(np.stack([samples, samples * sequence, tflops,
+                        tflops / peak_tflops(gpu, profile.training.precision)]))  # one call
+    return {"one": one, "samples": rows[0], "tokens": rows[1] if sequence else [None] * len(n),
+            "tflops": rows[2], "mfu": rows[3]}
 
 
 _OVERHEADS = ("communication", "input_pipeline", "synchronisation", "virtualization",
