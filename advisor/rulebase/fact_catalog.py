@@ -74,7 +74,8 @@ FACTS: dict[str, FactSpec] = {
     "task": _s(*(t.value for t in Task)),
     "alternating_training": _B,
     "params_millions": _n("float", 0.1, 1_000_000),
-    "single_gpu_hours": _n("float", 0.01, 10_000),
+    # one GPU's hours: a large model planned from its size is timed on one hypothetical GPU
+    "single_gpu_hours": _n("float", 0.01, 10_000_000),
     "runs_per_month": _n("float", 0, 10_000),
     "monthly_gpu_hours": _n("float", 0, 1_000_000),  # one-GPU hours of work a month
     # the smallest fitting count whose month of runs fits in the month's 730 h, and its hours

@@ -1,8 +1,8 @@
 """A profile's large transformer over several GPU counts: the layout kept at each count.
 
-``uses_layouts`` says when the projection takes this path: a language model (task ``llm``)
-that does not fit one GPU with plain data parallel, that is planned from its size, or whose
-profile fixes tensor or pipeline parallel. ``layout_curve`` searches every count
+``uses_layouts`` says when the projection takes this path: a language model (task ``llm``, or
+an ``nlp`` transformer) that does not fit one GPU with plain data parallel or whose profile
+fixes tensor or pipeline parallel, or an ``llm`` planned from its size. ``layout_curve`` searches every count
 (``search.best_layout``) with what the profile fixes, plus one hypothetical GPU with enough
 memory: the reference a speed-up is measured against (F05, F24).
 """
@@ -30,11 +30,14 @@ _LAYOUT_CHOICES = (Parallelism.tensor, Parallelism.pipeline, Parallelism.hsdp)
 
 
 def uses_layouts(profile: Profile, memory_gb: float, p: ScalingParams) -> bool:
+    """Language models (``llm``; an ``nlp`` transformer when it is split or does not fit one
+    GPU) take the layouts; everything else the data-parallel model."""
     t = profile.training
-    if profile.task != Task.llm:
+    if profile.task not in (Task.llm, Task.nlp):
         return False
-    return (t.planned_from_size or bool(t.tensor_parallel) or bool(t.pipeline_parallel)
-            or t.parallelism in _LAYOUT_CHOICES or not single_gpu_fits(profile, memory_gb, p))
+    split = (bool(t.tensor_parallel) or bool(t.pipeline_parallel)
+             or t.parallelism in _LAYOUT_CHOICES or not single_gpu_fits(profile, memory_gb, p))
+    return split or (profile.task == Task.llm and t.planned_from_size)
 
 
 def states_of(profile: Profile) -> StateBytes:
