@@ -19,6 +19,7 @@ from advisor.rulebase.fact_catalog import (
     EMBEDDING_HEAVY_PARAMS_MILLIONS,
     GPU_CLASSES,
     OBSERVATION_IDS,
+    TIME_VALUE_UNSAID,
     FactSet,
     Scalar,
     check_facts,
@@ -170,7 +171,7 @@ def base_facts(profile: Profile, projection: Projection, costs: CostReport,
         "hardware_imported": hardware is not None,
         "economics_mode": ec.mode.value,
         "currency": costs.currency,
-        "time_value": ec.time_value.value,
+        "time_value": ec.time_value.value if ec.time_value is not None else TIME_VALUE_UNSAID,
         "moved_before": ec.moved_to_multi_gpu_before,
         "max_gpus_projected": top,
         "bottleneck_max": projection.bottleneck[last],
@@ -297,6 +298,9 @@ def verdict_facts(base: Mapping[str, Scalar], profile: Profile, projection: Proj
         "verdict_workers_low": 2 * gpus,
         "verdict_workers_high": 4 * gpus,
     })
+    to_pay = costs.day_value_to_pay(gpus) if base.get("net_value_best") is not None else None
+    if to_pay is not None:  # "at least": rounded up to a whole unit of money
+        facts["verdict_day_value_to_pay"] = float(math.ceil(to_pay - 1e-9))
     breakeven = costs.buy_vs_rent.breakeven_hours_per_month
     if breakeven:
         facts["verdict_hours_over_breakeven"] = min(monthly_hours / breakeven, 1e6)

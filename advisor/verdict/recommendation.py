@@ -51,6 +51,20 @@ DEPLOYMENT_LABEL = {
 }
 
 
+HEADLINE_PITFALLS = ("not_enough_gpus", "time_value_not_given")
+
+
+def _one_each(firings: list[Firing]) -> list[Firing]:
+    """The first firing of each pitfall id (several rules may raise the same one)."""
+    seen: set[str] = set()
+    out = []
+    for f in firings:
+        if f.conclusion["pitfall"] not in seen:
+            seen.add(f.conclusion["pitfall"])
+            out.append(f)
+    return out
+
+
 class RuleBaseIncomplete(RuntimeError):
     """No rule decided a slot every recommendation needs (a gap in rules/, not user input)."""
 
@@ -112,13 +126,16 @@ def recommend_from(profile: Profile, projection: Projection, costs: CostReport, 
     facts = setup_facts(vfacts, setup.values)
     found = engine.evaluate(facts, "findings")
     nodes = int(facts["verdict_nodes"])
-    short = [f for f in found if f.conclusion.get("pitfall") == "not_enough_gpus"]
+    # Pitfalls the headline itself says: a shortfall of GPUs, and a rating that rests on the
+    # article's valuation of time because the user has not given theirs (rules/README.md)
+    short = [f for pitfall in HEADLINE_PITFALLS for f in found
+             if f.conclusion.get("pitfall") == pitfall]
     quoted = _reasons(decided, verdict.winners.get("rating"), count, n, wanted,
                       lowered is not None)
     if not runnable:  # nothing fits anywhere: only the memory wall speaks (F24)
         quoted = [f for f in decided if f.rule.is_veto and f.conclusion.get("veto")
                   == "memory_wall"][:1] or quoted
-    reason = _joined([f.rule.render(f.rule.message, facts) for f in quoted + short[:1]]
+    reason = _joined([f.rule.render(f.rule.message, facts) for f in quoted + _one_each(short)]
                      + ([lowered.reason] if lowered is not None else []))
     result = Verdict(rating=rating, gpus=n, nodes=nodes, parallelism=setup.values["parallelism"],
                      framework=setup.values["framework"],
