@@ -119,6 +119,22 @@ def estimate_costs(profile: Profile, projection: Projection, *, lang: str | None
         priced_with=inp.priced_with(), fits=fits)
 
 
+def buy_vs_rent_at(report: CostReport, profile: Profile, projection: Projection, gpus: int, *,
+                   catalog: Catalog | None = None) -> CostReport:
+    """``report`` with its buy-vs-rent comparison for ``gpus`` GPUs instead of the best-value
+    count: the recommendation compares owning and renting the setup it recommends (F31). The
+    report is unchanged when ``gpus`` is already compared, not projected, or does not fit."""
+    if gpus == report.buy_vs_rent.gpus or gpus not in projection.gpus \
+            or not projection.fits[projection.gpus.index(gpus)]:
+        return report
+    catalog = catalog or load_catalog()
+    inp = resolve_inputs(profile, catalog, currency=report.currency)
+    i = projection.gpus.index(gpus)
+    setup = setup_cost(inp, gpus, projection.nodes[i], projection.run_hours[i])
+    curves = _buy_vs_rent(inp, setup, inp.runs_per_month, inp.horizon_months)
+    return report.model_copy(update={"buy_vs_rent": curves})
+
+
 def time_value_per_month(runs_per_month: float, base_hours: float, run_hours: float,
                          value_per_day: float) -> float:
     """F12/F02: a day's value per 24 wall-clock hours saved (negative: lost) a month.

@@ -8,6 +8,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from advisor.catalog.cooling import fitted_cooling
 from advisor.costs.breakeven import HOURS_PER_MONTH  # 730 h: a break-even above it is never reached
 from advisor.costs.result import CostReport
 from advisor.profile import (
@@ -114,11 +115,10 @@ def owning_never_pays(costs: CostReport) -> bool:
 
 
 def effective_cooling(spec, cooling: str) -> str:
-    """Passive data-centre cards have no fans of their own: "open-air" (the profile's default)
-    cannot describe them; they sit in a server's ducted airflow (F27)."""
-    if cooling == "open_air" and spec.gpu_class == "datacenter":
-        return "server"
-    return cooling
+    """Passive data-centre cards have no fans of their own, workstation cards only blowers:
+    "open-air" (the profile's default) cannot describe them (F27;
+    ``advisor.catalog.cooling.fitted_cooling``)."""
+    return fitted_cooling(spec, cooling)
 
 
 def base_facts(profile: Profile, projection: Projection, costs: CostReport,
@@ -301,6 +301,15 @@ def verdict_facts(base: Mapping[str, Scalar], profile: Profile, projection: Proj
     to_pay = costs.day_value_to_pay(gpus) if base.get("net_value_best") is not None else None
     if to_pay is not None:  # "at least": rounded up to a whole unit of money
         facts["verdict_day_value_to_pay"] = float(math.ceil(to_pay - 1e-9))
+    # owning vs renting the recommended setup (``costs`` compares it: buy_vs_rent_at)
+    facts["owning_never_pays"] = owning_never_pays(costs)
+    for name, value in (("breakeven_months", costs.buy_vs_rent.breakeven_months),
+                        ("breakeven_hours_per_month",
+                         costs.buy_vs_rent.breakeven_hours_per_month)):
+        if value is None:
+            facts.pop(name, None)
+        else:
+            facts[name] = value
     breakeven = costs.buy_vs_rent.breakeven_hours_per_month
     if breakeven:
         facts["verdict_hours_over_breakeven"] = min(monthly_hours / breakeven, 1e6)

@@ -14,6 +14,7 @@ import re
 from typing import Any
 
 from advisor.costs import estimate_costs
+from advisor.costs.model import buy_vs_rent_at
 from advisor.costs.result import CostReport
 from advisor.profile import Profile
 from advisor.profile.labels import FRAMEWORK as FRAMEWORK_LABEL
@@ -117,6 +118,9 @@ def recommend_from(profile: Profile, projection: Projection, costs: CostReport, 
     lowered = as_fast_smaller(at, n) if runnable else None
     if lowered is not None:  # F02: the policy's last word, whatever rule asked for more
         n = wanted = lowered.gpus
+    # F31: owning vs renting the setup recommended, not the cost model's best value (the
+    # deployment rules and every presenter read this comparison)
+    costs = buy_vs_rent_at(costs, profile, projection, n) if runnable else costs
     vfacts = verdict_facts(base, profile, at, costs, rating, n, wanted)
     configured = engine.evaluate(vfacts, "setup")
     setup = decide(configured, ("parallelism", "framework", "deployment"))

@@ -88,8 +88,8 @@ def legend_columns(texts: list[str], width_px: float) -> int:
 def fit_legend(legend: pg.LegendItem) -> None:
     """Reserve the legend's height in the plot's layout (a layout row does not grow to fit a
     LegendItem by itself)."""
-    count = len(legend.items)
-    legend.setVisible(count > 0 and legend.isEnabled())
+    count = len(legend.items) if legend.isEnabled() else 0  # a hidden legend takes no room
+    legend.setVisible(count > 0)
     rows = -(-count // legend.columnCount) if count else 0
     height = rows * LEGEND_ROW_PX + 8 if rows else 0
     legend.setMinimumHeight(height)

@@ -50,8 +50,11 @@ def check_target(path: Path) -> None:
 
 
 def report_html(rec: Recommendation, profile: Profile, lang: str, images: dict,
-                generated: datetime, diagnosis: Diagnosis | None = None) -> str:
-    """The whole report body, section by section (the diagnosis only when there is one)."""
+                generated: datetime, diagnosis: Diagnosis | None = None, *,
+                appendix: bool = False) -> str:
+    """The whole report body, section by section (the diagnosis only when there is one; the
+    full rule trace only with ``appendix``: a reader acts on the summary, the costs and the
+    pitfalls, and the trace is for checking the advisor's reasoning)."""
     deadline_given = profile.economics.deadline_days is not None
     return "".join([
         summary_html(rec, profile, lang, generated, diagnosis),
@@ -61,7 +64,7 @@ def report_html(rec: Recommendation, profile: Profile, lang: str, images: dict,
         costs_html(rec, lang, images, breakeven_text(rec, lang), deadline_given),
         pitfalls_html(rec, lang),
         advice_html(rec, profile, lang),
-        appendix_html(rec, lang),
+        appendix_html(rec, lang) if appendix else "",
     ])
 
 
@@ -75,7 +78,8 @@ def report_diagnosis(profile: Profile, diagnosis: Diagnosis | None) -> Diagnosis
 
 def render_pdf_bytes(recommendation: Recommendation, profile: Profile, lang: str = "en", *,
                      generated: datetime | None = None,
-                     diagnosis: Diagnosis | None = None) -> tuple[bytes, int]:
+                     diagnosis: Diagnosis | None = None,
+                     appendix: bool = False) -> tuple[bytes, int]:
     """The report as PDF bytes and its page count (nothing written to disk). ``diagnosis``
     adds the "Diagnosis of the measured run" section; without it, a profile with a
     ``measured`` section is diagnosed for the report."""
@@ -88,7 +92,7 @@ def render_pdf_bytes(recommendation: Recommendation, profile: Profile, lang: str
     diagnosis = report_diagnosis(profile, diagnosis)
     images = plot_images(recommendation, profile, lang, families, diagnosis)
     doc = build_document(report_html(recommendation, profile, lang, images, generated,
-                                     diagnosis), images, fonts, lang)
+                                     diagnosis, appendix=appendix), images, fonts, lang)
     buffer = QBuffer()
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
     title = f"{L.REPORT_TITLE.get(lang)}: {profile.model.name}"
@@ -101,18 +105,19 @@ def render_pdf_bytes(recommendation: Recommendation, profile: Profile, lang: str
 
 def export_pdf(recommendation: Recommendation, profile: Profile, path: str | os.PathLike[str],
                lang: str = "en", *, generated: datetime | None = None,
-               diagnosis: Diagnosis | None = None) -> Path:
+               diagnosis: Diagnosis | None = None, appendix: bool = False) -> Path:
     """Write the recommendation report for ``profile`` to ``path`` as a PDF in ``lang``
     ("en" or "zh") and return the path. Works headless (it starts an offscreen
     QApplication when none runs and there is no display); in the GUI, call it on the Qt main
     thread, since the plots are pyqtgraph widgets. An unwritable place raises InputError
     (bilingual) and leaves nothing behind; an existing file is replaced only when the new
     report is complete. ``diagnosis`` (or the profile's ``measured`` section) adds the
-    diagnosis of the measured run (F30)."""
+    diagnosis of the measured run (F30). ``appendix`` adds every rule that fired with the
+    article facts it rests on (``gpu-advisor recommend --pdf OUT --appendix``)."""
     target = Path(path)
     check_target(target)
     data, pages = render_pdf_bytes(recommendation, profile, lang, generated=generated,
-                                   diagnosis=diagnosis)
+                                   diagnosis=diagnosis, appendix=appendix)
     atomic_write_bytes(target, data)
     log.info("report written: %s (%s, %d pages, %d bytes)", target, lang, pages, len(data))
     return target

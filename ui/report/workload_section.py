@@ -7,6 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from advisor.catalog.cooling import fitted_cooling
 from advisor.catalog.gpus import resolve_gpu
 from advisor.files.errors import InputError
 from advisor.profile import CustomGpu, Profile, field_meta
@@ -66,13 +67,39 @@ def _gpu_row(profile: Profile, lang: str) -> list[str] | None:
 
 
 def _field_rows(model: BaseModel, prefix: str, lang: str, currency: str) -> list[list[str]]:
+    """The inputs given (an empty one is estimated or taken from the catalog: the costs'
+    assumptions say which value was used, so a row of "not given" tells the reader nothing)."""
     rows = []
     for name in type(model).model_fields:
+        value = getattr(model, name)
+        if value is None and not (prefix == "economics." and name == "time_value"):
+            continue
         meta = field_meta(type(model), name)
         title = meta["title_zh"] if lang == "zh" else meta["title"]
-        rows.append([esc(title), value_text(getattr(model, name), meta, lang, currency),
-                     f'<span class="code">{esc(prefix + name)}</span>'])
+        shown = value_text(value, meta, lang, currency) if value is not None else \
+            f'<span class="muted">{esc(choice_label("time_value", None, lang))}</span>'
+        rows.append([esc(title), shown, f'<span class="code">{esc(prefix + name)}</span>'])
     return rows
+
+
+def _cooling_row(profile: Profile, rows: list[list[str]], lang: str) -> None:
+    """The cooling the cards have: a card never sold with open-air coolers (A6000: blower;
+    data-centre cards: a server's airflow) shows its usual one, as the advisor counts it."""
+    if isinstance(profile.hardware.gpu, CustomGpu):
+        return
+    try:
+        spec = resolve_gpu(profile.hardware.gpu, profile.hardware.intra_link)
+    except InputError:
+        return
+    given = profile.hardware.cooling.value
+    fitted = fitted_cooling(spec, given)
+    if fitted == given:
+        return
+    key = '<span class="code">hardware.cooling</span>'
+    for row in rows:
+        if row[2] == key:
+            row[1] = (f"{esc(choice_label('cooling', fitted, lang))} "
+                      f'<span class="muted">({esc(L.USUAL_FOR_CARD.get(lang))})</span>')
 
 
 def _measured(profile: Profile, lang: str) -> str:
@@ -110,9 +137,11 @@ def workload_html(profile: Profile, lang: str, currency: str) -> str:
             gpu_row = _gpu_row(profile, lang)
             if gpu_row:
                 section_rows.insert(1, gpu_row)
+            _cooling_row(profile, section_rows, lang)
         rows += [_group_row(L.GROUP[section].get(lang)), *section_rows]
     parts = [f'<h2 class="pagebreak">{esc(L.H_WORKLOAD.get(lang))}</h2>',
-             table(header, rows, numeric_from=99, shade=False, padding_px=1), _measured(profile, lang)]
+             table(header, rows, numeric_from=99, shade=False, padding_px=1),
+             f'<p class="muted">{esc(L.INPUTS_LEFT_OUT.get(lang))}</p>', _measured(profile, lang)]
     if profile.notes.strip():
         parts.append(f"<h3>{esc(L.GROUP['notes'].get(lang))}</h3><p>{esc(profile.notes)}</p>")
     return "".join(parts)

@@ -166,6 +166,7 @@ class MainWindow(QMainWindow):
 
             self.results_page = ResultsPage()
             self.results_page.card.exportRequested.connect(self.document.export_pdf)
+            self.results_page.card.timeValueRequested.connect(self.ask_time_value)
             self._results_holder.layout().addWidget(self.results_page)
             self.results_page.retranslate()
             from ui.results.live_preview import LivePreview
@@ -190,6 +191,29 @@ class MainWindow(QMainWindow):
             self._start_results()
         elif self.answers.profile is not None:
             self._profile_changed(self.answers.profile)
+
+    def forget_results(self, text: str) -> None:
+        """The results on screen are not for the answers now (a file with problems was
+        opened): no verdict until the answers are valid again, and none computed for the
+        previous answers arrives late."""
+        self.recomputer.discard()
+        self.results = None
+        self.compute_error = None
+        if self.results_page is not None:
+            self.results_page.show_error(text)
+        if self.preview is not None:
+            self.preview.show_error(text)
+            self.preview.setVisible(False)
+        self._update_summary()
+
+    def ask_time_value(self) -> None:
+        """Go to the question the rating waits for: what a day saved is worth (F02, F12)."""
+        path = "economics.time_value"
+        for index, page in enumerate(self.pages):
+            if path in page.editors:
+                self.go_to(index)
+                page.editors[path].input.setFocus(Qt.FocusReason.OtherFocusReason)
+                return
 
     # -- navigation ---------------------------------------------------------------------------
     def go_to(self, index: int) -> None:

@@ -1,7 +1,8 @@
 """gpu-advisor recommend PROFILE: the verdict, projection, costs, pitfalls, advice and trace.
 
 ``--format text | json | markdown``; ``--lang en | zh``; ``--pdf OUT.pdf`` also writes the
-report through the Qt renderer (imported only then, so the core stays free of Qt).
+report through the Qt renderer (imported only then, so the core stays free of Qt), with the
+rule appendix only when ``--appendix`` asks for it.
 """
 
 from __future__ import annotations
@@ -35,6 +36,9 @@ def register(sub) -> None:
                    help="GPU counts to consider (default: 1 up to the hardware's total)")
     p.add_argument("--pdf", default=None, metavar="OUT.pdf",
                    help="also write the PDF report to OUT.pdf")
+    p.add_argument("--appendix", action="store_true",
+                   help="with --pdf: add the appendix of every rule that fired and the "
+                        "article facts it rests on")
     p.set_defaults(handler=run)
 
 
@@ -58,7 +62,7 @@ def run(args) -> int:
     if args.pdf:
         # The PDF first: a place that cannot be written fails before anything is printed.
         # A profile with a `measured` section gets the diagnosis section too (F30).
-        code = write_pdf(rec, profile, args.pdf, lang)
+        code = write_pdf(rec, profile, args.pdf, lang, appendix=args.appendix)
         if code:
             return code
     if args.format == "json":
@@ -70,8 +74,10 @@ def run(args) -> int:
     return 0
 
 
-def write_pdf(rec: Recommendation, profile, path: str, lang: str, *, diagnosis=None) -> int:
-    """Write the PDF report (``ui.report.export_pdf``); 2 when the report module is missing."""
+def write_pdf(rec: Recommendation, profile, path: str, lang: str, *, diagnosis=None,
+              appendix: bool = False) -> int:
+    """Write the PDF report (``ui.report.export_pdf``); 2 when the report module is missing.
+    ``appendix``: with the trace of every rule that fired."""
     try:
         report = importlib.import_module("ui.report")
         export_pdf = report.export_pdf
@@ -79,7 +85,7 @@ def write_pdf(rec: Recommendation, profile, path: str, lang: str, *, diagnosis=N
         print(pick(lang, f"cannot write a PDF: the report module is not available ({exc})",
                    f"无法生成 PDF：报告模块不可用（{exc}）"), file=sys.stderr)
         return 2
-    written = export_pdf(rec, profile, path, lang, diagnosis=diagnosis)
+    written = export_pdf(rec, profile, path, lang, diagnosis=diagnosis, appendix=appendix)
     print(pick(lang, f"PDF written: {written}", f"PDF 已写入：{written}"), file=sys.stderr)
     return 0
 
