@@ -115,7 +115,7 @@ def test_gpu_choice_comes_from_the_catalog(qtbot):
 
     window = make_window(qtbot, recommend=projection_recommend)
     editor = next(p for p in window.pages if p.page.key == "hardware").editors["hardware.gpu"]
-    assert editor.input.count() == len(gpu_ids())
+    assert editor.input.count() == len(gpu_ids()) + 1  # and "Custom GPU…"
     index = gpu_ids().index("h100_sxm")
     editor.input.setCurrentIndex(index)
     editor.input.activated.emit(index)

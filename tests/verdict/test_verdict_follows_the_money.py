@@ -67,7 +67,10 @@ def test_the_table_count_says_what_value_of_a_day_it_assumes():
 
 def test_a_recommendation_model_past_the_knee_does_not_contradict_itself():
     r = rules_case("dlrm-2x8-a100-25gbe-vgpu")
-    if r.verdict.gpus > 8:  # the cost model still wants the larger count: say why
+    if r.costs.best_value_gpus <= 8:  # the best value is before the knee: nothing to explain
+        assert r.verdict.gpus <= 8 and pitfall(r, "past_the_knee") is None
+        assert "economics.knee_for_little" not in fired(r)
+    elif r.verdict.gpus > 8:  # the cost model still wants the larger count: say why
         knee = pitfall(r, "past_the_knee")
         assert knee is not None and "value you put on a day saved" in knee.title.en
     else:  # held at the knee by a count within 5 % of the best net value

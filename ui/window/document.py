@@ -198,7 +198,8 @@ class Document(QObject):
         return True
 
     # -- hand-offs ----------------------------------------------------------------------------
-    def export_pdf(self) -> None:
+    def export_pdf(self, appendix: bool = False) -> None:
+        """The PDF report of the results on screen; ``appendix`` adds the rule trace."""
         window = self.window
         if importlib.util.find_spec("ui.report") is None:
             self._warn(self.tr("Export PDF"),
@@ -216,7 +217,7 @@ class Document(QObject):
         report = importlib.import_module("ui.report")
         try:
             report.export_pdf(window.results.recommendation, window.results.profile, path,
-                              self._lang())
+                              self._lang(), appendix=appendix)
         except InputError as exc:
             self._warn(self.tr("Export PDF"), exc.render(self._lang()))
             return

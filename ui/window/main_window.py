@@ -138,12 +138,15 @@ class MainWindow(QMainWindow):
         self.act_save_as = QAction(self, triggered=doc.save_as,
                                    shortcut=QKeySequence.StandardKey.SaveAs)
         self.act_import = QAction(self, triggered=doc.import_nvidia_smi)
-        self.act_export = QAction(self, triggered=doc.export_pdf)
+        self.act_export = QAction(self, triggered=lambda: doc.export_pdf())
+        # the report with every rule that fired and the article facts it rests on (the
+        # CLI's --appendix): for checking the reasoning, not for the reader who acts on it
+        self.act_export_appendix = QAction(self, triggered=lambda: doc.export_pdf(appendix=True))
         self.act_quit = QAction(self, triggered=self.close, shortcut=QKeySequence.StandardKey.Quit)
         for action in (self.act_new, self.act_open):
             self.file_menu.insertAction(self.recent_menu.menuAction(), action)
         for action in (self.act_save, self.act_save_as, self.act_import, self.act_export,
-                       self.act_quit):
+                       self.act_export_appendix, self.act_quit):
             self.file_menu.addAction(action)
         self.file_menu.insertSeparator(self.act_import)
         self.file_menu.insertSeparator(self.act_quit)
@@ -165,7 +168,7 @@ class MainWindow(QMainWindow):
             from ui.results.results_page import ResultsPage
 
             self.results_page = ResultsPage()
-            self.results_page.card.exportRequested.connect(self.document.export_pdf)
+            self.results_page.card.exportRequested.connect(lambda: self.document.export_pdf())
             self.results_page.card.timeValueRequested.connect(self.ask_time_value)
             self._results_holder.layout().addWidget(self.results_page)
             self.results_page.retranslate()
@@ -269,6 +272,7 @@ class MainWindow(QMainWindow):
         self.act_save_as.setText(self.tr("Save &as…"))
         self.act_import.setText(self.tr("Import nvidia-smi…"))
         self.act_export.setText(self.tr("Export PDF…"))
+        self.act_export_appendix.setText(self.tr("Export PDF with the rule appendix…"))
         self.act_quit.setText(self.tr("&Quit"))
         self.act_about.setText(self.tr("&About"))
         self.document.update_title()
