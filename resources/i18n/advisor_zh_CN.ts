@@ -570,112 +570,122 @@ The application keeps running. The details were written to the log file:
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ui/window/main_window.py" line="263"/>
+        <location filename="../../ui/window/main_window.py" line="184"/>
+        <source>No results yet: some answers need attention; they are marked at their fields.</source>
+        <translation>还没有结果：有些答案需要修改，已在对应字段处标出。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window.py" line="266"/>
         <source>&lt; Back</source>
         <translation>&lt; 上一步</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="264"/>
+        <location filename="../../ui/window/main_window.py" line="267"/>
         <source>Next &gt;</source>
         <translation>下一步 &gt;</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="265"/>
+        <location filename="../../ui/window/main_window.py" line="268"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="266"/>
+        <location filename="../../ui/window/main_window.py" line="269"/>
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="267"/>
+        <location filename="../../ui/window/main_window.py" line="270"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="268"/>
+        <location filename="../../ui/window/main_window.py" line="271"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="269"/>
+        <location filename="../../ui/window/main_window.py" line="272"/>
         <source>&amp;New profile</source>
         <translation>新建配置(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="270"/>
+        <location filename="../../ui/window/main_window.py" line="273"/>
         <source>&amp;Open profile…</source>
         <translation>打开配置(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="271"/>
+        <location filename="../../ui/window/main_window.py" line="274"/>
         <source>&amp;Save</source>
         <translation>保存(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="272"/>
+        <location filename="../../ui/window/main_window.py" line="275"/>
         <source>Save &amp;as…</source>
         <translation>另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="273"/>
+        <location filename="../../ui/window/main_window.py" line="276"/>
         <source>Import nvidia-smi…</source>
         <translation>导入 nvidia-smi…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="274"/>
+        <location filename="../../ui/window/main_window.py" line="277"/>
         <source>Export PDF…</source>
         <translation>导出 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="275"/>
+        <location filename="../../ui/window/main_window.py" line="278"/>
         <source>Export PDF with the rule appendix…</source>
         <translation>导出 PDF（含规则附录）…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="276"/>
+        <location filename="../../ui/window/main_window.py" line="279"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="277"/>
+        <location filename="../../ui/window/main_window.py" line="280"/>
         <source>&amp;About</source>
         <translation>关于(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="302"/>
+        <location filename="../../ui/window/main_window.py" line="308"/>
+        <source>Some answers need attention (%1): fix them to see the results.</source>
+        <translation>有 %1 个答案需要修改：改好后才能看到结果。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window.py" line="311"/>
         <source>Some answers need attention (%1); the results are for the last valid answers.</source>
         <translation>有 %1 个答案需要修改；下面的结果基于最后一次有效的答案。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="335"/>
+        <location filename="../../ui/window/main_window.py" line="344"/>
         <source>The results cannot be computed with these answers: %1</source>
         <translation>按当前的回答无法计算结果：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="338"/>
+        <location filename="../../ui/window/main_window.py" line="347"/>
         <source>The results cannot be computed: see the marked answer.</source>
         <translation>无法计算结果：请查看标出的回答。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="340"/>
+        <location filename="../../ui/window/main_window.py" line="349"/>
         <source>The results could not be computed because of an internal error; the details are in the log.</source>
         <translation>内部错误导致无法计算结果；详情见日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="356"/>
+        <location filename="../../ui/window/main_window.py" line="365"/>
         <source>Verdict so far: %1 · %2</source>
         <translation>当前结论：%1 · %2</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="358"/>
+        <location filename="../../ui/window/main_window.py" line="367"/>
         <source>cannot run on this hardware</source>
         <translation>在这套硬件上无法运行</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="360"/>
+        <location filename="../../ui/window/main_window.py" line="369"/>
         <source>answers to fix: %1</source>
         <translation>待修改的答案：%1</translation>
     </message>
@@ -936,8 +946,9 @@ The application keeps running. The details were written to the log file:
     </message>
     <message>
         <location filename="../../ui/plots/cost.py" line="40"/>
-        <source>Does not fit in memory (cost as if it did)</source>
-        <translation>显存放不下（按放得下估算的成本）</translation>
+        <location filename="../../ui/plots/speedup.py" line="44"/>
+        <source>Does not fit in memory</source>
+        <translation>显存放不下</translation>
     </message>
     <message>
         <location filename="../../ui/plots/cost.py" line="41"/>
@@ -988,11 +999,6 @@ The application keeps running. The details were written to the log file:
         <location filename="../../ui/plots/speedup.py" line="43"/>
         <source>Recommended: %1</source>
         <translation>推荐：%1卡</translation>
-    </message>
-    <message>
-        <location filename="../../ui/plots/speedup.py" line="44"/>
-        <source>Does not fit in memory (as if it did)</source>
-        <translation>显存放不下（按放得下估算）</translation>
     </message>
     <message>
         <location filename="../../ui/plots/speedup.py" line="46"/>

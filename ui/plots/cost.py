@@ -37,7 +37,7 @@ _BEST = QT_TRANSLATE_NOOP("Plots", "Best value: %1")
 # what a day saved is worth not said: the figures count it as nothing, so the count is the
 # cheapest, not the best value (rules/README.md, "What time is worth")
 _CHEAPEST = QT_TRANSLATE_NOOP("Plots", "Cheapest: %1 (time not valued)")
-_NO_FIT = QT_TRANSLATE_NOOP("Plots", "Does not fit in memory (cost as if it did)")
+_NO_FIT = QT_TRANSLATE_NOOP("Plots", "Does not fit in memory")
 _NO_CLOUD_PRICE = QT_TRANSLATE_NOOP(
     "Plots", "No cloud price is known for this GPU, so renting it cannot be costed. Enter the "
              "cloud price of one GPU an hour (%1) on the hardware page to see the costs.")

@@ -41,7 +41,7 @@ _IDEAL = QT_TRANSLATE_NOOP("Plots", "Ideal (linear)")
 _TYPICAL = QT_TRANSLATE_NOOP("Plots", "Article's typical range (F01)")
 _BETTER = QT_TRANSLATE_NOOP("Plots", "Same workload on %1")
 _CHOSEN = QT_TRANSLATE_NOOP("Plots", "Recommended: %1")
-_NO_FIT = QT_TRANSLATE_NOOP("Plots", "Does not fit in memory (as if it did)")
+_NO_FIT = QT_TRANSLATE_NOOP("Plots", "Does not fit in memory")
 # A count past the projected ones: a note, as a marker there would squash the curves to the left.
 _CHOSEN_BEYOND = QT_TRANSLATE_NOOP("Plots", "Recommended: %1 GPUs (beyond this chart)")
 

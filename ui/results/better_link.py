@@ -64,15 +64,10 @@ def better_link_name(profile: Profile, faster: Profile) -> str:
 
 
 def better_link_text(name: str | None, lang: str) -> str:
-    """The short words for ``better_link_name`` ("NVLink bridge", "InfiniBand NDR between
-    machines"); empty for none."""
+    """The short words for ``better_link_name`` ("NVLink bridge", "InfiniBand NDR",
+    "NVSwitch + InfiniBand NDR": a network is between machines by its name); empty for none."""
     if not name:
         return ""
-    words = []
-    for part in name.split("+"):
-        if part in {link.value for link in IntraLink}:
-            words.append(str(label("link", part, lang)))
-        else:
-            between = {"en": " between machines", "zh": "（机间）"}["zh" if lang == "zh" else "en"]
-            words.append(str(label("inter_link", part, lang)) + between)
-    return (" + " if lang != "zh" else "，").join(words)
+    words = [str(label("link" if part in {link.value for link in IntraLink} else "inter_link",
+                       part, lang)) for part in name.split("+")]
+    return " + ".join(words)

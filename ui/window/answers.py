@@ -210,6 +210,9 @@ class AnswerModel(QObject):
             set_path(self.data, COOLING, fitted)
         if usual is not None and self.get(COOLING) not in (None, usual):
             self.explicit.add(COOLING)
+        # The last valid profile was the previous document's: these answers have none until
+        # they are valid (no verdict of another file beside them)
+        self.profile = None
         self._revalidate()
         self.answersReset.emit()
         self.edited.emit()

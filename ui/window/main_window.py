@@ -180,6 +180,9 @@ class MainWindow(QMainWindow):
                                     and self.results is not None)
         if self.answers.profile is not None:
             self._profile_changed(self.answers.profile)
+        else:  # the answers loaded have never been valid: nothing to show yet
+            self.forget_results(self.tr("No results yet: some answers need attention; they "
+                                        "are marked at their fields."))
 
     def _start_diagnosis(self) -> None:
         from ui.diagnosis import DiagnosisPage
@@ -207,7 +210,7 @@ class MainWindow(QMainWindow):
         if self.preview is not None:
             self.preview.show_error(text)
             self.preview.setVisible(False)
-        self._update_summary()
+        self._problems_changed()  # the banner and the summary
 
     def ask_time_value(self) -> None:
         """Go to the question the rating waits for: what a day saved is worth (F02, F12)."""
@@ -299,8 +302,14 @@ class MainWindow(QMainWindow):
         if self.results_page is None:
             return
         count = len(self.answers.all_problems())  # invalid answers, not the computation's
-        text = self.tr("Some answers need attention (%1); the results are for the last valid "
-                       "answers.").replace("%1", str(count)) if count else None
+        if not count:
+            text = None
+        elif self.results is None:  # nothing shown that could be for other answers
+            text = self.tr("Some answers need attention (%1): fix them to see the results.") \
+                .replace("%1", str(count))
+        else:
+            text = self.tr("Some answers need attention (%1); the results are for the last "
+                           "valid answers.").replace("%1", str(count))
         self.results_page.set_banner(text)
         self._update_summary()
 
