@@ -18,7 +18,9 @@ from tests.support.pdf import contains, flat, pages_text, pdf_images
 ROOT = ROOT
 FIXTURES = ROOT / "tests" / "fixtures" / "report"
 WHEN = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
-SECTIONS = 6  # title, workload, projection, costs, break-even, pitfalls + set-up (no appendix)
+# pages that open a section: title, workload, projection, costs, break-even (with the pitfalls
+# and the set-up after it; no rule appendix unless asked for)
+SECTIONS = 5
 
 
 def case(name: str) -> tuple[Recommendation, Profile]:
@@ -70,9 +72,9 @@ def test_page_count_and_footers(reports):
             contains(text, footer)
 
 
-HEADINGS = {"en": ["The workload", "Projected speed-up", "Costs", "Buy vs rent break-even",
-                    "Pitfalls and remedies"],
-            "zh": ["训练任务", "预计加速比", "成本", "自建与租用回本点", "注意事项与对策"]}
+HEADINGS = {"en": ["The workload", "Projected speed-up", "Costs", "Buy vs rent break-even"],
+            "zh": ["训练任务", "预计加速比", "成本", "自建与租用回本点"]}
+PITFALLS = {"en": "Pitfalls and remedies", "zh": "注意事项与对策"}
 APPENDIX = {"en": "Appendix: the rules that fired", "zh": "附录：触发的规则"}
 
 
@@ -89,12 +91,15 @@ def test_each_section_opens_its_page_in_order(reports, with_appendix):
         starts = _starts(texts, HEADINGS[lang])
         assert None not in starts, dict(zip(HEADINGS[lang], starts, strict=True))
         assert starts == sorted(starts) and starts[0] == 1, starts
+        # what to watch out for follows the money on the break-even's page, then the set-up
+        whole = "".join(texts)
         set_up = flat("Setting it up" if lang == "en" else "配置建议")
-        assert set_up in texts[starts[-1]] or set_up in texts[-1]
+        assert flat(PITFALLS[lang]) in texts[starts[-1]]
+        assert whole.index(flat(PITFALLS[lang])) < whole.index(set_up)
         # the rule trace is an appendix a reader asks for (--appendix), not the report's end
         assert flat(APPENDIX[lang]) not in "".join(texts)
         appended = [flat(t) for t in pages_text(with_appendix[lang])]
-        start = _starts(appended, [*HEADINGS[lang], APPENDIX[lang]])
+        start = _starts(appended, [*HEADINGS[lang], APPENDIX[lang]])  # the appendix: own page
         assert None not in start and start == sorted(start), start
         assert len(appended) > len(texts)
 

@@ -19,7 +19,8 @@ def sources(ids: list[str], lang: str) -> str:
 
 
 def pitfalls_html(rec: Recommendation, lang: str) -> str:
-    parts = [f'<h2 class="pagebreak">{esc(L.H_PITFALLS.get(lang))}</h2>']
+    # after the break-even on its page: what to watch out for is read with the money
+    parts = [f'<h2>{esc(L.H_PITFALLS.get(lang))}</h2>']
     if not rec.pitfalls:
         parts.append(f"<p>{esc(L.NO_PITFALLS.get(lang))}</p>")
     for pitfall in sorted(rec.pitfalls, key=lambda p: L.SEVERITY_ORDER[p.severity]):

@@ -35,6 +35,11 @@ def _custom_gpu(gpu: CustomGpu) -> str:
     return ", ".join(parts)
 
 
+# English count units as one of them is said
+_PLURAL_UNITS = {"micro-batches": "micro-batch", "months": "month", "days": "day",
+                 "runs/month": "run/month", "samples": "sample", "tokens": "token"}
+
+
 def value_text(value: Any, meta: dict[str, Any], lang: str, currency: str) -> str:
     """One input as the reader sees it (HTML)."""
     if value is None:
@@ -49,6 +54,8 @@ def value_text(value: Any, meta: dict[str, Any], lang: str, currency: str) -> st
             f'{esc(label)} <span class="muted">({esc(value.value)})</span>'
     if isinstance(value, int | float):
         unit = _unit(meta, lang, currency)
+        if lang != "zh" and value == 1 and unit in _PLURAL_UNITS:  # "1 micro-batch", "1 month"
+            unit = _PLURAL_UNITS[unit]
         return esc(f"{number(value)} {unit}".strip())
     return esc(value)
 
@@ -110,6 +117,8 @@ def _measured(profile: Profile, lang: str) -> str:
     header[1] += f" ({esc(measured.unit)})"
     rows = [[str(p.gpus), number(p.throughput), number(p.step_time_s, 3)]
             for p in measured.points]
+    if all(p.step_time_s is None for p in measured.points):  # a column of dashes says nothing
+        header, rows = header[:2], [row[:2] for row in rows]
     how = getattr(measured.scaling, "value", measured.scaling)
     kind = {"weak": L.T("weak (the batch per GPU stays the same)", "弱扩展（每卡批大小不变）"),
             "strong": L.T("strong (the global batch stays the same)", "强扩展（全局批大小不变）")}
