@@ -2,6 +2,64 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>AboutDialog</name>
+    <message>
+        <location filename="../../ui/dialogs/about_dialog.py" line="30"/>
+        <source>About GPU Scaling Advisor</source>
+        <translation>关于多卡训练顾问</translation>
+    </message>
+    <message>
+        <location filename="../../ui/dialogs/about_dialog.py" line="34"/>
+        <source>GPU Scaling Advisor</source>
+        <translation>多卡训练顾问</translation>
+    </message>
+    <message>
+        <location filename="../../ui/dialogs/about_dialog.py" line="35"/>
+        <source>Multi-GPU training advisor</source>
+        <translation>GPU Scaling Advisor · 多卡训练是否值得</translation>
+    </message>
+    <message>
+        <location filename="../../ui/dialogs/about_dialog.py" line="49"/>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <location filename="../../ui/dialogs/about_dialog.py" line="60"/>
+        <source>Will more GPUs make your training faster, by how much, and is it worth the money? Rules and numbers cite the article&apos;s facts F01–F32.</source>
+        <translation>多加显卡能让训练更快吗？快多少？值不值得花这笔钱？规则与数字均引用原文事实 F01–F32。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/dialogs/about_dialog.py" line="62"/>
+        <source>Built-in prices as of</source>
+        <translation>内置价格日期（as_of）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/dialogs/about_dialog.py" line="63"/>
+        <source>Projection parameters fitted on</source>
+        <translation>预测模型参数拟合日期</translation>
+    </message>
+    <message>
+        <location filename="../../ui/dialogs/about_dialog.py" line="64"/>
+        <source>Licences of what ships with it</source>
+        <translation>许可证（随附或安装的组件）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/dialogs/about_dialog.py" line="68"/>
+        <source>%1 undated</source>
+        <translation>另有 %1 项未注明日期</translation>
+    </message>
+    <message>
+        <location filename="../../ui/dialogs/about_dialog.py" line="73"/>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <location filename="../../ui/dialogs/about_dialog.py" line="80"/>
+        <source>%1 (Qt %2 running)</source>
+        <translation>%1（运行中的 Qt 为 %2）</translation>
+    </message>
+</context>
+<context>
     <name>Choices</name>
     <message>
         <location filename="../../ui/forms/choices.py" line="12"/>
@@ -396,79 +454,84 @@
         <translation>请另选文件名：有问题的原文件保持原样。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="154"/>
+        <location filename="../../ui/window/document.py" line="157"/>
         <source>Cannot save the profile</source>
         <translation>无法保存配置</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="159"/>
-        <location filename="../../ui/window/document.py" line="224"/>
+        <location filename="../../ui/window/document.py" line="162"/>
+        <location filename="../../ui/window/document.py" line="251"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="180"/>
+        <location filename="../../ui/window/document.py" line="173"/>
+        <source>Replace a read-only file?</source>
+        <translation>替换只读文件？</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/document.py" line="174"/>
+        <source>%1 is read-only. Replace it anyway?</source>
+        <translation>%1 是只读文件。仍要替换吗？</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/document.py" line="198"/>
         <source>Previous answers could not be restored</source>
         <translation>无法恢复上次的答案</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="181"/>
+        <location filename="../../ui/window/document.py" line="199"/>
         <source>The autosaved answers were damaged (%1). They were kept as %2; starting with a new profile.</source>
         <translation>自动保存的答案已损坏（%1）。原文件已保留为 %2；现在从新配置开始。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="196"/>
+        <location filename="../../ui/window/document.py" line="220"/>
         <source>Restored the answers of the last session.</source>
         <translation>已恢复上次的答案。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="205"/>
-        <location filename="../../ui/window/document.py" line="209"/>
-        <location filename="../../ui/window/document.py" line="213"/>
-        <location filename="../../ui/window/document.py" line="222"/>
+        <location filename="../../ui/window/document.py" line="229"/>
+        <location filename="../../ui/window/document.py" line="233"/>
+        <location filename="../../ui/window/document.py" line="237"/>
+        <location filename="../../ui/window/document.py" line="249"/>
         <source>Export PDF</source>
         <translation>导出 PDF</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="206"/>
+        <location filename="../../ui/window/document.py" line="230"/>
         <source>The PDF report is not available in this build.</source>
         <translation>此版本未包含 PDF 报告功能。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="209"/>
+        <location filename="../../ui/window/document.py" line="233"/>
         <source>The results are not ready yet.</source>
         <translation>结果尚未算好。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="230"/>
-        <location filename="../../ui/window/document.py" line="247"/>
+        <location filename="../../ui/window/document.py" line="257"/>
+        <location filename="../../ui/window/document.py" line="274"/>
         <source>Import nvidia-smi</source>
         <translation>导入 nvidia-smi</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="231"/>
+        <location filename="../../ui/window/document.py" line="258"/>
         <source>The nvidia-smi import is not available in this build.</source>
         <translation>此版本未包含 nvidia-smi 导入功能。</translation>
-    </message>
-    <message>
-        <location filename="../../ui/window/document.py" line="254"/>
-        <source>About</source>
-        <translation>关于</translation>
-    </message>
-    <message>
-        <location filename="../../ui/window/document.py" line="255"/>
-        <source>GPU Scaling Advisor (多卡训练顾问)
-
-Will more GPUs make your training faster, by how much, and is it worth the money? Rules and numbers cite the article&apos;s facts F01–F32.</source>
-        <translation>多卡训练顾问（GPU Scaling Advisor）
-
-加卡能让训练快多少？值不值这笔钱？每条规则和每个数字都引用原文的事实 F01–F32。</translation>
     </message>
 </context>
 <context>
     <name>Errors</name>
     <message>
-        <location filename="../../ui/dialogs/error_dialog.py" line="21"/>
+        <location filename="../../ui/dialogs/error_dialog.py" line="23"/>
+        <source>Something went wrong: %1
+
+The application keeps running. No log could be written (the folder %2 cannot be written).</source>
+        <translation>出错了：%1
+
+程序仍在运行。无法写入日志（文件夹 %2 无法写入）。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/dialogs/error_dialog.py" line="28"/>
         <source>Something went wrong: %1
 
 The application keeps running. The details were written to the log file:
@@ -479,7 +542,7 @@ The application keeps running. The details were written to the log file:
 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/dialogs/error_dialog.py" line="45"/>
+        <location filename="../../ui/dialogs/error_dialog.py" line="52"/>
         <source>Unexpected error</source>
         <translation>意外错误</translation>
     </message>
@@ -570,122 +633,122 @@ The application keeps running. The details were written to the log file:
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ui/window/main_window.py" line="184"/>
+        <location filename="../../ui/window/main_window.py" line="193"/>
         <source>No results yet: some answers need attention; they are marked at their fields.</source>
         <translation>还没有结果：有些答案需要修改，已在对应字段处标出。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="266"/>
+        <location filename="../../ui/window/main_window.py" line="275"/>
         <source>&lt; Back</source>
         <translation>&lt; 上一步</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="267"/>
+        <location filename="../../ui/window/main_window.py" line="276"/>
         <source>Next &gt;</source>
         <translation>下一步 &gt;</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="268"/>
+        <location filename="../../ui/window/main_window.py" line="277"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="269"/>
+        <location filename="../../ui/window/main_window.py" line="278"/>
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="270"/>
+        <location filename="../../ui/window/main_window.py" line="279"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="271"/>
+        <location filename="../../ui/window/main_window.py" line="280"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="272"/>
+        <location filename="../../ui/window/main_window.py" line="281"/>
         <source>&amp;New profile</source>
         <translation>新建配置(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="273"/>
+        <location filename="../../ui/window/main_window.py" line="282"/>
         <source>&amp;Open profile…</source>
         <translation>打开配置(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="274"/>
+        <location filename="../../ui/window/main_window.py" line="283"/>
         <source>&amp;Save</source>
         <translation>保存(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="275"/>
+        <location filename="../../ui/window/main_window.py" line="284"/>
         <source>Save &amp;as…</source>
         <translation>另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="276"/>
+        <location filename="../../ui/window/main_window.py" line="285"/>
         <source>Import nvidia-smi…</source>
         <translation>导入 nvidia-smi…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="277"/>
+        <location filename="../../ui/window/main_window.py" line="286"/>
         <source>Export PDF…</source>
         <translation>导出 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="278"/>
+        <location filename="../../ui/window/main_window.py" line="287"/>
         <source>Export PDF with the rule appendix…</source>
         <translation>导出 PDF（含规则附录）…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="279"/>
+        <location filename="../../ui/window/main_window.py" line="288"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="280"/>
+        <location filename="../../ui/window/main_window.py" line="289"/>
         <source>&amp;About</source>
         <translation>关于(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="308"/>
+        <location filename="../../ui/window/main_window.py" line="317"/>
         <source>Some answers need attention (%1): fix them to see the results.</source>
         <translation>有 %1 个答案需要修改：改好后才能看到结果。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="311"/>
+        <location filename="../../ui/window/main_window.py" line="320"/>
         <source>Some answers need attention (%1); the results are for the last valid answers.</source>
         <translation>有 %1 个答案需要修改；下面的结果基于最后一次有效的答案。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="344"/>
+        <location filename="../../ui/window/main_window.py" line="353"/>
         <source>The results cannot be computed with these answers: %1</source>
         <translation>按当前的回答无法计算结果：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="347"/>
+        <location filename="../../ui/window/main_window.py" line="356"/>
         <source>The results cannot be computed: see the marked answer.</source>
         <translation>无法计算结果：请查看标出的回答。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="349"/>
+        <location filename="../../ui/window/main_window.py" line="358"/>
         <source>The results could not be computed because of an internal error; the details are in the log.</source>
         <translation>内部错误导致无法计算结果；详情见日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="365"/>
+        <location filename="../../ui/window/main_window.py" line="374"/>
         <source>Verdict so far: %1 · %2</source>
         <translation>当前结论：%1 · %2</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="367"/>
+        <location filename="../../ui/window/main_window.py" line="376"/>
         <source>cannot run on this hardware</source>
         <translation>在这套硬件上无法运行</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="369"/>
+        <location filename="../../ui/window/main_window.py" line="378"/>
         <source>answers to fix: %1</source>
         <translation>待修改的答案：%1</translation>
     </message>
@@ -1109,12 +1172,12 @@ The application keeps running. The details were written to the log file:
 <context>
     <name>Units</name>
     <message>
-        <location filename="../../ui/window/main_window.py" line="36"/>
+        <location filename="../../ui/window/main_window.py" line="37"/>
         <source>CNY</source>
         <translation>元</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="36"/>
+        <location filename="../../ui/window/main_window.py" line="37"/>
         <source>USD</source>
         <translation>美元</translation>
     </message>

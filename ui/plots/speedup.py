@@ -140,8 +140,9 @@ def speedup_plot(rec: Any, profile: Any, lang: str, *, better: Any | None = None
         items["chosen_note"].setText(note)
     items["chosen_note"].setVisible(bool(note))
     # The label sits in the headroom above the data and the ideal line's end (at most
-    # 1/1.25 of the preview's height, 1/1.15 of the full plot's), clear of both.
-    items["chosen"].label.setPosition(0.92 if compact else 0.95)
+    # 1/1.4 of the preview's height, 1/1.15 of the full plot's), clear of both and of the
+    # preview's top edge.
+    items["chosen"].label.setPosition(0.85 if compact else 0.95)
     integer_ticks(plot, gpus.tolist())
     # Every line stays inside the axes: the ideal line's end (x_max, x_max), the band, the
     # article's bars drawn, the better link and the counts that do not fit.
@@ -150,7 +151,7 @@ def speedup_plot(rec: Any, profile: Any, lang: str, *, better: Any | None = None
                 *(typical_y.tolist() or [0.0]),
                 *(np.asarray(better_y).tolist() if better_y is not None else [0.0]))
     plot.setXRange(0.5, x_max + 0.5, padding=0)
-    y_top = y_max * (1.25 if compact else 1.15)
+    y_top = y_max * (1.4 if compact else 1.15)
     plot.setYRange(0, y_top, padding=0)  # the label's headroom
     # Top left: every curve starts at (1, 1) and stays under the ideal line, so the corner
     # is empty (top right is where the ideal and better-link lines end).
