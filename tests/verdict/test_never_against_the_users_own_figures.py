@@ -41,10 +41,14 @@ def _first_sentence(text: str) -> str:
 
 
 def _loses_money_everywhere(rec: Recommendation) -> bool:
-    """The user's own figures: no count that runs pays for itself against the baseline."""
+    """The user's own figures: no count that runs pays for itself against the baseline, and
+    there is a count besides the baseline to say so (a one-GPU machine's figures say nothing
+    of more GPUs; its shortfall is stated instead)."""
     c = rec.costs
     fits = c.fits or [True] * len(c.gpus)
-    return all(net <= 1e-6 for net, ok in zip(c.net_value_per_month, fits, strict=True) if ok)
+    others = [n for n, ok in zip(c.gpus, fits, strict=True) if ok and n != rec.baseline_gpus]
+    return bool(others) and all(net <= 1e-6 for net, ok in zip(c.net_value_per_month, fits,
+                                                                  strict=True) if ok)
 
 
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
