@@ -86,12 +86,16 @@ CHOICE_LABELS: dict[str, str] = {
 # Enums share "none" with different meanings: no link, no time value, no recomputation.
 _TIME_VALUE_NONE = QT_TRANSLATE_NOOP("Choices", "Learning: time has no money value")
 _CHECKPOINTING_NONE = QT_TRANSLATE_NOOP("Choices", "Off (every activation kept)")
+# economics.time_value left empty: the rating then follows the article's table (rules/README.md)
+_TIME_VALUE_UNSAID = QT_TRANSLATE_NOOP("Choices", "Not said yet (the article's table rates it)")
 UNSET = QT_TRANSLATE_NOOP("Choices", "— not set —")
 FOLLOW_LANGUAGE = QT_TRANSLATE_NOOP("Choices", "Follow the language")
 
 
 def choice_label(field: str, value: str | None, lang: str) -> str:
     if value is None:
+        if field == "time_value":
+            return tr_lang(lang, "Choices", _TIME_VALUE_UNSAID)
         return tr_lang(lang, "Choices", FOLLOW_LANGUAGE if field == "currency" else UNSET)
     if field == "time_value" and value == "none":
         return tr_lang(lang, "Choices", _TIME_VALUE_NONE)
