@@ -9,6 +9,7 @@ atomic). A profile read for a command is also checked against the catalog:
 
 from advisor.profile.economics import EconomicsSpec
 from advisor.profile.enums import (
+    ActivationCheckpointing,
     Cooling,
     Currency,
     EconomicsMode,
@@ -30,7 +31,7 @@ from advisor.profile.model import SCHEMA_VERSION, Profile, default_profile
 from advisor.profile.workload import ModelSpec, TrainingSpec
 
 __all__ = [
-    "SCHEMA_VERSION", "Cooling", "Currency", "CustomGpu", "EconomicsMode", "EconomicsSpec",
+    "SCHEMA_VERSION", "ActivationCheckpointing", "Cooling", "Currency", "CustomGpu", "EconomicsMode", "EconomicsSpec",
     "GradientDtype", "HardwareSpec", "InputPipeline", "InterLink", "IntraLink", "MeasuredPoint",
     "MeasuredSpec", "ModelSpec", "Parallelism", "Precision", "Profile", "Storage", "Task",
     "TimeValue", "TrainingSpec", "Virtualization", "default_profile", "field_meta", "meta",
