@@ -33,7 +33,7 @@ def load_gists() -> dict[str, Text]:
     """The facts that carry a gist: the claim without the article's example hardware and its
     prices (F31's "4060-class, ¥15,000" has no place in a report on H100s in dollars)."""
     path = resources_dir() / "article" / "facts.yaml"
-    raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    raw = load_builtin(path)
     return {fact_id: Text(en=text["gist"]["en"], zh=text["gist"]["zh"])
             for fact_id, text in raw["facts"].items() if isinstance(text.get("gist"), dict)}
 

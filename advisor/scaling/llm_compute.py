@@ -26,8 +26,8 @@ from dataclasses import dataclass, fields, replace
 from functools import cache
 
 import numpy as np
-import yaml
 
+from advisor.files.builtin_data import load_builtin
 from advisor.files.paths import resources_dir
 from advisor.scaling.layouts.cluster import Cluster
 from advisor.scaling.layouts.layout import CK_FULL, CK_NONE, Candidates
@@ -57,7 +57,7 @@ class LlmParams:
 @cache
 def _raw() -> dict:
     path = resources_dir() / "scaling" / "llm_parameters.yaml"
-    return yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    return load_builtin(path) or {}
 
 
 @cache

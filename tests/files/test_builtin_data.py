@@ -111,3 +111,12 @@ def test_older_forms_of_a_name_are_dropped(tmp_path: Path) -> None:
         source.write_text(f"a: {i}\n", encoding="utf-8")
         compiled("probe", [source], _Builds(i), ("text",))
     assert len(list(builtin_data.cache_dir().glob("probe-*.pickle"))) == builtin_data.KEEP
+
+
+def test_no_advisor_module_parses_yaml_with_the_pure_python_loader() -> None:
+    """``yaml.safe_load`` is the pure-Python parser (several times slower than libyaml): built-in
+    files go through ``advisor.files.builtin_data``, a user's through ``advisor.files.yaml_lines``."""
+    package = Path(builtin_data.__file__).resolve().parents[1]
+    slow = [str(p.relative_to(package)) for p in sorted(package.rglob("*.py"))
+            if "yaml.safe_load(" in p.read_text(encoding="utf-8")]
+    assert slow == []
