@@ -88,7 +88,7 @@ def layout_projection(profile: Profile, counts: list[int], gpu: GpuSpec, links: 
     fits = [c.fits for c in curve.choices]
     memory = np.array([c.memory_gb for c in curve.choices])
     bottleneck = [("memory" if not c.fits else "input_pipeline" if cut else
-                   c.step.bottleneck[0]) for c, cut in zip(curve.choices, starved, strict=True)]
+                   c.bottleneck) for c, cut in zip(curve.choices, starved, strict=True)]
     per_token = curve.shape.model_flops_per_token()
     tflops = tokens * per_token / 1e12
     out_notes = list(notes)
@@ -103,20 +103,24 @@ def layout_projection(profile: Profile, counts: list[int], gpu: GpuSpec, links: 
             mfu_low=float(mfu.min()), mfu_high=float(mfu.max()),
             err=float(np.expm1(q.band_log_width))))
     labels = [c.layout.label() for c in curve.choices]
+    step = [c.tokens_per_step / (rate * k * scale) for c, rate, k
+            in zip(curve.choices, model_rate.tolist(), n.tolist(), strict=True)]
+    # the nine series rounded in one pass (element by element, as nine passes would)
+    k = len(counts)
+    r = _r(np.concatenate((speed, low, high, speed / n, step, hours_one / speed, tokens / seq,
+                           tokens, tflops)))
     return Projection(
-        gpus=counts, nodes=[int(k) for k in np.ceil(n / profile.hardware.gpus_per_node)],
-        speedup=_r(speed), speedup_low=_r(low), speedup_high=_r(high),
-        efficiency=_r(speed / n), step_time_s=_r(
-            [c.tokens_per_step / (rate * k * scale) for c, rate, k
-             in zip(curve.choices, model_rate, n, strict=True)]),
-        run_hours=_r(hours_one / speed), bottleneck=bottleneck,
+        gpus=counts, nodes=[int(v) for v in np.ceil(n / profile.hardware.gpus_per_node)],
+        speedup=r[:k], speedup_low=r[k:2 * k], speedup_high=r[2 * k:3 * k],
+        efficiency=r[3 * k:4 * k], step_time_s=r[4 * k:5 * k],
+        run_hours=r[5 * k:6 * k], bottleneck=bottleneck,
         memory_per_gpu_gb=np.round(memory, 2).tolist(), fits=fits,
         parallelism=[c.layout.family for c in curve.choices],
         single_gpu_fits=bool(fits[counts.index(1)]) if 1 in counts
         else bool(curve.reference.memory_gb <= curve.usable_gb),
         notes=[t.en for t in out_notes], notes_zh=[t.zh for t in out_notes],
-        samples_per_s_per_gpu=_r(tokens / seq), tokens_per_s_per_gpu=_r(tokens),
-        tflops_per_gpu=_r(tflops), mfu=_r(tflops / curve.cluster.peak_tflops, 4),
+        samples_per_s_per_gpu=r[6 * k:7 * k], tokens_per_s_per_gpu=r[7 * k:8 * k],
+        tflops_per_gpu=r[8 * k:], mfu=_r(tflops / curve.cluster.peak_tflops, 4),
         layout=[t.en for t in labels], layout_zh=[t.zh for t in labels],
         tensor_parallel=[c.layout.tp for c in curve.choices],
         pipeline_parallel=[c.layout.pp for c in curve.choices],

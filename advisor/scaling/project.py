@@ -314,19 +314,21 @@ def project(profile: Profile, gpus: list[int] | None = None,
     per_gpu = _absolute(profile, gpu, p, speed, n)
     hours_one = one_gpu_hours(profile, per_gpu["one"])
     run_hours = hours_one / speed
-    # the six series rounded in one pass (element by element, as six passes would)
+    # the ten series rounded in one pass (element by element, as ten passes would)
     k = len(counts)
-    rounded = _r(np.concatenate((speed, band_low, band_high, speed / n, step, run_hours)))
+    rounded = _r(np.concatenate((speed, band_low, band_high, speed / n, step, run_hours,
+                                 *per_gpu["rows"])))
     return Projection(
         gpus=counts, nodes=[int(k) for k in np.ceil(n / hw.gpus_per_node).tolist()],
         speedup=rounded[:k], speedup_low=rounded[k:2 * k], speedup_high=rounded[2 * k:3 * k],
         efficiency=rounded[3 * k:4 * k], step_time_s=rounded[4 * k:5 * k],
-        run_hours=rounded[5 * k:], bottleneck=bottleneck,
+        run_hours=rounded[5 * k:6 * k], bottleneck=bottleneck,
         memory_per_gpu_gb=np.round(memory, 2).tolist(),
         fits=fit_list, parallelism=[STRATEGY_LABEL[s] for s in strategies],
         single_gpu_fits=single_fits, notes=[t.en for t in notes], notes_zh=[t.zh for t in notes],
-        samples_per_s_per_gpu=per_gpu["samples"], tokens_per_s_per_gpu=per_gpu["tokens"],
-        tflops_per_gpu=per_gpu["tflops"], mfu=per_gpu["mfu"],
+        samples_per_s_per_gpu=rounded[6 * k:7 * k],
+        tokens_per_s_per_gpu=rounded[7 * k:8 * k] if per_gpu["sequence"] else [None] * k,
+        tflops_per_gpu=rounded[8 * k:9 * k], mfu=rounded[9 * k:],
         usable_memory_gb=round(usable_gb(gpu.memory_gb, p), 2),
         memory_margin_gb=np.round(usable_gb(gpu.memory_gb, p) - memory, 2).tolist(),
         run_hours_one_gpu=float(f"{hours_one:.5g}"),
@@ -336,7 +338,8 @@ def project(profile: Profile, gpus: list[int] | None = None,
 def _absolute(profile: Profile, gpu, p: ScalingParams, speed: np.ndarray,
               n: np.ndarray) -> dict:
     """Per-GPU throughput from the single-GPU one (measured, else from FLOPs) and the curve:
-    samples/s, tokens/s (sequence models), model TFLOP/s and MFU at each count."""
+    samples/s, tokens/s (sequence models), model TFLOP/s and MFU at each count (``rows``,
+    not yet rounded)."""
     one = single_gpu_samples_per_s(profile) or (
         profile.training.batch_per_gpu / step_compute_s(profile, gpu, p))
     samples = one * speed / n
@@ -344,10 +347,9 @@ def _absolute(profile: Profile, gpu, p: ScalingParams, speed: np.ndarray,
         / profile.model.params_millions
     tflops = samples * flops / 1e12
     sequence = sequence_length(profile) if profile.task in SEQUENCE_TASKS else 0
-    rows = _r(np.stack([samples, samples * sequence, tflops,
-                        tflops / peak_tflops(gpu, profile.training.precision)]))  # one call
-    return {"one": one, "samples": rows[0], "tokens": rows[1] if sequence else [None] * len(n),
-            "tflops": rows[2], "mfu": rows[3]}
+    rows = (samples, samples * sequence, tflops,
+            tflops / peak_tflops(gpu, profile.training.precision))
+    return {"one": one, "rows": rows, "sequence": bool(sequence)}
 
 
 _OVERHEADS = ("communication", "input_pipeline", "synchronisation", "virtualization",

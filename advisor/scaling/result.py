@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 Bottleneck = Literal["compute", "communication", "input_pipeline", "memory", "synchronisation",
                      "pipeline_bubble", "alternating_training", "virtualization"]
 
 
 class Projection(BaseModel):
-    """Parallel lists, one entry per GPU count in ``gpus`` (ascending)."""
+    """Parallel lists, one entry per GPU count in ``gpus`` (ascending). Lists left out start
+    empty (``default_factory``: pydantic deep-copies a literal ``[]`` default per instance)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -28,23 +29,27 @@ class Projection(BaseModel):
     fits: list[bool]
     parallelism: list[str]  # data | zero | fsdp | tensor | pipeline | hybrid, per N
     single_gpu_fits: bool
-    notes: list[str] = []
-    notes_zh: list[str] = []  # the same notes in Simplified Chinese, parallel to ``notes``
+    notes: list[str] = Field(default_factory=list)
+    # the same notes in Simplified Chinese, parallel to ``notes``
+    notes_zh: list[str] = Field(default_factory=list)
     # Absolute throughput per GPU count (empty lists: not computed, e.g. a hand-made curve).
-    samples_per_s_per_gpu: list[float] = []
-    tokens_per_s_per_gpu: list[float | None] = []  # sequence models only
-    tflops_per_gpu: list[float] = []  # model FLOPs (no recomputation) per second per GPU
-    mfu: list[float] = []  # model FLOPs utilisation: tflops_per_gpu / the GPU's dense peak
+    samples_per_s_per_gpu: list[float] = Field(default_factory=list)
+    # sequence models only
+    tokens_per_s_per_gpu: list[float | None] = Field(default_factory=list)
+    # model FLOPs (no recomputation) per second per GPU
+    tflops_per_gpu: list[float] = Field(default_factory=list)
+    # model FLOPs utilisation: tflops_per_gpu / the GPU's dense peak
+    mfu: list[float] = Field(default_factory=list)
     # The split each count runs (large transformers; empty otherwise): "TP 8 x PP 4 x DP 16, ..."
-    layout: list[str] = []
-    layout_zh: list[str] = []
-    tensor_parallel: list[int] = []
-    pipeline_parallel: list[int] = []
-    data_parallel: list[int] = []
+    layout: list[str] = Field(default_factory=list)
+    layout_zh: list[str] = Field(default_factory=list)
+    tensor_parallel: list[int] = Field(default_factory=list)
+    pipeline_parallel: list[int] = Field(default_factory=list)
+    data_parallel: list[int] = Field(default_factory=list)
     # GPU memory one may fill (the rest is kept free for fragmentation and the allocator) and
     # what is left of it at each count (negative: does not fit)
     usable_memory_gb: float | None = None
-    memory_margin_gb: list[float] = []
+    memory_margin_gb: list[float] = Field(default_factory=list)
     # One run on one GPU (measured, or planned from the run's FLOPs: hypothetical when the
     # model does not fit one GPU); planned_from_size: no measured time was given
     run_hours_one_gpu: float | None = None

@@ -10,12 +10,20 @@ memory: the reference a speed-up is measured against (F05, F24).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from advisor.catalog.gpus import GpuSpec
 from advisor.profile import ActivationCheckpointing, Parallelism, Precision, Profile, Task
 from advisor.scaling.inputs import grad_bytes_per_param
 from advisor.scaling.layouts.cluster import Cluster, cluster_of
-from advisor.scaling.layouts.search import Choice, Fixed, choose_many, enumerate_layouts
+from advisor.scaling.layouts.search import (
+    Choice,
+    Fixed,
+    Pool,
+    choose_many,
+    enumerate_layouts,
+    pooled,
+)
 from advisor.scaling.layouts.shape import ModelShape, shape_of
 from advisor.scaling.layouts.states import StateBytes, mixed_precision_adam
 from advisor.scaling.links import LinkFigures
@@ -91,6 +99,25 @@ class LayoutCurve:
         return self.reference.tokens_per_step / self.reference.step_s
 
 
+@lru_cache(maxsize=64)  # a profile's counts are searched again by every projection of it
+def _pool(shape: ModelShape, counts: tuple[int, ...], gpus_per_node: int,
+          batches: tuple[int, ...], one: int, checkpointing: str, fixed: Fixed,
+          batch_per_gpu: int) -> Pool:
+    """The layouts of every count, then those of one GPU with enough memory (the reference
+    a speed-up is measured against), concatenated."""
+    groups = [enumerate_layouts(shape, n, gpus_per_node, batch, checkpointing, fixed)
+              for n, batch in zip(counts, batches, strict=True)]
+    # what the profile fixes cannot run on n GPUs (degrees that do not divide it): the
+    # nearest split that can
+    loose = Fixed(max_micro_batch=batch_per_gpu)
+    groups = [g if g.size else enumerate_layouts(shape, n, gpus_per_node, batch,
+                                                 checkpointing, loose)
+              for g, n, batch in zip(groups, counts, batches, strict=True)]
+    groups.append(enumerate_layouts(shape, 1, gpus_per_node, one, checkpointing,
+                                    Fixed(micro_batch=min(batch_per_gpu, one))))
+    return pooled(groups)
+
+
 def layout_curve(profile: Profile, counts: list[int], gpu: GpuSpec, links: LinkFigures,
                  p: ScalingParams, q: LlmParams | None = None) -> LayoutCurve:
     q = q or load_llm_params()
@@ -106,18 +133,9 @@ def layout_curve(profile: Profile, counts: list[int], gpu: GpuSpec, links: LinkF
     batches = [t.global_batch or t.batch_per_gpu * t.gradient_accumulation_steps * n
                for n in counts]
     one = t.global_batch or t.batch_per_gpu * t.gradient_accumulation_steps
-    groups = [enumerate_layouts(shape, n, hw.gpus_per_node, batch, checkpointing, fixed)
-              for n, batch in zip(counts, batches, strict=True)]
-    # what the profile fixes cannot run on n GPUs (degrees that do not divide it): the
-    # nearest split that can
-    loose = Fixed(max_micro_batch=t.batch_per_gpu)
-    groups = [g if g.size else enumerate_layouts(shape, n, hw.gpus_per_node, batch,
-                                                 checkpointing, loose)
-              for g, n, batch in zip(groups, counts, batches, strict=True)]
-    # one GPU with enough memory: the reference a speed-up is measured against
-    groups.append(enumerate_layouts(shape, 1, hw.gpus_per_node, one, checkpointing,
-                                    Fixed(micro_batch=min(t.batch_per_gpu, one))))
-    chosen = choose_many(shape, groups, cluster, states, q, grads,
+    pool = _pool(shape, tuple(counts), hw.gpus_per_node, tuple(batches), one, checkpointing,
+                 fixed, t.batch_per_gpu)
+    chosen = choose_many(shape, pool, cluster, states, q, grads,
                          [usable] * len(counts) + [float("inf")], q.context_overhead_gb)
     choices, reference = chosen[:-1], chosen[-1]
     return LayoutCurve(shape=shape, cluster=cluster, usable_gb=usable, choices=choices,

@@ -55,23 +55,30 @@ class Layout:
 
     def label(self) -> Text:
         """E.g. "TP 8 x PP 4 x DP 16, ZeRO-1, micro-batch 1 x 32"."""
-        dims = [f"{name} {k}" for name, k in (("TP", self.tp), ("PP", self.pp),
-                                               ("DP", self.dp)) if k > 1] or ["1 GPU"]
-        en, zh = [" × ".join(dims)], [" × ".join(dims).replace("1 GPU", "单卡")]
-        if self.interleave > 1:
-            en.append(f"{self.interleave} chunks per GPU")
-            zh.append(f"每卡 {self.interleave} 个交错块")
-        if self.sharding in _SHARDING_WORDS and self.dp > 1:
-            e, z = _SHARDING_WORDS[self.sharding]
-            en.append(e)
-            zh.append(z)
-        if self.checkpointing in _CHECKPOINT_WORDS:
-            e, z = _CHECKPOINT_WORDS[self.checkpointing]
-            en.append(e)
-            zh.append(z)
-        en.append(f"micro-batch {self.micro_batch} × {self.micro_batches}")
-        zh.append(f"微批次 {self.micro_batch} × {self.micro_batches}")
-        return Text(en=", ".join(en), zh="，".join(zh))
+        text = self.__dict__.get("_label")
+        if text is None:  # kept on the (frozen) layout: the search hands out shared layouts
+            text = self.__dict__["_label"] = _label(self)
+        return text
+
+
+def _label(layout: Layout) -> Text:
+    dims = [f"{name} {k}" for name, k in (("TP", layout.tp), ("PP", layout.pp),
+                                           ("DP", layout.dp)) if k > 1] or ["1 GPU"]
+    en, zh = [" × ".join(dims)], [" × ".join(dims).replace("1 GPU", "单卡")]
+    if layout.interleave > 1:
+        en.append(f"{layout.interleave} chunks per GPU")
+        zh.append(f"每卡 {layout.interleave} 个交错块")
+    if layout.sharding in _SHARDING_WORDS and layout.dp > 1:
+        e, z = _SHARDING_WORDS[layout.sharding]
+        en.append(e)
+        zh.append(z)
+    if layout.checkpointing in _CHECKPOINT_WORDS:
+        e, z = _CHECKPOINT_WORDS[layout.checkpointing]
+        en.append(e)
+        zh.append(z)
+    en.append(f"micro-batch {layout.micro_batch} × {layout.micro_batches}")
+    zh.append(f"微批次 {layout.micro_batch} × {layout.micro_batches}")
+    return Text(en=", ".join(en), zh="，".join(zh))
 
 
 @dataclass(frozen=True)
