@@ -22,9 +22,8 @@ from advisor.scaling.inputs import (
     step_compute_s,
     vgpu_sharing,
 )
-from advisor.scaling.layout_projection import NOTE_REFERENCE, layout_projection
 from advisor.scaling.layouts.cluster import peak_tflops
-from advisor.scaling.layouts.engine import uses_layouts
+from advisor.scaling.layouts.eligibility import uses_layouts
 from advisor.scaling.links import link_figures
 from advisor.scaling.memory import (
     STRATEGY_LABEL,
@@ -53,6 +52,8 @@ NOTE_NO_FIT = Text(en="Plain data parallel does not fit one GPU's memory; the sp
 def says_one_gpu_cannot_hold(notes: list[str]) -> bool:
     """Whether a projection's notes (either language) already say that one GPU cannot hold
     the model: the data-parallel note or the layouts' reference note."""
+    from advisor.scaling.layout_projection import NOTE_REFERENCE
+
     starts = [text.split("{")[0] for note in (NOTE_NO_FIT, NOTE_REFERENCE)
               for text in (note.en, note.zh)]
     return any(note.startswith(start) for note in notes for start in starts)
@@ -227,6 +228,9 @@ def project(profile: Profile, gpus: list[int] | None = None,
                                        inter_link, hw.gpus_per_node))
         if counts[-1] > TESTED_GPUS_LAYOUTS:
             extra.append(NOTE_UNTESTED_SCALE_LAYOUTS.format(tested=TESTED_GPUS_LAYOUTS))
+        # imported here: a data-parallel profile needs none of the layout modules
+        from advisor.scaling.layout_projection import layout_projection
+
         return layout_projection(profile, counts, gpu, links, p, extra)
     strategies, memory, fits = choose_strategies(profile, n, gpu.memory_gb, p)
     single_fits = single_gpu_fits(profile, gpu.memory_gb, p)

@@ -1,6 +1,7 @@
 """The command line's front door stays cheap: ``--version`` and ``--help`` import no command,
 neither the rule engine nor numpy nor the projection; ``validate`` and ``schema`` need the
-profile's models only; ``project`` needs no rule engine and no price model. Import guards
+profile's models only; ``project`` needs no rule engine and no price model (and no layout
+search for a data-parallel profile). Import guards
 (what is loaded), not timings: the times are measured by ``benchmarks/cli_startup.py``."""
 
 from __future__ import annotations
@@ -55,12 +56,23 @@ def test_validate_and_schema_import_no_engine_numpy_or_projection(argv) -> None:
     assert _heavy(modules, HEAVY + ("advisor.catalog.entries", "advisor.catalog.overrides")) == []
 
 
+LAYOUT_MODULES = ("advisor.scaling.layout_projection", "advisor.scaling.llm_compute",
+                  "advisor.scaling.layouts.engine", "advisor.scaling.layouts.search")
+
+
 def test_project_imports_neither_the_rule_engine_nor_the_prices() -> None:
     status, modules = _loaded_after(["project", str(EXAMPLES / "medium-model-4gpu-worth-it.yaml")])
     assert status == 0
     assert _heavy(modules, ("durable", "durable_rules_engine", "advisor.rulebase",
                             "advisor.costs", "advisor.catalog.entries",
                             "advisor.catalog.overrides", "advisor.hwimport")) == []
+    assert _heavy(modules, LAYOUT_MODULES) == []  # a data-parallel profile: no layout search
+
+
+def test_a_large_model_projects_through_the_layouts() -> None:
+    status, modules = _loaded_after(["project", str(EXAMPLES / "plan-7b-on-one-8xh100.yaml")])
+    assert status == 0
+    assert _heavy(modules, LAYOUT_MODULES) == sorted(LAYOUT_MODULES)
 
 
 def test_a_command_imports_its_own_module_only() -> None:

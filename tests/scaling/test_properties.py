@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from advisor.catalog.gpus import resolve_gpu
 from advisor.profile import Cooling, InputPipeline, InterLink, IntraLink, Parallelism, Profile
 from advisor.scaling import default_gpu_counts, project
-from advisor.scaling.layouts.engine import uses_layouts
+from advisor.scaling.layouts.eligibility import uses_layouts
 from advisor.scaling.parameters import load_params
 from tests.support.strategies import profiles
 

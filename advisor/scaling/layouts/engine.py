@@ -1,11 +1,11 @@
 """A profile's large transformer over several GPU counts: the layout kept at each count.
 
-``uses_layouts`` says when the projection takes this path: a language model (task ``llm``, or
-an ``nlp`` transformer) that does not fit one GPU with plain data parallel or whose profile
-fixes tensor or pipeline parallel, or an ``llm`` planned from its size. ``layout_curve`` searches every count
-(``search.best_layout``) with what the profile fixes, plus one hypothetical GPU with enough
-memory: the reference a speed-up is measured against (F05, F24).
-"""
+``eligibility.uses_layouts`` says when the projection takes this path: a language model
+(task ``llm``, or an ``nlp`` transformer) that does not fit one GPU with plain data parallel
+or whose profile fixes tensor or pipeline parallel, or an ``llm`` planned from its size.
+``layout_curve`` searches every count (``search.best_layout``) with what the profile fixes,
+plus one hypothetical GPU with enough memory: the reference a speed-up is measured against
+(F05, F24)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from advisor.catalog.gpus import GpuSpec
-from advisor.profile import ActivationCheckpointing, Parallelism, Precision, Profile, Task
+from advisor.profile import ActivationCheckpointing, Parallelism, Precision, Profile
 from advisor.scaling.inputs import grad_bytes_per_param
 from advisor.scaling.layouts.cluster import Cluster, cluster_of
 from advisor.scaling.layouts.search import (
@@ -28,24 +28,11 @@ from advisor.scaling.layouts.shape import ModelShape, shape_of
 from advisor.scaling.layouts.states import StateBytes, mixed_precision_adam
 from advisor.scaling.links import LinkFigures
 from advisor.scaling.llm_compute import LlmParams, load_llm_params
-from advisor.scaling.memory import single_gpu_fits
 from advisor.scaling.parameters import ScalingParams
 
 _SHARDING = {Parallelism.data: ("none",), Parallelism.zero1: ("zero1",),
              Parallelism.zero2: ("zero2",), Parallelism.zero3: ("zero3",),
              Parallelism.fsdp: ("fsdp",), Parallelism.hsdp: ("hsdp",)}
-_LAYOUT_CHOICES = (Parallelism.tensor, Parallelism.pipeline, Parallelism.hsdp)
-
-
-def uses_layouts(profile: Profile, memory_gb: float, p: ScalingParams) -> bool:
-    """Language models (``llm``; an ``nlp`` transformer when it is split or does not fit one
-    GPU) take the layouts; everything else the data-parallel model."""
-    t = profile.training
-    if profile.task not in (Task.llm, Task.nlp):
-        return False
-    split = (bool(t.tensor_parallel) or bool(t.pipeline_parallel)
-             or t.parallelism in _LAYOUT_CHOICES or not single_gpu_fits(profile, memory_gb, p))
-    return split or (profile.task == Task.llm and t.planned_from_size)
 
 
 def states_of(profile: Profile) -> StateBytes:

@@ -1,0 +1,27 @@
+"""Which profiles the layout engine projects (``uses_layouts``), apart from the engine itself:
+the projection asks for every profile, and a data-parallel one then needs none of the
+layout modules (``tests/cli/test_fast_start.py`` holds ``project`` to that).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from advisor.profile import Parallelism, Profile, Task
+from advisor.scaling.memory import single_gpu_fits
+
+if TYPE_CHECKING:
+    from advisor.scaling.parameters import ScalingParams
+
+LAYOUT_CHOICES = (Parallelism.tensor, Parallelism.pipeline, Parallelism.hsdp)
+
+
+def uses_layouts(profile: Profile, memory_gb: float, p: ScalingParams) -> bool:
+    """Language models (``llm``; an ``nlp`` transformer when it is split or does not fit one
+    GPU) take the layouts; everything else the data-parallel model."""
+    t = profile.training
+    if profile.task not in (Task.llm, Task.nlp):
+        return False
+    split = (bool(t.tensor_parallel) or bool(t.pipeline_parallel)
+             or t.parallelism in LAYOUT_CHOICES or not single_gpu_fits(profile, memory_gb, p))
+    return split or (profile.task == Task.llm and t.planned_from_size)
