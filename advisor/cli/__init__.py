@@ -3,7 +3,8 @@
 Each subcommand lives in ``advisor/cli/commands/<name>.py`` and exposes ``register(subparsers)``;
 ``COMMANDS`` lists them with the one-line help ``--help`` shows, so a call imports only the
 module of the command it names (``--version`` and ``--help`` import none: scripts and the
-wizard call the command line over and over; ``--version`` prints ``advisor.files.about``). Exit status: 0 ok, 2 bad input, 1 internal error.
+wizard call the command line over and over; ``--version`` prints ``advisor.files.about``).
+Exit status: 0 ok, 2 bad input, 1 internal error.
 """
 
 from __future__ import annotations

@@ -10,8 +10,8 @@ rule base, the GPU table, the catalog's entries) in the user's cache folder, pic
 key that hashes the files' bytes and paths, the source of the advisor packages that build it
 and define its classes, and the Python, pydantic, PyYAML and advisor versions. A changed file,
 a moved installation or new code gives a new key, so a stale form is never read; a form that
-cannot be read or written is built again (the advisor never depends on its cache). ``GPU_ADVISOR_CACHE_DIR`` moves the folder;
-``GPU_ADVISOR_NO_CACHE=1`` turns the cache off.
+cannot be read or written is built again (the advisor never depends on its cache).
+``GPU_ADVISOR_CACHE_DIR`` moves the folder; ``GPU_ADVISOR_NO_CACHE=1`` turns the cache off.
 """
 
 from __future__ import annotations
