@@ -14,12 +14,16 @@ from advisor.profile.enums import (
     EconomicsMode,
     GradientDtype,
     InputPipeline,
+    InputSizes,
     InterLink,
     IntraLink,
+    KeepBatch,
     Parallelism,
     Precision,
     Storage,
+    SubNetworks,
     Task,
+    ThroughputUnit,
     TimeValue,
     Virtualization,
 )
@@ -31,7 +35,8 @@ from advisor.profile.workload import ModelSpec, TrainingSpec
 
 __all__ = [
     "SCHEMA_VERSION", "Cooling", "Currency", "CustomGpu", "EconomicsMode", "EconomicsSpec",
-    "GradientDtype", "HardwareSpec", "InputPipeline", "InterLink", "IntraLink", "MeasuredPoint",
-    "MeasuredSpec", "ModelSpec", "Parallelism", "Precision", "Profile", "Storage", "Task",
-    "TimeValue", "TrainingSpec", "Virtualization", "default_profile", "field_meta", "meta",
+    "GradientDtype", "HardwareSpec", "InputPipeline", "InputSizes", "InterLink", "IntraLink",
+    "KeepBatch", "MeasuredPoint", "MeasuredSpec", "ModelSpec", "Parallelism", "Precision",
+    "Profile", "Storage", "SubNetworks", "Task", "ThroughputUnit", "TimeValue", "TrainingSpec",
+    "Virtualization", "default_profile", "field_meta", "meta",
 ]

@@ -8,16 +8,18 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
+from pydantic_core import PydanticCustomError
 
 from advisor.profile.economics import EconomicsSpec
-from advisor.profile.enums import Task
+from advisor.profile.enums import Task, ThroughputUnit
 from advisor.profile.field_meta import StrictSection, meta
 from advisor.profile.hardware import HardwareSpec
 from advisor.profile.measured import MeasuredSpec
 from advisor.profile.workload import ModelSpec, TrainingSpec
 
 SCHEMA_VERSION = 1
+_PER_SEQUENCE = (ThroughputUnit.tokens, ThroughputUnit.frames)
 
 
 
@@ -33,6 +35,42 @@ class Profile(StrictSection):
     economics: EconomicsSpec = Field(default_factory=EconomicsSpec)
     measured: MeasuredSpec | None = None
     notes: str = Field(default="", max_length=10_000)
+
+    @model_validator(mode="after")
+    def _sequence_for_token_rates(self) -> Profile:
+        """A rate in tokens (frames) per second is a rate in samples only through the tokens
+        (frames) one sample holds: the sequence length, which a default would only guess."""
+        unit = self.training.throughput_unit
+        if unit in _PER_SEQUENCE and self.training.single_gpu_throughput is not None \
+                and self.model.sequence_length is None:
+            raise PydanticCustomError(
+                "sequence_length_missing", "a throughput in {unit} needs {at}",
+                {"unit": unit.value, "at": "model.sequence_length",
+                 "line_at": "training.throughput_unit"})
+        return self
+
+    @property
+    def throughput_items_per_sample(self) -> float:
+        """How many of the single-GPU throughput's units one sample of the batch holds: 1 for
+        samples and images, the sequence length for tokens and frames, the audio samples per
+        sample for audio samples."""
+        unit = self.training.throughput_unit
+        if unit in _PER_SEQUENCE:
+            return float(self.model.sequence_length or 1)
+        if unit == ThroughputUnit.audio_samples:
+            return float(self.training.audio_samples_per_sample or 1)
+        return 1.0
+
+    @property
+    def single_gpu_samples_per_s(self) -> float | None:
+        """The user's own single-GPU throughput in samples per second (given in any unit, or
+        implied by a run's length), None when only the hours are known."""
+        return self.training.samples_per_s(self.throughput_items_per_sample)
+
+    @property
+    def run_hours_one_gpu(self) -> float:
+        """Hours of one run on one GPU, from the run time or from throughput × data."""
+        return self.training.run_hours_for(self.throughput_items_per_sample)
 
 
 def default_profile() -> Profile:

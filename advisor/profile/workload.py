@@ -8,7 +8,17 @@ from typing import Any
 from pydantic import model_validator
 from pydantic_core import PydanticCustomError
 
-from advisor.profile.enums import GradientDtype, InputPipeline, Parallelism, Precision, Storage
+from advisor.profile.enums import (
+    GradientDtype,
+    InputPipeline,
+    InputSizes,
+    KeepBatch,
+    Parallelism,
+    Precision,
+    Storage,
+    SubNetworks,
+    ThroughputUnit,
+)
 from advisor.profile.field_meta import StrictSection, meta
 
 
@@ -48,6 +58,19 @@ class TrainingSpec(StrictSection):
         "Samples per second on one GPU (instead of run time; needs data set size and epochs).",
         "单卡每秒处理的样本数（可代替运行时间；需同时给出数据集大小和轮数）。", unit="samples/s",
         unit_zh="样本/秒", default=None, gt=0, le=1e9)
+    throughput_unit: ThroughputUnit = meta(
+        "Throughput counts", "吞吐的单位",
+        "What the single-GPU throughput counts, as your log prints it: samples (or images) per "
+        "second, tokens or frames per second (divided by the sequence length), or audio samples "
+        "per second (divided by the audio samples per sample).",
+        "单卡吞吐按日志里的单位填写：每秒样本数（或图像数）、每秒 token 数或帧数（按序列长度折算），"
+        "或每秒音频采样点数（按每个样本的采样点数折算）。", default=ThroughputUnit.samples)
+    audio_samples_per_sample: int | None = meta(
+        "Audio samples per sample", "每个样本的音频采样点数",
+        "With a throughput in audio samples per second: audio samples in one training sample "
+        "(the segment length of a vocoder, or clip seconds x sample rate).",
+        "吞吐按每秒音频采样点计时：一个训练样本包含的采样点数（声码器的 segment 长度，或片段秒数 × 采样率）。",
+        unit="audio samples", unit_zh="采样点", default=None, ge=1, le=10**9)
     dataset_samples: int | None = meta("Data set size", "数据集大小", "Samples in one epoch.",
                                        "一个 epoch 的样本数。", unit="samples", unit_zh="样本",
                                        default=None, ge=1, le=10**13)
@@ -55,7 +78,7 @@ class TrainingSpec(StrictSection):
                                 "每次训练遍历数据集的次数。", default=None, gt=0, le=100_000)
     batch_per_gpu: int = meta("Batch per GPU", "每卡批大小", "Samples per GPU per step.",
                               "每张卡每步处理的样本数。", unit="samples", unit_zh="样本",
-                              default=64, ge=1, le=1_000_000)
+                              default=64, ge=1, le=16_777_216)
     precision: Precision = meta("Precision", "精度", "Number format of training.",
                                 "训练使用的数值精度。", default=Precision.amp)
     gradient_dtype: GradientDtype = meta(
@@ -82,6 +105,31 @@ class TrainingSpec(StrictSection):
         "per optimizer step. 1 = no accumulation.",
         "每次优化器更新包含的微批次数（每个微批次为每卡批大小）；梯度每次更新只同步一次。"
         "1 表示不累积。", unit="micro-batches", unit_zh="微批次", default=1, ge=1, le=4096)
+    keep_batch: KeepBatch = meta(
+        "Batch kept when adding GPUs", "增加显卡时保持不变的批大小",
+        "per_gpu: every GPU keeps its batch, so the global batch grows with the GPUs; global: the "
+        "global batch stays as on one GPU (fewer accumulation steps first, then a smaller batch "
+        "per GPU), as when the learning rate must not change.",
+        "per_gpu：每张卡的批大小不变，全局批大小随卡数增大；global：全局批大小与单卡时相同"
+        "（先减少梯度累积步数，再减小每卡批大小），例如不想重新调学习率时。",
+        default=KeepBatch.per_gpu)
+    input_sizes: InputSizes = meta(
+        "Input sizes", "输入尺寸",
+        "fixed: every sample costs the same (fixed crops, 3D volumes, packed or padded "
+        "sequences); variable: images of different sizes, sentences or utterances of different "
+        "lengths, region proposals. GPUs wait for the slowest each step; auto follows the task.",
+        "fixed：每个样本计算量相同（固定裁剪、3D 体数据、打包或补齐的序列）；variable：图像尺寸、"
+        "句子或语音长度、候选框数量各不相同。每一步都要等最慢的卡；auto 按任务类型判断。",
+        default=InputSizes.auto)
+    sub_networks: SubNetworks = meta(
+        "Sub-networks (GAN / RL)", "子网络训练方式（GAN / 强化学习）",
+        "together: every GPU trains all sub-networks each step (plain data parallel, e.g. "
+        "StyleGAN2); take_turns: sub-networks alternate on separate GPUs, or actors and a learner "
+        "wait for each other, so GPUs idle (F21). auto: reinforcement learning takes turns, "
+        "GANs train together.",
+        "together：每张卡每一步都训练全部子网络（普通数据并行，如 StyleGAN2）；take_turns：子网络"
+        "分在不同的卡上轮流训练，或 actor 与 learner 互相等待，显卡会空闲（F21）。auto：强化学习按"
+        "轮流训练、GAN 按一起训练估算。", default=SubNetworks.auto)
     runs_per_month: float = meta(
         "Runs per month", "每月训练次数", "How many full runs you do in a month.",
         "每月完整训练的次数。", unit="runs/month", unit_zh="次/月", default=4, ge=0, le=100_000)
@@ -137,10 +185,30 @@ class TrainingSpec(StrictSection):
                     "epochs")
         return self
 
-    @property
-    def run_hours_one_gpu(self) -> float:
+    @model_validator(mode="after")
+    def _audio_samples_known(self) -> TrainingSpec:
+        if self.throughput_unit == ThroughputUnit.audio_samples and \
+                self.audio_samples_per_sample is None:
+            raise PydanticCustomError(
+                "audio_samples_per_sample_missing",
+                "a throughput in audio samples needs {at}",
+                {"at": "audio_samples_per_sample", "line_at": "throughput_unit"})
+        return self
+
+    def samples_per_s(self, items_per_sample: float) -> float | None:
+        """The single-GPU throughput in samples per second (``items_per_sample``: how many of
+        the throughput's units one sample holds, see ``Profile.throughput_items_per_sample``),
+        else samples × epochs over the run's hours, else None."""
+        if self.single_gpu_throughput:
+            return self.single_gpu_throughput / items_per_sample
+        if self.single_gpu_hours and self.dataset_samples and self.epochs:
+            return self.dataset_samples * self.epochs / (self.single_gpu_hours * 3600.0)
+        return None
+
+    def run_hours_for(self, items_per_sample: float) -> float:
         """Hours of one run on one GPU, from the run time or from throughput × data."""
         if self.single_gpu_hours is not None:
             return self.single_gpu_hours
         assert self.single_gpu_throughput and self.dataset_samples and self.epochs
-        return self.dataset_samples * self.epochs / self.single_gpu_throughput / 3600.0
+        return self.dataset_samples * self.epochs * items_per_sample \
+            / self.single_gpu_throughput / 3600.0

@@ -270,7 +270,7 @@ def project(profile: Profile, gpus: list[int] | None = None,
                           zh=NOTE_SLOWER.zh.format(n=counts[i], neck=zh, step=one)))
     if counts[-1] > TESTED_GPUS:
         notes.append(NOTE_UNTESTED_SCALE.format(tested=TESTED_GPUS))
-    run_hours = profile.training.run_hours_one_gpu / speed
+    run_hours = profile.run_hours_one_gpu / speed
     return Projection(
         gpus=counts, nodes=[int(k) for k in np.ceil(n / hw.gpus_per_node)],
         speedup=_r(speed), speedup_low=_r(band_low), speedup_high=_r(band_high),

@@ -135,7 +135,7 @@ def base_facts(profile: Profile, projection: Projection, costs: CostReport,
 
     tr, hw, ec = profile.training, profile.hardware, profile.economics
     spec = resolve_gpu(hw.gpu)
-    hours = tr.run_hours_one_gpu
+    hours = profile.run_hours_one_gpu
     top = considered if considered in projection.gpus else max(projection.gpus)
     last = projection.gpus.index(top)
     user_par = tr.parallelism.value
