@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import lru_cache
 
 import numpy as np
@@ -10,14 +11,15 @@ from advisor.catalog.gpus import resolve_gpu
 from advisor.files.errors import InputError
 from advisor.profile import InputPipeline, InterLink, IntraLink, Precision, Profile
 from advisor.profile.labels import INTER_LINK as INTER_LINK_LABEL
+from advisor.scaling.batch_scaling import scaled_batches
 from advisor.scaling.inputs import (
-    ALTERNATING_TASKS,
     data_parallel_inputs,
     pessimistic,
     sequence_length,
     vgpu_sharing,
 )
 from advisor.scaling.links import link_figures
+from advisor.scaling.measured_memory import memory_estimate
 from advisor.scaling.memory import (
     STRATEGY_LABEL,
     activation_gb,
@@ -28,6 +30,8 @@ from advisor.scaling.model_parallel import estimated_shape, pipeline_parallel, t
 from advisor.scaling.parameters import ScalingParams, load_params
 from advisor.scaling.physics import breakdown
 from advisor.scaling.result import Projection
+from advisor.scaling.task_defaults import turn_notes
+from advisor.scaling.throughput_check import impossible_throughput
 from advisor.text.i18n import Text
 
 # ZeRO-3 / FSDP gather weights twice: 1.5x traffic (also across the replicas of a hybrid
@@ -41,9 +45,6 @@ NOTE_NO_FIT = Text(en="Plain data parallel does not fit one GPU's memory; the sp
 NOTE_VGPU = Text(en="Virtualised GPUs may share a physical card: the low end assumes {v:g} "
                     "vGPUs per card (F29).",
                  zh="虚拟化的 GPU 可能共享同一张物理卡：下限按每卡 {v:g} 个 vGPU 估计（F29）。")
-NOTE_ALT = Text(en="Alternating training (GAN / RL) idles GPUs while sub-networks wait their "
-                   "turn: speed-up stays near 1.5x (F21).",
-                zh="交替训练（GAN / 强化学习）中子网络轮流训练，GPU 在等待：加速比约 1.5 倍以内（F21）。")
 NOTE_EMBEDDING = Text(
     en="Recommendation model too large for one GPU: the projection assumes DLRM-style training: "
        "the embedding tables (taken as {emb:g} % of the parameters) are sharded across the GPUs "
@@ -65,6 +66,7 @@ _NECK_WORDS = {"communication": ("gradient exchange", "梯度同步"),
                "alternating_training": ("turn-taking of the sub-networks", "子网络轮流训练"),
                "memory": ("memory shortage", "显存不足"), "compute": ("overhead", "额外")}
 
+NVLINK_MACHINES = (IntraLink.nvlink, IntraLink.nvswitch)  # the band's server regime
 DEFAULT_INTER_LINK = InterLink.ethernet_25g  # assumed network for machines the profile lacks
 # ... unless the machine is an SXM (NVLink / NVSwitch) server: DGX/HGX-class machines are built
 # for clusters and ship with InfiniBand of their generation (DGX-1: EDR, DGX A100: 8 x HDR,
@@ -191,6 +193,7 @@ def project(profile: Profile, gpus: list[int] | None = None,
                          hw.allreduce_busbw_gbs)
     strategies, memory, fits = choose_strategies(profile, n, gpu.memory_gb, p)
     single_fits = single_gpu_fits(profile, gpu.memory_gb, p)
+    batch_scale, accumulation = scaled_batches(profile, n)
     speed = np.empty_like(n)
     low = np.empty_like(n)
     step = np.empty_like(n)
@@ -198,7 +201,8 @@ def project(profile: Profile, gpus: list[int] | None = None,
     _, vgpus_low = vgpu_sharing(profile)
     for name in sorted(set(strategies)):
         idx = np.array([i for i, s in enumerate(strategies) if s == name])
-        x = data_parallel_inputs(profile, gpu, links, p, _VOLUME.get(name, 1.0))
+        x = replace(data_parallel_inputs(profile, gpu, links, p, _VOLUME.get(name, 1.0)),
+                    batch_scale=batch_scale[idx], accumulation_steps=accumulation[idx])
         if name in ("tensor", "hybrid", "hybrid_zero3"):
             ways = np.minimum(n[idx], hw.gpus_per_node)
             act_bytes = 4.0 if profile.training.precision in (Precision.fp32, Precision.tf32) \
@@ -238,17 +242,19 @@ def project(profile: Profile, gpus: list[int] | None = None,
         low[idx] = s_low
     speed = np.clip(np.nan_to_num(speed, nan=0.0, posinf=0.0), 0.0, n)
     low = np.clip(np.nan_to_num(low, nan=0.0, posinf=0.0), 0.0, n)
-    width = (p.band_log_width_tuned if profile.training.input_pipeline == InputPipeline.tuned
-             else p.band_log_width_typical)
-    spread = np.exp(width * np.log2(n))
-    band_low = np.clip(np.minimum(speed / spread, low), 0.0, speed)  # 0 <= low <= speed-up
-    band_high = np.clip(speed * spread, speed, n)  # speed-up <= high <= N
+    below, above = band_factors(profile, n, p)
+    band_low = np.clip(np.minimum(speed * below, low), 0.0, speed)  # 0 <= low <= speed-up
+    band_high = np.clip(speed * above, speed, n)  # speed-up <= high <= N
     if counts[0] == 1:  # the baseline is the user's own single-GPU run
         speed[0] = band_low[0] = band_high[0] = 1.0
     for i in range(len(n)):
         if not fits[i]:
             bottleneck[i] = "memory"
     notes = _notes(profile, single_fits, vgpus_low) + scale_notes
+    for note in (impossible_throughput(profile, gpu),
+                 memory_estimate(profile, gpu.memory_gb, p).note):
+        if note is not None:
+            notes.append(note)
     if not fits.all():
         act = activation_gb(profile, p)
         if act > 0.5 * memory[int(np.argmin(fits))]:  # the batch, not the model, does not fit
@@ -279,6 +285,28 @@ def project(profile: Profile, gpus: list[int] | None = None,
         memory_per_gpu_gb=np.round(memory, 2).tolist(),
         fits=[bool(v) for v in fits], parallelism=[STRATEGY_LABEL[s] for s in strategies],
         single_gpu_fits=single_fits, notes=[t.en for t in notes], notes_zh=[t.zh for t in notes])
+
+
+def band_factors(profile: Profile, n: np.ndarray, p: ScalingParams
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """The 80 % band's low and high factors on the speed-up at each count: the out-of-sample
+    error quantiles per doubling of GPUs inside one machine and per doubling of machines
+    (benchmarks/projection_eval.calibrate_band); a default or starved input pipeline widens
+    them to the article's own spread (F01/F04 ranges), which no measurement calibrates."""
+    per = profile.hardware.gpus_per_node
+    one = np.sqrt(np.log2(np.minimum(n, per)))  # errors grow like the root of the doublings
+    machines = np.sqrt(np.log2(np.maximum(n, per) / per))
+    if profile.hardware.intra_link in NVLINK_MACHINES:
+        low_one, high_one = p.band_log_low_nvlink_machine, p.band_log_high_nvlink_machine
+    else:
+        low_one, high_one = p.band_log_low_pcie_machine, p.band_log_high_pcie_machine
+    low_m, high_m = p.band_log_low_machines, p.band_log_high_machines
+    if profile.training.input_pipeline != InputPipeline.tuned:
+        w = p.band_log_width_typical
+        low_one, high_one = min(low_one, -w), max(high_one, w)
+        low_m, high_m = min(low_m, -w), max(high_m, w)
+    return (np.exp(low_one * one + low_m * machines),
+            np.exp(high_one * one + high_m * machines))
 
 
 _OVERHEADS = ("communication", "input_pipeline", "synchronisation", "virtualization",
@@ -323,8 +351,7 @@ def _notes(profile: Profile, single_fits: bool, vgpus_low: float) -> list[Text]:
         notes.append(NOTE_NO_FIT)
     if vgpus_low > 1:
         notes.append(NOTE_VGPU.format(v=vgpus_low))
-    if profile.task in ALTERNATING_TASKS:
-        notes.append(NOTE_ALT)
+    notes.extend(turn_notes(profile))
     return notes
 
 

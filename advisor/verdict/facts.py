@@ -15,7 +15,6 @@ from advisor.profile import (
     Task,
 )
 from advisor.rulebase.fact_catalog import (
-    ALTERNATING_TASKS,
     EMBEDDING_HEAVY_PARAMS_MILLIONS,
     GPU_CLASSES,
     OBSERVATION_IDS,
@@ -27,6 +26,7 @@ from advisor.scaling.activations import activation_gb
 from advisor.scaling.memory import activation_split
 from advisor.scaling.parameters import load_params
 from advisor.scaling.result import Projection
+from advisor.scaling.task_defaults import takes_turns
 
 # F02: a GPU count is worth considering only if it is faster than every smaller one by more than
 # this share; beyond the first count within it of the best, extra GPUs add nothing.
@@ -142,7 +142,7 @@ def base_facts(profile: Profile, projection: Projection, costs: CostReport,
     user_par = "zero" if user_par.startswith("zero") else user_par
     facts: dict[str, Any] = {
         "task": profile.task.value,
-        "alternating_training": profile.task.value in ALTERNATING_TASKS,
+        "alternating_training": takes_turns(profile),  # F21: sub-networks that take turns
         "params_millions": profile.model.params_millions,
         "single_gpu_hours": hours,
         "runs_per_month": tr.runs_per_month,

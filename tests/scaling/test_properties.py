@@ -107,6 +107,11 @@ def test_accumulation_keeps_the_band_bounds_and_efficiency_order(profile, steps)
 @SETTINGS
 @given(profiles(), st.integers(1, 64), st.integers(2, 8))
 def test_more_accumulation_never_lowers(profile, steps, factor):
+    # Throughput at N (speed-up over the single-GPU step): more micro-batches per optimizer
+    # step exchange and update less often. (The speed-up alone may dip by a hair when the
+    # single-GPU step, which also sheds its optimizer share, gets relatively more loader-bound.)
     a = project(_accumulating(profile, steps))
     b = project(_accumulating(profile, steps * factor))
-    assert all(sb >= sa - TOL for sa, sb in zip(a.speedup, b.speedup, strict=True))
+    rate_a = [s / a.step_time_s[0] for s in a.speedup]
+    rate_b = [s / b.step_time_s[0] for s in b.speedup]
+    assert all(rb >= ra * (1 - TOL) for ra, rb in zip(rate_a, rate_b, strict=True))
