@@ -78,6 +78,21 @@ def _model_params(name: str) -> tuple[float, float, bool]:
         return UNKNOWN_MODEL_PARAMS_M, 1.0, True
 
 
+def _variable_inputs(name: str) -> float:
+    """1 when the model's task has variable-size inputs by default (as a profile's ``auto``
+    says: ``advisor.scaling.task_defaults``), else 0; unknown models count as variable."""
+    from advisor.profile import Task
+    from advisor.scaling.task_defaults import VARIABLE_INPUT_TASKS
+
+    try:
+        from benchmarks.scaling_series import model_info
+
+        task = Task(model_info(name)[3])
+    except (KeyError, ImportError, ValueError):
+        return 1.0
+    return 1.0 if task in VARIABLE_INPUT_TASKS else 0.0
+
+
 def _intra(interconnect: str, spec: GpuSpec) -> str:
     if interconnect.startswith("nvswitch"):
         return "nvswitch"
@@ -140,7 +155,8 @@ def load_cases(path: Path, fit_on: tuple[int, ...] = FIT_ON) -> tuple[list[Case]
             busbw_pair_gbs=figs.busbw_intra_pair_gbs if link == "nvlink_bridge" else None,
             busbw_inter_gbs=figs.busbw_inter_gbs, latency_intra_s=figs.latency_intra_s,
             latency_inter_s=figs.latency_inter_s, multi_socket_pcie=figs.multi_socket_pcie,
-            pipeline_stall=params.pipeline_stall_tuned)  # published runs use tuned loaders
+            pipeline_stall=params.pipeline_stall_tuned,  # published runs use tuned loaders
+            batch_per_gpu=batch or 32.0, variable_inputs=_variable_inputs(base["model"]))
         assumed = [w for w, flag in (("gpu", gpu_assumed), ("model", model_assumed),
                                      ("batch", batch is None)) if flag]
         scaling = re.search(r"scaling=(weak|strong)", notes)
