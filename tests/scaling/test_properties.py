@@ -6,7 +6,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from advisor.profile import Cooling, InputPipeline, InterLink, IntraLink, Parallelism, Profile
-from advisor.scaling import default_gpu_counts, project
+from advisor.scaling import default_gpu_counts, load_params, project
 from tests.support.strategies import profiles
 
 SETTINGS = settings(max_examples=100, deadline=None, derandomize=True,
@@ -115,3 +115,13 @@ def test_more_accumulation_never_lowers(profile, steps, factor):
     rate_a = [s / a.step_time_s[0] for s in a.speedup]
     rate_b = [s / b.step_time_s[0] for s in b.speedup]
     assert all(rb >= ra * (1 - TOL) for ra, rb in zip(rate_a, rate_b, strict=True))
+
+
+@SETTINGS
+@given(profiles(), st.floats(0.0, 0.95), st.floats(0.01, 0.5))
+def test_more_overlap_never_lowers(profile, overlap, more):
+    # a larger share of the exchange hidden behind the backward pass never costs speed
+    p = load_params()
+    a = project(profile, params=p.with_values(overlap_fraction=overlap))
+    b = project(profile, params=p.with_values(overlap_fraction=min(overlap + more, 1.0)))
+    assert all(sb >= sa - TOL for sa, sb in zip(a.speedup, b.speedup, strict=True))

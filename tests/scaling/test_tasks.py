@@ -57,6 +57,16 @@ def test_data_parallel_gan_scales_like_any_data_parallel_job_and_says_so():
     assert any("F21" in n and "公开" in n for n in r.notes_zh)
 
 
+def test_reinforcement_learning_takes_turns_by_default_and_says_how_to_change_it():
+    r = run("rl-ppo-atari-3090", [1, 2, 4])
+    assert max(r.speedup) < 1.5
+    assert any("training.sub_networks" in n and "together" in n for n in r.notes)
+    together = load_profile(PROFILES / "rl-ppo-atari-3090.yaml")
+    together = together.model_copy(update={"training": together.training.model_copy(
+        update={"sub_networks": SubNetworks.together})})
+    assert project(together, [1, 2, 4]).speedup[2] > r.speedup[2]
+
+
 def test_rl_and_speech_defaults_sane():
     rl = run("rl-ppo-atari-3090", [1, 2, 4, 8])
     assert np.all(np.diff(rl.speedup) > 0) and 1.0 < rl.speedup[2] < 1.5  # F21
