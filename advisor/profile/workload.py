@@ -55,8 +55,10 @@ class TrainingSpec(StrictSection):
         le=100_000)
     single_gpu_throughput: float | None = meta(
         "Single-GPU throughput", "单卡吞吐",
-        "Samples per second on one GPU (instead of run time; needs data set size and epochs).",
-        "单卡每秒处理的样本数（可代替运行时间；需同时给出数据集大小和轮数）。", unit="samples/s",
+        "One GPU's rate, in samples per second unless 'Throughput counts' says tokens, "
+        "frames or audio samples (instead of run time; needs data set size and epochs).",
+        "单卡每秒处理的样本数；若“吞吐的单位”选了 token、帧或音频采样点，则按该单位填写"
+        "（可代替运行时间；需同时给出数据集大小和轮数）。", unit="samples/s",
         unit_zh="样本/秒", default=None, gt=0, le=1e9)
     throughput_unit: ThroughputUnit = meta(
         "Throughput counts", "吞吐的单位",

@@ -40,8 +40,8 @@
     </message>
     <message>
         <location filename="../../ui/forms/choices.py" line="19"/>
-        <source>GAN (alternating training)</source>
-        <translation>生成对抗网络（交替训练）</translation>
+        <source>GAN</source>
+        <translation>GAN（生成对抗网络）</translation>
     </message>
     <message>
         <location filename="../../ui/forms/choices.py" line="20"/>
@@ -85,236 +85,291 @@
     </message>
     <message>
         <location filename="../../ui/forms/choices.py" line="30"/>
+        <source>Samples per second</source>
+        <translation>每秒样本数</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms/choices.py" line="31"/>
+        <source>Images per second</source>
+        <translation>每秒图像数</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms/choices.py" line="32"/>
+        <source>Tokens per second</source>
+        <translation>每秒 token 数</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms/choices.py" line="33"/>
+        <source>Frames per second (speech)</source>
+        <translation>每秒帧数（语音）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms/choices.py" line="34"/>
+        <source>Audio samples per second</source>
+        <translation>每秒音频采样点数</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms/choices.py" line="36"/>
+        <source>Batch per GPU (global batch grows)</source>
+        <translation>每卡批大小（全局批大小随之增大）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms/choices.py" line="37"/>
+        <source>Global batch (per-GPU batch shrinks)</source>
+        <translation>全局批大小（每卡批大小随之减小）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms/choices.py" line="39"/>
+        <source>Fixed (crops, volumes, packed sequences)</source>
+        <translation>固定（固定裁剪、体数据、打包序列）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms/choices.py" line="40"/>
+        <source>Variable (image sizes, sentence lengths)</source>
+        <translation>可变（图像尺寸、句子长度不一）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms/choices.py" line="42"/>
+        <source>Together on every GPU (data parallel)</source>
+        <translation>每张卡一起训练（数据并行）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms/choices.py" line="43"/>
+        <source>Take turns (GPUs wait, F21)</source>
+        <translation>轮流训练（显卡等待，F21）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms/choices.py" line="45"/>
         <source>Starved (single-threaded reading)</source>
         <translation>饿等（单线程读盘）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="31"/>
+        <location filename="../../ui/forms/choices.py" line="46"/>
         <source>Typical (default data loader)</source>
         <translation>一般（默认数据加载）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="32"/>
+        <location filename="../../ui/forms/choices.py" line="47"/>
         <source>Tuned (workers, fast storage, prefetch)</source>
         <translation>已优化（多 worker、快速存储、预取）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="34"/>
+        <location filename="../../ui/forms/choices.py" line="49"/>
         <source>Hard disk</source>
         <translation>机械硬盘</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="35"/>
+        <location filename="../../ui/forms/choices.py" line="50"/>
         <source>SATA SSD</source>
         <translation>SATA 固态硬盘</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="36"/>
+        <location filename="../../ui/forms/choices.py" line="51"/>
         <source>NVMe SSD</source>
         <translation>NVMe 固态硬盘</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="37"/>
+        <location filename="../../ui/forms/choices.py" line="52"/>
         <source>Network storage</source>
         <translation>网络存储</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="38"/>
+        <location filename="../../ui/forms/choices.py" line="53"/>
         <source>In memory (RAM)</source>
         <translation>内存（RAM）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="40"/>
+        <location filename="../../ui/forms/choices.py" line="55"/>
         <source>Data parallel</source>
         <translation>数据并行</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="41"/>
+        <location filename="../../ui/forms/choices.py" line="56"/>
         <source>ZeRO stage 1</source>
         <translation>ZeRO 阶段 1</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="42"/>
+        <location filename="../../ui/forms/choices.py" line="57"/>
         <source>ZeRO stage 2</source>
         <translation>ZeRO 阶段 2</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="43"/>
+        <location filename="../../ui/forms/choices.py" line="58"/>
         <source>ZeRO stage 3</source>
         <translation>ZeRO 阶段 3</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="44"/>
+        <location filename="../../ui/forms/choices.py" line="59"/>
         <source>FSDP</source>
         <translation>FSDP</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="45"/>
+        <location filename="../../ui/forms/choices.py" line="60"/>
         <source>Tensor (model) parallel</source>
         <translation>模型并行（张量并行）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="46"/>
+        <location filename="../../ui/forms/choices.py" line="61"/>
         <source>Pipeline parallel</source>
         <translation>流水线并行</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="48"/>
+        <location filename="../../ui/forms/choices.py" line="63"/>
         <source>PCIe 3.0</source>
         <translation>PCIe 3.0</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="49"/>
+        <location filename="../../ui/forms/choices.py" line="64"/>
         <source>PCIe 4.0</source>
         <translation>PCIe 4.0</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="50"/>
+        <location filename="../../ui/forms/choices.py" line="65"/>
         <source>PCIe 5.0</source>
         <translation>PCIe 5.0</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="51"/>
+        <location filename="../../ui/forms/choices.py" line="66"/>
         <source>NVLink bridge (pairs)</source>
         <translation>NVLink 桥接（两两相连）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="52"/>
+        <location filename="../../ui/forms/choices.py" line="67"/>
         <source>NVLink</source>
         <translation>NVLink</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="53"/>
+        <location filename="../../ui/forms/choices.py" line="68"/>
         <source>NVSwitch (NVLink all-to-all)</source>
         <translation>NVSwitch（NVLink 全互联）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="54"/>
+        <location filename="../../ui/forms/choices.py" line="69"/>
         <source>None</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="55"/>
+        <location filename="../../ui/forms/choices.py" line="70"/>
         <source>10 Gb Ethernet</source>
         <translation>万兆以太网（10G）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="56"/>
+        <location filename="../../ui/forms/choices.py" line="71"/>
         <source>25 Gb Ethernet</source>
         <translation>25G 以太网</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="57"/>
+        <location filename="../../ui/forms/choices.py" line="72"/>
         <source>100 Gb Ethernet</source>
         <translation>100G 以太网</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="58"/>
+        <location filename="../../ui/forms/choices.py" line="73"/>
         <source>RoCE</source>
         <translation>RoCE</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="59"/>
+        <location filename="../../ui/forms/choices.py" line="74"/>
         <source>InfiniBand EDR</source>
         <translation>InfiniBand（IB）EDR</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="60"/>
+        <location filename="../../ui/forms/choices.py" line="75"/>
         <source>InfiniBand HDR</source>
         <translation>InfiniBand（IB）HDR</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="61"/>
+        <location filename="../../ui/forms/choices.py" line="76"/>
         <source>InfiniBand NDR</source>
         <translation>InfiniBand（IB）NDR</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="63"/>
+        <location filename="../../ui/forms/choices.py" line="78"/>
         <source>Bare metal</source>
         <translation>裸金属</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="64"/>
+        <location filename="../../ui/forms/choices.py" line="79"/>
         <source>Full pass-through</source>
         <translation>整卡直通</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="65"/>
+        <location filename="../../ui/forms/choices.py" line="80"/>
         <source>NVIDIA vGPU (shared cards)</source>
         <translation>NVIDIA vGPU（共享物理卡）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="66"/>
+        <location filename="../../ui/forms/choices.py" line="81"/>
         <source>Unknown</source>
         <translation>不清楚</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="68"/>
+        <location filename="../../ui/forms/choices.py" line="83"/>
         <source>Open-air (gaming coolers)</source>
         <translation>开放式风扇（游戏卡）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="69"/>
+        <location filename="../../ui/forms/choices.py" line="84"/>
         <source>Blower (turbo cards)</source>
         <translation>涡轮散热（涡轮卡）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="70"/>
+        <location filename="../../ui/forms/choices.py" line="85"/>
         <source>Server chassis</source>
         <translation>服务器机箱风道</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="71"/>
+        <location filename="../../ui/forms/choices.py" line="86"/>
         <source>Liquid cooling</source>
         <translation>水冷</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="73"/>
+        <location filename="../../ui/forms/choices.py" line="88"/>
         <source>Own hardware</source>
         <translation>自建（自有硬件）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="74"/>
+        <location filename="../../ui/forms/choices.py" line="89"/>
         <source>Cloud rental</source>
         <translation>云实例租用</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="75"/>
+        <location filename="../../ui/forms/choices.py" line="90"/>
         <source>Compare both</source>
         <translation>两者比较</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="76"/>
+        <location filename="../../ui/forms/choices.py" line="91"/>
         <source>CNY (¥)</source>
         <translation>人民币（¥）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="77"/>
+        <location filename="../../ui/forms/choices.py" line="92"/>
         <source>USD ($)</source>
         <translation>美元（$）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="78"/>
+        <location filename="../../ui/forms/choices.py" line="93"/>
         <source>Research with a deadline</source>
         <translation>科研（有截止日期）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="79"/>
+        <location filename="../../ui/forms/choices.py" line="94"/>
         <source>Product: a day earns revenue</source>
         <translation>产品（早一天上线多赚一天钱）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="83"/>
+        <location filename="../../ui/forms/choices.py" line="98"/>
         <source>Learning: time has no money value</source>
         <translation>个人学习（时间不折算成钱）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="84"/>
+        <location filename="../../ui/forms/choices.py" line="99"/>
         <source>— not set —</source>
         <translation>— 未设置 —</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="85"/>
+        <location filename="../../ui/forms/choices.py" line="100"/>
         <source>Follow the language</source>
         <translation>随界面语言</translation>
     </message>
@@ -698,77 +753,77 @@ The application keeps running. The details were written to the log file:
         <translation>训练方式</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="45"/>
+        <location filename="../../ui/wizard/page_fields.py" line="46"/>
         <source>Training habits and the value of time</source>
         <translation>训练习惯与时间价值</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="46"/>
+        <location filename="../../ui/wizard/page_fields.py" line="47"/>
         <source>How long one run takes on one GPU, how often you run it, and what a day saved is worth to you (F02, F12).</source>
         <translation>单卡跑一次要多久、多久跑一次，以及省下一天对你值多少钱（F02、F12）。</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="48"/>
+        <location filename="../../ui/wizard/page_fields.py" line="49"/>
         <source>One run</source>
         <translation>单次训练</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="51"/>
+        <location filename="../../ui/wizard/page_fields.py" line="53"/>
         <source>How often</source>
         <translation>训练频率</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="53"/>
+        <location filename="../../ui/wizard/page_fields.py" line="55"/>
         <source>Value of time</source>
         <translation>时间价值</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="57"/>
+        <location filename="../../ui/wizard/page_fields.py" line="59"/>
         <source>Hardware and deployment</source>
         <translation>硬件与部署</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="58"/>
+        <location filename="../../ui/wizard/page_fields.py" line="60"/>
         <source>The GPUs, how they are connected, and whether you own them or rent them (F22–F25, F27, F29, F31).</source>
         <translation>用什么卡、卡之间怎么连，以及自建还是租用（F22–F25、F27、F29、F31）。</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="60"/>
+        <location filename="../../ui/wizard/page_fields.py" line="62"/>
         <source>GPUs and links</source>
         <translation>显卡与互联</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="64"/>
+        <location filename="../../ui/wizard/page_fields.py" line="66"/>
         <source>Virtualisation and cooling</source>
         <translation>虚拟化与散热</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="67"/>
+        <location filename="../../ui/wizard/page_fields.py" line="69"/>
         <source>Own or cloud, and prices</source>
         <translation>自建还是租用，以及价格</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="71"/>
+        <location filename="../../ui/wizard/page_fields.py" line="73"/>
         <source>Input pipeline</source>
         <translation>数据加载管线</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="72"/>
+        <location filename="../../ui/wizard/page_fields.py" line="74"/>
         <source>How the data reaches the GPUs. With single-threaded reading, four GPUs mostly wait (F28); the data loader usually needs 2–4 workers per GPU (F13).</source>
         <translation>数据如何送到显卡。单线程读盘时，4张卡大部分时间都在饿等数据（F28）；DataLoader 的 num_workers 通常要按卡数乘以2到4倍（F13）。</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="75"/>
+        <location filename="../../ui/wizard/page_fields.py" line="77"/>
         <source>Data loading</source>
         <translation>数据加载</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="80"/>
+        <location filename="../../ui/wizard/page_fields.py" line="82"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="81"/>
+        <location filename="../../ui/wizard/page_fields.py" line="83"/>
         <source>Check a measured run</source>
         <translation>诊断实测结果</translation>
     </message>
