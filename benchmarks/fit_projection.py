@@ -59,7 +59,6 @@ DOCS: dict[str, tuple[str, str, str]] = {
     "starved_loader_capacity": ("single-GPU steps", "samples a single-threaded loader feeds per node, in units of one GPU's appetite: 4 GPUs mostly wait (F28)", "calibrated to article F28"),
     "band_log_width_typical": ("1 per sqrt(log2 N)", "band half-width at least this for typical/starved pipelines, per square root of the doublings: the article's own ranges (F04 2.8-3.3 at 4 GPUs, +-8 %) span about 0.06 x sqrt(2); no measurement calibrates the typical world", "article ranges F01/F04"),
     "step_time_cv": ("1", "step-to-step noise of any job (boost clocks, host scheduling) that makes the slowest GPU late even when every sample costs the same (fixed crops, volumes, packed sequences); variable-size inputs add sample_time_cv / sqrt(batch)", "assumption: about 1 %"),
-    "step_overhead_s": ("s", "fixed time of a training step estimated from FLOPs (the defaults path): launches and framework work that a small batch does not shrink", "assumption: 0 (the measured path fits no fixed seconds; fixed_step_fraction carries the fixed share)"),
     "optimizer_traffic_bytes_per_param": ("B", "memory traffic of one Adam update per parameter (read weights, gradients, two moments; write weights, moments and the 16-bit copy): the optimizer step is memory-bound and paid once per optimizer step, so gradient accumulation spreads it", "Adam update: 4 x 4 B read + 3 x 4 B + 2 B written + 2 B 16-bit gradients"),
     "alternating_fraction": ("1", "serial share of alternating training (GAN / RL sub-networks in turn): Amdahl cap 1/s = 1.54x (F21: often < 1.5x)", "calibrated to article F21"),
     "backward_fraction": ("1", "share of a step spent in the backward pass (about 2/3: backward costs twice the forward)", "standard FLOP count"),
@@ -114,7 +113,8 @@ def calibrate_typical_stall(params: ScalingParams) -> ScalingParams:
     return params.with_values(pipeline_stall_typical=round((lo + hi) / 2, 4))
 
 
-def _write(params: ScalingParams, mfu: dict[str, float], membound: dict[str, float]) -> None:
+def _write(params: ScalingParams, mfu: dict[str, float], membound: dict[str, float],
+           overhead: dict[str, float]) -> None:
     entries = {}
     for name, (unit, meaning, how) in DOCS.items():
         entries[name] = {"value": round(float(getattr(params, name)), 6), "unit": unit,
@@ -125,6 +125,7 @@ def _write(params: ScalingParams, mfu: dict[str, float], membound: dict[str, flo
            "flops_per_param_by_task": FLOPS_PER_PARAM,
            "mfu_by_task": mfu,
            "membound_share_by_task": membound,
+           "step_overhead_s_by_task": overhead,
            "default_sequence_length": DEFAULT_SEQUENCE,
            "loader_s_per_sample_by_task": LOADER_S_PER_SAMPLE,
            "activation_bytes_per_flop_by_task": ACTIVATION_BYTES_PER_FLOP}
@@ -135,7 +136,8 @@ def _write(params: ScalingParams, mfu: dict[str, float], membound: dict[str, flo
     for cached in (parameters._raw, parameters.load_params, parameters.mfu_by_task,
                    parameters.flops_per_param_by_task, parameters.default_sequence_length,
                    parameters.loader_s_per_sample_by_task, parameters.membound_share_by_task,
-                   parameters.activation_bytes_per_flop_by_task):
+                   parameters.activation_bytes_per_flop_by_task,
+                   parameters.step_overhead_s_by_task):
         cached.cache_clear()
 
 
@@ -163,10 +165,11 @@ def main() -> None:
     as_left = _points(clean)
     params = params.with_values(**band_from_source_folds(
         stated, as_left, fold_labels(clean, as_left, "source")))
-    mfu, membound = measured_compute(series, params.reference_flops_per_byte)
-    _write(params, mfu, membound)  # the typical-world calibration uses the new tables
+    mfu, membound, overhead = measured_compute(series, params.reference_flops_per_byte,
+                                               params.optimizer_traffic_bytes_per_param)
+    _write(params, mfu, membound, overhead)  # the typical-world calibration uses the tables
     params = calibrate_typical_stall(params)
-    _write(params, mfu, membound)
+    _write(params, mfu, membound, overhead)
     for name in FITTED + tuple(n for n in DOCS if n.startswith("band_log_")) + (
             "pipeline_stall_typical",):
         print(f"{name:26s} {getattr(params, name):.5f}")

@@ -26,6 +26,7 @@ from advisor.scaling.parameters import (
     loader_s_per_sample_by_task,
     membound_share_by_task,
     mfu_by_task,
+    step_overhead_s_by_task,
 )
 from advisor.scaling.physics import DataParallelInputs
 from advisor.scaling.task_defaults import inputs_vary, takes_turns
@@ -133,8 +134,15 @@ def step_compute_s(profile: Profile, gpu: GpuSpec, p: ScalingParams) -> float:
     recompute = 4.0 / 3.0 if t.activation_checkpointing else 1.0
     flops_s = t.batch_per_gpu * flops_per_sample(profile) * dense * recompute / (
         effective_tflops(gpu, t.precision, p, profile.task) * 1e12)
-    return (flops_s + p.step_overhead_s
+    return (flops_s + step_overhead_s(profile)
             + optimizer_step_s(profile, gpu, p) / t.gradient_accumulation_steps)
+
+
+def step_overhead_s(profile: Profile) -> float:
+    """The fixed time of one step of the task's usual model (launches, framework work): what
+    makes small batches use the GPU less well (``step_overhead_s_by_task``, fitted)."""
+    table = step_overhead_s_by_task()
+    return table.get(profile.task.value, table.get("other", 0.0))
 
 
 def memory_bandwidth_gbs(gpu: GpuSpec, p: ScalingParams) -> float:

@@ -44,7 +44,6 @@ class ScalingParams:
     starved_loader_capacity: float = 1.5
     band_log_width_typical: float = 0.06
     step_time_cv: float = 0.01
-    step_overhead_s: float = 0.0
     alternating_fraction: float = 0.65
     backward_fraction: float = 0.67
     bucket_mb: float = 25.0
@@ -121,6 +120,13 @@ def activation_bytes_per_flop_by_task() -> dict[str, float]:
 def default_sequence_length() -> dict[str, int]:
     """Tokens (frames for speech) per sample assumed for sequence tasks when none is given."""
     return {k: int(v) for k, v in _raw().get("default_sequence_length", {}).items()}
+
+
+@cache
+def step_overhead_s_by_task() -> dict[str, float]:
+    """Fixed time of a training step estimated from FLOPs (launches, framework work a small
+    batch does not shrink), fitted per task on the published single-GPU step times."""
+    return {k: float(v) for k, v in _raw().get("step_overhead_s_by_task", {}).items()}
 
 
 @cache

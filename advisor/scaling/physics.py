@@ -181,7 +181,7 @@ def breakdown(gpus: np.ndarray | list[int], x: DataParallelInputs,
     update0 = np.minimum(np.asarray(x.optimizer_step_s, dtype=float) / k0,
                          0.5 * np.asarray(x.step_compute_s, dtype=float))
     work = x.step_compute_s - update0
-    fixed = np.minimum(p.fixed_step_fraction * work + p.step_overhead_s, 0.9 * work)
+    fixed = np.minimum(p.fixed_step_fraction * work, 0.9 * work)
     base = fixed + (work - fixed) * scale + update0 * k0 / accumulation
     sharing = np.minimum(x.vgpus_per_physical, n)  # vGPUs packed onto one physical card (# F29)
     extra_cards = np.maximum(local - 2.0, 0.0)

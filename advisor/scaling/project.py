@@ -9,7 +9,7 @@ import numpy as np
 
 from advisor.catalog.gpus import resolve_gpu
 from advisor.files.errors import InputError
-from advisor.profile import InputPipeline, InterLink, IntraLink, Precision, Profile
+from advisor.profile import InputPipeline, InterLink, IntraLink, KeepBatch, Precision, Profile
 from advisor.profile.labels import INTER_LINK as INTER_LINK_LABEL
 from advisor.scaling.batch_scaling import scaled_batches
 from advisor.scaling.inputs import (
@@ -193,7 +193,10 @@ def project(profile: Profile, gpus: list[int] | None = None,
                          hw.allreduce_busbw_gbs)
     strategies, memory, fits = choose_strategies(profile, n, gpu.memory_gb, p)
     single_fits = single_gpu_fits(profile, gpu.memory_gb, p)
-    batch_scale, accumulation = scaled_batches(profile, n)
+    # the global batch held: each count's per-GPU batch and accumulation steps (else the
+    # profile's own, already in the inputs)
+    held = profile.training.keep_batch == KeepBatch.global_
+    batch_scale, accumulation = scaled_batches(profile, n) if held else (None, None)
     speed = np.empty_like(n)
     low = np.empty_like(n)
     step = np.empty_like(n)
@@ -201,8 +204,9 @@ def project(profile: Profile, gpus: list[int] | None = None,
     _, vgpus_low = vgpu_sharing(profile)
     for name in sorted(set(strategies)):
         idx = np.array([i for i, s in enumerate(strategies) if s == name])
-        x = replace(data_parallel_inputs(profile, gpu, links, p, _VOLUME.get(name, 1.0)),
-                    batch_scale=batch_scale[idx], accumulation_steps=accumulation[idx])
+        x = data_parallel_inputs(profile, gpu, links, p, _VOLUME.get(name, 1.0))
+        if held:
+            x = replace(x, batch_scale=batch_scale[idx], accumulation_steps=accumulation[idx])
         if name in ("tensor", "hybrid", "hybrid_zero3"):
             ways = np.minimum(n[idx], hw.gpus_per_node)
             act_bytes = 4.0 if profile.training.precision in (Precision.fp32, Precision.tf32) \
