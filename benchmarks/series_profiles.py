@@ -19,7 +19,7 @@ from __future__ import annotations
 from advisor.profile import CustomGpu, Profile
 from benchmarks.scaling_series import CATALOG_IDS, EXTRA_GPUS, Series, model_info
 
-DATASET_SAMPLES = 1_000_000  # any size: run hours scale, speed-ups do not
+RUN_HOURS = 24.0  # the data set is sized for a day's run: run hours scale, speed-ups do not
 # Throughput units of the data set (column throughput_unit) -> the profile's unit
 _UNITS = {"tokens/s": "tokens", "tokens/s (transformer tokens)": "tokens",
           "mel frames/s": "frames", "images/s": "images"}
@@ -96,7 +96,7 @@ def profile_for(s: Series, pipeline: str = "tuned", cooling: str = "server",
     model: dict = {"name": s.model[:120], "params_millions": s.params_m}
     training: dict = {
         "single_gpu_throughput": per_gpu, "throughput_unit": unit,
-        "dataset_samples": DATASET_SAMPLES, "epochs": 1,
+        "dataset_samples": max(1, round(per_gpu / per_sample * RUN_HOURS * 3600)), "epochs": 1,
         "batch_per_gpu": max(1, round(s.batch0)), "precision": precision(s),
         "gradient_accumulation_steps": _accumulation_one_gpu(s),
         "keep_batch": "global" if s.holds_global_batch else "per_gpu",

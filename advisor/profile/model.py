@@ -12,14 +12,13 @@ from pydantic import Field, model_validator
 from pydantic_core import PydanticCustomError
 
 from advisor.profile.economics import EconomicsSpec
-from advisor.profile.enums import Task, ThroughputUnit
+from advisor.profile.enums import Task
 from advisor.profile.field_meta import StrictSection, meta
 from advisor.profile.hardware import HardwareSpec
 from advisor.profile.measured import MeasuredSpec
-from advisor.profile.workload import ModelSpec, TrainingSpec
+from advisor.profile.workload import PER_SEQUENCE, ModelSpec, TrainingSpec, run_hours_problem
 
 SCHEMA_VERSION = 1
-_PER_SEQUENCE = (ThroughputUnit.tokens, ThroughputUnit.frames)
 
 
 
@@ -40,13 +39,19 @@ class Profile(StrictSection):
     def _sequence_for_token_rates(self) -> Profile:
         """A rate in tokens (frames) per second is a rate in samples only through the tokens
         (frames) one sample holds: the sequence length, which a default would only guess."""
-        unit = self.training.throughput_unit
-        if unit in _PER_SEQUENCE and self.training.single_gpu_throughput is not None \
-                and self.model.sequence_length is None:
+        t = self.training
+        if t.throughput_unit not in PER_SEQUENCE or t.single_gpu_throughput is None:
+            return self
+        if self.model.sequence_length is None:
             raise PydanticCustomError(
                 "sequence_length_missing", "a throughput in {unit} needs {at}",
-                {"unit": unit.value, "at": "model.sequence_length",
-                 "line_at": "training.throughput_unit"})
+                {"unit": t.throughput_unit.value, "at": "model",
+                 "at_path": ("sequence_length",), "line_at": "training.throughput_unit"})
+        if t.single_gpu_hours is None:  # the run it implies, bounded like single_gpu_hours
+            problem = run_hours_problem(self.run_hours_one_gpu, "training",
+                                        "single_gpu_throughput")
+            if problem is not None:
+                raise problem
         return self
 
     @property
@@ -54,12 +59,7 @@ class Profile(StrictSection):
         """How many of the single-GPU throughput's units one sample of the batch holds: 1 for
         samples and images, the sequence length for tokens and frames, the audio samples per
         sample for audio samples."""
-        unit = self.training.throughput_unit
-        if unit in _PER_SEQUENCE:
-            return float(self.model.sequence_length or 1)
-        if unit == ThroughputUnit.audio_samples:
-            return float(self.training.audio_samples_per_sample or 1)
-        return 1.0
+        return self.training.items_per_sample(self.model.sequence_length)
 
     @property
     def single_gpu_samples_per_s(self) -> float | None:

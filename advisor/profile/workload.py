@@ -8,6 +8,7 @@ from typing import Any
 from pydantic import model_validator
 from pydantic_core import PydanticCustomError
 
+from advisor.profile.bounds import MAX_RUN_HOURS, MIN_RUN_HOURS
 from advisor.profile.enums import (
     GradientDtype,
     InputPipeline,
@@ -20,6 +21,28 @@ from advisor.profile.enums import (
     ThroughputUnit,
 )
 from advisor.profile.field_meta import StrictSection, meta
+from advisor.text.numbers import quantity
+
+PER_SEQUENCE = (ThroughputUnit.tokens, ThroughputUnit.frames)  # per sample: the sequence
+
+
+def run_hours_problem(hours: float, at: str, *path: str) -> PydanticCustomError | None:
+    """A run derived from throughput x data is bounded like single_gpu_hours (no run of 10^300
+    hours); the error names the throughput (``at``, then ``path`` below it)."""
+    if MIN_RUN_HOURS <= hours <= MAX_RUN_HOURS:
+        return None
+    long = hours > MAX_RUN_HOURS
+    en = (f"more than {MAX_RUN_HOURS:,.0f} h" if long
+          else f"only {quantity(hours * 3600)} s")
+    zh = (f"超过 {MAX_RUN_HOURS:,.0f} 小时" if long
+          else f"只需 {quantity(hours * 3600)} 秒")
+    return PydanticCustomError(
+        "run_hours_out_of_range",
+        f"dataset_samples x epochs at this throughput is a run of {en} on one GPU; "
+        f"a run must take from {MIN_RUN_HOURS * 3600:.0f} s to {MAX_RUN_HOURS:,.0f} h",
+        {"at": at, **({"at_path": path} if path else {}), "message_zh":
+         f"按此吞吐，dataset_samples × epochs 在单卡上{zh}；单次训练应在 1 秒到 "
+         f"{MAX_RUN_HOURS:,.0f} 小时之间"})
 
 
 class ModelSpec(StrictSection):
@@ -51,8 +74,8 @@ class TrainingSpec(StrictSection):
     single_gpu_hours: float | None = meta(
         "One run on one GPU", "单卡跑一次的时间",
         "Wall-clock hours one full training run takes on a single GPU.",
-        "在一张卡上完整训练一次所需的小时数。", unit="h", unit_zh="小时", default=None, gt=0,
-        le=100_000)
+        "在一张卡上完整训练一次所需的小时数。", unit="h", unit_zh="小时", default=None,
+        ge=MIN_RUN_HOURS, le=MAX_RUN_HOURS)
     single_gpu_throughput: float | None = meta(
         "Single-GPU throughput", "单卡吞吐",
         "One GPU's rate, in samples per second unless 'Throughput counts' says tokens, "
@@ -185,6 +208,11 @@ class TrainingSpec(StrictSection):
                 raise ValueError(
                     "give single_gpu_hours, or single_gpu_throughput with dataset_samples and "
                     "epochs")
+            if self.throughput_unit not in PER_SEQUENCE:  # else the profile checks it
+                problem = run_hours_problem(self.run_hours_for(self.items_per_sample(None)),
+                                            "single_gpu_throughput")
+                if problem is not None:
+                    raise problem
         return self
 
     @model_validator(mode="after")
@@ -196,6 +224,15 @@ class TrainingSpec(StrictSection):
                 "a throughput in audio samples needs {at}",
                 {"at": "audio_samples_per_sample", "line_at": "throughput_unit"})
         return self
+
+    def items_per_sample(self, sequence_length: int | None) -> float:
+        """How many of the throughput's units one sample holds: 1 for samples and images, the
+        sequence length for tokens and frames, the audio samples per sample for audio."""
+        if self.throughput_unit in PER_SEQUENCE:
+            return float(sequence_length or 1)
+        if self.throughput_unit == ThroughputUnit.audio_samples:
+            return float(self.audio_samples_per_sample or 1)
+        return 1.0
 
     def samples_per_s(self, items_per_sample: float) -> float | None:
         """The single-GPU throughput in samples per second (``items_per_sample``: how many of

@@ -53,12 +53,12 @@ def test_frames_and_audio_samples_convert_by_their_count_per_sample():
 
 
 @pytest.mark.parametrize(("text", "field"), [
-    ("training: {single_gpu_throughput: 5000, throughput_unit: tokens, dataset_samples: 10, "
+    ("training: {single_gpu_throughput: 5000, throughput_unit: tokens, dataset_samples: 100000000, "
      "epochs: 1}", "model.sequence_length"),
-    ("training: {single_gpu_throughput: 5000, throughput_unit: frames, dataset_samples: 10, "
+    ("training: {single_gpu_throughput: 5000, throughput_unit: frames, dataset_samples: 100000000, "
      "epochs: 1}", "model.sequence_length"),
     ("training: {single_gpu_throughput: 5000, throughput_unit: audio_samples, "
-     "dataset_samples: 10, epochs: 1}", "training.audio_samples_per_sample"),
+     "dataset_samples: 100000000, epochs: 1}", "training.audio_samples_per_sample"),
 ])
 def test_a_unit_without_its_count_per_sample_is_an_error_naming_the_field(text, field):
     with pytest.raises(InputError) as caught:
