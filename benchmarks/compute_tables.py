@@ -108,21 +108,17 @@ def _train_gflops(s) -> float | None:
     return min(found)[2] if found else None
 
 
-def measured_compute(series, ridge: float, optimizer_bytes: float = 32.0
-                     ) -> tuple[dict[str, float], dict[str, float], dict[str, float]]:
-    """Per task: achieved share of peak, memory-bound share of the step and the fixed time
-    of a step, fitted by least squares on the log single-GPU step times of models whose FLOPs
-    per sample are known (every GPU, precision and batch of the data), with the runtime's
-    formula step = batch x FLOPs / rate + fixed + optimizer update / accumulation steps, rate =
-    share / ((1 - m) / peak + m / (bandwidth x ridge)). The fixed time is what a small batch
-    does not shrink (launches, framework work): the GPU efficiency lost at small batches.
-    Tasks without data: speech and LLMs use the NLP values (transformer / conformer
-    encoders), others the pooled median share of peak and no fixed time."""
+def measured_compute(series, ridge: float) -> tuple[dict[str, float], dict[str, float]]:
+    """Per task: achieved share of peak and memory-bound share of the step, fitted by least
+    squares on the log single-GPU throughputs of models whose FLOPs per sample are known
+    (every GPU and precision of the data), with the runtime's formula
+    rate = share / ((1 - m) / peak + m / (bandwidth x ridge)). Tasks without data: speech and
+    LLMs use the NLP values (transformer / conformer encoders), others the pooled median share of peak."""
     from scipy.optimize import least_squares
 
     from benchmarks.scaling_series import gpu_spec
 
-    rows: dict[str, list[tuple[float, ...]]] = {}
+    rows: dict[str, list[tuple[float, float, float]]] = {}
     for s in series:
         tasks = MFU_FAMILIES.get(s.family)
         if tasks is None:
@@ -140,32 +136,25 @@ def measured_compute(series, ridge: float, optimizer_bytes: float = 32.0
             if gflops is None:
                 continue
             flops = gflops * 1e9
-        update = s.params_m * 1e6 * optimizer_bytes / (gpu.memory_bandwidth_gbs * 1e9) \
-            / max(s.accumulation0, 1.0)
+        achieved = s.batch0 / s.step_compute_s * flops / 1e12
         for task in tasks:
-            rows.setdefault(task, []).append((peak, gpu.memory_bandwidth_gbs, s.batch0 * flops,
-                                              update, s.step_compute_s))
-    mfu, membound, fixed = {}, {}, {}
+            rows.setdefault(task, []).append((peak, gpu.memory_bandwidth_gbs, achieved))
+    mfu, membound = {}, {}
     for task, values in rows.items():
-        peak, bw, work, update, step = (np.array(v) for v in zip(*values, strict=True))
+        peak, bw, achieved = (np.array(v) for v in zip(*values, strict=True))
         streamed = bw * ridge / 1000.0
 
-        def residuals(theta, peak=peak, streamed=streamed, work=work, update=update,
-                      step=step):
-            share, m, t0 = theta
-            rate = share / ((1 - m) / peak + m / streamed) * 1e12
-            return np.log(work / rate + t0 + update) - np.log(step)
+        def residuals(theta, peak=peak, streamed=streamed, achieved=achieved):
+            share, m = theta
+            return np.log(share / ((1 - m) / peak + m / streamed)) - np.log(achieved)
 
-        fit_ = least_squares(residuals, [0.3, 0.3, 0.001], bounds=([0.01, 0.0, 0.0],
-                                                                   [1.0, 0.99, 0.2]),
+        fit_ = least_squares(residuals, [0.3, 0.3], bounds=([0.01, 0.0], [1.0, 0.99]),
                              loss="soft_l1", f_scale=0.1)
         mfu[task], membound[task] = round(float(fit_.x[0]), 3), round(float(fit_.x[1]), 3)
-        fixed[task] = round(float(fit_.x[2]), 4)
-    for table in (mfu, membound, fixed):
+    for table in (mfu, membound):
         table["llm"] = table["speech_recognition"] = table["nlp"]
     # Tasks without a measured family (recommendation, GAN, RL, other): the plain median share
     # of peak over every row, as a peak-only rate (no memory-bound share is known for them).
-    pooled = [w / (st - u) / p / 1e12 for values in rows.values()
-              for p, _, w, u, st in values if st > u]
-    mfu["other"], membound["other"], fixed["other"] = round(float(np.median(pooled)), 3), 0.0, 0.0
-    return mfu, membound, fixed
+    pooled = [a / p for values in rows.values() for p, _, a in values]
+    mfu["other"], membound["other"] = round(float(np.median(pooled)), 3), 0.0
+    return mfu, membound

@@ -114,8 +114,7 @@ def calibrate_typical_stall(params: ScalingParams) -> ScalingParams:
     return params.with_values(pipeline_stall_typical=round((lo + hi) / 2, 4))
 
 
-def _write(params: ScalingParams, mfu: dict[str, float], membound: dict[str, float],
-           overhead: dict[str, float]) -> None:
+def _write(params: ScalingParams, mfu: dict[str, float], membound: dict[str, float]) -> None:
     entries = {}
     for name, (unit, meaning, how) in DOCS.items():
         entries[name] = {"value": round(float(getattr(params, name)), 6), "unit": unit,
@@ -127,7 +126,6 @@ def _write(params: ScalingParams, mfu: dict[str, float], membound: dict[str, flo
            "flops_per_param_by_task": FLOPS_PER_PARAM,
            "mfu_by_task": mfu,
            "membound_share_by_task": membound,
-           "step_overhead_s_by_task": overhead,
            "default_sequence_length": DEFAULT_SEQUENCE,
            "loader_s_per_sample_by_task": LOADER_S_PER_SAMPLE,
            "activation_bytes_per_flop_by_task": ACTIVATION_BYTES_PER_FLOP}
@@ -138,8 +136,7 @@ def _write(params: ScalingParams, mfu: dict[str, float], membound: dict[str, flo
     for cached in (parameters._raw, parameters.load_params, parameters.mfu_by_task,
                    parameters.flops_per_param_by_task, parameters.default_sequence_length,
                    parameters.loader_s_per_sample_by_task, parameters.membound_share_by_task,
-                   parameters.activation_bytes_per_flop_by_task,
-                   parameters.step_overhead_s_by_task):
+                   parameters.activation_bytes_per_flop_by_task):
         cached.cache_clear()
 
 
@@ -167,11 +164,10 @@ def main() -> None:
     as_left = _points(clean)
     params = params.with_values(**band_from_source_folds(
         stated, as_left, fold_labels(clean, as_left, "source")))
-    mfu, membound, overhead = measured_compute(series, params.reference_flops_per_byte,
-                                               params.optimizer_traffic_bytes_per_param)
-    _write(params, mfu, membound, overhead)  # the typical-world calibration uses the tables
+    mfu, membound = measured_compute(series, params.reference_flops_per_byte)
+    _write(params, mfu, membound)  # the typical-world calibration uses the new tables
     params = calibrate_typical_stall(params)
-    _write(params, mfu, membound, overhead)
+    _write(params, mfu, membound)
     for name in FITTED + tuple(n for n in DOCS if n.startswith("band_log_")) + (
             "pipeline_stall_typical",):
         print(f"{name:26s} {getattr(params, name):.5f}")

@@ -80,18 +80,18 @@ class TrainingSpec(StrictSection):
         "Single-GPU throughput", "单卡吞吐",
         "One GPU's rate, in samples per second unless 'Throughput counts' says tokens, "
         "frames or audio samples (instead of run time; needs data set size and epochs).",
-        "单卡每秒处理的样本数；若“吞吐的单位”选了 token、帧或音频采样点，则按该单位填写"
+        "单卡每秒处理的样本数；若“吞吐单位”选了 token、帧或音频采样点，则按该单位填写"
         "（可代替运行时间；需同时给出数据集大小和轮数）。", unit="samples/s",
         unit_zh="样本/秒", default=None, gt=0, le=1e9)
     throughput_unit: ThroughputUnit = meta(
-        "Throughput counts", "吞吐的单位",
+        "Throughput counts", "吞吐单位",
         "What the single-GPU throughput counts, as your log prints it: samples (or images) per "
         "second, tokens or frames per second (divided by the sequence length), or audio samples "
         "per second (divided by the audio samples per sample).",
         "单卡吞吐按日志里的单位填写：每秒样本数（或图像数）、每秒 token 数或帧数（按序列长度折算），"
         "或每秒音频采样点数（按每个样本的采样点数折算）。", default=ThroughputUnit.samples)
     audio_samples_per_sample: int | None = meta(
-        "Audio samples per sample", "每个样本的音频采样点数",
+        "Audio samples per sample", "每样本音频采样点",
         "With a throughput in audio samples per second: audio samples in one training sample "
         "(the segment length of a vocoder, or clip seconds x sample rate).",
         "吞吐按每秒音频采样点计时：一个训练样本包含的采样点数（声码器的 segment 长度，或片段秒数 × 采样率）。",
@@ -131,7 +131,7 @@ class TrainingSpec(StrictSection):
         "每次优化器更新包含的微批次数（每个微批次为每卡批大小）；梯度每次更新只同步一次。"
         "1 表示不累积。", unit="micro-batches", unit_zh="微批次", default=1, ge=1, le=4096)
     keep_batch: KeepBatch = meta(
-        "Batch kept when adding GPUs", "增加显卡时保持不变的批大小",
+        "Batch kept when adding GPUs", "加卡时保持的批大小",
         "per_gpu: every GPU keeps its batch, so the global batch grows with the GPUs; global: the "
         "global batch stays as on one GPU (fewer accumulation steps first, then a smaller batch "
         "per GPU), as when the learning rate must not change.",
@@ -147,7 +147,7 @@ class TrainingSpec(StrictSection):
         "句子或语音长度、候选框数量各不相同。每一步都要等最慢的卡；auto 按任务类型判断。",
         default=InputSizes.auto)
     sub_networks: SubNetworks = meta(
-        "Sub-networks (GAN / RL)", "子网络训练方式（GAN / 强化学习）",
+        "Sub-networks (GAN / RL)", "GAN/RL 子网络",
         "together: every GPU trains all sub-networks each step (plain data parallel, e.g. "
         "StyleGAN2); take_turns: sub-networks alternate on separate GPUs, or actors and a learner "
         "wait for each other, so GPUs idle (F21). auto: reinforcement learning takes turns, "

@@ -26,7 +26,6 @@ from advisor.scaling.parameters import (
     loader_s_per_sample_by_task,
     membound_share_by_task,
     mfu_by_task,
-    step_overhead_s_by_task,
 )
 from advisor.scaling.physics import DataParallelInputs
 from advisor.scaling.task_defaults import inputs_vary, takes_turns
@@ -122,9 +121,8 @@ def dense_params_millions(profile: Profile, gpu: GpuSpec, p: ScalingParams) -> f
 
 def step_compute_s(profile: Profile, gpu: GpuSpec, p: ScalingParams) -> float:
     """One training step (micro-batch) on one GPU: batch / measured throughput, else FLOPs /
-    sustained throughput plus the fixed cost of a step (launches, framework) and the
-    optimizer step's share (once per optimizer step). Embedding lookups are gathers, not
-    FLOPs: a sharded recommender computes its dense part."""
+    sustained throughput plus the optimizer step's share (once per optimizer step). Embedding
+    lookups are gathers, not FLOPs: a sharded recommender computes its dense part."""
     t = profile.training
     measured = single_gpu_samples_per_s(profile)
     if measured:
@@ -134,15 +132,7 @@ def step_compute_s(profile: Profile, gpu: GpuSpec, p: ScalingParams) -> float:
     recompute = 4.0 / 3.0 if t.activation_checkpointing else 1.0
     flops_s = t.batch_per_gpu * flops_per_sample(profile) * dense * recompute / (
         effective_tflops(gpu, t.precision, p, profile.task) * 1e12)
-    return (flops_s + step_overhead_s(profile)
-            + optimizer_step_s(profile, gpu, p) / t.gradient_accumulation_steps)
-
-
-def step_overhead_s(profile: Profile) -> float:
-    """The fixed time of one step of the task's usual model (launches, framework work): what
-    makes small batches use the GPU less well (``step_overhead_s_by_task``, fitted)."""
-    table = step_overhead_s_by_task()
-    return table.get(profile.task.value, table.get("other", 0.0))
+    return flops_s + optimizer_step_s(profile, gpu, p) / t.gradient_accumulation_steps
 
 
 def memory_bandwidth_gbs(gpu: GpuSpec, p: ScalingParams) -> float:

@@ -123,13 +123,6 @@ def default_sequence_length() -> dict[str, int]:
 
 
 @cache
-def step_overhead_s_by_task() -> dict[str, float]:
-    """Fixed time of a training step estimated from FLOPs (launches, framework work a small
-    batch does not shrink), fitted per task on the published single-GPU step times."""
-    return {k: float(v) for k, v in _raw().get("step_overhead_s_by_task", {}).items()}
-
-
-@cache
 def mfu_by_task() -> dict[str, float]:
     """Achieved share of dense peak per task (medians of published single-GPU throughputs)."""
     return {k: float(v) for k, v in _raw().get("mfu_by_task", {}).items()}

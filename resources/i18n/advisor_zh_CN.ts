@@ -168,33 +168,33 @@
     </message>
     <message>
         <location filename="../../ui/forms/choices.py" line="36"/>
-        <source>Batch per GPU (global batch grows)</source>
-        <translation>每卡批大小（全局批大小随之增大）</translation>
+        <source>Per GPU (global batch grows)</source>
+        <translation>每卡不变（全局变大）</translation>
     </message>
     <message>
         <location filename="../../ui/forms/choices.py" line="37"/>
-        <source>Global batch (per-GPU batch shrinks)</source>
-        <translation>全局批大小（每卡批大小随之减小）</translation>
+        <source>Global (per-GPU batch shrinks)</source>
+        <translation>全局不变（每卡变小）</translation>
     </message>
     <message>
         <location filename="../../ui/forms/choices.py" line="39"/>
-        <source>Fixed (crops, volumes, packed sequences)</source>
-        <translation>固定（固定裁剪、体数据、打包序列）</translation>
+        <source>Fixed (crops, volumes, packed)</source>
+        <translation>固定（裁剪、体数据、打包）</translation>
     </message>
     <message>
         <location filename="../../ui/forms/choices.py" line="40"/>
-        <source>Variable (image sizes, sentence lengths)</source>
-        <translation>可变（图像尺寸、句子长度不一）</translation>
+        <source>Variable (sizes, lengths differ)</source>
+        <translation>可变（尺寸、长度不一）</translation>
     </message>
     <message>
         <location filename="../../ui/forms/choices.py" line="42"/>
-        <source>Together on every GPU (data parallel)</source>
-        <translation>每张卡一起训练（数据并行）</translation>
+        <source>Together on every GPU</source>
+        <translation>每卡一起训练</translation>
     </message>
     <message>
         <location filename="../../ui/forms/choices.py" line="43"/>
-        <source>Take turns (GPUs wait, F21)</source>
-        <translation>轮流训练（显卡等待，F21）</translation>
+        <source>Take turns (GPUs wait)</source>
+        <translation>轮流训练（显卡等待）</translation>
     </message>
     <message>
         <location filename="../../ui/forms/choices.py" line="45"/>

@@ -67,8 +67,14 @@ def test_each_section_opens_its_page_in_order(reports):
                          "附录：触发的规则"])):
         texts = [flat(t) for t in pages_text(reports[key])]
         assert "recommendationreport" in texts[0] or "推荐报告" in texts[0]
+        # a section opens its page, or follows on the page a longer table's short tail
+        # spilled onto (document.fill_sparse_pages moves it up instead of leaving that page
+        # nearly empty: the Chinese workload table runs a few rows past one page)
         starts = [next((i for i, t in enumerate(texts) if t.startswith(flat(h))), None)
-                  for h in headings]
+                  or next((i for i, t in enumerate(texts) if i > 0 and flat(h) in t
+                           and not t.startswith(flat(h))
+                           and texts[i - 1].startswith(flat(headings[k - 1]))), None)
+                  for k, h in enumerate(headings)]
         assert None not in starts, dict(zip(headings, starts, strict=True))
         assert starts == sorted(starts) and starts[0] == 1, starts
         assert starts[-1] == len(texts) - 1  # the appendix ends the report

@@ -33,14 +33,14 @@ CHOICE_LABELS: dict[str, str] = {
     "frames": QT_TRANSLATE_NOOP("Choices", "Frames per second (speech)"),
     "audio_samples": QT_TRANSLATE_NOOP("Choices", "Audio samples per second"),
     # Batch kept when adding GPUs
-    "per_gpu": QT_TRANSLATE_NOOP("Choices", "Batch per GPU (global batch grows)"),
-    "global": QT_TRANSLATE_NOOP("Choices", "Global batch (per-GPU batch shrinks)"),
+    "per_gpu": QT_TRANSLATE_NOOP("Choices", "Per GPU (global batch grows)"),
+    "global": QT_TRANSLATE_NOOP("Choices", "Global (per-GPU batch shrinks)"),
     # Input sizes
-    "fixed": QT_TRANSLATE_NOOP("Choices", "Fixed (crops, volumes, packed sequences)"),
-    "variable": QT_TRANSLATE_NOOP("Choices", "Variable (image sizes, sentence lengths)"),
+    "fixed": QT_TRANSLATE_NOOP("Choices", "Fixed (crops, volumes, packed)"),
+    "variable": QT_TRANSLATE_NOOP("Choices", "Variable (sizes, lengths differ)"),
     # GAN / RL sub-networks
-    "together": QT_TRANSLATE_NOOP("Choices", "Together on every GPU (data parallel)"),
-    "take_turns": QT_TRANSLATE_NOOP("Choices", "Take turns (GPUs wait, F21)"),
+    "together": QT_TRANSLATE_NOOP("Choices", "Together on every GPU"),
+    "take_turns": QT_TRANSLATE_NOOP("Choices", "Take turns (GPUs wait)"),
     # Input pipeline
     "starved": QT_TRANSLATE_NOOP("Choices", "Starved (single-threaded reading)"),
     "typical": QT_TRANSLATE_NOOP("Choices", "Typical (default data loader)"),
