@@ -32,6 +32,7 @@ import numpy as np
 from advisor.catalog.gpus import GpuSpec, load_gpus
 from advisor.diagnosis.measurements import from_points
 from advisor.diagnosis.refit import amdahl_curve, fit_amdahl, refit
+from advisor.files.errors import InputError
 from advisor.scaling.links import link_figures
 from advisor.scaling.parameters import load_params
 from advisor.scaling.physics import DataParallelInputs, speedup
@@ -180,12 +181,19 @@ class Prediction:
     shipped: float
 
 
+REFUSED: list[str] = []  # series whose measured points diagnose() refuses (super-linear)
+
+
 def evaluate(cases: list[Case], fit_on: tuple[int, ...] = FIT_ON) -> list[Prediction]:
     params = load_params()
     out = []
     for c in cases:
-        series = from_points(list(fit_on), [c.ratios[n] for n in fit_on], unit="relative",
-                             scaling=c.scaling, source=c.sid)  # type: ignore[arg-type]
+        try:
+            series = from_points(list(fit_on), [c.ratios[n] for n in fit_on], unit="relative",
+                                 scaling=c.scaling, source=c.sid)  # type: ignore[arg-type]
+        except InputError:  # a user's diagnose refuses these points too: nothing to score
+            REFUSED.append(c.sid)
+            continue
         targets = [n for n in TARGETS if n in c.ratios]
         fit = refit(series, c.inputs, params, list(fit_on) + targets)
         serial = fit_amdahl(series)
@@ -273,6 +281,10 @@ def report(preds: list[Prediction], cases: list[Case], skipped: int, data: Path,
               f"{len(cases_14)} series (none of them in the table above). One measured ratio "
               "pins Amdahl's one parameter exactly; the refit's two parameters are split by "
               "the prior (the projection's shipped values).", "", *_table(preds_14)]
+    if REFUSED:
+        lines += ["", f"{len(set(REFUSED))} series left out: their 1/2/4-GPU points are refused "
+                      "by `diagnose` as they are by `from_points` for any user (more than 25 % "
+                      "above linear: " + ", ".join(sorted(set(REFUSED))) + ")."]
     assumed = [c.sid for c in cases + cases_14 if c.assumed]
     if assumed:
         lines += ["", f"{len(assumed)} series needed an assumed GPU, model size or batch "

@@ -44,6 +44,9 @@ class Scored:
     params: dict[str, ScalingParams]
     preds: dict[str, np.ndarray]  # method -> speed-up per point
     covered: np.ndarray  # inside the 80 % band calibrated without the point's fold
+    # the same with each one-machine regime calibrated alone, and both pooled
+    covered_alone: np.ndarray | None = None
+    covered_pooled: np.ndarray | None = None
 
 
 def _points(series: list[Series], profiles: list[Profile]) -> ProfilePoints:
@@ -74,14 +77,16 @@ def score(series: list[Series], profiles: list[Profile], by: str,
     stacked = ev.out_of_fold(points, labels, params)
     assert np.max(np.abs(stacked / ours - 1.0)) < 1e-3, "stacked fit inputs != project()"
     covered = np.zeros_like(points.actual, dtype=bool)
+    alone, pooled = covered.copy(), covered.copy()
     for g in sorted(set(labels)) if band else ():
         held = labels == g
-        band = ev.calibrate_band(points.subset(~held), ours[~held], labels[~held])
-        covered[held] = ev.coverage(points.subset(held), ours[held], band)
+        parts = ev.band_parts(points.subset(~held), ours[~held], labels[~held])
+        for out, part in zip((alone, pooled, covered), parts, strict=True):
+            out[held] = ev.coverage(points.subset(held), ours[held], part)
     preds = {PROJECTION: ours, "linear N x": ev.linear(points),
              "article table": ev.article(points),
              "Amdahl (1 parameter)": ev.amdahl_out_of_fold(points, labels)}
-    return Scored(series, profiles, points, labels, params, preds, covered)
+    return Scored(series, profiles, points, labels, params, preds, covered, alone, pooled)
 
 
 def _errors(pred: np.ndarray, actual: np.ndarray) -> np.ndarray:
@@ -204,6 +209,7 @@ def report() -> str:
     lines += table("Leave one model family out", everything, lofo)
     lines += table("Band coverage by regime (leave one source out)", regimes(loso), loso)
     lines += table("Band coverage by regime (leave one model family out)", regimes(lofo), lofo)
+    lines += _band_notes(loso)
     per = [loso.series[i] for i in points.series]
     lines += table("By source (each predicted by the fit without it)", _by(
         [ev.source(s) for s in per]), loso)
@@ -230,9 +236,55 @@ def report() -> str:
               _row("no measured throughput (run hours only: the defaults path)",
                    variant(clean, "source", fit_points, measured=False)), ""]
     lines += _worst(loso)
+    lines += unit_check(series)
     lines += _flagged(flagged, shipped)
     lines += _rerun_note(clean, loso)
     return "\n".join(lines)
+
+
+def _band_notes(sc: Scored) -> list[str]:
+    """Why the band is what it is: the error's growth with the doublings, and the coverage of
+    the calibrations not shipped (each one-machine regime alone, both pooled)."""
+    one = (sc.points.baseline == 1) & ~multi_machine(sc.points)
+    err = np.abs(np.log(sc.preds[PROJECTION] / sc.points.actual))
+    growth = ", ".join(f"{int(n)} GPUs {np.quantile(err[one & (sc.points.gpus == n)], 0.8):.3f}"
+                       for n in (2, 4, 8))
+    rows = ["| calibration | " + " | ".join(regimes(sc)) + " |", "|---|---:|---:|---:|"]
+    for name, hit in (("each one-machine regime alone", sc.covered_alone),
+                      ("both one-machine regimes pooled", sc.covered_pooled),
+                      ("halfway between (shipped)", sc.covered)):
+        rows.append(f"| {name} | " + " | ".join(f"{100 * hit[m].mean():.0f} %"
+                                               for m in regimes(sc).values()) + " |")
+    return ["80th percentile of |log error| (one machine, baseline 1 GPU, leave one source "
+            f"out): {growth}; the band widens with the square root of the doublings.", "",
+            "Out-of-sample coverage of the band calibrations (leave one source out):", "",
+            *rows, ""]
+
+
+def unit_check(series: list[Series]) -> list[str]:
+    """The impossible-throughput check on the data set's own rates, and on its token rates
+    typed as samples per second (the mistake it is for)."""
+    from advisor.catalog.gpus import resolve_gpu
+    from advisor.profile import ThroughputUnit
+    from advisor.scaling.throughput_check import impossible_throughput
+
+    flagged = wrong = tokens = 0
+    for s in series:
+        p = profile_for(s)
+        gpu = resolve_gpu(p.hardware.gpu, p.hardware.intra_link)
+        flagged += impossible_throughput(p, gpu) is not None
+        if p.training.throughput_unit == ThroughputUnit.tokens:
+            tokens += 1
+            typed = p.model_copy(update={
+                "training": p.training.model_copy(update={"throughput_unit":
+                                                          ThroughputUnit.samples}),
+                "model": p.model.model_copy(update={"sequence_length": None})})
+            wrong += impossible_throughput(typed, gpu) is not None
+    return ["### Impossible-throughput check on these rates", "",
+            f"Published single-GPU rates flagged as a likely unit mistake: {flagged} of "
+            f"{len(series)}. Token rates typed as samples per second (sequence length "
+            f"left empty) flagged: {wrong} of {tokens} (the rest are Transformer-big's, whose "
+            "batch counts tokens too: one token is one sample there).", ""]
 
 
 def _worst(sc: Scored) -> list[str]:

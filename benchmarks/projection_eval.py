@@ -283,12 +283,20 @@ def calibrate_band(points: ProfilePoints, predicted: np.ndarray, labels: np.ndar
     inside; then the quantiles of all folds at those tails. The two one-machine regimes are
     shrunk halfway to the quantiles of both pooled (partial pooling: most PCIe points come
     from one source, whose absence leaves the PCIe quantiles to a few dozen points)."""
+    return band_parts(points, predicted, labels, level)[2]
+
+
+def band_parts(points: ProfilePoints, predicted: np.ndarray, labels: np.ndarray,
+               level: float = BAND_LEVEL) -> tuple[Band, Band, Band]:
+    """(each one-machine regime on its own, both pooled, halfway between: the shipped band)."""
     own = _calibrate(points, predicted, labels, points.nvlink, level)
     pooled = _calibrate(points, predicted, labels, np.zeros_like(points.nvlink), level)
-    return Band(*[(a + b) / 2.0 for a, b in zip(
+    pooled = Band(pooled.low_pcie, pooled.high_pcie, pooled.low_pcie, pooled.high_pcie,
+                  pooled.low_machines, pooled.high_machines)
+    return own, pooled, Band(*[(a + b) / 2.0 for a, b in zip(
         (own.low_nvlink, own.high_nvlink, own.low_pcie, own.high_pcie, own.low_machines,
          own.high_machines),
-        (pooled.low_pcie, pooled.high_pcie, pooled.low_pcie, pooled.high_pcie,
+        (pooled.low_nvlink, pooled.high_nvlink, pooled.low_pcie, pooled.high_pcie,
          pooled.low_machines, pooled.high_machines), strict=True)])
 
 
