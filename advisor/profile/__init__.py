@@ -9,6 +9,7 @@ atomic). A profile read for a command is also checked against the catalog:
 
 from advisor.profile.economics import EconomicsSpec
 from advisor.profile.enums import (
+    ActivationCheckpointing,
     Cooling,
     Currency,
     EconomicsMode,
@@ -34,9 +35,10 @@ from advisor.profile.model import SCHEMA_VERSION, Profile, default_profile
 from advisor.profile.workload import ModelSpec, TrainingSpec
 
 __all__ = [
-    "SCHEMA_VERSION", "Cooling", "Currency", "CustomGpu", "EconomicsMode", "EconomicsSpec",
-    "GradientDtype", "HardwareSpec", "InputPipeline", "InputSizes", "InterLink", "IntraLink",
-    "KeepBatch", "MeasuredPoint", "MeasuredSpec", "ModelSpec", "Parallelism", "Precision",
-    "Profile", "Storage", "SubNetworks", "Task", "ThroughputUnit", "TimeValue", "TrainingSpec",
-    "Virtualization", "default_profile", "field_meta", "meta",
+    "SCHEMA_VERSION", "ActivationCheckpointing", "Cooling", "Currency", "CustomGpu",
+    "EconomicsMode", "EconomicsSpec", "GradientDtype", "HardwareSpec", "InputPipeline",
+    "InputSizes", "InterLink", "IntraLink", "KeepBatch", "MeasuredPoint", "MeasuredSpec",
+    "ModelSpec", "Parallelism", "Precision", "Profile", "Storage", "SubNetworks", "Task",
+    "ThroughputUnit", "TimeValue", "TrainingSpec", "Virtualization", "default_profile",
+    "field_meta", "meta",
 ]

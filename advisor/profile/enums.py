@@ -47,6 +47,7 @@ class Parallelism(StrEnum):
     zero2 = "zero2"
     zero3 = "zero3"
     fsdp = "fsdp"
+    hsdp = "hsdp"  # FSDP hybrid shard: sharded inside each machine, replicated across machines
     tensor = "tensor"
     pipeline = "pipeline"
 
@@ -86,6 +87,14 @@ class KeepBatch(StrEnum):
 
     per_gpu = "per_gpu"  # each GPU keeps its batch: the global batch grows (weak scaling)
     global_ = "global"  # the global batch stays: fewer accumulation steps, then smaller batches
+
+
+class ActivationCheckpointing(StrEnum):
+    """What the backward pass recomputes instead of keeping (Korthikanti et al. 2022)."""
+
+    none = "none"  # every layer's activations kept
+    selective = "selective"  # the attention core (scores, soft-max) recomputed: ~2-7 % compute
+    full = "full"  # each layer recomputed from its input: about a third more compute
 
 
 class GradientDtype(StrEnum):

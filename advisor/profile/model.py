@@ -21,7 +21,6 @@ from advisor.profile.workload import PER_SEQUENCE, ModelSpec, TrainingSpec, run_
 SCHEMA_VERSION = 1
 
 
-
 class Profile(StrictSection):
     """One training workload and the hardware and money around it."""
 
@@ -47,9 +46,9 @@ class Profile(StrictSection):
                 "sequence_length_missing", "a throughput in {unit} needs {at}",
                 {"unit": t.throughput_unit.value, "at": "model",
                  "at_path": ("sequence_length",), "line_at": "training.throughput_unit"})
-        if t.single_gpu_hours is None:  # the run it implies, bounded like single_gpu_hours
-            problem = run_hours_problem(self.run_hours_one_gpu, "training",
-                                        "single_gpu_throughput")
+        hours = self.run_hours_one_gpu
+        if t.single_gpu_hours is None and hours is not None:  # bounded like single_gpu_hours
+            problem = run_hours_problem(hours, "training", "single_gpu_throughput")
             if problem is not None:
                 raise problem
         return self
@@ -68,9 +67,19 @@ class Profile(StrictSection):
         return self.training.samples_per_s(self.throughput_items_per_sample)
 
     @property
-    def run_hours_one_gpu(self) -> float:
-        """Hours of one run on one GPU, from the run time or from throughput × data."""
+    def run_hours_one_gpu(self) -> float | None:
+        """Hours of one run on one GPU, from the run time or from throughput × data (in any
+        unit); None when the run is planned from its size (the projection's
+        ``run_hours_one_gpu`` has it)."""
         return self.training.run_hours_for(self.throughput_items_per_sample)
+
+    @model_validator(mode="after")
+    def _tensor_parallel_divides_heads(self) -> Profile:
+        """Tensor parallel splits the attention heads: 3 ways cannot split 32 heads."""
+        tp, heads = self.training.tensor_parallel, self.model.attention_heads
+        if tp and heads and heads % tp:
+            raise ValueError("training.tensor_parallel must divide model.attention_heads")
+        return self
 
 
 def default_profile() -> Profile:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from advisor.catalog.cooling import fitted_cooling
 from advisor.catalog.gpus import GpuSpec
 from advisor.profile import (
     Cooling,
@@ -15,7 +16,7 @@ from advisor.profile import (
     Task,
     Virtualization,
 )
-from advisor.scaling.activations import SEQUENCE_TASKS
+from advisor.scaling.activations import SEQUENCE_TASKS, recompute_factor
 from advisor.scaling.links import LinkFigures
 from advisor.scaling.memory import embedding_sharded
 from advisor.scaling.parameters import (
@@ -128,8 +129,7 @@ def step_compute_s(profile: Profile, gpu: GpuSpec, p: ScalingParams) -> float:
     if measured:
         return t.batch_per_gpu / measured
     dense = dense_params_millions(profile, gpu, p) / profile.model.params_millions
-    # recomputing the forward pass: 4 passes' worth of work instead of 3 (forward + 2x backward)
-    recompute = 4.0 / 3.0 if t.activation_checkpointing else 1.0
+    recompute = recompute_factor(profile)
     flops_s = t.batch_per_gpu * flops_per_sample(profile) * dense * recompute / (
         effective_tflops(gpu, t.precision, p, profile.task) * 1e12)
     return flops_s + optimizer_step_s(profile, gpu, p) / t.gradient_accumulation_steps
@@ -178,12 +178,9 @@ def pipeline_terms(profile: Profile, p: ScalingParams) -> tuple[float, float | N
 def thermal_terms(profile: Profile, p: ScalingParams,
                   gpu: GpuSpec | None = None) -> tuple[float, float]:
     """(clock loss per card beyond two in a node, fixed loss with several cards) (# F27).
-    Passive data-centre cards have no fans of their own: "open-air" (the profile's default)
-    cannot describe them; they sit in a server's ducted airflow."""
+    ``gpu``: the card, whose usual cooling stands in for an "open-air" it is never sold with."""
     hw = profile.hardware
-    cooling = hw.cooling
-    if cooling == Cooling.open_air and gpu is not None and gpu.gpu_class == "datacenter":
-        cooling = Cooling.server
+    cooling = Cooling(fitted_cooling(gpu, hw.cooling.value)) if gpu is not None else hw.cooling
     per_card = {Cooling.open_air: p.throttle_per_card_open_air,
                 Cooling.blower: p.throttle_per_card_blower}.get(cooling, 0.0)
     fixed = 0.0

@@ -46,6 +46,16 @@ def measured_batch_runs(profile: Profile) -> bool:
     return profile.training.single_gpu_throughput is not None
 
 
+def states_fit_one_gpu(profile: Profile, memory_gb: float, p: ScalingParams) -> bool:
+    """Do the model states (mixed-precision Adam, 16 bytes per parameter) and the overhead fit
+    one card, whatever was measured? A measured run of a model whose states alone exceed the
+    card kept fewer bytes (offloaded or 8-bit states, adapters): the data-parallel projection
+    takes it as measured, but a language model that large is split by the layouts
+    (advisor/scaling/layouts), the measurement setting only the level."""
+    states = profile.model.params_millions * 1e6 * p.optimizer_bytes_per_param / 1e9
+    return states + p.memory_overhead_gb <= memory_gb * p.memory_usable_fraction
+
+
 def memory_estimate(profile: Profile, memory_gb: float, p: ScalingParams) -> MemoryEstimate:
     """The activation and model-state estimates, lowered when a measured single-GPU run at the
     profile's batch says they must be smaller (see the module docstring)."""

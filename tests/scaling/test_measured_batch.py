@@ -3,10 +3,15 @@ corrected by it, and the output says so (advisor/scaling/measured_memory.py)."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 
+from advisor.catalog.gpus import resolve_gpu
 from advisor.profile import Profile
 from advisor.scaling import project
+from advisor.scaling.layouts.engine import uses_layouts
+from advisor.scaling.parameters import load_params
+from advisor.scaling.project import says_one_gpu_cannot_hold
 from tests.support.strategies import profiles
 
 SETTINGS = settings(max_examples=80, deadline=None, derandomize=True,
@@ -29,6 +34,12 @@ def encoder(**training) -> Profile:
 @given(profiles())
 def test_a_measured_batch_always_fits(profile):
     assume(profile.training.single_gpu_throughput is not None)
+    # The data-parallel projection's guarantee. A language model whose states alone (16 B
+    # per parameter) exceed the card ran offloaded or with 8-bit states, and one the profile
+    # splits (tensor / pipeline / hybrid shard): the layouts (advisor/scaling/layouts) take
+    # those, the measurement setting only the level (tests/scaling/test_plan_from_size.py).
+    gpu = resolve_gpu(profile.hardware.gpu, profile.hardware.intra_link)
+    assume(not uses_layouts(profile, gpu.memory_gb, load_params()))
     r = project(profile)
     assert r.single_gpu_fits
     assert all(r.fits), (r.parallelism, r.memory_per_gpu_gb)
@@ -48,7 +59,9 @@ def test_without_a_measurement_the_estimate_decides():
     hours = encoder(single_gpu_throughput=None, dataset_samples=None, epochs=None,
                     single_gpu_hours=10)
     r = project(hours, [1, 8])
-    assert not r.single_gpu_fits  # the estimate alone (512 tokens assumed) says it does not
+    # the estimate alone (512 tokens assumed) says one GPU cannot hold the batch (the layouts
+    # of advisor/scaling/layouts then look for a split that fits)
+    assert says_one_gpu_cannot_hold(r.notes)
     assert not any("was measured at" in n for n in r.notes)
 
 
@@ -66,14 +79,25 @@ def test_a_measured_transformer_on_a_24_gb_card_scales_like_data_parallel():
     assert r.speedup[1] > 6.0
 
 
-def test_model_states_beyond_the_card_are_lowered_too():
-    # a measured single-GPU run of a model whose 16 B/parameter states alone exceed the card
-    # (8-bit or offloaded optimizer states): it ran, so data parallel fits
-    p = Profile.model_validate({
-        "task": "llm", "model": {"name": "7b", "params_millions": 6700},
+def _seven_billion(task: str) -> Profile:
+    return Profile.model_validate({
+        "task": task, "model": {"name": "7b", "params_millions": 6700},
         "training": {"single_gpu_throughput": 2, "dataset_samples": 10**5, "epochs": 1,
                      "batch_per_gpu": 1, "precision": "bf16", "input_pipeline": "tuned"},
         "hardware": {"gpu": "a100_sxm4_80gb", "gpus_per_node": 8, "intra_link": "nvswitch"}})
-    r = project(p, [1, 2, 8])
+
+
+def test_model_states_beyond_the_card_are_lowered_too():
+    # a measured single-GPU run of a model whose 16 B/parameter states alone exceed the card
+    # (8-bit or offloaded optimizer states): it ran, so data parallel fits
+    r = project(_seven_billion("other"), [1, 2, 8])
     assert r.single_gpu_fits and all(r.fits) and r.parallelism == ["data"] * 3
     assert all(m <= 80 for m in r.memory_per_gpu_gb)
+
+
+def test_a_language_model_whose_states_exceed_the_card_is_split_at_the_measured_level():
+    # the same run of a 7B language model: the layouts shard it (FSDP / ZeRO, tensor
+    # parallel) as such models are trained on several GPUs; the measurement sets the level
+    r = project(_seven_billion("llm"), [1, 2, 8])
+    assert all(r.fits[1:]) and r.layout[1] and r.layout[2]
+    assert r.run_hours_one_gpu == pytest.approx(10**5 / 2 / 3600, rel=1e-3)

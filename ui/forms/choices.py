@@ -57,8 +57,12 @@ CHOICE_LABELS: dict[str, str] = {
     "zero2": QT_TRANSLATE_NOOP("Choices", "ZeRO stage 2"),
     "zero3": QT_TRANSLATE_NOOP("Choices", "ZeRO stage 3"),
     "fsdp": QT_TRANSLATE_NOOP("Choices", "FSDP"),
+    "hsdp": QT_TRANSLATE_NOOP("Choices", "FSDP hybrid shard (sharded inside a machine)"),
     "tensor": QT_TRANSLATE_NOOP("Choices", "Tensor (model) parallel"),
     "pipeline": QT_TRANSLATE_NOOP("Choices", "Pipeline parallel"),
+    # Activation checkpointing
+    "selective": QT_TRANSLATE_NOOP("Choices", "Selective (attention scores recomputed)"),
+    "full": QT_TRANSLATE_NOOP("Choices", "Full (every layer recomputed)"),
     # Links
     "pcie3": QT_TRANSLATE_NOOP("Choices", "PCIe 3.0"),
     "pcie4": QT_TRANSLATE_NOOP("Choices", "PCIe 4.0"),
@@ -94,16 +98,23 @@ CHOICE_LABELS: dict[str, str] = {
     "revenue": QT_TRANSLATE_NOOP("Choices", "Product: a day earns revenue"),
 }
 
-# Two enums share a value with a different meaning: "none" for a link vs. no time value.
+# Enums share "none" with different meanings: no link, no time value, no recomputation.
 _TIME_VALUE_NONE = QT_TRANSLATE_NOOP("Choices", "Learning: time has no money value")
+_CHECKPOINTING_NONE = QT_TRANSLATE_NOOP("Choices", "Off (every activation kept)")
+# economics.time_value left empty: the rating then follows the article's table (rules/README.md)
+_TIME_VALUE_UNSAID = QT_TRANSLATE_NOOP("Choices", "Not said yet (the article's table rates it)")
 UNSET = QT_TRANSLATE_NOOP("Choices", "— not set —")
 FOLLOW_LANGUAGE = QT_TRANSLATE_NOOP("Choices", "Follow the language")
 
 
 def choice_label(field: str, value: str | None, lang: str) -> str:
     if value is None:
+        if field == "time_value":
+            return tr_lang(lang, "Choices", _TIME_VALUE_UNSAID)
         return tr_lang(lang, "Choices", FOLLOW_LANGUAGE if field == "currency" else UNSET)
     if field == "time_value" and value == "none":
         return tr_lang(lang, "Choices", _TIME_VALUE_NONE)
+    if field == "activation_checkpointing" and value == "none":
+        return tr_lang(lang, "Choices", _CHECKPOINTING_NONE)
     source = CHOICE_LABELS.get(value)
     return tr_lang(lang, "Choices", source) if source else value
