@@ -4,11 +4,13 @@ The activation estimate comes from rules of thumb (a default sequence length, th
 typical model) and can be several times too large: a 135M encoder at batch 176 "needs" 60 GB
 at the default 512 tokens when it was trained at 128 on a 40 GB card. When the profile gives
 the throughput of one GPU at its batch (``training.single_gpu_throughput``), that batch ran:
-the activations are lowered until plain data parallel fits one card, and if the model states
-alone (16 bytes per parameter) do not fit either, they are lowered too (the run used 8-bit or
-offloaded optimizer states, frozen layers or adapters). Data parallel keeps each GPU's memory
-of the single-GPU run, so every count then fits as data parallel; the note says what was
-corrected (# F05: model parallel only when the model does not fit).
+the activations are lowered until plain data parallel fits one card. Data parallel keeps each
+GPU's memory of the single-GPU run, so every count then fits as data parallel; the note says
+what was corrected (# F05: model parallel only when the model does not fit). The model states
+(16 bytes per parameter, mixed-precision Adam) are arithmetic, not a rule of thumb: when they
+alone exceed the card, the measured run was offloaded or kept 8-bit states, which several GPUs
+replace by sharding them (ZeRO, FSDP, the layouts of advisor/scaling/layouts); the measurement
+then sets only the level.
 """
 
 from __future__ import annotations
@@ -46,19 +48,10 @@ def measured_batch_runs(profile: Profile) -> bool:
     return profile.training.single_gpu_throughput is not None
 
 
-def states_fit_one_gpu(profile: Profile, memory_gb: float, p: ScalingParams) -> bool:
-    """Do the model states (mixed-precision Adam, 16 bytes per parameter) and the overhead fit
-    one card, whatever was measured? A measured run of a model whose states alone exceed the
-    card kept fewer bytes (offloaded or 8-bit states, adapters): the data-parallel projection
-    takes it as measured, but a language model that large is split by the layouts
-    (advisor/scaling/layouts), the measurement setting only the level."""
-    states = profile.model.params_millions * 1e6 * p.optimizer_bytes_per_param / 1e9
-    return states + p.memory_overhead_gb <= memory_gb * p.memory_usable_fraction
-
-
 def memory_estimate(profile: Profile, memory_gb: float, p: ScalingParams) -> MemoryEstimate:
-    """The activation and model-state estimates, lowered when a measured single-GPU run at the
-    profile's batch says they must be smaller (see the module docstring)."""
+    """The model-state parameters and the activation estimate, the activations lowered when a
+    measured single-GPU run at the profile's batch says they must be smaller (see the module
+    docstring)."""
     act = activation_gb(profile, p)
     if not measured_batch_runs(profile):
         return MemoryEstimate(p, act)
@@ -70,12 +63,7 @@ def memory_estimate(profile: Profile, memory_gb: float, p: ScalingParams) -> Mem
         return MemoryEstimate(p, act)
     batch = profile.training.batch_per_gpu
     note = NOTE_MEASURED_FITS.format(batch=batch, need=need, usable=usable)
-    if room <= 0.0:  # not even the CUDA context fits the estimate: keep only the overhead
-        return MemoryEstimate(p.with_values(optimizer_bytes_per_param=0.0), 0.0, note)
-    if states < room:  # the activations were overestimated: keep what the card leaves them
-        return MemoryEstimate(p, (room - states) * _MARGIN, note)
-    # the states alone exceed the card: the run kept fewer bytes per parameter (8-bit or
-    # offloaded optimizer states, frozen layers); activations and states share the room
-    share = room / (states + act) * _MARGIN
-    return MemoryEstimate(p.with_values(optimizer_bytes_per_param=p.optimizer_bytes_per_param
-                                        * share), act * share, note)
+    if states >= room:  # the states alone exceed the card: sharded on several (docstring)
+        return MemoryEstimate(p, act)
+    # the activations were overestimated: keep what the card leaves them
+    return MemoryEstimate(p, (room - states) * _MARGIN, note)

@@ -20,7 +20,6 @@ from advisor.scaling.layouts.shape import ModelShape, shape_of
 from advisor.scaling.layouts.states import StateBytes, mixed_precision_adam
 from advisor.scaling.links import LinkFigures
 from advisor.scaling.llm_compute import LlmParams, load_llm_params
-from advisor.scaling.measured_memory import states_fit_one_gpu
 from advisor.scaling.memory import single_gpu_fits
 from advisor.scaling.parameters import ScalingParams
 
@@ -36,10 +35,8 @@ def uses_layouts(profile: Profile, memory_gb: float, p: ScalingParams) -> bool:
     t = profile.training
     if profile.task not in (Task.llm, Task.nlp):
         return False
-    # a measured batch fits one GPU (measured_memory), but not states that exceed the card
     split = (bool(t.tensor_parallel) or bool(t.pipeline_parallel)
-             or t.parallelism in _LAYOUT_CHOICES or not single_gpu_fits(profile, memory_gb, p)
-             or not states_fit_one_gpu(profile, memory_gb, p))
+             or t.parallelism in _LAYOUT_CHOICES or not single_gpu_fits(profile, memory_gb, p))
     return split or (profile.task == Task.llm and t.planned_from_size)
 
 
