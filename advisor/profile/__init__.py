@@ -7,6 +7,7 @@ atomic). A profile read for a command is also checked against the catalog:
 ``advisor.catalog.profile_check.load_profile``.
 """
 
+from advisor.profile.alternatives import Alternative, apply_alternative
 from advisor.profile.economics import EconomicsSpec
 from advisor.profile.enums import (
     Cooling,
@@ -16,6 +17,7 @@ from advisor.profile.enums import (
     InputPipeline,
     InterLink,
     IntraLink,
+    Market,
     Parallelism,
     Precision,
     Storage,
@@ -30,8 +32,9 @@ from advisor.profile.model import SCHEMA_VERSION, Profile, default_profile
 from advisor.profile.workload import ModelSpec, TrainingSpec
 
 __all__ = [
-    "SCHEMA_VERSION", "Cooling", "Currency", "CustomGpu", "EconomicsMode", "EconomicsSpec",
-    "GradientDtype", "HardwareSpec", "InputPipeline", "InterLink", "IntraLink", "MeasuredPoint",
+    "SCHEMA_VERSION", "Alternative", "Cooling", "Currency", "CustomGpu", "EconomicsMode", "EconomicsSpec",
+    "GradientDtype", "HardwareSpec", "InputPipeline", "InterLink", "IntraLink", "Market", "MeasuredPoint",
     "MeasuredSpec", "ModelSpec", "Parallelism", "Precision", "Profile", "Storage", "Task",
-    "TimeValue", "TrainingSpec", "Virtualization", "default_profile", "field_meta", "meta",
+    "TimeValue", "TrainingSpec", "Virtualization", "apply_alternative", "default_profile",
+    "field_meta", "meta",
 ]

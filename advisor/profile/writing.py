@@ -10,9 +10,8 @@ import yaml
 
 from advisor.files.atomic import atomic_write_text
 from advisor.profile.economics import names_money
-from advisor.profile.enums import Currency
+from advisor.profile.market import MARKET_CURRENCY, profile_market
 from advisor.profile.model import Profile
-from advisor.text.i18n import system_lang
 
 
 def profile_to_data(profile: Profile) -> dict[str, Any]:
@@ -29,10 +28,10 @@ def dump_profile(profile: Profile, fmt: str = "yaml") -> str:
 
 def save_profile(profile: Profile, path: str | Path) -> None:
     """Write atomically (temporary file + rename). Prices are written with the currency they
-    were entered in (the language's, if unset)."""
+    were entered in (the market's, if unset: never the language's)."""
     path = Path(path)
     if profile.economics.currency is None and names_money(profile.economics):
-        currency = Currency.CNY if system_lang() == "zh" else Currency.USD
+        currency = MARKET_CURRENCY[profile_market(profile.economics)]
         profile = profile.model_copy(update={
             "economics": profile.economics.model_copy(update={"currency": currency})})
     fmt = "json" if path.suffix.lower() == ".json" else "yaml"

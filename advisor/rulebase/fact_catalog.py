@@ -109,7 +109,7 @@ FACTS: dict[str, FactSpec] = {
     "hardware_imported": _B,
     # the money
     "economics_mode": _s(*(m.value for m in EconomicsMode)),
-    "currency": _s("CNY", "USD"),  # the cost report's (money facts are in it)
+    "currency": _s("CNY", "USD", "EUR"),  # the cost report's (money facts are in it)
     "time_value": _s(*(t.value for t in TimeValue)),
     "value_per_day": _n("float", 0, 1e10, optional=True),
     "deadline_days": _n("float", 0.01, 3650, optional=True),

@@ -34,7 +34,7 @@ def test_walk_example_to_results(qtbot, example):
     window.show()
     with qtbot.waitSignal(window.betterLinkShown, timeout=15000):
         _walk(qtbot, window)
-    profile = effective_profile(load_profile(example), "en")
+    profile = effective_profile(load_profile(example))
     expected = real_recommend(profile)
     shown = window.results.recommendation
     assert shown.verdict == expected.verdict

@@ -8,7 +8,7 @@ import math
 from advisor.text.i18n import pick
 from ui.report.plot_images import DOC_WIDTH_PX, PlotImage
 
-_SYMBOL = {"CNY": "¥", "USD": "$"}
+_SYMBOL = {"CNY": "¥", "USD": "$", "EUR": "€"}
 
 
 def esc(text: object) -> str:

@@ -9,7 +9,7 @@ import importlib.util
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -31,9 +31,13 @@ from ui.window.recompute import Recomputer, Results, effective_profile
 from ui.wizard.form_page import FormPage
 from ui.wizard.page_fields import DIAGNOSIS_TITLE, PAGES, RESULTS_TITLE
 
+_UNITS = {"CNY": QT_TRANSLATE_NOOP("Units", "CNY"), "USD": QT_TRANSLATE_NOOP("Units", "USD"),
+          "EUR": QT_TRANSLATE_NOOP("Units", "EUR")}
+
 
 def currency_unit(lang: str, currency: str) -> str:
-    return QCoreApplication.translate("Units", "CNY") if currency == "CNY" else QCoreApplication.translate("Units", "USD")
+    source = _UNITS.get(currency)
+    return QCoreApplication.translate("Units", source) if source else currency
 
 
 def price_hints(costs: Any) -> dict[str, Problem]:
@@ -216,7 +220,7 @@ class MainWindow(QMainWindow):
 
     def currency(self) -> str:
         profile = self.answers.profile or Profile()
-        return effective_profile(profile, self.lang).economics.currency.value
+        return effective_profile(profile).economics.currency.value
 
     def retranslate(self) -> None:
         lang = self.lang
@@ -261,7 +265,7 @@ class MainWindow(QMainWindow):
     # -- live results -------------------------------------------------------------------------
     def _profile_changed(self, profile: Profile) -> None:
         if self.results_page is not None:
-            self.recomputer.request(effective_profile(profile, self.lang))
+            self.recomputer.request(effective_profile(profile))
         unit = currency_unit(self.lang, self.currency())
         for page in self.pages:
             if page.currency != unit:

@@ -52,7 +52,8 @@ PAGES: tuple[PageDef, ...] = (
                      ("training.runs_per_month", "training.horizon_months")),
              Section(QT_TRANSLATE_NOOP("Pages", "Value of time"),
                      ("economics.time_value", "economics.value_per_day",
-                      "economics.deadline_days", "economics.engineer_day_rate",
+                      "economics.deadline_days", "economics.monthly_budget",
+                      "economics.engineer_day_rate",
                       "economics.moved_to_multi_gpu_before"), column=1))),
     PageDef("hardware", QT_TRANSLATE_NOOP("Pages", "Hardware and deployment"),
             QT_TRANSLATE_NOOP("Pages", "The GPUs, how they are connected, and whether you "
@@ -65,8 +66,9 @@ PAGES: tuple[PageDef, ...] = (
                      ("hardware.virtualization", "hardware.vgpus_per_physical_gpu",
                       "hardware.cooling", "hardware.max_gpu_temp_c")),
              Section(QT_TRANSLATE_NOOP("Pages", "Own or cloud, and prices"),
-                     ("economics.mode", "economics.currency", "economics.gpu_price",
-                      "economics.base_system_price", "economics.cloud_price_per_gpu_hour",
+                     ("economics.mode", "economics.market", "economics.currency",
+                      "economics.gpu_price", "economics.base_system_price",
+                      "economics.purchase_tax_rate", "economics.cloud_price_per_gpu_hour",
                       "economics.electricity_per_kwh", "economics.pue"), column=1))),
     PageDef("pipeline", QT_TRANSLATE_NOOP("Pages", "Input pipeline"),
             QT_TRANSLATE_NOOP("Pages", "How the data reaches the GPUs. With single-threaded "

@@ -12,6 +12,7 @@ import json
 import sys
 
 from advisor.catalog.profile_check import load_profile
+from advisor.cli.money_options import add_money_arguments
 from advisor.files.errors import InputError
 from advisor.profile.labels import conclusion_text
 from advisor.text.i18n import pick
@@ -33,6 +34,7 @@ def register(sub) -> None:
                    help="GPU counts to consider (default: 1 up to the hardware's total)")
     p.add_argument("--pdf", default=None, metavar="OUT.pdf",
                    help="also write the PDF report to OUT.pdf")
+    add_money_arguments(p)
     p.set_defaults(handler=run)
 
 
@@ -52,7 +54,8 @@ def _gpu_counts(text: str | None) -> list[int] | None:
 def run(args) -> int:
     lang = args.lang
     profile = load_profile(args.profile)
-    rec = recommend(profile, gpus=_gpu_counts(args.gpus), lang=lang)
+    rec = recommend(profile, gpus=_gpu_counts(args.gpus), lang=lang,
+                    currency=args.currency, market=args.market)
     if args.pdf:
         # The PDF first: a place that cannot be written fails before anything is printed.
         # A profile with a `measured` section gets the diagnosis section too (F30).
