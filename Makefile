@@ -4,8 +4,9 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 TSTAMP := $(VENV)/.installed-test
+BSTAMP := $(VENV)/.installed-bundle
 
-.PHONY: run test lint translations bench clean
+.PHONY: run test lint translations bench bundle bundle-check clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -23,11 +24,27 @@ $(TSTAMP): pyproject.toml | $(BIN)/python
 run: $(STAMP)
 	$(BIN)/python -m ui.app.launch
 
+$(BSTAMP): pyproject.toml $(TSTAMP)
+	$(BIN)/python -m pip install --quiet -e '.[test,nvml,bundle]'
+	touch $@
+
+# The suite, then the desktop bundle built and checked from its archive (tests/bundle).
 test: $(TSTAMP)
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q
+	$(MAKE) --no-print-directory bundle-check
+
+# The desktop bundle for this OS (PyInstaller, desktop/gpu-advisor.spec): build/bundle/dist/
+# gpu-scaling-advisor/ and its archive in dist/; prints its size and build time.
+bundle: $(BSTAMP)
+	$(BIN)/python scripts/build_bundle.py
+
+# Unpack the archive outside the tree and run it with no Python on PATH.
+bundle-check: bundle
+	GPU_ADVISOR_BUNDLE_ARCHIVE="$$($(BIN)/python scripts/build_bundle.py --archive-path)" \
+		QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q tests/bundle
 
 lint: $(TSTAMP)
-	$(BIN)/ruff check advisor ui tests benchmarks
+	$(BIN)/ruff check advisor ui tests benchmarks scripts desktop
 
 # Qt Linguist: refresh the .ts sources from the code, then build the .qm files that ship.
 translations: $(STAMP)

@@ -11,6 +11,7 @@ Deterministic: same data, same output.
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 
 import numpy as np
@@ -258,6 +259,7 @@ def _write(params: ScalingParams, mfu: dict[str, float], membound: dict[str, flo
         entries[name] = {"value": round(float(getattr(params, name)), 6), "unit": unit,
                          "fitted": name in FITTED, "meaning": meaning, "source": how}
     doc = {"generated_by": "benchmarks/fit_projection.py (do not edit fitted values by hand)",
+           "fitted_on": date.today().isoformat(),  # shown by About and `gpu-advisor --version`
            "data": "benchmarks/data/scaling-dev.csv, non-flagged series with a known batch",
            "parameters": entries,
            "flops_per_param_by_task": FLOPS_PER_PARAM,

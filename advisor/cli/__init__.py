@@ -13,7 +13,6 @@ import pkgutil
 import sys
 from collections.abc import Sequence
 
-from advisor import __version__
 from advisor.files.errors import InputError
 from advisor.files.logs import log_file, setup_logging
 from advisor.text.i18n import system_lang
@@ -33,7 +32,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="gpu-advisor",
                      description="Will more GPUs make my training faster, and is it worth it? "
                                  "(多卡训练顾问)")
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("--version", action="store_true",
+                        help="show the version, the dates of the built-in prices and of the "
+                             "projection's parameters, and the licences, then exit")
     parser.add_argument("--lang", choices=["en", "zh"], default=None,
                         help="language of messages (default: from the system locale)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -54,6 +55,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     lang = args.lang or system_lang()
     args.lang = lang
+    if args.version:  # after parsing, so `--version --lang zh` speaks Chinese too
+        from advisor.files.about import about_text
+
+        print(about_text(lang))
+        return EXIT_OK
     if not getattr(args, "handler", None):
         parser.print_help()
         return EXIT_INPUT

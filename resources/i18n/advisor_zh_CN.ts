@@ -2,6 +2,64 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>AboutDialog</name>
+    <message>
+        <location filename="../../ui/dialogs/about_dialog.py" line="30"/>
+        <source>About GPU Scaling Advisor</source>
+        <translation>关于多卡训练顾问</translation>
+    </message>
+    <message>
+        <location filename="../../ui/dialogs/about_dialog.py" line="34"/>
+        <source>GPU Scaling Advisor</source>
+        <translation>多卡训练顾问</translation>
+    </message>
+    <message>
+        <location filename="../../ui/dialogs/about_dialog.py" line="35"/>
+        <source>Multi-GPU training advisor</source>
+        <translation>GPU Scaling Advisor · 多卡训练是否值得</translation>
+    </message>
+    <message>
+        <location filename="../../ui/dialogs/about_dialog.py" line="49"/>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <location filename="../../ui/dialogs/about_dialog.py" line="60"/>
+        <source>Will more GPUs make your training faster, by how much, and is it worth the money? Rules and numbers cite the article&apos;s facts F01–F32.</source>
+        <translation>多加显卡能让训练更快吗？快多少？值不值得花这笔钱？规则与数字均引用原文事实 F01–F32。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/dialogs/about_dialog.py" line="62"/>
+        <source>Built-in prices as of</source>
+        <translation>内置价格日期（as_of）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/dialogs/about_dialog.py" line="63"/>
+        <source>Projection parameters fitted on</source>
+        <translation>预测模型参数拟合日期</translation>
+    </message>
+    <message>
+        <location filename="../../ui/dialogs/about_dialog.py" line="64"/>
+        <source>Licences of what ships with it</source>
+        <translation>许可证（随附或安装的组件）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/dialogs/about_dialog.py" line="68"/>
+        <source>%1 undated</source>
+        <translation>另有 %1 项未注明日期</translation>
+    </message>
+    <message>
+        <location filename="../../ui/dialogs/about_dialog.py" line="73"/>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <location filename="../../ui/dialogs/about_dialog.py" line="80"/>
+        <source>%1 (Qt %2 running)</source>
+        <translation>%1（运行中的 Qt 为 %2）</translation>
+    </message>
+</context>
+<context>
     <name>Choices</name>
     <message>
         <location filename="../../ui/forms/choices.py" line="12"/>
@@ -440,20 +498,6 @@
         <source>The nvidia-smi import is not available in this build.</source>
         <translation>此版本未包含 nvidia-smi 导入功能。</translation>
     </message>
-    <message>
-        <location filename="../../ui/window/document.py" line="240"/>
-        <source>About</source>
-        <translation>关于</translation>
-    </message>
-    <message>
-        <location filename="../../ui/window/document.py" line="241"/>
-        <source>GPU Scaling Advisor (多卡训练顾问)
-
-Will more GPUs make your training faster, by how much, and is it worth the money? Rules and numbers cite the article&apos;s facts F01–F32.</source>
-        <translation>多卡训练顾问（GPU Scaling Advisor）
-
-加卡能让训练快多少？值不值这笔钱？每条规则和每个数字都引用原文的事实 F01–F32。</translation>
-    </message>
 </context>
 <context>
     <name>Errors</name>
@@ -555,107 +599,107 @@ The application keeps running. The details were written to the log file:
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ui/window/main_window.py" line="236"/>
+        <location filename="../../ui/window/main_window.py" line="243"/>
         <source>&lt; Back</source>
         <translation>&lt; 上一步</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="237"/>
+        <location filename="../../ui/window/main_window.py" line="244"/>
         <source>Next &gt;</source>
         <translation>下一步 &gt;</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="238"/>
+        <location filename="../../ui/window/main_window.py" line="245"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="239"/>
+        <location filename="../../ui/window/main_window.py" line="246"/>
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="240"/>
+        <location filename="../../ui/window/main_window.py" line="247"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="241"/>
+        <location filename="../../ui/window/main_window.py" line="248"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="242"/>
+        <location filename="../../ui/window/main_window.py" line="249"/>
         <source>&amp;New profile</source>
         <translation>新建配置(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="243"/>
+        <location filename="../../ui/window/main_window.py" line="250"/>
         <source>&amp;Open profile…</source>
         <translation>打开配置(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="244"/>
+        <location filename="../../ui/window/main_window.py" line="251"/>
         <source>&amp;Save</source>
         <translation>保存(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="245"/>
+        <location filename="../../ui/window/main_window.py" line="252"/>
         <source>Save &amp;as…</source>
         <translation>另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="246"/>
+        <location filename="../../ui/window/main_window.py" line="253"/>
         <source>Import nvidia-smi…</source>
         <translation>导入 nvidia-smi…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="247"/>
+        <location filename="../../ui/window/main_window.py" line="254"/>
         <source>Export PDF…</source>
         <translation>导出 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="248"/>
+        <location filename="../../ui/window/main_window.py" line="255"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="249"/>
+        <location filename="../../ui/window/main_window.py" line="256"/>
         <source>&amp;About</source>
         <translation>关于(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="274"/>
+        <location filename="../../ui/window/main_window.py" line="281"/>
         <source>Some answers need attention (%1); the results are for the last valid answers.</source>
         <translation>有 %1 个答案需要修改；下面的结果基于最后一次有效的答案。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="307"/>
+        <location filename="../../ui/window/main_window.py" line="314"/>
         <source>The results cannot be computed with these answers: %1</source>
         <translation>按当前的回答无法计算结果：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="310"/>
+        <location filename="../../ui/window/main_window.py" line="317"/>
         <source>The results cannot be computed: see the marked answer.</source>
         <translation>无法计算结果：请查看标出的回答。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="312"/>
+        <location filename="../../ui/window/main_window.py" line="319"/>
         <source>The results could not be computed because of an internal error; the details are in the log.</source>
         <translation>内部错误导致无法计算结果；详情见日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="328"/>
+        <location filename="../../ui/window/main_window.py" line="335"/>
         <source>Verdict so far: %1 · %2</source>
         <translation>当前结论：%1 · %2</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="330"/>
+        <location filename="../../ui/window/main_window.py" line="337"/>
         <source>cannot run on this hardware</source>
         <translation>在这套硬件上无法运行</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="332"/>
+        <location filename="../../ui/window/main_window.py" line="339"/>
         <source>answers to fix: %1</source>
         <translation>待修改的答案：%1</translation>
     </message>

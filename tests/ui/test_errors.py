@@ -150,3 +150,19 @@ def test_a_gpu_without_a_catalog_price_is_said_at_the_price_field(qtbot):
     assert "Enter the price of one card here" in editor.error_text()
     assert window.results_page.card.price_note.isVisibleTo(window.results_page.card)
     assert window.answers.all_problems() == {}  # still a valid, savable profile
+
+
+def test_the_gui_program_without_a_display_says_so_in_chinese(monkeypatch, capsys):
+    """The installed ``gpu-advisor-gui`` goes through the launcher: no display is one line in
+    the user's language, never a Qt abort."""
+    import sys
+
+    from ui.app.launch import main
+
+    monkeypatch.setenv("QT_QPA_PLATFORM", "xcb")
+    monkeypatch.setenv("GPU_ADVISOR_LANG", "zh")
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    monkeypatch.setattr(sys, "argv", ["gpu-advisor-gui"])
+    assert main() == 0
+    assert "未找到显示器" in capsys.readouterr().out

@@ -7,9 +7,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
 from advisor.files.logs import setup_logging
+from advisor.files.paths import resources_dir
 from advisor.text.i18n import system_lang
 from ui.app.fonts import ensure_cjk_font
 from ui.app.translation import LanguageHub
@@ -20,7 +22,17 @@ def make_application() -> QApplication:
     app = QApplication.instance() or QApplication([sys.argv[0]])
     app.setApplicationName("GPU Scaling Advisor")
     app.setOrganizationName("gpu-scaling-advisor")
+    app.setDesktopFileName("gpu-scaling-advisor")  # Wayland: the .desktop entry's icon
+    app.setWindowIcon(app_icon())
     return app  # type: ignore[return-value]
+
+
+def app_icon() -> QIcon:
+    """The application icon in every size drawn (resources/icons, scripts/render_icons.py)."""
+    icon = QIcon()
+    for png in sorted((resources_dir() / "icons").glob("gpu-advisor-*.png")):
+        icon.addFile(str(png))
+    return icon
 
 
 def build_window(argv: list[str], lang: str | None = None,
@@ -54,4 +66,16 @@ def run_app(argv: list[str], lang: str | None = None) -> int:
 
 
 def main() -> int:
-    return run_app(sys.argv[1:])
+    argv = sys.argv[1:]
+    if "--screenshot" in argv:  # gpu-advisor-gui --screenshot FILE [PROFILE]
+        at = argv.index("--screenshot")
+        if at + 1 >= len(argv):
+            print("--screenshot needs a file name", file=sys.stderr)
+            return 2
+        from ui.app.first_page_shot import save_first_page
+
+        setup_logging()
+        app = make_application()
+        window, _hub = build_window(argv[:at] + argv[at + 2:])
+        return save_first_page(app, window, Path(argv[at + 1]))
+    return run_app(argv)

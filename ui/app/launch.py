@@ -17,8 +17,13 @@ def has_display() -> bool:
 
 def launch(argv: Sequence[str] = (), lang: str | None = None) -> int:
     if not has_display():
-        print("No display found; the CLI does the same headless: "
-              ".venv/bin/gpu-advisor recommend examples/medium-model-4gpu-worth-it.yaml")
+        from advisor.text.i18n import pick, system_lang
+
+        print(pick(lang or system_lang(),
+                   "No display found; the command line does the same headless, e.g. "
+                   "gpu-advisor recommend examples/medium-model-4gpu-worth-it.yaml",
+                   "未找到显示器；命令行可以无界面完成同样的工作，例如 "
+                   "gpu-advisor recommend examples/medium-model-4gpu-worth-it.yaml"))
         return 0
     from ui.app.application import run_app
 
@@ -26,7 +31,14 @@ def launch(argv: Sequence[str] = (), lang: str | None = None) -> int:
 
 
 def main() -> int:
-    return launch(sys.argv[1:])
+    """The ``gpu-advisor-gui`` program: the wizard, or one line saying why it cannot start;
+    ``--screenshot FILE`` saves the first page and quits (offscreen, no display needed)."""
+    argv = sys.argv[1:]
+    if "--screenshot" in argv:
+        from ui.app.application import main as first_page_or_window
+
+        return first_page_or_window()
+    return launch(argv)
 
 
 if __name__ == "__main__":

@@ -1,1 +1,2 @@
-"""Dialogs besides the wizard: importing nvidia-smi output, and the unexpected-error dialog."""
+"""Dialogs besides the wizard: importing nvidia-smi output, the unexpected-error dialog, and
+Help → About."""

@@ -236,12 +236,6 @@ class Document(QObject):
         window.answers.set_many({f"hardware.{k}": v for k, v in
                                  updated.hardware.model_dump(mode="json").items()})
 
-    def about(self) -> None:
-        QMessageBox.about(self.window, self.tr("About"), self.tr(
-            "GPU Scaling Advisor (多卡训练顾问)\n\nWill more GPUs make your training faster, by "
-            "how much, and is it worth the money? Rules and numbers cite the article's facts "
-            "F01–F32."))
-
 
 def _raw_mapping(text: str, source: str, fmt: str | None) -> dict | None:
     """The file's data if it parses to a mapping (even an invalid profile), else None."""

@@ -159,9 +159,16 @@ class MainWindow(QMainWindow):
         for action in (self.act_en, self.act_zh):
             group.addAction(action)
             self.language_menu.addAction(action)
-        self.act_about = QAction(self, triggered=doc.about)
+        self.act_about = QAction(self, triggered=self.show_about)
         self.help_menu.addAction(self.act_about)
         self.file_menu.aboutToShow.connect(doc.fill_recent_menu)
+
+    def show_about(self) -> None:
+        """Help → About: version, price and parameter dates, licences (modal)."""
+        from ui.dialogs.about_dialog import AboutDialog
+
+        self.about_dialog = AboutDialog(self.lang, self)
+        self.about_dialog.exec()
 
     def _start_results(self) -> None:
         """Build the results page (pyqtgraph) and compute, once the first page is visible."""
