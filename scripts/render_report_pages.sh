@@ -19,8 +19,8 @@ export QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen}
 import sys
 from pathlib import Path
 
-from advisor.profile_io import load_profile
-from advisor.recommendation import recommend
+from advisor.catalog.profile_check import load_profile
+from advisor.verdict.recommendation import recommend
 from ui.report import export_pdf
 
 profile = load_profile(sys.argv[1])

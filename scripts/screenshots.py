@@ -4,7 +4,8 @@ Run under Xvfb (a real X server, so fonts and styles are what a user sees):
 
     xvfb-run -s "-screen 0 1280x800x24" .venv/bin/python scripts/screenshots.py
 
-Writes docs/screenshots/<lang>-<nn>-<page>.png for the medium-model example (F17 row 3).
+Writes docs/screenshots/<lang>-<nn>-<page>.png for the medium-model example (F17 row 3);
+``--only compare`` writes the compare page's alone (<lang>-11-compare.png).
 Uses a private state folder, so the user's autosave is neither read nor written.
 """
 
@@ -26,6 +27,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
     parser.add_argument("--example", type=Path, default=EXAMPLE)
+    parser.add_argument("--only", choices=["compare"], default=None,
+                        help="only the compare page's screenshots")
     args = parser.parse_args()
     state = tempfile.mkdtemp(prefix="advisor-shots-")
     os.environ["GPU_ADVISOR_STATE_DIR"] = state
@@ -60,6 +63,11 @@ def main() -> int:
         window.show()
         window.recompute()
         settle(400)
+        if args.only == "compare":
+            compare_shot(window, lang, save, settle)
+            window.close()
+            hub.set_language("en")
+            continue
         for number, key in enumerate(PAGES, start=1):
             window.go_to(number - 1)
             save(window, f"{lang}-{number:02d}-{key}")
@@ -71,12 +79,27 @@ def main() -> int:
         if window._diagnosis_holder is not None:  # the measured-scaling check (F30)
             window.go_to(len(PAGES) + 1)
             save(window, f"{lang}-{len(PAGES) + 1 + len(TABS):02d}-diagnosis")
+        compare_shot(window, lang, save, settle)
         window.close()
         hub.set_language("en")
     for path in written:
         shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
         print(f"{shown}  {path.stat().st_size // 1024} KB")
     return 0
+
+
+def compare_shot(window, lang: str, save, settle) -> None:
+    """The compare page with the best net value's point chosen (its details shown)."""
+    window.go_to(window.compare_index)
+    page = window.compare_page
+    for _ in range(200):  # the comparison runs once the page is shown
+        if page.result is not None and not page.runner.busy:
+            break
+        settle(100)
+    best = page.result.answer("net_value") or page.result.answer("cheapest")
+    if best is not None and best.point is not None:
+        page.choose((best.point.option, best.point.gpus))
+    save(window, f"{lang}-{len(PAGES) + 1 + len(TABS) + 1:02d}-compare")
 
 
 if __name__ == "__main__":

@@ -18,10 +18,11 @@ three or more:
 5. this GPU's spot and reserved offers (a spot instance can be taken away mid-run, a
    reservation commits for months: neither is what renting when needed costs).
 
-A GPU without a single offer of its own is priced from the market's offers for comparable
-cards (tiers 2 and 4, the market first): of the same class and generation, else of the same
-class and the nearest generation that has one within the factor of three (the article's RTX
-4060 Ti rents like an RTX 3090 scaled by speed, not at the article's ¥35 an hour). With none
+A GPU without a single offer of its own is priced from comparable cards' offers (tiers 2 and
+4): of the same class and generation, the market's first, then other markets' (an H800 rents
+like an H100 abroad, not like an L40S at home), else of the nearest generation that has one
+within the factor of three (the article's RTX 4060 Ti rents like an RTX 3090 scaled by speed,
+not at the article's ¥35 an hour). With none
 of those either, renting it is left uncosted and the user is asked for a price. Every offer
 used is named, so the assumptions can say where the price comes from.
 """
@@ -109,23 +110,30 @@ def representative_offers(offers: Sequence[CloudOffer], gpu: GpuSpec, currency: 
         if len(pool) < MIN_OFFERS:
             pool.extend(tier)
 
-    def add_comparables(market: list[CloudOffer]) -> None:
-        for generation in generations:  # the card's own, else the nearest that has one
-            by_gpu: dict[str, list[PricedOffer]] = {}
-            for o in market:
-                priced = comparable(o, generation)
-                if priced is not None:
-                    by_gpu.setdefault(o.gpu, []).append(priced)
-            for other in sorted(by_gpu, key=lambda g: (_distance(gpu, specs[g]), g)):
-                add(by_gpu[other])  # the closest GPU first, one GPU's offers at a time
-            if by_gpu:
-                return
+    def add_comparables(market: list[CloudOffer], generation: str | None) -> bool:
+        by_gpu: dict[str, list[PricedOffer]] = {}
+        for o in market:
+            priced = comparable(o, generation)
+            if priced is not None:
+                by_gpu.setdefault(o.gpu, []).append(priced)
+        for other in sorted(by_gpu, key=lambda g: (_distance(gpu, specs[g]), g)):
+            add(by_gpu[other])  # the closest GPU first, one GPU's offers at a time
+        return bool(by_gpu)
 
     add([own(o) for o in mine if o.market_of == where and _steady(o)])
-    add_comparables(here)
-    add([own(o) for o in mine if o.market_of != where and _steady(o)])
-    add_comparables(abroad)
-    add([own(o) for o in mine if not _steady(o)])
+    if mine:
+        add_comparables(here, gpu.generation)
+        add([own(o) for o in mine if o.market_of != where and _steady(o)])
+        add_comparables(abroad, gpu.generation)
+        add([own(o) for o in mine if not _steady(o)])
+        return pool
+    # No offer of its own: its generation's cards here, then abroad, then the nearest
+    # generation that has any (the same silicon abroad beats another generation here).
+    for generation in generations:
+        found = add_comparables(here, generation)
+        found = add_comparables(abroad, generation) or found
+        if found:
+            break
     return pool
 
 

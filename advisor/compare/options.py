@@ -37,6 +37,7 @@ from advisor.profile import (
     apply_alternative,
 )
 from advisor.profile.labels import INTER_LINK, INTRA_LINK
+from advisor.scaling.inputs import single_gpu_speed_ratio
 from advisor.scaling.project import default_inter_link
 from advisor.text.i18n import Text
 
@@ -104,7 +105,43 @@ def _with(profile: Profile, hardware: dict[str, Any] | None = None,
             {**profile.economics.model_dump(), **economics})
     if not keep_measured:
         update["measured"] = None
-    return profile.model_copy(update=update)
+    changed = profile.model_copy(update=update)
+    return on_its_gpu(profile, changed)
+
+
+def on_its_gpu(original: Profile, changed: Profile) -> Profile:
+    """``changed`` with the workload's one-GPU run time moved to its own card: the user timed
+    a run (or its throughput) on their card, and another card trains it as many times faster
+    as its sustained TFLOP/s (``advisor.scaling.inputs.single_gpu_speed_ratio``). A custom
+    card of the user's keeps the time they gave."""
+    a, b = original.hardware, changed.hardware
+    if not (isinstance(a.gpu, str) and isinstance(b.gpu, str)):
+        return changed
+    mine, theirs = resolve_gpu(a.gpu, a.intra_link), resolve_gpu(b.gpu, b.intra_link)
+    if mine.id == theirs.id:
+        return changed
+    ratio = single_gpu_speed_ratio(original, mine, theirs)
+    t = original.training
+    update: dict[str, Any] = {}
+    if t.single_gpu_hours is not None:
+        update["single_gpu_hours"] = t.single_gpu_hours / ratio
+    if t.single_gpu_throughput is not None:
+        update["single_gpu_throughput"] = t.single_gpu_throughput * ratio
+    training = t.model_validate({**t.model_dump(), **update})
+    return changed.model_copy(update={"training": training})
+
+
+def speed_note(original: Profile, option: Profile) -> Text | None:
+    """What the option assumes of one run on its card, when that is not the user's card."""
+    a, b = original.training.run_hours_one_gpu, option.training.run_hours_one_gpu
+    if abs(a - b) <= 1e-9 * max(a, 1.0):
+        return None
+    mine = gpu_name(original.hardware.gpu, original.hardware.intra_link)
+    theirs = gpu_name(option.hardware.gpu, option.hardware.intra_link)
+    return Text(en=f"one run on one {theirs}: {b:,.1f} h (your {a:,.1f} h on one {mine}, "
+                   f"scaled by sustained TFLOP/s at your precision)",
+                zh=f"一张 {theirs} 跑一次：{b:,.1f} 小时（你在一张 {mine} 上为 {a:,.1f} 小时，"
+                   "按该精度下的实际算力折算）")
 
 
 def _own(profile: Profile) -> dict[str, Any]:
@@ -232,7 +269,7 @@ def offer_option(profile: Profile, ctx: Context, offer: CloudOffer, option_id: s
     label = Text(en=f"Rent {shape.en}: {who.en} {kind.en}{term} ({per}/GPU-h)",
                  zh=f"租用 {shape.zh}：{who.zh}{kind.zh}{term}（每卡时 {per}）")
     note = Text(en=f"{offer.id}: {offer.instance or offer.provider}, {offer.as_of or 'undated'}",
-                zh=f"{offer.id}：{offer.instance or offer.provider}，{offer.as_of or '无日期'}")
+                zh=f"{offer.id}：{who.zh}，{offer.as_of or '无日期'}")
     return Option(option_id, "cloud", label, changed, "cloud", notes=(note,))
 
 
@@ -258,7 +295,9 @@ def setup_option(profile: Profile, ctx: Context, setup: ReadySetup) -> Option:
     if not same_gpu:
         economics.update(gpu_price=None, cloud_price_per_gpu_hour=None)
     changed = settled(_with(profile, hardware=hardware, economics=economics), ctx)
-    return Option(f"setup:{setup.id}", "setup", setup.name_text, changed, "own")
+    note = speed_note(profile, changed)
+    return Option(f"setup:{setup.id}", "setup", setup.name_text, changed, "own",
+                  notes=(note,) if note else ())
 
 
 def ready_setups(profile: Profile, ctx: Context) -> list[Option]:
@@ -269,7 +308,7 @@ def ready_setups(profile: Profile, ctx: Context) -> list[Option]:
 def alternatives(profile: Profile, ctx: Context) -> list[Option]:
     out = []
     for i, alt in enumerate(profile.alternatives):
-        changed = apply_alternative(profile, alt, i)
+        changed = on_its_gpu(profile, apply_alternative(profile, alt, i))
         deployment = "cloud" if changed.economics.mode == EconomicsMode.cloud else "own"
         if changed.economics.mode == EconomicsMode.compare:
             changed = _with(changed, economics={"mode": EconomicsMode.own}, keep_measured=True)
@@ -277,8 +316,10 @@ def alternatives(profile: Profile, ctx: Context) -> list[Option]:
         market = changed.economics.market or ctx.market
         currency = changed.economics.currency or ctx.currency
         alt_ctx = Context(ctx.catalog, market, currency)
+        note = speed_note(profile, changed)
         out.append(Option(f"alt:{i}", "alternative", Text(en=alt.name, zh=alt.label("zh")),
-                          settled(changed, alt_ctx), deployment))
+                          settled(changed, alt_ctx), deployment,
+                          notes=(note,) if note else ()))
     return out
 
 

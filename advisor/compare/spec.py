@@ -20,6 +20,7 @@ A word that is none of these, an unknown GPU, a link the card cannot have, or mo
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 from advisor.catalog import resolve_gpu
@@ -33,6 +34,7 @@ from advisor.compare.options import (
     offer_option,
     settled,
     shape_text,
+    speed_note,
 )
 from advisor.files.errors import InputError
 from advisor.profile import EconomicsMode, InterLink, IntraLink, Profile
@@ -140,11 +142,14 @@ def parse_spec(text: str, profile: Profile, ctx: Context, index: int) -> Option:
         raise _error(text, problems[0].message_en, problems[0].message_zh)
     option_id = f"spec:{index}"
     if deployment == "cloud" and paid is not None:
-        return _priced(text, spec, paid, changed, ctx, option_id)
-    how = Text(en="own", zh="自建") if deployment == "own" else Text(en="rented", zh="租用")
-    shape = shape_text(changed)
-    label = Text(en=f"{shape.en}, {how.en}", zh=f"{shape.zh}，{how.zh}")
-    return Option(option_id, "spec", label, changed, deployment, spec=spec)
+        found = _priced(text, spec, paid, changed, ctx, option_id)
+    else:
+        how = Text(en="own", zh="自建") if deployment == "own" else Text(en="rented", zh="租用")
+        shape = shape_text(changed)
+        label = Text(en=f"{shape.en}, {how.en}", zh=f"{shape.zh}，{how.zh}")
+        found = Option(option_id, "spec", label, changed, deployment, spec=spec)
+    note = speed_note(profile, changed)
+    return found if note is None else replace(found, notes=(*found.notes, note))
 
 
 def _priced(text: str, spec: str, paid: str, profile: Profile, ctx: Context,

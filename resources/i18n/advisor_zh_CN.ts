@@ -353,28 +353,300 @@
     </message>
     <message>
         <location filename="../../ui/forms/choices.py" line="78"/>
+        <source>EUR (€)</source>
+        <translation>欧元（€）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms/choices.py" line="80"/>
+        <source>China (CN)</source>
+        <translation>中国（CN）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms/choices.py" line="81"/>
+        <source>United States (US)</source>
+        <translation>美国（US）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms/choices.py" line="82"/>
+        <source>European Union (EU)</source>
+        <translation>欧盟（EU）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms/choices.py" line="83"/>
         <source>Research with a deadline</source>
         <translation>科研（有截止日期）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="79"/>
+        <location filename="../../ui/forms/choices.py" line="84"/>
         <source>Product: a day earns revenue</source>
         <translation>产品（早一天上线多赚一天钱）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="83"/>
+        <location filename="../../ui/forms/choices.py" line="88"/>
         <source>Learning: time has no money value</source>
         <translation>个人学习（时间不折算成钱）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="84"/>
+        <location filename="../../ui/forms/choices.py" line="89"/>
         <source>— not set —</source>
         <translation>— 未设置 —</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="85"/>
-        <source>Follow the language</source>
-        <translation>随界面语言</translation>
+        <location filename="../../ui/forms/choices.py" line="90"/>
+        <source>The market&apos;s currency</source>
+        <translation>按市场的货币</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms/choices.py" line="91"/>
+        <source>Automatic: the currency&apos;s, else this computer&apos;s (%1)</source>
+        <translation>自动：按货币对应的市场，否则按本机区域设置（%1）</translation>
+    </message>
+</context>
+<context>
+    <name>Compare</name>
+    <message>
+        <location filename="../../ui/compare/table.py" line="25"/>
+        <source>★ on the front</source>
+        <translation>★ 在前沿上</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/table.py" line="26"/>
+        <source>dominated by %1</source>
+        <translation>劣于 %1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/table.py" line="27"/>
+        <source>same as %1</source>
+        <translation>同 %1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/table.py" line="28"/>
+        <source>does not fit</source>
+        <translation>显存放不下</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/table.py" line="29"/>
+        <source>no price</source>
+        <translation>无价格</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/table.py" line="30"/>
+        <source>[%1] at %2 GPUs</source>
+        <translation>[%1] %2 卡</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/table.py" line="31"/>
+        <location filename="../../ui/compare/details.py" line="41"/>
+        <source>%1 h a month</source>
+        <translation>每月 %1 小时</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/details.py" line="14"/>
+        <source>Answers</source>
+        <translation>结论</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/details.py" line="16"/>
+        <source>Fastest</source>
+        <translation>最快</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/details.py" line="17"/>
+        <source>Cheapest a month</source>
+        <translation>每月最便宜</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/details.py" line="18"/>
+        <source>Meets the deadline, cheapest</source>
+        <translation>赶得上截止时间且最便宜</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/details.py" line="19"/>
+        <source>Fastest within the monthly budget</source>
+        <translation>每月预算内最快</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/details.py" line="20"/>
+        <source>Best net value</source>
+        <translation>净收益最高</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/details.py" line="22"/>
+        <source>Click a point or a row to see its details.</source>
+        <translation>点击图中的点或表中的行查看详情。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/details.py" line="23"/>
+        <source>Prices older than 12 months (check them)</source>
+        <translation>超过 12 个月的价格（请核实）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/details.py" line="24"/>
+        <source>Notes</source>
+        <translation>说明</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/details.py" line="26"/>
+        <source>GPUs</source>
+        <translation>卡数</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/details.py" line="27"/>
+        <source>Machines</source>
+        <translation>机器数</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/details.py" line="28"/>
+        <source>Speed-up (band)</source>
+        <translation>加速比（区间）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/details.py" line="29"/>
+        <source>Time per run</source>
+        <translation>每次训练时间</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/details.py" line="30"/>
+        <source>Runs a month one set can do</source>
+        <translation>一套硬件每月能跑的次数</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/details.py" line="31"/>
+        <source>Cost per run</source>
+        <translation>每次成本</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/details.py" line="32"/>
+        <source>Cost per month</source>
+        <translation>每月成本</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/details.py" line="33"/>
+        <source>Up front (cards, machines, tax)</source>
+        <translation>前期投入（显卡、整机、税费）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/details.py" line="34"/>
+        <source>Buying the same instead (up front)</source>
+        <translation>改为购买同样配置（前期投入）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/details.py" line="35"/>
+        <source>Owning pays above</source>
+        <translation>自建回本线</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/details.py" line="36"/>
+        <source>Net value a month</source>
+        <translation>每月净收益</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/details.py" line="37"/>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/details.py" line="38"/>
+        <source>The rules on this option</source>
+        <translation>规则对该选项的结论</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/details.py" line="40"/>
+        <source>%1 h</source>
+        <translation>%1 小时</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/details.py" line="42"/>
+        <source>own</source>
+        <translation>自建</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/details.py" line="43"/>
+        <source>rented</source>
+        <translation>租用</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/details.py" line="44"/>
+        <source>its own pick is dominated by %1: not recommended</source>
+        <translation>它自己选的卡数劣于 %1：不推荐</translation>
+    </message>
+</context>
+<context>
+    <name>ComparePage</name>
+    <message>
+        <location filename="../../ui/compare/page.py" line="161"/>
+        <source>Comparing the setups…</source>
+        <translation>正在对比各配置…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/page.py" line="179"/>
+        <source>Compare setups</source>
+        <translation>配置对比</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/page.py" line="185"/>
+        <source>Your setup beside more of the same cards, the same GPUs rented, the catalog&apos;s ready setups and your profile&apos;s alternatives: time per run against cost per month.</source>
+        <translation>把你的配置与同款卡加量、租用同款卡、目录中的现成配置以及配置文件中的备选方案放在一起：对比每次训练时间与每月成本。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/page.py" line="204"/>
+        <source>The setups cannot be compared with these answers: %1</source>
+        <translation>按当前的回答无法对比各配置：%1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/page.py" line="207"/>
+        <source>The setups could not be compared because of an internal error; the details are in the log.</source>
+        <translation>由于内部错误无法对比各配置；详情见日志。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/page.py" line="215"/>
+        <source>Market %1 · %2 · %3 options, %4 setups. ★ = on the Pareto front: nothing is both faster and cheaper. Click a point or a row for its details.</source>
+        <translation>市场 %1 · %2 · %3 个选项，%4 种配置。★ = 在帕累托前沿上：没有既更快又更便宜的选项。点击图中的点或表中的行查看详情。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/table.py" line="15"/>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/table.py" line="16"/>
+        <source>Option</source>
+        <translation>选项</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/table.py" line="17"/>
+        <source>GPUs</source>
+        <translation>卡数</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/table.py" line="18"/>
+        <source>Speed-up (band)</source>
+        <translation>加速比（区间）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/table.py" line="19"/>
+        <source>Hours per run</source>
+        <translation>每次小时数</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/table.py" line="20"/>
+        <source>Cost per run</source>
+        <translation>每次成本</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/table.py" line="21"/>
+        <source>Cost per month</source>
+        <translation>每月成本</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/table.py" line="22"/>
+        <source>Owning pays above</source>
+        <translation>自建回本线</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/table.py" line="23"/>
+        <source>Status</source>
+        <translation>状态</translation>
     </message>
 </context>
 <context>
@@ -450,7 +722,7 @@
     </message>
     <message>
         <location filename="../../ui/window/document.py" line="150"/>
-        <location filename="../../ui/window/document.py" line="213"/>
+        <location filename="../../ui/window/document.py" line="216"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
@@ -473,7 +745,7 @@
         <location filename="../../ui/window/document.py" line="195"/>
         <location filename="../../ui/window/document.py" line="199"/>
         <location filename="../../ui/window/document.py" line="202"/>
-        <location filename="../../ui/window/document.py" line="211"/>
+        <location filename="../../ui/window/document.py" line="214"/>
         <source>Export PDF</source>
         <translation>导出 PDF</translation>
     </message>
@@ -488,13 +760,13 @@
         <translation>结果尚未算好。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="219"/>
-        <location filename="../../ui/window/document.py" line="234"/>
+        <location filename="../../ui/window/document.py" line="222"/>
+        <location filename="../../ui/window/document.py" line="237"/>
         <source>Import nvidia-smi</source>
         <translation>导入 nvidia-smi</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="220"/>
+        <location filename="../../ui/window/document.py" line="223"/>
         <source>The nvidia-smi import is not available in this build.</source>
         <translation>此版本未包含 nvidia-smi 导入功能。</translation>
     </message>
@@ -599,107 +871,107 @@ The application keeps running. The details were written to the log file:
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ui/window/main_window.py" line="243"/>
+        <location filename="../../ui/window/main_window.py" line="268"/>
         <source>&lt; Back</source>
         <translation>&lt; 上一步</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="244"/>
+        <location filename="../../ui/window/main_window.py" line="269"/>
         <source>Next &gt;</source>
         <translation>下一步 &gt;</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="245"/>
+        <location filename="../../ui/window/main_window.py" line="270"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="246"/>
+        <location filename="../../ui/window/main_window.py" line="271"/>
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="247"/>
+        <location filename="../../ui/window/main_window.py" line="272"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="248"/>
+        <location filename="../../ui/window/main_window.py" line="273"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="249"/>
+        <location filename="../../ui/window/main_window.py" line="274"/>
         <source>&amp;New profile</source>
         <translation>新建配置(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="250"/>
+        <location filename="../../ui/window/main_window.py" line="275"/>
         <source>&amp;Open profile…</source>
         <translation>打开配置(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="251"/>
+        <location filename="../../ui/window/main_window.py" line="276"/>
         <source>&amp;Save</source>
         <translation>保存(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="252"/>
+        <location filename="../../ui/window/main_window.py" line="277"/>
         <source>Save &amp;as…</source>
         <translation>另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="253"/>
+        <location filename="../../ui/window/main_window.py" line="278"/>
         <source>Import nvidia-smi…</source>
         <translation>导入 nvidia-smi…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="254"/>
+        <location filename="../../ui/window/main_window.py" line="279"/>
         <source>Export PDF…</source>
         <translation>导出 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="255"/>
+        <location filename="../../ui/window/main_window.py" line="280"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="256"/>
+        <location filename="../../ui/window/main_window.py" line="281"/>
         <source>&amp;About</source>
         <translation>关于(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="281"/>
+        <location filename="../../ui/window/main_window.py" line="308"/>
         <source>Some answers need attention (%1); the results are for the last valid answers.</source>
         <translation>有 %1 个答案需要修改；下面的结果基于最后一次有效的答案。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="314"/>
+        <location filename="../../ui/window/main_window.py" line="341"/>
         <source>The results cannot be computed with these answers: %1</source>
         <translation>按当前的回答无法计算结果：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="317"/>
+        <location filename="../../ui/window/main_window.py" line="344"/>
         <source>The results cannot be computed: see the marked answer.</source>
         <translation>无法计算结果：请查看标出的回答。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="319"/>
+        <location filename="../../ui/window/main_window.py" line="346"/>
         <source>The results could not be computed because of an internal error; the details are in the log.</source>
         <translation>内部错误导致无法计算结果；详情见日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="335"/>
+        <location filename="../../ui/window/main_window.py" line="362"/>
         <source>Verdict so far: %1 · %2</source>
         <translation>当前结论：%1 · %2</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="337"/>
+        <location filename="../../ui/window/main_window.py" line="364"/>
         <source>cannot run on this hardware</source>
         <translation>在这套硬件上无法运行</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="339"/>
+        <location filename="../../ui/window/main_window.py" line="366"/>
         <source>answers to fix: %1</source>
         <translation>待修改的答案：%1</translation>
     </message>
@@ -767,52 +1039,57 @@ The application keeps running. The details were written to the log file:
         <translation>时间价值</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="57"/>
+        <location filename="../../ui/wizard/page_fields.py" line="58"/>
         <source>Hardware and deployment</source>
         <translation>硬件与部署</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="58"/>
+        <location filename="../../ui/wizard/page_fields.py" line="59"/>
         <source>The GPUs, how they are connected, and whether you own them or rent them (F22–F25, F27, F29, F31).</source>
         <translation>用什么卡、卡之间怎么连，以及自建还是租用（F22–F25、F27、F29、F31）。</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="60"/>
+        <location filename="../../ui/wizard/page_fields.py" line="61"/>
         <source>GPUs and links</source>
         <translation>显卡与互联</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="64"/>
+        <location filename="../../ui/wizard/page_fields.py" line="65"/>
         <source>Virtualisation and cooling</source>
         <translation>虚拟化与散热</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="67"/>
+        <location filename="../../ui/wizard/page_fields.py" line="68"/>
         <source>Own or cloud, and prices</source>
         <translation>自建还是租用，以及价格</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="71"/>
+        <location filename="../../ui/wizard/page_fields.py" line="73"/>
         <source>Input pipeline</source>
         <translation>数据加载管线</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="72"/>
+        <location filename="../../ui/wizard/page_fields.py" line="74"/>
         <source>How the data reaches the GPUs. With single-threaded reading, four GPUs mostly wait (F28); the data loader usually needs 2–4 workers per GPU (F13).</source>
         <translation>数据如何送到显卡。单线程读盘时，4张卡大部分时间都在饿等数据（F28）；DataLoader 的 num_workers 通常要按卡数乘以2到4倍（F13）。</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="75"/>
+        <location filename="../../ui/wizard/page_fields.py" line="77"/>
         <source>Data loading</source>
         <translation>数据加载</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="80"/>
+        <location filename="../../ui/wizard/page_fields.py" line="82"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="81"/>
+        <location filename="../../ui/wizard/page_fields.py" line="83"/>
+        <source>Compare setups</source>
+        <translation>配置对比</translation>
+    </message>
+    <message>
+        <location filename="../../ui/wizard/page_fields.py" line="84"/>
         <source>Check a measured run</source>
         <translation>诊断实测结果</translation>
     </message>
@@ -1013,6 +1290,56 @@ The application keeps running. The details were written to the log file:
         <source>USD</source>
         <translation>美元</translation>
     </message>
+    <message>
+        <location filename="../../ui/plots/style.py" line="31"/>
+        <source>EUR</source>
+        <translation>欧元</translation>
+    </message>
+    <message>
+        <location filename="../../ui/plots/compare.py" line="33"/>
+        <source>Time per run against cost per month</source>
+        <translation>每次训练时间与每月成本</translation>
+    </message>
+    <message>
+        <location filename="../../ui/plots/compare.py" line="34"/>
+        <source>Hours per run (log scale)</source>
+        <translation>每次训练小时数（对数坐标）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/plots/compare.py" line="35"/>
+        <source>Cost per month (%1, log scale)</source>
+        <translation>每月成本（%1，对数坐标）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/plots/compare.py" line="36"/>
+        <source>Pareto front</source>
+        <translation>帕累托前沿</translation>
+    </message>
+    <message>
+        <location filename="../../ui/plots/compare.py" line="37"/>
+        <source>Own</source>
+        <translation>自建</translation>
+    </message>
+    <message>
+        <location filename="../../ui/plots/compare.py" line="38"/>
+        <source>Rent</source>
+        <translation>租用</translation>
+    </message>
+    <message>
+        <location filename="../../ui/plots/compare.py" line="39"/>
+        <source>Dominated</source>
+        <translation>被占优</translation>
+    </message>
+    <message>
+        <location filename="../../ui/plots/compare.py" line="40"/>
+        <source>No setup compared can run this job at a known price.</source>
+        <translation>对比的配置中没有能以已知价格运行此任务的。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/plots/compare.py" line="41"/>
+        <source>%1 GPUs</source>
+        <translation>%1 卡</translation>
+    </message>
 </context>
 <context>
     <name>Preview</name>
@@ -1087,14 +1414,19 @@ The application keeps running. The details were written to the log file:
 <context>
     <name>Units</name>
     <message>
-        <location filename="../../ui/window/main_window.py" line="36"/>
+        <location filename="../../ui/window/main_window.py" line="34"/>
         <source>CNY</source>
         <translation>元</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="36"/>
+        <location filename="../../ui/window/main_window.py" line="34"/>
         <source>USD</source>
         <translation>美元</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window.py" line="35"/>
+        <source>EUR</source>
+        <translation>欧元</translation>
     </message>
 </context>
 <context>

@@ -27,6 +27,7 @@ POINTS = st.lists(st.tuples(st.sampled_from(["a", "b", "c", "d"]), st.integers(1
                   min_size=1, max_size=40, unique_by=lambda t: (t[0], t[1]))
 
 
+@settings(deadline=None)
 @given(POINTS)
 def test_nothing_on_the_front_is_dominated_and_everything_else_is(raw):
     candidates = [Candidate((o, n), h, c) for o, n, h, c in raw]
@@ -44,6 +45,7 @@ def test_nothing_on_the_front_is_dominated_and_everything_else_is(raw):
             assert winner.hours <= c.hours * (1 + 1e-9) and winner.cost <= c.cost * (1 + 1e-9) + 1e-9
 
 
+@settings(deadline=None)
 @given(POINTS, st.floats(1, 60), st.floats(0, 1e6))
 def test_every_answer_is_on_the_front(raw, deadline, budget):
     candidates = [Candidate((o, n), h, c) for o, n, h, c in raw]

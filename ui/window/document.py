@@ -204,9 +204,12 @@ class Document(QObject):
         if not path:
             return
         report = importlib.import_module("ui.report")
+        page = getattr(window, "compare_page", None)  # its comparison, when of these answers
+        comparison = page.result if page is not None and page.profile == \
+            window.results.profile else None
         try:
             report.export_pdf(window.results.recommendation, window.results.profile, path,
-                              self._lang())
+                              self._lang(), comparison=comparison)
         except InputError as exc:
             self._warn(self.tr("Export PDF"), exc.render(self._lang()))
             return

@@ -29,7 +29,7 @@ from ui.window.answers import AnswerModel
 from ui.window.document import Document
 from ui.window.recompute import Recomputer, Results, effective_profile
 from ui.wizard.form_page import FormPage
-from ui.wizard.page_fields import DIAGNOSIS_TITLE, PAGES, RESULTS_TITLE
+from ui.wizard.page_fields import COMPARE_TITLE, DIAGNOSIS_TITLE, PAGES, RESULTS_TITLE
 
 _UNITS = {"CNY": QT_TRANSLATE_NOOP("Units", "CNY"), "USD": QT_TRANSLATE_NOOP("Units", "USD"),
           "EUR": QT_TRANSLATE_NOOP("Units", "EUR")}
@@ -84,6 +84,11 @@ class MainWindow(QMainWindow):
             self._diagnosis_holder = QWidget()
             QVBoxLayout(self._diagnosis_holder).setContentsMargins(0, 0, 0, 0)
             self.stack.addWidget(self._diagnosis_holder)
+        # The "Compare setups" step (advisor.compare), built when first shown.
+        self.compare_page: Any = None
+        self._compare_holder = QWidget()
+        QVBoxLayout(self._compare_holder).setContentsMargins(0, 0, 0, 0)
+        self.compare_index = self.stack.addWidget(self._compare_holder)
         for _ in range(self.stack.count()):
             self.steps.addItem("")
         self.steps.currentRowChanged.connect(self.go_to)
@@ -195,6 +200,15 @@ class MainWindow(QMainWindow):
         self._diagnosis_holder.layout().addWidget(self.diagnosis_page)
         self.diagnosis_page.retranslate(self.lang, currency_unit(self.lang, self.currency()))
 
+    def _start_compare(self) -> None:
+        from ui.compare.page import ComparePage
+
+        self.compare_page = ComparePage(threaded=self.recomputer._threaded is not False)
+        self._compare_holder.layout().addWidget(self.compare_page)
+        self.compare_page.retranslate(self.lang)
+        if self.answers.profile is not None:  # the page is being shown: compare now
+            self.compare_page.compare_now(effective_profile(self.answers.profile))
+
     def recompute(self) -> None:
         """Compute the results for the current answers now (results page built if needed)."""
         if self.results_page is None:
@@ -207,8 +221,11 @@ class MainWindow(QMainWindow):
         index = max(0, min(index, self.stack.count() - 1))
         if index == len(self.pages) and self.results_page is None:
             self._start_results()
-        if index == len(self.pages) + 1 and self.diagnosis_page is None:
+        if index == len(self.pages) + 1 and self.diagnosis_page is None and \
+                self._diagnosis_holder is not None:
             self._start_diagnosis()
+        if index == self.compare_index and self.compare_page is None:
+            self._start_compare()
         self.stack.setCurrentIndex(index)
         if self.steps.currentRow() != index:
             self.steps.setCurrentRow(index)
@@ -242,6 +259,10 @@ class MainWindow(QMainWindow):
         if self._diagnosis_holder is not None:
             self.steps.item(len(self.pages) + 1).setText(
                 f"{len(self.pages) + 2}. {QCoreApplication.translate('Pages', DIAGNOSIS_TITLE)}")
+        self.steps.item(self.compare_index).setText(
+            f"{self.compare_index + 1}. {QCoreApplication.translate('Pages', COMPARE_TITLE)}")
+        if self.compare_page is not None:
+            self.compare_page.retranslate(lang)  # redrawn, not recomputed: no number changes
         if self.diagnosis_page is not None:
             self.diagnosis_page.retranslate(lang, unit)
         self.back_button.setText(self.tr("< Back"))
@@ -273,6 +294,8 @@ class MainWindow(QMainWindow):
     def _profile_changed(self, profile: Profile) -> None:
         if self.results_page is not None:
             self.recomputer.request(effective_profile(profile))
+        if self.compare_page is not None:
+            self.compare_page.profile_changed(effective_profile(profile))
         unit = currency_unit(self.lang, self.currency())
         for page in self.pages:
             if page.currency != unit:

@@ -80,4 +80,5 @@ PAGES: tuple[PageDef, ...] = (
 )
 
 RESULTS_TITLE = QT_TRANSLATE_NOOP("Pages", "Results")
+COMPARE_TITLE = QT_TRANSLATE_NOOP("Pages", "Compare setups")
 DIAGNOSIS_TITLE = QT_TRANSLATE_NOOP("Pages", "Check a measured run")
