@@ -11,8 +11,10 @@ import datetime as _dt
 from functools import cached_property
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import ConfigDict, Field, field_validator, model_validator
+from pydantic_core import PydanticCustomError
 
+from advisor.files.number_fields import NoYaml11Numbers
 from advisor.profile import Cooling, Currency, InterLink, IntraLink, Market
 from advisor.profile.market import CURRENCY_MARKET
 from advisor.text.i18n import Text
@@ -20,7 +22,7 @@ from advisor.text.i18n import Text
 SourceText = str | list[str]
 
 
-class Sourced(BaseModel):
+class Sourced(NoYaml11Numbers):
     """Fields every catalog entry carries."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
@@ -48,7 +50,22 @@ class Sourced(BaseModel):
         return value
 
 
-class Range(BaseModel):
+def check_band(entry: Any, value_name: str, low_name: str, high_name: str) -> None:
+    """A band (``price_low``..``price_high``) is ordered and holds the value it is a band of;
+    an override file's ``price_low: 900, price_high: 100`` is refused, not averaged."""
+    value, low, high = (getattr(entry, n) for n in (value_name, low_name, high_name))
+    if low is not None and high is not None and low > high:
+        raise PydanticCustomError("band_order", "{low_name} must not exceed {high_name}",
+                                  {"at": low_name, "low_name": low_name, "high_name": high_name,
+                                   "low": low, "high": high})
+    if (low is not None and value < low) or (high is not None and value > high):
+        raise PydanticCustomError("band_outside", "{name} must lie within its band",
+                                  {"at": value_name, "name": value_name, "low_name": low_name,
+                                   "high_name": high_name, "low": "-" if low is None else low,
+                                   "high": "-" if high is None else high})
+
+
+class Range(NoYaml11Numbers):
     model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
     low: float = Field(ge=0)
@@ -103,6 +120,11 @@ class CloudOffer(Marketed):
     intra_link: IntraLink | None = None
     max_gpus_per_instance: int | None = Field(default=None, ge=1, le=1024)
 
+    @model_validator(mode="after")
+    def _band(self) -> CloudOffer:
+        check_band(self, "price_per_hour", "price_low", "price_high")
+        return self
+
     @property
     def per_gpu_hour(self) -> float:
         return self.price_per_hour / self.gpus_per_instance
@@ -149,6 +171,11 @@ class GpuPrice(Marketed):
     condition: Literal["new", "used"] = "new"
     tax_included: bool = False
 
+    @model_validator(mode="after")
+    def _band(self) -> GpuPrice:
+        check_band(self, "price", "price_low", "price_high")
+        return self
+
 
 # A workstation or PC around PCIe cards (F10, F23), or a data-centre server around an SXM
 # baseboard (HGX/DGX class: dual CPUs, NVSwitch, one network adapter per GPU).
@@ -166,6 +193,11 @@ class MachineOverhead(Marketed):
     price_low: float | None = Field(default=None, ge=0)
     price_high: float | None = Field(default=None, ge=0)
     currency: Currency
+
+    @model_validator(mode="after")
+    def _band(self) -> MachineOverhead:
+        check_band(self, "price", "price_low", "price_high")
+        return self
 
 
 class SystemPower(Sourced):
@@ -210,6 +242,11 @@ class Migration(Sourced):
     days_low: float = Field(ge=0, le=365)
     days_high: float = Field(ge=0, le=365)
     extra_days_multi_machine: float = Field(default=0, ge=0, le=365)
+
+    @model_validator(mode="after")
+    def _band(self) -> Migration:
+        check_band(self, "days", "days_low", "days_high")
+        return self
 
 
 class Fx(Sourced):

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
+
+from advisor.files.number_fields import NoYaml11Numbers
 
 
-class GpuSpec(BaseModel):
-    model_config = ConfigDict(extra="ignore", frozen=True, populate_by_name=True)
+class GpuSpec(NoYaml11Numbers):
+    model_config = ConfigDict(extra="ignore", frozen=True, populate_by_name=True,
+                              allow_inf_nan=False)
 
     id: str
     aliases: list[str] = Field(default_factory=list)
@@ -22,8 +25,10 @@ class GpuSpec(BaseModel):
     tdp_w: float = Field(gt=0, le=5000)
     pcie_gen: int | None = Field(default=None, ge=1, le=7)
     nvlink: Literal["none", "bridge", "sxm"] = "none"
-    nvlink_gbs_unidirectional: float | None = None
-    launch_price_usd: float | None = None
+    nvlink_gbs_unidirectional: float | None = Field(default=None, gt=0, le=100_000)
+    # a price is never negative, not a number or infinite (a user's override is checked like
+    # a profile's field: "owning wins above -306 hours" came from a negative one)
+    launch_price_usd: float | None = Field(default=None, ge=0, le=10_000_000)
     # Architecture (turing, volta, ampere, ada, hopper, blackwell): cloud prices are only
     # blended across GPUs of one generation and class (catalog.cloud_price).
     generation: str | None = None

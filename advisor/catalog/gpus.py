@@ -16,6 +16,7 @@ from advisor.catalog.user_gpus import user_gpu_entries
 from advisor.files.errors import InputError
 from advisor.files.paths import resources_dir
 from advisor.profile import CustomGpu
+from advisor.text.safe import shown
 
 
 @cache
@@ -202,9 +203,11 @@ def resolve_gpu(gpu: str | CustomGpu, intra_link: Any = None) -> GpuSpec:
             f"{unmodelled['name']} 暂不支持建模：{unmodelled['reason_zh']}；如需估算，可把它写成自定义显卡"
             "（hardware.gpu 填 name、memory_gb、tflops_fp16、tflops_fp32），结果仅供参考",
             path="hardware.gpu")
-    guess = _guess(gpu)
+    guess = _guess(gpu) if len(gpu) <= 200 else None  # difflib is quadratic in the length
     hint_en = f"did you mean {guess!r}? " if guess else ""
     hint_zh = f"是不是 {guess!r}？" if guess else ""
+    ids = gpu_ids()
+    known = ", ".join(ids[:40]) + (f", ... ({len(ids) - 40} more)" if len(ids) > 40 else "")
     raise InputError.single(
-        f"unknown GPU {gpu!r}; {hint_en}known: {', '.join(gpu_ids())}",
-        f"未知显卡 {gpu!r}；{hint_zh}可选：{', '.join(gpu_ids())}", path="hardware.gpu")
+        f"unknown GPU {shown(gpu)}; {hint_en}known: {known}",
+        f"未知显卡 {shown(gpu)}；{hint_zh}可选：{known}", path="hardware.gpu")

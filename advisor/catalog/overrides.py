@@ -27,9 +27,7 @@ override dated by the file's modification time.
 
 from __future__ import annotations
 
-import datetime as _dt
 import os
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -39,35 +37,25 @@ import yaml
 from pydantic import ValidationError
 
 from advisor.catalog.entries import SECTIONS, Sourced
-from advisor.files.errors import InputError
+from advisor.catalog.override_file import (
+    MAX_ENTRIES,
+    CatalogWarning,
+    OverrideFile,
+    capped,
+    duplicate,
+    entry_id,
+    read_override_file,
+    too_many,
+)
 from advisor.files.logs import APP
 from advisor.files.paths import resources_dir
-from advisor.files.reading import read_text_file
 from advisor.files.validation_messages import problems_from_validation
-from advisor.files.yaml_lines import LineIndex, load_yaml_text
-from advisor.text.i18n import pick
+from advisor.text.safe import shorten, shown
 
 OVERRIDE_FILE = "catalog.yaml"
 # libyaml's safe loader when PyYAML was built with it (several times faster), else pure Python.
 _FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 Sections = dict[str, dict[str, Sourced]]
-
-
-@dataclass(frozen=True)
-class CatalogWarning:
-    """A problem in a user's override file; the built-in catalog entry was used instead."""
-
-    file: str
-    entry: str  # e.g. "electricity[cn_household].price_per_kwh"; "" for the whole file
-    message_en: str
-    message_zh: str
-    line: int | None = None
-
-    def render(self, lang: str = "en") -> str:
-        where = f"{self.file}:{self.line}" if self.line else self.file
-        entry = f" {self.entry}:" if self.entry else ""
-        kept = pick(lang, " (built-in catalog used)", "（已使用内置目录）")
-        return f"{where}:{entry} {pick(lang, self.message_en, self.message_zh)}{kept}"
 
 
 def user_config_dir() -> Path:
@@ -115,29 +103,24 @@ def load_builtin_sections() -> Sections:
 def apply_overrides(sections: Sections, path: Path,
                     known_gpus: set[str]) -> tuple[Sections, list[CatalogWarning]]:
     """Sections with the user's valid entries applied, and a warning for each broken one."""
-    if not path.is_file():
+    file = read_override_file(path)
+    if file is None:
         return sections, []
-    source = str(path)
-    try:
-        data, index = load_yaml_text(read_text_file(path), source=source)
-    except InputError as exc:
-        return sections, [CatalogWarning(source, p.path, p.message_en, p.message_zh, p.line)
-                          for p in exc.problems]
-    if data is None:
-        return sections, []
+    if file.data is None:
+        return sections, file.warnings()
+    data, index, source = file.data, file.index, file.source
     if not isinstance(data, dict):
         return sections, [CatalogWarning(
             source, "", f"expected a mapping of sections ({', '.join(SECTIONS)})",
             f"应为按目录分节的映射（{', '.join(SECTIONS)}）", 1)]
     merged = {name: dict(entries) for name, entries in sections.items()}
     warnings: list[CatalogWarning] = []
-    stamp = _dt.date.fromtimestamp(path.stat().st_mtime).isoformat()
     for name, value in data.items():
         if name == "gpus":  # GPU specs: read by advisor.catalog.user_gpus
             continue
         if name not in SECTIONS:
             warnings.append(CatalogWarning(
-                source, str(name), f"unknown section; known: gpus, {', '.join(SECTIONS)}",
+                source, shorten(str(name), 40), f"unknown section; known: gpus, {', '.join(SECTIONS)}",
                 f"未知分节；可用：gpus、{'、'.join(SECTIONS)}", index.line_of((name,))))
             continue
         _file, _key, model, is_list = SECTIONS[name]
@@ -145,43 +128,66 @@ def apply_overrides(sections: Sections, path: Path,
             warnings.append(CatalogWarning(source, name, "must be a list of entries",
                                            "必须是条目列表", index.line_of((name,))))
             continue
-        items = list(enumerate(value)) if is_list else [(None, value)]
+        if is_list and len(value) > MAX_ENTRIES:
+            warnings.append(too_many(source, name, len(value), index.line_of((name,))))
+        items = list(enumerate(value[:MAX_ENTRIES])) if is_list else [(None, value)]
+        first_line: dict[str, int | None] = {}
         for position, item in items:
             loc: tuple[Any, ...] = (name,) if position is None else (name, position)
-            result = _merge_entry(merged[name], item, model, is_list, source, stamp, loc, index)
+            result = _merge_entry(merged[name], item, model, is_list, file, loc)
             if isinstance(result, CatalogWarning):
                 warnings.append(result)
                 continue
+            if result.id in first_line:
+                warnings.append(CatalogWarning(source, _label(loc, result.id),
+                                               *duplicate(first_line[result.id]),
+                                               index.line_of(loc)))
+                continue
+            first_line[result.id] = index.line_of(loc)
             problem = _check_references(result, known_gpus)
             if problem:
                 warnings.append(CatalogWarning(source, _label(loc, result.id), *problem,
                                                index.line_of(loc + ("gpu",))))
                 continue
             merged[name][result.id] = result
-    return merged, warnings
+    return merged, capped(warnings)
+
+
+# A band inherited from the built-in entry belongs to its price: a user who gives another
+# price without a band gets none (a 13,000 price must not fail a 12,000-12,500 band it never
+# wrote).
+_BANDS = {"price": ("price_low", "price_high"), "price_per_hour": ("price_low", "price_high"),
+          "days": ("days_low", "days_high")}
 
 
 def _merge_entry(existing: dict[str, Sourced], item: Any, model: type[Sourced], is_list: bool,
-                 source: str, stamp: str, loc: tuple[Any, ...],
-                 index: LineIndex) -> Sourced | CatalogWarning:
+                 file: OverrideFile, loc: tuple[Any, ...]) -> Sourced | CatalogWarning:
+    source, index = file.source, file.index
     if not isinstance(item, dict):
         return CatalogWarning(source, _label(loc, None), "must be a mapping of keys to values",
                               "必须是键值映射", index.line_of(loc))
     if is_list:
-        entry_id = item.get("id")
-        if not isinstance(entry_id, str) or not entry_id.strip():
-            return CatalogWarning(source, _label(loc, None), "needs an id (text)",
-                                  "需要 id（文本）", index.line_of(loc))
-        base = existing.get(entry_id)
+        entry_key, why = entry_id(item.get("id"))
+        if entry_key is None:
+            assert why is not None
+            return CatalogWarning(source, _label(loc, None), *why, index.line_of(loc + ("id",)))
+        base = existing.get(entry_key)
     else:
         base = next(iter(existing.values()), None)
     data: dict[str, Any] = base.model_dump() if base is not None else {}
+    for value_key, band in _BANDS.items():
+        if value_key in item and not any(b in item for b in band):
+            for b in band:
+                if not model.model_fields[b].is_required() if b in model.model_fields else 0:
+                    data.pop(b, None)
     data.update(item)
+    if is_list:
+        data["id"] = entry_key
     if "source" not in item:
         # A user's number is theirs: say so rather than keep the built-in source.
         data["source"] = f"user override ({source})"
     if "as_of" not in item:
-        data["as_of"] = stamp
+        data["as_of"] = file.stamp
     if not is_list and base is not None:
         data["id"] = base.id
     try:
@@ -190,22 +196,22 @@ def _merge_entry(existing: dict[str, Sourced], item: Any, model: type[Sourced], 
         problems = problems_from_validation(exc, lambda sub: index.line_of(loc + tuple(sub)))
         first = problems[0]
         en = "; ".join(f"{p.path}: {p.message_en}" if p.path else p.message_en
-                       for p in problems)
+                       for p in problems[:5])
         zh = "；".join(f"{p.path}：{p.message_zh}" if p.path else p.message_zh
-                       for p in problems)
+                       for p in problems[:5])
         return CatalogWarning(source, _label(loc, data.get("id")), en, zh, first.line)
 
 
 def _check_references(entry: Sourced, known_gpus: set[str]) -> tuple[str, str] | None:
     gpu = getattr(entry, "gpu", None)
     if gpu is not None and gpu not in known_gpus:
-        return (f"gpu: unknown GPU {gpu!r}", f"gpu：未知显卡 {gpu!r}")
+        return (f"gpu: unknown GPU {shown(gpu)}", f"gpu：未知显卡 {shown(gpu)}")
     return None
 
 
-def _label(loc: tuple[Any, ...], entry_id: Any) -> str:
+def _label(loc: tuple[Any, ...], id_: Any) -> str:
     name = str(loc[0])
     if len(loc) == 1:
         return name
-    return f"{name}[{entry_id}]" if isinstance(entry_id, str) and entry_id else \
+    return f"{name}[{shorten(id_, 40)}]" if isinstance(id_, str) and id_ else \
         f"{name}[{loc[1]}]"

@@ -13,18 +13,23 @@ warning naming the file, the entry and the line, and the built-in GPU is kept. E
 
 from __future__ import annotations
 
-import datetime as _dt
 from pathlib import Path
 from typing import Any
 
 from pydantic import ConfigDict, ValidationError
 
 from advisor.catalog.gpu_spec import GpuSpec
-from advisor.catalog.overrides import CatalogWarning
-from advisor.files.errors import InputError
-from advisor.files.reading import read_text_file
+from advisor.catalog.override_file import (
+    MAX_ENTRIES,
+    CatalogWarning,
+    capped,
+    duplicate,
+    entry_id,
+    read_override_file,
+    too_many,
+)
 from advisor.files.validation_messages import problems_from_validation
-from advisor.files.yaml_lines import load_yaml_text
+from advisor.text.safe import shorten
 
 SECTION = "gpus"
 
@@ -32,44 +37,54 @@ SECTION = "gpus"
 class UserGpu(GpuSpec):
     """A GPU entry written by a user: like a catalog GPU, but typos are refused."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True,
+                              allow_inf_nan=False)
 
 
 def user_gpu_entries(path: Path, builtin: dict[str, GpuSpec]) -> tuple[list[GpuSpec], list[Any]]:
     """The user's valid GPU entries merged over the built-in ones, and one warning per broken
     entry (file-level problems are reported by the price overrides; here they give nothing)."""
-    if not path.is_file():
+    file = read_override_file(path)
+    if file is None or file.data is None:
         return [], []
-    source = str(path)
-    try:
-        data, index = load_yaml_text(read_text_file(path), source=source)
-    except InputError:
-        return [], []
-    items = data.get(SECTION) if isinstance(data, dict) else None
+    source, index = file.source, file.index
+    items = file.data.get(SECTION) if isinstance(file.data, dict) else None
     if items is None:
         return [], []
     if not isinstance(items, list):
         return [], [CatalogWarning(source, SECTION, "must be a list of entries",
                                    "必须是条目列表", index.line_of((SECTION,)))]
-    stamp = _dt.date.fromtimestamp(path.stat().st_mtime).isoformat()
     specs: list[GpuSpec] = []
     warnings: list[Any] = []
-    for position, item in enumerate(items):
+    if len(items) > MAX_ENTRIES:
+        warnings.append(too_many(source, SECTION, len(items), index.line_of((SECTION,))))
+    first_line: dict[str, int | None] = {}
+    for position, item in enumerate(items[:MAX_ENTRIES]):
         loc = (SECTION, position)
-        entry_id = item.get("id") if isinstance(item, dict) else None
-        label = f"{SECTION}[{entry_id if isinstance(entry_id, str) else position}]"
-        if not isinstance(entry_id, str) or not entry_id.strip():
-            warnings.append(CatalogWarning(source, label, "needs an id (text)",
-                                           "需要 id（文本）", index.line_of(loc)))
+        raw_id = item.get("id") if isinstance(item, dict) else None
+        key, why = entry_id(raw_id)
+        label = f"{SECTION}[{shorten(key or str(position), 40)}]"
+        if not isinstance(item, dict):
+            warnings.append(CatalogWarning(source, label, "must be a mapping of keys to values",
+                                           "必须是键值映射", index.line_of(loc)))
             continue
-        base = builtin.get(entry_id.strip().lower())
+        if key is None:
+            assert why is not None
+            warnings.append(CatalogWarning(source, label, *why, index.line_of(loc + ("id",))))
+            continue
+        if key in first_line:
+            warnings.append(CatalogWarning(source, label, *duplicate(first_line[key]),
+                                           index.line_of(loc)))
+            continue
+        first_line[key] = index.line_of(loc)
+        base = builtin.get(key)
         merged: dict[str, Any] = base.model_dump(by_alias=True) if base is not None else {}
         merged.update(item)
-        merged.setdefault("source", f"user override ({source})")
+        merged["id"] = base.id if base is not None else key
         if "source" not in item:
             merged["source"] = f"user override ({source})"
         if "as_of" not in item:
-            merged["as_of"] = stamp
+            merged["as_of"] = file.stamp
         try:
             specs.append(GpuSpec.model_validate(UserGpu.model_validate(merged).model_dump(
                 by_alias=True)))
@@ -77,8 +92,8 @@ def user_gpu_entries(path: Path, builtin: dict[str, GpuSpec]) -> tuple[list[GpuS
             problems = problems_from_validation(exc, lambda sub, loc=loc: index.line_of(
                 loc + tuple(sub)))
             en = "; ".join(f"{p.path}: {p.message_en}" if p.path else p.message_en
-                           for p in problems)
+                           for p in problems[:5])
             zh = "；".join(f"{p.path}：{p.message_zh}" if p.path else p.message_zh
-                           for p in problems)
+                           for p in problems[:5])
             warnings.append(CatalogWarning(source, label, en, zh, problems[0].line))
-    return specs, warnings
+    return specs, capped(warnings)

@@ -13,8 +13,9 @@ import pkgutil
 import sys
 from collections.abc import Sequence
 
+from advisor.cli.output import safe_output
 from advisor.files.errors import InputError
-from advisor.files.logs import log_file, setup_logging
+from advisor.files.logs import internal_error_message, setup_logging
 from advisor.text.i18n import system_lang
 
 EXIT_OK, EXIT_INTERNAL, EXIT_INPUT = 0, 1, 2
@@ -64,22 +65,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return EXIT_INPUT
     setup_logging()
-    try:
-        return int(args.handler(args) or 0)
-    except InputError as exc:
-        print(exc.render(lang), file=sys.stderr)
-        return EXIT_INPUT
-    except KeyboardInterrupt:
-        return 130
-    except BrokenPipeError:
-        return EXIT_OK
-    except Exception:  # noqa: BLE001 - the one place that turns a bug into a clear exit
-        logging.getLogger("advisor").exception("internal error in %s", args.command)
-        where = log_file()
-        msg = (f"内部错误；详情见日志 {where}" if lang == "zh"
-               else f"internal error; details in the log {where}")
-        print(msg, file=sys.stderr)
-        return EXIT_INTERNAL
+    with safe_output():  # control and bidi characters escaped in all that is printed
+        try:
+            return int(args.handler(args) or 0)
+        except InputError as exc:
+            print(exc.render(lang), file=sys.stderr)
+            return EXIT_INPUT
+        except KeyboardInterrupt:
+            return 130
+        except BrokenPipeError:
+            return EXIT_OK
+        except Exception as exc:  # noqa: BLE001 - the one place that turns a bug into a clear exit
+            logging.getLogger("advisor").exception("internal error in %s", args.command)
+            print(internal_error_message(exc, lang), file=sys.stderr)
+            return EXIT_INTERNAL
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -15,10 +15,14 @@ from typing import Literal
 
 from advisor.files.errors import InputError
 from advisor.profile import MeasuredSpec
+from advisor.profile.bounds import MAX_GPUS, MAX_STEP_TIME_S, MAX_THROUGHPUT, MIN_MEASURED_VALUE
+from advisor.profile.measured import speedup_problem
+from advisor.text.safe import shorten, shown
 
 Scaling = Literal["weak", "strong"]
 MAX_CSV_BYTES = 1_000_000
 MAX_POINTS = 1000
+MAX_UNIT_CHARS = 40  # as a profile's measured.unit
 # Units of throughput derived from step times: batches per second (per GPU or global).
 STEP_UNITS = {"weak": "per-GPU batches/s", "strong": "global batches/s"}
 
@@ -49,10 +53,30 @@ class MeasuredSeries:
         return self.gpus[0]
 
 
+def point_problem(gpus: list[int], values: list[float], *, step_time: bool,
+                  scaling: Scaling) -> tuple[int, str, str] | None:
+    """The first point (position) outside the bounds every measurement is held in, and why:
+    a count or value out of range, or a speed-up beyond belief (``advisor.profile.bounds``)."""
+    top = MAX_STEP_TIME_S if step_time else MAX_THROUGHPUT
+    for i, (n, v) in enumerate(zip(gpus, values, strict=True)):
+        if not 1 <= n <= MAX_GPUS:
+            return (i, f"GPU count must be from 1 to {MAX_GPUS:,}, got {n}",
+                    f"显卡数应为 1 到 {MAX_GPUS:,}，实际为 {n}")
+        if not MIN_MEASURED_VALUE <= v <= top:  # NaN too
+            return (i, f"a measured value must be from {MIN_MEASURED_VALUE:g} to {top:g}, got {v}",
+                    f"测量值应在 {MIN_MEASURED_VALUE:g} 到 {top:g} 之间，实际为 {v}")
+    return speedup_problem(gpus, values, step_time=step_time, scaling=scaling)
+
+
 def from_points(gpus: list[int], values: list[float], *, step_time: bool = False,
                 unit: str = "samples/s", scaling: Scaling = "weak",
                 source: str = "") -> MeasuredSeries:
-    """A series from (possibly unsorted) points; ``step_time`` says the values are seconds."""
+    """A series from (possibly unsorted) points; ``step_time`` says the values are seconds.
+    Points outside the bounds (``point_problem``) raise InputError naming the point."""
+    found = point_problem(list(gpus), list(values), step_time=step_time, scaling=scaling)
+    if found is not None:
+        i, en, zh = found
+        raise InputError.single(en, zh, path=f"points[{i}]", source=source or None)
     pairs = sorted(zip(gpus, values, strict=True))
     if step_time:
         # weak: N samples-worth per step; strong: one global batch per step
@@ -90,7 +114,11 @@ def parse_measurements_csv(text: str, *, source: str = "<csv>",
         stripped = line.strip()
         if not stripped or stripped.startswith("#"):
             continue
-        cells = next(csv.reader(io.StringIO(stripped)))
+        try:
+            cells = next(csv.reader(io.StringIO(stripped)))
+        except csv.Error as exc:  # a field over csv's limit (128 KB), a stray NUL
+            raise _error(source, line_no, f"not a CSV row: {exc}",
+                         f"不是有效的 CSV 行：{exc}") from None
         rows.append((line_no, [c.strip() for c in cells]))
     if not rows:
         raise InputError.single("no measurements in the file", "文件中没有测量数据", source=source)
@@ -102,8 +130,8 @@ def parse_measurements_csv(text: str, *, source: str = "<csv>",
         header = [c.lower() for c in first]
         if header[0] not in _GPU_HEADERS:
             raise _error(source, first_line,
-                         f"the first column must be the GPU count ('gpus'), got {first[0]!r}",
-                         f"第一列应为显卡数（gpus），实际为 {first[0]!r}")
+                         f"the first column must be the GPU count ('gpus'), got {shown(first[0])}",
+                         f"第一列应为显卡数（gpus），实际为 {shown(first[0])}")
         if len(header) < 2:
             raise _error(source, first_line, "need a second column: throughput or step_time_s",
                          "需要第二列：throughput 或 step_time_s")
@@ -111,8 +139,8 @@ def parse_measurements_csv(text: str, *, source: str = "<csv>",
             value_kind = "step_time_s"
         elif header[1] not in _THROUGHPUT_HEADERS:
             raise _error(source, first_line,
-                         f"second column must be 'throughput' or 'step_time_s', got {first[1]!r}",
-                         f"第二列应为 throughput 或 step_time_s，实际为 {first[1]!r}")
+                         f"second column must be 'throughput' or 'step_time_s', got {shown(first[1])}",
+                         f"第二列应为 throughput 或 step_time_s，实际为 {shown(first[1])}")
         for i, name in enumerate(header[2:], start=2):
             if name in _UNIT_HEADERS:
                 unit_col = i
@@ -124,6 +152,7 @@ def parse_measurements_csv(text: str, *, source: str = "<csv>",
     values: list[float] = []
     units: set[str] = set()
     seen: dict[int, int] = {}
+    data_lines: list[int] = []
     for line_no, cells in rows:
         if len(cells) < 2:
             raise _error(source, line_no, "expected 'gpus,value' on this line",
@@ -134,9 +163,14 @@ def parse_measurements_csv(text: str, *, source: str = "<csv>",
             raise _error(source, line_no, f"GPU count {n} already given on line {seen[n]}",
                          f"显卡数 {n} 已在第 {seen[n]} 行给出")
         seen[n] = line_no
+        data_lines.append(line_no)
         gpus.append(n)
         values.append(value)
         if unit_col is not None and unit_col < len(cells) and cells[unit_col]:
+            if len(cells[unit_col]) > MAX_UNIT_CHARS:
+                raise _error(source, line_no, f"the unit is too long (at most {MAX_UNIT_CHARS} "
+                             f"characters): {shown(cells[unit_col])}",
+                             f"单位太长（最多 {MAX_UNIT_CHARS} 个字符）：{shown(cells[unit_col])}")
             units.add(cells[unit_col])
         if len(gpus) > MAX_POINTS:
             raise _error(source, line_no, f"more than {MAX_POINTS} points",
@@ -146,9 +180,13 @@ def parse_measurements_csv(text: str, *, source: str = "<csv>",
         raise _error(source, last, "need measurements at two or more GPU counts",
                      "至少需要两个不同显卡数下的测量值")
     if len(units) > 1:
-        raise InputError.single(f"mixed units in one file: {', '.join(sorted(units))}",
-                                f"同一文件中单位不一致：{', '.join(sorted(units))}", source=source)
+        raise InputError.single(f"mixed units in one file: {shorten(', '.join(sorted(units)))}",
+                                f"同一文件中单位不一致：{shorten(', '.join(sorted(units)))}", source=source)
     unit = units.pop() if units else "samples/s"
+    found = point_problem(gpus, values, step_time=value_kind == "step_time_s", scaling=scaling)
+    if found is not None:
+        i, en, zh = found
+        raise _error(source, data_lines[i], en, zh)
     return from_points(gpus, values, step_time=value_kind == "step_time_s", unit=unit,
                        scaling=scaling, source=source)
 
@@ -173,11 +211,11 @@ def _parse_gpus(cell: str, source: str, line: int) -> int:
     try:
         value = float(cell)
     except ValueError:
-        raise _error(source, line, f"GPU count is not a number: {cell!r}",
-                     f"显卡数不是数字：{cell!r}") from None
+        raise _error(source, line, f"GPU count is not a number: {shown(cell)}",
+                     f"显卡数不是数字：{shown(cell)}") from None
     if not value.is_integer() or not 1 <= value <= 100_000:
-        raise _error(source, line, f"GPU count must be a whole number from 1 to 100000, got {cell}",
-                     f"显卡数应为 1 到 100000 的整数，实际为 {cell}")
+        raise _error(source, line, f"GPU count must be a whole number from 1 to 100000, got {shorten(cell)}",
+                     f"显卡数应为 1 到 100000 的整数，实际为 {shorten(cell)}")
     return int(value)
 
 
@@ -185,9 +223,9 @@ def _parse_value(cell: str, kind: str, source: str, line: int) -> float:
     try:
         value = float(cell)
     except ValueError:
-        raise _error(source, line, f"{kind} is not a number: {cell!r}",
-                     f"{kind} 不是数字：{cell!r}") from None
+        raise _error(source, line, f"{kind} is not a number: {shown(cell)}",
+                     f"{kind} 不是数字：{shown(cell)}") from None
     if not math.isfinite(value) or value <= 0:
-        raise _error(source, line, f"{kind} must be a positive number, got {cell}",
-                     f"{kind} 必须为正数，实际为 {cell}")
+        raise _error(source, line, f"{kind} must be a positive number, got {shorten(cell)}",
+                     f"{kind} 必须为正数，实际为 {shorten(cell)}")
     return value

@@ -68,6 +68,7 @@ from advisor.diagnosis.refit_model import (
     speedup_model,
     step_shares,
 )
+from advisor.profile.bounds import SUPERLINEAR_ALLOWANCE
 from advisor.scaling.parameters import ScalingParams
 from advisor.scaling.physics import DataParallelInputs
 
@@ -227,6 +228,10 @@ def refit(series: MeasuredSeries, inputs: DataParallelInputs, params: ScalingPar
     shift = anchor_shift(out, series.gpus, ratios - log_ratio(fn, gpus, n0, outcome.values)) \
         if anchored else 0.0
     speed = n0 * np.exp(log_ratio(fn, out, n0, outcome.values) + shift)
+    # never above N: only a measured count may be super-linear, within the allowance the
+    # measurements are held to (advisor.profile.bounds); the fit never extrapolates above it
+    measured = np.isin(out, np.array(series.gpus))
+    speed = np.minimum(speed, np.where(measured, out * (1.0 + SUPERLINEAR_ALLOWANCE), out))
     param_sd = predictive_log_sd(fn, free, outcome, out, n0)
     beyond = np.maximum(np.log2(out / series.gpus[-1]), 0.0)
     # a misfit is noise at the measured counts; once the model's shape is in doubt, beyond too

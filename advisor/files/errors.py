@@ -5,6 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from advisor.text.i18n import pick
+from advisor.text.safe import escape, shorten
+
+# A file with 88,000 unknown keys has 88,000 problems: a reader acts on the first few.
+MAX_SHOWN_PROBLEMS = 20
+# A message quotes the user's value; a 500 KB value is cut (the file still has it whole).
+MAX_MESSAGE_CHARS = 400
 
 
 @dataclass(frozen=True)
@@ -23,8 +29,16 @@ class Problem:
         elif self.line:
             where.append(pick(lang, f"line {self.line}", f"第 {self.line} 行"))
         prefix = (" ".join(where) + ": ") if where else ""
-        field_part = f"{self.path}: " if self.path else ""
-        return prefix + field_part + pick(lang, self.message_en, self.message_zh)
+        field_part = f"{shorten(self.path)}: " if self.path else ""
+        message = shorten(pick(lang, self.message_en, self.message_zh), MAX_MESSAGE_CHARS)
+        return escape(prefix + field_part + message)
+
+
+class Problems(list):
+    """Problems of one input, the first of them listed; ``more`` counts those left out (a
+    file with 88,000 unknown keys is reported in linear time, its first problems named)."""
+
+    more = 0
 
 
 @dataclass
@@ -33,12 +47,21 @@ class InputError(Exception):
 
     problems: list[Problem] = field(default_factory=list)
     source: str | None = None
+    more: int = 0  # problems found but not listed (``Problems.more``)
 
     def __post_init__(self) -> None:
+        self.more += getattr(self.problems, "more", 0)
         super().__init__(self.render("en"))
 
     def render(self, lang: str = "en") -> str:
-        return "\n".join(p.render(lang, self.source) for p in self.problems)
+        """Every problem on its own line, the first ``MAX_SHOWN_PROBLEMS`` of them and a count
+        of the rest."""
+        lines = [p.render(lang, self.source) for p in self.problems[:MAX_SHOWN_PROBLEMS]]
+        more = max(len(self.problems) - MAX_SHOWN_PROBLEMS, 0) + self.more
+        if more > 0:
+            lines.append(pick(lang, f"... and {more:,} more problem(s)",
+                              f"……另有 {more:,} 个问题"))
+        return "\n".join(lines)
 
     def __str__(self) -> str:  # pragma: no cover - trivial
         return self.render("en")

@@ -12,7 +12,7 @@ from advisor.text.i18n import Text
 
 _REASONS = {
     errno.ENOENT: Text(en="no such file or folder", zh="文件或文件夹不存在"),
-    errno.EACCES: Text(en="permission denied", zh="没有写入权限"),
+    errno.EACCES: Text(en="permission denied", zh="权限不足"),
     errno.EPERM: Text(en="operation not permitted", zh="不允许此操作"),
     errno.EROFS: Text(en="read-only file system", zh="只读文件系统"),
     errno.ENOSPC: Text(en="no space left on the device", zh="磁盘空间不足"),

@@ -7,12 +7,13 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from advisor.files.errors import Problem
+from advisor.files.errors import Problem, Problems
+from advisor.text.numbers import quantity
+from advisor.text.safe import shown
 
 
 def _fmt(value: Any) -> str:
-    text = repr(value) if isinstance(value, str) else str(value)
-    return text if len(text) <= 60 else text[:57] + "..."
+    return shown(value, 60)
 
 
 _TEMPLATES: dict[str, tuple[str, str]] = {
@@ -45,6 +46,16 @@ _TEMPLATES: dict[str, tuple[str, str]] = {
     "dict_type": ("must be a mapping of keys to values, got {input}",
                   "必须是键值映射，实际为 {input}"),
     "list_type": ("must be a list, got {input}", "必须是列表，实际为 {input}"),
+    # advisor.files.number_fields: YAML 1.1-only text (1:30, 010, yes) where a number is due
+    "yaml11_number": ("must be a plain number, got {input}: YAML 1.1 reads it as {meaning} - "
+                      "write the number you mean",
+                      "必须是普通数字，实际为 {input}：YAML 1.1 会把它读作 {meaning}——请直接写出"
+                      "您想要的数字"),
+    # catalog bands (advisor/catalog/entries.py)
+    "band_order": ("must not exceed {high_name} ({high}), got {input}",
+                   "不能大于 {high_name}（{high}），实际为 {input}"),
+    "band_outside": ("must lie between {low_name} ({low}) and {high_name} ({high}), got {input}",
+                     "必须在 {low_name}（{low}）与 {high_name}（{high}）之间，实际为 {input}"),
     # raised by the profile's own validators (advisor/profile/)
     "number_between": ("must be between {low} and {high}, got {input}",
                        "必须在 {low} 到 {high} 之间，实际为 {input}"),
@@ -119,15 +130,31 @@ def _wrong_branch(loc: tuple[Any, ...], kind: str, meant: set[tuple[tuple[Any, .
             and any(where == branch[0] and other != branch[1] for where, other in meant))
 
 
+def _child(value: Any, key: Any) -> Any:
+    if isinstance(value, dict):
+        return value.get(key)
+    if isinstance(value, list | tuple) and isinstance(key, int):
+        return value[key] if 0 <= key < len(value) else None
+    return getattr(value, key, value) if isinstance(key, str) else value
+
+
+MAX_PROBLEMS = 200  # described, each with its line; the rest are counted
+
+
 def problems_from_validation(
-    error: ValidationError, line_of: Callable[[tuple[Any, ...]], int | None] | None = None
-) -> list[Problem]:
-    """One Problem per error, deduplicated, with the YAML line when ``line_of`` knows it."""
-    problems: list[Problem] = []
+    error: ValidationError, line_of: Callable[[tuple[Any, ...]], int | None] | None = None,
+    *, limit: int = MAX_PROBLEMS,
+) -> Problems:
+    """One Problem per error, deduplicated, with the YAML line when ``line_of`` knows it; past
+    ``limit`` problems the rest are only counted (``Problems.more``)."""
+    problems = Problems()
     seen: set[tuple[str, str]] = set()
     errors = error.errors(include_url=False)
     meant = _meant_branches(errors)
-    for err in errors:
+    for number, err in enumerate(errors):
+        if len(problems) >= limit:
+            problems.more = len(errors) - number
+            break
         loc = tuple(err.get("loc", ()))
         kind = err.get("type", "")
         if _wrong_branch(loc, kind, meant):
@@ -136,16 +163,23 @@ def problems_from_validation(
         value = err.get("input")
         if "at" in ctx:  # a section's validator speaking about one of its keys
             loc += (ctx["at"],)
-            value = value.get(ctx["at"]) if isinstance(value, dict) else \
-                getattr(value, ctx["at"], value)
+            value = _child(value, ctx["at"])
+        for part in ctx.get("at_path", ()):  # ... or about a key further down
+            loc += (part,)
+            value = _child(value, part)
         line_loc = loc
         if "line_at" in ctx and value is None:  # absent: the key that asks for it has the line
             line_loc = loc[:-1] + (ctx["line_at"],)
         ctx["input"] = _fmt(value)
+        for bound in ("ge", "gt", "le", "lt"):  # 1 s in hours: 0.000278, not 17 digits
+            if isinstance(ctx.get(bound), float) and len(repr(ctx[bound])) > 10:
+                ctx[bound] = quantity(ctx[bound])
         if kind == "extra_forbidden":
             ctx["input_key"] = repr(loc[-1]) if loc else "?"
             loc = loc[:-1] + (loc[-1],) if loc else loc
-        if kind in ("value_error", "assertion_error"):
+        if "message_zh" in ctx:  # a validator's own sentence, with its Chinese
+            msg_en, msg_zh = str(err.get("msg", kind)), str(ctx["message_zh"])
+        elif kind in ("value_error", "assertion_error"):
             raw = str(ctx.get("error", err.get("msg", "")))
             msg_en = raw
             msg_zh = _VALUE_ERRORS_ZH.get(raw, raw)

@@ -8,11 +8,18 @@ from the command line if it was pasted, else from what the values look like (a G
 from __future__ import annotations
 
 import re
-from itertools import compress
 from operator import itemgetter
 
 from advisor.hwimport.query_fields import VIRT_MODES
-from advisor.hwimport.reading import GpuReading, Reading, norm_bus_id, to_float, to_int
+from advisor.hwimport.reading import (
+    MAX_GPUS,
+    GpuReading,
+    Reading,
+    as_int,
+    norm_bus_id,
+    to_float,
+    to_int,
+)
 from advisor.hwimport.throttle import is_active, parse_mask, reason_name, reasons_from_mask
 
 _FIELDS = {
@@ -196,14 +203,23 @@ def _rows_to_gpus(reading: Reading, fields: list[str | None], rows: list[list[st
                      "GPUs cannot be told apart, so the GPU count is unknown",
                      "CSV 没有 index、UUID、总线号或时间戳列且行数很多：无法区分各张显卡，"
                      "显卡数量未知")
-    if id_at is not None:  # by GPU (index, UUID or bus id), without a loop over the rows
+    if id_at is not None:  # by GPU (index, UUID or bus id)
         ids = list(map(itemgetter(id_at), rows))
-        keys = list(dict.fromkeys(ids))
+        keys = dict.fromkeys(ids)
         if len(keys) == 1:
-            groups[keys[0]] = rows
-        else:
-            for key in keys:
-                groups[key] = list(compress(rows, [i == key for i in ids]))
+            groups[ids[0]] = rows
+        else:  # one pass (a pass per GPU was quadratic: 100,000 indices ran for minutes)
+            for key, row in zip(ids, rows, strict=True):
+                group = groups.get(key)
+                if group is None:
+                    if len(groups) >= MAX_GPUS:
+                        continue
+                    group = groups[key] = []
+                group.append(row)
+            if len(keys) > MAX_GPUS:
+                reading.warn(f"the CSV names {len(keys):,} GPUs; only the first {MAX_GPUS:,} "
+                             "were read", f"CSV 中有 {len(keys):,} 张显卡；只读取了前 "
+                             f"{MAX_GPUS:,} 张")
     for n, row in enumerate(rows if id_at is None else ()):
         if stamp_at is not None:  # position of the row within one sample
             stamp = row[stamp_at]
@@ -236,10 +252,17 @@ def _rows_to_gpus(reading: Reading, fields: list[str | None], rows: list[list[st
     if id_at is None:
         for i, gpu in enumerate(fresh):
             gpu.index = i
-    for gpu in fresh:  # a second query of the same GPUs (index, UUID or bus id) adds to them
-        same = next((g for g in earlier if (gpu.index is not None and g.index == gpu.index)
-                     or (gpu.uuid and g.uuid == gpu.uuid)
-                     or (gpu.bus_id and g.bus_id == gpu.bus_id)), None)
+    # a second query of the same GPUs (index, UUID or bus id) adds to them: found by key,
+    # not by a scan of the earlier GPUs for each new one
+    by_key: dict[tuple[str, object], GpuReading] = {}
+    for g in reversed(earlier):  # the first match wins, as a scan in order would find
+        for key in (("i", g.index), ("u", g.uuid), ("b", g.bus_id)):
+            if key[1] is not None and key[1] != "":
+                by_key[key] = g
+    for gpu in fresh:
+        same = next((by_key[k] for k in (("i", gpu.index), ("u", gpu.uuid or None),
+                                         ("b", gpu.bus_id or None))
+                     if k[1] is not None and k in by_key), None)
         if same is None:
             reading.gpus.append(gpu)
         else:
@@ -308,12 +331,12 @@ def _apply_number(gpu: GpuReading, field: str, value: float | None) -> None:
     if field in samples:
         samples[field].append(value)
     elif field == "mem_total":
-        gpu.memory_total_mib = int(value)
+        gpu.memory_total_mib = as_int(value)
     elif field == "mem_used":
-        gpu.memory_used_mib = int(value)
+        gpu.memory_used_mib = as_int(value)
     elif field == "power_limit":
         gpu.power_limit_w = value
     elif field in ("gen_cur", "gen_max", "width_cur", "width_max"):
         attr = {"gen_cur": "pcie_gen_current", "gen_max": "pcie_gen_max",
                 "width_cur": "pcie_width_current", "width_max": "pcie_width_max"}[field]
-        setattr(gpu, attr, int(value))
+        setattr(gpu, attr, as_int(value))

@@ -56,7 +56,9 @@ def is_dmon_units(line: str) -> bool:
 
 
 def is_link_token(token: str) -> bool:
-    return token in LINK_TOKENS or (token[:2] == "NV" and token[2:].isdigit())
+    # NV1..NV18 on real boards: NV and a few digits, never a 5,000-digit run
+    return token in LINK_TOKENS or (token[:2] == "NV" and 2 < len(token) <= 5
+                                    and token[2:].isdigit())
 
 
 def candidate_kinds(text: str) -> set[str]:

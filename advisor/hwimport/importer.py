@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from advisor.files.errors import InputError, Problem
+from advisor.files.reading import read_text_file
 from advisor.hwimport.cleanup import clean_text
 from advisor.hwimport.csv_query import parse_csv
 from advisor.hwimport.detect import candidate_kinds, split_segments
@@ -36,7 +37,10 @@ NOT_SMI_EN = ("this is not nvidia-smi output: expected `nvidia-smi` (the table),
               "`topo -m`, `dmon` or `--query-gpu=... --format=csv`")
 NOT_SMI_ZH = ("这不是 nvidia-smi 的输出：应为 `nvidia-smi`（表格）、`-q`、`-L`、`topo -m`、"
               "`dmon` 或 `--query-gpu=... --format=csv` 的输出")
-MAX_CHARS = 64 * 1024 * 1024
+# A saved output or log is read through the file guard with this cap (a day of one-second
+# `dmon` samples of four GPUs is about 30 MB); a paste is cut at as many characters.
+MAX_FILE_BYTES = 32 * 1024 * 1024
+MAX_CHARS = MAX_FILE_BYTES
 
 
 def _parse_segments(segments: list[tuple[str, list[str]]], source: str | None) -> list[Reading]:
@@ -113,17 +117,10 @@ def parse_texts(texts: Iterable[tuple[str, str | None]]) -> HardwareDescription:
 
 
 def read_file_text(path: str | Path) -> str:
-    """A saved output as text: UTF-8, or UTF-16 as PowerShell's `>` writes it."""
-    try:
-        raw = Path(path).read_bytes()
-    except OSError as exc:
-        raise InputError.single(f"cannot read the file: {exc.strerror or exc}",
-                                f"无法读取文件：{exc.strerror or exc}", source=str(path)) from exc
-    if raw[:2] in (b"\xff\xfe", b"\xfe\xff"):
-        return raw.decode("utf-16", errors="replace")
-    if len(raw) > 3 and raw[1:4:2] == b"\x00\x00" and raw[0:1] != b"\x00":
-        return raw.decode("utf-16-le", errors="replace")
-    return raw.decode("utf-8-sig", errors="replace")
+    """A saved output as text (``-``: standard input), through the file guard: a regular file
+    of at most ``MAX_FILE_BYTES``, UTF-8 or UTF-16 as PowerShell's `>` writes it; a damaged
+    byte is replaced, not fatal (a paste is often cut or garbled)."""
+    return read_text_file(path, max_bytes=MAX_FILE_BYTES, lenient=True)
 
 
 def parse_files(paths: Iterable[str | Path]) -> HardwareDescription:

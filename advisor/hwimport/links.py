@@ -34,7 +34,10 @@ class LinkFacts:
 def topo_links(topo: TopoReading, gpu_count: int) -> LinkFacts:
     facts = LinkFacts()
     pairs = sorted(p for p, t in topo.links.items() if t.startswith("NV"))
-    counts = [int(topo.links[p][2:]) for p in pairs]
+    # "NV#" of the legend, or a damaged token: a link of unknown width (1), never int()'s
+    # 4,300-digit error
+    counts = [int(t[2:]) if t[2:].isdigit() and len(t) <= 5 else 1
+              for t in (topo.links[p] for p in pairs)]
     pcie = [t for t in topo.links.values() if t in PCIE_PATH_ORDER]
     if pcie:
         facts.worst_pcie_path = max(pcie, key=PCIE_PATH_ORDER.index)

@@ -25,20 +25,35 @@ class Merged:
     warnings: list[Text] = field(default_factory=list)
 
 
-def _find(gpus: list[GpuReading], g: GpuReading) -> GpuReading | None:
-    if g.bus_id:
-        for m in gpus:
-            if m.bus_id == g.bus_id:
-                return m
-    if g.uuid and not g.uuid.upper().startswith("GPU-XXXX"):
-        for m in gpus:
-            if m.uuid == g.uuid:
-                return m
-    if g.index is not None:
-        for m in gpus:
-            if m.index == g.index and not (m.bus_id and g.bus_id and m.bus_id != g.bus_id):
-                return m
-    return None
+class _GpuIndex:
+    """The merged GPUs by bus id, UUID and index: each GPU of a reading is matched by a
+    lookup, not a scan of all merged GPUs (quadratic for an output of thousands of GPUs)."""
+
+    def __init__(self) -> None:
+        self.bus: dict[str, GpuReading] = {}
+        self.uuid: dict[str, GpuReading] = {}
+        self.index: dict[int, list[GpuReading]] = {}
+
+    def add(self, g: GpuReading) -> None:
+        if g.bus_id:
+            self.bus.setdefault(g.bus_id, g)
+        if g.uuid:
+            self.uuid.setdefault(g.uuid, g)
+        if g.index is not None:
+            same = self.index.setdefault(g.index, [])
+            if not any(m is g for m in same):
+                same.append(g)
+
+    def find(self, g: GpuReading) -> GpuReading | None:
+        if g.bus_id and g.bus_id in self.bus:
+            return self.bus[g.bus_id]
+        if g.uuid and not g.uuid.upper().startswith("GPU-XXXX") and g.uuid in self.uuid:
+            return self.uuid[g.uuid]
+        if g.index is not None:
+            for m in self.index.get(g.index, ()):
+                if not (m.bus_id and g.bus_id and m.bus_id != g.bus_id):
+                    return m
+        return None
 
 
 def _model(name: str) -> str:
@@ -68,6 +83,7 @@ def _different_machines(readings: list[Reading], merged: Merged) -> None:
 
 def merge_readings(readings: list[Reading]) -> Merged:
     merged = Merged()
+    index = _GpuIndex()
     for r in readings:
         if r.kind not in merged.kinds:
             merged.kinds.append(r.kind)
@@ -90,14 +106,16 @@ def merge_readings(readings: list[Reading]) -> Merged:
                 merged.topo.nics_shown = merged.topo.nics_shown or r.topo.nics_shown
         unmatched = 0
         for g in r.gpus:
-            target = _find(merged.gpus, g)
+            target = index.find(g)
             if target is None and g.bus_id is None and g.uuid is None and g.index is None:
                 target = merged.gpus[unmatched] if unmatched < len(merged.gpus) else None
                 unmatched += 1
             if target is None:
                 merged.gpus.append(g)
+                index.add(g)
             else:
                 target.absorb(g, new_series=True)
+                index.add(target)  # it may have gained a bus id or UUID
         if not r.count_is_fragment and (r.gpus or r.declared_gpu_count is not None):
             merged.counts.append(max(len(r.gpus), r.declared_gpu_count or 0))
     _different_machines(readings, merged)

@@ -8,7 +8,8 @@ each GPU with dmon to find the one holding the others back (# F30); NVLink vs PC
 from __future__ import annotations
 
 import re
-from statistics import median
+from bisect import bisect_left
+from collections import Counter
 
 from advisor.hwimport.display import pcie_path_label, reasons_text, virtualization_label
 from advisor.hwimport.model import GpuFacts, HardwareDescription, Observation
@@ -201,30 +202,48 @@ def _utilisation(gpus: list[GpuFacts]) -> list[Observation]:
     return found
 
 
+def _median_without(ordered: list[float], value: float) -> float:
+    """The median of ``ordered`` (sorted) less one occurrence of ``value``: each GPU is
+    compared with the others in constant time, not by sorting the others again (quadratic
+    for thousands of GPUs)."""
+    at = bisect_left(ordered, value)
+    m = len(ordered) - 1
+
+    def kth(k: int) -> float:
+        return ordered[k if k < at else k + 1]
+
+    return kth(m // 2) if m % 2 else (kth(m // 2 - 1) + kth(m // 2)) / 2
+
+
 def _laggards(busy: list[GpuFacts]) -> list[Evidence]:
     if len(busy) < 2:
         return []
     evidence: list[Evidence] = []
+    utils = sorted(o.busy_util_pct for o in busy)  # type: ignore[type-var]
+    all_clocks = sorted(o.sm_clock_mhz for o in busy if o.sm_clock_mhz)  # type: ignore[type-var]
+    shown = Counter(frozenset(reasons(o)) for o in busy if o.throttle_active is not None)
     for g in busy:
-        others = [o for o in busy if o is not g]
-        util_others = median(o.busy_util_pct for o in others)  # type: ignore[misc]
+        util_others = _median_without(utils, g.busy_util_pct)  # type: ignore[arg-type]
         # one snapshot (table, -q) is too noisy to compare utilisation; dmon/CSV loops are not
         if g.util_samples >= MIN_SAMPLES_TO_COMPARE and \
                 abs(g.busy_util_pct - util_others) >= LAGGARD_GAP_PCT:  # type: ignore[operator]
             raw = f"{_label(g)}: {g.busy_util_pct:.0f} % vs {util_others:.0f} % on the others"
             evidence.append(_ev(raw, raw, f"{_label(g)}：利用率 {g.busy_util_pct:.0f}%，"
                                           f"其他卡 {util_others:.0f}%"))
-        clocks = [o.sm_clock_mhz for o in others if o.sm_clock_mhz]
-        if g.sm_clock_mhz and clocks and g.sm_clock_mhz < LAGGARD_CLOCK_RATIO * median(clocks):
-            raw = (f"{_label(g)}: SM clock {g.sm_clock_mhz:.0f} MHz vs "
-                   f"{median(clocks):.0f} MHz on the others")
-            evidence.append(_ev(raw, raw, f"{_label(g)}：SM 频率 {g.sm_clock_mhz:.0f} MHz，"
-                                          f"其他卡 {median(clocks):.0f} MHz"))
+        if g.sm_clock_mhz and len(all_clocks) > 1:
+            clock_others = _median_without(all_clocks, g.sm_clock_mhz)
+            if g.sm_clock_mhz < LAGGARD_CLOCK_RATIO * clock_others:
+                raw = (f"{_label(g)}: SM clock {g.sm_clock_mhz:.0f} MHz vs "
+                       f"{clock_others:.0f} MHz on the others")
+                evidence.append(_ev(raw, raw, f"{_label(g)}：SM 频率 {g.sm_clock_mhz:.0f} MHz，"
+                                              f"其他卡 {clock_others:.0f} MHz"))
         slow = sorted(reasons(g) & (THERMAL_REASONS | {"sw_power_cap", "hw_slowdown",
                                                         "hw_power_brake_slowdown"}))
-        # compared only with GPUs whose reasons were shown (unknown is not "not on the others")
-        if slow and any(o.throttle_active is not None and not (reasons(o) & set(slow))
-                        for o in others):
+        # compared only with GPUs whose reasons were shown (unknown is not "not on the others");
+        # by distinct reason sets, which are few, not GPU by GPU
+        own = frozenset(reasons(g)) if g.throttle_active is not None else None
+        if slow and any(not (kind & set(slow)) and count - (kind == own) > 0
+                        for kind, count in shown.items()):
             words = reasons_text(slow)
             evidence.append(_ev(f"{_label(g)}: {', '.join(slow)} (not on the others)",
                                 f"{_label(g)}: {words.en} (not on the others)",

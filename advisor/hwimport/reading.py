@@ -7,6 +7,7 @@ fast (no validation per sample).
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -114,6 +115,11 @@ class TopoReading:
     numa_affinities: set[str] = field(default_factory=set)
 
 
+# A machine has a few GPUs, a cluster's pasted outputs some thousands: more GPU indices than
+# this in one output is not a machine, and would make every later step slow.
+MAX_GPUS = 4096
+
+
 @dataclass
 class Reading:
     kind: str
@@ -133,11 +139,30 @@ class Reading:
             self.warnings.append(text)
 
     def gpu_at(self, index: int) -> GpuReading:
-        for gpu in self.gpus:
-            if gpu.index == index:
-                return gpu
+        """The GPU of ``index``, added when new (found by a dict, not a scan: a -q of
+        thousands of GPUs stays linear). Past ``MAX_GPUS`` a new index gets a GPU that is not
+        kept, and a warning."""
+        table = self.__dict__.setdefault("_by_index", {})
+        done = self.__dict__.get("_indexed", 0)
+        for gpu in self.gpus[done:]:
+            if gpu.index is not None:
+                table.setdefault(gpu.index, gpu)
+        self.__dict__["_indexed"] = len(self.gpus)
+        found = table.get(index)
+        if found is not None and found.index == index:
+            return found
+        if found is not None:  # an index changed since: look again the slow way
+            for gpu in self.gpus:
+                if gpu.index == index:
+                    return gpu
         gpu = GpuReading(index=index)
+        if len(self.gpus) >= MAX_GPUS:
+            self.warn(f"more than {MAX_GPUS:,} GPUs in one output; the others were not read",
+                      f"一份输出中超过 {MAX_GPUS:,} 张显卡；其余未读取")
+            return gpu
         self.gpus.append(gpu)
+        table[index] = gpu
+        self.__dict__["_indexed"] = len(self.gpus)
         return gpu
 
 
@@ -155,9 +180,12 @@ def to_float(text: str | None) -> float | None:
         else:
             break
     try:
-        return float(s[:end])
+        value = float(s[:end])
     except ValueError:
         return None
+    # 400 nines read as a float are infinite: no cell of nvidia-smi output is (a number guard
+    # for every parser; int() of it would raise and lose the whole output)
+    return value if math.isfinite(value) else None
 
 
 def to_int(text: str | None) -> int | None:

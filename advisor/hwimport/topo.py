@@ -50,7 +50,8 @@ def _link(cell: str) -> tuple[str | None, bool]:
     for prefix, token in _PREFIXES:
         if cell.startswith(prefix):
             if token is None:
-                digits = re.match(r"NV(\d+)", cell)
+                # NV1..NV18 on real boards; a run of digits beyond that is not a link count
+                digits = re.match(r"NV(\d{1,3})(?!\d)", cell)
                 return (f"NV{digits.group(1)}", False) if digits else (None, False)
             return token, False
     return None, False

@@ -7,6 +7,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from advisor.files.number_fields import NoYaml11Numbers
+
 
 def meta(
     title: str,
@@ -29,7 +31,7 @@ def meta(
     return Field(title=title, description=help, json_schema_extra=extra, **field_kwargs)
 
 
-class StrictSection(BaseModel):
+class StrictSection(NoYaml11Numbers):
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False, validate_assignment=True,
                               use_enum_values=False)
 

@@ -8,7 +8,6 @@ the problems it finds are reported at their lines here.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -16,7 +15,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from advisor.files.errors import InputError, Problem
-from advisor.files.reading import read_text_file
+from advisor.files.json_text import load_json_text
+from advisor.files.reading import STDIN, read_text_file
 from advisor.files.validation_messages import problems_from_validation
 from advisor.files.yaml_lines import LineIndex, load_yaml_text
 from advisor.profile.economics import MONEY_FIELDS, names_money
@@ -33,19 +33,7 @@ def parse_profile_text(text: str, *, source: str = "<profile>", fmt: str | None 
     if not text.strip():
         raise InputError.single("file is empty", "文件为空", source=source)
     index: LineIndex | None = None
-    if fmt == "json" or (fmt is None and text.lstrip().startswith("{")):
-        try:
-            data: Any = json.loads(text, parse_constant=_reject_constant)
-        except json.JSONDecodeError as exc:
-            raise InputError.single(f"not valid JSON: {exc.msg}", f"不是有效的 JSON：{exc.msg}",
-                                    line=exc.lineno, source=source) from None
-        except RecursionError:
-            raise InputError.single("JSON nested too deeply", "JSON 嵌套过深",
-                                    source=source) from None
-        except ValueError as exc:
-            raise InputError.single(str(exc), f"不允许的数值：{exc}", source=source) from None
-    else:
-        data, index = load_yaml_text(text, source=source)
+    data, index = load_profile_data(text, source=source, fmt=fmt)
     if not isinstance(data, dict):
         raise InputError.single(
             f"expected a mapping of keys (task, model, training, ...), got {type(data).__name__}",
@@ -71,6 +59,15 @@ def parse_profile_text(text: str, *, source: str = "<profile>", fmt: str | None 
             raise InputError([_at_line(p, index) for p in exc.problems], source) from None
     _check_money_has_currency(profile, index, source)
     return profile
+
+
+def load_profile_data(text: str, *, source: str = "<profile>",
+                      fmt: str | None = None) -> tuple[Any, LineIndex | None]:
+    """The data of profile text, JSON or YAML (``fmt``; guessed when None), through the strict
+    readers, and the YAML line index (None for JSON)."""
+    if fmt == "json" or (fmt is None and text.lstrip().startswith("{")):
+        return load_json_text(text, source=source), None
+    return load_yaml_text(text, source=source)
 
 
 def _at_line(problem: Problem, index: LineIndex | None) -> Problem:
@@ -106,11 +103,10 @@ def _check_money_has_currency(profile: Profile, index: LineIndex | None, source:
             "请注明本文件中价格的货币（CNY、USD 或 EUR）或市场", line)], source)
 
 
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not allowed")
-
-
 def load_profile(path: str | Path, *, vet: Vet | None = None) -> Profile:
+    """A profile file (``-``: standard input, YAML or JSON) read through the file guard."""
+    if str(path) == STDIN:
+        return parse_profile_text(read_text_file(STDIN), source="<stdin>", vet=vet)
     path = Path(path)
     text = read_text_file(path)
     fmt = "json" if path.suffix.lower() == ".json" else None

@@ -8,8 +8,10 @@ from typing import Any
 from pydantic import model_validator
 from pydantic_core import PydanticCustomError
 
+from advisor.profile.bounds import MAX_RUN_HOURS, MIN_RUN_HOURS
 from advisor.profile.enums import GradientDtype, InputPipeline, Parallelism, Precision, Storage
 from advisor.profile.field_meta import StrictSection, meta
+from advisor.text.numbers import quantity
 
 
 class ModelSpec(StrictSection):
@@ -41,8 +43,8 @@ class TrainingSpec(StrictSection):
     single_gpu_hours: float | None = meta(
         "One run on one GPU", "单卡跑一次的时间",
         "Wall-clock hours one full training run takes on a single GPU.",
-        "在一张卡上完整训练一次所需的小时数。", unit="h", unit_zh="小时", default=None, gt=0,
-        le=100_000)
+        "在一张卡上完整训练一次所需的小时数。", unit="h", unit_zh="小时", default=None,
+        ge=MIN_RUN_HOURS, le=MAX_RUN_HOURS)
     single_gpu_throughput: float | None = meta(
         "Single-GPU throughput", "单卡吞吐",
         "Samples per second on one GPU (instead of run time; needs data set size and epochs).",
@@ -135,6 +137,21 @@ class TrainingSpec(StrictSection):
                 raise ValueError(
                     "give single_gpu_hours, or single_gpu_throughput with dataset_samples and "
                     "epochs")
+            hours = self.run_hours_one_gpu
+            if not MIN_RUN_HOURS <= hours <= MAX_RUN_HOURS:
+                # derived like single_gpu_hours, bounded like it (no run of 10^300 hours)
+                long = hours > MAX_RUN_HOURS
+                en = (f"more than {MAX_RUN_HOURS:,.0f} h" if long
+                      else f"only {quantity(hours * 3600)} s")
+                zh = (f"超过 {MAX_RUN_HOURS:,.0f} 小时" if long
+                      else f"只需 {quantity(hours * 3600)} 秒")
+                raise PydanticCustomError(
+                    "run_hours_out_of_range",
+                    f"dataset_samples x epochs at this throughput is a run of {en} on one GPU; "
+                    f"a run must take from {MIN_RUN_HOURS * 3600:.0f} s to {MAX_RUN_HOURS:,.0f} h",
+                    {"at": "single_gpu_throughput", "message_zh":
+                     f"按此吞吐，dataset_samples × epochs 在单卡上{zh}；单次训练应在 1 秒到 "
+                     f"{MAX_RUN_HOURS:,.0f} 小时之间"})
         return self
 
     @property

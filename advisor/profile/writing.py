@@ -6,9 +6,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from advisor.files.atomic import atomic_write_text
+from advisor.files.yaml_lines import dump_yaml
 from advisor.profile.economics import names_money
 from advisor.profile.market import MARKET_CURRENCY, profile_market
 from advisor.profile.model import Profile
@@ -23,16 +22,17 @@ def dump_profile(profile: Profile, fmt: str = "yaml") -> str:
     data = profile_to_data(profile)
     if fmt == "json":
         return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
+    return dump_yaml(data)
 
 
-def save_profile(profile: Profile, path: str | Path) -> None:
-    """Write atomically (temporary file + rename). Prices are written with the currency they
-    were entered in (the market's, if unset: never the language's)."""
+def save_profile(profile: Profile, path: str | Path, *, replace_read_only: bool = False) -> None:
+    """Write atomically (temporary file + rename; ``advisor.files.atomic`` refuses what must
+    not be replaced, and a read-only file unless ``replace_read_only``). Prices are written
+    with the currency they were entered in (the market's, if unset: never the language's)."""
     path = Path(path)
     if profile.economics.currency is None and names_money(profile.economics):
         currency = MARKET_CURRENCY[profile_market(profile.economics)]
         profile = profile.model_copy(update={
             "economics": profile.economics.model_copy(update={"currency": currency})})
     fmt = "json" if path.suffix.lower() == ".json" else "yaml"
-    atomic_write_text(path, dump_profile(profile, fmt))
+    atomic_write_text(path, dump_profile(profile, fmt), replace_read_only=replace_read_only)

@@ -215,10 +215,14 @@ def breakdown(gpus: np.ndarray | list[int], x: DataParallelInputs,
         # exchange between machines adds on top: it starts only once every machine's batch
         # is through the backward pass, and a loader at capacity has no batch queued ahead
         # to hide it (prefetch queues are short), so k machines never give exactly k x (# F08).
-        node_step = np.maximum(step - exposed_inter,
-                               x.step_compute_s * local * scale / x.loader_capacity)
+        capped = x.step_compute_s * local * scale / x.loader_capacity
+        with np.errstate(invalid="ignore"):  # inf - inf where no network joins the machines
+            node_step = np.maximum(step - exposed_inter, capped)
+        # no network: the step is infinite whatever the machine's own part (never NaN)
+        node_step = np.where(np.isfinite(exposed_inter), node_step, capped)
         step = node_step + exposed_inter
-    stall = step - (compute + exposed + sync)
+    with np.errstate(invalid="ignore"):  # inf - inf where no network joins the machines
+        stall = step - (compute + exposed + sync)
 
     dp_speedup = n * scale * x.step_compute_s / step
     # F21: alternating sub-networks leave GPUs idle; Amdahl on the data-parallel speed-up (F03).

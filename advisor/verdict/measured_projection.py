@@ -17,6 +17,7 @@ import numpy as np
 
 from advisor.diagnosis.result import Diagnosis
 from advisor.profile import Profile
+from advisor.profile.bounds import MIN_SPEEDUP_RATIO, SUPERLINEAR_ALLOWANCE, clamp
 from advisor.scaling.project import NOTE_SLOWER
 from advisor.scaling.result import Projection
 
@@ -56,8 +57,12 @@ def with_measured_speedups(profile: Profile, projection: Projection) -> Projecti
     speed = _interpolated(at, fit.gpus, curve)
     low = _interpolated(at, fit.gpus, fit.speedup_low)
     high = _interpolated(at, fit.gpus, fit.speedup_high)
-    low = [min(lo, s) for lo, s in zip(low, speed, strict=True)]
-    high = [max(hi, s) for hi, s in zip(high, speed, strict=True)]
+    # F30 and the bounds: a count that was not measured is never above N, a measured one
+    # within the super-linear allowance; never below a thousandth (no run hours divided by 0)
+    ceiling = [n * (1.0 + SUPERLINEAR_ALLOWANCE) if n in measured_at else float(n) for n in at]
+    speed = [clamp(s, MIN_SPEEDUP_RATIO, c) for s, c in zip(speed, ceiling, strict=True)]
+    low = [clamp(min(lo, s), MIN_SPEEDUP_RATIO, s) for lo, s in zip(low, speed, strict=True)]
+    high = [clamp(max(hi, s), s, c) for hi, s, c in zip(high, speed, ceiling, strict=True)]
     base_hours, base_step = projection.run_hours[0] * projection.speedup[0], \
         projection.step_time_s[0]
     weak = str(getattr(scaling, "value", scaling)) == "weak"

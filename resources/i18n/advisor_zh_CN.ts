@@ -716,57 +716,67 @@
         <translation>请另选文件名：有问题的原文件保持原样。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="145"/>
+        <location filename="../../ui/window/document.py" line="148"/>
         <source>Cannot save the profile</source>
         <translation>无法保存配置</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="150"/>
-        <location filename="../../ui/window/document.py" line="216"/>
+        <location filename="../../ui/window/document.py" line="153"/>
+        <location filename="../../ui/window/document.py" line="242"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="171"/>
+        <location filename="../../ui/window/document.py" line="163"/>
+        <source>Replace a read-only file?</source>
+        <translation>替换只读文件？</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/document.py" line="164"/>
+        <source>%1 is read-only. Replace it anyway?</source>
+        <translation>%1 是只读文件。仍要替换吗？</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/document.py" line="188"/>
         <source>Previous answers could not be restored</source>
         <translation>无法恢复上次的答案</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="172"/>
+        <location filename="../../ui/window/document.py" line="189"/>
         <source>The autosaved answers were damaged (%1). They were kept as %2; starting with a new profile.</source>
         <translation>自动保存的答案已损坏（%1）。原文件已保留为 %2；现在从新配置开始。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="187"/>
+        <location filename="../../ui/window/document.py" line="210"/>
         <source>Restored the answers of the last session.</source>
         <translation>已恢复上次的答案。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="195"/>
-        <location filename="../../ui/window/document.py" line="199"/>
-        <location filename="../../ui/window/document.py" line="202"/>
-        <location filename="../../ui/window/document.py" line="214"/>
+        <location filename="../../ui/window/document.py" line="218"/>
+        <location filename="../../ui/window/document.py" line="222"/>
+        <location filename="../../ui/window/document.py" line="225"/>
+        <location filename="../../ui/window/document.py" line="240"/>
         <source>Export PDF</source>
         <translation>导出 PDF</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="196"/>
+        <location filename="../../ui/window/document.py" line="219"/>
         <source>The PDF report is not available in this build.</source>
         <translation>此版本未包含 PDF 报告功能。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="199"/>
+        <location filename="../../ui/window/document.py" line="222"/>
         <source>The results are not ready yet.</source>
         <translation>结果尚未算好。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="222"/>
-        <location filename="../../ui/window/document.py" line="237"/>
+        <location filename="../../ui/window/document.py" line="248"/>
+        <location filename="../../ui/window/document.py" line="263"/>
         <source>Import nvidia-smi</source>
         <translation>导入 nvidia-smi</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="223"/>
+        <location filename="../../ui/window/document.py" line="249"/>
         <source>The nvidia-smi import is not available in this build.</source>
         <translation>此版本未包含 nvidia-smi 导入功能。</translation>
     </message>
@@ -774,7 +784,16 @@
 <context>
     <name>Errors</name>
     <message>
-        <location filename="../../ui/dialogs/error_dialog.py" line="21"/>
+        <location filename="../../ui/dialogs/error_dialog.py" line="23"/>
+        <source>Something went wrong: %1
+
+The application keeps running. No log could be written (the folder %2 cannot be written).</source>
+        <translation>出错了：%1
+
+程序仍在运行。无法写入日志（文件夹 %2 无法写入）。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/dialogs/error_dialog.py" line="28"/>
         <source>Something went wrong: %1
 
 The application keeps running. The details were written to the log file:
@@ -785,7 +804,7 @@ The application keeps running. The details were written to the log file:
 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/dialogs/error_dialog.py" line="45"/>
+        <location filename="../../ui/dialogs/error_dialog.py" line="52"/>
         <source>Unexpected error</source>
         <translation>意外错误</translation>
     </message>

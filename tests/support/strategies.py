@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from hypothesis import strategies as st
 
 from advisor.catalog.gpus import gpu_ids
@@ -18,6 +20,7 @@ from advisor.profile import (
     Task,
     Virtualization,
 )
+from advisor.profile.bounds import MAX_RUN_HOURS, MIN_RUN_HOURS
 
 INTER_LINKS = [link for link in InterLink if link != InterLink.none]
 
@@ -52,9 +55,17 @@ def training_specs(draw, parallelism: Parallelism | None = None,
     if draw(st.booleans()):
         spec["single_gpu_hours"] = draw(st.floats(0.1, 5000, allow_nan=False))
     else:
-        spec["single_gpu_throughput"] = draw(st.floats(0.5, 50_000, allow_nan=False))
-        spec["dataset_samples"] = draw(st.integers(1000, 10**8))
-        spec["epochs"] = draw(st.floats(1, 100, allow_nan=False))
+        throughput = draw(st.floats(0.5, 50_000, allow_nan=False))
+        samples = draw(st.integers(1000, 10**8))
+        epochs = draw(st.floats(1, 100, allow_nan=False))
+        # a run from 36 s to 100,000 hours (advisor.profile.bounds): an epoch holds at least
+        # 36 seconds' worth of samples, all epochs at most 100,000 hours' worth (clamped, not
+        # drawn from a narrower range: the draws, and so the examples, stay the same)
+        least = math.ceil(throughput * MIN_RUN_HOURS * 3600)
+        most = math.floor(throughput * MAX_RUN_HOURS * 3600 / epochs)
+        spec["single_gpu_throughput"] = throughput
+        spec["dataset_samples"] = min(max(samples, least), most)
+        spec["epochs"] = epochs
     if draw(st.booleans()):
         spec["micro_batches"] = draw(st.integers(1, 64))
     if draw(st.booleans()):

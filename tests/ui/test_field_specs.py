@@ -17,11 +17,13 @@ NOT_IN_WIZARD = {"schema_version", "notes", "measured", "alternatives"}
 def test_number_field_carries_bounds_unit_and_both_languages():
     spec = field_spec("training.single_gpu_hours")
     assert spec.kind == "float" and spec.optional
-    assert spec.minimum == 0 and spec.exclusive_min and spec.maximum == 100_000
+    # at least 0.01 h (advisor.profile.bounds: a run of 5e-324 h made every number downstream
+    # infinite), the least the field's two decimals can hold
+    assert spec.minimum == 0.01 and not spec.exclusive_min and spec.maximum == 100_000
     assert spec.title("en") == "One run on one GPU" and spec.title("zh") == "单卡跑一次的时间"
     assert spec.unit("en") == "h" and spec.unit("zh") == "小时"
     assert "single GPU" in spec.help("en") and "一张卡" in spec.help("zh")
-    assert "> 0" in spec.tooltip("en") and "100 000" in spec.tooltip("en")
+    assert "≥ 0.01" in spec.tooltip("en") and "100 000" in spec.tooltip("en")
 
 
 def test_int_enum_bool_gpu_and_text_kinds():

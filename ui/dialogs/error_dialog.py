@@ -12,15 +12,22 @@ from types import TracebackType
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QMessageBox, QWidget
 
-from advisor.files.logs import log_file
+from advisor.files.logs import active_log_file, log_file
 
 log = logging.getLogger("advisor.ui")
 
 
 def error_message(exc: BaseException) -> str:
+    where = active_log_file()
+    if where is None:  # no log could be opened: never point to a file that was not written
+        text = QCoreApplication.translate(
+            "Errors", "Something went wrong: %1\n\nThe application keeps running. No log "
+            "could be written (the folder %2 cannot be written).")
+        return text.replace("%1", f"{type(exc).__name__}: {exc}").replace(
+            "%2", str(log_file().parent))
     text = QCoreApplication.translate("Errors", "Something went wrong: %1\n\nThe application keeps running. The details "
                         "were written to the log file:\n%2")
-    return text.replace("%1", f"{type(exc).__name__}: {exc}").replace("%2", str(log_file()))
+    return text.replace("%1", f"{type(exc).__name__}: {exc}").replace("%2", str(where))
 
 
 class ExceptionHook:

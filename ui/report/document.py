@@ -26,6 +26,7 @@ from PySide6.QtGui import (
     QTextTable,
 )
 
+from advisor.text.safe import strip
 from ui.report.fonts import ReportFonts
 from ui.report.plot_images import PlotImage
 
@@ -221,7 +222,9 @@ def write_pdf(doc: QTextDocument, target: str | QIODevice, *, title: str, footer
     writer = QPdfWriter(target)
     writer.setResolution(PDF_DPI)
     writer.setPageLayout(page_layout())
-    writer.setTitle(title)
+    # a model name is the user's text: no ESC, NUL or direction override in the metadata
+    writer.setTitle(strip(title))
+    footer_left = strip(footer_left)
     writer.setCreator("GPU Scaling Advisor (多卡训练顾问)")
     setup = page_setup()
     pages = doc.pageCount()

@@ -16,6 +16,7 @@ from PySide6.QtCore import QBuffer, QIODevice
 
 from advisor.diagnosis import Diagnosis, diagnose, from_measured_spec
 from advisor.files.atomic import atomic_write_bytes
+from advisor.files.atomic import check_target as atomic_check_target
 from advisor.files.errors import InputError
 from advisor.profile import Profile
 from advisor.text.i18n import LANGS
@@ -38,18 +39,20 @@ from ui.report.workload_section import workload_html
 log = logging.getLogger("advisor.report")
 
 
-def check_target(path: Path) -> None:
-    """Fail before rendering when the report cannot be written there."""
-    folder = path.parent if str(path.parent) else Path(".")
-    if path.is_dir():
+def check_target(path: str | os.PathLike[str], *, replace_read_only: bool = False) -> Path:
+    """Fail before rendering when the report cannot be written there: no name, a folder, a
+    device, a FIFO or a link to nothing (``advisor.files.atomic.check_target``), a missing
+    or unwritable folder, a read-only file (unless ``replace_read_only``). The file to write
+    (a link's target)."""
+    if str(path).strip() and os.path.isdir(path):  # os.path: False, not an error, on ENAMETOOLONG
         raise InputError.single("this is a folder; give a file name ending in .pdf",
                                 "这是一个文件夹；请给出以 .pdf 结尾的文件名", source=str(path))
-    if not folder.is_dir():
-        raise InputError.single(f"the folder {folder} does not exist",
-                                f"文件夹 {folder} 不存在", source=str(path))
+    target = atomic_check_target(path, replace_read_only=replace_read_only)
+    folder = target.parent if str(target.parent) else Path(".")
     if not os.access(folder, os.W_OK | os.X_OK):
         raise InputError.single(f"no permission to write in {folder}",
                                 f"没有在 {folder} 中写入的权限", source=str(path))
+    return target
 
 
 def report_html(rec: Recommendation, profile: Profile, lang: str, images: dict,
@@ -129,18 +132,20 @@ def render_pdf_bytes(recommendation: Recommendation, profile: Profile, lang: str
 
 def export_pdf(recommendation: Recommendation, profile: Profile, path: str | os.PathLike[str],
                lang: str = "en", *, generated: datetime | None = None,
-               diagnosis: Diagnosis | None = None, comparison: Any = None) -> Path:
+               diagnosis: Diagnosis | None = None, replace_read_only: bool = False,
+               comparison: Any = None) -> Path:
     """Write the recommendation report for ``profile`` to ``path`` as a PDF in ``lang``
     ("en" or "zh") and return the path. Works headless (it starts an offscreen
     QApplication when none runs and there is no display); in the GUI, call it on the Qt main
     thread, since the plots are pyqtgraph widgets. An unwritable place raises InputError
     (bilingual) and leaves nothing behind; an existing file is replaced only when the new
     report is complete. ``diagnosis`` (or the profile's ``measured`` section) adds the
-    diagnosis of the measured run (F30)."""
-    target = Path(path)
-    check_target(target)
+    diagnosis of the measured run (F30). A device, a FIFO or a read-only file is never
+    replaced (``replace_read_only``: the user was asked and agreed)."""
+    target = check_target(path, replace_read_only=replace_read_only)  # "" is no name, not "."
     data, pages = render_pdf_bytes(recommendation, profile, lang, generated=generated,
                                    diagnosis=diagnosis, comparison=comparison)
-    atomic_write_bytes(target, data)
+    atomic_write_bytes(target, data, replace_read_only=replace_read_only)
+    target = Path(path)
     log.info("report written: %s (%s, %d pages, %d bytes)", target, lang, pages, len(data))
     return target

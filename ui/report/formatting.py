@@ -6,6 +6,7 @@ import html
 import math
 
 from advisor.text.i18n import pick
+from advisor.text.safe import strip
 from ui.report.plot_images import DOC_WIDTH_PX, PlotImage
 
 _SYMBOL = {"CNY": "¥", "USD": "$", "EUR": "€"}
@@ -13,7 +14,7 @@ _SYMBOL = {"CNY": "¥", "USD": "$", "EUR": "€"}
 
 def esc(text: object) -> str:
     """Text for HTML, nothing interpreted."""
-    return html.escape(str(text), quote=True)
+    return html.escape(strip(str(text)), quote=True)
 
 
 def colon(lang: str) -> str:

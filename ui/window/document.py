@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-import json
 import logging
 from pathlib import Path
 from typing import Any
@@ -13,11 +12,12 @@ from typing import Any
 from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
-from advisor.catalog.profile_check import parse_profile_text
+from advisor.catalog.profile_check import load_profile, parse_profile_text
+from advisor.files.atomic import ReadOnlyTarget
 from advisor.files.errors import InputError
 from advisor.files.reading import read_text_file
-from advisor.files.yaml_lines import load_yaml_text
 from advisor.profile import Profile
+from advisor.profile.reading import load_profile_data
 from advisor.profile.writing import save_profile
 from ui.window import user_files
 
@@ -140,7 +140,10 @@ class Document(QObject):
                        self.tr("Choose a new name: the file with problems is kept as it was."))
             return False
         try:
-            save_profile(answers.profile, path)
+            self._replacing(path, lambda replace: save_profile(answers.profile, path,
+                                                               replace_read_only=replace))
+        except _Declined:
+            return False
         except InputError as exc:
             self._warn(self.tr("Cannot save the profile"), exc.render(self._lang()))
             return False
@@ -149,6 +152,19 @@ class Document(QObject):
         self.update_title()
         self.window.statusBar().showMessage(self.tr("Saved %1").replace("%1", str(path)), 5000)
         return True
+
+    def _replacing(self, path: Path, write) -> None:
+        """``write(replace_read_only)``; a read-only file is replaced only when the user says
+        so (``_Declined`` when not)."""
+        try:
+            write(False)
+        except ReadOnlyTarget:
+            answer = QMessageBox.question(
+                self.window, self.tr("Replace a read-only file?"),
+                self.tr("%1 is read-only. Replace it anyway?").replace("%1", str(path)))
+            if answer != QMessageBox.StandardButton.Yes:
+                raise _Declined from None
+            write(True)
 
     # -- autosave -----------------------------------------------------------------------------
     def schedule_autosave(self) -> None:
@@ -159,7 +175,8 @@ class Document(QObject):
         self._autosave_timer.stop()
         source = self.path or self.broken_source
         try:
-            user_files.write_autosave(self.window.answers.data, str(source) if source else None)
+            user_files.write_autosave(self.window.answers.data, str(source) if source else None,
+                                      source_broken=self.path is None and source is not None)
         except (InputError, OSError) as exc:
             log.warning("autosave failed: %s", exc)
 
@@ -171,18 +188,24 @@ class Document(QObject):
             self._warn(self.tr("Previous answers could not be restored"),
                        self.tr("The autosaved answers were damaged (%1). They were kept as "
                                "%2; starting with a new profile.")
-                       .replace("%1", exc.reason).replace("%2", str(exc.kept_as)))
+                       .replace("%1", exc.reason(self._lang())).replace("%2", str(exc.kept_as)))
             return False
         if saved is None:
             return False
-        answers, source = saved
         self._restoring = True
         try:
-            self.window.answers.load(answers)
+            self.window.answers.load(saved.answers)
         finally:
             self._restoring = False
-        if source and Path(source).exists():
-            self.path = Path(source)
+        self.path = self.broken_source = None
+        if saved.source and Path(saved.source).exists():
+            # A file that had problems keeps its mark across the restart: Save asks for a new
+            # name instead of writing over it (an autosave of an earlier version has no mark:
+            # whether the file still loads decides)
+            if saved.source_broken or not _loads(Path(saved.source)):
+                self.broken_source = Path(saved.source)
+            else:
+                self.path = Path(saved.source)
         self.update_title()
         self.window.statusBar().showMessage(self.tr("Restored the answers of the last session."),
                                             5000)
@@ -208,8 +231,11 @@ class Document(QObject):
         comparison = page.result if page is not None and page.profile == \
             window.results.profile else None
         try:
-            report.export_pdf(window.results.recommendation, window.results.profile, path,
-                              self._lang(), comparison=comparison)
+            self._replacing(Path(path), lambda replace: report.export_pdf(
+                window.results.recommendation, window.results.profile, path, self._lang(),
+                comparison=comparison, **({"replace_read_only": True} if replace else {})))
+        except _Declined:
+            return
         except InputError as exc:
             self._warn(self.tr("Export PDF"), exc.render(self._lang()))
             return
@@ -240,13 +266,24 @@ class Document(QObject):
                                  updated.hardware.model_dump(mode="json").items()})
 
 
+class _Declined(Exception):
+    """The user chose not to replace a read-only file."""
+
+
 def _raw_mapping(text: str, source: str, fmt: str | None) -> dict | None:
-    """The file's data if it parses to a mapping (even an invalid profile), else None."""
+    """The file's data if it parses to a mapping (even an invalid profile), else None; read by
+    the same strict readers as a profile (no recursion error on deep JSON)."""
     try:
-        if fmt == "json" or (fmt is None and text.lstrip().startswith("{")):
-            data = json.loads(text)
-        else:
-            data, _ = load_yaml_text(text, source=source)
-    except (InputError, ValueError):
+        data, _ = load_profile_data(text, source=source, fmt=fmt)
+    except InputError:
         return None
     return data if isinstance(data, dict) else None
+
+
+def _loads(path: Path) -> bool:
+    """Whether ``path`` is a valid profile now."""
+    try:
+        load_profile(path)
+    except InputError:
+        return False
+    return True

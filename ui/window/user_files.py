@@ -1,7 +1,10 @@
 """Files the wizard keeps for the user: the recent-files list and the autosaved answers.
 
 They live in the state folder (``GPU_ADVISOR_STATE_DIR``, else the platform's user state
-folder) and are written atomically; a broken autosave is kept aside, never overwritten."""
+folder) and are written atomically. Both are read through the same guards as the user's files
+(``advisor.files.reading``: a regular file, capped; ``advisor.files.yaml_lines``: no aliases,
+bounded nesting): an autosave is a file on disk like any other, and a damaged or hostile one
+must not hang or crash every start. A broken autosave is moved aside, never overwritten."""
 
 from __future__ import annotations
 
@@ -12,12 +15,16 @@ from pathlib import Path
 from typing import Any
 
 import platformdirs
-import yaml
 
 from advisor.files.atomic import atomic_write_text
+from advisor.files.errors import InputError
+from advisor.files.json_text import load_json_text
 from advisor.files.logs import APP
+from advisor.files.reading import read_text_file
+from advisor.files.yaml_lines import dump_yaml, load_yaml_text
 
 MAX_RECENT = 8
+MAX_STATE_BYTES = 1_000_000  # the answers of one profile are a few kilobytes
 
 
 def state_dir() -> Path:
@@ -38,9 +45,12 @@ def recent_path() -> Path:
 
 def recent_files() -> list[str]:
     """Recent profiles, newest first; a damaged list reads as empty."""
+    path = recent_path()
+    if not path.exists():
+        return []
     try:
-        data = json.loads(recent_path().read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        data = load_json_text(read_text_file(path, max_bytes=MAX_STATE_BYTES), source=str(path))
+    except InputError:
         return []
     if not isinstance(data, list):
         return []
@@ -68,42 +78,61 @@ def autosave_path() -> Path:
     return state_dir() / "autosave.yaml"
 
 
-def write_autosave(answers: dict[str, Any], source: str | None) -> Path:
-    """The answers as they are (valid or not) and the file they came from."""
+def write_autosave(answers: dict[str, Any], source: str | None, *,
+                   source_broken: bool = False) -> Path:
+    """The answers as they are (valid or not), the file they came from, and whether that file
+    had problems (a restored session must not let Save overwrite it)."""
     _ensure_dir()
     payload = {"autosave_version": 1, "saved_at": time.strftime("%Y-%m-%dT%H:%M:%S"),
-               "source": source, "answers": answers}
+               "source": source, "source_broken": source_broken, "answers": answers}
     path = autosave_path()
-    atomic_write_text(path, yaml.safe_dump(payload, sort_keys=False, allow_unicode=True))
+    atomic_write_text(path, dump_yaml(payload))
     return path
 
 
 class BrokenAutosave(Exception):
-    """The autosave could not be read; ``kept_as`` is where the damaged file was moved."""
+    """The autosave could not be read (``error`` says why); ``kept_as`` is where the damaged
+    file was moved."""
 
-    def __init__(self, reason: str, kept_as: Path) -> None:
-        super().__init__(reason)
-        self.reason = reason
+    def __init__(self, error: InputError, kept_as: Path) -> None:
+        super().__init__(error.render("en"))
+        self.error = error
         self.kept_as = kept_as
 
+    def reason(self, lang: str = "en") -> str:
+        first = self.error.problems[0] if self.error.problems else None
+        return first.render(lang) if first else "unreadable"
 
-def read_autosave() -> tuple[dict[str, Any], str | None] | None:
-    """(answers, source file) of the last session; None when there is none. A damaged file is
-    moved aside (``autosave.broken-<time>.yaml``) and reported with :class:`BrokenAutosave`."""
+
+class Autosave:
+    """The last session: its answers, the file they came from, and whether it was broken."""
+
+    def __init__(self, answers: dict[str, Any], source: str | None, source_broken: bool) -> None:
+        self.answers, self.source, self.source_broken = answers, source, source_broken
+
+    def __iter__(self):  # (answers, source), as callers unpacked it before
+        return iter((self.answers, self.source))
+
+
+def read_autosave() -> Autosave | None:
+    """The last session's answers; None when there is none. The file is read through the user
+    files' guards; a damaged one is moved aside (``autosave.broken-<time>.yaml``) and reported
+    with :class:`BrokenAutosave`."""
     path = autosave_path()
-    if not path.exists():
+    if not os.path.lexists(path):
         return None
     try:
-        payload = yaml.safe_load(path.read_text(encoding="utf-8"))
+        payload, _ = load_yaml_text(read_text_file(path, max_bytes=MAX_STATE_BYTES),
+                                    source=str(path))
         if not isinstance(payload, dict) or not isinstance(payload.get("answers"), dict):
-            raise ValueError("not an autosave of answers")
-        source = payload.get("source")
-        return payload["answers"], source if isinstance(source, str) else None
-    except (OSError, ValueError, yaml.YAMLError, UnicodeDecodeError) as exc:
+            raise InputError.single("not an autosave of answers", "不是自动保存的答案")
+    except InputError as exc:
         kept = path.with_name(f"autosave.broken-{time.strftime('%Y%m%d-%H%M%S')}.yaml")
         try:
             os.replace(path, kept)
         except OSError:
             kept = path
-        raise BrokenAutosave(str(exc).splitlines()[0] if str(exc) else type(exc).__name__,
-                             kept) from None
+        raise BrokenAutosave(exc, kept) from None
+    source = payload.get("source")
+    return Autosave(payload["answers"], source if isinstance(source, str) else None,
+                    payload.get("source_broken") is True)

@@ -11,7 +11,6 @@ cannot represent. An entry older than 12 months is marked ``old``, one without a
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from advisor.catalog import load_catalog, load_gpus
@@ -19,6 +18,7 @@ from advisor.catalog.gpus import gpu_ids, not_modelled
 from advisor.catalog.price_age import MAX_AGE_MONTHS, as_of_date, months_between, today
 from advisor.cli.money_options import CURRENCIES, MARKETS
 from advisor.costs.money import money, unit_price
+from advisor.files.json_text import dumps_strict
 from advisor.profile import Market
 from advisor.profile.market import MARKET_CURRENCY
 from advisor.text.i18n import pick
@@ -199,7 +199,7 @@ def run(args) -> int:
         args.gpu = resolve_gpu(args.gpu).id
     data = collect(markets, args.currency, args.section, args.gpu)
     if args.format == "json":
-        print(json.dumps(data, indent=2, ensure_ascii=False))
+        print(dumps_strict(data))
     else:
         print(render(data, args.lang), end="")
     return 0

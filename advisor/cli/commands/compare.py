@@ -10,13 +10,12 @@ ready setups for the market, besides the profile's own ``alternatives:``.
 
 from __future__ import annotations
 
-import json
-
 from advisor.catalog import load_catalog
 from advisor.catalog.profile_check import load_profile
 from advisor.cli.money_options import add_money_arguments
 from advisor.compare import compare
 from advisor.compare.text import render_markdown, render_text
+from advisor.files.json_text import dumps_strict
 
 
 def register(sub) -> None:
@@ -46,7 +45,7 @@ def run(args) -> int:
     if args.format == "json":
         data = result.model_dump(mode="json")
         data["catalog_warnings"] = [w.render(args.lang) for w in catalog.warnings]
-        print(json.dumps(data, indent=2, ensure_ascii=False))
+        print(dumps_strict(data))
     elif args.format == "markdown":
         print(render_markdown(result, args.lang, args.all_counts), end="")
     else:

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
-
 from advisor.catalog import load_catalog
 from advisor.catalog.profile_check import load_profile
+from advisor.cli.gpu_counts import parse_gpu_counts
 from advisor.cli.money_options import add_money_arguments
 from advisor.costs import estimate_costs
 from advisor.costs.text import render_text
-from advisor.files.errors import InputError
+from advisor.files.json_text import dumps_strict
 from advisor.profile import Profile
 from advisor.scaling.result import Projection
 
@@ -22,20 +21,6 @@ def register(sub) -> None:
                    help="GPU counts to cost, e.g. 1,2,4,8 (default: the projection's)")
     add_money_arguments(p)
     p.set_defaults(handler=run)
-
-
-def parse_gpu_counts(text: str | None) -> list[int] | None:
-    if text is None:
-        return None
-    try:
-        counts = sorted({int(part) for part in text.replace(" ", "").split(",") if part})
-    except ValueError:
-        counts = []
-    if not counts or counts[0] < 1 or counts[-1] > 100_000:
-        raise InputError.single(f"--gpus must be whole numbers ≥ 1 separated by commas, got "
-                                f"{text!r}", f"--gpus 须为逗号分隔的正整数，实际为 {text!r}",
-                                path="--gpus")
-    return counts
 
 
 def project(profile: Profile, gpus: list[int] | None) -> Projection:
@@ -58,7 +43,7 @@ def run(args) -> int:
     if args.format == "json":
         data = report.model_dump(mode="json")
         data["catalog_warnings"] = [w.render(args.lang) for w in catalog.warnings]
-        print(json.dumps(data, indent=2, ensure_ascii=False))
+        print(dumps_strict(data))
     else:
         print(render_text(report, args.lang, catalog.warnings), end="")
     return 0

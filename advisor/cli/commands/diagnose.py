@@ -10,7 +10,6 @@ recommendation; the Qt renderer is imported only then, so the core stays free of
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
 from advisor.catalog.profile_check import load_profile
@@ -18,7 +17,9 @@ from advisor.cli.commands.recommend import write_pdf
 from advisor.cli.money_options import add_money_arguments
 from advisor.diagnosis import diagnose, from_measured_spec, read_gpu_logs, read_measurements_csv
 from advisor.diagnosis.text_report import render_text
+from advisor.files.atomic import check_target
 from advisor.files.errors import InputError
+from advisor.files.json_text import dumps_strict
 from advisor.verdict.recommendation import recommend
 
 PROFILE_SUFFIXES = (".yaml", ".yml", ".json")
@@ -50,6 +51,8 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
+    if args.pdf is not None:  # a place that cannot take the PDF fails before any work
+        check_target(args.pdf)
     source = Path(args.input)
     profile = None
     if source.suffix.lower() in PROFILE_SUFFIXES:
@@ -69,7 +72,7 @@ def run(args) -> int:
         raise InputError.single(
             f"--up-to must be between the largest measured count ({series.gpus[-1]}) and 4096",
             f"--up-to 应在实测最大卡数（{series.gpus[-1]}）与 4096 之间", path="--up-to")
-    if args.pdf and profile is None:
+    if args.pdf is not None and profile is None:
         raise InputError.single(
             "a PDF report needs a profile (hardware, model and money) for the recommendation: "
             "give a profile with a 'measured' section, or add --profile PROFILE to the CSV",
@@ -78,10 +81,10 @@ def run(args) -> int:
     telemetry = read_gpu_logs(args.dmon) if args.dmon else None
     result = diagnose(series, profile, telemetry, up_to=args.up_to)
     if args.format == "json":
-        print(json.dumps(result.model_dump(mode="json"), indent=2, ensure_ascii=False))
+        print(dumps_strict(result.model_dump(mode="json")))
     else:
         print(render_text(result, args.lang), end="")
-    if args.pdf:
+    if args.pdf is not None:  # "" too: an empty name is an error, not "no PDF"
         return _write_pdf(result, profile, args)
     return 0
 

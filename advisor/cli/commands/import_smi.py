@@ -6,10 +6,8 @@ standard input. Text that is not nvidia-smi output exits with status 2.
 
 from __future__ import annotations
 
-import json
-import sys
-
 from advisor.files.errors import InputError
+from advisor.files.json_text import dumps_strict
 from advisor.hwimport import HardwareDescription, NvmlUnavailable, detect_machine, parse_texts
 from advisor.hwimport.display import observation_title, severity_label
 from advisor.hwimport.importer import read_file_text
@@ -41,10 +39,10 @@ def run(args) -> int:
         except NvmlUnavailable as exc:
             raise InputError.single(exc.message.en, exc.message.zh) from exc
     else:
-        texts = [(sys.stdin.read() if f == "-" else read_file_text(f), f) for f in args.files]
+        texts = [(read_file_text(f), "<stdin>" if f == "-" else f) for f in args.files]
         desc = parse_texts(texts)
     if args.format == "json":
-        print(json.dumps(desc.model_dump(mode="json"), indent=2, ensure_ascii=False))
+        print(dumps_strict(desc.model_dump(mode="json")))
     else:
         print(render_text(desc, lang))
     return 0

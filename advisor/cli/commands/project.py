@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import json
-
 from advisor.catalog.profile_check import load_profile
-from advisor.files.errors import InputError
+from advisor.cli.gpu_counts import parse_gpu_counts
+from advisor.files.json_text import dumps_strict
 from advisor.profile.labels import BOTTLENECK
 from advisor.text.i18n import Text, pick
 from advisor.text.numbers import quantity
@@ -36,21 +35,6 @@ def register(sub) -> None:
     p.set_defaults(handler=run)
 
 
-def parse_counts(text: str | None) -> list[int] | None:
-    if text is None:
-        return None
-    try:
-        counts = [int(part) for part in text.split(",") if part.strip()]
-    except ValueError:
-        raise InputError.single(f"expected whole numbers like 1,2,4,8, got {text!r}",
-                                f"应为逗号分隔的整数，如 1,2,4,8，实际为 {text!r}",
-                                path="--gpus") from None
-    if not counts or min(counts) < 1 or max(counts) > 100_000:
-        raise InputError.single("counts must be between 1 and 100000",
-                                "数量必须在 1 到 100000 之间", path="--gpus")
-    return counts
-
-
 def run(args) -> int:
     from advisor.verdict.beyond import considered
     from advisor.verdict.projection_for import projection_for
@@ -58,13 +42,13 @@ def run(args) -> int:
     profile = load_profile(args.profile)
     # the same curve `recommend` uses: measured speed-ups win over the model's (F30); by
     # default its counts too (more machines like this one when nothing fits them, F24)
-    gpus = parse_counts(args.gpus)
+    gpus = parse_gpu_counts(args.gpus)
     result = projection_for(profile, gpus) if gpus else considered(profile)[0]
     if args.format == "json":
         data = result.model_dump()
         data["notes"] = result.notes_zh if args.lang == "zh" else result.notes
         data.pop("notes_zh", None)
-        print(json.dumps(data, ensure_ascii=False, indent=2))
+        print(dumps_strict(data))
         return 0
     print(render_text(result, args.lang))
     return 0

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import json
 import sys
 
 from advisor.catalog.profile_check import load_profile
+from advisor.cli.gpu_counts import parse_gpu_counts
 from advisor.cli.money_options import add_money_arguments
-from advisor.files.errors import InputError
+from advisor.files.atomic import check_target
+from advisor.files.json_text import dumps_strict
 from advisor.profile.labels import conclusion_text
 from advisor.text.i18n import pick
 from advisor.verdict.recommendation import recommend
@@ -38,32 +39,21 @@ def register(sub) -> None:
     p.set_defaults(handler=run)
 
 
-def _gpu_counts(text: str | None) -> list[int] | None:
-    if text is None:
-        return None
-    try:
-        counts = [int(part) for part in text.split(",") if part.strip()]
-    except ValueError:
-        counts = []
-    if not counts or min(counts) < 1:
-        raise InputError.single(f"--gpus must be whole numbers >= 1 separated by commas, got "
-                                f"{text!r}", f"--gpus 必须是以逗号分隔、不小于 1 的整数，实际为 {text!r}")
-    return counts
-
-
 def run(args) -> int:
     lang = args.lang
+    if args.pdf is not None:  # a place that cannot take the PDF fails before any work
+        check_target(args.pdf)
     profile = load_profile(args.profile)
-    rec = recommend(profile, gpus=_gpu_counts(args.gpus), lang=lang,
+    rec = recommend(profile, gpus=parse_gpu_counts(args.gpus), lang=lang,
                     currency=args.currency, market=args.market)
-    if args.pdf:
+    if args.pdf is not None:  # "" too: an empty name is an error, not "no PDF"
         # The PDF first: a place that cannot be written fails before anything is printed.
         # A profile with a `measured` section gets the diagnosis section too (F30).
         code = write_pdf(rec, profile, args.pdf, lang)
         if code:
             return code
     if args.format == "json":
-        print(json.dumps(rec.model_dump(mode="json"), indent=2, ensure_ascii=False))
+        print(dumps_strict(rec.model_dump(mode="json")))
     elif args.format == "markdown":
         print(render_markdown(rec, lang))
     else:

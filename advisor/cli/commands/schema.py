@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import json
-
+from advisor.files.json_text import dumps_strict
 from advisor.profile import Profile
 
 
@@ -13,5 +12,5 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    print(json.dumps(Profile.model_json_schema(), indent=2, ensure_ascii=False))
+    print(dumps_strict(Profile.model_json_schema()))
     return 0
