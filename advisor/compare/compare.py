@@ -175,14 +175,21 @@ def _front_and_dominance(results: list[OptionResult]) -> list[PointRef]:
 
 def _notes(evaluated: list[Evaluated]) -> list[Text]:
     out: list[Text] = []
-    unpriced = [ev.option.label for ev in evaluated if not ev.costs.mode_priced]
-    if unpriced:
-        names_en = "; ".join(t.en for t in unpriced)
-        names_zh = "；".join(t.zh for t in unpriced)
-        out.append(Text(en=f"not on the chart (renting has no price; set "
-                           f"economics.cloud_price_per_gpu_hour): {names_en}",
-                        zh=f"未画在图上（没有租用价格；请填写 economics.cloud_price_per_gpu_hour）："
-                           f"{names_zh}"))
+    no_card = [ev.option.label for ev in evaluated
+               if ev.costs.mode == "own" and not ev.costs.own_priced]
+    no_offer = [ev.option.label for ev in evaluated
+                if ev.costs.mode == "cloud" and not ev.costs.cloud_priced]
+    for missing, field_name, labels in (("card", "economics.gpu_price", no_card),
+                                        ("cloud", "economics.cloud_price_per_gpu_hour",
+                                         no_offer)):
+        if not labels:
+            continue
+        what_en = "no card price" if missing == "card" else "renting has no price"
+        what_zh = "没有显卡价格" if missing == "card" else "没有租用价格"
+        out.append(Text(en=f"not on the chart ({what_en}; set {field_name}): "
+                           + "; ".join(t.en for t in labels),
+                        zh=f"未画在图上（{what_zh}；请填写 {field_name}）："
+                           + "；".join(t.zh for t in labels)))
     never = [ev.option.label for ev in evaluated if not any(ev.projection.fits)]
     if never:
         out.append(Text(en="the model fits none of its GPU counts: " +

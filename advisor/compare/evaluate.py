@@ -44,6 +44,8 @@ def points(ev: Evaluated) -> list[Point]:
     kwh = co.priced_with.get("electricity_per_kwh", 0.0)
     pue = co.priced_with.get("pue", 1.0)
     both = co.own_priced and co.cloud_priced and cloud_hour is not None
+    # Owned without a card price would leave the cards out of the cost: not comparable.
+    priced = co.mode_priced and (co.own_priced if co.mode == "own" else co.cloud_priced)
     out = []
     for i, n in enumerate(pr.gpus):
         if n < ev.option.min_gpus:
@@ -62,7 +64,7 @@ def points(ev: Evaluated) -> list[Point]:
             if breakeven is not None and breakeven > breakeven_month_limit(horizon):
                 breakeven = None
         out.append(Point(
-            gpus=n, nodes=pr.nodes[i], fits=pr.fits[i], priced=co.mode_priced,
+            gpus=n, nodes=pr.nodes[i], fits=pr.fits[i], priced=priced,
             speedup=pr.speedup[i], speedup_low=pr.speedup_low[i],
             speedup_high=pr.speedup_high[i], run_hours=hours,
             runs_per_month_capacity=HOURS_PER_MONTH / hours if hours > 0 else float("inf"),

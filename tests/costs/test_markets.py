@@ -125,3 +125,21 @@ def test_stale_warnings_group_by_kind_and_list_the_undated():
         "cloud offer older than 12 months: a (2024-01), b (2023-05-02)",
         "undated (age unknown): d"]
     assert lines[0].zh.startswith("超过 12 个月的云报价")
+
+
+def test_the_cost_and_recommend_outputs_warn_about_old_prices(monkeypatch, capsys):
+    from advisor.cli import main
+    from advisor.costs.text import render_text
+    from tests.support.paths import ROOT
+
+    monkeypatch.setenv("GPU_ADVISOR_TODAY", "2026-12-01")
+    report = estimate_costs(_profile(market="CN"), projection(10), lang="zh")
+    assert any("cn_household" in w.en for w in report.price_warnings)  # dated 2024-03
+    text = render_text(report, "zh")
+    assert "提醒：以下价格已超过 12 个月（请核实）：" in text and "cn_household (2024-03)" in text
+    example = str(ROOT / "examples" / "medium-model-4gpu-worth-it.yaml")
+    assert main(["--lang", "en", "recommend", example]) == 0
+    assert "Warning: prices older than 12 months (check them):" in capsys.readouterr().out
+    monkeypatch.setenv("GPU_ADVISOR_TODAY", "2024-04-01")  # everything was fresh then
+    fresh = estimate_costs(_profile(market="CN"), projection(10), lang="zh")
+    assert not [w for w in fresh.price_warnings if "older than" in w.en]

@@ -79,12 +79,14 @@ class CompareRunner(QObject):
 
     def _work(self, profile: Any) -> None:
         try:
-            result = self._run(profile)
+            result, error = self._run(profile), None
         except Exception as exc:  # shown as a line on the page, the details in the log
             log.error("comparison failed:\n%s", traceback.format_exc())
-            self._finished.emit(profile, None, exc)
-            return
-        self._finished.emit(profile, result, None)
+            result, error = None, exc
+        try:
+            self._finished.emit(profile, result, error)
+        except RuntimeError:  # the page was closed while comparing: nobody to tell
+            log.debug("comparison finished after its page was closed")
 
     def _landed(self, profile: Any, result: Any, error: Any) -> None:
         self._busy = False

@@ -233,7 +233,8 @@ class Document(QObject):
         try:
             self._replacing(Path(path), lambda replace: report.export_pdf(
                 window.results.recommendation, window.results.profile, path, self._lang(),
-                comparison=comparison, **({"replace_read_only": True} if replace else {})))
+                **({"comparison": comparison} if comparison is not None else {}),
+                **({"replace_read_only": True} if replace else {})))
         except _Declined:
             return
         except InputError as exc:

@@ -13,6 +13,7 @@ import sys
 from advisor.catalog.profile_check import load_profile
 from advisor.cli.gpu_counts import parse_gpu_counts
 from advisor.cli.money_options import add_money_arguments
+from advisor.costs.text import stale_lines
 from advisor.files.atomic import check_target
 from advisor.files.json_text import dumps_strict
 from advisor.profile.labels import conclusion_text
@@ -163,6 +164,7 @@ def render_text(rec: Recommendation, lang: str = "en") -> str:
         lost = pick(lang, f"  [overridden by {t.overridden_by}]",
                     f"  [被 {t.overridden_by} 覆盖]") if t.overridden_by else ""
         out.append(f"  {t.rule} [{', '.join(t.sources)}]{lost}")
+    out += stale_lines(rec.costs, lang)  # catalog prices older than 12 months
     return "\n".join(out)
 
 
@@ -193,4 +195,5 @@ def render_markdown(rec: Recommendation, lang: str = "en") -> str:
             conclusion += pick(lang, f" (overridden by {t.overridden_by})",
                                f"（被 {t.overridden_by} 覆盖）")
         out.append(f"| `{t.rule}` | {', '.join(t.sources)} | {conclusion} |")
+    out += stale_lines(rec.costs, lang, "- ")
     return "\n".join(out)
