@@ -77,10 +77,10 @@ def _money(value: float) -> str:
 
 
 def compare_plot(result: Any, lang: str, *, plot: pg.PlotWidget | None = None,
-                 selected: tuple[str, int] | None = None) -> pg.PlotWidget:
+                 selected: tuple[str, int] | None = None, quiet: bool = False) -> pg.PlotWidget:
     """The chart of ``result`` (an ``advisor.compare.Comparison``); ``plot.advisor_points``
     maps each drawn spot to its (option id, GPUs), and ``plot.advisor_clicked`` (a list of
-    callbacks) hears a click on one."""
+    callbacks) hears a click on one. ``quiet``: only the front's labels (print)."""
     plot, created = new_plot(plot)
     items = plot.advisor_items
     if created:
@@ -137,9 +137,9 @@ def compare_plot(result: Any, lang: str, *, plot: pg.PlotWidget | None = None,
         text = f"{number[option_id]}·{p.gpus}" if best else str(number[option_id])
         width = 0.012 * span_x * (len(text) + 1)
         height = 0.05 * span_y
-        if (option_id, p.gpus) not in answered and \
-                any(abs(x - px) < max(width, pw) and abs(y - py) < height
-                    for px, py, pw in placed):
+        if (option_id, p.gpus) not in answered and (
+                (quiet and not best) or any(abs(x - px) < max(width, pw) and
+                                            abs(y - py) < height for px, py, pw in placed)):
             continue  # no room: its tooltip and a click still say what it is
         placed.append((x, y, width))
         label = pg.TextItem(text, color="#1a1a1a" if best else "#8a93a3",

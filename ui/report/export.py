@@ -37,6 +37,9 @@ from ui.report.summary_section import breakeven_text, summary_html
 from ui.report.workload_section import workload_html
 
 log = logging.getLogger("advisor.report")
+# A little flatter than the other plots, and only the front's labels (the table names every
+# option): a chart's labels are what make its JPEG large, and the reports stay under 1 MB.
+COMPARE_SIZE_PX = (600, 300)
 
 
 def check_target(path: str | os.PathLike[str], *, replace_read_only: bool = False) -> Path:
@@ -116,8 +119,8 @@ def render_pdf_bytes(recommendation: Recommendation, profile: Profile, lang: str
     comparison = report_comparison(recommendation, profile, comparison)
     images = plot_images(recommendation, profile, lang, families, diagnosis)
     if comparison is not None:
-        images["compare"] = PlotImage("compare", render(compare_plot(comparison, lang),
-                                                        families))
+        images["compare"] = PlotImage("compare", render(
+            compare_plot(comparison, lang, quiet=True), families, size_px=COMPARE_SIZE_PX))
     doc = build_document(report_html(recommendation, profile, lang, images, generated,
                                      diagnosis, comparison), images, fonts, lang)
     buffer = QBuffer()
