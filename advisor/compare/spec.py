@@ -25,17 +25,17 @@ from typing import Any
 
 from advisor.catalog import resolve_gpu
 from advisor.catalog.profile_check import catalog_problems
-from advisor.compare.options import (
+from advisor.compare.option import (
     MAX_TOTAL_GPUS,
     Context,
     Option,
-    _usual_link,
-    _with,
-    offer_option,
     settled,
     shape_text,
     speed_note,
+    usual_link,
+    with_changes,
 )
+from advisor.compare.rent import offer_option
 from advisor.files.errors import InputError
 from advisor.profile import EconomicsMode, InterLink, IntraLink, Profile
 from advisor.scaling.project import default_inter_link
@@ -115,9 +115,9 @@ def parse_spec(text: str, profile: Profile, ctx: Context, index: int) -> Option:
     if not name:
         raise _error(text, "name a GPU (e.g. rtx4090)", "请写明显卡型号（如 rtx4090）")
     gpu = _gpu(text, name, intra)
-    intra = intra or _usual_link(gpu.id, per_node)
+    intra = intra or usual_link(gpu.id, per_node)
     if machines > 1 and inter is None:
-        probe = _with(profile, hardware={"gpu": gpu.id, "intra_link": intra})
+        probe = with_changes(profile, hardware={"gpu": gpu.id, "intra_link": intra})
         inter = default_inter_link(probe, gpu)
     same_gpu = isinstance(profile.hardware.gpu, str) and resolve_gpu(
         profile.hardware.gpu, profile.hardware.intra_link).id == gpu.id
@@ -134,7 +134,7 @@ def parse_spec(text: str, profile: Profile, ctx: Context, index: int) -> Option:
         economics.update(gpu_price=None, cloud_price_per_gpu_hour=None)
     economics["mode"] = EconomicsMode.own if deployment == "own" else EconomicsMode.cloud
     try:
-        changed = settled(_with(profile, hardware=hardware, economics=economics), ctx)
+        changed = settled(with_changes(profile, hardware=hardware, economics=economics), ctx)
     except ValueError as exc:  # pydantic's: a field out of range
         raise _error(text, str(exc).splitlines()[0], str(exc).splitlines()[0]) from None
     problems = catalog_problems(changed)
@@ -164,7 +164,7 @@ def _priced(text: str, spec: str, paid: str, profile: Profile, ctx: Context,
         if not 0 < price <= 100_000:
             raise _error(text, f"a price per GPU-hour must be above 0, got {paid}",
                          f"每卡时价格必须大于 0，实际为 {paid}")
-        changed = _with(profile, economics={"cloud_price_per_gpu_hour": price})
+        changed = with_changes(profile, economics={"cloud_price_per_gpu_hour": price})
         shape = shape_text(changed)
         label = Text(en=f"{shape.en}, rented at {paid}/GPU-h",
                      zh=f"{shape.zh}，按每卡时 {paid} 租用")

@@ -186,6 +186,7 @@ def render_markdown(rec: Recommendation, lang: str = "en") -> str:
     if rec.advice:
         out += ["", "## " + pick(lang, "Set-up", "配置建议"), ""]
         out += [f"- {a.text.get(lang)} ({', '.join(a.sources)})" for a in rec.advice]
+    out += stale_lines(rec.costs, lang, "- ")  # before the Why table, which ends the page
     out += ["", "## " + pick(lang, "Why", "依据"), "",
             "| " + pick(lang, "rule | sources | conclusion", "规则 | 来源 | 结论") + " |",
             "|---|---|---|"]
@@ -195,5 +196,4 @@ def render_markdown(rec: Recommendation, lang: str = "en") -> str:
             conclusion += pick(lang, f" (overridden by {t.overridden_by})",
                                f"（被 {t.overridden_by} 覆盖）")
         out.append(f"| `{t.rule}` | {', '.join(t.sources)} | {conclusion} |")
-    out += stale_lines(rec.costs, lang, "- ")
     return "\n".join(out)
