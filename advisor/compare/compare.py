@@ -84,7 +84,7 @@ def compare(profile: Profile, options: Sequence[Option] | None = None, *,
     eco = profile.economics
     budget = None if eco.monthly_budget is None else \
         catalog.convert(eco.monthly_budget, given_in, out_currency)
-    valued = eco.time_value != TimeValue.none and (eco.value_per_day or 0) > 0
+    valued = eco.time_value not in (None, TimeValue.none) and (eco.value_per_day or 0) > 0
     found = find_answers(entries, labels, out_currency, deadline_days=eco.deadline_days,
                          budget=budget, valued=valued)
     return Comparison(currency=out_currency, market=where.value, options=results, front=refs,
@@ -113,7 +113,7 @@ def _value_and_limits(profile: Profile, results: list[OptionResult], baseline: P
     (F02, F12: the same functions the cost model uses)."""
     eco, training = profile.economics, profile.training
     per_day = 0.0
-    if eco.time_value != TimeValue.none and eco.value_per_day:
+    if eco.time_value not in (None, TimeValue.none) and eco.value_per_day:
         per_day = catalog.convert(eco.value_per_day, given_in, currency)
     budget = None if eco.monthly_budget is None else \
         catalog.convert(eco.monthly_budget, given_in, currency)

@@ -79,8 +79,13 @@ _TYPE_ERRORS = frozenset({"string_type", "model_type", "model_attributes_type", 
 
 # Sentences raised by our own validators, translated for the Chinese message.
 _VALUE_ERRORS_ZH: dict[str, str] = {
-    "give single_gpu_hours, or single_gpu_throughput with dataset_samples and epochs":
-        "请填写 single_gpu_hours，或同时填写 single_gpu_throughput、dataset_samples 和 epochs",
+    "give single_gpu_hours, single_gpu_throughput with dataset_samples and epochs, "
+    "or the data's size to plan from (dataset_tokens, or dataset_samples and epochs)":
+        "请填写 single_gpu_hours，或同时填写 single_gpu_throughput、dataset_samples 和 epochs，"
+        "或填写数据规模以按计算量规划（dataset_tokens，或 dataset_samples 和 epochs）",
+    "attention_heads must divide hidden_size": "attention_heads 必须整除 hidden_size",
+    "training.tensor_parallel must divide model.attention_heads":
+        "training.tensor_parallel 必须整除 model.attention_heads",
     "inter_link: several machines need a network between them (inter_link is none)":
         "inter_link：多台机器之间需要网络（当前为 none）",
     "give either throughput or step_time_s": "throughput 与 step_time_s 二选一",

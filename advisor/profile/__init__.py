@@ -10,6 +10,7 @@ atomic). A profile read for a command is also checked against the catalog:
 from advisor.profile.alternatives import Alternative, apply_alternative
 from advisor.profile.economics import EconomicsSpec
 from advisor.profile.enums import (
+    ActivationCheckpointing,
     Cooling,
     Currency,
     EconomicsMode,
@@ -32,8 +33,9 @@ from advisor.profile.model import SCHEMA_VERSION, Profile, default_profile
 from advisor.profile.workload import ModelSpec, TrainingSpec
 
 __all__ = [
-    "SCHEMA_VERSION", "Alternative", "Cooling", "Currency", "CustomGpu", "EconomicsMode", "EconomicsSpec",
-    "GradientDtype", "HardwareSpec", "InputPipeline", "InterLink", "IntraLink", "Market", "MeasuredPoint",
+    "SCHEMA_VERSION", "ActivationCheckpointing", "Alternative", "Cooling", "Currency", "CustomGpu",
+    "EconomicsMode", "EconomicsSpec", "GradientDtype", "HardwareSpec", "InputPipeline", "InterLink",
+    "IntraLink", "Market", "MeasuredPoint",
     "MeasuredSpec", "ModelSpec", "Parallelism", "Precision", "Profile", "Storage", "Task",
     "TimeValue", "TrainingSpec", "Virtualization", "apply_alternative", "default_profile",
     "field_meta", "meta",

@@ -47,8 +47,17 @@ class Parallelism(StrEnum):
     zero2 = "zero2"
     zero3 = "zero3"
     fsdp = "fsdp"
+    hsdp = "hsdp"  # FSDP hybrid shard: sharded inside each machine, replicated across machines
     tensor = "tensor"
     pipeline = "pipeline"
+
+
+class ActivationCheckpointing(StrEnum):
+    """What the backward pass recomputes instead of keeping (Korthikanti et al. 2022)."""
+
+    none = "none"  # every layer's activations kept
+    selective = "selective"  # the attention core (scores, soft-max) recomputed: ~2-7 % compute
+    full = "full"  # each layer recomputed from its input: about a third more compute
 
 
 class GradientDtype(StrEnum):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from advisor.profile.alternatives import MAX_ALTERNATIVES, Alternative
 from advisor.profile.economics import EconomicsSpec
@@ -19,7 +19,6 @@ from advisor.profile.measured import MeasuredSpec
 from advisor.profile.workload import ModelSpec, TrainingSpec
 
 SCHEMA_VERSION = 1
-
 
 
 class Profile(StrictSection):
@@ -37,6 +36,14 @@ class Profile(StrictSection):
     # wizard's compare page): each a name and the hardware/economics fields it changes.
     alternatives: list[Alternative] = Field(default_factory=list, max_length=MAX_ALTERNATIVES)
     notes: str = Field(default="", max_length=10_000)
+
+    @model_validator(mode="after")
+    def _tensor_parallel_divides_heads(self) -> Profile:
+        """Tensor parallel splits the attention heads: 3 ways cannot split 32 heads."""
+        tp, heads = self.training.tensor_parallel, self.model.attention_heads
+        if tp and heads and heads % tp:
+            raise ValueError("training.tensor_parallel must divide model.attention_heads")
+        return self
 
 
 def default_profile() -> Profile:

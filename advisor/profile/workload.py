@@ -9,7 +9,14 @@ from pydantic import model_validator
 from pydantic_core import PydanticCustomError
 
 from advisor.profile.bounds import MAX_RUN_HOURS, MIN_RUN_HOURS
-from advisor.profile.enums import GradientDtype, InputPipeline, Parallelism, Precision, Storage
+from advisor.profile.enums import (
+    ActivationCheckpointing,
+    GradientDtype,
+    InputPipeline,
+    Parallelism,
+    Precision,
+    Storage,
+)
 from advisor.profile.field_meta import StrictSection, meta
 from advisor.text.numbers import quantity
 
@@ -37,6 +44,22 @@ class ModelSpec(StrictSection):
         "Sequence length", "序列长度", "Tokens per sample (language models), if known.",
         "每个样本的 token 数（语言模型），可不填。", unit="tokens", unit_zh="token",
         default=None, ge=1, le=10_000_000)
+    attention_heads: int | None = meta(
+        "Attention heads", "注意力头数",
+        "Attention heads per layer (LLMs), if known: tensor parallel splits them, so its degree "
+        "must divide them.", "每层的注意力头数（大语言模型），可不填：张量并行按头切分，"
+        "并行度必须整除头数。", default=None, ge=1, le=4096)
+    vocab_size: int | None = meta(
+        "Vocabulary size", "词表大小",
+        "Tokens in the vocabulary (LLMs), if known; the output layer's logits take memory.",
+        "词表中的 token 数（大语言模型），可不填；输出层的 logits 占显存。", unit="tokens",
+        unit_zh="token", default=None, ge=2, le=10_000_000)
+
+    @model_validator(mode="after")
+    def _heads_divide_width(self) -> ModelSpec:
+        if self.attention_heads and self.hidden_size and self.hidden_size % self.attention_heads:
+            raise ValueError("attention_heads must divide hidden_size")
+        return self
 
 
 class TrainingSpec(StrictSection):
@@ -53,6 +76,12 @@ class TrainingSpec(StrictSection):
     dataset_samples: int | None = meta("Data set size", "数据集大小", "Samples in one epoch.",
                                        "一个 epoch 的样本数。", unit="samples", unit_zh="样本",
                                        default=None, ge=1, le=10**13)
+    dataset_tokens: float | None = meta(
+        "Tokens to train on", "训练 token 数",
+        "Tokens in one epoch (language models, e.g. 2e12 for 2 trillion). With no measured time "
+        "the run is planned from the model's FLOPs.",
+        "一个 epoch 的 token 数（语言模型，例如 2 万亿填 2e12）。没有实测时间时按模型的计算量规划。",
+        unit="tokens", unit_zh="token", default=None, gt=0, le=1e16)
     epochs: float | None = meta("Epochs", "训练轮数", "Passes over the data set per run.",
                                 "每次训练遍历数据集的次数。", default=None, gt=0, le=100_000)
     batch_per_gpu: int = meta("Batch per GPU", "每卡批大小", "Samples per GPU per step.",
@@ -72,12 +101,36 @@ class TrainingSpec(StrictSection):
         "Micro-batches (pipeline)", "微批次数（流水线）",
         "Micro-batches per step for pipeline parallel.", "流水线并行每步的微批次数。",
         default=None, ge=1, le=4096)
-    activation_checkpointing: bool = meta(
+    global_batch: int | None = meta(
+        "Global batch", "全局批大小",
+        "Samples per optimizer step over all GPUs, held fixed whatever the GPU count (LLM "
+        "pre-training: e.g. 1024 sequences). Empty: batch per GPU x accumulation x GPUs.",
+        "所有卡每次优化器更新的样本总数，卡数变化时保持不变（大模型预训练常见，如 1024 条序列）。"
+        "不填：每卡批大小 × 梯度累积 × 卡数。", unit="samples", unit_zh="样本", default=None,
+        ge=1, le=100_000_000)
+    tensor_parallel: int | None = meta(
+        "Tensor-parallel degree", "张量并行度",
+        "GPUs one layer is split over (Megatron-LM); must divide the attention heads. Empty: "
+        "chosen by the advisor.", "一层被切分到的卡数（Megatron-LM）；必须整除注意力头数。"
+        "不填：由顾问选择。", default=None, ge=1, le=64)
+    pipeline_parallel: int | None = meta(
+        "Pipeline-parallel degree", "流水线并行度",
+        "Stages the layers are split into. Empty: chosen by the advisor.",
+        "模型各层被切成的流水线段数。不填：由顾问选择。", default=None, ge=1, le=1024)
+    pipeline_interleave: int | None = meta(
+        "Pipeline interleaving", "流水线交错段数",
+        "Model chunks per GPU in an interleaved pipeline schedule (Megatron-LM virtual stages): "
+        "the bubble shrinks by this factor. Empty: chosen by the advisor.",
+        "交错流水线调度中每张卡承担的模型块数（Megatron-LM 虚拟段）：气泡按此倍数缩小。"
+        "不填：由顾问选择。", default=None, ge=1, le=64)
+    activation_checkpointing: ActivationCheckpointing = meta(
         "Activation checkpointing", "激活重计算（checkpointing）",
-        "Layers' activations are recomputed in the backward pass instead of kept: far less "
-        "memory, about a third more compute.",
-        "反向传播时重新计算各层激活而不保存：显存大幅减少，计算量约多三分之一。",
-        default=False)
+        "none: keep every activation; selective: recompute the attention scores only (a few "
+        "% more compute); full: recompute each layer from its input (far less memory, about a "
+        "third more compute). true/false in older profiles read as full/none.",
+        "none：保留全部激活；selective：只重算注意力分数（计算量多几个百分点）；full：每层从输入重算"
+        "（显存大幅减少，计算量约多三分之一）。旧配置中的 true/false 分别按 full/none 读取。",
+        default=ActivationCheckpointing.none)
     gradient_accumulation_steps: int = meta(
         "Gradient accumulation steps", "梯度累积步数",
         "Micro-batches (of the batch per GPU) per optimizer step; gradients are exchanged once "
@@ -107,9 +160,13 @@ class TrainingSpec(StrictSection):
     @model_validator(mode="before")
     @classmethod
     def _runs_per_period(cls, data: Any) -> Any:
-        """Accept runs per day or per week and convert them to runs per month."""
+        """Accept runs per day or per week and convert them to runs per month; read the older
+        yes/no activation checkpointing as full / none."""
         if not isinstance(data, dict):
             return data
+        if isinstance(data.get("activation_checkpointing"), bool):
+            data = {**data, "activation_checkpointing":
+                    "full" if data["activation_checkpointing"] else "none"}
         given = [k for k in ("runs_per_month", "runs_per_week", "runs_per_day") if k in data]
         if len(given) > 1:
             raise PydanticCustomError("one_key_of", "give only one of {keys}",
@@ -131,33 +188,43 @@ class TrainingSpec(StrictSection):
 
     @model_validator(mode="after")
     def _run_length_known(self) -> TrainingSpec:
-        if self.single_gpu_hours is None:
-            if self.single_gpu_throughput is None or self.dataset_samples is None or \
-                    self.epochs is None:
-                raise ValueError(
-                    "give single_gpu_hours, or single_gpu_throughput with dataset_samples and "
-                    "epochs")
-            hours = self.run_hours_one_gpu
-            if not MIN_RUN_HOURS <= hours <= MAX_RUN_HOURS:
-                # derived like single_gpu_hours, bounded like it (no run of 10^300 hours)
-                long = hours > MAX_RUN_HOURS
-                en = (f"more than {MAX_RUN_HOURS:,.0f} h" if long
-                      else f"only {quantity(hours * 3600)} s")
-                zh = (f"超过 {MAX_RUN_HOURS:,.0f} 小时" if long
-                      else f"只需 {quantity(hours * 3600)} 秒")
-                raise PydanticCustomError(
-                    "run_hours_out_of_range",
-                    f"dataset_samples x epochs at this throughput is a run of {en} on one GPU; "
-                    f"a run must take from {MIN_RUN_HOURS * 3600:.0f} s to {MAX_RUN_HOURS:,.0f} h",
-                    {"at": "single_gpu_throughput", "message_zh":
-                     f"按此吞吐，dataset_samples × epochs 在单卡上{zh}；单次训练应在 1 秒到 "
-                     f"{MAX_RUN_HOURS:,.0f} 小时之间"})
+        """The run's length: measured (hours, or throughput with the data), or planned from the
+        data's size alone (tokens, or samples and epochs): then the time comes from FLOPs."""
+        if self.single_gpu_hours is not None:
+            return self
+        if self.dataset_tokens is None and (self.dataset_samples is None or self.epochs is None):
+            raise ValueError(
+                "give single_gpu_hours, single_gpu_throughput with dataset_samples and epochs, "
+                "or the data's size to plan from (dataset_tokens, or dataset_samples and "
+                "epochs)")
+        hours = self.run_hours_one_gpu
+        if hours is not None and not MIN_RUN_HOURS <= hours <= MAX_RUN_HOURS:
+            # derived like single_gpu_hours, bounded like it (no run of 10^300 hours)
+            long = hours > MAX_RUN_HOURS
+            en = (f"more than {MAX_RUN_HOURS:,.0f} h" if long
+                  else f"only {quantity(hours * 3600)} s")
+            zh = (f"超过 {MAX_RUN_HOURS:,.0f} 小时" if long
+                  else f"只需 {quantity(hours * 3600)} 秒")
+            raise PydanticCustomError(
+                "run_hours_out_of_range",
+                f"dataset_samples x epochs at this throughput is a run of {en} on one GPU; "
+                f"a run must take from {MIN_RUN_HOURS * 3600:.0f} s to {MAX_RUN_HOURS:,.0f} h",
+                {"at": "single_gpu_throughput", "message_zh":
+                 f"按此吞吐，dataset_samples × epochs 在单卡上{zh}；单次训练应在 1 秒到 "
+                 f"{MAX_RUN_HOURS:,.0f} 小时之间"})
         return self
 
     @property
-    def run_hours_one_gpu(self) -> float:
-        """Hours of one run on one GPU, from the run time or from throughput × data."""
+    def planned_from_size(self) -> bool:
+        """No measured time: the run's length comes from its FLOPs (advisor.scaling)."""
+        return self.single_gpu_hours is None and self.single_gpu_throughput is None
+
+    @property
+    def run_hours_one_gpu(self) -> float | None:
+        """Hours of one run on one GPU, from the run time or from throughput × data; None when
+        the run is planned from its size (the projection's ``run_hours_one_gpu`` has it)."""
         if self.single_gpu_hours is not None:
             return self.single_gpu_hours
-        assert self.single_gpu_throughput and self.dataset_samples and self.epochs
+        if not (self.single_gpu_throughput and self.dataset_samples and self.epochs):
+            return None
         return self.dataset_samples * self.epochs / self.single_gpu_throughput / 3600.0

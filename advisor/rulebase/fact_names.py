@@ -27,6 +27,7 @@ FACT_NAMES: dict[str, Text] = {
     "horizon_months": T("planning horizon (months)", "规划期（月）"),
     "precision": T("precision", "精度"),
     "batch_per_gpu": T("batch per GPU", "每卡批大小"),
+    "global_batch_fixed": T("global batch held fixed", "全局批大小固定"),
     "input_pipeline": T("input pipeline", "数据加载方式"),
     "workers_per_gpu": T("data-loader workers per GPU", "每卡数据加载进程数"),
     "user_parallelism": T("parallelism asked for", "指定的并行方式"),
@@ -103,6 +104,8 @@ FACT_NAMES: dict[str, Text] = {
     "verdict_bottleneck": T("bottleneck at the recommended count", "推荐卡数下的瓶颈"),
     "verdict_fits": T("fits at the recommended count", "推荐卡数下放得下"),
     "verdict_monthly_hours": T("training hours a month there", "该配置每月训练小时数"),
+    "verdict_day_value_to_pay": T("what a day saved must be worth for the recommended count "
+                                  "to pay", "推荐卡数回本所需的每天价值"),
     "verdict_hours_over_breakeven": T("hours a month / break-even hours",
                                       "每月小时数 / 回本小时数"),
     "verdict_system_w": T("whole system power (W)", "整机功耗（W）"),

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from advisor.profile import Precision, Profile, Task
+from advisor.profile import ActivationCheckpointing, Precision, Profile, Task
 from advisor.scaling.model_parallel import estimated_shape
 from advisor.scaling.parameters import (
     ScalingParams,
@@ -49,8 +49,12 @@ CHECKPOINT_INPUT_BYTES = 2.0  # per token x hidden x layer, of the 34 kept witho
 
 
 def checkpoint_share(profile: Profile, p: ScalingParams) -> float:
-    """The share of the activations kept with activation checkpointing (1 without it)."""
-    if not profile.training.activation_checkpointing:
+    """The share of the activations kept with activation checkpointing (1 without it).
+    Selective recomputation drops the attention scores, which the 34 bytes per token x hidden
+    x layer of a memory-efficient attention already leave out (layouts/memory.py keeps them
+    for standard attention)."""
+    mode = profile.training.activation_checkpointing
+    if mode != ActivationCheckpointing.full:
         return 1.0
     if not is_transformer(profile):
         return CHECKPOINT_SHARE_OTHER
@@ -92,3 +96,19 @@ def _per_sample(task: Task, transformer: bool, params_millions: float, layers: i
 def activation_gb(profile: Profile, p: ScalingParams) -> float:
     """Activation memory of one GPU's batch (one micro-batch with gradient accumulation)."""
     return profile.training.batch_per_gpu * activation_bytes_per_sample(profile, p) / 1e9
+
+
+def recompute_factor(profile: Profile) -> float:
+    """Hardware FLOPs over model FLOPs of one step (# F24). Full recomputation runs every
+    layer's forward pass twice: 4 passes' worth of work instead of 3 (forward + 2x backward).
+    Selective recomputation (Korthikanti et al. 2022) reruns only the attention core, 4 s h of
+    the 72 h^2 + 12 s h FLOPs per token and layer: 1 + s / (18 h + 3 s)."""
+    mode = profile.training.activation_checkpointing
+    if mode == ActivationCheckpointing.full:
+        return 4.0 / 3.0
+    if mode == ActivationCheckpointing.none or not is_transformer(profile):
+        return 1.0
+    m = profile.model
+    sequence = m.sequence_length or int(default_sequence_length().get(profile.task.value, 512))
+    hidden = estimated_shape(m.params_millions, m.layers, m.hidden_size, sequence, 2.0).hidden
+    return 1.0 + sequence / (18.0 * hidden + 3.0 * sequence)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from advisor.catalog.cooling import fitted_cooling
 from advisor.catalog.gpus import GpuSpec
 from advisor.profile import (
     Cooling,
@@ -15,7 +16,7 @@ from advisor.profile import (
     Task,
     Virtualization,
 )
-from advisor.scaling.activations import SEQUENCE_TASKS
+from advisor.scaling.activations import SEQUENCE_TASKS, recompute_factor
 from advisor.scaling.links import LinkFigures
 from advisor.scaling.memory import embedding_sharded
 from advisor.scaling.parameters import (
@@ -131,8 +132,7 @@ def step_compute_s(profile: Profile, gpu: GpuSpec, p: ScalingParams) -> float:
     if measured:
         return t.batch_per_gpu / measured
     dense = dense_params_millions(profile, gpu, p) / profile.model.params_millions
-    # recomputing the forward pass: 4 passes' worth of work instead of 3 (forward + 2x backward)
-    recompute = 4.0 / 3.0 if t.activation_checkpointing else 1.0
+    recompute = recompute_factor(profile)
     return t.batch_per_gpu * flops_per_sample(profile) * dense * recompute / (
         effective_tflops(gpu, t.precision, p, profile.task) * 1e12)
 
@@ -161,11 +161,14 @@ def pipeline_terms(profile: Profile, p: ScalingParams) -> tuple[float, float | N
     return p.pipeline_stall_typical * factor, capacity
 
 
-def thermal_terms(profile: Profile, p: ScalingParams) -> tuple[float, float]:
-    """(clock loss per card beyond two in a node, fixed loss with several cards) (# F27)."""
+def thermal_terms(profile: Profile, p: ScalingParams,
+                  gpu: GpuSpec | None = None) -> tuple[float, float]:
+    """(clock loss per card beyond two in a node, fixed loss with several cards) (# F27).
+    ``gpu``: the card, whose usual cooling stands in for an "open-air" it is never sold with."""
     hw = profile.hardware
+    cooling = Cooling(fitted_cooling(gpu, hw.cooling.value)) if gpu is not None else hw.cooling
     per_card = {Cooling.open_air: p.throttle_per_card_open_air,
-                Cooling.blower: p.throttle_per_card_blower}.get(hw.cooling, 0.0)
+                Cooling.blower: p.throttle_per_card_blower}.get(cooling, 0.0)
     fixed = 0.0
     if hw.max_gpu_temp_c is not None and hw.max_gpu_temp_c > 84.0:
         fixed = (hw.max_gpu_temp_c - 84.0) * p.throttle_per_degc
@@ -189,7 +192,7 @@ def data_parallel_inputs(profile: Profile, gpu: GpuSpec, links: LinkFigures,
                          comm_volume_factor: float = 1.0) -> DataParallelInputs:
     p = p or load_params()
     stall, capacity = pipeline_terms(profile, p)
-    per_card, fixed = thermal_terms(profile, p)
+    per_card, fixed = thermal_terms(profile, p, gpu)
     pair = links.busbw_intra_pair_gbs
     return DataParallelInputs(
         params_millions=dense_params_millions(profile, gpu, p),

@@ -30,7 +30,7 @@ _AUTO_ORDER = ("data", "zero2", "fsdp", "tensor", "hybrid_zero3", "hybrid")
 # "embedding": DLRM-style, tables sharded one slice per GPU (model parallel) and the dense
 # MLPs data parallel; shown as data parallel, the part the user's framework runs as DDP.
 STRATEGY_LABEL = {"embedding": "data", "data": "data", "zero1": "zero", "zero2": "zero", "zero3": "zero",
-                  "fsdp": "fsdp", "tensor": "tensor", "pipeline": "pipeline", "hybrid": "hybrid",
+                  "fsdp": "fsdp", "hsdp": "fsdp", "tensor": "tensor", "pipeline": "pipeline", "hybrid": "hybrid",
                   "hybrid_zero3": "hybrid"}
 
 
@@ -47,6 +47,9 @@ def memory_per_gpu_gb(strategy: str, gpus: np.ndarray, profile: Profile,
         dense = params * p.recommendation_dense_fraction
         tables = (params - dense) * p.embedding_bytes_per_param / n
         return (dense * p.optimizer_bytes_per_param + tables) / 1e9 + act + p.memory_overhead_gb
+    if strategy == "hsdp":  # FSDP hybrid shard: sharded inside one machine, replicated across
+        shards = np.minimum(n, profile.hardware.gpus_per_node)
+        return params * scale * 16.0 / shards / 1e9 + act + p.memory_overhead_gb
     if strategy in _STATE_SPLIT:
         replicated, sharded = _STATE_SPLIT[strategy]
         states = params * scale * (replicated + sharded / n) / 1e9

@@ -10,29 +10,39 @@ from advisor.catalog.gpus import resolve_gpu
 from advisor.files.errors import InputError
 from advisor.profile import InputPipeline, InterLink, IntraLink, Precision, Profile
 from advisor.profile.labels import INTER_LINK as INTER_LINK_LABEL
+from advisor.scaling.activations import SEQUENCE_TASKS
 from advisor.scaling.inputs import (
     ALTERNATING_TASKS,
     data_parallel_inputs,
+    dense_params_millions,
+    flops_per_sample,
     pessimistic,
     sequence_length,
+    single_gpu_samples_per_s,
+    step_compute_s,
     vgpu_sharing,
 )
+from advisor.scaling.layout_projection import layout_projection
+from advisor.scaling.layouts.cluster import peak_tflops
+from advisor.scaling.layouts.engine import uses_layouts
 from advisor.scaling.links import link_figures
 from advisor.scaling.memory import (
     STRATEGY_LABEL,
     activation_gb,
     choose_strategies,
     single_gpu_fits,
+    usable_gb,
 )
 from advisor.scaling.model_parallel import estimated_shape, pipeline_parallel, tensor_parallel
 from advisor.scaling.parameters import ScalingParams, load_params
 from advisor.scaling.physics import breakdown
 from advisor.scaling.result import Projection
+from advisor.scaling.run_length import one_gpu_hours
 from advisor.text.i18n import Text
 
 # ZeRO-3 / FSDP gather weights twice: 1.5x traffic (also across the replicas of a hybrid
 # whose states are sharded over every GPU)
-_VOLUME = {"zero3": 1.5, "fsdp": 1.5, "hybrid_zero3": 1.5}
+_VOLUME = {"zero3": 1.5, "fsdp": 1.5, "hsdp": 1.5, "hybrid_zero3": 1.5}
 _MINOR = 0.1  # an overhead below this share of the step leaves the GPU compute-bound
 
 NOTE_NO_FIT = Text(en="Plain data parallel does not fit one GPU's memory; the speed-up is over "
@@ -41,6 +51,10 @@ NOTE_NO_FIT = Text(en="Plain data parallel does not fit one GPU's memory; the sp
 NOTE_VGPU = Text(en="Virtualised GPUs may share a physical card: the low end assumes {v:g} "
                     "vGPUs per card (F29).",
                  zh="虚拟化的 GPU 可能共享同一张物理卡：下限按每卡 {v:g} 个 vGPU 估计（F29）。")
+# the user said how many vGPUs share a card: the whole projection, not an assumption, uses it
+NOTE_VGPU_GIVEN = Text(en="You said {v:g} vGPUs share each physical card: the projection "
+                          "divides each card's compute between them (F29).",
+                       zh="你填写了每张物理卡切分为 {v:g} 个 vGPU：预测按它们分摊每张卡的算力（F29）。")
 NOTE_ALT = Text(en="Alternating training (GAN / RL) idles GPUs while sub-networks wait their "
                    "turn: speed-up stays near 1.5x (F21).",
                 zh="交替训练（GAN / 强化学习）中子网络轮流训练，GPU 在等待：加速比约 1.5 倍以内（F21）。")
@@ -72,6 +86,7 @@ DEFAULT_INTER_LINK = InterLink.ethernet_25g  # assumed network for machines the 
 SERVER_INTER_LINK = {"volta": InterLink.infiniband_edr, "ampere": InterLink.infiniband_hdr}
 SERVER_INTER_LINK_NEWER = InterLink.infiniband_ndr  # hopper, blackwell
 TESTED_GPUS = 1024  # the fit's data stop at 256 GPUs; beyond this the band is extrapolated
+TESTED_GPUS_LAYOUTS = 16384  # the large-model runs of benchmarks/llm_points.py reach 16,384
 NOTE_MORE_MACHINES_DEFAULT = Text(
     en="Beyond the profile's {total} GPUs the projection assumes {machines} machines like "
        "this one ({per} GPUs each), joined by {link} because the profile names no network "
@@ -112,6 +127,12 @@ NOTE_UNTESTED_SCALE = Text(
     en="Above {tested} GPUs the projection extrapolates: the published measurements it was "
        "fitted on stop at 256 GPUs, so treat the band as indicative only.",
     zh="超过 {tested} 张卡时的结果是外推：拟合所用的公开实测数据最多只到 256 张卡，区间仅供参考。")
+
+
+NOTE_UNTESTED_SCALE_LAYOUTS = Text(
+    en="Above {tested} GPUs the projection extrapolates: the published large-model runs it "
+       "was fitted on stop at 16,384 GPUs.",
+    zh="超过 {tested} 张卡时的结果是外推：拟合所用的公开大模型训练最多只到 16,384 张卡。")
 
 
 def machine_assumptions(profile: Profile, gpus: int) -> list[Text]:
@@ -189,6 +210,14 @@ def project(profile: Profile, gpus: list[int] | None = None,
     inter_link, scale_notes = _network(profile, counts[-1], gpu)
     links = link_figures(hw.intra_link, inter_link, gpu, hw.gpus_per_node,
                          hw.allreduce_busbw_gbs)
+    if uses_layouts(profile, gpu.memory_gb, p):  # a large transformer: TP x PP x DP layouts
+        extra = list(scale_notes)
+        if counts[-1] > hw.gpus_per_node and links.adapters_per_node:
+            extra.append(_adapter_note(links.adapters_per_node, links.busbw_inter_gbs,
+                                       inter_link, hw.gpus_per_node))
+        if counts[-1] > TESTED_GPUS_LAYOUTS:
+            extra.append(NOTE_UNTESTED_SCALE_LAYOUTS.format(tested=TESTED_GPUS_LAYOUTS))
+        return layout_projection(profile, counts, gpu, links, p, extra)
     strategies, memory, fits = choose_strategies(profile, n, gpu.memory_gb, p)
     single_fits = single_gpu_fits(profile, gpu.memory_gb, p)
     speed = np.empty_like(n)
@@ -270,7 +299,9 @@ def project(profile: Profile, gpus: list[int] | None = None,
                           zh=NOTE_SLOWER.zh.format(n=counts[i], neck=zh, step=one)))
     if counts[-1] > TESTED_GPUS:
         notes.append(NOTE_UNTESTED_SCALE.format(tested=TESTED_GPUS))
-    run_hours = profile.training.run_hours_one_gpu / speed
+    per_gpu = _absolute(profile, gpu, p, speed, n)
+    hours_one = one_gpu_hours(profile, per_gpu["one"])
+    run_hours = hours_one / speed
     return Projection(
         gpus=counts, nodes=[int(k) for k in np.ceil(n / hw.gpus_per_node)],
         speedup=_r(speed), speedup_low=_r(band_low), speedup_high=_r(band_high),
@@ -278,7 +309,30 @@ def project(profile: Profile, gpus: list[int] | None = None,
         bottleneck=bottleneck,
         memory_per_gpu_gb=np.round(memory, 2).tolist(),
         fits=[bool(v) for v in fits], parallelism=[STRATEGY_LABEL[s] for s in strategies],
-        single_gpu_fits=single_fits, notes=[t.en for t in notes], notes_zh=[t.zh for t in notes])
+        single_gpu_fits=single_fits, notes=[t.en for t in notes], notes_zh=[t.zh for t in notes],
+        samples_per_s_per_gpu=per_gpu["samples"], tokens_per_s_per_gpu=per_gpu["tokens"],
+        tflops_per_gpu=per_gpu["tflops"], mfu=per_gpu["mfu"],
+        usable_memory_gb=round(usable_gb(gpu.memory_gb, p), 2),
+        memory_margin_gb=np.round(usable_gb(gpu.memory_gb, p) - memory, 2).tolist(),
+        run_hours_one_gpu=float(f"{hours_one:.5g}"),
+        planned_from_size=profile.training.planned_from_size)
+
+
+def _absolute(profile: Profile, gpu, p: ScalingParams, speed: np.ndarray,
+              n: np.ndarray) -> dict:
+    """Per-GPU throughput from the single-GPU one (measured, else from FLOPs) and the curve:
+    samples/s, tokens/s (sequence models), model TFLOP/s and MFU at each count."""
+    one = single_gpu_samples_per_s(profile) or (
+        profile.training.batch_per_gpu / step_compute_s(profile, gpu, p))
+    samples = one * speed / n
+    flops = flops_per_sample(profile) * dense_params_millions(profile, gpu, p) \
+        / profile.model.params_millions
+    tflops = samples * flops / 1e12
+    sequence = sequence_length(profile) if profile.task in SEQUENCE_TASKS else 0
+    rows = _r(np.stack([samples, samples * sequence, tflops,
+                        tflops / peak_tflops(gpu, profile.training.precision)]))  # one call
+    return {"one": one, "samples": rows[0], "tokens": rows[1] if sequence else [None] * len(n),
+            "tflops": rows[2], "mfu": rows[3]}
 
 
 _OVERHEADS = ("communication", "input_pipeline", "synchronisation", "virtualization",
@@ -321,7 +375,11 @@ def _notes(profile: Profile, single_fits: bool, vgpus_low: float) -> list[Text]:
     notes = []
     if not single_fits:
         notes.append(NOTE_NO_FIT)
-    if vgpus_low > 1:
+    given = profile.hardware.vgpus_per_physical_gpu \
+        if profile.hardware.virtualization.value == "vgpu" else None
+    if given and given > 1:
+        notes.append(NOTE_VGPU_GIVEN.format(v=given))
+    elif vgpus_low > 1:
         notes.append(NOTE_VGPU.format(v=vgpus_low))
     if profile.task in ALTERNATING_TASKS:
         notes.append(NOTE_ALT)

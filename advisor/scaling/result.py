@@ -30,6 +30,25 @@ class Projection(BaseModel):
     single_gpu_fits: bool
     notes: list[str] = []
     notes_zh: list[str] = []  # the same notes in Simplified Chinese, parallel to ``notes``
+    # Absolute throughput per GPU count (empty lists: not computed, e.g. a hand-made curve).
+    samples_per_s_per_gpu: list[float] = []
+    tokens_per_s_per_gpu: list[float | None] = []  # sequence models only
+    tflops_per_gpu: list[float] = []  # model FLOPs (no recomputation) per second per GPU
+    mfu: list[float] = []  # model FLOPs utilisation: tflops_per_gpu / the GPU's dense peak
+    # The split each count runs (large transformers; empty otherwise): "TP 8 x PP 4 x DP 16, ..."
+    layout: list[str] = []
+    layout_zh: list[str] = []
+    tensor_parallel: list[int] = []
+    pipeline_parallel: list[int] = []
+    data_parallel: list[int] = []
+    # GPU memory one may fill (the rest is kept free for fragmentation and the allocator) and
+    # what is left of it at each count (negative: does not fit)
+    usable_memory_gb: float | None = None
+    memory_margin_gb: list[float] = []
+    # One run on one GPU (measured, or planned from the run's FLOPs: hypothetical when the
+    # model does not fit one GPU); planned_from_size: no measured time was given
+    run_hours_one_gpu: float | None = None
+    planned_from_size: bool = False
 
     def at(self, n: int) -> int:
         """Index of GPU count ``n`` (ValueError if it was not projected)."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from advisor.files.errors import InputError
-from advisor.profile import Profile
+from advisor.profile import ActivationCheckpointing, Profile
 from advisor.scaling import project
 from advisor.scaling.result import Projection
 from advisor.verdict.projection_for import projection_for
@@ -67,9 +67,10 @@ def _fit(projection: Projection | None) -> int | None:
 def _checkpointed_fit(profile: Profile, counts: list[int]) -> int | None:
     """The smallest of ``counts`` (> 1) that fits with activation checkpointing on, when the
     profile has it off (else None)."""
-    if profile.training.activation_checkpointing:
+    if profile.training.activation_checkpointing != ActivationCheckpointing.none:
         return None
-    training = profile.training.model_copy(update={"activation_checkpointing": True})
+    training = profile.training.model_copy(
+        update={"activation_checkpointing": ActivationCheckpointing.full})
     lighter = profile.model_copy(update={"training": training})
     return _fit(_first_fit(lighter, sorted({n for n in counts if n > 1})))
 

@@ -8,6 +8,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from advisor.catalog.cooling import fitted_cooling
 from advisor.costs.breakeven import HOURS_PER_MONTH  # 730 h: a break-even above it is never reached
 from advisor.costs.result import CostReport
 from advisor.profile import (
@@ -19,6 +20,7 @@ from advisor.rulebase.fact_catalog import (
     EMBEDDING_HEAVY_PARAMS_MILLIONS,
     GPU_CLASSES,
     OBSERVATION_IDS,
+    TIME_VALUE_UNSAID,
     FactSet,
     Scalar,
     check_facts,
@@ -113,11 +115,10 @@ def owning_never_pays(costs: CostReport) -> bool:
 
 
 def effective_cooling(spec, cooling: str) -> str:
-    """Passive data-centre cards have no fans of their own: "open-air" (the profile's default)
-    cannot describe them; they sit in a server's ducted airflow (F27)."""
-    if cooling == "open_air" and spec.gpu_class == "datacenter":
-        return "server"
-    return cooling
+    """Passive data-centre cards have no fans of their own, workstation cards only blowers:
+    "open-air" (the profile's default) cannot describe them (F27;
+    ``advisor.catalog.cooling.fitted_cooling``)."""
+    return fitted_cooling(spec, cooling)
 
 
 def base_facts(profile: Profile, projection: Projection, costs: CostReport,
@@ -135,11 +136,12 @@ def base_facts(profile: Profile, projection: Projection, costs: CostReport,
 
     tr, hw, ec = profile.training, profile.hardware, profile.economics
     spec = resolve_gpu(hw.gpu)
-    hours = tr.run_hours_one_gpu
+    hours = projection.run_hours_one_gpu or tr.run_hours_one_gpu  # planned runs: the projection's
     top = considered if considered in projection.gpus else max(projection.gpus)
     last = projection.gpus.index(top)
     user_par = tr.parallelism.value
-    user_par = "zero" if user_par.startswith("zero") else user_par
+    user_par = "zero" if user_par.startswith("zero") else "fsdp" if user_par == "hsdp" \
+        else user_par
     facts: dict[str, Any] = {
         "task": profile.task.value,
         "alternating_training": profile.task.value in ALTERNATING_TASKS,
@@ -150,6 +152,7 @@ def base_facts(profile: Profile, projection: Projection, costs: CostReport,
         "horizon_months": tr.horizon_months,
         "precision": tr.precision.value,
         "batch_per_gpu": tr.batch_per_gpu,
+        "global_batch_fixed": tr.global_batch is not None,
         "input_pipeline": tr.input_pipeline.value,
         "user_parallelism": user_par,
         "has_measurements": profile.measured is not None,
@@ -170,7 +173,7 @@ def base_facts(profile: Profile, projection: Projection, costs: CostReport,
         "hardware_imported": hardware is not None,
         "economics_mode": ec.mode.value,
         "currency": costs.currency,
-        "time_value": ec.time_value.value,
+        "time_value": ec.time_value.value if ec.time_value is not None else TIME_VALUE_UNSAID,
         "moved_before": ec.moved_to_multi_gpu_before,
         "max_gpus_projected": top,
         "bottleneck_max": projection.bottleneck[last],
@@ -263,7 +266,8 @@ def verdict_facts(base: Mapping[str, Scalar], profile: Profile, projection: Proj
     ``gpus`` must be a count of ``projection`` (which may be one projected beyond the hardware
     considered, when nothing there fits); ``wanted_gpus`` is what the rules asked for."""
     i = projection.at(gpus)
-    dp = data_parallel_degree(projection.parallelism[i], gpus, profile.hardware.gpus_per_node)
+    dp = projection.data_parallel[i] if projection.data_parallel else \
+        data_parallel_degree(projection.parallelism[i], gpus, profile.hardware.gpus_per_node)
     power_w = costs.power_w[costs.gpus.index(gpus)] \
         if gpus in costs.gpus and len(costs.power_w) == len(costs.gpus) else None
     monthly_hours = projection.run_hours[i] * profile.training.runs_per_month
@@ -291,12 +295,25 @@ def verdict_facts(base: Mapping[str, Scalar], profile: Profile, projection: Proj
         # the cost model's whole-setup draw; without it, the cards' board power alone (F09)
         "verdict_system_w": system_w,
         "verdict_psu_w": math.ceil(system_w * 1.2 / 50.0) * 50.0,
-        "verdict_global_batch": dp * profile.training.batch_per_gpu
+        "verdict_global_batch": profile.training.global_batch or dp
+        * profile.training.batch_per_gpu
         * profile.training.gradient_accumulation_steps,  # accumulation multiplies it too (F14)
         "verdict_data_parallel": dp,
         "verdict_workers_low": 2 * gpus,
         "verdict_workers_high": 4 * gpus,
     })
+    to_pay = costs.day_value_to_pay(gpus) if base.get("net_value_best") is not None else None
+    if to_pay is not None:  # "at least": rounded up to a whole unit of money
+        facts["verdict_day_value_to_pay"] = float(math.ceil(to_pay - 1e-9))
+    # owning vs renting the recommended setup (``costs`` compares it: buy_vs_rent_at)
+    facts["owning_never_pays"] = owning_never_pays(costs)
+    for name, value in (("breakeven_months", costs.buy_vs_rent.breakeven_months),
+                        ("breakeven_hours_per_month",
+                         costs.buy_vs_rent.breakeven_hours_per_month)):
+        if value is None:
+            facts.pop(name, None)
+        else:
+            facts[name] = value
     breakeven = costs.buy_vs_rent.breakeven_hours_per_month
     if breakeven:
         facts["verdict_hours_over_breakeven"] = min(monthly_hours / breakeven, 1e6)

@@ -27,7 +27,7 @@ EXPECTED = {
     "not-a-mapping.yaml": "expected a mapping",
     "nodes-without-network.yaml": "several machines need a network",
     "two-run-rates.yaml": "give only one of runs_per_week, runs_per_day",
-    "no-run-length.yaml": "give single_gpu_hours, or single_gpu_throughput",
+    "no-run-length.yaml": "give single_gpu_hours, single_gpu_throughput with dataset_samples",
     "unknown-gpu.yaml": ":3: hardware.gpu: unknown GPU 'rtx9090'",
     "nan.json": "NaN is not allowed",
     "truncated.json": "not valid JSON",

@@ -31,7 +31,11 @@ EXAMPLES = sorted((ROOT / "examples").glob("*.yaml"))
 def test_every_example_loads(path: Path) -> None:
     profile = load_profile(path)
     assert profile.schema_version == 1
-    assert profile.training.run_hours_one_gpu > 0
+    if profile.training.planned_from_size:  # its one-GPU hours come from its FLOPs
+        from advisor.scaling import project
+        assert project(profile, [1]).run_hours_one_gpu > 0
+    else:
+        assert profile.training.run_hours_one_gpu > 0
 
 
 def test_examples_cover_the_article_scenarios() -> None:

@@ -25,7 +25,7 @@ def _with_split(rec: Recommendation, split: str) -> Recommendation:
     i = proj.gpus.index(rec.verdict.gpus)
     parallelism = [*proj.parallelism[:i], split, *proj.parallelism[i + 1:]]
     return rec.model_copy(update={"projection": proj.model_copy(
-        update={"parallelism": parallelism})})
+        update={"parallelism": parallelism, "data_parallel": []})})  # the split's own degree
 
 
 def test_the_set_up_table_scales_by_the_rules_replicas_not_the_gpu_count():

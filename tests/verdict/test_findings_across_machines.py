@@ -26,8 +26,22 @@ def test_cards_spread_over_machines_are_packed_per_machine():
 
 
 def test_the_article_llm_figure_is_not_quoted_against_a_far_lower_projection():
-    r = rules_case("llama7b-4090-two-machines")
-    efficiency = r.projection.efficiency[r.projection.at(r.verdict.gpus)]
-    assert efficiency < 0.4
-    assert "task_heuristics.large_language_models" not in fired(r)
-    assert "5x on 8" not in all_text(r, "en")
+    """Fully sharded over 25 GbE the 7B model's gathers swamp the step: the article's "about
+    5x on 8" is not quoted beside that; split into pipeline stages across the machines (the
+    layout the advisor keeps by itself) it scales enough for the figure to stand."""
+    from advisor.catalog.profile_check import load_profile
+    from advisor.profile import Profile
+    from advisor.verdict.recommendation import recommend
+    from tests.support.paths import TESTS
+
+    staged = rules_case("llama7b-4090-two-machines")
+    data = load_profile(TESTS / "profiles" / "rules" / "llama7b-4090-two-machines.yaml"
+                        ).model_dump(mode="json")
+    data["training"]["parallelism"] = "fsdp"
+    sharded = recommend(Profile.model_validate(data))
+    low = sharded.projection.efficiency[sharded.projection.at(sharded.verdict.gpus)]
+    assert sharded.verdict.gpus > 1 and low < 0.4
+    assert "task_heuristics.large_language_models" not in fired(sharded)
+    assert "5x on 8" not in all_text(sharded, "en")
+    high = staged.projection.efficiency[staged.projection.at(staged.verdict.gpus)]
+    assert high >= 0.4 and "task_heuristics.large_language_models" in fired(staged)

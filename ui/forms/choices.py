@@ -42,8 +42,12 @@ CHOICE_LABELS: dict[str, str] = {
     "zero2": QT_TRANSLATE_NOOP("Choices", "ZeRO stage 2"),
     "zero3": QT_TRANSLATE_NOOP("Choices", "ZeRO stage 3"),
     "fsdp": QT_TRANSLATE_NOOP("Choices", "FSDP"),
+    "hsdp": QT_TRANSLATE_NOOP("Choices", "FSDP hybrid shard (sharded inside a machine)"),
     "tensor": QT_TRANSLATE_NOOP("Choices", "Tensor (model) parallel"),
     "pipeline": QT_TRANSLATE_NOOP("Choices", "Pipeline parallel"),
+    # Activation checkpointing
+    "selective": QT_TRANSLATE_NOOP("Choices", "Selective (attention scores recomputed)"),
+    "full": QT_TRANSLATE_NOOP("Choices", "Full (every layer recomputed)"),
     # Links
     "pcie3": QT_TRANSLATE_NOOP("Choices", "PCIe 3.0"),
     "pcie4": QT_TRANSLATE_NOOP("Choices", "PCIe 4.0"),
@@ -84,8 +88,11 @@ CHOICE_LABELS: dict[str, str] = {
     "revenue": QT_TRANSLATE_NOOP("Choices", "Product: a day earns revenue"),
 }
 
-# Two enums share a value with a different meaning: "none" for a link vs. no time value.
+# Enums share "none" with different meanings: no link, no time value, no recomputation.
 _TIME_VALUE_NONE = QT_TRANSLATE_NOOP("Choices", "Learning: time has no money value")
+_CHECKPOINTING_NONE = QT_TRANSLATE_NOOP("Choices", "Off (every activation kept)")
+# economics.time_value left empty: the rating then follows the article's table (rules/README.md)
+_TIME_VALUE_UNSAID = QT_TRANSLATE_NOOP("Choices", "Not said yet (the article's table rates it)")
 UNSET = QT_TRANSLATE_NOOP("Choices", "— not set —")
 MARKETS_CURRENCY = QT_TRANSLATE_NOOP("Choices", "The market's currency")
 LOCALE_MARKET = QT_TRANSLATE_NOOP("Choices", "Automatic: the currency's, else this computer's (%1)")
@@ -93,6 +100,8 @@ LOCALE_MARKET = QT_TRANSLATE_NOOP("Choices", "Automatic: the currency's, else th
 
 def choice_label(field: str, value: str | None, lang: str) -> str:
     if value is None:
+        if field == "time_value":
+            return tr_lang(lang, "Choices", _TIME_VALUE_UNSAID)
         if field == "currency":
             return tr_lang(lang, "Choices", MARKETS_CURRENCY)
         if field == "market":  # shown: which market the locale gives (changeable here)
@@ -104,5 +113,7 @@ def choice_label(field: str, value: str | None, lang: str) -> str:
         return tr_lang(lang, "Choices", UNSET)
     if field == "time_value" and value == "none":
         return tr_lang(lang, "Choices", _TIME_VALUE_NONE)
+    if field == "activation_checkpointing" and value == "none":
+        return tr_lang(lang, "Choices", _CHECKPOINTING_NONE)
     source = CHOICE_LABELS.get(value)
     return tr_lang(lang, "Choices", source) if source else value

@@ -59,10 +59,12 @@ def check_target(path: str | os.PathLike[str], *, replace_read_only: bool = Fals
 
 
 def report_html(rec: Recommendation, profile: Profile, lang: str, images: dict,
-                generated: datetime, diagnosis: Diagnosis | None = None,
-                comparison: Any = None) -> str:
-    """The whole report body, section by section (the diagnosis only when there is one, the
-    setups compared when there is a comparison)."""
+                generated: datetime, diagnosis: Diagnosis | None = None, *,
+                appendix: bool = False, comparison: Any = None) -> str:
+    """The whole report body, section by section (the diagnosis only when there is one; the
+    setups compared when there is a comparison; the full rule trace only with ``appendix``: a
+    reader acts on the summary, the costs and the pitfalls, and the trace is for checking the
+    advisor's reasoning)."""
     deadline_given = profile.economics.deadline_days is not None
     return "".join([
         summary_html(rec, profile, lang, generated, diagnosis),
@@ -73,7 +75,7 @@ def report_html(rec: Recommendation, profile: Profile, lang: str, images: dict,
         compare_html(comparison, lang, images),
         pitfalls_html(rec, lang),
         advice_html(rec, profile, lang),
-        appendix_html(rec, lang),
+        appendix_html(rec, lang) if appendix else "",
     ])
 
 
@@ -103,7 +105,7 @@ def report_comparison(rec: Recommendation, profile: Profile, comparison: Any) ->
 def render_pdf_bytes(recommendation: Recommendation, profile: Profile, lang: str = "en", *,
                      generated: datetime | None = None,
                      diagnosis: Diagnosis | None = None,
-                     comparison: Any = None) -> tuple[bytes, int]:
+                     appendix: bool = False, comparison: Any = None) -> tuple[bytes, int]:
     """The report as PDF bytes and its page count (nothing written to disk). ``diagnosis``
     adds the "Diagnosis of the measured run" section; without it, a profile with a
     ``measured`` section is diagnosed for the report. ``comparison`` (an
@@ -122,7 +124,8 @@ def render_pdf_bytes(recommendation: Recommendation, profile: Profile, lang: str
         images["compare"] = PlotImage("compare", render(
             compare_plot(comparison, lang, quiet=True), families, size_px=COMPARE_SIZE_PX))
     doc = build_document(report_html(recommendation, profile, lang, images, generated,
-                                     diagnosis, comparison), images, fonts, lang)
+                                     diagnosis, appendix=appendix, comparison=comparison),
+                         images, fonts, lang)
     buffer = QBuffer()
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
     title = f"{L.REPORT_TITLE.get(lang)}: {profile.model.name}"
@@ -136,7 +139,7 @@ def render_pdf_bytes(recommendation: Recommendation, profile: Profile, lang: str
 def export_pdf(recommendation: Recommendation, profile: Profile, path: str | os.PathLike[str],
                lang: str = "en", *, generated: datetime | None = None,
                diagnosis: Diagnosis | None = None, replace_read_only: bool = False,
-               comparison: Any = None) -> Path:
+               appendix: bool = False, comparison: Any = None) -> Path:
     """Write the recommendation report for ``profile`` to ``path`` as a PDF in ``lang``
     ("en" or "zh") and return the path. Works headless (it starts an offscreen
     QApplication when none runs and there is no display); in the GUI, call it on the Qt main
@@ -144,10 +147,13 @@ def export_pdf(recommendation: Recommendation, profile: Profile, path: str | os.
     (bilingual) and leaves nothing behind; an existing file is replaced only when the new
     report is complete. ``diagnosis`` (or the profile's ``measured`` section) adds the
     diagnosis of the measured run (F30). A device, a FIFO or a read-only file is never
-    replaced (``replace_read_only``: the user was asked and agreed)."""
+    replaced (``replace_read_only``: the user was asked and agreed). ``appendix`` adds every
+    rule that fired with the article facts it rests on (``gpu-advisor recommend --pdf OUT
+    --appendix``)."""
     target = check_target(path, replace_read_only=replace_read_only)  # "" is no name, not "."
     data, pages = render_pdf_bytes(recommendation, profile, lang, generated=generated,
-                                   diagnosis=diagnosis, comparison=comparison)
+                                   diagnosis=diagnosis, appendix=appendix,
+                                   comparison=comparison)
     atomic_write_bytes(target, data, replace_read_only=replace_read_only)
     target = Path(path)
     log.info("report written: %s (%s, %d pages, %d bytes)", target, lang, pages, len(data))

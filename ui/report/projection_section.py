@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from advisor.scaling.layouts.glossary import glossary
+from advisor.scaling.project import NOTE_NO_FIT
+from advisor.text.numbers import quantity
 from advisor.verdict.result import Recommendation
 from ui.report import labels as L
 from ui.report.formatting import esc, figure, hours, mark_row, number, percent, table, times
@@ -29,9 +32,34 @@ def projection_html(rec: Recommendation, lang: str, images: dict[str, PlotImage]
              table(header, rows, numeric_from=1)]
     # The model's notes come in both languages when it provides the Chinese (notes_zh).
     notes = list(proj.notes_zh if lang == "zh" and proj.notes_zh else proj.notes)
-    if not proj.single_gpu_fits:
+    # the projection's own notes say when one GPU cannot hold the model; the report's
+    # sentence only stands in for a projection that does not (each note said once)
+    if not proj.single_gpu_fits and NOTE_NO_FIT.get(lang) not in notes:
         notes.insert(0, L.SINGLE_GPU_DOES_NOT_FIT.get(lang))
+    if proj.layout:
+        parts.append(layouts_html(rec, lang))
+    notes = list(dict.fromkeys(notes))
     if notes:
         items = "".join(f"<li>{esc(note)}</li>" for note in notes)
         parts.append(f"<h3>{esc(L.NOTES.get(lang))}</h3><ul>{items}</ul>")
     return "".join(parts)
+
+
+def layouts_html(rec: Recommendation, lang: str) -> str:
+    """A large model's split per count (tensor x pipeline x data parallel, sharding,
+    recomputation, micro-batches), its throughput, MFU and memory margin, and what each
+    layout means in one sentence."""
+    proj = rec.projection
+    header = [esc(h) for h in L.LAYOUT_HEAD.get(lang).split("|")]
+    rows = []
+    for i, n in enumerate(proj.gpus):
+        layout = proj.layout_zh[i] if lang == "zh" and proj.layout_zh else proj.layout[i]
+        rate = proj.tokens_per_s_per_gpu[i] if proj.tokens_per_s_per_gpu else None
+        per = L.LAYOUT_RATE.get(lang).format(rate=quantity(rate)) if rate else "—"
+        margin = f"{number(proj.memory_margin_gb[i], 1)} GB" if proj.memory_margin_gb else "—"
+        row = [str(n), layout, per, percent(proj.mfu[i]) if proj.mfu else "—", margin]
+        rows.append(mark_row([esc(cell) for cell in row], n == rec.verdict.gpus))
+    items = "".join(f"<li><b>{esc(name)}</b> — {esc(text)}</li>"
+                    for name, text in glossary(lang))
+    return (f"<h3>{esc(L.H_LAYOUTS.get(lang))}</h3>" + table(header, rows, numeric_from=2)
+            + f"<h3>{esc(L.H_GLOSSARY.get(lang))}</h3><ul>{items}</ul>")

@@ -15,6 +15,13 @@ class Section:
     title: str  # English source; context "Pages"
     fields: tuple[str, ...]
     column: int = 0
+    # shown only while the GPU is the user's own (the GPU field's "Custom GPU…")
+    custom_gpu_only: bool = False
+
+
+CUSTOM_GPU_FIELDS = ("hardware.gpu.name", "hardware.gpu.memory_gb", "hardware.gpu.tflops_fp16",
+                     "hardware.gpu.tflops_fp32", "hardware.gpu.tdp_w", "hardware.gpu.pcie_gen",
+                     "hardware.gpu.price_usd")
 
 
 @dataclass(frozen=True)
@@ -36,18 +43,21 @@ PAGES: tuple[PageDef, ...] = (
             (Section(QT_TRANSLATE_NOOP("Pages", "Model"),
                      ("task", "model.name", "model.params_millions",
                       "model.flops_per_sample_gflops", "model.layers", "model.hidden_size",
-                      "model.sequence_length")),
+                      "model.attention_heads", "model.sequence_length", "model.vocab_size")),
              Section(QT_TRANSLATE_NOOP("Pages", "How it trains"),
-                     ("training.precision", "training.batch_per_gpu", "training.parallelism",
+                     ("training.precision", "training.batch_per_gpu", "training.global_batch",
+                      "training.parallelism", "training.tensor_parallel",
+                      "training.pipeline_parallel", "training.pipeline_interleave",
                       "training.gradient_dtype", "training.micro_batches",
                       "training.gradient_accumulation_steps",
                       "training.activation_checkpointing"), column=1))),
     PageDef("habits", QT_TRANSLATE_NOOP("Pages", "Training habits and the value of time"),
-            QT_TRANSLATE_NOOP("Pages", "How long one run takes on one GPU, how often you run "
-                              "it, and what a day saved is worth to you (F02, F12)."),
+            QT_TRANSLATE_NOOP("Pages", "How long one run takes on one GPU (or how much data it "
+                              "reads: a large model is then planned from its FLOPs), how often "
+                              "you run it, and what a day saved is worth to you (F02, F12)."),
             (Section(QT_TRANSLATE_NOOP("Pages", "One run"),
                      ("training.single_gpu_hours", "training.single_gpu_throughput",
-                      "training.dataset_samples", "training.epochs")),
+                      "training.dataset_samples", "training.dataset_tokens", "training.epochs")),
              Section(QT_TRANSLATE_NOOP("Pages", "How often"),
                      ("training.runs_per_month", "training.horizon_months")),
              Section(QT_TRANSLATE_NOOP("Pages", "Value of time"),
@@ -62,14 +72,18 @@ PAGES: tuple[PageDef, ...] = (
                      ("hardware.gpu", "hardware.gpus_per_node", "hardware.nodes",
                       "hardware.intra_link", "hardware.inter_link",
                       "hardware.allreduce_busbw_gbs")),
-             Section(QT_TRANSLATE_NOOP("Pages", "Virtualisation and cooling"),
-                     ("hardware.virtualization", "hardware.vgpus_per_physical_gpu",
-                      "hardware.cooling", "hardware.max_gpu_temp_c")),
+             Section(QT_TRANSLATE_NOOP("Pages", "Your own GPU"), CUSTOM_GPU_FIELDS,
+                     custom_gpu_only=True),
+             # the right column holds the rest, so neither runs under the live preview at
+             # 1400 x 900, the own card's fields open included
              Section(QT_TRANSLATE_NOOP("Pages", "Own or cloud, and prices"),
                      ("economics.mode", "economics.market", "economics.currency",
                       "economics.gpu_price", "economics.base_system_price",
                       "economics.purchase_tax_rate", "economics.cloud_price_per_gpu_hour",
-                      "economics.electricity_per_kwh", "economics.pue"), column=1))),
+                      "economics.electricity_per_kwh", "economics.pue"), column=1),
+             Section(QT_TRANSLATE_NOOP("Pages", "Virtualisation and cooling"),
+                     ("hardware.virtualization", "hardware.vgpus_per_physical_gpu",
+                      "hardware.cooling", "hardware.max_gpu_temp_c"), column=1))),
     PageDef("pipeline", QT_TRANSLATE_NOOP("Pages", "Input pipeline"),
             QT_TRANSLATE_NOOP("Pages", "How the data reaches the GPUs. With single-threaded "
                               "reading, four GPUs mostly wait (F28); the data loader usually "

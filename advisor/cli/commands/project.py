@@ -10,7 +10,9 @@ from advisor.text.i18n import Text, pick
 from advisor.text.numbers import quantity
 
 FIELDS = ("gpus", "nodes", "speedup", "speedup_low", "speedup_high", "efficiency", "step_time_s",
-          "run_hours", "bottleneck", "memory_per_gpu_gb", "fits", "parallelism")
+          "run_hours", "bottleneck", "memory_per_gpu_gb", "fits", "parallelism",
+          "samples_per_s_per_gpu", "tokens_per_s_per_gpu", "tflops_per_gpu", "mfu", "layout",
+          "memory_margin_gb")
 
 # Short names: the column is narrow (advisor.profile.labels.PARALLELISM has the long ones).
 PARALLELISM_SHORT = {
@@ -62,6 +64,7 @@ def render_text(result, lang: str) -> str:
                 f"{'卡数':>4} {'机器':>4} {'加速比':>7} {'区间':>12} {'效率':>4} {'每步秒':>8} "
                 f"{'单次小时':>6} {'显存GB':>6} {'放得下':>3}  并行方式 / 瓶颈")
     lines = [head]
+    throughput = _throughput_lines(result, lang)
     for i, n in enumerate(result.gpus):
         par = result.parallelism[i]
         neck = result.bottleneck[i]
@@ -73,6 +76,30 @@ def render_text(result, lang: str) -> str:
             f"{quantity(result.run_hours[i]):>8} {result.memory_per_gpu_gb[i]:>7,.1f} "
             f"{fits:>4}  {_word(PARALLELISM_SHORT, par, lang)} / "
             f"{_word(BOTTLENECK, neck, lang)}")
+    lines += throughput
     for note in (result.notes_zh if zh else result.notes):
         lines.append(("注：" if zh else "note: ") + note)
     return "\n".join(lines)
+
+
+def _throughput_lines(result, lang: str) -> list[str]:
+    """Per count: absolute throughput per GPU, TFLOP/s and MFU, and the layout when the
+    projection searched one (large transformers); the usable memory and its margin."""
+    if not result.samples_per_s_per_gpu:
+        return []
+    zh = lang == "zh"
+    tokens = any(t is not None for t in result.tokens_per_s_per_gpu)
+    unit = pick(lang, "tokens/s" if tokens else "samples/s", "token/秒" if tokens else "样本/秒")
+    lines = [pick(lang, f"per GPU ({unit}, model TFLOP/s, MFU, memory margin of "
+                        f"{quantity(result.usable_memory_gb or 0)} GB usable)",
+                  f"每卡（{unit}、模型 TFLOP/s、MFU、可用 {quantity(result.usable_memory_gb or 0)}"
+                  " GB 显存的余量）")]
+    for i, n in enumerate(result.gpus):
+        rate = result.tokens_per_s_per_gpu[i] if tokens else result.samples_per_s_per_gpu[i]
+        margin = result.memory_margin_gb[i] if result.memory_margin_gb else None
+        row = (f"{n:>5} {quantity(rate or 0, 4):>9} {quantity(result.tflops_per_gpu[i]):>7} "
+               f"{result.mfu[i]:>5.0%} {'' if margin is None else quantity(margin):>8}")
+        if result.layout:
+            row += "  " + (result.layout_zh[i] if zh else result.layout[i])
+        lines.append(row)
+    return lines

@@ -1,0 +1,175 @@
+"""The projection of a large transformer from its layouts (advisor/scaling/layouts/).
+
+Each count gets the fastest layout that fits (``layouts.engine.layout_curve``); its speed-up
+is its throughput over that of one GPU with enough memory (the same model, no split: F05,
+F24), so the curve and a planned run's hours come from one model. A measured single-GPU
+throughput, when given, sets the absolute level; the layouts set the ratios.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from advisor.catalog.gpus import GpuSpec
+from advisor.profile import Profile
+from advisor.scaling.inputs import pipeline_terms, single_gpu_samples_per_s
+from advisor.scaling.layouts.engine import LayoutCurve, layout_curve
+from advisor.scaling.links import LinkFigures
+from advisor.scaling.llm_compute import load_llm_params
+from advisor.scaling.parameters import ScalingParams
+from advisor.scaling.result import Projection
+from advisor.scaling.run_length import one_gpu_hours, run_tokens
+from advisor.text.i18n import Text
+from advisor.text.numbers import count_text, quantity
+
+NOTE_LAYOUTS = Text(
+    en="Each count runs the fastest split found that fits {usable} of the {memory} GB "
+       "of a GPU ({free:.0f} % kept free for fragmentation and the allocator): tensor parallel "
+       "inside one machine by degrees that divide the {heads} attention heads, pipeline "
+       "stages, and data parallel with plain, ZeRO-1/2 or FSDP-sharded states ({layers} "
+       "layers, width {hidden}{derived}).",
+    zh="每个卡数采用能放进单卡 {memory} GB 中 {usable} GB（留出 {free:.0f}% 给显存碎片和分配器）"
+       "的最快切分：机内张量并行（并行度整除 {heads} 个注意力头）、流水线分段，以及普通、ZeRO-1/2 或 "
+       "FSDP 分片的数据并行（{layers} 层，宽度 {hidden}{derived_zh}）。")
+NOTE_PLANNED = Text(
+    en="Planned from the run's size: {tokens} billion tokens x {per_token} GFLOP per token "
+       "(6 x parameters + attention) = {total} ZFLOP; the time comes from the layouts' "
+       "throughput, {mfu_low:.0%}-{mfu_high:.0%} of the GPU's peak (MFU). Published runs were "
+       "predicted within about {err:.0%} (leave-one-paper-out, benchmarks/llm_accuracy.py).",
+    zh="按训练规模规划：{tokens_zh} 亿个 token × 每 token {per_token} GFLOP（6 × 参数量 + 注意力）"
+       "= {total} ZFLOP；时间来自各切分方式的吞吐，达到 GPU 峰值的 {mfu_low:.0%}-{mfu_high:.0%}"
+       "（MFU）。对公开训练的预测误差约 {err:.0%}（按论文留一交叉验证，benchmarks/llm_accuracy.py）。")
+NOTE_REFERENCE = Text(
+    en="The model does not fit one GPU: the speed-up is over one hypothetical GPU with enough "
+       "memory ({hours} h for one run), as a model-parallel run is usually compared (F05, "
+       "F24).",
+    zh="单卡放不下该模型：加速比相对于一张显存足够的假想单卡（单次训练 {hours} 小时），"
+       "这是模型并行常用的比较方式（F05、F24）。")
+NOTE_NO_LAYOUT_FITS = Text(
+    en="On {gpus} no split fits: the least memory found is {need} GB per GPU of "
+       "{usable} GB usable ({layout}).",
+    zh="{n} 张卡时没有能放下的切分：最省显存的方式每卡也要 {need} GB，可用 {usable} GB"
+       "（{layout}）。")
+
+
+def _r(values, digits: int = 5) -> list[float]:
+    v = np.asarray(values, dtype=float)
+    safe = np.where(v > 0, v, 1.0)
+    scale = 10.0 ** (digits - 1 - np.floor(np.log10(safe)))
+    return np.where(v > 0, np.round(v * scale) / scale, v).tolist()
+
+
+def layout_projection(profile: Profile, counts: list[int], gpu: GpuSpec, links: LinkFigures,
+                      p: ScalingParams, notes: list[Text]) -> Projection:
+    q = load_llm_params()
+    curve = layout_curve(profile, counts, gpu, links, p, q)
+    n = np.array(counts, dtype=float)
+    seq = curve.shape.sequence
+    model_rate = np.array([curve.tokens_per_s_per_gpu(i) for i in range(len(counts))])
+    reference = curve.reference_tokens_per_s
+    measured = single_gpu_samples_per_s(profile)
+    scale = measured * seq / reference if measured else 1.0
+    tokens = model_rate * scale
+    # sharding the optimizer step can make a GPU's share faster than one GPU alone; the
+    # speed-up is still at most N
+    speed = np.minimum(n * model_rate / reference, n)
+    fed = _loader_cap(profile, curve, n, p)  # F28: a starved loader feeds each machine
+    starved = speed > fed
+    speed = np.minimum(speed, fed)
+    if counts[0] == 1:
+        speed[0] = 1.0
+        starved[0] = False
+    model_rate = speed * reference / n
+    tokens = model_rate * scale
+    spread = np.where(n > 1, np.exp(q.band_log_width), 1.0)
+    low = np.clip(speed / spread, 0.0, speed)
+    high = np.clip(speed * spread, speed, n)
+    hours_one = one_gpu_hours(profile, reference * scale / seq)
+    fits = [c.fits for c in curve.choices]
+    memory = np.array([c.memory_gb for c in curve.choices])
+    bottleneck = [("memory" if not c.fits else "input_pipeline" if cut else
+                   c.step.bottleneck[0]) for c, cut in zip(curve.choices, starved, strict=True)]
+    per_token = curve.shape.model_flops_per_token()
+    tflops = tokens * per_token / 1e12
+    out_notes = list(notes)
+    _layout_notes(profile, curve, counts, out_notes)
+    if profile.training.planned_from_size:
+        total_tokens = run_tokens(profile) or 0.0
+        mfu = (tflops / curve.cluster.peak_tflops)[np.array(fits)] if any(fits) \
+            else tflops / curve.cluster.peak_tflops  # of the counts that can run
+        out_notes.append(NOTE_PLANNED.format(
+            tokens=quantity(total_tokens / 1e9), tokens_zh=quantity(total_tokens / 1e8),
+            per_token=quantity(per_token / 1e9), total=quantity(total_tokens * per_token / 1e21),
+            mfu_low=float(mfu.min()), mfu_high=float(mfu.max()),
+            err=float(np.expm1(q.band_log_width))))
+    labels = [c.layout.label() for c in curve.choices]
+    return Projection(
+        gpus=counts, nodes=[int(k) for k in np.ceil(n / profile.hardware.gpus_per_node)],
+        speedup=_r(speed), speedup_low=_r(low), speedup_high=_r(high),
+        efficiency=_r(speed / n), step_time_s=_r(
+            [c.tokens_per_step / (rate * k * scale) for c, rate, k
+             in zip(curve.choices, model_rate, n, strict=True)]),
+        run_hours=_r(hours_one / speed), bottleneck=bottleneck,
+        memory_per_gpu_gb=np.round(memory, 2).tolist(), fits=fits,
+        parallelism=[c.layout.family for c in curve.choices],
+        single_gpu_fits=bool(fits[counts.index(1)]) if 1 in counts
+        else bool(curve.reference.memory_gb <= curve.usable_gb),
+        notes=[t.en for t in out_notes], notes_zh=[t.zh for t in out_notes],
+        samples_per_s_per_gpu=_r(tokens / seq), tokens_per_s_per_gpu=_r(tokens),
+        tflops_per_gpu=_r(tflops), mfu=_r(tflops / curve.cluster.peak_tflops, 4),
+        layout=[t.en for t in labels], layout_zh=[t.zh for t in labels],
+        tensor_parallel=[c.layout.tp for c in curve.choices],
+        pipeline_parallel=[c.layout.pp for c in curve.choices],
+        data_parallel=[c.layout.dp for c in curve.choices],
+        usable_memory_gb=round(curve.usable_gb, 2),
+        memory_margin_gb=np.round(curve.usable_gb - memory, 2).tolist(),
+        run_hours_one_gpu=float(f"{hours_one:.5g}"),
+        planned_from_size=profile.training.planned_from_size)
+
+
+def _loader_cap(profile: Profile, curve: LayoutCurve, n: np.ndarray,
+                p: ScalingParams) -> np.ndarray:
+    """The most speed-up a starved or core-limited loader allows (# F28): its capacity, in
+    single-GPU steps, per machine that reads data; a pipeline replica reads through its first
+    stage's machine."""
+    _, capacity = pipeline_terms(profile, p)
+    if capacity is None:
+        return np.full_like(n, np.inf)
+    nodes = np.ceil(n / profile.hardware.gpus_per_node)
+    readers = np.array([min(k, c.layout.dp) if c.layout.pp > 1 else k
+                        for k, c in zip(nodes, curve.choices, strict=True)])
+    return np.maximum(capacity, 1.0) * readers
+
+
+def _layout_notes(profile: Profile, curve: LayoutCurve, counts: list[int],
+                  notes: list[Text]) -> None:
+    s = curve.shape
+    derived = "" if s.shape_given else ", derived from the parameters"
+    notes.append(Text(
+        en=NOTE_LAYOUTS.en.format(usable=quantity(curve.usable_gb),
+                                  memory=quantity(curve.cluster.memory_gb),
+                                  free=100 * (1 - curve.usable_gb / curve.cluster.memory_gb),
+                                  heads=s.heads, layers=s.layers, hidden=s.hidden,
+                                  derived=derived),
+        zh=NOTE_LAYOUTS.zh.format(usable=quantity(curve.usable_gb),
+                                  memory=quantity(curve.cluster.memory_gb),
+                                  free=100 * (1 - curve.usable_gb / curve.cluster.memory_gb),
+                                  heads=s.heads, layers=s.layers, hidden=s.hidden,
+                                  derived_zh="" if s.shape_given else "，由参数量推算")))
+    if curve.reference.memory_gb > curve.usable_gb:
+        hours = one_gpu_hours(profile, curve.reference_tokens_per_s / s.sequence) \
+            if profile.training.planned_from_size else profile.training.run_hours_one_gpu
+        if hours:
+            notes.append(NOTE_REFERENCE.format(hours=quantity(hours)))
+    for n, c in zip(counts, curve.choices, strict=True):
+        if not c.fits:
+            label = c.layout.label()
+            notes.append(Text(
+                en=NOTE_NO_LAYOUT_FITS.en.format(gpus=count_text(n, "GPU"),
+                                                 need=quantity(c.memory_gb),
+                                                 usable=quantity(curve.usable_gb),
+                                                 layout=label.en),
+                zh=NOTE_NO_LAYOUT_FITS.zh.format(n=n, need=quantity(c.memory_gb),
+                                                 usable=quantity(curve.usable_gb),
+                                                 layout=label.zh)))
+            break

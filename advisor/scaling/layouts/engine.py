@@ -1,0 +1,124 @@
+"""A profile's large transformer over several GPU counts: the layout kept at each count.
+
+``uses_layouts`` says when the projection takes this path: a language model (task ``llm``, or
+an ``nlp`` transformer) that does not fit one GPU with plain data parallel or whose profile
+fixes tensor or pipeline parallel, or an ``llm`` planned from its size. ``layout_curve`` searches every count
+(``search.best_layout``) with what the profile fixes, plus one hypothetical GPU with enough
+memory: the reference a speed-up is measured against (F05, F24).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from advisor.catalog.gpus import GpuSpec
+from advisor.profile import ActivationCheckpointing, Parallelism, Precision, Profile, Task
+from advisor.scaling.inputs import grad_bytes_per_param
+from advisor.scaling.layouts.cluster import Cluster, cluster_of
+from advisor.scaling.layouts.search import Choice, Fixed, choose_many, enumerate_layouts
+from advisor.scaling.layouts.shape import ModelShape, shape_of
+from advisor.scaling.layouts.states import StateBytes, mixed_precision_adam
+from advisor.scaling.links import LinkFigures
+from advisor.scaling.llm_compute import LlmParams, load_llm_params
+from advisor.scaling.memory import single_gpu_fits
+from advisor.scaling.parameters import ScalingParams
+
+_SHARDING = {Parallelism.data: ("none",), Parallelism.zero1: ("zero1",),
+             Parallelism.zero2: ("zero2",), Parallelism.zero3: ("zero3",),
+             Parallelism.fsdp: ("fsdp",), Parallelism.hsdp: ("hsdp",)}
+_LAYOUT_CHOICES = (Parallelism.tensor, Parallelism.pipeline, Parallelism.hsdp)
+
+
+def uses_layouts(profile: Profile, memory_gb: float, p: ScalingParams) -> bool:
+    """Language models (``llm``; an ``nlp`` transformer when it is split or does not fit one
+    GPU) take the layouts; everything else the data-parallel model."""
+    t = profile.training
+    if profile.task not in (Task.llm, Task.nlp):
+        return False
+    split = (bool(t.tensor_parallel) or bool(t.pipeline_parallel)
+             or t.parallelism in _LAYOUT_CHOICES or not single_gpu_fits(profile, memory_gb, p))
+    return split or (profile.task == Task.llm and t.planned_from_size)
+
+
+def states_of(profile: Profile) -> StateBytes:
+    """Mixed-precision Adam; AMP (autocast) keeps fp32 weights and gradients: 4 + 4 + 8."""
+    precision = profile.training.precision
+    if precision in (Precision.fp32, Precision.tf32, Precision.amp):
+        return StateBytes(weight_bytes=4.0, grad_bytes=4.0, optimizer_bytes=8.0)
+    return mixed_precision_adam(2.0)
+
+
+def fixed_of(profile: Profile, gpus_per_node: int,
+             default_micro_batches_per_stage: float = 2.0) -> Fixed:
+    """What the profile fixes. An explicit pipeline without a micro-batch count splits each
+    step into ``default_micro_batches_per_stage`` x p micro-batches (F06: m = 2p gives 4
+    GPUs about 3x)."""
+    t = profile.training
+    chosen = t.parallelism != Parallelism.auto
+    tp, pp = t.tensor_parallel, t.pipeline_parallel
+    if t.parallelism in _SHARDING:  # a data-parallel family: no split unless degrees given
+        tp, pp = tp or 1, pp or 1
+    elif t.parallelism == Parallelism.tensor:  # layers split inside a machine, replicas beyond
+        pp = pp or 1
+    elif t.parallelism == Parallelism.pipeline:  # the layers staged over the GPUs
+        tp = tp or 1
+    return Fixed(tp=tp, pp=pp, sharding=_SHARDING.get(t.parallelism),
+                 micro_batch=t.batch_per_gpu if chosen else None,
+                 interleave=t.pipeline_interleave,
+                 max_micro_batch=t.batch_per_gpu,
+                 min_tp=2 if t.parallelism == Parallelism.tensor else 1,
+                 min_pp=2 if t.parallelism == Parallelism.pipeline else 1,
+                 one_pipeline=t.parallelism == Parallelism.pipeline and not pp,
+                 pipeline_micro_batches=t.micro_batches,
+                 micro_batches_per_stage=default_micro_batches_per_stage
+                 if t.parallelism == Parallelism.pipeline else None)
+
+
+@dataclass(frozen=True)
+class LayoutCurve:
+    shape: ModelShape
+    cluster: Cluster
+    usable_gb: float
+    choices: list[Choice]  # one per count
+    reference: Choice  # one GPU with enough memory
+
+    def tokens_per_s_per_gpu(self, i: int) -> float:
+        c = self.choices[i]
+        return c.tokens_per_step / (c.step_s * c.layout.gpus)
+
+    @property
+    def reference_tokens_per_s(self) -> float:
+        return self.reference.tokens_per_step / self.reference.step_s
+
+
+def layout_curve(profile: Profile, counts: list[int], gpu: GpuSpec, links: LinkFigures,
+                 p: ScalingParams, q: LlmParams | None = None) -> LayoutCurve:
+    q = q or load_llm_params()
+    t = profile.training
+    hw = profile.hardware
+    shape = shape_of(profile)
+    cluster = cluster_of(gpu, links, t.precision, hw.gpus_per_node, p.busbw_efficiency)
+    states = states_of(profile)
+    grads = grad_bytes_per_param(profile)
+    usable = gpu.memory_gb * p.memory_usable_fraction
+    fixed = fixed_of(profile, hw.gpus_per_node, p.default_microbatches_per_stage)
+    checkpointing = ActivationCheckpointing(t.activation_checkpointing).value
+    batches = [t.global_batch or t.batch_per_gpu * t.gradient_accumulation_steps * n
+               for n in counts]
+    one = t.global_batch or t.batch_per_gpu * t.gradient_accumulation_steps
+    groups = [enumerate_layouts(shape, n, hw.gpus_per_node, batch, checkpointing, fixed)
+              for n, batch in zip(counts, batches, strict=True)]
+    # what the profile fixes cannot run on n GPUs (degrees that do not divide it): the
+    # nearest split that can
+    loose = Fixed(max_micro_batch=t.batch_per_gpu)
+    groups = [g if g.size else enumerate_layouts(shape, n, hw.gpus_per_node, batch,
+                                                 checkpointing, loose)
+              for g, n, batch in zip(groups, counts, batches, strict=True)]
+    # one GPU with enough memory: the reference a speed-up is measured against
+    groups.append(enumerate_layouts(shape, 1, hw.gpus_per_node, one, checkpointing,
+                                    Fixed(micro_batch=min(t.batch_per_gpu, one))))
+    chosen = choose_many(shape, groups, cluster, states, q, grads,
+                         [usable] * len(counts) + [float("inf")], q.context_overhead_gb)
+    choices, reference = chosen[:-1], chosen[-1]
+    return LayoutCurve(shape=shape, cluster=cluster, usable_gb=usable, choices=choices,
+                       reference=reference)

@@ -1,0 +1,155 @@
+"""GPU memory of one GPU under a layout, by component, for many layouts at once.
+
+* States (``states.py``): one pipeline stage's parameters (its layers and, on the first and
+  last stage, the tied embedding), split by tensor parallel; ZeRO-1 shards the optimizer
+  states over the data-parallel group, ZeRO-2 also the gradients, ZeRO-3 / FSDP also the
+  weights; FSDP hybrid shard only over the group's GPUs inside one machine.
+* Buffers: unsharded gradients are all-reduced from a full-precision buffer; ZeRO-2 reduces
+  through fixed buckets (DeepSpeed's 5e8-element reduce and all-gather buckets); FSDP holds
+  the gathered flat parameter of the layer it computes and of the one it prefetches, plus
+  one layer's unsharded gradients (Zhao et al. 2023, Sec. 3.4 and 4.4); DeepSpeed ZeRO-3
+  caps its gathered parameters (stage3_max_live_parameters 1e9, prefetch bucket 5e7,
+  reduce bucket 5e8 elements).
+* Activations per layer and micro-batch (Korthikanti et al. 2022, Table 2): ``s b h (34 + 5 a
+  s / h)`` bytes at 16 bits, of which ``5 a s^2 b`` are the attention scores a memory-efficient
+  (flash) kernel never stores; tensor parallel divides them by t with sequence parallel, else
+  ``s b h (10 + 24 / t + 5 a s / (h t))``; selective recomputation keeps no scores; full
+  recomputation keeps each layer's input (2 s b h, / t with sequence parallel) plus one
+  layer's activations while it is recomputed. The first pipeline stage holds ``min(m, p)``
+  micro-batches in flight (1F1B), x ``1 + (p - 1) / (p v)`` interleaved; the last stage
+  holds one and the fp32 logits (4 s b V / t) with their 16-bit gradient (2 s b V / t) at the
+  start of the backward pass, when every activation is still held.
+* A fixed overhead per GPU (CUDA context and kernels, ``memory_overhead_gb``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from advisor.scaling.layouts.cluster import Cluster
+from advisor.scaling.layouts.layout import (
+    CK_FULL,
+    CK_NONE,
+    CK_SELECTIVE,
+    FSDP,
+    HSDP,
+    NONE,
+    ZERO1,
+    ZERO2,
+    ZERO3,
+    Candidates,
+)
+from advisor.scaling.layouts.shape import ModelShape
+from advisor.scaling.layouts.states import StateBytes
+
+DEEPSPEED_BUCKET_ELEMENTS = 2 * 5e8  # ZeRO-1/2 reduce_bucket_size + allgather_bucket_size
+DEEPSPEED_LIVE_ELEMENTS = 1e9 + 5e7 + 5e8  # ZeRO-3 max live parameters + prefetch + reduce
+# The loss keeps fp32 logits (4 s b V / t, Korthikanti et al. 2022 Sec. 4.3); the backward
+# pass starts, when every activation is still held, by writing their 16-bit gradient beside.
+LOGIT_BYTES = 6.0
+
+
+@dataclass(frozen=True)
+class MemoryParts:
+    """GB per GPU, arrays parallel to the candidates; the busiest pipeline stage."""
+
+    weights: np.ndarray
+    grads: np.ndarray
+    optimizer: np.ndarray
+    buffers: np.ndarray
+    activations: np.ndarray
+    logits: np.ndarray
+    overhead: float
+
+    @property
+    def states(self) -> np.ndarray:
+        return self.weights + self.grads + self.optimizer
+
+    @property
+    def total(self) -> np.ndarray:
+        return self.states + self.buffers + self.activations + self.logits + self.overhead
+
+
+def shard_group(c: Candidates, gpus_per_node: int) -> np.ndarray:
+    """GPUs a replica's states are sharded over: the data-parallel group for ZeRO and FSDP,
+    its members inside one machine for hybrid shard, none otherwise."""
+    local = np.maximum(gpus_per_node // np.maximum(c.tp * c.pp, 1), 1)
+    return np.where(c.sharding == HSDP, np.minimum(c.dp, local), c.dp).astype(float)
+
+
+def layer_activation_bytes(shape: ModelShape, c: Candidates, cluster: Cluster,
+                           keep_scores: np.ndarray | bool) -> np.ndarray:
+    """Bytes one layer keeps for one micro-batch without recomputation (Korthikanti Eq. 1-4)."""
+    t = c.tp.astype(float)
+    sbh = shape.sequence * c.micro_batch * shape.hidden
+    scores = np.where(keep_scores, 5.0 * shape.heads * shape.sequence / shape.hidden, 0.0)
+    parallel = np.where(c.sequence_parallel & (c.tp > 1), (34.0 + scores) / t,
+                        10.0 + 24.0 / t + scores / t)
+    return sbh * parallel * cluster.bytes_per_value / 2.0
+
+
+def activation_bytes(shape: ModelShape, c: Candidates, cluster: Cluster
+                     ) -> tuple[np.ndarray, np.ndarray]:
+    """(first stage, last stage) activation bytes per GPU."""
+    standard = not cluster.flash_attention
+    keep = (c.checkpointing == CK_NONE) & standard
+    per_layer = layer_activation_bytes(shape, c, cluster, keep)
+    working = layer_activation_bytes(shape, c, cluster, standard)  # one layer recomputed
+    split = np.where(c.sequence_parallel & (c.tp > 1), c.tp, 1).astype(float)
+    inputs = 2.0 * shape.sequence * c.micro_batch * shape.hidden / split \
+        * cluster.bytes_per_value / 2.0
+    stage_layers = np.ceil(shape.layers / c.pp)
+    p = c.pp.astype(float)
+    in_flight = np.where(c.pp > 1, np.minimum(c.micro_batches, c.pp), 1).astype(float)
+    interleaved = np.where(c.interleave > 1, 1.0 + (p - 1.0) / (p * c.interleave), 1.0)
+    kept = np.where(c.checkpointing == CK_FULL, inputs, per_layer)
+    extra = np.where(c.checkpointing == CK_FULL, working, 0.0)
+    first = in_flight * interleaved * stage_layers * kept + extra
+    last = stage_layers * kept + extra
+    return first, last
+
+
+def memory_parts(shape: ModelShape, c: Candidates, cluster: Cluster, states: StateBytes,
+                 overhead_gb: float) -> MemoryParts:
+    """Memory per GPU of every candidate (the larger of the first and last stage)."""
+    t = c.tp.astype(float)
+    stage = (shape.layer_params * np.ceil(shape.layers / c.pp) + shape.embedding_params) / t
+    layer = shape.layer_params / t
+    group = shard_group(c, cluster.gpus_per_node)
+    s = c.sharding
+    opt_shard = np.where(s >= ZERO1, group, 1.0)
+    grad_shard = np.where(s >= ZERO2, group, 1.0)
+    weight_shard = np.where(s >= ZERO3, group, 1.0)
+    trainable = stage * states.trainable_fraction
+    weights = stage * states.weight_bytes / weight_shard
+    if not states.weights_on_gpu:
+        weights = np.where(s >= ZERO3, 0.0, weights)
+    grads = trainable * states.grad_bytes / grad_shard
+    optimizer = trainable * states.optimizer_bytes / opt_shard if states.optimizer_on_gpu \
+        else np.zeros_like(stage)
+    full_buffer = trainable * states.grad_buffer_bytes
+    buffers = np.select(
+        [((s == NONE) | (s == ZERO1)) & (c.dp > 1), s == ZERO2, s == ZERO3,
+         (s == FSDP) | (s == HSDP)],
+        [full_buffer,
+         np.minimum(DEEPSPEED_BUCKET_ELEMENTS * states.weight_bytes, full_buffer),
+         np.minimum(3.0 * layer, DEEPSPEED_LIVE_ELEMENTS) * states.weight_bytes,
+         3.0 * layer * states.weight_bytes],
+        default=0.0)
+    buffers = np.where((s >= ZERO3) & (group <= 1), 0.0, buffers)
+    first, last = activation_bytes(shape, c, cluster)
+    logits = LOGIT_BYTES * shape.sequence * c.micro_batch * shape.vocab / t
+    # the busiest stage: the first (most micro-batches in flight) or the last (the logits)
+    last_total = last + logits
+    first_is_larger = (c.pp > 1) & (first >= last_total)
+    act = np.where(c.pp > 1, np.where(first_is_larger, first, last), first)
+    logit = np.where(first_is_larger, 0.0, logits)
+    gb = 1e-9
+    return MemoryParts(weights=weights * gb, grads=grads * gb, optimizer=optimizer * gb,
+                       buffers=buffers * gb, activations=act * gb, logits=logit * gb,
+                       overhead=overhead_gb)
+
+
+__all__ = ["CK_FULL", "CK_NONE", "CK_SELECTIVE", "MemoryParts", "memory_parts", "shard_group"]

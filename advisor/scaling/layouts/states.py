@@ -1,0 +1,40 @@
+"""Bytes per parameter of the training states, and where they live.
+
+Mixed-precision Adam keeps a 16-bit copy of the weights (2 bytes), 16-bit gradients (2) and
+fp32 optimizer states: master weights, momentum and variance (4 + 4 + 4 = 12): the 2/2/12 =
+16 bytes of ZeRO (Rajbhandari et al. 2019, Sec. 3.1). Training in fp32 keeps 4-byte weights
+and gradients and 8 bytes of moments (the weights are their own master copy). Gradients that
+are all-reduced whole also need a full-precision buffer (the "flattened fp32 buffer" of the
+ZeRO paper, 4 bytes per parameter; DDP's gradient buckets).
+
+``StateBytes`` is where training methods plug in (fine-tuning with most weights frozen, 8-bit
+optimizers, states offloaded to the host): the memory model reads only these numbers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class StateBytes:
+    weight_bytes: float = 2.0  # per parameter, the copy the GPU computes with
+    grad_bytes: float = 2.0  # per trainable parameter
+    optimizer_bytes: float = 12.0  # per trainable parameter (fp32 master + Adam moments)
+    grad_buffer_bytes: float = 4.0  # per parameter whose gradients are all-reduced unsharded
+    trainable_fraction: float = 1.0  # share of the parameters that is trained
+    optimizer_on_gpu: bool = True  # False: optimizer states offloaded to host memory
+    weights_on_gpu: bool = True  # False: sharded weights streamed from host memory
+
+    @property
+    def per_param(self) -> float:
+        """Bytes per parameter of weights, gradients and optimizer states together."""
+        return (self.weight_bytes + self.trainable_fraction
+                * (self.grad_bytes + self.optimizer_bytes))
+
+
+def mixed_precision_adam(bytes_per_value: float = 2.0) -> StateBytes:
+    """Adam with 16-bit compute (2/2/12 bytes), or plain fp32 training (4/4/8)."""
+    if bytes_per_value >= 4.0:
+        return StateBytes(weight_bytes=4.0, grad_bytes=4.0, optimizer_bytes=8.0)
+    return StateBytes()

@@ -1,0 +1,76 @@
+"""Step time of a layout: compute, the communication it cannot hide, and the pipeline bubble.
+
+For the busiest stage's GPU, with m micro-batches per replica and v model chunks per GPU:
+
+    micro-batch  = compute + tensor-parallel exchange
+                   + max(0, weight gathers / reduce-scatters - shard_overlap x compute)
+    step         = m x micro-batch + (p - 1) / v x micro-batch      (bubble, Narayanan Sec. 2.2)
+                   + stage-boundary sends + gradient reduction not hidden behind the last
+                   backward pass + gathers after the optimizer step + the optimizer step
+
+ZeRO-3 / FSDP pay their gathers every micro-batch: halve the micro-batch and the compute that
+hides them halves while the gathers do not (DeepSpeed's ZeRO-3 per-GPU throughput halves with
+the micro-batch: Narayanan et al. 2021, Table 2).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from advisor.scaling.layouts.cluster import Cluster
+from advisor.scaling.layouts.layout import ZERO1, Candidates
+from advisor.scaling.layouts.memory import shard_group
+from advisor.scaling.layouts.shape import ModelShape
+from advisor.scaling.layouts.states import StateBytes
+from advisor.scaling.layouts.traffic import Traffic, traffic
+from advisor.scaling.llm_compute import LlmParams, compute_per_micro_batch_s, optimizer_step_s
+
+BACKWARD_SHARE = 2.0 / 3.0  # the backward pass is twice the forward
+
+
+@dataclass(frozen=True)
+class StepTime:
+    """Seconds per optimizer step and its parts, arrays parallel to the candidates."""
+
+    compute_s: np.ndarray  # m micro-batches of compute (incl. recomputation)
+    communication_s: np.ndarray  # exposed tensor, pipeline and data-parallel traffic
+    bubble_s: np.ndarray
+    optimizer_s: np.ndarray
+    step_s: np.ndarray
+    traffic: Traffic
+
+    @property
+    def bottleneck(self) -> list[str]:
+        """compute, communication or pipeline_bubble: the largest non-compute part when it
+        exceeds a tenth of the step, else compute."""
+        names = []
+        for comm, bubble, step in zip(self.communication_s, self.bubble_s, self.step_s,
+                                      strict=True):
+            top = max(comm, bubble)
+            if top < 0.1 * step:
+                names.append("compute")
+            else:
+                names.append("communication" if comm >= bubble else "pipeline_bubble")
+        return names
+
+
+def step_time(shape: ModelShape, c: Candidates, cluster: Cluster, states: StateBytes,
+              q: LlmParams, grad_reduce_bytes: float) -> StepTime:
+    compute_mb = compute_per_micro_batch_s(shape, c, cluster, q)
+    moved = traffic(shape, c, cluster, grad_reduce_bytes)
+    shard_exposed = np.maximum(moved.shard_per_micro_batch - q.shard_overlap * compute_mb, 0.0)
+    micro = compute_mb + moved.tp_per_micro_batch + shard_exposed
+    m = c.micro_batches.astype(float)
+    bubble = np.where(c.pp > 1, (c.pp - 1.0) / c.interleave * micro, 0.0)
+    hidden = np.minimum(q.gradient_overlap * moved.grads_per_step, BACKWARD_SHARE * compute_mb)
+    grads_exposed = moved.grads_per_step - hidden
+    group = shard_group(c, cluster.gpus_per_node)
+    shards = np.where(c.sharding >= ZERO1, group, 1.0)
+    optimizer = optimizer_step_s(shape, c, cluster, states, shards)
+    communication = m * (moved.tp_per_micro_batch + shard_exposed) + moved.pp_per_step \
+        + grads_exposed + moved.exposed_per_step
+    step = m * compute_mb + communication + bubble + optimizer
+    return StepTime(compute_s=m * compute_mb, communication_s=communication, bubble_s=bubble,
+                    optimizer_s=optimizer, step_s=step, traffic=moved)

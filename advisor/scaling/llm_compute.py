@@ -1,0 +1,117 @@
+"""How fast one GPU computes its share of a transformer layout: the efficiency model.
+
+The time of one micro-batch on one GPU is its matmul work at the achievable matmul rate plus
+its element-wise work at the memory bandwidth (a roofline per kind of work, as Calculon and
+llm-analysis split it):
+
+* matmuls (the layers' weight matrices, the attention core, the output layer): hardware FLOPs
+  / (peak x MAMF share of the generation x ``gemm_share`` x d / (d + ``gemm_half_width``)),
+  with d = h / t the per-GPU matrix width: narrow tensor-parallel slices run matmuls less
+  efficiently;
+* element-wise work (layer norms, activation functions, dropout, residual adds, soft-max):
+  ``activation_traffic`` bytes moved per byte of activations the layer keeps, per pass, at the
+  memory bandwidth; a standard attention kernel also streams its s x s scores
+  (``score_traffic``), a memory-efficient (flash) kernel does not;
+* the optimizer step: every local state read and written once per step.
+
+GPU generation enters through its peak, its MAMF share and its bandwidth: an H100 has 3.2x an
+A100's tensor peak but 1.6x its bandwidth, so the same model reaches a lower share of its
+peak (MFU). The parameters are fitted on published runs (benchmarks/fit_llm.py, with
+leave-one-source-out cross-validation) and stored in resources/scaling/llm_parameters.yaml.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from functools import cache
+
+import numpy as np
+import yaml
+
+from advisor.files.paths import resources_dir
+from advisor.scaling.layouts.cluster import Cluster
+from advisor.scaling.layouts.layout import CK_FULL, CK_NONE, Candidates
+from advisor.scaling.layouts.memory import layer_activation_bytes
+from advisor.scaling.layouts.shape import ModelShape
+from advisor.scaling.layouts.states import StateBytes
+
+FITTED = ("gemm_share", "gemm_half_width", "activation_traffic", "score_traffic",
+          "gradient_overlap", "shard_overlap")
+
+
+@dataclass(frozen=True)
+class LlmParams:
+    gemm_share: float = 0.8
+    gemm_half_width: float = 256.0
+    activation_traffic: float = 3.0
+    score_traffic: float = 3.0
+    gradient_overlap: float = 0.5
+    shard_overlap: float = 0.9
+    band_log_width: float = 0.15
+    context_overhead_gb: float = 1.343  # CUDA context and kernels (HF "model memory anatomy")
+
+    def with_values(self, **values: float) -> LlmParams:
+        return replace(self, **values)
+
+
+@cache
+def _raw() -> dict:
+    path = resources_dir() / "scaling" / "llm_parameters.yaml"
+    return yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+
+
+@cache
+def load_llm_params() -> LlmParams:
+    entries = _raw().get("parameters", {})
+    known = {f.name for f in fields(LlmParams)}
+    return LlmParams(**{k: float(v["value"]) for k, v in entries.items() if k in known})
+
+
+@cache
+def mamf_fraction() -> dict[str, float]:
+    return {k: float(v) for k, v in _raw().get("mamf_fraction", {}).items()}
+
+
+def matmul_tflops(cluster: Cluster, width: np.ndarray, q: LlmParams) -> np.ndarray:
+    """Sustained matmul TFLOP/s for per-GPU matrices ``width`` columns wide."""
+    table = mamf_fraction()
+    share = table.get(cluster.generation, table.get("unknown", 0.8))
+    return cluster.peak_tflops * share * q.gemm_share * width / (width + q.gemm_half_width)
+
+
+def compute_per_micro_batch_s(shape: ModelShape, c: Candidates, cluster: Cluster,
+                              q: LlmParams) -> np.ndarray:
+    """Forward + backward (+ recomputation) of one micro-batch on the busiest stage's GPU.
+    Pipeline stages hold whole layers; the last also runs the output layer and the loss,
+    unless moving a layer off it makes the busiest stage lighter (Llama 3's pipeline,
+    DeepSpeed's partitioning by parameters)."""
+    t = c.tp.astype(float)
+    tokens = c.micro_batch * shape.sequence
+    full = c.checkpointing == CK_FULL
+    layer_passes = np.where(full, 4.0, 3.0)
+    attention_passes = np.where(c.checkpointing != CK_NONE, 4.0, 3.0)
+    weights, attention, output = (f * tokens for f in shape.forward_flops_per_token())
+    layer_flops = (weights * layer_passes + attention * attention_passes) / shape.layers / t
+    output_flops = 3.0 * output / t
+    kept = layer_activation_bytes(shape, c, cluster, False)
+    scores = layer_activation_bytes(shape, c, cluster, True) - kept
+    standard = 0.0 if cluster.flash_attention else 1.0
+    layer_bytes = (q.activation_traffic * kept * layer_passes
+                   + q.score_traffic * scores * standard * attention_passes)
+    # the loss: soft-max of the fp32 logits forward, its gradient backward
+    output_bytes = 2.0 * q.activation_traffic * 4.0 * tokens * shape.vocab / t
+    width = matmul_tflops(cluster, shape.hidden / t, q) * 1e12
+    bandwidth = cluster.memory_bandwidth_gbs * 1e9
+    layer_s = layer_flops / width + layer_bytes / bandwidth
+    output_s = output_flops / width + output_bytes / bandwidth
+    whole = shape.layers * layer_s + output_s
+    as_is = np.ceil(shape.layers / c.pp) * layer_s + output_s  # the output on the last stage
+    moved = np.ceil((shape.layers + output_s / layer_s) / c.pp) * layer_s  # layers moved off
+    return np.where(c.pp > 1, np.minimum(as_is, moved), whole)
+
+
+def optimizer_step_s(shape: ModelShape, c: Candidates, cluster: Cluster,
+                     states: StateBytes, shards: np.ndarray) -> np.ndarray:
+    """Reading and writing every local optimizer state, weight and gradient once per step."""
+    local = (shape.layer_params * np.ceil(shape.layers / c.pp) + shape.embedding_params) / c.tp / shards
+    return 2.0 * local * states.per_param / (cluster.memory_bandwidth_gbs * 1e9)
