@@ -22,7 +22,7 @@ from advisor.scaling.inputs import (
     step_compute_s,
     vgpu_sharing,
 )
-from advisor.scaling.layout_projection import layout_projection
+from advisor.scaling.layout_projection import NOTE_REFERENCE, layout_projection
 from advisor.scaling.layouts.cluster import peak_tflops
 from advisor.scaling.layouts.engine import uses_layouts
 from advisor.scaling.links import link_figures
@@ -48,6 +48,16 @@ _MINOR = 0.1  # an overhead below this share of the step leaves the GPU compute-
 NOTE_NO_FIT = Text(en="Plain data parallel does not fit one GPU's memory; the speed-up is over "
                       "a hypothetical single GPU with enough memory (F05, F24).",
                    zh="单卡显存放不下普通数据并行；加速比相对于一张显存足够的假想单卡（F05、F24）。")
+
+
+def says_one_gpu_cannot_hold(notes: list[str]) -> bool:
+    """Whether a projection's notes (either language) already say that one GPU cannot hold
+    the model: the data-parallel note or the layouts' reference note."""
+    starts = [text.split("{")[0] for note in (NOTE_NO_FIT, NOTE_REFERENCE)
+              for text in (note.en, note.zh)]
+    return any(note.startswith(start) for note in notes for start in starts)
+
+
 NOTE_VGPU = Text(en="Virtualised GPUs may share a physical card: the low end assumes {v:g} "
                     "vGPUs per card (F29).",
                  zh="虚拟化的 GPU 可能共享同一张物理卡：下限按每卡 {v:g} 个 vGPU 估计（F29）。")
