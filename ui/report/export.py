@@ -72,9 +72,9 @@ def report_html(rec: Recommendation, profile: Profile, lang: str, images: dict,
         projection_html(rec, lang, images),
         diagnosis_html(diagnosis, lang, images),
         costs_html(rec, lang, images, breakeven_text(rec, lang), deadline_given),
-        compare_html(comparison, lang, images),
-        pitfalls_html(rec, lang),
+        pitfalls_html(rec, lang),  # on the break-even's page: read with the money
         advice_html(rec, profile, lang),
+        compare_html(comparison, lang, images),  # its own pages, after the set-up
         appendix_html(rec, lang) if appendix else "",
     ])
 
@@ -125,7 +125,7 @@ def render_pdf_bytes(recommendation: Recommendation, profile: Profile, lang: str
             compare_plot(comparison, lang, quiet=True), families, size_px=COMPARE_SIZE_PX))
     doc = build_document(report_html(recommendation, profile, lang, images, generated,
                                      diagnosis, appendix=appendix, comparison=comparison),
-                         images, fonts, lang)
+                         images, fonts, lang, own_pages=frozenset({L.H_APPENDIX.get(lang)}))
     buffer = QBuffer()
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
     title = f"{L.REPORT_TITLE.get(lang)}: {profile.model.name}"
