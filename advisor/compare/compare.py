@@ -74,9 +74,12 @@ def compare(profile: Profile, options: Sequence[Option] | None = None, *,
     _value_and_limits(profile, results, baseline, catalog, given_in, out_currency)
     refs = _front_and_dominance(results)
     if verdicts:
+        yours = next((r for r in results if r.kind == "yours"), None)
         for ev, res in zip(evaluated, results, strict=True):
             res.verdict = verdict_of(ev)
             point = res.point(res.verdict.gpus)
+            if point is None and yours is not None and res.verdict.gpus < ev.option.min_gpus:
+                point = yours.point(res.verdict.gpus)  # below its start it is the user's setup
             if point is not None and point.dominated_by is not None:
                 res.verdict.dominated_by = point.dominated_by
     labels = {r.id: r.label for r in results}

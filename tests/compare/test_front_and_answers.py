@@ -141,7 +141,8 @@ def test_a_cheaper_price_never_makes_an_option_look_worse(prices, factor, field)
 
 
 @pytest.mark.parametrize("example", [p for p in EXAMPLES
-                                     if "medium" in p.stem or "large-model" in p.stem],
+                                     if "medium" in p.stem or "large-model" in p.stem
+                                     or p.stem.startswith("plan-")],  # planned from size
                          ids=lambda p: p.stem)
 def test_every_option_shows_the_numbers_recommend_gives_its_profile(example):
     from advisor.catalog.profile_check import load_profile
@@ -164,3 +165,9 @@ def test_every_option_shows_the_numbers_recommend_gives_its_profile(example):
         assert shown.verdict.rating == rec.verdict.rating
         assert shown.verdict.gpus == rec.verdict.gpus
         assert shown.verdict.headline == rec.verdict.headline
+        at = shown.point(shown.verdict.gpus)
+        if at is None and shown.verdict.gpus < min(p.gpus for p in shown.points):
+            # below where the option starts it is the user's setup, dominated as that is
+            at = next(o for o in result.options if o.kind == "yours").point(shown.verdict.gpus)
+        assert at is not None, (shown.id, shown.verdict.gpus)
+        assert shown.verdict.dominated_by == at.dominated_by
