@@ -13,6 +13,8 @@ from advisor.cli import build_parser, main
 from tests.support.paths import ROOT
 
 EXAMPLES = ROOT / "examples"
+SMI_QUERY = ROOT / "tests" / "fixtures" / "nvidia-smi" / "query" / \
+    "a40-10gpu-550-two-sw-power-cap-active.txt"
 NO_CURRENCY = """schema_version: 1
 task: image_classification
 model: {name: ResNet-50, params_millions: 25.6}
@@ -58,6 +60,7 @@ COMMANDS = {
     "project": lambda p: ["project", p],
     "catalog": lambda p: ["catalog", "--section", "gpus"],
     "diagnose": lambda p: ["diagnose", str(EXAMPLES / "measured-4gpu-only-1.8x-diagnose.yaml")],
+    "import-smi": lambda p: ["import-smi", str(SMI_QUERY)],
 }
 
 

@@ -37,3 +37,26 @@ def test_the_section_shows_the_chart_table_and_answers(tmp_path, lang, heading, 
     assert best is not None and flat(best.why.get(lang)) in section
     images_on = {page for page, _w, _h in pdf_images(path)}
     assert at + 1 in images_on  # the chart sits on the section's first page (1-based)
+
+
+def _figures(html_text: str, lang: str) -> tuple[list[str], list[str]]:
+    """The money amounts and the run times the section prints, in order of appearance."""
+    import html
+    import re
+
+    text = html.unescape(re.sub(r"<[^>]+>", " ", html_text))
+    money = re.findall(r"[¥$€]\d+(?:,\d{3})*(?:\.\d+)?", text)
+    unit = " h" if lang == "en" else " 小时"
+    hours = re.findall(r"(\d+(?:,\d{3})*(?:\.\d+)?)" + unit, text)
+    return money, hours
+
+
+def test_the_section_prints_the_same_figures_in_both_languages():
+    from ui.report.compare_section import compare_html
+
+    profile = load_profile(MEDIUM)
+    result = compare(profile)
+    en, zh = (_figures(compare_html(result, lang, {}), lang) for lang in ("en", "zh"))
+    assert en == zh
+    money, hours = en
+    assert len(money) >= len(result.options) and len(hours) >= len(result.options)
