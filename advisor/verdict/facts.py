@@ -318,6 +318,13 @@ def verdict_facts(base: Mapping[str, Scalar], profile: Profile, projection: Proj
     if breakeven:
         facts["verdict_hours_over_breakeven"] = min(monthly_hours / breakeven, 1e6)
     facts.update(_deadline_facts(profile, projection, i))
+    # a verdict beyond the counts considered (the memory wall's "required" on more machines):
+    # the per-count speed-ups up to the verdict's own count describe the setup recommended
+    for n in (2, 4, 8, 16):
+        if n <= gpus and n in projection.gpus and facts.get(f"speedup_{n}") is None:
+            facts[f"speedup_{n}"] = _at(projection, n, projection.speedup)
+            if n in (4, 8):
+                facts[f"efficiency_{n}"] = _at(projection, n, projection.efficiency)
     return check_facts(facts)
 
 
