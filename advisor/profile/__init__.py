@@ -7,6 +7,7 @@ atomic). A profile read for a command is also checked against the catalog:
 ``advisor.catalog.profile_check.load_profile``.
 """
 
+from advisor.profile.alternatives import Alternative, apply_alternative
 from advisor.profile.economics import EconomicsSpec
 from advisor.profile.enums import (
     ActivationCheckpointing,
@@ -19,6 +20,7 @@ from advisor.profile.enums import (
     InterLink,
     IntraLink,
     KeepBatch,
+    Market,
     Parallelism,
     Precision,
     Storage,
@@ -35,10 +37,11 @@ from advisor.profile.model import SCHEMA_VERSION, Profile, default_profile
 from advisor.profile.workload import ModelSpec, TrainingSpec
 
 __all__ = [
-    "SCHEMA_VERSION", "ActivationCheckpointing", "Cooling", "Currency", "CustomGpu",
-    "EconomicsMode", "EconomicsSpec", "GradientDtype", "HardwareSpec", "InputPipeline",
-    "InputSizes", "InterLink", "IntraLink", "KeepBatch", "MeasuredPoint", "MeasuredSpec",
-    "ModelSpec", "Parallelism", "Precision", "Profile", "Storage", "SubNetworks", "Task",
-    "ThroughputUnit", "TimeValue", "TrainingSpec", "Virtualization", "default_profile",
+    "SCHEMA_VERSION", "ActivationCheckpointing", "Alternative", "Cooling", "Currency",
+    "CustomGpu", "EconomicsMode", "EconomicsSpec", "GradientDtype", "HardwareSpec",
+    "InputPipeline", "InputSizes", "InterLink", "IntraLink", "KeepBatch", "Market",
+    "MeasuredPoint", "MeasuredSpec", "ModelSpec", "Parallelism", "Precision", "Profile",
+    "Storage", "SubNetworks", "Task", "ThroughputUnit", "TimeValue", "TrainingSpec",
+    "Virtualization", "apply_alternative", "default_profile",
     "field_meta", "meta",
 ]
