@@ -7,6 +7,7 @@ atomic). A profile read for a command is also checked against the catalog:
 ``advisor.catalog.profile_check.load_profile``.
 """
 
+from advisor.profile.alternatives import Alternative, apply_alternative
 from advisor.profile.economics import EconomicsSpec
 from advisor.profile.enums import (
     ActivationCheckpointing,
@@ -15,12 +16,17 @@ from advisor.profile.enums import (
     EconomicsMode,
     GradientDtype,
     InputPipeline,
+    InputSizes,
     InterLink,
     IntraLink,
+    KeepBatch,
+    Market,
     Parallelism,
     Precision,
     Storage,
+    SubNetworks,
     Task,
+    ThroughputUnit,
     TimeValue,
     Virtualization,
 )
@@ -31,8 +37,11 @@ from advisor.profile.model import SCHEMA_VERSION, Profile, default_profile
 from advisor.profile.workload import ModelSpec, TrainingSpec
 
 __all__ = [
-    "SCHEMA_VERSION", "ActivationCheckpointing", "Cooling", "Currency", "CustomGpu", "EconomicsMode", "EconomicsSpec",
-    "GradientDtype", "HardwareSpec", "InputPipeline", "InterLink", "IntraLink", "MeasuredPoint",
-    "MeasuredSpec", "ModelSpec", "Parallelism", "Precision", "Profile", "Storage", "Task",
-    "TimeValue", "TrainingSpec", "Virtualization", "default_profile", "field_meta", "meta",
+    "SCHEMA_VERSION", "ActivationCheckpointing", "Alternative", "Cooling", "Currency",
+    "CustomGpu", "EconomicsMode", "EconomicsSpec", "GradientDtype", "HardwareSpec",
+    "InputPipeline", "InputSizes", "InterLink", "IntraLink", "KeepBatch", "Market",
+    "MeasuredPoint", "MeasuredSpec", "ModelSpec", "Parallelism", "Precision", "Profile",
+    "Storage", "SubNetworks", "Task", "ThroughputUnit", "TimeValue", "TrainingSpec",
+    "Virtualization", "apply_alternative", "default_profile",
+    "field_meta", "meta",
 ]

@@ -71,14 +71,16 @@ class RuleBaseIncomplete(RuntimeError):
 
 
 def recommend(profile: Profile, *, gpus: list[int] | None = None, hardware: Any | None = None,
-              lang: str | None = None, engine: RuleEngine | None = None) -> Recommendation:
+              lang: str | None = None, engine: RuleEngine | None = None,
+              currency: str | None = None, market: str | None = None) -> Recommendation:
     """The full recommendation for ``profile``; ``gpus`` are the GPU counts to consider (one
     GPU is always added: every verdict is relative to it), ``hardware`` an imported
-    ``HardwareDescription`` whose observations become pitfalls."""
+    ``HardwareDescription`` whose observations become pitfalls. ``market`` and ``currency``
+    (default: the profile's) pick and show the prices; ``lang`` changes no number."""
     # F30: with measurements, their speed-ups (the same curve `project` and `costs` show)
     # F24: when nothing considered fits, machines like this one until it does
     projection, larger = considered(profile, sorted(set(gpus) | {1}) if gpus else None)
-    costs = estimate_costs(profile, projection, lang=lang)
+    costs = estimate_costs(profile, projection, lang=lang, currency=currency, market=market)
     return recommend_from(profile, projection, costs, hardware=hardware, engine=engine,
                           larger=larger)
 

@@ -16,7 +16,7 @@ CHOICE_LABELS: dict[str, str] = {
     "nlp": QT_TRANSLATE_NOOP("Choices", "NLP (language model, fine-tuning)"),
     "llm": QT_TRANSLATE_NOOP("Choices", "Large language model"),
     "recommendation": QT_TRANSLATE_NOOP("Choices", "Recommendation / ranking"),
-    "gan": QT_TRANSLATE_NOOP("Choices", "GAN (alternating training)"),
+    "gan": QT_TRANSLATE_NOOP("Choices", "GAN"),
     "reinforcement_learning": QT_TRANSLATE_NOOP("Choices", "Reinforcement learning"),
     "other": QT_TRANSLATE_NOOP("Choices", "Other"),
     # Precision / gradient type
@@ -26,6 +26,21 @@ CHOICE_LABELS: dict[str, str] = {
     "bf16": QT_TRANSLATE_NOOP("Choices", "BF16"),
     "amp": QT_TRANSLATE_NOOP("Choices", "Mixed precision (AMP)"),
     "auto": QT_TRANSLATE_NOOP("Choices", "Automatic"),
+    # Throughput unit
+    "samples": QT_TRANSLATE_NOOP("Choices", "Samples per second"),
+    "images": QT_TRANSLATE_NOOP("Choices", "Images per second"),
+    "tokens": QT_TRANSLATE_NOOP("Choices", "Tokens per second"),
+    "frames": QT_TRANSLATE_NOOP("Choices", "Frames per second (speech)"),
+    "audio_samples": QT_TRANSLATE_NOOP("Choices", "Audio samples per second"),
+    # Batch kept when adding GPUs
+    "per_gpu": QT_TRANSLATE_NOOP("Choices", "Per GPU (global batch grows)"),
+    "global": QT_TRANSLATE_NOOP("Choices", "Global (per-GPU batch shrinks)"),
+    # Input sizes
+    "fixed": QT_TRANSLATE_NOOP("Choices", "Fixed (crops, volumes, packed)"),
+    "variable": QT_TRANSLATE_NOOP("Choices", "Variable (sizes, lengths differ)"),
+    # GAN / RL sub-networks
+    "together": QT_TRANSLATE_NOOP("Choices", "Together on every GPU"),
+    "take_turns": QT_TRANSLATE_NOOP("Choices", "Take turns (GPUs wait)"),
     # Input pipeline
     "starved": QT_TRANSLATE_NOOP("Choices", "Starved (single-threaded reading)"),
     "typical": QT_TRANSLATE_NOOP("Choices", "Typical (default data loader)"),
@@ -79,6 +94,11 @@ CHOICE_LABELS: dict[str, str] = {
     "compare": QT_TRANSLATE_NOOP("Choices", "Compare both"),
     "CNY": QT_TRANSLATE_NOOP("Choices", "CNY (¥)"),
     "USD": QT_TRANSLATE_NOOP("Choices", "USD ($)"),
+    "EUR": QT_TRANSLATE_NOOP("Choices", "EUR (€)"),
+    # Market
+    "CN": QT_TRANSLATE_NOOP("Choices", "China (CN)"),
+    "US": QT_TRANSLATE_NOOP("Choices", "United States (US)"),
+    "EU": QT_TRANSLATE_NOOP("Choices", "European Union (EU)"),
     "deadline": QT_TRANSLATE_NOOP("Choices", "Research with a deadline"),
     "revenue": QT_TRANSLATE_NOOP("Choices", "Product: a day earns revenue"),
 }
@@ -89,14 +109,23 @@ _CHECKPOINTING_NONE = QT_TRANSLATE_NOOP("Choices", "Off (every activation kept)"
 # economics.time_value left empty: the rating then follows the article's table (rules/README.md)
 _TIME_VALUE_UNSAID = QT_TRANSLATE_NOOP("Choices", "Not said yet (the article's table rates it)")
 UNSET = QT_TRANSLATE_NOOP("Choices", "— not set —")
-FOLLOW_LANGUAGE = QT_TRANSLATE_NOOP("Choices", "Follow the language")
+MARKETS_CURRENCY = QT_TRANSLATE_NOOP("Choices", "The market's currency")
+LOCALE_MARKET = QT_TRANSLATE_NOOP("Choices", "Automatic: the currency's, else this computer's (%1)")
 
 
 def choice_label(field: str, value: str | None, lang: str) -> str:
     if value is None:
         if field == "time_value":
             return tr_lang(lang, "Choices", _TIME_VALUE_UNSAID)
-        return tr_lang(lang, "Choices", FOLLOW_LANGUAGE if field == "currency" else UNSET)
+        if field == "currency":
+            return tr_lang(lang, "Choices", MARKETS_CURRENCY)
+        if field == "market":  # shown: which market the locale gives (changeable here)
+            from advisor.profile.market import system_market
+
+            mine = system_market().value
+            return tr_lang(lang, "Choices", LOCALE_MARKET).replace(
+                "%1", choice_label("market", mine, lang))
+        return tr_lang(lang, "Choices", UNSET)
     if field == "time_value" and value == "none":
         return tr_lang(lang, "Choices", _TIME_VALUE_NONE)
     if field == "activation_checkpointing" and value == "none":

@@ -49,20 +49,23 @@ PAGES: tuple[PageDef, ...] = (
                       "training.parallelism", "training.tensor_parallel",
                       "training.pipeline_parallel", "training.pipeline_interleave",
                       "training.gradient_dtype", "training.micro_batches",
-                      "training.gradient_accumulation_steps",
-                      "training.activation_checkpointing"), column=1))),
+                      "training.gradient_accumulation_steps", "training.keep_batch",
+                      "training.activation_checkpointing", "training.input_sizes",
+                      "training.sub_networks"), column=1))),
     PageDef("habits", QT_TRANSLATE_NOOP("Pages", "Training habits and the value of time"),
             QT_TRANSLATE_NOOP("Pages", "How long one run takes on one GPU (or how much data it "
                               "reads: a large model is then planned from its FLOPs), how often "
                               "you run it, and what a day saved is worth to you (F02, F12)."),
             (Section(QT_TRANSLATE_NOOP("Pages", "One run"),
                      ("training.single_gpu_hours", "training.single_gpu_throughput",
+                      "training.throughput_unit", "training.audio_samples_per_sample",
                       "training.dataset_samples", "training.dataset_tokens", "training.epochs")),
              Section(QT_TRANSLATE_NOOP("Pages", "How often"),
                      ("training.runs_per_month", "training.horizon_months")),
              Section(QT_TRANSLATE_NOOP("Pages", "Value of time"),
                      ("economics.time_value", "economics.value_per_day",
-                      "economics.deadline_days", "economics.engineer_day_rate",
+                      "economics.deadline_days", "economics.monthly_budget",
+                      "economics.engineer_day_rate",
                       "economics.moved_to_multi_gpu_before"), column=1))),
     PageDef("hardware", QT_TRANSLATE_NOOP("Pages", "Hardware and deployment"),
             QT_TRANSLATE_NOOP("Pages", "The GPUs, how they are connected, and whether you "
@@ -76,8 +79,9 @@ PAGES: tuple[PageDef, ...] = (
              # the right column holds the rest, so neither runs under the live preview at
              # 1400 x 900, the own card's fields open included
              Section(QT_TRANSLATE_NOOP("Pages", "Own or cloud, and prices"),
-                     ("economics.mode", "economics.currency", "economics.gpu_price",
-                      "economics.base_system_price", "economics.cloud_price_per_gpu_hour",
+                     ("economics.mode", "economics.market", "economics.currency",
+                      "economics.gpu_price", "economics.base_system_price",
+                      "economics.purchase_tax_rate", "economics.cloud_price_per_gpu_hour",
                       "economics.electricity_per_kwh", "economics.pue"), column=1),
              Section(QT_TRANSLATE_NOOP("Pages", "Virtualisation and cooling"),
                      ("hardware.virtualization", "hardware.vgpus_per_physical_gpu",
@@ -92,4 +96,5 @@ PAGES: tuple[PageDef, ...] = (
 )
 
 RESULTS_TITLE = QT_TRANSLATE_NOOP("Pages", "Results")
+COMPARE_TITLE = QT_TRANSLATE_NOOP("Pages", "Compare setups")
 DIAGNOSIS_TITLE = QT_TRANSLATE_NOOP("Pages", "Check a measured run")
