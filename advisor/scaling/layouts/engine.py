@@ -16,6 +16,9 @@ from advisor.catalog.gpus import GpuSpec
 from advisor.profile import ActivationCheckpointing, Parallelism, Precision, Profile
 from advisor.scaling.inputs import grad_bytes_per_param
 from advisor.scaling.layouts.cluster import Cluster, cluster_of
+from advisor.scaling.layouts.eligibility import (  # re-exported: where it was first
+    uses_layouts as uses_layouts,
+)
 from advisor.scaling.layouts.search import (
     Choice,
     Fixed,
