@@ -98,8 +98,10 @@ def calls() -> list[tuple[str, list[str], str]]:
             ("bad-lang", ["--lang", "fr", "schema"], "empty"), ("schema", ["schema"], "empty"),
             ("rules-help", ["rules", "explain", "--help"], "empty"),
             ("missing-argument", ["recommend"], "empty")]
-    for name in ("costs", "diagnose", "gui", "import-smi", "project", "recommend", "rules",
-                 "schema", "validate"):
+    out += [("catalog", ["catalog"], "empty"),
+            ("compare", ["compare", "examples/medium-model-4gpu-worth-it.yaml"], "empty")]
+    for name in ("catalog", "compare", "costs", "diagnose", "gui", "import-smi", "project",
+                 "recommend", "rules", "schema", "validate"):
         out.append((f"help-{name}", [name, "--help"], "empty"))
     return out
 

@@ -22,6 +22,9 @@ EXIT_OK, EXIT_INTERNAL, EXIT_INPUT = 0, 1, 2
 # (name, module in advisor/cli/commands, help in the command list), in the order --help lists
 # them; tests/cli/test_command_table.py checks each against the module's own register().
 COMMANDS: tuple[tuple[str, str, str], ...] = (
+    ("catalog", "catalog", "list the GPUs, prices and offers the advisor knows, by market, "
+                           "with dates"),
+    ("compare", "compare", "compare setups side by side: what to buy, rent or change"),
     ("costs", "costs", "costs per run and per month, buy vs rent, value of time"),
     ("diagnose", "diagnose", "diagnose measured multi-GPU scaling (why only 1.8x?)"),
     ("gui", "gui", "open the desktop application"),
