@@ -17,11 +17,14 @@ from advisor.profile.enums import (
     InputPipeline,
     InterLink,
     IntraLink,
+    Offload,
+    Optimizer,
     Parallelism,
     Precision,
     Storage,
     Task,
     TimeValue,
+    TrainingMethod,
     Virtualization,
 )
 from advisor.profile.field_meta import field_meta, meta
@@ -33,6 +36,6 @@ from advisor.profile.workload import ModelSpec, TrainingSpec
 __all__ = [
     "SCHEMA_VERSION", "ActivationCheckpointing", "Cooling", "Currency", "CustomGpu", "EconomicsMode", "EconomicsSpec",
     "GradientDtype", "HardwareSpec", "InputPipeline", "InterLink", "IntraLink", "MeasuredPoint",
-    "MeasuredSpec", "ModelSpec", "Parallelism", "Precision", "Profile", "Storage", "Task",
-    "TimeValue", "TrainingSpec", "Virtualization", "default_profile", "field_meta", "meta",
+    "MeasuredSpec", "ModelSpec", "Offload", "Optimizer", "Parallelism", "Precision", "Profile", "Storage", "Task",
+    "TimeValue", "TrainingMethod", "TrainingSpec", "Virtualization", "default_profile", "field_meta", "meta",
 ]

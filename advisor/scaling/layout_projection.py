@@ -14,8 +14,10 @@ from advisor.catalog.gpus import GpuSpec
 from advisor.profile import Profile
 from advisor.scaling.inputs import pipeline_terms, single_gpu_samples_per_s
 from advisor.scaling.layouts.engine import LayoutCurve, layout_curve
+from advisor.scaling.layouts.methods import model_flops_per_token
 from advisor.scaling.links import LinkFigures
 from advisor.scaling.llm_compute import load_llm_params
+from advisor.scaling.method_notes import method_notes
 from advisor.scaling.parameters import ScalingParams
 from advisor.scaling.result import Projection
 from advisor.scaling.run_length import one_gpu_hours, run_tokens
@@ -33,10 +35,10 @@ NOTE_LAYOUTS = Text(
        "FSDP 分片的数据并行（{layers} 层，宽度 {hidden}{derived_zh}）。")
 NOTE_PLANNED = Text(
     en="Planned from the run's size: {tokens} billion tokens x {per_token} GFLOP per token "
-       "(6 x parameters + attention) = {total} ZFLOP; the time comes from the layouts' "
+       "({rule}) = {total} ZFLOP; the time comes from the layouts' "
        "throughput, {mfu_low:.0%}-{mfu_high:.0%} of the GPU's peak (MFU). Published runs were "
        "predicted within about {err:.0%} (leave-one-paper-out, benchmarks/llm_accuracy.py).",
-    zh="按训练规模规划：{tokens_zh} 亿个 token × 每 token {per_token} GFLOP（6 × 参数量 + 注意力）"
+    zh="按训练规模规划：{tokens_zh} 亿个 token × 每 token {per_token} GFLOP（{rule_zh}）"
        "= {total} ZFLOP；时间来自各切分方式的吞吐，达到 GPU 峰值的 {mfu_low:.0%}-{mfu_high:.0%}"
        "（MFU）。对公开训练的预测误差约 {err:.0%}（按论文留一交叉验证，benchmarks/llm_accuracy.py）。")
 NOTE_REFERENCE = Text(
@@ -89,7 +91,7 @@ def layout_projection(profile: Profile, counts: list[int], gpu: GpuSpec, links: 
     memory = np.array([c.memory_gb for c in curve.choices])
     bottleneck = [("memory" if not c.fits else "input_pipeline" if cut else
                    c.step.bottleneck[0]) for c, cut in zip(curve.choices, starved, strict=True)]
-    per_token = curve.shape.model_flops_per_token()
+    per_token = model_flops_per_token(curve.shape, curve.states)
     tflops = tokens * per_token / 1e12
     out_notes = list(notes)
     _layout_notes(profile, curve, counts, out_notes)
@@ -100,6 +102,10 @@ def layout_projection(profile: Profile, counts: list[int], gpu: GpuSpec, links: 
         out_notes.append(NOTE_PLANNED.format(
             tokens=quantity(total_tokens / 1e9), tokens_zh=quantity(total_tokens / 1e8),
             per_token=quantity(per_token / 1e9), total=quantity(total_tokens * per_token / 1e21),
+            rule="4 x parameters + adapters + attention: the frozen weights take no weight "
+                 "gradient" if curve.states.weights_frozen else "6 x parameters + attention",
+            rule_zh="4 × 参数量 + 适配器 + 注意力：冻结的权重不计算权重梯度"
+            if curve.states.weights_frozen else "6 × 参数量 + 注意力",
             mfu_low=float(mfu.min()), mfu_high=float(mfu.max()),
             err=float(np.expm1(q.band_log_width))))
     labels = [c.layout.label() for c in curve.choices]
@@ -161,8 +167,9 @@ def _layout_notes(profile: Profile, curve: LayoutCurve, counts: list[int],
             if profile.training.planned_from_size else profile.training.run_hours_one_gpu
         if hours:
             notes.append(NOTE_REFERENCE.format(hours=quantity(hours)))
+    notes.extend(method_notes(profile, curve, counts))
     for n, c in zip(counts, curve.choices, strict=True):
-        if not c.fits:
+        if not c.fits and c.memory_gb > curve.usable_gb:  # else the host's RAM is short
             label = c.layout.label()
             notes.append(Text(
                 en=NOTE_NO_LAYOUT_FITS.en.format(gpus=count_text(n, "GPU"),

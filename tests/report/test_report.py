@@ -113,7 +113,7 @@ def test_required_verdict_in_both_languages(reports):
 def test_workload_lists_every_input_with_its_title(reports):
     en = flat("".join(pages_text(reports[MEDIUM_EN])))
     zh = flat("".join(pages_text(reports[MEDIUM_ZH])))
-    from ui.report.workload_section import LARGE_MODEL_INPUTS
+    from ui.report.workload_section import LARGE_MODEL_INPUTS, TRANSFORMER_INPUTS
 
     profile = case("medium-model-4gpu-worth-it")[1]
     assert profile.task.value not in ("llm", "nlp")
@@ -122,6 +122,10 @@ def test_workload_lists_every_input_with_its_title(reports):
         for name in model.model_fields:
             if f"{section}.{name}" in LARGE_MODEL_INPUTS:  # empty plan inputs of an LLM
                 assert getattr(getattr(profile, section), name) is None
+                assert flat(f"{section}.{name}") not in en
+                continue
+            if f"{section}.{name}" in TRANSFORMER_INPUTS:  # fine-tuning inputs at defaults
+                assert getattr(getattr(profile, section), name) == model.model_fields[name].default
                 assert flat(f"{section}.{name}") not in en
                 continue
             meta = field_meta(model, name)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from advisor.profile import Profile
-from advisor.verdict.facts import data_parallel_degree
+from advisor.scaling.layouts.methods import optimizer_family
+from advisor.verdict.facts import data_parallel_degree, lr_factor
 from advisor.verdict.result import Recommendation
 from ui.report import labels as L
 from ui.report.formatting import colon, esc, table
@@ -57,8 +58,9 @@ def data_parallel_replicas(rec: Recommendation, profile: Profile) -> int:
 
 
 def learning_rate_text(rec: Recommendation, profile: Profile, lang: str) -> str:
-    """F14's linear scaling rule: the learning rate grows with the global batch, that is with
-    the data-parallel replicas (not the GPU count), as the rules' pitfall and advice say."""
+    """F14's linear scaling rule for SGD-like training: the learning rate grows with the
+    global batch, that is with the data-parallel replicas (not the GPU count), as the rules'
+    pitfall and advice say; Adam-family optimizers at most by its square root."""
     n = rec.verdict.gpus
     # one optimizer step's samples on one replica (accumulation multiplies it, F14)
     batch = profile.training.batch_per_gpu * profile.training.gradient_accumulation_steps
@@ -67,6 +69,11 @@ def learning_rate_text(rec: Recommendation, profile: Profile, lang: str) -> str:
     replicas = data_parallel_replicas(rec, profile)
     if replicas == 1:
         return L.LR_ONE_REPLICA.get(lang).format(gpus=L.gpus(n, lang), batch=batch)
+    family = optimizer_family(profile)
+    if family == "adam":
+        return L.LR_ADVICE_ADAM.get(lang).format(
+            batch=batch, global_batch=batch * replicas, replicas=replicas,
+            factor=lr_factor(family, replicas))
     return L.LR_ADVICE.get(lang).format(batch=batch, global_batch=batch * replicas,
                                         factor=replicas)
 

@@ -70,6 +70,11 @@ def _gpu_row(profile: Profile, lang: str) -> list[str] | None:
 LARGE_MODEL_INPUTS = {"model.attention_heads", "model.vocab_size", "training.dataset_tokens",
                       "training.global_batch", "training.tensor_parallel",
                       "training.pipeline_parallel", "training.pipeline_interleave"}
+# Fine-tuning and offload inputs only a transformer reads (the profile refuses them set for
+# another task): at their defaults, not listed for another task.
+TRANSFORMER_INPUTS = {"training.fine_tuning", "training.method", "training.lora_rank",
+                      "training.lora_target_share", "training.offload",
+                      "hardware.host_memory_gb"}
 
 
 def _field_rows(model: BaseModel, prefix: str, lang: str, currency: str,
@@ -78,6 +83,9 @@ def _field_rows(model: BaseModel, prefix: str, lang: str, currency: str,
     for name in type(model).model_fields:
         if not language_model and prefix + name in LARGE_MODEL_INPUTS \
                 and getattr(model, name) is None:
+            continue
+        if not language_model and prefix + name in TRANSFORMER_INPUTS \
+                and getattr(model, name) == type(model).model_fields[name].default:
             continue
         meta = field_meta(type(model), name)
         title = meta["title_zh"] if lang == "zh" else meta["title"]

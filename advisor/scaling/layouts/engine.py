@@ -12,12 +12,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from advisor.catalog.gpus import GpuSpec
-from advisor.profile import ActivationCheckpointing, Parallelism, Precision, Profile, Task
+from advisor.profile import (
+    ActivationCheckpointing,
+    Offload,
+    Parallelism,
+    Profile,
+    Task,
+    TrainingMethod,
+)
 from advisor.scaling.inputs import grad_bytes_per_param
 from advisor.scaling.layouts.cluster import Cluster, cluster_of
+from advisor.scaling.layouts.methods import states_for
+from advisor.scaling.layouts.offload import HOST_USABLE_FRACTION, shardings
 from advisor.scaling.layouts.search import Choice, Fixed, choose_many, enumerate_layouts
 from advisor.scaling.layouts.shape import ModelShape, shape_of
-from advisor.scaling.layouts.states import StateBytes, mixed_precision_adam
+from advisor.scaling.layouts.states import StateBytes
 from advisor.scaling.links import LinkFigures
 from advisor.scaling.llm_compute import LlmParams, load_llm_params
 from advisor.scaling.memory import single_gpu_fits
@@ -30,22 +39,23 @@ _LAYOUT_CHOICES = (Parallelism.tensor, Parallelism.pipeline, Parallelism.hsdp)
 
 
 def uses_layouts(profile: Profile, memory_gb: float, p: ScalingParams) -> bool:
-    """Language models (``llm``; an ``nlp`` transformer when it is split or does not fit one
-    GPU) take the layouts; everything else the data-parallel model."""
+    """Language models (``llm``; an ``nlp`` transformer when it is split, does not fit one
+    GPU, fine-tunes with LoRA / QLoRA or offloads) take the layouts; everything else the
+    data-parallel model."""
     t = profile.training
     if profile.task not in (Task.llm, Task.nlp):
         return False
     split = (bool(t.tensor_parallel) or bool(t.pipeline_parallel)
-             or t.parallelism in _LAYOUT_CHOICES or not single_gpu_fits(profile, memory_gb, p))
+             or t.parallelism in _LAYOUT_CHOICES or t.method != TrainingMethod.full
+             or t.offload != Offload.none or not single_gpu_fits(profile, memory_gb, p))
     return split or (profile.task == Task.llm and t.planned_from_size)
 
 
-def states_of(profile: Profile) -> StateBytes:
-    """Mixed-precision Adam; AMP (autocast) keeps fp32 weights and gradients: 4 + 4 + 8."""
-    precision = profile.training.precision
-    if precision in (Precision.fp32, Precision.tf32, Precision.amp):
-        return StateBytes(weight_bytes=4.0, grad_bytes=4.0, optimizer_bytes=8.0)
-    return mixed_precision_adam(2.0)
+def states_of(profile: Profile, shape: ModelShape | None = None) -> StateBytes:
+    """The profile's method (full, LoRA, QLoRA), optimizer and offload (``methods.py``):
+    mixed-precision Adam 2 + 2 + 12 bytes; AMP (autocast) keeps fp32 weights and gradients:
+    4 + 4 + 8."""
+    return states_for(profile, shape or shape_of(profile))
 
 
 def fixed_of(profile: Profile, gpus_per_node: int,
@@ -62,7 +72,9 @@ def fixed_of(profile: Profile, gpus_per_node: int,
         pp = pp or 1
     elif t.parallelism == Parallelism.pipeline:  # the layers staged over the GPUs
         tp = tp or 1
-    return Fixed(tp=tp, pp=pp, sharding=_SHARDING.get(t.parallelism),
+    if t.offload != Offload.none:  # offload runs data parallel, sharded (offload.py)
+        tp = pp = 1
+    return Fixed(tp=tp, pp=pp, sharding=shardings(t.offload, _SHARDING.get(t.parallelism)),
                  micro_batch=t.batch_per_gpu if chosen else None,
                  interleave=t.pipeline_interleave,
                  max_micro_batch=t.batch_per_gpu,
@@ -81,6 +93,7 @@ class LayoutCurve:
     usable_gb: float
     choices: list[Choice]  # one per count
     reference: Choice  # one GPU with enough memory
+    states: StateBytes = StateBytes()  # the method's and offload's bytes per parameter
 
     def tokens_per_s_per_gpu(self, i: int) -> float:
         c = self.choices[i]
@@ -97,8 +110,9 @@ def layout_curve(profile: Profile, counts: list[int], gpu: GpuSpec, links: LinkF
     t = profile.training
     hw = profile.hardware
     shape = shape_of(profile)
-    cluster = cluster_of(gpu, links, t.precision, hw.gpus_per_node, p.busbw_efficiency)
-    states = states_of(profile)
+    cluster = cluster_of(gpu, links, t.precision, hw.gpus_per_node, p.busbw_efficiency,
+                         hw.host_memory_gb)
+    states = states_of(profile, shape)
     grads = grad_bytes_per_param(profile)
     usable = gpu.memory_gb * p.memory_usable_fraction
     fixed = fixed_of(profile, hw.gpus_per_node, p.default_microbatches_per_stage)
@@ -110,15 +124,19 @@ def layout_curve(profile: Profile, counts: list[int], gpu: GpuSpec, links: LinkF
               for n, batch in zip(counts, batches, strict=True)]
     # what the profile fixes cannot run on n GPUs (degrees that do not divide it): the
     # nearest split that can
-    loose = Fixed(max_micro_batch=t.batch_per_gpu)
+    offloading = t.offload != Offload.none
+    loose = Fixed(max_micro_batch=t.batch_per_gpu, tp=1 if offloading else None,
+                  pp=1 if offloading else None, sharding=shardings(t.offload, None))
     groups = [g if g.size else enumerate_layouts(shape, n, hw.gpus_per_node, batch,
                                                  checkpointing, loose)
               for g, n, batch in zip(groups, counts, batches, strict=True)]
     # one GPU with enough memory: the reference a speed-up is measured against
     groups.append(enumerate_layouts(shape, 1, hw.gpus_per_node, one, checkpointing,
-                                    Fixed(micro_batch=min(t.batch_per_gpu, one))))
+                                    Fixed(micro_batch=min(t.batch_per_gpu, one),
+                                          sharding=shardings(t.offload, None))))
     chosen = choose_many(shape, groups, cluster, states, q, grads,
-                         [usable] * len(counts) + [float("inf")], q.context_overhead_gb)
+                         [usable] * len(counts) + [float("inf")], q.context_overhead_gb,
+                         host_usable_gb=cluster.host_memory_gb * HOST_USABLE_FRACTION)
     choices, reference = chosen[:-1], chosen[-1]
     return LayoutCurve(shape=shape, cluster=cluster, usable_gb=usable, choices=choices,
-                       reference=reference)
+                       reference=reference, states=states)

@@ -73,6 +73,11 @@ class Choice:
     def step_s(self) -> float:
         return float(self.step.step_s[0])
 
+    @property
+    def host_gb(self) -> float:
+        """Host memory of one GPU's offloaded states (0 without offload)."""
+        return float(self.memory.host[0]) if self.memory.host is not None else 0.0
+
 
 def _divisors(n: int) -> list[int]:
     return [k for k in range(1, n + 1) if n % k == 0]
@@ -133,8 +138,7 @@ def _slice(value, index: np.ndarray):
     return value
 
 
-def _pick(per_gpu: np.ndarray, total: np.ndarray, usable_gb: float, none_fit: str) -> int:
-    fits = total <= usable_gb
+def _pick(per_gpu: np.ndarray, total: np.ndarray, fits: np.ndarray, none_fit: str) -> int:
     if fits.any():
         return int(np.argmax(np.where(fits, per_gpu, -np.inf)))
     if none_fit == "fastest":
@@ -145,9 +149,11 @@ def _pick(per_gpu: np.ndarray, total: np.ndarray, usable_gb: float, none_fit: st
 def choose_many(shape: ModelShape, groups: list[Candidates], cluster: Cluster,
                 states: StateBytes, q: LlmParams, grad_reduce_bytes: float,
                 usable_gb: list[float], overhead_gb: float,
-                none_fit: str = "smallest") -> list[Choice | None]:
-    """The fastest candidate of each group that fits its usable memory, all groups evaluated
-    in one vectorised pass (None for an empty group). When none fits: the smallest
+                none_fit: str = "smallest",
+                host_usable_gb: float = float("inf")) -> list[Choice | None]:
+    """The fastest candidate of each group that fits its usable memory (and, with states
+    offloaded, a machine's usable RAM: ``host_usable_gb``), all groups evaluated in one
+    vectorised pass (None for an empty group). When none fits: the smallest
     (``none_fit="smallest"``: how short the memory falls) or the fastest (a published run
     that did run: its throughput is what is scored)."""
     sizes = [g.size for g in groups]
@@ -160,6 +166,7 @@ def choose_many(shape: ModelShape, groups: list[Candidates], cluster: Cluster,
     tokens = (c.micro_batch * c.micro_batches * c.dp * shape.sequence).astype(float)
     per_gpu = tokens / (step.step_s * c.tp * c.pp * c.dp)
     total = mem.total
+    host_ok = machine_host_gb(mem, c, cluster.gpus_per_node) <= host_usable_gb
     out: list[Choice | None] = []
     start = 0
     for size, limit in zip(sizes, usable_gb, strict=True):
@@ -167,13 +174,21 @@ def choose_many(shape: ModelShape, groups: list[Candidates], cluster: Cluster,
             out.append(None)
             continue
         part = slice(start, start + size)
-        i = start + _pick(per_gpu[part], total[part], limit, none_fit)
+        fits = (total[part] <= limit) & host_ok[part]
+        i = start + _pick(per_gpu[part], total[part], fits, none_fit)
         start += size
         one = np.array([i])
         out.append(Choice(layout=c.layout(i), memory=_slice(mem, one),
-                          step=_slice(step, one), fits=bool(total[i] <= limit),
+                          step=_slice(step, one), fits=bool(total[i] <= limit and host_ok[i]),
                           tokens_per_step=float(tokens[i])))
     return out
+
+
+def machine_host_gb(mem: MemoryParts, c: Candidates, gpus_per_node: int) -> np.ndarray:
+    """Host memory one machine needs for its GPUs' offloaded states (0 without offload)."""
+    if mem.host is None:
+        return np.zeros(c.size)
+    return mem.host * np.minimum(c.tp * c.pp * c.dp, gpus_per_node)
 
 
 def choose(shape: ModelShape, c: Candidates, cluster: Cluster, states: StateBytes,
