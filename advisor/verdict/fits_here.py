@@ -6,7 +6,8 @@ their compute (efficiency under ``POOR_EFFICIENCY``), the setting changes of
 ``setting_changes`` are tried on the user's own machines, each projected as ``project``
 would: activation checkpointing, a smaller batch per GPU with accumulation, a higher ZeRO
 stage, offload to host memory and, for fine-tuning, LoRA / QLoRA (a change of method); a
-change that does not fit alone is tried with full checkpointing as well. Then renting
+change that does not fit alone is tried with full checkpointing as well (a change of method
+always: with its activations recomputed it often runs data parallel instead of split). Then renting
 larger cards (80 GB or more, the cheapest such card the catalog's offers price) and, last,
 the more machines like the user's that ``beyond`` found.
 
@@ -105,6 +106,8 @@ def setups_that_fit(profile: Profile, projection: Projection, larger: Beyond,
     for change in other_changes(profile):  # alone, else with full checkpointing as well
         if not keep(change) and not full:
             keep(change.with_checkpointing())
+        elif change.kind == "method" and not full:  # adapters often run faster recomputed
+            keep(change.with_checkpointing())  # on more GPUs (no pipeline split)
     rented = _rented(profile, lang)
     if rented is not None:
         options.append(rented)

@@ -35,7 +35,15 @@ from advisor.verdict.conflict_policy import (
 from advisor.verdict.count_guard import Lowered, as_fast_smaller
 from advisor.verdict.engine import Firing, RuleEngine, default_engine
 from advisor.verdict.facts import base_facts, setup_facts, verdict_facts
-from advisor.verdict.result import Advice, Pitfall, Recommendation, TraceEntry, Verdict
+from advisor.verdict.fits_here import setups_that_fit
+from advisor.verdict.result import (
+    Advice,
+    Pitfall,
+    Recommendation,
+    SetupOption,
+    TraceEntry,
+    Verdict,
+)
 
 RATING_LABEL = {  # the article's own words (glossary)
     "not_worth_it": Text(en="Not worth it", zh="不划算"),
@@ -62,10 +70,22 @@ def recommend(profile: Profile, *, gpus: list[int] | None = None, hardware: Any 
     ``HardwareDescription`` whose observations become pitfalls."""
     # F30: with measurements, their speed-ups (the same curve `project` and `costs` show)
     # F24: when nothing considered fits, machines like this one until it does
-    projection, larger = considered(profile, sorted(set(gpus) | {1}) if gpus else None)
-    costs = estimate_costs(profile, projection, lang=lang)
-    return recommend_from(profile, projection, costs, hardware=hardware, engine=engine,
-                          larger=larger)
+    counts = sorted(set(gpus) | {1}) if gpus else None
+    projection, larger = considered(profile, counts)
+    # issue 17: a setting change that fits the user's machine comes before more machines
+    setups = setups_that_fit(profile, projection, larger, lang)
+    applied = next((o for o in setups.options if o.applied), None)
+    if setups.applied is None or applied is None:
+        costs = estimate_costs(profile, projection, lang=lang)
+        rec = recommend_from(profile, projection, costs, hardware=hardware, engine=engine,
+                             larger=larger)
+        return rec.model_copy(update={"setups": setups.options})
+    changed = setups.applied
+    projection, larger = considered(changed, counts)
+    costs = estimate_costs(changed, projection, lang=lang)
+    rec = recommend_from(changed, projection, costs, hardware=hardware, engine=engine,
+                         larger=larger, applied=applied)
+    return rec.model_copy(update={"setups": setups.options})
 
 
 def _projected_count(projection: Projection, wanted: int) -> int:
@@ -82,15 +102,18 @@ def _projected_count(projection: Projection, wanted: int) -> int:
 
 def recommend_from(profile: Profile, projection: Projection, costs: CostReport, *,
                    hardware: Any | None = None, engine: RuleEngine | None = None,
-                   larger: Beyond = NOTHING) -> Recommendation:
+                   larger: Beyond = NOTHING,
+                   applied: SetupOption | None = None) -> Recommendation:
     """The recommendation from an existing projection and cost report. ``larger``: what
     ``advisor.verdict.beyond.extended`` found when nothing considered fitted (the projection then
-    already holds the larger counts)."""
+    already holds the larger counts). ``applied``: the setup change ``profile`` already
+    carries (``advisor.verdict.fits_here``), named first in the headline."""
     engine = engine or default_engine()
     fit_beyond = larger.gpus
     base = base_facts(profile, projection, costs, hardware, fit_gpus_beyond=fit_beyond,
                       fit_gpus_checkpointing=larger.gpus_checkpointing,
-                      considered=larger.considered)
+                      considered=larger.considered,
+                      setup_change=applied.kind if applied is not None else "none")
     decided = engine.evaluate(base, "decide")
     verdict = decide(decided, ("rating", "gpus"))
     if "rating" not in verdict.values:
@@ -123,7 +146,8 @@ def recommend_from(profile: Profile, projection: Projection, costs: CostReport, 
     result = Verdict(rating=rating, gpus=n, nodes=nodes, parallelism=setup.values["parallelism"],
                      framework=setup.values["framework"],
                      deployment=setup.values["deployment"],
-                     headline=_headline(rating, n, nodes, setup.values, reason, runnable),
+                     headline=_with_setup(applied, _headline(rating, n, nodes, setup.values,
+                                                             reason, runnable)),
                      runnable=runnable)
     overridden = {**final_overrides(decided, verdict, count, wanted,
                                     [f.rule.id for f in quoted]), **setup.overridden}
@@ -229,6 +253,14 @@ def _headline(rating: str, gpus: int, nodes: int, setup: dict[str, str], reason:
     where = DEPLOYMENT_LABEL[setup["deployment"]]
     return Text(en=f"{label.en}: {how_en}; {where.en}. {reason.en}",
                 zh=f"{label.zh}：{how_zh}；{where.zh}。{reason.zh}")
+
+
+def _with_setup(applied: SetupOption | None, headline: Text) -> Text:
+    """The setup change the figures rest on, named before the verdict (setups.* rules)."""
+    if applied is None:
+        return headline
+    return Text(en=f"With {applied.label.en} ({applied.change.en}): {headline.en}",
+                zh=f"采用{applied.label.zh}（{applied.change.zh}）：{headline.zh}")
 
 
 def _joined(texts: list[Text]) -> Text:
