@@ -4,8 +4,10 @@ Each check names its row of ``benchmarks/data/llm_memory_claims.csv`` (source, m
 claim; checked when loaded) and is projected through the product: a profile with the
 source's model, method, rank, sequence, micro-batch and checkpointing on its GPU, and
 ``advisor.scaling.project``'s memory of the busiest GPU at the source's GPU count. Numbers are
-compared with the published GB (``gb``) or the card's memory (``fits``: under it). Nothing here
-was used to set a constant of the memory model.
+compared with the published GB (``gb``) or the card's memory (``fits``: under it). One constant
+was read off these data: the 12 bytes per logit of Hugging Face's unfused loss
+(``layouts.methods.HF_LOGIT_BYTES``) matches the slope of Qwen's LoRA rows with the sequence,
+so those rows are not independent of it; the QLoRA, PEFT and 65B checks did not set anything.
 
 Sources (provenance in the CSV):
 * Qwen (v1) README, "Profiling of Memory and Speed": Qwen-1.8B / 7B / 14B LoRA (r = 64 on

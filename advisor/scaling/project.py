@@ -24,7 +24,7 @@ from advisor.scaling.inputs import (
 )
 from advisor.scaling.layout_projection import layout_projection
 from advisor.scaling.layouts.cluster import peak_tflops
-from advisor.scaling.layouts.engine import uses_layouts
+from advisor.scaling.layouts.engine import layout_curve, uses_layouts
 from advisor.scaling.links import link_figures
 from advisor.scaling.memory import (
     STRATEGY_LABEL,
@@ -193,6 +193,22 @@ def _network(profile: Profile, largest: int, gpu=None) -> tuple[InterLink, list[
                                           total=hw.total_gpus, machines=machines,
                                           per=hw.gpus_per_node)]
     return hw.inter_link, []
+
+
+def reference_s_per_token(profile: Profile, params: ScalingParams | None = None
+                          ) -> float | None:
+    """Seconds per token of one GPU with enough memory, as the layouts time it (None for a
+    profile the layouts do not model): what a measured one-GPU time is scaled against, so a
+    setting change can carry that time over (``advisor.verdict.fits_here``)."""
+    p = params or load_params()
+    gpu = resolve_gpu(profile.hardware.gpu, profile.hardware.intra_link)
+    if not uses_layouts(profile, gpu.memory_gb, p):
+        return None
+    hw = profile.hardware
+    links = link_figures(hw.intra_link, hw.inter_link, gpu, hw.gpus_per_node,
+                         hw.allreduce_busbw_gbs)
+    ref = layout_curve(profile, [1], gpu, links, p).reference
+    return ref.step_s / ref.tokens_per_step
 
 
 def project(profile: Profile, gpus: list[int] | None = None,

@@ -31,6 +31,7 @@ from advisor.costs import estimate_costs
 from advisor.files.errors import InputError
 from advisor.profile import ActivationCheckpointing, EconomicsMode, IntraLink, Profile, Task
 from advisor.scaling import project
+from advisor.scaling.project import reference_s_per_token
 from advisor.scaling.layouts.cluster import peak_tflops
 from advisor.scaling.result import Projection
 from advisor.text.i18n import Text
@@ -114,6 +115,9 @@ def setups_that_fit(profile: Profile, projection: Projection, larger: Beyond,
     more = _more_machines(profile, projection, larger, lang)
     if more is not None:
         options.append(more)
+    if 1 in projection.gpus:  # one measure for all: the training as configured on one GPU
+        base = projection.run_hours[projection.at(1)]
+        options = [o.model_copy(update={"speedup": base / o.run_hours}) for o in options]
     options.sort(key=lambda o: (_ORDER[o.kind], o.run_hours))
     chosen = _chosen(profile, projection, options)
     if chosen is None:
@@ -133,7 +137,7 @@ def _own(change: Change, profile: Profile, counts: list[int], lang: str | None
          ) -> tuple[SetupOption, Profile] | None:
     """``change`` on the user's own GPUs: where it fits, the fewest GPUs giving its speed."""
     try:
-        changed = change.apply(profile)
+        changed = _retimed(profile, change.apply(profile))
     except ValueError:  # the change cannot be set on this profile
         return None
     proj = _projected(changed, counts)
@@ -149,6 +153,28 @@ def _own(change: Change, profile: Profile, counts: list[int], lang: str | None
     return _option(change.id, kind, change.label, change.change, change.trade_off, changed,
                    proj, n, n <= profile.hardware.total_gpus and kind != "host_memory",
                    lang), changed
+
+
+def _retimed(profile: Profile, changed: Profile) -> Profile:
+    """A measured one-GPU time (one GPU with enough memory, as configured) carried over to
+    the change: scaled by the layouts' time per token on that GPU with and without it, so
+    checkpointing's recomputation, offload's copies, a smaller micro-batch and LoRA's saved
+    weight gradients show in the run's hours (a planned run is timed by the layouts
+    already)."""
+    t = changed.training
+    if t.single_gpu_hours is None and t.single_gpu_throughput is None:
+        return changed
+    before, after = reference_s_per_token(profile), reference_s_per_token(changed)
+    if not before or not after:
+        return changed
+    ratio = after / before
+    update = {}
+    if t.single_gpu_hours is not None:
+        update["single_gpu_hours"] = t.single_gpu_hours * ratio
+    if t.single_gpu_throughput is not None:
+        update["single_gpu_throughput"] = t.single_gpu_throughput / ratio
+    training = t.model_validate({**t.model_dump(), **update})
+    return changed.model_copy(update={"training": training})
 
 
 def _host_short(proj: Projection, profile: Profile) -> int | None:

@@ -259,8 +259,8 @@ def _with_setup(applied: SetupOption | None, headline: Text) -> Text:
     """The setup change the figures rest on, named before the verdict (setups.* rules)."""
     if applied is None:
         return headline
-    return Text(en=f"With {applied.label.en} ({applied.change.en}): {headline.en}",
-                zh=f"采用{applied.label.zh}（{applied.change.zh}）：{headline.zh}")
+    return Text(en=f"With {applied.label.en} — {headline.en}",
+                zh=f"采用{applied.label.zh}——{headline.zh}")
 
 
 def _joined(texts: list[Text]) -> Text:

@@ -83,7 +83,9 @@ class SetupOption(BaseModel):
     gpus: int
     nodes: int
     fits_here: bool  # on the user's own GPUs and machine
-    speedup: float  # over one GPU with enough memory, at ``gpus``
+    # over the training as configured on one GPU with enough memory (one measure for every
+    # option: a change that also saves compute, such as LoRA, can exceed ``gpus``)
+    speedup: float
     run_hours: float  # one run at ``gpus``
     cost_per_run: float | None  # None: not priced
     currency: str

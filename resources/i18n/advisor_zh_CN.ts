@@ -233,166 +233,211 @@
     </message>
     <message>
         <location filename="../../ui/forms/choices.py" line="52"/>
+        <source>LoRA (16-bit frozen weights, adapters trained)</source>
+        <translation>LoRA（权重以 16 位冻结，训练适配器）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms/choices.py" line="53"/>
+        <source>QLoRA (4-bit frozen weights, adapters trained)</source>
+        <translation>QLoRA（权重以 4 位冻结，训练适配器）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms/choices.py" line="54"/>
+        <source>SGD with momentum (SGD-like)</source>
+        <translation>带动量的 SGD（SGD 类）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms/choices.py" line="55"/>
+        <source>AdamW (Adam-family)</source>
+        <translation>AdamW（Adam 类）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms/choices.py" line="56"/>
+        <source>8-bit AdamW (Adam-family)</source>
+        <translation>8 位 AdamW（Adam 类）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms/choices.py" line="57"/>
+        <source>Optimizer states and gradients (ZeRO-Offload)</source>
+        <translation>优化器状态和梯度（ZeRO-Offload）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms/choices.py" line="58"/>
+        <source>Optimizer states, gradients and weights</source>
+        <translation>优化器状态、梯度和权重</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms/choices.py" line="60"/>
         <source>PCIe 3.0</source>
         <translation>PCIe 3.0</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="53"/>
+        <location filename="../../ui/forms/choices.py" line="61"/>
         <source>PCIe 4.0</source>
         <translation>PCIe 4.0</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="54"/>
+        <location filename="../../ui/forms/choices.py" line="62"/>
         <source>PCIe 5.0</source>
         <translation>PCIe 5.0</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="55"/>
+        <location filename="../../ui/forms/choices.py" line="63"/>
         <source>NVLink bridge (pairs)</source>
         <translation>NVLink 桥接（两两相连）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="56"/>
+        <location filename="../../ui/forms/choices.py" line="64"/>
         <source>NVLink</source>
         <translation>NVLink</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="57"/>
+        <location filename="../../ui/forms/choices.py" line="65"/>
         <source>NVSwitch (NVLink all-to-all)</source>
         <translation>NVSwitch（NVLink 全互联）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="58"/>
+        <location filename="../../ui/forms/choices.py" line="66"/>
         <source>None</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="59"/>
+        <location filename="../../ui/forms/choices.py" line="67"/>
         <source>10 Gb Ethernet</source>
         <translation>万兆以太网（10G）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="60"/>
+        <location filename="../../ui/forms/choices.py" line="68"/>
         <source>25 Gb Ethernet</source>
         <translation>25G 以太网</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="61"/>
+        <location filename="../../ui/forms/choices.py" line="69"/>
         <source>100 Gb Ethernet</source>
         <translation>100G 以太网</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="62"/>
+        <location filename="../../ui/forms/choices.py" line="70"/>
         <source>RoCE</source>
         <translation>RoCE</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="63"/>
+        <location filename="../../ui/forms/choices.py" line="71"/>
         <source>InfiniBand EDR</source>
         <translation>InfiniBand（IB）EDR</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="64"/>
+        <location filename="../../ui/forms/choices.py" line="72"/>
         <source>InfiniBand HDR</source>
         <translation>InfiniBand（IB）HDR</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="65"/>
+        <location filename="../../ui/forms/choices.py" line="73"/>
         <source>InfiniBand NDR</source>
         <translation>InfiniBand（IB）NDR</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="67"/>
+        <location filename="../../ui/forms/choices.py" line="75"/>
         <source>Bare metal</source>
         <translation>裸金属</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="68"/>
+        <location filename="../../ui/forms/choices.py" line="76"/>
         <source>Full pass-through</source>
         <translation>整卡直通</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="69"/>
+        <location filename="../../ui/forms/choices.py" line="77"/>
         <source>NVIDIA vGPU (shared cards)</source>
         <translation>NVIDIA vGPU（共享物理卡）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="70"/>
+        <location filename="../../ui/forms/choices.py" line="78"/>
         <source>Unknown</source>
         <translation>不清楚</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="72"/>
+        <location filename="../../ui/forms/choices.py" line="80"/>
         <source>Open-air (gaming coolers)</source>
         <translation>开放式风扇（游戏卡）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="73"/>
+        <location filename="../../ui/forms/choices.py" line="81"/>
         <source>Blower (turbo cards)</source>
         <translation>涡轮散热（涡轮卡）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="74"/>
+        <location filename="../../ui/forms/choices.py" line="82"/>
         <source>Server chassis</source>
         <translation>服务器机箱风道</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="75"/>
+        <location filename="../../ui/forms/choices.py" line="83"/>
         <source>Liquid cooling</source>
         <translation>水冷</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="77"/>
+        <location filename="../../ui/forms/choices.py" line="85"/>
         <source>Own hardware</source>
         <translation>自建（自有硬件）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="78"/>
+        <location filename="../../ui/forms/choices.py" line="86"/>
         <source>Cloud rental</source>
         <translation>云实例租用</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="79"/>
+        <location filename="../../ui/forms/choices.py" line="87"/>
         <source>Compare both</source>
         <translation>两者比较</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="80"/>
+        <location filename="../../ui/forms/choices.py" line="88"/>
         <source>CNY (¥)</source>
         <translation>人民币（¥）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="81"/>
+        <location filename="../../ui/forms/choices.py" line="89"/>
         <source>USD ($)</source>
         <translation>美元（$）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="82"/>
+        <location filename="../../ui/forms/choices.py" line="90"/>
         <source>Research with a deadline</source>
         <translation>科研（有截止日期）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="83"/>
+        <location filename="../../ui/forms/choices.py" line="91"/>
         <source>Product: a day earns revenue</source>
         <translation>产品（早一天上线多赚一天钱）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="87"/>
+        <location filename="../../ui/forms/choices.py" line="95"/>
         <source>Learning: time has no money value</source>
         <translation>个人学习（时间不折算成钱）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="88"/>
+        <location filename="../../ui/forms/choices.py" line="96"/>
         <source>Off (every activation kept)</source>
         <translation>关闭（保留全部激活）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="89"/>
+        <location filename="../../ui/forms/choices.py" line="98"/>
+        <source>Full (every weight trained)</source>
+        <translation>全参数（训练全部权重）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms/choices.py" line="99"/>
+        <source>Off (every state on the GPU)</source>
+        <translation>关闭（全部状态留在 GPU 上）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms/choices.py" line="100"/>
         <source>— not set —</source>
         <translation>— 未设置 —</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="90"/>
+        <location filename="../../ui/forms/choices.py" line="101"/>
         <source>Follow the language</source>
         <translation>随界面语言</translation>
     </message>
@@ -782,76 +827,81 @@ The application keeps running. The details were written to the log file:
     </message>
     <message>
         <location filename="../../ui/wizard/page_fields.py" line="47"/>
+        <source>Fine-tuning, optimizer and offload</source>
+        <translation>微调、优化器与卸载</translation>
+    </message>
+    <message>
+        <location filename="../../ui/wizard/page_fields.py" line="51"/>
         <source>Training habits and the value of time</source>
         <translation>训练习惯与时间价值</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="48"/>
+        <location filename="../../ui/wizard/page_fields.py" line="52"/>
         <source>How long one run takes on one GPU (or how much data it reads: a large model is then planned from its FLOPs), how often you run it, and what a day saved is worth to you (F02, F12).</source>
         <translation>单卡跑一次要多久（或一次读多少数据：大模型据此按计算量规划），多久跑一次，以及省下一天对你值多少（F02、F12）。</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="51"/>
+        <location filename="../../ui/wizard/page_fields.py" line="55"/>
         <source>One run</source>
         <translation>单次训练</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="54"/>
+        <location filename="../../ui/wizard/page_fields.py" line="58"/>
         <source>How often</source>
         <translation>训练频率</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="56"/>
+        <location filename="../../ui/wizard/page_fields.py" line="60"/>
         <source>Value of time</source>
         <translation>时间价值</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="60"/>
+        <location filename="../../ui/wizard/page_fields.py" line="64"/>
         <source>Hardware and deployment</source>
         <translation>硬件与部署</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="61"/>
+        <location filename="../../ui/wizard/page_fields.py" line="65"/>
         <source>The GPUs, how they are connected, and whether you own them or rent them (F22–F25, F27, F29, F31).</source>
         <translation>用什么卡、卡之间怎么连，以及自建还是租用（F22–F25、F27、F29、F31）。</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="63"/>
+        <location filename="../../ui/wizard/page_fields.py" line="67"/>
         <source>GPUs and links</source>
         <translation>显卡与互联</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="67"/>
+        <location filename="../../ui/wizard/page_fields.py" line="71"/>
         <source>Virtualisation and cooling</source>
         <translation>虚拟化与散热</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="70"/>
+        <location filename="../../ui/wizard/page_fields.py" line="74"/>
         <source>Own or cloud, and prices</source>
         <translation>自建还是租用，以及价格</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="74"/>
+        <location filename="../../ui/wizard/page_fields.py" line="78"/>
         <source>Input pipeline</source>
         <translation>数据加载管线</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="75"/>
+        <location filename="../../ui/wizard/page_fields.py" line="79"/>
         <source>How the data reaches the GPUs. With single-threaded reading, four GPUs mostly wait (F28); the data loader usually needs 2–4 workers per GPU (F13).</source>
         <translation>数据如何送到显卡。单线程读盘时，4张卡大部分时间都在饿等数据（F28）；DataLoader 的 num_workers 通常要按卡数乘以2到4倍（F13）。</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="78"/>
+        <location filename="../../ui/wizard/page_fields.py" line="82"/>
         <source>Data loading</source>
         <translation>数据加载</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="83"/>
+        <location filename="../../ui/wizard/page_fields.py" line="87"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="84"/>
+        <location filename="../../ui/wizard/page_fields.py" line="88"/>
         <source>Check a measured run</source>
         <translation>诊断实测结果</translation>
     </message>
@@ -859,37 +909,37 @@ The application keeps running. The details were written to the log file:
 <context>
     <name>Pitfalls</name>
     <message>
-        <location filename="../../ui/results/pitfalls_view.py" line="16"/>
+        <location filename="../../ui/results/pitfalls_view.py" line="19"/>
         <source>Critical</source>
         <translation>严重</translation>
     </message>
     <message>
-        <location filename="../../ui/results/pitfalls_view.py" line="17"/>
+        <location filename="../../ui/results/pitfalls_view.py" line="20"/>
         <source>Warning</source>
         <translation>警告</translation>
     </message>
     <message>
-        <location filename="../../ui/results/pitfalls_view.py" line="18"/>
+        <location filename="../../ui/results/pitfalls_view.py" line="21"/>
         <source>Note</source>
         <translation>提示</translation>
     </message>
     <message>
-        <location filename="../../ui/results/pitfalls_view.py" line="22"/>
+        <location filename="../../ui/results/pitfalls_view.py" line="25"/>
         <source>Pitfalls</source>
         <translation>注意事项（避坑）</translation>
     </message>
     <message>
-        <location filename="../../ui/results/pitfalls_view.py" line="23"/>
+        <location filename="../../ui/results/pitfalls_view.py" line="26"/>
         <source>No pitfalls for these answers.</source>
         <translation>按这些答案，没有发现需要注意的坑。</translation>
     </message>
     <message>
-        <location filename="../../ui/results/pitfalls_view.py" line="24"/>
+        <location filename="../../ui/results/pitfalls_view.py" line="27"/>
         <source>Remedy:</source>
         <translation>对策：</translation>
     </message>
     <message>
-        <location filename="../../ui/results/pitfalls_view.py" line="25"/>
+        <location filename="../../ui/results/pitfalls_view.py" line="28"/>
         <source>Set-up advice</source>
         <translation>迁移与配置建议</translation>
     </message>

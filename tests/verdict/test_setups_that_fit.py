@@ -92,3 +92,22 @@ def test_the_recommended_adam_learning_rate_stays_within_the_square_root(gpus, o
         assert "at most" in pitfall.remedy.en and "epoch" not in pitfall.remedy.en
     if facts is not None:
         assert float(facts["verdict_lr_factor"]) <= math.sqrt(replicas) + 1e-9
+
+
+def test_with_enough_ram_offload_fits_four_24_gb_cards_before_two_machines():
+    """The 7B profile that goes to two machines on 64 GB of RAM (test_models_that_do_not_fit):
+    with the default RAM (twice the GPUs' memory) the optimizer states fit in host memory, so
+    the verdict rests on offload on the 4 cards, slower per run than 8 GPUs but no purchase."""
+    from advisor.catalog.profile_check import load_profile
+    from tests.support.paths import ROOT
+
+    profile = load_profile(ROOT / "tests" / "profiles" / "verdict"
+                           / "llm-7b-on-4x-rtx4090-checkpointed.yaml")
+    hardware = profile.hardware.model_copy(update={"host_memory_gb": None})
+    rec = recommend(profile.model_copy(update={"hardware": hardware}))
+    applied = next(o for o in rec.setups if o.applied)
+    assert applied.id == "offload_optimizer" and applied.gpus == 4 and rec.verdict.nodes == 1
+    more = rec.setups[-1]
+    assert more.kind == "more_machines" and more.gpus > 4 and more.run_hours < applied.run_hours
+    # the measured one-GPU time carries over with offload's cost: slower than as configured
+    assert applied.speedup < 4

@@ -6,6 +6,7 @@ from advisor.profile import Profile
 from advisor.scaling.layouts.methods import optimizer_family
 from advisor.verdict.facts import data_parallel_degree, lr_factor
 from advisor.verdict.result import Recommendation
+from advisor.verdict.setup_text import HEADING, setup_line
 from ui.report import labels as L
 from ui.report.formatting import colon, esc, table
 from ui.report.summary_section import interconnect
@@ -34,6 +35,14 @@ def pitfalls_html(rec: Recommendation, lang: str) -> str:
             f"<p>{sources(pitfall.sources, lang)} "
             f'<span class="code">{esc(pitfall.id)}</span></p>')
     return "".join(parts)
+
+
+def setups_html(rec: Recommendation, lang: str) -> str:
+    """The setups that fit before more machines (issue 17), in the verdict's order."""
+    if not rec.setups:
+        return ""
+    items = "".join(f"<li>{esc(setup_line(o, lang))}</li>" for o in rec.setups)
+    return f"<h3>{esc(HEADING.get(lang))}</h3><ol>{items}</ol>"
 
 
 def workers_text(rec: Recommendation, profile: Profile, lang: str) -> str:

@@ -43,7 +43,11 @@ PAGES: tuple[PageDef, ...] = (
                       "training.pipeline_parallel", "training.pipeline_interleave",
                       "training.gradient_dtype", "training.micro_batches",
                       "training.gradient_accumulation_steps",
-                      "training.activation_checkpointing"), column=1))),
+                      "training.activation_checkpointing"), column=1),
+             Section(QT_TRANSLATE_NOOP("Pages", "Fine-tuning, optimizer and offload"),
+                     ("training.fine_tuning", "training.method", "training.lora_rank",
+                      "training.lora_target_share", "training.optimizer", "training.offload"),
+                     column=1))),
     PageDef("habits", QT_TRANSLATE_NOOP("Pages", "Training habits and the value of time"),
             QT_TRANSLATE_NOOP("Pages", "How long one run takes on one GPU (or how much data it "
                               "reads: a large model is then planned from its FLOPs), how often "
@@ -63,7 +67,7 @@ PAGES: tuple[PageDef, ...] = (
             (Section(QT_TRANSLATE_NOOP("Pages", "GPUs and links"),
                      ("hardware.gpu", "hardware.gpus_per_node", "hardware.nodes",
                       "hardware.intra_link", "hardware.inter_link",
-                      "hardware.allreduce_busbw_gbs")),
+                      "hardware.allreduce_busbw_gbs", "hardware.host_memory_gb")),
              Section(QT_TRANSLATE_NOOP("Pages", "Virtualisation and cooling"),
                      ("hardware.virtualization", "hardware.vgpus_per_physical_gpu",
                       "hardware.cooling", "hardware.max_gpu_temp_c")),
