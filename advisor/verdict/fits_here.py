@@ -31,8 +31,8 @@ from advisor.costs import estimate_costs
 from advisor.files.errors import InputError
 from advisor.profile import ActivationCheckpointing, EconomicsMode, IntraLink, Profile, Task
 from advisor.scaling import project
-from advisor.scaling.project import reference_s_per_token
 from advisor.scaling.layouts.cluster import peak_tflops
+from advisor.scaling.project import reference_s_per_token
 from advisor.scaling.result import Projection
 from advisor.text.i18n import Text
 from advisor.verdict.beyond import Beyond
