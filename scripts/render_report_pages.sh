@@ -19,13 +19,13 @@ export QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen}
 import sys
 from pathlib import Path
 
-from advisor.profile_io import load_profile
-from advisor.recommendation import recommend
+from advisor.catalog.profile_check import load_profile
+from advisor.verdict.recommendation import recommend
 from ui.report import export_pdf
 
 profile = load_profile(sys.argv[1])
-rec = recommend(profile)
 for lang in ("en", "zh"):
+    rec = recommend(profile, lang=lang)  # the report a reader gets: no rule appendix
     path = export_pdf(rec, profile, Path("docs") / f"sample-report-{lang}.pdf", lang)
     print(f"{path}: {path.stat().st_size // 1024} KB")
 PY

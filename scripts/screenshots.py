@@ -1,10 +1,12 @@
-"""Screenshots of every wizard page and results tab, in English and Chinese, at 1280×800.
+"""Screenshots of every wizard page and results tab, in English and Chinese, at 1400×900.
 
 Run under Xvfb (a real X server, so fonts and styles are what a user sees):
 
-    xvfb-run -s "-screen 0 1280x800x24" .venv/bin/python scripts/screenshots.py
+    xvfb-run -a -s "-screen 0 1400x900x24" .venv/bin/python scripts/screenshots.py
 
-Writes docs/screenshots/<lang>-<nn>-<page>.png for the medium-model example (F17 row 3).
+Writes docs/screenshots/<lang>-<nn>-<page>.png for the medium-model example (F17 row 3), then
+the first results a newcomer sees (the wizard's own defaults: what a day saved is worth not
+said yet) and the hardware page with a custom GPU being entered.
 Uses a private state folder, so the user's autosave is neither read nor written.
 """
 
@@ -19,6 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "medium-model-4gpu-worth-it.yaml"
 PAGES = ("model", "habits", "hardware", "pipeline")
+SIZE = (1400, 900)
 TABS = ("speedup", "cost", "buy-vs-rent", "pitfalls", "why")
 
 
@@ -56,7 +59,7 @@ def main() -> int:
 
     for lang in ("en", "zh"):
         window, hub = build_window([str(args.example)], lang, threaded=False)
-        window.resize(1280, 800)
+        window.resize(*SIZE)
         window.show()
         window.recompute()
         settle(400)
@@ -73,10 +76,35 @@ def main() -> int:
             save(window, f"{lang}-{len(PAGES) + 1 + len(TABS):02d}-diagnosis")
         window.close()
         hub.set_language("en")
+        extras(lang, len(PAGES) + 2 + len(TABS), build_window, settle, save)
     for path in written:
         shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
         print(f"{shown}  {path.stat().st_size // 1024} KB")
     return 0
+
+
+def extras(lang: str, number: int, build_window, settle, save) -> None:
+    """The newcomer's first results (no file: the wizard's defaults) and a custom GPU."""
+    # a fresh state folder: a first start, with no autosave of the example to restore
+    os.environ["GPU_ADVISOR_STATE_DIR"] = tempfile.mkdtemp(prefix="advisor-first-")
+    window, hub = build_window([], lang, threaded=False)
+    window.resize(*SIZE)
+    window.show()
+    window.recompute()
+    settle(400)
+    window.go_to(len(PAGES))
+    settle(300)
+    save(window, f"{lang}-{number:02d}-first-results")
+    window.go_to(PAGES.index("hardware"))
+    page = window.pages[PAGES.index("hardware")]
+    editor = page.editors["hardware.gpu"]
+    custom = editor.input.count() - 1  # "Custom GPU… (enter its specs)"
+    editor.input.setCurrentIndex(custom)
+    editor.input.activated.emit(custom)
+    settle(300)
+    save(window, f"{lang}-{number + 1:02d}-hardware-custom-gpu")
+    window.close()
+    hub.set_language("en")
 
 
 if __name__ == "__main__":

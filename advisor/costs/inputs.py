@@ -157,7 +157,9 @@ def resolve_inputs(profile: Profile, catalog: Catalog, *, lang: str | None = Non
                              "（可填写 economics.engineer_day_rate）"))
 
     value_per_day = 0.0
-    if eco.time_value != TimeValue.none:  # F12: learning time has no money value
+    # F12: learning time has no money value; not said (None) counts it as none too, and the
+    # report says what a day would have to be worth (CostReport.day_value_to_pay)
+    if eco.time_value not in (None, TimeValue.none):
         given_value = mine(eco.value_per_day)
         if given_value is None:
             notes.append(Text(en="time_value is set but value_per_day is empty: time saved "

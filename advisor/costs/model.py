@@ -65,7 +65,7 @@ def estimate_costs(profile: Profile, projection: Projection, *, lang: str | None
     fits = list(projection.fits)
     base_hours, base_month = _baseline(profile, projection, inp, setups, cost_month, mode,
                                        runs_in_horizon, notes)
-    saved_value, signed_value, net_value = [], [], []
+    saved_value, signed_value, net_value, days_saved = [], [], [], []
     for i, s in enumerate(setups):
         if not fits[i]:
             # A setup that cannot run saves nothing and costs nothing comparable: 0.0 here,
@@ -73,7 +73,9 @@ def estimate_costs(profile: Profile, projection: Projection, *, lang: str | None
             saved_value.append(0.0)
             signed_value.append(0.0)
             net_value.append(0.0)
+            days_saved.append(0.0)
             continue
+        days_saved.append(days_saved_per_month(runs_pm, base_hours, s.run_hours))
         value = time_value_per_month(runs_pm, base_hours, s.run_hours, inp.value_per_day)
         # The saved value is never negative: a slower setup saves nothing. The signed value
         # (negative: time lost) is what the net value adds to the extra cost (review 5,
@@ -107,12 +109,30 @@ def estimate_costs(profile: Profile, projection: Projection, *, lang: str | None
         time_saved_value_per_month=saved_value, net_value_per_month=net_value,
         time_value_per_month=signed_value, baseline_cost_per_month=base_month,
         deployment=chosen, runs_fit_in_horizon=[s.runs_fit(horizon) for s in setups],
+        time_value_given=profile.economics.time_value is not None,
+        days_saved_per_month=days_saved,
         best_value_gpus=None if best is None else projection.gpus[best],
         deadline_gpus=deadline, buy_vs_rent=curves,
         assumptions=[t.get(lang) for t in notes], assumption_texts=notes,
         own_priced=inp.gpu_price is not None, cloud_priced=inp.cloud_per_gpu_hour is not None,
         capex=[s.capex for s in setups], power_w=[s.power_w for s in setups],
         priced_with=inp.priced_with(), fits=fits)
+
+
+def buy_vs_rent_at(report: CostReport, profile: Profile, projection: Projection, gpus: int, *,
+                   catalog: Catalog | None = None) -> CostReport:
+    """``report`` with its buy-vs-rent comparison for ``gpus`` GPUs instead of the best-value
+    count: the recommendation compares owning and renting the setup it recommends (F31). The
+    report is unchanged when ``gpus`` is already compared, not projected, or does not fit."""
+    if gpus == report.buy_vs_rent.gpus or gpus not in projection.gpus \
+            or not projection.fits[projection.gpus.index(gpus)]:
+        return report
+    catalog = catalog or load_catalog()
+    inp = resolve_inputs(profile, catalog, currency=report.currency)
+    i = projection.gpus.index(gpus)
+    setup = setup_cost(inp, gpus, projection.nodes[i], projection.run_hours[i])
+    curves = _buy_vs_rent(inp, setup, inp.runs_per_month, inp.horizon_months)
+    return report.model_copy(update={"buy_vs_rent": curves})
 
 
 def time_value_per_month(runs_per_month: float, base_hours: float, run_hours: float,
@@ -125,8 +145,13 @@ def time_value_per_month(runs_per_month: float, base_hours: float, run_hours: fl
     (``bounded_days``). A hard cap would give every count that saves more than a month the
     same value, and the cheapest of them would win although a larger one clears more of the
     backlog (review 4)."""
-    days = runs_per_month * (base_hours - run_hours) / 24.0
-    return bounded_days(days) * value_per_day
+    return days_saved_per_month(runs_per_month, base_hours, run_hours) * value_per_day
+
+
+def days_saved_per_month(runs_per_month: float, base_hours: float, run_hours: float) -> float:
+    """The calendar days a month's runs save (negative: lose) against the baseline, bounded
+    as ``bounded_days``: what the value of a day multiplies."""
+    return bounded_days(runs_per_month * (base_hours - run_hours) / 24.0)
 
 
 def bounded_days(days: float) -> float:

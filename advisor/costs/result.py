@@ -76,6 +76,30 @@ class CostReport(BaseModel):
     # Runs one set of owned hardware can finish in the horizon, one after another (the owned
     # cost per run spreads the purchase over at most these).
     runs_fit_in_horizon: list[float] = []
+    # Additive: whether the profile says what a day saved is worth (economics.time_value; not
+    # said: time is counted as worth nothing here and the rating follows the article's table,
+    # rules/README.md), and the calendar days each N saves a month against the baseline (the
+    # days the value of a day multiplies, bounded as ``model.bounded_days``; 0 where it does
+    # not fit, negative where it is slower).
+    time_value_given: bool = True
+    days_saved_per_month: list[float] = []
+
+    def day_value_to_pay(self, gpus: int) -> float | None:
+        """What a day saved would have to be worth for ``gpus`` GPUs to pay for themselves
+        against the baseline (F02: net value 0), from this report's costs: 0 when they cost no
+        more; None when they save no time (no value of a day makes them pay), do not fit, or
+        the counts were not priced."""
+        if gpus not in self.gpus or len(self.days_saved_per_month) != len(self.gpus) \
+                or self.baseline_cost_per_month is None or not self.mode_priced:
+            return None
+        i = self.gpus.index(gpus)
+        if self.fits and not self.fits[i]:
+            return None
+        extra = self.cost_per_month[i] - self.baseline_cost_per_month  # net value, time aside
+        if extra <= 0:
+            return 0.0
+        days = self.days_saved_per_month[i]
+        return extra / days if days > 1e-9 else None
 
     @property
     def mode_priced(self) -> bool:

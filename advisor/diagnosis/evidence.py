@@ -79,5 +79,12 @@ class Board:
         if suspect_id in self.by_id:
             self.by_id[suspect_id].contradict(factor, Text(en=en, zh=zh))
 
+    def rule_out(self, suspect_id: str) -> None:
+        """A suspect the hardware cannot have (vGPU sharing on bare metal): off the board,
+        unless something was seen of it directly (a GPU log that shows vGPU)."""
+        suspect = self.by_id.get(suspect_id)
+        if suspect is not None and suspect.direct == 0.0:
+            del self.by_id[suspect_id]
+
     def ranked(self) -> list[Suspect]:
         return sorted(self.by_id.values(), key=lambda s: (-s.score, s.id))

@@ -16,6 +16,8 @@ from __future__ import annotations
 import statistics
 from dataclasses import dataclass
 
+from advisor.catalog.cooling import fitted_cooling
+from advisor.catalog.gpus import resolve_gpu
 from advisor.diagnosis.evidence import Board, Suspect
 from advisor.diagnosis.grading import thresholds
 from advisor.diagnosis.metrics import ScalingMetrics
@@ -23,6 +25,7 @@ from advisor.diagnosis.remedies import INTERCONNECT_ON_NVLINK
 from advisor.diagnosis.suspect_telemetry import THROTTLE_TEMP_C, telemetry_clues
 from advisor.diagnosis.telemetry import RunTelemetry
 from advisor.diagnosis.wording import label
+from advisor.files.errors import InputError
 from advisor.profile import Profile
 from advisor.text.i18n import Text
 from advisor.text.numbers import count_text
@@ -200,13 +203,21 @@ def _from_profile(board: Board, p: Profile, m: ScalingMetrics, f: FitSignals | N
         board.add("thermal_throttling", 0.55, f"A GPU reached {h.max_gpu_temp_c:.0f} °C under "
                   "load (≥ 84 °C) (F27).", f"有显卡满载时达到 {h.max_gpu_temp_c:.0f} °C（≥ 84 °C）（F27）。",
                   direct=True)
-    if h.cooling.value == "open_air" and h.gpus_per_node >= 4:
+    if _cooling(p) == "open_air" and h.gpus_per_node >= 4:
         board.add("thermal_throttling", 0.15, "Open-air cards packed four or more to a case "
                   "heat each other (F27).", "四张及以上开放式散热显卡挤在一起会互相加热（F27）。")
     if p.task.value in ("gan", "reinforcement_learning"):
         task = label(p.task)
         board.add("alternating_training", 0.6, f"The task is {task.en}: sub-networks train in "
                   "turn (F21).", f"任务是{task.zh}：子网络轮流训练（F21）。", direct=True)
+
+
+def _cooling(p: Profile) -> str:
+    """The profile's cooling, the card's usual one where open-air is not sold for it (F27)."""
+    try:
+        return fitted_cooling(resolve_gpu(p.hardware.gpu), p.hardware.cooling.value)
+    except InputError:
+        return p.hardware.cooling.value
 
 
 def _more_than_one_card(board: Board, m: ScalingMetrics) -> None:
@@ -233,6 +244,10 @@ def rank_suspects(metrics: ScalingMetrics, *, fit: FitSignals | None = None,
         _from_profile(board, profile, metrics, fit)
     if telemetry is not None:
         telemetry_clues(board, telemetry)
+    if profile is not None and profile.hardware.virtualization.value in ("bare_metal",
+                                                                          "passthrough"):
+        # whole physical GPUs: a curve's shape cannot make them shared vGPUs (F29)
+        board.rule_out("vgpu_sharing")
     if profile is not None and "interconnect" in board.by_id and \
             not profile.hardware.intra_link.value.startswith("pcie"):
         board.by_id["interconnect"].remedy = INTERCONNECT_ON_NVLINK

@@ -41,11 +41,19 @@ class EconomicsSpec(StrictSection):
         "or a data centre's average for NVLink/NVSwitch servers.",
         "机房电力开销系数（家里 1.0，机房约 1.3–1.6）。留空：按 1.0；NVLink/NVSwitch 服务器按数据中心平均值。",
         default=None, ge=1.0, le=3.0)
-    time_value: TimeValue = meta(
+    # Empty means "not said" (rules/README.md, "What time is worth"): the rating then follows
+    # the article's table, which assumes the time saved is worth the extra GPUs, and says so.
+    # "none" is an answer: time saved is worth nothing, and the rating follows the money.
+    # Profiles written before "not said" existed read the same: one that left the field out
+    # meant the table's rating then and gets it now; one that says none means none.
+    time_value: TimeValue | None = meta(
         "What a day saved is worth", "省下一天值多少",
-        "deadline (research), revenue (product), or none (learning).",
-        "deadline（科研赶截稿）、revenue（产品收入）或 none（个人学习）。",
-        default=TimeValue.none)
+        "deadline (research), revenue (product), or none (learning: worth nothing). Empty: "
+        "not said; the rating then follows the article's table, which assumes a day saved "
+        "is worth the extra GPUs.",
+        "deadline（科研赶截稿）、revenue（产品收入）或 none（个人学习：不值钱）。留空：未说明，"
+        "评级按文章的判断表给出，而判断表默认省下的时间值得多花的钱。",
+        default=None)
     value_per_day: float | None = meta(
         "Value of one day saved", "省下一天的价值",
         "Money a day of waiting costs you (deadline value or a day of revenue). Needed with "

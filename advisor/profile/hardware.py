@@ -5,22 +5,34 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import Field, model_validator
+from pydantic import model_validator
 
 from advisor.profile.enums import Cooling, InterLink, IntraLink, Virtualization
 from advisor.profile.field_meta import StrictSection, meta
 
 
 class CustomGpu(StrictSection):
-    """A GPU that is not in the catalog."""
+    """A GPU that is not in the catalog (the wizard's "Custom GPU…" and a profile's own specs);
+    the titles and help are what the wizard's fields show."""
 
-    name: str = Field(min_length=1, max_length=120)
-    memory_gb: float = Field(gt=0, le=4096)
-    tflops_fp16: float = Field(gt=0, le=100_000, description="dense FP16/BF16 tensor TFLOPS")
-    tflops_fp32: float = Field(gt=0, le=100_000)
-    tdp_w: float = Field(default=300, gt=0, le=5000)
-    pcie_gen: int = Field(default=4, ge=1, le=7)
-    price_usd: float | None = Field(default=None, ge=0, le=10_000_000)
+    name: str = meta("Custom GPU name", "自定义显卡名称", "What to call this card in the results.",
+                     "在结果中如何称呼这张卡。", min_length=1, max_length=120)
+    memory_gb: float = meta("Memory", "显存", "GPU memory of one card.", "单卡显存。",
+                            unit="GB", gt=0, le=4096)
+    tflops_fp16: float = meta("FP16 TFLOPS (dense)", "FP16 算力（稠密）",
+                              "Dense FP16/BF16 tensor-core TFLOPS of one card (not the sparse "
+                              "figure).", "单卡稠密 FP16/BF16 张量核心算力（不是稀疏算力）。",
+                              unit="TFLOPS", gt=0, le=100_000)
+    tflops_fp32: float = meta("FP32 TFLOPS", "FP32 算力", "FP32 TFLOPS of one card.",
+                              "单卡 FP32 算力。", unit="TFLOPS", gt=0, le=100_000)
+    tdp_w: float = meta("Board power", "整卡功耗", "The card's power limit (TDP).",
+                        "显卡的功耗上限（TDP）。", unit="W", default=300, gt=0, le=5000)
+    pcie_gen: int = meta("PCIe generation", "PCIe 代数", "PCIe generation of the card's slot.",
+                         "显卡插槽的 PCIe 代数。", default=4, ge=1, le=7)
+    price_usd: float | None = meta("Price in USD", "美元价格",
+                                   "Purchase price of one card in US dollars, if known.",
+                                   "单卡的美元购买价，可不填。", unit="USD", default=None, ge=0,
+                                   le=10_000_000)
 
 
 class HardwareSpec(StrictSection):

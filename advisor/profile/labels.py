@@ -76,6 +76,7 @@ TIME_VALUE = {
     "deadline": Text(en="a deadline", zh="截止日期"),
     "revenue": Text(en="revenue", zh="营收"),
     "none": Text(en="no money value", zh="不折算成钱"),
+    "unsaid": Text(en="not said", zh="未说明"),
 }
 ECONOMICS_MODE = {
     "own": Text(en="own hardware", zh="自建"),

@@ -29,8 +29,21 @@ def load_facts() -> dict[str, Text]:
     return facts
 
 
-def fact_text(fact_id: str, lang: str = "en") -> str:
-    """The fact's sentence in ``lang``; an unknown id says so instead of failing."""
+@cache
+def load_gists() -> dict[str, Text]:
+    """The facts that carry a gist: the claim without the article's example hardware and its
+    prices (F31's "4060-class, ¥15,000" has no place in a report on H100s in dollars)."""
+    path = resources_dir() / "article" / "facts.yaml"
+    raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    return {fact_id: Text(en=text["gist"]["en"], zh=text["gist"]["zh"])
+            for fact_id, text in raw["facts"].items() if isinstance(text.get("gist"), dict)}
+
+
+def fact_text(fact_id: str, lang: str = "en", *, gist: bool = False) -> str:
+    """The fact's sentence in ``lang`` (``gist``: its claim alone, where it has one, for the
+    views of one profile); an unknown id says so instead of failing."""
+    if gist and fact_id in load_gists():
+        return load_gists()[fact_id].get(lang)
     fact = load_facts().get(fact_id)
     if fact is None:
         return f"{fact_id}: " + ("（未知的文章事实编号）" if lang == "zh" else "(unknown article fact)")

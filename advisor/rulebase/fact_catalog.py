@@ -30,6 +30,7 @@ from advisor.profile import (
 
 Scalar = str | int | float | bool
 
+TIME_VALUE_UNSAID = "unsaid"  # economics.time_value left empty: what time is worth not said
 ALTERNATING_TASKS = frozenset({Task.gan.value, Task.reinforcement_learning.value})  # F21
 OBSERVATION_IDS = ("thermal_throttling", "power_capped", "data_starvation", "vgpu_sharing",
                    "pcie_link_downgraded", "laggard_gpu", "no_nvlink")
@@ -121,7 +122,9 @@ FACTS: dict[str, FactSpec] = {
     # the money
     "economics_mode": _s(*(m.value for m in EconomicsMode)),
     "currency": _s("CNY", "USD"),  # the cost report's (money facts are in it)
-    "time_value": _s(*(t.value for t in TimeValue)),
+    # what a day saved is worth, as the user said it; "unsaid" when they did not (the rating
+    # then follows the article's table, rules/README.md "What time is worth")
+    "time_value": _s(*(t.value for t in TimeValue), TIME_VALUE_UNSAID),
     "value_per_day": _n("float", 0, 1e10, optional=True),
     "deadline_days": _n("float", 0.01, 3650, optional=True),
     "moved_before": _B,
@@ -186,6 +189,9 @@ FACTS: dict[str, FactSpec] = {
     "verdict_not_best_value": _VB,
     "verdict_monthly_hours": _n("float", 0, 1_000_000, stage="verdict"),
     "verdict_hours_over_breakeven": _n("float", 0, 1e6, optional=True, stage="verdict"),
+    # what a day saved would have to be worth for the verdict's count to pay for itself
+    # against the baseline (F02); absent when it saves no time or is not priced
+    "verdict_day_value_to_pay": _n("float", 0, 1e12, optional=True, stage="verdict"),
     "verdict_system_w": _n("float", 0, 1e7, stage="verdict"),
     # the power supply to fit: the whole-setup draw plus 20 %, rounded up to 50 W (F23)
     "verdict_psu_w": _n("float", 0, 1.2e7, stage="verdict"),

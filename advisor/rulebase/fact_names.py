@@ -108,6 +108,8 @@ FACT_NAMES: dict[str, Text] = {
     "verdict_bottleneck": T("bottleneck at the recommended count", "推荐卡数下的瓶颈"),
     "verdict_fits": T("fits at the recommended count", "推荐卡数下放得下"),
     "verdict_monthly_hours": T("training hours a month there", "该配置每月训练小时数"),
+    "verdict_day_value_to_pay": T("what a day saved must be worth for the recommended count "
+                                  "to pay", "推荐卡数回本所需的每天价值"),
     "verdict_hours_over_breakeven": T("hours a month / break-even hours",
                                       "每月小时数 / 回本小时数"),
     "verdict_system_w": T("whole system power (W)", "整机功耗（W）"),

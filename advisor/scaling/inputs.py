@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from advisor.catalog.cooling import fitted_cooling
 from advisor.catalog.gpus import GpuSpec
 from advisor.profile import (
     Cooling,
@@ -160,11 +161,14 @@ def pipeline_terms(profile: Profile, p: ScalingParams) -> tuple[float, float | N
     return p.pipeline_stall_typical * factor, capacity
 
 
-def thermal_terms(profile: Profile, p: ScalingParams) -> tuple[float, float]:
-    """(clock loss per card beyond two in a node, fixed loss with several cards) (# F27)."""
+def thermal_terms(profile: Profile, p: ScalingParams,
+                  gpu: GpuSpec | None = None) -> tuple[float, float]:
+    """(clock loss per card beyond two in a node, fixed loss with several cards) (# F27).
+    ``gpu``: the card, whose usual cooling stands in for an "open-air" it is never sold with."""
     hw = profile.hardware
+    cooling = Cooling(fitted_cooling(gpu, hw.cooling.value)) if gpu is not None else hw.cooling
     per_card = {Cooling.open_air: p.throttle_per_card_open_air,
-                Cooling.blower: p.throttle_per_card_blower}.get(hw.cooling, 0.0)
+                Cooling.blower: p.throttle_per_card_blower}.get(cooling, 0.0)
     fixed = 0.0
     if hw.max_gpu_temp_c is not None and hw.max_gpu_temp_c > 84.0:
         fixed = (hw.max_gpu_temp_c - 84.0) * p.throttle_per_degc
@@ -188,7 +192,7 @@ def data_parallel_inputs(profile: Profile, gpu: GpuSpec, links: LinkFigures,
                          comm_volume_factor: float = 1.0) -> DataParallelInputs:
     p = p or load_params()
     stall, capacity = pipeline_terms(profile, p)
-    per_card, fixed = thermal_terms(profile, p)
+    per_card, fixed = thermal_terms(profile, p, gpu)
     pair = links.busbw_intra_pair_gbs
     return DataParallelInputs(
         params_millions=dense_params_millions(profile, gpu, p),

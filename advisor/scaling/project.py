@@ -22,7 +22,7 @@ from advisor.scaling.inputs import (
     step_compute_s,
     vgpu_sharing,
 )
-from advisor.scaling.layout_projection import layout_projection
+from advisor.scaling.layout_projection import NOTE_REFERENCE, layout_projection
 from advisor.scaling.layouts.cluster import peak_tflops
 from advisor.scaling.layouts.engine import layout_curve, uses_layouts
 from advisor.scaling.links import link_figures
@@ -48,9 +48,23 @@ _MINOR = 0.1  # an overhead below this share of the step leaves the GPU compute-
 NOTE_NO_FIT = Text(en="Plain data parallel does not fit one GPU's memory; the speed-up is over "
                       "a hypothetical single GPU with enough memory (F05, F24).",
                    zh="单卡显存放不下普通数据并行；加速比相对于一张显存足够的假想单卡（F05、F24）。")
+
+
+def says_one_gpu_cannot_hold(notes: list[str]) -> bool:
+    """Whether a projection's notes (either language) already say that one GPU cannot hold
+    the model: the data-parallel note or the layouts' reference note."""
+    starts = [text.split("{")[0] for note in (NOTE_NO_FIT, NOTE_REFERENCE)
+              for text in (note.en, note.zh)]
+    return any(note.startswith(start) for note in notes for start in starts)
+
+
 NOTE_VGPU = Text(en="Virtualised GPUs may share a physical card: the low end assumes {v:g} "
                     "vGPUs per card (F29).",
                  zh="虚拟化的 GPU 可能共享同一张物理卡：下限按每卡 {v:g} 个 vGPU 估计（F29）。")
+# the user said how many vGPUs share a card: the whole projection, not an assumption, uses it
+NOTE_VGPU_GIVEN = Text(en="You said {v:g} vGPUs share each physical card: the projection "
+                          "divides each card's compute between them (F29).",
+                       zh="你填写了每张物理卡切分为 {v:g} 个 vGPU：预测按它们分摊每张卡的算力（F29）。")
 NOTE_ALT = Text(en="Alternating training (GAN / RL) idles GPUs while sub-networks wait their "
                    "turn: speed-up stays near 1.5x (F21).",
                 zh="交替训练（GAN / 强化学习）中子网络轮流训练，GPU 在等待：加速比约 1.5 倍以内（F21）。")
@@ -387,7 +401,11 @@ def _notes(profile: Profile, single_fits: bool, vgpus_low: float) -> list[Text]:
     notes = []
     if not single_fits:
         notes.append(NOTE_NO_FIT)
-    if vgpus_low > 1:
+    given = profile.hardware.vgpus_per_physical_gpu \
+        if profile.hardware.virtualization.value == "vgpu" else None
+    if given and given > 1:
+        notes.append(NOTE_VGPU_GIVEN.format(v=given))
+    elif vgpus_low > 1:
         notes.append(NOTE_VGPU.format(v=vgpus_low))
     if profile.task in ALTERNATING_TASKS:
         notes.append(NOTE_ALT)

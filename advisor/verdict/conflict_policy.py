@@ -6,7 +6,8 @@ decided on its own, among the fired rules that set it, by this order:
 1. **Vetoes first.** A rule whose ``then`` carries ``veto`` (the memory wall: sharded or model
    parallel training is required; alternating training, shared vGPUs that scale below 50 %, or
    no GPU count faster than one: more GPUs are not worth it) beats every rule without one,
-   whatever the decision table says.
+   whatever the decision table says. The memory wall beats the other vetoes: a model that
+   does not fit one GPU is never told to stay on one.
 2. **More specific beats more general:** the rule that tests more conditions wins.
 3. **Higher priority** wins.
 4. Only if all of that ties, the rule id in alphabetical order decides, so the outcome never
@@ -38,12 +39,16 @@ from advisor.rulebase.model import SEVERITY_RANK
 from advisor.verdict.engine import Firing
 
 SLOTS = ("rating", "gpus", "parallelism", "framework", "deployment")
+MEMORY_WALL = "memory_wall"
 
 
 def rank(firing: Firing) -> tuple[int, int, int]:
-    """Bigger is stronger: (veto, specificity, priority)."""
+    """Bigger is stronger: (veto, specificity, priority). The memory wall outranks the other
+    vetoes: a job that cannot run on one GPU is never told to stay on one, however specific the
+    rule that would say so."""
     rule = firing.rule
-    return (1 if rule.is_veto else 0, rule.specificity, rule.priority)
+    veto = 2 if rule.then.get("veto") == MEMORY_WALL else 1 if rule.is_veto else 0
+    return (veto, rule.specificity, rule.priority)
 
 
 def order(firings: Iterable[Firing]) -> list[Firing]:

@@ -8,6 +8,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from advisor.catalog.cooling import fitted_cooling
 from advisor.costs.breakeven import HOURS_PER_MONTH  # 730 h: a break-even above it is never reached
 from advisor.costs.result import CostReport
 from advisor.profile import (
@@ -19,6 +20,7 @@ from advisor.rulebase.fact_catalog import (
     EMBEDDING_HEAVY_PARAMS_MILLIONS,
     GPU_CLASSES,
     OBSERVATION_IDS,
+    TIME_VALUE_UNSAID,
     FactSet,
     Scalar,
     check_facts,
@@ -114,11 +116,10 @@ def owning_never_pays(costs: CostReport) -> bool:
 
 
 def effective_cooling(spec, cooling: str) -> str:
-    """Passive data-centre cards have no fans of their own: "open-air" (the profile's default)
-    cannot describe them; they sit in a server's ducted airflow (F27)."""
-    if cooling == "open_air" and spec.gpu_class == "datacenter":
-        return "server"
-    return cooling
+    """Passive data-centre cards have no fans of their own, workstation cards only blowers:
+    "open-air" (the profile's default) cannot describe them (F27;
+    ``advisor.catalog.cooling.fitted_cooling``)."""
+    return fitted_cooling(spec, cooling)
 
 
 def base_facts(profile: Profile, projection: Projection, costs: CostReport,
@@ -177,7 +178,7 @@ def base_facts(profile: Profile, projection: Projection, costs: CostReport,
         "hardware_imported": hardware is not None,
         "economics_mode": ec.mode.value,
         "currency": costs.currency,
-        "time_value": ec.time_value.value,
+        "time_value": ec.time_value.value if ec.time_value is not None else TIME_VALUE_UNSAID,
         "moved_before": ec.moved_to_multi_gpu_before,
         "max_gpus_projected": top,
         "bottleneck_max": projection.bottleneck[last],
@@ -325,10 +326,29 @@ def verdict_facts(base: Mapping[str, Scalar], profile: Profile, projection: Proj
         "verdict_workers_low": 2 * gpus,
         "verdict_workers_high": 4 * gpus,
     })
+    to_pay = costs.day_value_to_pay(gpus) if base.get("net_value_best") is not None else None
+    if to_pay is not None:  # "at least": rounded up to a whole unit of money
+        facts["verdict_day_value_to_pay"] = float(math.ceil(to_pay - 1e-9))
+    # owning vs renting the recommended setup (``costs`` compares it: buy_vs_rent_at)
+    facts["owning_never_pays"] = owning_never_pays(costs)
+    for name, value in (("breakeven_months", costs.buy_vs_rent.breakeven_months),
+                        ("breakeven_hours_per_month",
+                         costs.buy_vs_rent.breakeven_hours_per_month)):
+        if value is None:
+            facts.pop(name, None)
+        else:
+            facts[name] = value
     breakeven = costs.buy_vs_rent.breakeven_hours_per_month
     if breakeven:
         facts["verdict_hours_over_breakeven"] = min(monthly_hours / breakeven, 1e6)
     facts.update(_deadline_facts(profile, projection, i))
+    # a verdict beyond the counts considered (the memory wall's "required" on more machines):
+    # the per-count speed-ups up to the verdict's own count describe the setup recommended
+    for n in (2, 4, 8, 16):
+        if n <= gpus and n in projection.gpus and facts.get(f"speedup_{n}") is None:
+            facts[f"speedup_{n}"] = _at(projection, n, projection.speedup)
+            if n in (4, 8):
+                facts[f"efficiency_{n}"] = _at(projection, n, projection.efficiency)
     return check_facts(facts)
 
 

@@ -14,6 +14,7 @@ import re
 from typing import Any
 
 from advisor.costs import estimate_costs
+from advisor.costs.model import buy_vs_rent_at
 from advisor.costs.result import CostReport
 from advisor.profile import Profile
 from advisor.profile.labels import FRAMEWORK as FRAMEWORK_LABEL
@@ -57,6 +58,20 @@ DEPLOYMENT_LABEL = {
     "cloud": Text(en="cloud rental", zh="云实例租用"),
     "either": Text(en="own or rent", zh="自建或租用皆可"),
 }
+
+
+HEADLINE_PITFALLS = ("not_enough_gpus", "time_value_not_given")
+
+
+def _one_each(firings: list[Firing]) -> list[Firing]:
+    """The first firing of each pitfall id (several rules may raise the same one)."""
+    seen: set[str] = set()
+    out = []
+    for f in firings:
+        if f.conclusion["pitfall"] not in seen:
+            seen.add(f.conclusion["pitfall"])
+            out.append(f)
+    return out
 
 
 class RuleBaseIncomplete(RuntimeError):
@@ -126,6 +141,9 @@ def recommend_from(profile: Profile, projection: Projection, costs: CostReport, 
     lowered = as_fast_smaller(at, n) if runnable else None
     if lowered is not None:  # F02: the policy's last word, whatever rule asked for more
         n = wanted = lowered.gpus
+    # F31: owning vs renting the setup recommended, not the cost model's best value (the
+    # deployment rules and every presenter read this comparison)
+    costs = buy_vs_rent_at(costs, profile, projection, n) if runnable else costs
     vfacts = verdict_facts(base, profile, at, costs, rating, n, wanted)
     configured = engine.evaluate(vfacts, "setup")
     setup = decide(configured, ("parallelism", "framework", "deployment"))
@@ -135,13 +153,16 @@ def recommend_from(profile: Profile, projection: Projection, costs: CostReport, 
     facts = setup_facts(vfacts, setup.values)
     found = engine.evaluate(facts, "findings")
     nodes = int(facts["verdict_nodes"])
-    short = [f for f in found if f.conclusion.get("pitfall") == "not_enough_gpus"]
+    # Pitfalls the headline itself says: a shortfall of GPUs, and a rating that rests on the
+    # article's valuation of time because the user has not given theirs (rules/README.md)
+    short = [f for pitfall in HEADLINE_PITFALLS for f in found
+             if f.conclusion.get("pitfall") == pitfall]
     quoted = _reasons(decided, verdict.winners.get("rating"), count, n, wanted,
                       lowered is not None)
     if not runnable:  # nothing fits anywhere: only the memory wall speaks (F24)
         quoted = [f for f in decided if f.rule.is_veto and f.conclusion.get("veto")
                   == "memory_wall"][:1] or quoted
-    reason = _joined([f.rule.render(f.rule.message, facts) for f in quoted + short[:1]]
+    reason = _joined([f.rule.render(f.rule.message, facts) for f in quoted + _one_each(short)]
                      + ([lowered.reason] if lowered is not None else []))
     result = Verdict(rating=rating, gpus=n, nodes=nodes, parallelism=setup.values["parallelism"],
                      framework=setup.values["framework"],

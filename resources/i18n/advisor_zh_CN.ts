@@ -232,41 +232,6 @@
         <translation>完整（每层都重算）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="52"/>
-        <source>LoRA (16-bit frozen weights, adapters trained)</source>
-        <translation>LoRA（权重以 16 位冻结，训练适配器）</translation>
-    </message>
-    <message>
-        <location filename="../../ui/forms/choices.py" line="53"/>
-        <source>QLoRA (4-bit frozen weights, adapters trained)</source>
-        <translation>QLoRA（权重以 4 位冻结，训练适配器）</translation>
-    </message>
-    <message>
-        <location filename="../../ui/forms/choices.py" line="54"/>
-        <source>SGD with momentum (SGD-like)</source>
-        <translation>带动量的 SGD（SGD 类）</translation>
-    </message>
-    <message>
-        <location filename="../../ui/forms/choices.py" line="55"/>
-        <source>AdamW (Adam-family)</source>
-        <translation>AdamW（Adam 类）</translation>
-    </message>
-    <message>
-        <location filename="../../ui/forms/choices.py" line="56"/>
-        <source>8-bit AdamW (Adam-family)</source>
-        <translation>8 位 AdamW（Adam 类）</translation>
-    </message>
-    <message>
-        <location filename="../../ui/forms/choices.py" line="57"/>
-        <source>Optimizer states and gradients (ZeRO-Offload)</source>
-        <translation>优化器状态和梯度（ZeRO-Offload）</translation>
-    </message>
-    <message>
-        <location filename="../../ui/forms/choices.py" line="58"/>
-        <source>Optimizer states, gradients and weights</source>
-        <translation>优化器状态、梯度和权重</translation>
-    </message>
-    <message>
         <location filename="../../ui/forms/choices.py" line="60"/>
         <source>PCIe 3.0</source>
         <translation>PCIe 3.0</translation>
@@ -422,6 +387,56 @@
         <translation>关闭（保留全部激活）</translation>
     </message>
     <message>
+        <location filename="../../ui/forms/choices.py" line="102"/>
+        <source>— not set —</source>
+        <translation>— 未设置 —</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms/choices.py" line="103"/>
+        <source>Follow the language</source>
+        <translation>随界面语言</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms/choices.py" line="101"/>
+        <source>Not said yet (the article&apos;s table rates it)</source>
+        <translation>尚未说明（按文章的判断表评级）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms/choices.py" line="52"/>
+        <source>LoRA (16-bit frozen weights, adapters trained)</source>
+        <translation>LoRA（权重以 16 位冻结，训练适配器）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms/choices.py" line="53"/>
+        <source>QLoRA (4-bit frozen weights, adapters trained)</source>
+        <translation>QLoRA（权重以 4 位冻结，训练适配器）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms/choices.py" line="54"/>
+        <source>SGD with momentum (SGD-like)</source>
+        <translation>带动量的 SGD（SGD 类）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms/choices.py" line="55"/>
+        <source>AdamW (Adam-family)</source>
+        <translation>AdamW（Adam 类）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms/choices.py" line="56"/>
+        <source>8-bit AdamW (Adam-family)</source>
+        <translation>8 位 AdamW（Adam 类）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms/choices.py" line="57"/>
+        <source>Optimizer states and gradients (ZeRO-Offload)</source>
+        <translation>优化器状态和梯度（ZeRO-Offload）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms/choices.py" line="58"/>
+        <source>Optimizer states, gradients and weights</source>
+        <translation>优化器状态、梯度和权重</translation>
+    </message>
+    <message>
         <location filename="../../ui/forms/choices.py" line="98"/>
         <source>Full (every weight trained)</source>
         <translation>全参数（训练全部权重）</translation>
@@ -431,147 +446,142 @@
         <source>Off (every state on the GPU)</source>
         <translation>关闭（全部状态留在 GPU 上）</translation>
     </message>
-    <message>
-        <location filename="../../ui/forms/choices.py" line="100"/>
-        <source>— not set —</source>
-        <translation>— 未设置 —</translation>
-    </message>
-    <message>
-        <location filename="../../ui/forms/choices.py" line="101"/>
-        <source>Follow the language</source>
-        <translation>随界面语言</translation>
-    </message>
 </context>
 <context>
     <name>Document</name>
     <message>
-        <location filename="../../ui/window/document.py" line="42"/>
+        <location filename="../../ui/window/document.py" line="43"/>
         <source>untitled</source>
         <translation>未命名</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="43"/>
+        <location filename="../../ui/window/document.py" line="44"/>
         <source>GPU Scaling Advisor</source>
         <translation>多卡训练顾问</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="49"/>
+        <location filename="../../ui/window/document.py" line="50"/>
         <source>Profiles (*.yaml *.yml *.json);;All files (*)</source>
         <translation>配置文件 (*.yaml *.yml *.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="61"/>
+        <location filename="../../ui/window/document.py" line="64"/>
         <source>Open profile</source>
         <translation>打开配置</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="73"/>
-        <location filename="../../ui/window/document.py" line="100"/>
+        <location filename="../../ui/window/document.py" line="76"/>
+        <location filename="../../ui/window/document.py" line="108"/>
         <source>Cannot open the profile</source>
         <translation>无法打开配置</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="86"/>
+        <location filename="../../ui/window/document.py" line="94"/>
         <source>The profile has problems</source>
         <translation>配置有问题</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="88"/>
+        <location filename="../../ui/window/document.py" line="96"/>
         <source>The file was not changed. Fix the answers and save under a new name.</source>
         <translation>文件没有被改动。请修正答案后另存为新文件。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="101"/>
+        <location filename="../../ui/window/document.py" line="109"/>
         <source>The file no longer exists:
 %1</source>
         <translation>文件已不存在：
 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="128"/>
+        <location filename="../../ui/window/document.py" line="137"/>
         <source>Save profile</source>
         <translation>保存配置</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="135"/>
-        <location filename="../../ui/window/document.py" line="139"/>
+        <location filename="../../ui/window/document.py" line="144"/>
+        <location filename="../../ui/window/document.py" line="148"/>
         <source>Cannot save yet</source>
         <translation>暂时无法保存</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="136"/>
+        <location filename="../../ui/window/document.py" line="145"/>
         <source>Some answers need attention; they are marked at their fields.</source>
         <translation>有些答案需要修改，已在对应的输入项旁标出。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="140"/>
+        <location filename="../../ui/window/document.py" line="149"/>
         <source>Choose a new name: the file with problems is kept as it was.</source>
         <translation>请另选文件名：有问题的原文件保持原样。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="148"/>
+        <location filename="../../ui/window/document.py" line="157"/>
         <source>Cannot save the profile</source>
         <translation>无法保存配置</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="153"/>
-        <location filename="../../ui/window/document.py" line="239"/>
+        <location filename="../../ui/window/document.py" line="162"/>
+        <location filename="../../ui/window/document.py" line="251"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="163"/>
+        <location filename="../../ui/window/document.py" line="173"/>
         <source>Replace a read-only file?</source>
         <translation>替换只读文件？</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="164"/>
+        <location filename="../../ui/window/document.py" line="174"/>
         <source>%1 is read-only. Replace it anyway?</source>
         <translation>%1 是只读文件。仍要替换吗？</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="188"/>
+        <location filename="../../ui/window/document.py" line="198"/>
         <source>Previous answers could not be restored</source>
         <translation>无法恢复上次的答案</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="189"/>
+        <location filename="../../ui/window/document.py" line="199"/>
         <source>The autosaved answers were damaged (%1). They were kept as %2; starting with a new profile.</source>
         <translation>自动保存的答案已损坏（%1）。原文件已保留为 %2；现在从新配置开始。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="210"/>
+        <location filename="../../ui/window/document.py" line="220"/>
         <source>Restored the answers of the last session.</source>
         <translation>已恢复上次的答案。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="218"/>
-        <location filename="../../ui/window/document.py" line="222"/>
-        <location filename="../../ui/window/document.py" line="225"/>
+        <location filename="../../ui/window/document.py" line="229"/>
+        <location filename="../../ui/window/document.py" line="233"/>
         <location filename="../../ui/window/document.py" line="237"/>
+        <location filename="../../ui/window/document.py" line="249"/>
         <source>Export PDF</source>
         <translation>导出 PDF</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="219"/>
+        <location filename="../../ui/window/document.py" line="230"/>
         <source>The PDF report is not available in this build.</source>
         <translation>此版本未包含 PDF 报告功能。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="222"/>
+        <location filename="../../ui/window/document.py" line="233"/>
         <source>The results are not ready yet.</source>
         <translation>结果尚未算好。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="245"/>
-        <location filename="../../ui/window/document.py" line="260"/>
+        <location filename="../../ui/window/document.py" line="257"/>
+        <location filename="../../ui/window/document.py" line="274"/>
         <source>Import nvidia-smi</source>
         <translation>导入 nvidia-smi</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="246"/>
+        <location filename="../../ui/window/document.py" line="258"/>
         <source>The nvidia-smi import is not available in this build.</source>
         <translation>此版本未包含 nvidia-smi 导入功能。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/document.py" line="92"/>
+        <source>No results: the opened file has problems. Fix the marked answers to see the results for it.</source>
+        <translation>没有结果：打开的文件有问题。请修改标出的答案，才能看到它的结果。</translation>
     </message>
 </context>
 <context>
@@ -623,6 +633,11 @@ The application keeps running. The details were written to the log file:
         <location filename="../../ui/forms/field_spec.py" line="25"/>
         <source>May be left empty.</source>
         <translation>可以留空。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms/editors.py" line="184"/>
+        <source>Custom GPU… (enter its specs)</source>
+        <translation>自定义显卡…（填写参数）</translation>
     </message>
 </context>
 <context>
@@ -683,227 +698,247 @@ The application keeps running. The details were written to the log file:
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ui/window/main_window.py" line="243"/>
+        <location filename="../../ui/window/main_window.py" line="275"/>
         <source>&lt; Back</source>
         <translation>&lt; 上一步</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="244"/>
+        <location filename="../../ui/window/main_window.py" line="276"/>
         <source>Next &gt;</source>
         <translation>下一步 &gt;</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="245"/>
+        <location filename="../../ui/window/main_window.py" line="277"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="246"/>
+        <location filename="../../ui/window/main_window.py" line="278"/>
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="247"/>
+        <location filename="../../ui/window/main_window.py" line="279"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="248"/>
+        <location filename="../../ui/window/main_window.py" line="280"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="249"/>
+        <location filename="../../ui/window/main_window.py" line="281"/>
         <source>&amp;New profile</source>
         <translation>新建配置(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="250"/>
+        <location filename="../../ui/window/main_window.py" line="282"/>
         <source>&amp;Open profile…</source>
         <translation>打开配置(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="251"/>
+        <location filename="../../ui/window/main_window.py" line="283"/>
         <source>&amp;Save</source>
         <translation>保存(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="252"/>
+        <location filename="../../ui/window/main_window.py" line="284"/>
         <source>Save &amp;as…</source>
         <translation>另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="253"/>
+        <location filename="../../ui/window/main_window.py" line="285"/>
         <source>Import nvidia-smi…</source>
         <translation>导入 nvidia-smi…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="254"/>
+        <location filename="../../ui/window/main_window.py" line="286"/>
         <source>Export PDF…</source>
         <translation>导出 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="255"/>
+        <location filename="../../ui/window/main_window.py" line="288"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="256"/>
+        <location filename="../../ui/window/main_window.py" line="289"/>
         <source>&amp;About</source>
         <translation>关于(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="281"/>
+        <location filename="../../ui/window/main_window.py" line="320"/>
         <source>Some answers need attention (%1); the results are for the last valid answers.</source>
         <translation>有 %1 个答案需要修改；下面的结果基于最后一次有效的答案。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="314"/>
+        <location filename="../../ui/window/main_window.py" line="353"/>
         <source>The results cannot be computed with these answers: %1</source>
         <translation>按当前的回答无法计算结果：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="317"/>
+        <location filename="../../ui/window/main_window.py" line="356"/>
         <source>The results cannot be computed: see the marked answer.</source>
         <translation>无法计算结果：请查看标出的回答。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="319"/>
+        <location filename="../../ui/window/main_window.py" line="358"/>
         <source>The results could not be computed because of an internal error; the details are in the log.</source>
         <translation>内部错误导致无法计算结果；详情见日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="335"/>
+        <location filename="../../ui/window/main_window.py" line="374"/>
         <source>Verdict so far: %1 · %2</source>
         <translation>当前结论：%1 · %2</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="337"/>
+        <location filename="../../ui/window/main_window.py" line="376"/>
         <source>cannot run on this hardware</source>
         <translation>在这套硬件上无法运行</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="339"/>
+        <location filename="../../ui/window/main_window.py" line="378"/>
         <source>answers to fix: %1</source>
         <translation>待修改的答案：%1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window.py" line="193"/>
+        <source>No results yet: some answers need attention; they are marked at their fields.</source>
+        <translation>还没有结果：有些答案需要修改，已在对应字段处标出。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window.py" line="287"/>
+        <source>Export PDF with the rule appendix…</source>
+        <translation>导出 PDF（含规则附录）…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window.py" line="317"/>
+        <source>Some answers need attention (%1): fix them to see the results.</source>
+        <translation>有 %1 个答案需要修改：改好后才能看到结果。</translation>
     </message>
 </context>
 <context>
     <name>Pages</name>
     <message>
-        <location filename="../../ui/wizard/form_page.py" line="106"/>
+        <location filename="../../ui/wizard/form_page.py" line="113"/>
         <source>Preset</source>
         <translation>常见模型</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/form_page.py" line="108"/>
+        <location filename="../../ui/wizard/form_page.py" line="115"/>
         <source>Choose a common model…</source>
         <translation>选择常见模型…</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/form_page.py" line="158"/>
+        <location filename="../../ui/wizard/form_page.py" line="182"/>
         <source>%1 GB memory · %2 TFLOPS FP16 · %3 W</source>
         <translation>显存 %1 GB · FP16 %2 TFLOPS · 功耗 %3 W</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="33"/>
+        <location filename="../../ui/wizard/page_fields.py" line="40"/>
         <source>Task and model</source>
         <translation>任务与模型</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="34"/>
+        <location filename="../../ui/wizard/page_fields.py" line="41"/>
         <source>What you train. Pick a preset or type the numbers; empty fields are estimated.</source>
         <translation>你在训练什么。选一个常见模型，或直接填数字；留空的项会自动估算。</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="36"/>
+        <location filename="../../ui/wizard/page_fields.py" line="43"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="40"/>
+        <location filename="../../ui/wizard/page_fields.py" line="47"/>
         <source>How it trains</source>
         <translation>训练方式</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="47"/>
-        <source>Fine-tuning, optimizer and offload</source>
-        <translation>微调、优化器与卸载</translation>
-    </message>
-    <message>
-        <location filename="../../ui/wizard/page_fields.py" line="51"/>
+        <location filename="../../ui/wizard/page_fields.py" line="58"/>
         <source>Training habits and the value of time</source>
         <translation>训练习惯与时间价值</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="52"/>
+        <location filename="../../ui/wizard/page_fields.py" line="59"/>
         <source>How long one run takes on one GPU (or how much data it reads: a large model is then planned from its FLOPs), how often you run it, and what a day saved is worth to you (F02, F12).</source>
         <translation>单卡跑一次要多久（或一次读多少数据：大模型据此按计算量规划），多久跑一次，以及省下一天对你值多少（F02、F12）。</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="55"/>
+        <location filename="../../ui/wizard/page_fields.py" line="62"/>
         <source>One run</source>
         <translation>单次训练</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="58"/>
+        <location filename="../../ui/wizard/page_fields.py" line="65"/>
         <source>How often</source>
         <translation>训练频率</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="60"/>
+        <location filename="../../ui/wizard/page_fields.py" line="67"/>
         <source>Value of time</source>
         <translation>时间价值</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="64"/>
+        <location filename="../../ui/wizard/page_fields.py" line="71"/>
         <source>Hardware and deployment</source>
         <translation>硬件与部署</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="65"/>
+        <location filename="../../ui/wizard/page_fields.py" line="72"/>
         <source>The GPUs, how they are connected, and whether you own them or rent them (F22–F25, F27, F29, F31).</source>
         <translation>用什么卡、卡之间怎么连，以及自建还是租用（F22–F25、F27、F29、F31）。</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="67"/>
+        <location filename="../../ui/wizard/page_fields.py" line="74"/>
         <source>GPUs and links</source>
         <translation>显卡与互联</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="71"/>
+        <location filename="../../ui/wizard/page_fields.py" line="86"/>
         <source>Virtualisation and cooling</source>
         <translation>虚拟化与散热</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="74"/>
+        <location filename="../../ui/wizard/page_fields.py" line="82"/>
         <source>Own or cloud, and prices</source>
         <translation>自建还是租用，以及价格</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="78"/>
+        <location filename="../../ui/wizard/page_fields.py" line="89"/>
         <source>Input pipeline</source>
         <translation>数据加载管线</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="79"/>
+        <location filename="../../ui/wizard/page_fields.py" line="90"/>
         <source>How the data reaches the GPUs. With single-threaded reading, four GPUs mostly wait (F28); the data loader usually needs 2–4 workers per GPU (F13).</source>
         <translation>数据如何送到显卡。单线程读盘时，4张卡大部分时间都在饿等数据（F28）；DataLoader 的 num_workers 通常要按卡数乘以2到4倍（F13）。</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="82"/>
+        <location filename="../../ui/wizard/page_fields.py" line="93"/>
         <source>Data loading</source>
         <translation>数据加载</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="87"/>
+        <location filename="../../ui/wizard/page_fields.py" line="98"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="88"/>
+        <location filename="../../ui/wizard/page_fields.py" line="99"/>
         <source>Check a measured run</source>
         <translation>诊断实测结果</translation>
+    </message>
+    <message>
+        <location filename="../../ui/wizard/page_fields.py" line="78"/>
+        <source>Your own GPU</source>
+        <translation>自定义显卡</translation>
+    </message>
+    <message>
+        <location filename="../../ui/wizard/page_fields.py" line="54"/>
+        <source>Fine-tuning, optimizer and offload</source>
+        <translation>微调、优化器与卸载</translation>
     </message>
 </context>
 <context>
@@ -1002,93 +1037,93 @@ The application keeps running. The details were written to the log file:
         <translation>自建还是云实例租用：缺少价格，未比较。填写 %1 后即可比较。</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/cost.py" line="29"/>
+        <location filename="../../ui/plots/cost.py" line="30"/>
         <source>Cost by number of GPUs</source>
         <translation>不同卡数的费用</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/cost.py" line="30"/>
-        <location filename="../../ui/plots/speedup.py" line="34"/>
+        <location filename="../../ui/plots/cost.py" line="31"/>
+        <location filename="../../ui/plots/speedup.py" line="35"/>
         <source>GPUs</source>
         <translation>卡数</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/cost.py" line="31"/>
+        <location filename="../../ui/plots/cost.py" line="32"/>
         <source>Cost (%1, log scale)</source>
         <translation>费用（%1，对数坐标）</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/cost.py" line="32"/>
+        <location filename="../../ui/plots/cost.py" line="33"/>
         <source>Cost per run</source>
         <translation>每次训练费用</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/cost.py" line="33"/>
+        <location filename="../../ui/plots/cost.py" line="34"/>
         <source>Cost per month</source>
         <translation>每月费用</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/cost.py" line="34"/>
+        <location filename="../../ui/plots/cost.py" line="35"/>
         <source>Value of time saved per month</source>
         <translation>每月省下时间的价值</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/cost.py" line="35"/>
+        <location filename="../../ui/plots/cost.py" line="36"/>
         <source>Best value: %1</source>
         <translation>性价比最高：%1卡</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/cost.py" line="36"/>
+        <location filename="../../ui/plots/cost.py" line="41"/>
         <source>No cloud price is known for this GPU, so renting it cannot be costed. Enter the cloud price of one GPU an hour (%1) on the hardware page to see the costs.</source>
         <translation>不知道这款显卡的云租用价格，无法计算租用成本。请在“硬件与部署”页填写每卡每小时的云价格（%1）后查看成本。</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/speedup.py" line="33"/>
+        <location filename="../../ui/plots/speedup.py" line="34"/>
         <source>Projected speed-up</source>
         <translation>预计加速比</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/speedup.py" line="35"/>
+        <location filename="../../ui/plots/speedup.py" line="36"/>
         <source>Speed-up vs one GPU (×)</source>
         <translation>相对单卡的加速比（倍）</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/speedup.py" line="36"/>
+        <location filename="../../ui/plots/speedup.py" line="37"/>
         <source>Speed-up (×)</source>
         <translation>加速比（倍）</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/speedup.py" line="37"/>
+        <location filename="../../ui/plots/speedup.py" line="38"/>
         <source>Projected</source>
         <translation>预计</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/speedup.py" line="38"/>
+        <location filename="../../ui/plots/speedup.py" line="39"/>
         <source>Likely range</source>
         <translation>可能范围</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/speedup.py" line="39"/>
+        <location filename="../../ui/plots/speedup.py" line="40"/>
         <source>Ideal (linear)</source>
         <translation>理想（线性）</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/speedup.py" line="40"/>
+        <location filename="../../ui/plots/speedup.py" line="41"/>
         <source>Article&apos;s typical range (F01)</source>
         <translation>原文的常见区间（F01）</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/speedup.py" line="41"/>
+        <location filename="../../ui/plots/speedup.py" line="42"/>
         <source>Same workload on %1</source>
         <translation>同样任务换成 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/speedup.py" line="42"/>
+        <location filename="../../ui/plots/speedup.py" line="43"/>
         <source>Recommended: %1</source>
         <translation>推荐：%1卡</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/speedup.py" line="44"/>
+        <location filename="../../ui/plots/speedup.py" line="46"/>
         <source>Recommended: %1 GPUs (beyond this chart)</source>
         <translation>推荐：%1 卡（超出本图范围）</translation>
     </message>
@@ -1102,6 +1137,17 @@ The application keeps running. The details were written to the log file:
         <source>USD</source>
         <translation>美元</translation>
     </message>
+    <message>
+        <location filename="../../ui/plots/cost.py" line="39"/>
+        <source>Cheapest: %1 (time not valued)</source>
+        <translation>最省钱：%1（未给时间定价）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/plots/cost.py" line="40"/>
+        <location filename="../../ui/plots/speedup.py" line="44"/>
+        <source>Does not fit in memory</source>
+        <translation>显存放不下</translation>
+    </message>
 </context>
 <context>
     <name>Preview</name>
@@ -1111,38 +1157,58 @@ The application keeps running. The details were written to the log file:
         <translation>实时结果</translation>
     </message>
     <message>
-        <location filename="../../ui/results/live_preview.py" line="56"/>
-        <source>Blue: projected speed-up and its likely range. Green dashed: on a faster link. Orange bars: the article&apos;s typical range (F01). Grey: ideal.</source>
-        <translation>蓝线：预计加速比及可能范围。绿色虚线：换用更快的互联。橙色竖条：原文的常见区间（F01）。灰线：理想线性。</translation>
-    </message>
-    <message>
-        <location filename="../../ui/results/live_preview.py" line="67"/>
+        <location filename="../../ui/results/live_preview.py" line="64"/>
         <source>No results</source>
         <translation>没有结果</translation>
     </message>
     <message>
-        <location filename="../../ui/results/live_preview.py" line="86"/>
+        <location filename="../../ui/results/live_preview.py" line="83"/>
         <source>Cannot run on this hardware</source>
         <translation>在这套硬件上无法运行</translation>
     </message>
     <message>
-        <location filename="../../ui/results/live_preview.py" line="88"/>
+        <location filename="../../ui/results/live_preview.py" line="85"/>
         <source>%1: beyond the counts projected</source>
         <translation>%1：超出已预测的卡数范围</translation>
     </message>
     <message>
-        <location filename="../../ui/results/live_preview.py" line="90"/>
+        <location filename="../../ui/results/live_preview.py" line="87"/>
         <source>Stay on one GPU
 %3 a month</source>
         <translation>单卡即可
 每月 %3</translation>
     </message>
     <message>
-        <location filename="../../ui/results/live_preview.py" line="92"/>
+        <location filename="../../ui/results/live_preview.py" line="89"/>
         <source>%1: %2× one GPU
 %3 a month</source>
         <translation>%1：单卡的 %2 倍
 每月 %3</translation>
+    </message>
+    <message>
+        <location filename="../../ui/results/live_preview.py" line="106"/>
+        <source>Blue: projected speed-up and its likely range.</source>
+        <translation>蓝线：预计加速比及可能范围。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/results/live_preview.py" line="109"/>
+        <source>Red crosses: the model does not fit in memory there.</source>
+        <translation>红叉：该卡数下显存放不下模型。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/results/live_preview.py" line="112"/>
+        <source>Green dashed: on a faster link.</source>
+        <translation>绿色虚线：换用更快的互联。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/results/live_preview.py" line="114"/>
+        <source>Orange bars: the article&apos;s typical range (F01).</source>
+        <translation>橙色竖条：原文的常见区间（F01）。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/results/live_preview.py" line="116"/>
+        <source>Grey: ideal.</source>
+        <translation>灰线：理想线性。</translation>
     </message>
 </context>
 <context>
@@ -1176,12 +1242,12 @@ The application keeps running. The details were written to the log file:
 <context>
     <name>Units</name>
     <message>
-        <location filename="../../ui/window/main_window.py" line="36"/>
+        <location filename="../../ui/window/main_window.py" line="37"/>
         <source>CNY</source>
         <translation>元</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="36"/>
+        <location filename="../../ui/window/main_window.py" line="37"/>
         <source>USD</source>
         <translation>美元</translation>
     </message>
@@ -1189,132 +1255,132 @@ The application keeps running. The details were written to the log file:
 <context>
     <name>Verdict</name>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="18"/>
+        <location filename="../../ui/results/verdict_card.py" line="20"/>
         <source>Not worth it</source>
         <translation>不划算</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="19"/>
+        <location filename="../../ui/results/verdict_card.py" line="21"/>
         <source>Optional (2 GPUs if you like)</source>
         <translation>可选（2卡看心情）</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="20"/>
+        <location filename="../../ui/results/verdict_card.py" line="22"/>
         <source>Worth it</source>
         <translation>划算</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="21"/>
+        <location filename="../../ui/results/verdict_card.py" line="23"/>
         <source>Multi-GPU required</source>
         <translation>必须上多卡</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="26"/>
+        <location filename="../../ui/results/verdict_card.py" line="28"/>
         <source>Data parallel</source>
         <translation>数据并行</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="26"/>
+        <location filename="../../ui/results/verdict_card.py" line="28"/>
         <source>DeepSpeed ZeRO</source>
         <translation>DeepSpeed ZeRO</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="27"/>
+        <location filename="../../ui/results/verdict_card.py" line="29"/>
         <source>Fully sharded (FSDP)</source>
         <translation>全分片（FSDP）</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="28"/>
+        <location filename="../../ui/results/verdict_card.py" line="30"/>
         <source>Tensor (model) parallel</source>
         <translation>模型并行（张量并行）</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="29"/>
+        <location filename="../../ui/results/verdict_card.py" line="31"/>
         <source>Pipeline parallel</source>
         <translation>流水线并行</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="30"/>
+        <location filename="../../ui/results/verdict_card.py" line="32"/>
         <source>Hybrid (data + model/pipeline)</source>
         <translation>混合（数据并行 + 模型/流水线并行）</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="34"/>
+        <location filename="../../ui/results/verdict_card.py" line="36"/>
         <source>PyTorch DDP</source>
         <translation>PyTorch DDP</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="34"/>
+        <location filename="../../ui/results/verdict_card.py" line="36"/>
         <source>PyTorch FSDP</source>
         <translation>PyTorch FSDP</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="35"/>
+        <location filename="../../ui/results/verdict_card.py" line="37"/>
         <source>DeepSpeed</source>
         <translation>DeepSpeed</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="35"/>
+        <location filename="../../ui/results/verdict_card.py" line="37"/>
         <source>Horovod</source>
         <translation>Horovod</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="36"/>
+        <location filename="../../ui/results/verdict_card.py" line="38"/>
         <source>TorchRec (or HugeCTR)</source>
         <translation>TorchRec（或 HugeCTR）</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="37"/>
+        <location filename="../../ui/results/verdict_card.py" line="39"/>
         <source>None needed (one GPU)</source>
         <translation>无需（单卡）</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="41"/>
+        <location filename="../../ui/results/verdict_card.py" line="43"/>
         <source>Own hardware</source>
         <translation>自建（自有硬件）</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="41"/>
+        <location filename="../../ui/results/verdict_card.py" line="43"/>
         <source>Cloud rental</source>
         <translation>云实例租用</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="42"/>
+        <location filename="../../ui/results/verdict_card.py" line="44"/>
         <source>Own or cloud</source>
         <translation>自建或租用皆可</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="46"/>
+        <location filename="../../ui/results/verdict_card.py" line="48"/>
         <source>1 GPU</source>
         <translation>单卡</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="46"/>
+        <location filename="../../ui/results/verdict_card.py" line="48"/>
         <source>%1 GPUs</source>
         <translation>%1卡</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="51"/>
+        <location filename="../../ui/results/verdict_card.py" line="53"/>
         <source>1 machine</source>
         <translation>单机</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="51"/>
+        <location filename="../../ui/results/verdict_card.py" line="53"/>
         <source>%1 machines</source>
         <translation>%1台机器</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="209"/>
+        <location filename="../../ui/results/verdict_card.py" line="237"/>
         <source>%1 days</source>
         <translation>%1 天</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="211"/>
+        <location filename="../../ui/results/verdict_card.py" line="239"/>
         <source>%1 h</source>
         <translation>%1 小时</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="212"/>
+        <location filename="../../ui/results/verdict_card.py" line="240"/>
         <source>%1 min</source>
         <translation>%1 分钟</translation>
     </message>
@@ -1322,74 +1388,85 @@ The application keeps running. The details were written to the log file:
 <context>
     <name>VerdictCard</name>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="107"/>
+        <location filename="../../ui/results/verdict_card.py" line="120"/>
         <source>GPUs</source>
         <translation>卡数</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="107"/>
+        <location filename="../../ui/results/verdict_card.py" line="120"/>
         <source>Parallelism</source>
         <translation>并行方式</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="108"/>
+        <location filename="../../ui/results/verdict_card.py" line="121"/>
         <source>Framework</source>
         <translation>框架</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="108"/>
+        <location filename="../../ui/results/verdict_card.py" line="121"/>
         <source>Deployment</source>
         <translation>部署</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="109"/>
+        <location filename="../../ui/results/verdict_card.py" line="122"/>
         <source>Speed-up at that count</source>
         <translation>该卡数的加速比</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="110"/>
+        <location filename="../../ui/results/verdict_card.py" line="123"/>
         <source>One run: one GPU → that count</source>
         <translation>单次训练：单卡 → 该卡数</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="111"/>
+        <location filename="../../ui/results/verdict_card.py" line="124"/>
         <source>Cost per month</source>
         <translation>每月费用</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="111"/>
+        <location filename="../../ui/results/verdict_card.py" line="124"/>
+        <location filename="../../ui/results/verdict_card.py" line="167"/>
         <source>Best value</source>
         <translation>性价比最高</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="114"/>
+        <location filename="../../ui/results/verdict_card.py" line="127"/>
         <source>Export PDF…</source>
         <translation>导出 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="120"/>
+        <location filename="../../ui/results/verdict_card.py" line="134"/>
         <source>Computing…</source>
         <translation>计算中…</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="129"/>
+        <location filename="../../ui/results/verdict_card.py" line="143"/>
         <source>No results</source>
         <translation>没有结果</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="153"/>
+        <location filename="../../ui/results/verdict_card.py" line="173"/>
         <source>Cannot run on this hardware</source>
         <translation>在这套硬件上无法运行</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="182"/>
+        <location filename="../../ui/results/verdict_card.py" line="203"/>
         <source>No purchase price is known for this GPU: the own-hardware costs leave out the cards. Enter the price of one GPU on the hardware page.</source>
         <translation>目录中没有该显卡的购买价格：自建成本未计入显卡本身。请在“硬件与部署”页填写单卡价格。</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="186"/>
+        <location filename="../../ui/results/verdict_card.py" line="207"/>
         <source>No cloud offer is known for this GPU: cloud costs are not shown.</source>
         <translation>目录中没有该显卡的云上报价：不显示云上成本。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/results/verdict_card.py" line="128"/>
+        <source>Say what a day saved is worth…</source>
+        <translation>说明省下一天值多少…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/results/verdict_card.py" line="168"/>
+        <source>Cheapest, time not valued</source>
+        <translation>最省钱（未给时间定价）</translation>
     </message>
 </context>
 <context>

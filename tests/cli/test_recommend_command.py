@@ -30,7 +30,7 @@ def test_json_is_a_recommendation(capsys):
 def test_text_in_chinese(capsys):
     assert main(["recommend", MEDIUM, "--lang", "zh"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("划算：4 卡") and "注意事项" in out and "F17" in out
+    assert out.startswith("划算：4 卡") and "注意事项" in out and "F02" in out
 
 
 def test_global_lang_option_also_works(capsys):
@@ -41,7 +41,7 @@ def test_global_lang_option_also_works(capsys):
 def test_markdown(capsys):
     assert main(["recommend", MEDIUM, "--format", "markdown", "--lang", "en"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("# GPU scaling recommendation") and "| `decision_table." in out
+    assert out.startswith("# GPU scaling recommendation") and "| `economics." in out
 
 
 def test_gpu_counts_option(capsys):
@@ -66,15 +66,18 @@ def test_pdf_without_the_report_module_exits_2(monkeypatch, capsys):
 def test_pdf_is_written_by_the_report_module(monkeypatch, tmp_path, capsys):
     calls = []
     fake = types.ModuleType("ui.report")
-    fake.export_pdf = lambda rec, profile, path, lang, diagnosis=None: \
-        calls.append((rec, profile, path, lang, diagnosis)) or Path(path)
+    fake.export_pdf = lambda rec, profile, path, lang, diagnosis=None, appendix=False: \
+        calls.append((rec, profile, path, lang, diagnosis, appendix)) or Path(path)
     monkeypatch.setitem(sys.modules, "ui.report", fake)
     target = tmp_path / "r.pdf"
     assert main(["recommend", MEDIUM, "--pdf", str(target), "--lang", "zh"]) == 0
-    (rec, profile, path, lang, diagnosis), = calls
+    (rec, profile, path, lang, diagnosis, appendix), = calls
     assert isinstance(rec, Recommendation) and path == str(target) and lang == "zh"
     assert diagnosis is None  # the report diagnoses a profile's `measured` section itself
     assert profile.model.name == "Faster R-CNN R50-FPN"
+    assert appendix is False  # the rule trace only when asked for (--appendix)
+    assert main(["recommend", MEDIUM, "--pdf", str(target), "--appendix"]) == 0
+    assert calls[-1][5] is True
 
 
 def test_pdf_of_a_profile_with_measurements_holds_the_diagnosis(tmp_path, capsys):

@@ -10,7 +10,7 @@ import pytest
 
 from advisor.catalog.profile_check import load_profile
 from advisor.profile import Profile, field_meta
-from advisor.rulebase.article_facts import load_facts
+from advisor.rulebase.article_facts import fact_text
 from advisor.verdict.result import Recommendation
 from tests.support.paths import ROOT
 from tests.support.pdf import contains, flat, pages_text, pdf_images
@@ -18,7 +18,9 @@ from tests.support.pdf import contains, flat, pages_text, pdf_images
 ROOT = ROOT
 FIXTURES = ROOT / "tests" / "fixtures" / "report"
 WHEN = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
-SECTIONS = 7  # title, workload, projection, costs, break-even, pitfalls + set-up, appendix
+# pages that open a section: title, workload, projection, costs, break-even (with the pitfalls
+# and the set-up after it; no rule appendix unless asked for)
+SECTIONS = 5
 
 
 def case(name: str) -> tuple[Recommendation, Profile]:
@@ -41,6 +43,17 @@ def reports(tmp_path_factory) -> dict[tuple[str, str], Path]:
     return paths
 
 
+@pytest.fixture(scope="module")
+def with_appendix(tmp_path_factory) -> dict[str, Path]:
+    """The medium fixture with the rule appendix (``--appendix``), in both languages."""
+    from ui.report import export_pdf
+
+    out = tmp_path_factory.mktemp("appendix")
+    rec, profile = case("medium-model-4gpu-worth-it")
+    return {lang: export_pdf(rec, profile, out / f"{lang}.pdf", lang, generated=WHEN,
+                             appendix=True) for lang in ("en", "zh")}
+
+
 MEDIUM_EN, MEDIUM_ZH = ("medium-model-4gpu-worth-it", "en"), ("medium-model-4gpu-worth-it", "zh")
 LARGE_EN, LARGE_ZH = ("large-model-8plus-gpus-required", "en"), \
     ("large-model-8plus-gpus-required", "zh")
@@ -59,21 +72,36 @@ def test_page_count_and_footers(reports):
             contains(text, footer)
 
 
-def test_each_section_opens_its_page_in_order(reports):
-    for key, headings in (
-            (MEDIUM_EN, ["The workload", "Projected speed-up", "Costs", "Buy vs rent break-even",
-                         "Pitfalls and remedies", "Appendix: the rules that fired"]),
-            (MEDIUM_ZH, ["训练任务", "预计加速比", "成本", "自建与租用回本点", "注意事项与对策",
-                         "附录：触发的规则"])):
-        texts = [flat(t) for t in pages_text(reports[key])]
+HEADINGS = {"en": ["The workload", "Projected speed-up", "Costs", "Buy vs rent break-even"],
+            "zh": ["训练任务", "预计加速比", "成本", "自建与租用回本点"]}
+PITFALLS = {"en": "Pitfalls and remedies", "zh": "注意事项与对策"}
+APPENDIX = {"en": "Appendix: the rules that fired", "zh": "附录：触发的规则"}
+
+
+def _starts(texts: list[str], headings: list[str]) -> list[int | None]:
+    return [next((i for i, t in enumerate(texts) if t.startswith(flat(h))), None)
+            for h in headings]
+
+
+def test_each_section_opens_its_page_in_order(reports, with_appendix):
+    for lang, path in ((lang, reports[MEDIUM_EN if lang == "en" else MEDIUM_ZH])
+                       for lang in ("en", "zh")):
+        texts = [flat(t) for t in pages_text(path)]
         assert "recommendationreport" in texts[0] or "推荐报告" in texts[0]
-        starts = [next((i for i, t in enumerate(texts) if t.startswith(flat(h))), None)
-                  for h in headings]
-        assert None not in starts, dict(zip(headings, starts, strict=True))
+        starts = _starts(texts, HEADINGS[lang])
+        assert None not in starts, dict(zip(HEADINGS[lang], starts, strict=True))
         assert starts == sorted(starts) and starts[0] == 1, starts
-        assert starts[-1] == len(texts) - 1  # the appendix ends the report
-        set_up = flat("Setting it up" if key[1] == "en" else "配置建议")
-        assert set_up in texts[starts[-2]] or set_up in texts[starts[-2] + 1]
+        # what to watch out for follows the money on the break-even's page, then the set-up
+        whole = "".join(texts)
+        set_up = flat("Setting it up" if lang == "en" else "配置建议")
+        assert flat(PITFALLS[lang]) in texts[starts[-1]]
+        assert whole.index(flat(PITFALLS[lang])) < whole.index(set_up)
+        # the rule trace is an appendix a reader asks for (--appendix), not the report's end
+        assert flat(APPENDIX[lang]) not in "".join(texts)
+        appended = [flat(t) for t in pages_text(with_appendix[lang])]
+        start = _starts(appended, [*HEADINGS[lang], APPENDIX[lang]])  # the appendix: own page
+        assert None not in start and start == sorted(start), start
+        assert len(appended) > len(texts)
 
 
 def test_english_text_holds_verdict_gpu_count_and_key_numbers(reports):
@@ -84,9 +112,7 @@ def test_english_text_holds_verdict_gpu_count_and_key_numbers(reports):
              "¥112", "¥1,216", "¥44,300",  # per run, per month, net value at 4 GPUs
              "Owning wins above 410 training hours a month.",  # break-even (F31)
              "Four open-air cards will throttle", "Remedy: Run a heat soak test",
-             "num_workers 2–4× the GPU count: 8–16 for 4 GPUs.",  # F13
-             "multiply the initial learning rate by 4",  # F14
-             "PyTorch DDP", "f17_medium_model_real_training")
+             "PyTorch DDP")
 
 
 def test_chinese_text_holds_verdict_gpu_count_and_key_numbers(reports):
@@ -95,8 +121,7 @@ def test_chinese_text_holds_verdict_gpu_count_and_key_numbers(reports):
              "4卡跑一次 15.7 小时，单卡要 48 小时（3.05 倍）：划算。",
              "3.05×", "15.7 小时", "2.0 天（48 小时）", "¥112", "¥1,216",
              "每月训练超过 410 小时则自建更划算。", "四张开放式散热卡会热降频",
-             "对策：装机后做升温测试", "num_workers 取卡数的 2–4 倍：4 卡时为 8–16。",
-             "初始学习率乘以 4", "第 1 页，共")
+             "对策：装机后做升温测试", "第 1 页，共")
     assert "Worth it" not in text
 
 
@@ -110,42 +135,44 @@ def test_required_verdict_in_both_languages(reports):
              "满足截止时间的最少卡数：8。", "38.8 个月后回本", "放不下")
 
 
-def test_workload_lists_every_input_with_its_title(reports):
+def test_workload_lists_every_input_given_with_its_title(reports):
     en = flat("".join(pages_text(reports[MEDIUM_EN])))
     zh = flat("".join(pages_text(reports[MEDIUM_ZH])))
-    from ui.report.workload_section import LARGE_MODEL_INPUTS, TRANSFORMER_INPUTS
+    from ui.report.workload_section import TRANSFORMER_INPUTS
 
     profile = case("medium-model-4gpu-worth-it")[1]
     assert profile.task.value not in ("llm", "nlp")
     for section in ("model", "training", "hardware", "economics"):
         model = type(getattr(profile, section))
         for name in model.model_fields:
-            if f"{section}.{name}" in LARGE_MODEL_INPUTS:  # empty plan inputs of an LLM
-                assert getattr(getattr(profile, section), name) is None
-                assert flat(f"{section}.{name}") not in en
+            meta = field_meta(model, name)
+            key = flat(f"{section}.{name}")
+            if getattr(getattr(profile, section), name) is None:  # left empty: not listed
+                assert key not in en, key
                 continue
             if f"{section}.{name}" in TRANSFORMER_INPUTS:  # fine-tuning inputs at defaults
                 assert getattr(getattr(profile, section), name) == model.model_fields[name].default
-                assert flat(f"{section}.{name}") not in en
+                assert key not in en, key
                 continue
-            meta = field_meta(model, name)
             assert flat(meta["title"]) in en, meta["title"]
             assert flat(meta["title_zh"]) in zh, meta["title_zh"]
-            assert flat(f"{section}.{name}") in en
+            assert key in en
+    assert flat("not given") not in en and flat("未填写的输入不列出") in zh
     contains("".join(pages_text(reports[MEDIUM_EN])), "48 h", "10.83 runs/month", "8 samples",
              "3,000 CNY/day")
     contains("".join(pages_text(reports[MEDIUM_ZH])), "48 小时", "10.83 次/月", "3,000 CNY/天")
 
 
-def test_appendix_quotes_the_article_facts_each_fired_rule_rests_on(reports):
-    facts = load_facts()
+def test_appendix_quotes_the_article_facts_each_fired_rule_rests_on(with_appendix):
     rec = case("medium-model-4gpu-worth-it")[0]
-    for key, lang in ((MEDIUM_EN, "en"), (MEDIUM_ZH, "zh")):
-        appendix = pages_text(reports[key])[-1]
+    for lang in ("en", "zh"):
+        texts = pages_text(with_appendix[lang])
+        start = next(i for i, t in enumerate(texts) if flat(t).startswith(flat(APPENDIX[lang])))
+        appendix = "".join(texts[start:])
         for entry in rec.trace:
             contains(appendix, entry.rule)
             for fact_id in entry.sources:
-                contains(appendix, fact_id, facts[fact_id].get(lang)[:40])
+                contains(appendix, fact_id, fact_text(fact_id, lang, gist=True)[:40])
 
 
 def _fonts(path: Path) -> dict[str, dict]:
@@ -212,7 +239,7 @@ def test_a_real_recommendation_renders_every_pitfall_and_rule(tmp_path):
 
     profile = load_profile(ROOT / "examples" / "research-deadline-worth-it.yaml")
     rec = recommend(profile)
-    path = export_pdf(rec, profile, tmp_path / "zh.pdf", "zh", generated=WHEN)
+    path = export_pdf(rec, profile, tmp_path / "zh.pdf", "zh", generated=WHEN, appendix=True)
     text = "".join(pages_text(path))
     contains(text, RATING[rec.verdict.rating].zh, f"{rec.verdict.gpus} 卡",
              rec.verdict.headline.zh, *(p.title.zh for p in rec.pitfalls),

@@ -109,3 +109,40 @@ def profiles(draw, parallelism: Parallelism | None = None, max_nodes: int = 4,
         "training": draw(training_specs(parallelism, pipeline)),
         "hardware": draw(hardware_specs(max_nodes, coolings)),
     })
+
+
+@st.composite
+def economics_specs(draw) -> dict:
+    """The money: own, cloud or compare; what a day saved is worth said (deadline, revenue,
+    none) or not said (left out: the article's table rates, rules/README.md); prices given or
+    left to the catalog."""
+    spec: dict = {"mode": draw(st.sampled_from(["own", "cloud", "compare"])),
+                  "currency": draw(st.sampled_from(["CNY", "USD"])),
+                  "moved_to_multi_gpu_before": draw(st.booleans())}
+    said = draw(st.sampled_from(["deadline", "revenue", "none", None]))
+    if said is not None:
+        spec["time_value"] = said
+    if said in ("revenue", "deadline") or draw(st.booleans()):
+        spec["value_per_day"] = draw(st.floats(0, 1e6, allow_nan=False))
+    if said == "deadline" and draw(st.booleans()):
+        spec["deadline_days"] = draw(st.floats(1, 365, allow_nan=False))
+    if draw(st.booleans()):
+        spec["gpu_price"] = draw(st.floats(0, 300_000, allow_nan=False))
+    if draw(st.booleans()):
+        spec["cloud_price_per_gpu_hour"] = draw(st.floats(0.1, 200, allow_nan=False))
+    return spec
+
+
+@st.composite
+def realistic_profiles(draw, max_nodes: int = 2) -> Profile:
+    """A random profile a user could give: a catalog card on a link it can have (SXM modules
+    on NVLink or NVSwitch, PCIe cards on PCIe or their bridge) and random economics."""
+    from advisor.catalog.gpus import LINKS_BY_NVLINK, PCIE_LINKS, resolve_gpu
+
+    data = draw(profiles(max_nodes=max_nodes)).model_dump(mode="json", exclude_none=True)
+    spec = resolve_gpu(data["hardware"]["gpu"])
+    data["hardware"]["intra_link"] = draw(st.sampled_from(
+        sorted(LINKS_BY_NVLINK.get(spec.nvlink, PCIE_LINKS))))
+    data["training"]["runs_per_month"] = draw(st.floats(0.5, 200, allow_nan=False))
+    data["economics"] = draw(economics_specs())
+    return Profile.model_validate(data)

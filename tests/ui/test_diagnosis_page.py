@@ -107,3 +107,17 @@ def test_diagnosis_page_prefilled_from_the_profile_draws_its_plot_at_once(qtbot)
     qtbot.waitUntil(lambda: page.result is not None, timeout=3000)
     xs, ys = page.plot.advisor_items["measured"].getData()
     assert len(xs) >= 2 and page.plot.advisor_items["measured"].isVisible()
+
+
+def test_the_table_starts_with_the_counts_the_machine_has(qtbot):
+    """Issue 19: a 4-GPU machine is not asked for an 8-GPU measurement."""
+    def counts(profile):
+        page = DiagnosisPage(lambda: profile, "en")
+        qtbot.addWidget(page)
+        return [page.table.item(r, 0).text() for r in range(page.table.rowCount())]
+
+    assert counts(Profile()) == ["1", "2", "4"]  # the default machine: 4 GPUs
+    assert counts(Profile.model_validate({"hardware": {"gpus_per_node": 8, "nodes": 2,
+                                                       "inter_link": "infiniband_hdr"}})) == \
+        ["1", "2", "4", "8", "16"]
+    assert counts(None) == ["1", "2", "4", "8"]  # no valid answers yet

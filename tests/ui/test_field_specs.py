@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from advisor.profile import EconomicsSpec, HardwareSpec, ModelSpec, Profile, TrainingSpec
+from advisor.profile import CustomGpu, EconomicsSpec, HardwareSpec, ModelSpec, Profile, TrainingSpec
 from ui.forms.field_spec import field_spec, format_number, parse_number
 from ui.wizard.page_fields import PAGES
 
@@ -73,6 +73,8 @@ def test_every_profile_input_is_on_exactly_one_page():
     for section, model in (("model", ModelSpec), ("training", TrainingSpec),
                            ("hardware", HardwareSpec), ("economics", EconomicsSpec)):
         expected |= {f"{section}.{name}" for name in model.model_fields}
+    # the user's own GPU: every spec of it, shown while "Custom GPU…" is chosen
+    expected |= {f"hardware.gpu.{name}" for name in CustomGpu.model_fields}
     assert set(on_pages) == expected
 
 

@@ -105,7 +105,8 @@ def test_export_pdf_hands_the_shown_results_to_the_report(qtbot, tmp_path, monke
 
     calls = []
     monkeypatch.setattr(ui.report, "export_pdf",
-                        lambda rec, profile, path, lang: calls.append((rec, profile, path, lang)))
+                        lambda rec, profile, path, lang, appendix=False:
+                        calls.append((rec, profile, path, lang, appendix)))
     target = tmp_path / "report.pdf"
     monkeypatch.setattr(QFileDialog, "getSaveFileName",
                         staticmethod(lambda *a, **k: (str(target), "")))
@@ -113,7 +114,10 @@ def test_export_pdf_hands_the_shown_results_to_the_report(qtbot, tmp_path, monke
     with qtbot.waitSignal(window.resultsShown):
         window.recompute()
     window.results_page.card.export_button.click()
-    assert calls == [(window.results.recommendation, window.results.profile, str(target), "zh")]
+    shown = (window.results.recommendation, window.results.profile, str(target), "zh")
+    assert calls == [(*shown, False)]  # the report a reader acts on: no rule appendix
+    window.act_export_appendix.trigger()  # File > Export PDF with the rule appendix…
+    assert calls[-1] == (*shown, True)
     window.hub.set_language("en")
 
 

@@ -8,8 +8,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from advisor.profile import IntraLink
+from advisor.catalog.profile_check import load_profile
+from advisor.profile import IntraLink, Profile
 from advisor.verdict.recommendation import recommend
+from tests.support.paths import ROOT
 from tests.support.ui import (
     example,
     not_fitting_below,
@@ -24,8 +26,13 @@ from ui.results.better_link import better_link_profile
 from ui.window.recompute import better_link_projection
 
 
+def bridge_card() -> Profile:
+    """Eight RTX 3090s on PCIe 4.0: cards with an NVLink bridge connector."""
+    return load_profile(ROOT / "tests" / "profiles" / "scaling" / "typical-resnet50-rtx3090.yaml")
+
+
 def test_speedup_plot_has_band_ideal_typical_range_and_better_link(qtbot):
-    profile = example("medium-model")
+    profile = bridge_card()
     rec = projection_recommend(profile)
     better, link = better_link_projection(profile, rec.projection.gpus)
     plot = speedup_plot(rec, profile, "en", better=better, better_link=link)
@@ -34,15 +41,15 @@ def test_speedup_plot_has_band_ideal_typical_range_and_better_link(qtbot):
     np.testing.assert_allclose(items["projected"].getData()[1], rec.projection.speedup)
     ideal_x, ideal_y = items["ideal"].getData()
     np.testing.assert_allclose(ideal_x, ideal_y)
-    assert ideal_x[-1] >= 8
+    assert ideal_x[-1] == max(rec.projection.gpus) == 8
     xs, ys = items["typical"].getData()
     np.testing.assert_allclose(xs, [4, 4, 8, 8])
     np.testing.assert_allclose(ys, [2.5, 3.5, 4, 6])  # F01
-    assert link == "nvlink"
+    assert link == "nvlink_bridge"
     better_y = items["better"].getData()[1]
     assert np.all(better_y >= np.asarray(rec.projection.speedup) - 1e-9)  # F25: never slower
     legend = [label.text for _, label in plot.advisor_legend.items]
-    assert "Same workload on NVLink" in legend and "Article's typical range (F01)" in legend
+    assert "Same workload on NVLink bridge" in legend and "Article's typical range (F01)" in legend
 
 
 def test_builders_update_an_existing_widget_in_place(qtbot):
@@ -53,13 +60,14 @@ def test_builders_update_an_existing_widget_in_place(qtbot):
     rec = projection_recommend(large)
     assert speedup_plot(rec, large, "zh", plot=plot) is plot
     assert plot.advisor_items["projected"] is curve
-    np.testing.assert_allclose(curve.getData()[0], rec.projection.gpus)
+    fit = np.asarray(rec.projection.fits, dtype=bool)
+    np.testing.assert_allclose(curve.getData()[0], np.asarray(rec.projection.gpus)[fit])
     assert "预计加速比" in plot.getPlotItem().titleLabel.text
     assert not plot.advisor_items["better"].isVisible()  # no better link given
 
 
 def test_report_can_ask_the_builder_to_project_the_better_link(qtbot):
-    profile = example("medium-model")
+    profile = bridge_card()
     plot = speedup_plot(projection_recommend(profile), profile, "en", compute_better=True)
     qtbot.addWidget(plot)
     rec = projection_recommend(profile)
@@ -98,11 +106,11 @@ def test_buy_vs_rent_marks_the_break_even(qtbot):
 
 
 def test_better_link_steps_up_and_stops_at_the_top():
-    profile = example("medium-model")
-    assert better_link_profile(profile).hardware.intra_link == IntraLink.nvlink
+    assert better_link_profile(bridge_card()).hardware.intra_link == IntraLink.nvlink_bridge
+    assert better_link_profile(example("medium-model")) is None  # RTX 4090: no NVLink at all
     top = example("large-model")  # NVSwitch inside, InfiniBand HDR between machines
     faster = better_link_profile(top)
-    assert faster.hardware.intra_link == IntraLink.nvswitch
+    assert faster.hardware.intra_link == IntraLink.nvswitch  # already the top inside
     assert faster.hardware.inter_link.value == "infiniband_ndr"
     hardware = top.hardware.model_copy(update={"inter_link": faster.hardware.inter_link})
     assert better_link_profile(top.model_copy(update={"hardware": hardware})) is None

@@ -29,7 +29,8 @@ def test_alternating_training_veto_beats_the_decision_table():
 
 
 def test_memory_wall_veto_beats_the_decision_table():
-    changes = {"single_gpu_hours": 1.5, "fits_one_gpu": False, "min_gpus_fit": 3}
+    changes = {"single_gpu_hours": 1.5, "fits_one_gpu": False, "min_gpus_fit": 3,
+               "time_value": "unsaid"}  # the table decides only when time is not valued
     rating, gpus, at_least, winner = verdict(changes)
     assert (rating, at_least, winner) == ("required", 3, "parallelism.memory_wall_veto")
     assert gpus == 1  # the table's count; the recommendation raises it to gpus_at_least
@@ -44,14 +45,28 @@ def test_memory_wall_outranks_alternating_training():
 
 
 def test_more_specific_beats_more_general():
-    # the table's 3-condition row beats the 1-condition economics rule (net value <= 0)
-    changes = {"single_gpu_hours": 5, "runs_per_month": 76, "net_value_best": -300}
+    # the table's row beats the 1-condition economics rule (net value <= 0)
+    changes = {"single_gpu_hours": 5, "runs_per_month": 76, "net_value_best": -300,
+               "time_value": "unsaid"}
     assert verdict(changes)[:2] == ("optional", 2)
 
 
+def test_once_time_is_valued_the_money_decides_not_the_table():
+    # the same workload, the user having said a day saved is worth nothing (rules/README.md)
+    changes = {"single_gpu_hours": 5, "runs_per_month": 76, "net_value_best": -300,
+               "time_value": "none"}
+    assert verdict(changes)[:2] == ("not_worth_it", 1)
+    medium = {"single_gpu_hours": 48, "runs_per_month": 10, "net_value_best": -117,
+              "time_value": "none"}
+    assert verdict(medium)[:2] == ("not_worth_it", 1)
+    assert verdict({**medium, "time_value": "unsaid"})[:2] == ("worth_it", 4)
+
+
 def test_priority_decides_between_equally_specific_rules():
-    # decision_table.large_model and economics.time_saved_pays both test one condition
-    changes = {"single_gpu_hours": 400, "runs_per_month": 1, "best_value_gpus": 16}
+    # decision_table.large_model and economics.cheapest_way_to_keep_the_schedule both test
+    # two conditions (time not valued: the table's row, and the hardware a schedule saves)
+    changes = {"single_gpu_hours": 400, "runs_per_month": 1, "best_value_gpus": 16,
+               "time_value": "unsaid"}
     assert verdict(changes)[:2] == ("required", 8)
 
 
@@ -95,6 +110,8 @@ def test_shuffling_rule_order_changes_nothing():
     rng = random.Random(7)
     fact_sets = [apply_changes(BASE, c) for c in (
         {}, {"single_gpu_hours": 5, "runs_per_month": 76, "net_value_best": -1},
+        {"single_gpu_hours": 5, "runs_per_month": 76, "net_value_best": -1,
+         "time_value": "unsaid"},
         {"task": "gan", "alternating_training": True, "fits_one_gpu": False, "min_gpus_fit": 4},
         {"single_gpu_hours": 400, "time_value": "deadline", "deadline_gpus": 16,
          "economics_mode": "own", "verdict_gpus": 16, "verdict_nodes": 2},
@@ -127,14 +144,22 @@ def count(changes, considered_max=4):
     return d.values["rating"], settled.gpus, [f.rule.id for f in settled.deciders]
 
 
-MEDIUM_ROW = {"single_gpu_hours": 48, "runs_per_month": 10, "time_value": "revenue",
-              "day_value_covers_energy": True}
+# F17's medium-model row, what a day saved is worth not said: the table rates the workload
+MEDIUM_ROW = {"single_gpu_hours": 48, "runs_per_month": 10, "time_value": "unsaid"}
 
 
 def test_the_cost_models_count_beats_the_tables():
     rating, gpus, deciders = count({**MEDIUM_ROW, "best_value_gpus": 3, "net_value_best": 500})
     assert (rating, gpus) == ("worth_it", 3)
-    assert deciders == ["economics.revenue_covers_electricity"]  # the strongest priced rule
+    assert deciders == ["economics.cheapest_way_to_keep_the_schedule"]
+
+
+def test_with_revenue_the_strongest_priced_rule_decides():
+    changes = {**MEDIUM_ROW, "time_value": "revenue", "day_value_covers_energy": True,
+               "best_value_gpus": 3, "net_value_best": 500}
+    rating, gpus, deciders = count(changes)
+    assert (rating, gpus) == ("worth_it", 3)
+    assert deciders == ["economics.revenue_covers_electricity"]
 
 
 def test_the_tables_count_stands_when_the_cost_model_agrees():
@@ -149,12 +174,12 @@ def test_a_table_count_beyond_the_hardware_is_not_cut_by_the_cost_model():
 
 def test_optional_keeps_its_second_gpu():
     changes = {"single_gpu_hours": 5, "runs_per_month": 76, "net_value_best": -300,
-               "best_value_gpus": 1}
+               "best_value_gpus": 1, "time_value": "unsaid"}
     assert count(changes)[:2] == ("optional", 2)
 
 
 def test_gpus_that_add_nothing_are_cut():
-    changes = {**MEDIUM_ROW, "net_value_best": -1, "day_value_covers_energy": False,
+    changes = {**MEDIUM_ROW, "net_value_best": -1,
                "more_gpus_add_nothing": True, "useful_gpus": 3, "useful_speedup": 1.5}
     rating, gpus, deciders = count(changes)
     assert (rating, gpus) == ("worth_it", 3)
@@ -162,7 +187,7 @@ def test_gpus_that_add_nothing_are_cut():
 
 
 def test_at_least_beats_at_most():
-    changes = {**MEDIUM_ROW, "net_value_best": -1, "day_value_covers_energy": False,
+    changes = {**MEDIUM_ROW, "net_value_best": -1,
                "more_gpus_add_nothing": True, "useful_gpus": 3, "useful_speedup": 1.5,
                "time_value": "deadline", "deadline_gpus": 4}
     assert count(changes)[1] == 4

@@ -27,8 +27,10 @@ def test_cards_spread_over_machines_are_packed_per_machine():
 
 def test_the_article_llm_figure_is_not_quoted_against_a_far_lower_projection():
     """Fully sharded over 25 GbE the 7B model's gathers swamp the step: the article's "about
-    5x on 8" is not quoted beside that; split into pipeline stages across the machines (the
-    layout the advisor keeps by itself) it scales enough for the figure to stand."""
+    5x on 8" is not quoted as agreeing with that, only as what this setup falls short of; split
+    into pipeline stages across the machines (the layout the advisor keeps by itself) it scales
+    enough for the figure to stand. Both verdicts lie beyond the one machine owned: the
+    per-count speed-ups up to the verdict's count are what the sentences read."""
     from advisor.catalog.profile_check import load_profile
     from advisor.profile import Profile
     from advisor.verdict.recommendation import recommend
@@ -42,6 +44,8 @@ def test_the_article_llm_figure_is_not_quoted_against_a_far_lower_projection():
     low = sharded.projection.efficiency[sharded.projection.at(sharded.verdict.gpus)]
     assert sharded.verdict.gpus > 1 and low < 0.4
     assert "task_heuristics.large_language_models" not in fired(sharded)
-    assert "5x on 8" not in all_text(sharded, "en")
+    assert "task_heuristics.large_language_models_held_back" in fired(sharded)
+    text = all_text(sharded, "en")
+    assert "as the projection does here" not in text and "well below that" in text
     high = staged.projection.efficiency[staged.projection.at(staged.verdict.gpus)]
     assert high >= 0.4 and "task_heuristics.large_language_models" in fired(staged)

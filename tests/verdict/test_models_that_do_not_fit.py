@@ -90,3 +90,23 @@ def test_activations_that_fill_a_card_say_lower_the_batch_not_zero3():
     assert "降低每卡批大小" in rec.verdict.headline.zh and "ZeRO-3 卸载" not in \
         rec.verdict.headline.zh
     assert "activation_memory" in {p.id for p in rec.pitfalls}
+
+
+def test_a_model_one_gpu_cannot_hold_is_never_told_to_stay_on_one():
+    """The memory wall outranks the other vetoes (advisor/verdict/conflict_policy.py): a model
+    that needs 3 of 5 cards, whose pipeline gains nothing over the single GPU it cannot have,
+    and a GAN (not worth more GPUs by the article, F21) that does not fit one card are both
+    rated "required" at a count where they fit, with the memory wall as the reason — never
+    "not worth it: 3 GPUs" with nothing said (the more specific no-gain rule won before)."""
+    for stem, fewest in (("speech-8b-pipeline-no-gain-3-of-5-a100", 3),
+                         ("gan-3.7b-zero3-v100-four-machines", 2)):
+        rec = recommend(rec_profile(stem))
+        pr, v = rec.projection, rec.verdict
+        assert not pr.single_gpu_fits
+        assert v.rating == "required", v.headline.en
+        assert v.gpus >= fewest and pr.fits[pr.at(v.gpus)]
+        assert "does not fit one GPU" in v.headline.en, v.headline.en
+        assert "单卡显存放不下" in v.headline.zh, v.headline.zh
+        assert "stay on one GPU" not in v.headline.en
+        winner = next(t for t in rec.trace if "rating" in t.decided)
+        assert winner.rule == "parallelism.memory_wall_veto"

@@ -2,9 +2,10 @@
 
 * a speed-up veto (vGPU sharing, under 1.5x) gives way when the cost model finds the GPUs still
   pay for themselves: the verdict follows the money, the pitfalls still warn;
-* when the verdict's count is not the cost model's best value (the article's table, a deadline,
-  the memory wall), an info pitfall says what the cost figures alone would pick; past the knee
-  the count is explained or held back;
+* when the verdict's count is not the cost model's best value (a deadline, the memory wall), an
+  info pitfall says what the cost figures alone would pick; when the article's table set it
+  because what a day saved is worth was not said, a warning in the headline says what value of
+  a day the rating assumes; past the knee the count is explained or held back;
 * with no money value on time, "the time saved is worth more" is never said: a setup whose net
   value comes from cheaper hardware per run says so instead (with the currency);
 * "a day of revenue covers the extra electricity" only where electricity is what the extra GPUs
@@ -50,19 +51,26 @@ def test_a_small_speed_up_that_pays_is_the_cost_models_call():
     assert "economics.second_gpu_is_slower" not in {t.rule for t in r.trace}
 
 
-def test_the_table_count_says_what_the_cost_figures_alone_would_pick():
+def test_the_table_count_says_what_value_of_a_day_it_assumes():
+    # what a day saved is worth not said: the table's 4 GPUs stand, and say what a day saved
+    # must be worth for them to pay (rules/README.md, "What time is worth")
     r = verdict_case("convnext-4x3090-own-no-time-value")
     v = r.verdict
-    assert v.gpus == 4 and r.costs.best_value_gpus == 1
-    note = pitfall(r, "count_vs_cost_figures")
-    assert note is not None and note.severity == "info"
-    assert "one GPU is the best value" in note.title.en and "单卡最划算" in note.title.zh
-    assert "value_per_day" in note.remedy.en
+    assert v.gpus == 4 and r.costs.best_value_gpus == 1 and not r.costs.time_value_given
+    note = pitfall(r, "time_value_not_given")
+    assert note is not None and note.severity == "warning"
+    assert pitfall(r, "count_vs_cost_figures") is None  # said once, by the assumption
+    assert "you have not said what it is worth" in note.title.en and "还没有说明" in note.title.zh
+    assert "economics.time_value" in note.remedy.en
+    assert note.title.en.rstrip(".") in v.headline.en  # on the first line a reader sees
 
 
 def test_a_recommendation_model_past_the_knee_does_not_contradict_itself():
     r = rules_case("dlrm-2x8-a100-25gbe-vgpu")
-    if r.verdict.gpus > 8:  # the cost model still wants the larger count: say why
+    if r.costs.best_value_gpus <= 8:  # the best value is before the knee: nothing to explain
+        assert r.verdict.gpus <= 8 and pitfall(r, "past_the_knee") is None
+        assert "economics.knee_for_little" not in fired(r)
+    elif r.verdict.gpus > 8:  # the cost model still wants the larger count: say why
         knee = pitfall(r, "past_the_knee")
         assert knee is not None and "value you put on a day saved" in knee.title.en
     else:  # held at the knee by a count within 5 % of the best net value

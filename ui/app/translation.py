@@ -19,7 +19,14 @@ from __future__ import annotations
 import logging
 from functools import cache
 
-from PySide6.QtCore import QCoreApplication, QLocale, QObject, QTranslator, Signal
+from PySide6.QtCore import (
+    QCoreApplication,
+    QLibraryInfo,
+    QLocale,
+    QObject,
+    QTranslator,
+    Signal,
+)
 
 from advisor.files.paths import resources_dir
 
@@ -35,6 +42,25 @@ def _zh_translator() -> QTranslator:
     translator = QTranslator()
     if not translator.load(qm_path()):  # English stays readable; the log says why
         logging.getLogger("advisor.ui").warning("translation catalog missing: %s", qm_path())
+    return translator
+
+
+QT_BASE_CATALOG = "qtbase_zh_CN"  # Qt's own dialogs: "Cancel", "Look in:", "File name:", "Open"
+
+
+def qt_base_qm_dir() -> str:
+    """Where the Qt the binding ships keeps its translations (PySide6/Qt/translations)."""
+    return QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
+
+
+@cache
+def _qt_base_translator() -> QTranslator:
+    """Qt's own strings in Chinese, so the file dialogs and message boxes speak the app's
+    language; English stays when the binding ships no catalog (the log says so)."""
+    translator = QTranslator()
+    if not translator.load(QT_BASE_CATALOG, qt_base_qm_dir()):
+        logging.getLogger("advisor.ui").warning("Qt's own translation catalog missing: %s in %s",
+                                                QT_BASE_CATALOG, qt_base_qm_dir())
     return translator
 
 
@@ -64,9 +90,11 @@ class LanguageHub(QObject):
         if QCoreApplication.instance() is not None:
             # One catalog object for the whole process: removing it first means a language
             # switch (or a second window) never stacks or leaks translators.
-            QCoreApplication.removeTranslator(_zh_translator())
+            for translator in (_zh_translator(), _qt_base_translator()):
+                QCoreApplication.removeTranslator(translator)
             if lang == "zh":
-                QCoreApplication.installTranslator(_zh_translator())
+                QCoreApplication.installTranslator(_qt_base_translator())
+                QCoreApplication.installTranslator(_zh_translator())  # the app's own first
         QLocale.setDefault(QLocale(QLocale.Language.Chinese if lang == "zh"
                                    else QLocale.Language.English))
         changed = lang != self._lang

@@ -49,6 +49,16 @@ from ui.diagnosis.plot import diagnosis_plot
 
 log = logging.getLogger("advisor.ui")
 DEFAULT_COUNTS = (1, 2, 4, 8)
+
+
+def starting_counts(profile) -> tuple[int, ...]:
+    """The rows the table starts with: 1, 2, 4, 8 up to the GPUs the profile has (a 4-GPU
+    machine is not asked for an 8-GPU measurement), and the largest count it has."""
+    total = getattr(getattr(profile, "hardware", None), "total_gpus", None)
+    if not isinstance(total, int) or total < 1:
+        return DEFAULT_COUNTS
+    counts = [n for n in DEFAULT_COUNTS if n <= total]
+    return tuple(counts + ([total] if total not in counts else []))
 BANNER_STYLE = "background: #fde7e5; color: #7a1c15; padding: 6px; border-radius: 4px;"
 GRADE_COLOUR = {"poor": "#b3261e", "below_normal": "#8a6d00", "normal": "#1b7f3b",
                 "well_tuned": "#1f4fa3", "superlinear": "#7a3fb0"}
@@ -94,9 +104,15 @@ class DiagnosisPage(QWidget):
         self.csv_button.clicked.connect(self._choose_csv)
         self.logs_button.clicked.connect(self._choose_logs)
         self.run_button.clicked.connect(self.run_diagnosis)
-        for n in DEFAULT_COUNTS:
+        for n in starting_counts(self._profile_now()):
             self._add_row(n, None)
         self.set_language(self.lang)
+
+    def _profile_now(self):
+        try:
+            return self.profile_provider()
+        except Exception:  # the page opens even while the answers cannot give a profile
+            return None
 
     def _build_layout(self) -> None:
         inputs = QWidget()

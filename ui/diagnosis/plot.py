@@ -83,11 +83,14 @@ def diagnosis_plot(d: Diagnosis | None, lang: str,
     for name in ("measured", "ideal"):
         items[name].setVisible(True)
     ideal_x = np.array(sorted({1.0, *xs.tolist()}))
-    items["ideal"].setData(ideal_x, ideal_x)
     integer_ticks(plot, ideal_x.tolist())
-    # Keep the measured and fitted curves readable: the ideal line may leave the top.
+    # Keep the measured and fitted curves readable: the ideal line stops where it meets the
+    # top of the axes (it never runs off them)
     data_top = max(max(d.measured.speedup), max(fit.speedup_high) if fit else 0.0)
-    plot.getPlotItem().setYRange(0.0, min(float(ideal_x[-1]), 1.6 * data_top), padding=0.05)
+    top = min(float(ideal_x[-1]), 1.6 * data_top)
+    shown = np.array(sorted({*(x for x in ideal_x.tolist() if x <= top), top}))
+    items["ideal"].setData(shown, shown)
+    plot.getPlotItem().setYRange(0.0, top, padding=0.05)
     # Explicit, not auto: every count measured or fitted, whatever range was shown before.
     plot.getPlotItem().setXRange(float(ideal_x[0]) - 0.5, float(ideal_x[-1]) + 0.5, padding=0)
     relabel(plot, LABELS["title"].get(lang), LABELS["x"].get(lang), LABELS["y"].get(lang),

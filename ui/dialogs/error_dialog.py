@@ -47,12 +47,16 @@ class ExceptionHook:
         if self._showing:
             return
         self._showing = True
+        parent = self._parent()
         try:
-            QMessageBox.critical(self._parent(),
-                                 QCoreApplication.translate("Errors", "Unexpected error"),
+            QMessageBox.critical(parent, QCoreApplication.translate("Errors", "Unexpected error"),
                                  error_message(exc))
         finally:
             self._showing = False
+            if parent is not None:  # the window's shortcuts answer again (ui.window.focus)
+                from ui.window.focus import give_focus_back
+
+                give_focus_back(parent)
 
     def install(self) -> ExceptionHook:
         sys.excepthook = self

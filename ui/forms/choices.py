@@ -97,12 +97,16 @@ _CHECKPOINTING_NONE = QT_TRANSLATE_NOOP("Choices", "Off (every activation kept)"
 # ... and "full" / "none" of the fine-tuning method and the offload
 _METHOD_FULL = QT_TRANSLATE_NOOP("Choices", "Full (every weight trained)")
 _OFFLOAD_NONE = QT_TRANSLATE_NOOP("Choices", "Off (every state on the GPU)")
+# economics.time_value left empty: the rating then follows the article's table (rules/README.md)
+_TIME_VALUE_UNSAID = QT_TRANSLATE_NOOP("Choices", "Not said yet (the article's table rates it)")
 UNSET = QT_TRANSLATE_NOOP("Choices", "— not set —")
 FOLLOW_LANGUAGE = QT_TRANSLATE_NOOP("Choices", "Follow the language")
 
 
 def choice_label(field: str, value: str | None, lang: str) -> str:
     if value is None:
+        if field == "time_value":
+            return tr_lang(lang, "Choices", _TIME_VALUE_UNSAID)
         return tr_lang(lang, "Choices", FOLLOW_LANGUAGE if field == "currency" else UNSET)
     if field == "time_value" and value == "none":
         return tr_lang(lang, "Choices", _TIME_VALUE_NONE)

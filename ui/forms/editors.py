@@ -181,8 +181,14 @@ class TextEditor(FieldEditor):
         return self.input.text()
 
 
+_NEW_CUSTOM = QT_TRANSLATE_NOOP("Fields", "Custom GPU… (enter its specs)")
+_NEW = object()  # the "Custom GPU…" entry: not a value, a request for one
+
+
 class GpuEditor(FieldEditor):
-    """Catalog GPUs by name; a profile's own (custom) GPU is kept as an extra entry."""
+    """Catalog GPUs by name, then "Custom GPU…", which starts the user's own card from the
+    specs of the one chosen (the page shows their fields); a profile's own GPU is an extra
+    entry, "<name> (custom)"."""
 
     def __init__(self, spec: FieldSpec, parent: QWidget | None = None) -> None:
         super().__init__(spec, parent)
@@ -194,28 +200,72 @@ class GpuEditor(FieldEditor):
             gpu = catalog[gpu_id]
             combo.addItem(f"{gpu.name} · {gpu.memory_gb:g} GB", gpu_id)
             self._values.append(gpu_id)
-        combo.activated.connect(lambda index: self.edited.emit(self._values[index]))
+        combo.addItem("")  # "Custom GPU…", named by retranslate
+        self._values.append(_NEW)
+        self._last_catalog: str = self._values[0]  # what "Custom GPU…" starts from
+        combo.activated.connect(self._chosen)
         self._finish(combo)
+
+    def retranslate(self, lang: str, currency: str = "") -> None:
+        super().retranslate(lang, currency)
+        self.input.setItemText(self._values.index(_NEW), tr_lang(lang, "Fields", _NEW_CUSTOM))
+        custom = self._custom_index()
+        if custom is not None:
+            self.input.setItemText(custom, self._custom_text(self._values[custom]))
+
+    def _custom_index(self) -> int | None:
+        return next((i for i, v in enumerate(self._values) if isinstance(v, dict)), None)
+
+    def _custom_text(self, data: dict) -> str:
+        return tr_lang(self.lang, "Fields", _CUSTOM).replace("%1", str(data.get("name") or "?"))
+
+    def _chosen(self, index: int) -> None:
+        value = self._values[index]
+        if isinstance(value, str):
+            self._last_catalog = value
+        if value is _NEW:
+            value = self.template()
+            self.set_value(value)
+        self.edited.emit(value)
+
+    def template(self) -> dict[str, Any]:
+        """The user's own card, started from the specs of the catalog card now chosen (or the
+        custom card already there): they change what differs."""
+        current = self._custom_index()
+        if current is not None:
+            return dict(self._values[current])
+        gpu = load_gpus()[self._last_catalog]
+        data: dict[str, Any] = {"name": gpu.name, "memory_gb": gpu.memory_gb,
+                                "tflops_fp16": gpu.tflops_fp16_dense,
+                                "tflops_fp32": gpu.tflops_fp32, "tdp_w": gpu.tdp_w,
+                                "pcie_gen": gpu.pcie_gen or 4}
+        if gpu.launch_price_usd is not None:
+            data["price_usd"] = gpu.launch_price_usd
+        return data
 
     def set_value(self, value: Any) -> None:
         if isinstance(value, dict) or hasattr(value, "model_dump"):
-            data = value if isinstance(value, dict) else value.model_dump()
-            if self._values and isinstance(self._values[-1], dict):
-                self._values.pop()
-                self.input.removeItem(self.input.count() - 1)
-            self._values.append(data)
-            self.input.addItem(tr_lang(self.lang, "Fields", _CUSTOM).replace(
-                "%1", str(data.get("name", "?"))))
-            self.input.setCurrentIndex(len(self._values) - 1)
+            data = dict(value) if isinstance(value, dict) else value.model_dump()
+            current = self._custom_index()
+            if current is None:
+                self._values.append(data)
+                self.input.addItem(self._custom_text(data))
+                current = len(self._values) - 1
+            else:
+                self._values[current] = data
+                self.input.setItemText(current, self._custom_text(data))
+            self.input.setCurrentIndex(current)
             return
         key = str(value).strip().lower()
         spec = load_gpus().get(key) or load_gpus().get(spelling_key(key))  # 'RTX 4090'
         key = spec.id if spec else key
         if key in self._values:
+            self._last_catalog = key
             self.input.setCurrentIndex(self._values.index(key))
 
     def value(self) -> Any:
-        return self._values[self.input.currentIndex()]
+        value = self._values[self.input.currentIndex()]
+        return self.template() if value is _NEW else value
 
 
 def create_editor(spec: FieldSpec, parent=None):

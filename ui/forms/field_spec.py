@@ -86,8 +86,12 @@ def _number_text(value: float, decimals: int) -> str:
 def _model_at(path: tuple[str, ...]) -> type[BaseModel]:
     model: type[BaseModel] = Profile
     for part in path[:-1]:
-        annotation = model.model_fields[part].annotation
-        model = _strip_optional(annotation)[0]
+        annotation = _strip_optional(model.model_fields[part].annotation)[0]
+        if typing.get_origin(annotation) in (types.UnionType, typing.Union):
+            # "hardware.gpu" is a catalog id or the user's own specs: its fields are CustomGpu's
+            annotation = next(a for a in typing.get_args(annotation)
+                              if isinstance(a, type) and issubclass(a, BaseModel))
+        model = annotation
     return model
 
 
@@ -168,9 +172,15 @@ def parse_number(spec: FieldSpec, text: str) -> tuple[float | int | None, str | 
 
 
 def format_number(spec: FieldSpec, value: float | int | None) -> str:
+    """A value as its field shows it: 2.5 runs a week as "10.83" runs a month, not "10.8333"
+    (two decimals from 1 up, four significant digits below: 0.0125); the model keeps the
+    value itself until the field is edited."""
     if value is None:
         return ""
     if spec.kind == "int":
         return str(int(value))
-    text = f"{float(value):.6g}"
-    return text if "e" not in text else f"{float(value):f}".rstrip("0").rstrip(".")
+    number = float(value)
+    if abs(number) >= 1:
+        return f"{number:.2f}".rstrip("0").rstrip(".")
+    text = f"{number:.4g}"
+    return text if "e" not in text else f"{number:.10f}".rstrip("0").rstrip(".")

@@ -14,6 +14,7 @@ from ui.plots.style import (
     GREEN,
     ORANGE,
     PURPLE,
+    RED,
     currency_label,
     integer_ticks,
     log_axis,
@@ -33,10 +34,14 @@ _PER_RUN = QT_TRANSLATE_NOOP("Plots", "Cost per run")
 _PER_MONTH = QT_TRANSLATE_NOOP("Plots", "Cost per month")
 _VALUE = QT_TRANSLATE_NOOP("Plots", "Value of time saved per month")
 _BEST = QT_TRANSLATE_NOOP("Plots", "Best value: %1")
+# what a day saved is worth not said: the figures count it as nothing, so the count is the
+# cheapest, not the best value (rules/README.md, "What time is worth")
+_CHEAPEST = QT_TRANSLATE_NOOP("Plots", "Cheapest: %1 (time not valued)")
+_NO_FIT = QT_TRANSLATE_NOOP("Plots", "Does not fit in memory")
 _NO_CLOUD_PRICE = QT_TRANSLATE_NOOP(
     "Plots", "No cloud price is known for this GPU, so renting it cannot be costed. Enter the "
              "cloud price of one GPU an hour (%1) on the hardware page to see the costs.")
-_CURVES = ("per_run", "per_month", "value_saved", "best")
+_CURVES = ("per_run", "per_month", "value_saved", "no_fit", "best")
 
 
 def positive(values: list[float]) -> np.ndarray:
@@ -67,6 +72,10 @@ def cost_plot(rec: Any, profile: Any, lang: str, *,
         items["value_saved"] = pg.PlotDataItem(pen=pen(PURPLE, 2, dashed=True), symbol="d",
                                                symbolBrush=PURPLE, symbolPen=None,
                                                connect="finite")
+        # counts that cannot hold the model: their costs are hypothetical, so hollow markers
+        # off the lines (the CLI and the report print "—" for their value)
+        items["no_fit"] = pg.PlotDataItem(pen=None, symbol="x", symbolBrush=RED,
+                                          symbolPen=pg.mkPen(RED, width=1.5), symbolSize=11)
         items["best"] = pg.InfiniteLine(angle=90, movable=False, pen=pen(GREEN, 1, True),
                                         label="",
                                         labelOpts={"position": 0.95, "color": GREEN})
@@ -80,8 +89,13 @@ def cost_plot(rec: Any, profile: Any, lang: str, *,
         items[name].setVisible(True)
     gpus = np.asarray(costs.gpus, dtype=float)
     fits = runnable(costs)
-    set_curve(items["per_run"], gpus, positive(costs.cost_per_run))
-    set_curve(items["per_month"], gpus, positive(costs.cost_per_month))
+    per_run, per_month = positive(costs.cost_per_run), positive(costs.cost_per_month)
+    set_curve(items["per_run"], gpus[fits], per_run[fits])
+    set_curve(items["per_month"], gpus[fits], per_month[fits])
+    out = ~fits
+    set_curve(items["no_fit"], np.concatenate([gpus[out], gpus[out]]),
+              np.concatenate([per_run[out], per_month[out]]))
+    items["no_fit"].setVisible(bool(out.any()))
     # A count that cannot hold the model saves no time: no point (the CLI and report say "—").
     saved = np.where(fits, positive(costs.time_saved_value_per_month), np.nan)
     has_value = bool(np.any(np.isfinite(saved)))
@@ -92,7 +106,8 @@ def cost_plot(rec: Any, profile: Any, lang: str, *,
     items["best"].setVisible(has_best)
     if has_best:
         items["best"].setValue(best)
-        set_line_label(items["best"], t(lang, _BEST).replace("%1", str(best)))
+        marker = _BEST if getattr(costs, "time_value_given", True) else _CHEAPEST
+        set_line_label(items["best"], t(lang, marker).replace("%1", str(best)))
     integer_ticks(plot, gpus.tolist())
     # The marker's label sits in the headroom above every curve.
     log_axis(plot, [*costs.cost_per_run, *costs.cost_per_month,
@@ -103,6 +118,7 @@ def cost_plot(rec: Any, profile: Any, lang: str, *,
         ("per_run", t(lang, _PER_RUN)),
         ("per_month", t(lang, _PER_MONTH)),
         ("value_saved", t(lang, _VALUE)),
+        ("no_fit", t(lang, _NO_FIT)),
     ])
     return plot
 

@@ -77,19 +77,29 @@ def _text_px(text: str) -> int:
 
 
 def legend_columns(texts: list[str], width_px: float) -> int:
-    """As many columns (up to three) as the widest entry allows in ``width_px``."""
-    widest = max((_text_px(text) for text in texts), default=0)
+    """As many columns (up to three) as fit in ``width_px``: entries fill the rows left to
+    right, each column as wide as its widest entry (one long entry does not make every column
+    as wide as itself)."""
     for columns in range(LEGEND_COLUMNS, 1, -1):
-        if widest * columns <= width_px:
+        widths = [max((_text_px(t) for t in texts[c::columns]), default=0)
+                  for c in range(columns)]
+        if sum(widths) + 18 * (columns - 1) <= width_px:
             return columns
     return 1
+
+
+def legend_rows(plot: pg.PlotWidget) -> int:
+    """Rows the plot's legend takes (0 when hidden)."""
+    legend = plot.advisor_legend
+    count = len(legend.items) if legend.isEnabled() else 0
+    return -(-count // legend.columnCount) if count else 0
 
 
 def fit_legend(legend: pg.LegendItem) -> None:
     """Reserve the legend's height in the plot's layout (a layout row does not grow to fit a
     LegendItem by itself)."""
-    count = len(legend.items)
-    legend.setVisible(count > 0 and legend.isEnabled())
+    count = len(legend.items) if legend.isEnabled() else 0  # a hidden legend takes no room
+    legend.setVisible(count > 0)
     rows = -(-count // legend.columnCount) if count else 0
     height = rows * LEGEND_ROW_PX + 8 if rows else 0
     legend.setMinimumHeight(height)
@@ -140,11 +150,32 @@ def set_line_label(line: pg.InfiniteLine, text: str) -> None:
         line.label.setFormat(text)
 
 
-def integer_ticks(plot: pg.PlotWidget, values: list[float]) -> None:
-    """GPU counts on the x axis: all of them up to 8, then powers of two and the largest."""
+# a tick label needs about this share of the axis to itself: "1 2 3 4 5 6 7 8" crammed into
+# the first sixteenth of a 1-128 axis touch each other
+TICK_SPACING = 0.06
+
+
+def tick_values(values: list[float]) -> list[float]:
+    """The GPU counts labelled on the x axis: every count up to 8 (on an axis up to 16), then
+    powers of two and the largest, leaving out those that would sit closer than ``TICK_SPACING`` of the axis to the
+    one before (or to the largest, which is always labelled), so no two labels touch."""
     largest = max(values, default=1.0)
-    shown = sorted({v for v in values if v <= 8 or (int(v) & (int(v) - 1)) == 0} | {largest})
-    plot.getPlotItem().getAxis("bottom").setTicks([[(v, f"{v:g}") for v in shown]])
+    power_of_two = {v for v in values if (int(v) & (int(v) - 1)) == 0}
+    # every count up to 8 only on a short axis; on a long one, the powers of two
+    candidates = sorted(power_of_two | ({v for v in values if v <= 8} if largest <= 16 else set()))
+    gap = TICK_SPACING * max(largest, 1.0)
+    shown: list[float] = []
+    for value in candidates:
+        if value == largest:
+            continue
+        if (not shown or value - shown[-1] >= gap) and largest - value >= gap:
+            shown.append(value)
+    return [*shown, largest]
+
+
+def integer_ticks(plot: pg.PlotWidget, values: list[float]) -> None:
+    """GPU counts on the x axis (``tick_values``)."""
+    plot.getPlotItem().getAxis("bottom").setTicks([[(v, f"{v:g}") for v in tick_values(values)]])
 
 
 def hide_legend(plot: pg.PlotWidget) -> None:

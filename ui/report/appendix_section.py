@@ -61,7 +61,7 @@ def _entry_html(number_: int, entry: TraceEntry, lang: str) -> str:
     if entry.facts:
         parts.append(f"<p><b>{esc(L.MATCHED_ON.get(lang))}{c}</b>"
                      f"{esc(facts_text(entry.facts, lang))}</p>")
-    facts = "".join(f"<li><b>{esc(fact_id)}</b> {esc(fact_text(fact_id, lang))}</li>"
+    facts = "".join(f"<li><b>{esc(fact_id)}</b> {esc(fact_text(fact_id, lang, gist=True))}</li>"
                     for fact_id in entry.sources)
     if facts:
         parts.append(f"<ul>{facts}</ul>")

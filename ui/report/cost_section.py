@@ -3,6 +3,8 @@ prices and assumptions behind them (the cost model's own notes, in the report's 
 
 from __future__ import annotations
 
+import math
+
 from advisor.costs.result import CostReport
 from advisor.verdict.result import Recommendation
 from ui.report import labels as L
@@ -42,9 +44,15 @@ def _per_month_rows(rec: Recommendation) -> tuple[list[str], list[list[str]]]:
         # it, so the columns add up: net = time value - (cost/month - the baseline's).
         signed = c.time_value_per_month if len(c.time_value_per_month) == len(c.gpus) \
             else c.time_saved_value_per_month
-        row += [money(c.cost_per_month[i], c.currency) if priced else "—",
-                money(signed[i], c.currency) if runs else "—",
-                money(c.net_value_per_month[i], c.currency) if runs and priced else "—"]
+        row.append(money(c.cost_per_month[i], c.currency) if priced else "—")
+        if not getattr(c, "time_value_given", True):  # no value on time: no net value
+            extra = c.cost_per_month[i] - (c.baseline_cost_per_month or 0.0)
+            to_pay = c.day_value_to_pay(n) if runs and priced and extra > 0 else None
+            row += [money(extra, c.currency) if runs and priced else "—",
+                    money(float(math.ceil(to_pay)), c.currency) if to_pay is not None else "—"]
+        else:
+            row += [money(signed[i], c.currency) if runs else "—",
+                    money(c.net_value_per_month[i], c.currency) if runs and priced else "—"]
         rows.append(mark_row([esc(cell) for cell in row], n == rec.verdict.gpus))
     return [k for k, on in (("capex", with_capex), ("power", with_power)) if on], rows
 
@@ -68,8 +76,8 @@ def _compared(rec: Recommendation) -> bool:
             and getattr(rec.verdict, "runnable", True))
 
 
-def _month_header(extra: list[str], lang: str) -> list[str]:
-    names = L.COST_HEAD_MONTH.get(lang).split("|")
+def _month_header(extra: list[str], lang: str, valued: bool = True) -> list[str]:
+    names = (L.COST_HEAD_MONTH if valued else L.COST_HEAD_MONTH_UNVALUED).get(lang).split("|")
     optional = {"capex": L.CAPEX_H.get(lang), "power": L.POWER_H.get(lang)}
     return [esc(h) for h in names[:1] + [optional[k] for k in extra] + names[1:]]
 
@@ -92,8 +100,10 @@ def costs_html(rec: Recommendation, lang: str, images: dict[str, PlotImage],
     mode = L.MODE.get(c.mode)
     intro = L.COST_MODE.get(lang).format(mode=mode.get(lang) if mode else c.mode,
                                          currency=c.currency)
+    valued = getattr(c, "time_value_given", True)
+    best = L.BEST_VALUE if valued else L.CHEAPEST
     lines = [L.BEST_VALUE_UNPRICED.get(lang) if not c.mode_priced
-             else L.BEST_VALUE.get(lang).format(gpus=L.gpus(c.best_value_gpus, lang))
+             else best.get(lang).format(gpus=L.gpus(c.best_value_gpus, lang))
              if fits_count(c, c.best_value_gpus) else L.NO_COUNT_RUNS.get(lang)]
     if c.fits and not all(c.fits):
         lines.append(L.NOT_FITTING_ROWS.get(lang))
@@ -103,9 +113,12 @@ def costs_html(rec: Recommendation, lang: str, images: dict[str, PlotImage],
         lines.append(L.DEADLINE_NONE.get(lang))
     per_run_head = [esc(h) for h in L.COST_HEAD_RUN.get(lang).split("|")]
     extra, month_rows = _per_month_rows(rec)
-    month_head = _month_header(extra, lang)
+    month_head = _month_header(extra, lang, valued)
     base = getattr(rec, "baseline_gpus", 1)
-    if base is None:  # no count can run the job
+    if not valued:
+        if base not in (None, 1):  # the extra cost is against the smallest count that runs
+            month_head[-2] = esc(L.EXTRA_COST_VS.get(lang).format(vs=L.gpus(base, lang)))
+    elif base is None:  # no count can run the job
         month_head[-1] = esc(L.NET_VALUE_NONE_H.get(lang))
     elif base != 1:  # the net value is compared with the smallest count that runs
         month_head[-1] = esc(L.NET_VALUE_VS_H.get(lang).format(gpus=L.gpus(base, lang)))

@@ -53,8 +53,11 @@ def check_target(path: str | os.PathLike[str], *, replace_read_only: bool = Fals
 
 
 def report_html(rec: Recommendation, profile: Profile, lang: str, images: dict,
-                generated: datetime, diagnosis: Diagnosis | None = None) -> str:
-    """The whole report body, section by section (the diagnosis only when there is one)."""
+                generated: datetime, diagnosis: Diagnosis | None = None, *,
+                appendix: bool = False) -> str:
+    """The whole report body, section by section (the diagnosis only when there is one; the
+    full rule trace only with ``appendix``: a reader acts on the summary, the costs and the
+    pitfalls, and the trace is for checking the advisor's reasoning)."""
     deadline_given = profile.economics.deadline_days is not None
     return "".join([
         summary_html(rec, profile, lang, generated, diagnosis),
@@ -65,7 +68,7 @@ def report_html(rec: Recommendation, profile: Profile, lang: str, images: dict,
         pitfalls_html(rec, lang),
         setups_html(rec, lang),
         advice_html(rec, profile, lang),
-        appendix_html(rec, lang),
+        appendix_html(rec, lang) if appendix else "",
     ])
 
 
@@ -79,7 +82,8 @@ def report_diagnosis(profile: Profile, diagnosis: Diagnosis | None) -> Diagnosis
 
 def render_pdf_bytes(recommendation: Recommendation, profile: Profile, lang: str = "en", *,
                      generated: datetime | None = None,
-                     diagnosis: Diagnosis | None = None) -> tuple[bytes, int]:
+                     diagnosis: Diagnosis | None = None,
+                     appendix: bool = False) -> tuple[bytes, int]:
     """The report as PDF bytes and its page count (nothing written to disk). ``diagnosis``
     adds the "Diagnosis of the measured run" section; without it, a profile with a
     ``measured`` section is diagnosed for the report."""
@@ -92,7 +96,7 @@ def render_pdf_bytes(recommendation: Recommendation, profile: Profile, lang: str
     diagnosis = report_diagnosis(profile, diagnosis)
     images = plot_images(recommendation, profile, lang, families, diagnosis)
     doc = build_document(report_html(recommendation, profile, lang, images, generated,
-                                     diagnosis), images, fonts, lang)
+                                     diagnosis, appendix=appendix), images, fonts, lang)
     buffer = QBuffer()
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
     title = f"{L.REPORT_TITLE.get(lang)}: {profile.model.name}"
@@ -105,7 +109,8 @@ def render_pdf_bytes(recommendation: Recommendation, profile: Profile, lang: str
 
 def export_pdf(recommendation: Recommendation, profile: Profile, path: str | os.PathLike[str],
                lang: str = "en", *, generated: datetime | None = None,
-               diagnosis: Diagnosis | None = None, replace_read_only: bool = False) -> Path:
+               diagnosis: Diagnosis | None = None, replace_read_only: bool = False,
+               appendix: bool = False) -> Path:
     """Write the recommendation report for ``profile`` to ``path`` as a PDF in ``lang``
     ("en" or "zh") and return the path. Works headless (it starts an offscreen
     QApplication when none runs and there is no display); in the GUI, call it on the Qt main
@@ -113,10 +118,12 @@ def export_pdf(recommendation: Recommendation, profile: Profile, path: str | os.
     (bilingual) and leaves nothing behind; an existing file is replaced only when the new
     report is complete. ``diagnosis`` (or the profile's ``measured`` section) adds the
     diagnosis of the measured run (F30). A device, a FIFO or a read-only file is never
-    replaced (``replace_read_only``: the user was asked and agreed)."""
+    replaced (``replace_read_only``: the user was asked and agreed). ``appendix`` adds every
+    rule that fired with the article facts it rests on (``gpu-advisor recommend --pdf OUT
+    --appendix``)."""
     target = check_target(path, replace_read_only=replace_read_only)  # "" is no name, not "."
     data, pages = render_pdf_bytes(recommendation, profile, lang, generated=generated,
-                                   diagnosis=diagnosis)
+                                   diagnosis=diagnosis, appendix=appendix)
     atomic_write_bytes(target, data, replace_read_only=replace_read_only)
     target = Path(path)
     log.info("report written: %s (%s, %d pages, %d bytes)", target, lang, pages, len(data))

@@ -9,7 +9,6 @@ from advisor.verdict.result import Recommendation
 from advisor.verdict.setup_text import HEADING, setup_line
 from ui.report import labels as L
 from ui.report.formatting import colon, esc, table
-from ui.report.summary_section import interconnect
 
 # F13: the data loader needs 2–4 workers per GPU once the job runs on several GPUs.
 WORKERS_PER_GPU = (2, 4)
@@ -22,7 +21,8 @@ def sources(ids: list[str], lang: str) -> str:
 
 
 def pitfalls_html(rec: Recommendation, lang: str) -> str:
-    parts = [f'<h2 class="pagebreak">{esc(L.H_PITFALLS.get(lang))}</h2>']
+    # after the break-even on its page: what to watch out for is read with the money
+    parts = [f'<h2>{esc(L.H_PITFALLS.get(lang))}</h2>']
     if not rec.pitfalls:
         parts.append(f"<p>{esc(L.NO_PITFALLS.get(lang))}</p>")
     for pitfall in sorted(rec.pitfalls, key=lambda p: L.SEVERITY_ORDER[p.severity]):
@@ -87,21 +87,28 @@ def learning_rate_text(rec: Recommendation, profile: Profile, lang: str) -> str:
                                         factor=replicas)
 
 
+# the report's own rows, and the rule advice topic that says the same (said once: the rule's)
+_OWN_ROWS = (("data_loader", "workers"), ("learning_rate", "learning_rate"))
+
+
 def advice_html(rec: Recommendation, profile: Profile, lang: str) -> str:
+    """What to do to set it up: the rules' advice, and the data-loader and learning-rate
+    figures where no rule gave them. The split, framework, deployment and link are on the
+    first page; a one-GPU verdict has nothing to set up beyond the rules' advice."""
     v = rec.verdict
+    topics = {a.id for a in rec.advice}
+    own = {"workers": [L.WORKERS_L.get(lang), workers_text(rec, profile, lang), "F13"],
+           "learning_rate": [L.LR_L.get(lang), learning_rate_text(rec, profile, lang), "F14"]}
+    rows = [own[key] for topic, key in _OWN_ROWS if topic not in topics] if v.gpus > 1 else []
+    if not rows and not rec.advice:
+        return ""
     header = [esc(L.TOPIC_H.get(lang)), esc(L.ADVICE_H.get(lang)), esc(L.SOURCES.get(lang))]
-    rows = [
-        [L.PARALLELISM_L.get(lang), L.PARALLELISM[v.parallelism].get(lang), "F04–F06, F24"],
-        [L.FRAMEWORK_L.get(lang), L.FRAMEWORK[v.framework].get(lang), "F26"],
-        [L.DEPLOYMENT_L.get(lang), L.DEPLOYMENT[v.deployment].get(lang), "F31"],
-        [L.INTERCONNECT_L.get(lang), interconnect(profile, lang), "F25, F32"],
-        [L.WORKERS_L.get(lang), workers_text(rec, profile, lang), "F13"],
-        [L.LR_L.get(lang), learning_rate_text(rec, profile, lang), "F14"],
-    ]
-    parts = [f'<h2>{esc(L.H_ADVICE.get(lang))}</h2>',
-             table(header, [[esc(cell) for cell in row] for row in rows], numeric_from=99)]
+    parts = [f'<h2>{esc(L.H_ADVICE.get(lang))}</h2>']
     if rec.advice:
         items = "".join(f"<li>{esc(a.text.get(lang))} {sources(a.sources, lang)}</li>"
                         for a in rec.advice)
-        parts.append(f"<h3>{esc(L.MORE_ADVICE.get(lang))}</h3><ul>{items}</ul>")
+        parts.append(f"<ul>{items}</ul>")
+    if rows:
+        parts.append(table(header, [[esc(cell) for cell in row] for row in rows],
+                           numeric_from=99))
     return "".join(parts)

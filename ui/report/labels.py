@@ -64,7 +64,7 @@ FRAMEWORK = {
 DEPLOYMENT = {
     "own": T("own hardware", "自建"),
     "cloud": T("rent in the cloud", "云实例租用"),
-    "either": T("own or rent: either", "自建或租用均可"),
+    "either": T("either (about the same cost)", "皆可（成本相近）"),
 }
 BOTTLENECK = {
     "compute": T("compute", "计算"),
@@ -108,6 +108,12 @@ RUN_TIME_ONE_GPU = T("One run on one GPU", "单卡跑一次")
 COST_PER_RUN = T("Cost per run", "每次成本")
 COST_PER_MONTH = T("Cost per month", "每月成本")
 NET_VALUE = T("Net value per month vs one GPU", "相对单卡的每月净收益")
+# what a day saved is worth not said: the money without a value on time (rules/README.md)
+EXTRA_COST_VS = T("Extra cost per month vs {vs}", "相对{vs}每月多花")
+PAYS_IF_DAY_WORTH = T("Pays for itself if a day saved is worth", "省下一天值多少才回本")
+AT_LEAST_NOT_SAID = T("at least {money} (you have not said what a day is worth)",
+                      "至少 {money}（你还没有说明省下一天值多少）")
+ONE_GPU_SHORT = T("one GPU", "单卡")
 BREAKEVEN = T("Buy vs rent break-even", "自建与租用回本点")
 PARALLELISM_L = T("Parallelism", "并行方式")
 FRAMEWORK_L = T("Framework", "框架")
@@ -124,6 +130,11 @@ GROUP = {"task": T("Task", "任务"), "model": T("Model", "模型"), "training":
          "hardware": T("Hardware", "硬件"), "economics": T("Money", "费用"),
          "measured": T("Measured scaling", "实测扩展数据"), "notes": T("Notes", "备注")}
 NOT_GIVEN = T("not given", "未填")
+INPUTS_LEFT_OUT = T("Inputs left empty are not listed: they are estimated or taken from the "
+                    "catalog, and the costs' assumptions name every price used.",
+                    "未填写的输入不列出：它们按估算或目录取值，成本部分列出了用到的每个价格。")
+USUAL_FOR_CARD = T("the card's usual cooling; it is not sold with open-air coolers",
+                   "这款卡的常规散热；它没有开放式风扇的版本")
 YES, NO = T("yes", "是"), T("no", "否")
 CATALOG_GPU = T("Catalog GPU", "目录中的显卡")
 GPU_SPEC = T("{name}: {memory:g} GB, {tflops:g} TFLOPS FP16 dense, {tdp:g} W",
@@ -159,6 +170,12 @@ COST_HEAD_MONTH = T("GPUs|Cost per month|Value of time saved|Net value vs one GP
                     "卡数|每月成本|省下时间的价值|相对单卡的净收益")
 COST_MODE = T("Costs are for: {mode}. Money in {currency}.", "成本口径：{mode}。货币：{currency}。")
 BEST_VALUE = T("Best value: {gpus}.", "性价比最高：{gpus}。")
+# what a day saved is worth not said: the money without a value on time (rules/README.md)
+CHEAPEST = T("Cheapest, with the time saved not valued: {gpus}. Say what a day saved is worth "
+             "(economics.time_value) to weigh the time against the money.",
+             "不给时间定价时最省钱：{gpus}。说明省下一天值多少（economics.time_value）后，才能把时间与成本放在一起权衡。")
+COST_HEAD_MONTH_UNVALUED = T("GPUs|Cost per month|Extra cost vs one GPU|Pays if a day saved is worth",
+                             "卡数|每月成本|相对单卡多花|省下一天至少值多少才回本")
 BEST_VALUE_UNPRICED = T("Best value: unknown - no cloud price is known for this GPU.",
                         "性价比最高：未知——没有这款显卡的云报价。")
 DEADLINE_GPUS = T("Fewest GPUs that meet the deadline: {gpus}.", "满足截止时间的最少卡数：{gpus}。")

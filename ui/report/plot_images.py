@@ -21,6 +21,7 @@ from advisor.profile import Profile
 from advisor.verdict.result import Recommendation
 from ui import plots
 from ui.diagnosis.plot import diagnosis_plot
+from ui.plots.style import LEGEND_ROW_PX, legend_rows
 
 PLOT_SIZE_PX = (600, 340)
 PRINT_SCALE = 2.4
@@ -99,13 +100,22 @@ def _activate_layout(plot: QGraphicsView) -> None:
         layout.activate()
 
 
+def size_for(plot: Any) -> tuple[int, int]:
+    """The layout size of a plot: taller by the legend's rows past two, so a long legend under
+    the axes never squeezes them (the y title ran off a plot with six entries)."""
+    width, height = PLOT_SIZE_PX
+    rows = legend_rows(plot) if hasattr(plot, "advisor_legend") else 0
+    return width, height + max(0, rows - 2) * LEGEND_ROW_PX
+
+
 def plot_images(rec: Recommendation, profile: Profile, lang: str, families: list[str],
                 diagnosis: Diagnosis | None = None) -> dict[str, PlotImage]:
     """Every plot of the report, by key, rendered for print; with a diagnosis, also the
     diagnosis page's measured vs fitted vs ideal plot (``ui.diagnosis.diagnosis_plot``)."""
     images = {}
     for key, build in builders().items():
-        images[key] = PlotImage(key, render(build(rec, profile, lang), families))
+        plot = build(rec, profile, lang)
+        images[key] = PlotImage(key, render(plot, families, size_px=size_for(plot)))
     if diagnosis is not None:
         images["diagnosis"] = PlotImage("diagnosis",
                                         render(_diagnosis_plot(diagnosis, lang), families))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from advisor.scaling.layouts.glossary import glossary
+from advisor.scaling.project import says_one_gpu_cannot_hold
 from advisor.text.numbers import quantity
 from advisor.verdict.result import Recommendation
 from ui.report import labels as L
@@ -31,10 +32,13 @@ def projection_html(rec: Recommendation, lang: str, images: dict[str, PlotImage]
              table(header, rows, numeric_from=1)]
     # The model's notes come in both languages when it provides the Chinese (notes_zh).
     notes = list(proj.notes_zh if lang == "zh" and proj.notes_zh else proj.notes)
-    if not proj.single_gpu_fits:
+    # the projection's own notes say when one GPU cannot hold the model; the report's
+    # sentence only stands in for a projection that does not (each note said once)
+    if not proj.single_gpu_fits and not says_one_gpu_cannot_hold(notes):
         notes.insert(0, L.SINGLE_GPU_DOES_NOT_FIT.get(lang))
     if proj.layout:
         parts.append(layouts_html(rec, lang))
+    notes = list(dict.fromkeys(notes))
     if notes:
         items = "".join(f"<li>{esc(note)}</li>" for note in notes)
         parts.append(f"<h3>{esc(L.NOTES.get(lang))}</h3><ul>{items}</ul>")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from datetime import datetime
 
 from advisor.catalog.gpus import resolve_gpu
@@ -105,6 +106,22 @@ def breakeven_text(rec: Recommendation, lang: str) -> str:
     return text
 
 
+def unvalued_rows(rec: Recommendation, c: int, lang: str) -> list[str]:
+    """What a day saved is worth not said: no net value (it would count the time saved as
+    worth nothing, which nobody said) but the extra cost a month and the value of a day that
+    pays for it (F02; rules/README.md, "What time is worth")."""
+    costs, base = rec.costs, getattr(rec, "baseline_gpus", 1) or 1
+    vs = L.ONE_GPU_SHORT.get(lang) if base == 1 else L.gpus(base, lang)
+    extra = costs.cost_per_month[c] - (costs.baseline_cost_per_month or 0.0)
+    rows = [_row(L.EXTRA_COST_VS.get(lang).format(vs=vs), esc(money(extra, costs.currency)))]
+    to_pay = costs.day_value_to_pay(rec.verdict.gpus)
+    if to_pay is not None and extra > 0:
+        rows.append(_row(L.PAYS_IF_DAY_WORTH.get(lang),
+                         esc(L.AT_LEAST_NOT_SAID.get(lang).format(
+                             money=money(float(math.ceil(to_pay)), costs.currency)))))
+    return rows
+
+
 def pitfall_summary(rec: Recommendation, lang: str) -> str:
     """The pitfalls' titles, worst first, so the warnings are seen on the first page."""
     if not rec.pitfalls:
@@ -164,9 +181,11 @@ def summary_html(rec: Recommendation, profile: Profile, lang: str, generated: da
         rows.append(_row(L.COST_PER_MONTH.get(lang),
                          esc(money(costs.cost_per_month[c], costs.currency))))
         if getattr(rec, "baseline_gpus", 1) != v.gpus:  # not "vs 8 GPUs" at 8 GPUs
-            rows.append(_row(net_value_label(rec, lang),
-                             esc(money(costs.net_value_per_month[c], costs.currency)
-                                 if fits_at(costs, c) else "—")))
+            rows += unvalued_rows(rec, c, lang) if not getattr(costs, "time_value_given", True) \
+                and fits_at(costs, c) else [
+                _row(net_value_label(rec, lang),
+                     esc(money(costs.net_value_per_month[c], costs.currency)
+                         if fits_at(costs, c) else "—"))]
     rows.append(_row(L.BREAKEVEN.get(lang), esc(breakeven_text(rec, lang))))
     parallelism = "—" if v.gpus == 1 else L.PARALLELISM[v.parallelism].get(lang)
     rows.append(_row(L.PARALLELISM_L.get(lang), esc(parallelism)))

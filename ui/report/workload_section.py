@@ -8,6 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from advisor.catalog.cooling import fitted_cooling
 from advisor.catalog.gpus import resolve_gpu
 from advisor.files.errors import InputError
 from advisor.profile import CustomGpu, Profile, field_meta
@@ -35,6 +36,11 @@ def _custom_gpu(gpu: CustomGpu) -> str:
     return ", ".join(parts)
 
 
+# English count units as one of them is said
+_PLURAL_UNITS = {"micro-batches": "micro-batch", "months": "month", "days": "day",
+                 "runs/month": "run/month", "samples": "sample", "tokens": "token"}
+
+
 def value_text(value: Any, meta: dict[str, Any], lang: str, currency: str) -> str:
     """One input as the reader sees it (HTML)."""
     if value is None:
@@ -49,6 +55,8 @@ def value_text(value: Any, meta: dict[str, Any], lang: str, currency: str) -> st
             f'{esc(label)} <span class="muted">({esc(value.value)})</span>'
     if isinstance(value, int | float):
         unit = _unit(meta, lang, currency)
+        if lang != "zh" and value == 1 and unit in _PLURAL_UNITS:  # "1 micro-batch", "1 month"
+            unit = _PLURAL_UNITS[unit]
         return esc(f"{number(value)} {unit}".strip())
     return esc(value)
 
@@ -66,32 +74,50 @@ def _gpu_row(profile: Profile, lang: str) -> list[str] | None:
     return [esc(L.CATALOG_GPU.get(lang)), esc(text), ""]
 
 
-# Inputs only a large transformer's plan reads: left empty for another task, not listed.
-LARGE_MODEL_INPUTS = {"model.attention_heads", "model.vocab_size", "training.dataset_tokens",
-                      "training.global_batch", "training.tensor_parallel",
-                      "training.pipeline_parallel", "training.pipeline_interleave"}
 # Fine-tuning and offload inputs only a transformer reads (the profile refuses them set for
 # another task): at their defaults, not listed for another task.
 TRANSFORMER_INPUTS = {"training.fine_tuning", "training.method", "training.lora_rank",
-                      "training.lora_target_share", "training.offload",
-                      "hardware.host_memory_gb"}
+                      "training.lora_target_share", "training.offload"}
 
 
 def _field_rows(model: BaseModel, prefix: str, lang: str, currency: str,
                 language_model: bool = True) -> list[list[str]]:
+    """The inputs given (an empty one is estimated or taken from the catalog: the costs'
+    assumptions say which value was used, so a row of "not given" tells the reader nothing)."""
     rows = []
     for name in type(model).model_fields:
-        if not language_model and prefix + name in LARGE_MODEL_INPUTS \
-                and getattr(model, name) is None:
+        value = getattr(model, name)
+        if value is None and not (prefix == "economics." and name == "time_value"):
             continue
         if not language_model and prefix + name in TRANSFORMER_INPUTS \
-                and getattr(model, name) == type(model).model_fields[name].default:
+                and value == type(model).model_fields[name].default:
             continue
         meta = field_meta(type(model), name)
         title = meta["title_zh"] if lang == "zh" else meta["title"]
-        rows.append([esc(title), value_text(getattr(model, name), meta, lang, currency),
-                     f'<span class="code">{esc(prefix + name)}</span>'])
+        shown = value_text(value, meta, lang, currency) if value is not None else \
+            f'<span class="muted">{esc(choice_label("time_value", None, lang))}</span>'
+        rows.append([esc(title), shown, f'<span class="code">{esc(prefix + name)}</span>'])
     return rows
+
+
+def _cooling_row(profile: Profile, rows: list[list[str]], lang: str) -> None:
+    """The cooling the cards have: a card never sold with open-air coolers (A6000: blower;
+    data-centre cards: a server's airflow) shows its usual one, as the advisor counts it."""
+    if isinstance(profile.hardware.gpu, CustomGpu):
+        return
+    try:
+        spec = resolve_gpu(profile.hardware.gpu, profile.hardware.intra_link)
+    except InputError:
+        return
+    given = profile.hardware.cooling.value
+    fitted = fitted_cooling(spec, given)
+    if fitted == given:
+        return
+    key = '<span class="code">hardware.cooling</span>'
+    for row in rows:
+        if row[2] == key:
+            row[1] = (f"{esc(choice_label('cooling', fitted, lang))} "
+                      f'<span class="muted">({esc(L.USUAL_FOR_CARD.get(lang))})</span>')
 
 
 def _measured(profile: Profile, lang: str) -> str:
@@ -102,6 +128,8 @@ def _measured(profile: Profile, lang: str) -> str:
     header[1] += f" ({esc(measured.unit)})"
     rows = [[str(p.gpus), number(p.throughput), number(p.step_time_s, 3)]
             for p in measured.points]
+    if all(p.step_time_s is None for p in measured.points):  # a column of dashes says nothing
+        header, rows = header[:2], [row[:2] for row in rows]
     how = getattr(measured.scaling, "value", measured.scaling)
     kind = {"weak": L.T("weak (the batch per GPU stays the same)", "弱扩展（每卡批大小不变）"),
             "strong": L.T("strong (the global batch stays the same)", "强扩展（全局批大小不变）")}
@@ -130,9 +158,11 @@ def workload_html(profile: Profile, lang: str, currency: str) -> str:
             gpu_row = _gpu_row(profile, lang)
             if gpu_row:
                 section_rows.insert(1, gpu_row)
+            _cooling_row(profile, section_rows, lang)
         rows += [_group_row(L.GROUP[section].get(lang)), *section_rows]
     parts = [f'<h2 class="pagebreak">{esc(L.H_WORKLOAD.get(lang))}</h2>',
-             table(header, rows, numeric_from=99, shade=False, padding_px=1), _measured(profile, lang)]
+             table(header, rows, numeric_from=99, shade=False, padding_px=1),
+             f'<p class="muted">{esc(L.INPUTS_LEFT_OUT.get(lang))}</p>', _measured(profile, lang)]
     if profile.notes.strip():
         parts.append(f"<h3>{esc(L.GROUP['notes'].get(lang))}</h3><p>{esc(profile.notes)}</p>")
     return "".join(parts)

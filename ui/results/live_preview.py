@@ -53,10 +53,7 @@ class LivePreview(QFrame):
 
     def retranslate(self) -> None:
         self.caption.setText(QCoreApplication.translate("Preview", "Live result"))
-        self.key.setText(QCoreApplication.translate(
-            "Preview", "Blue: projected speed-up and its likely range. Green dashed: on a "
-                       "faster link. Orange bars: the article's typical range (F01). Grey: "
-                       "ideal."))
+        self.key.setText(self.key_text())
         if self._results is not None:
             self.show_results(self._results, self._lang)
 
@@ -97,3 +94,24 @@ class LivePreview(QFrame):
         speedup_plot(rec, results.profile, lang, better=results.better_link,
                      better_link=results.better_link_name, plot=self.plot, keep_better=True,
                      compact=True)
+        self.key.setText(self.key_text())
+
+    def key_text(self) -> str:
+        """What the lines of the plot are (it has no legend here): only those drawn."""
+        items = getattr(self.plot, "advisor_items", {})
+
+        def shown(name: str) -> bool:
+            return name in items and items[name].isVisible()
+
+        parts = [QCoreApplication.translate(
+            "Preview", "Blue: projected speed-up and its likely range.")]
+        if shown("no_fit"):
+            parts.append(QCoreApplication.translate(
+                "Preview", "Red crosses: the model does not fit in memory there."))
+        if shown("better"):
+            parts.append(QCoreApplication.translate("Preview", "Green dashed: on a faster link."))
+        if shown("typical"):
+            parts.append(QCoreApplication.translate(
+                "Preview", "Orange bars: the article's typical range (F01)."))
+        parts.append(QCoreApplication.translate("Preview", "Grey: ideal."))
+        return ("" if parts[0].endswith("。") else " ").join(parts)

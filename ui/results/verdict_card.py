@@ -8,6 +8,8 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, Signal
 from PySide6.QtWidgets import QFrame, QGridLayout, QHBoxLayout, QLabel, QPushButton, QVBoxLayout
 
+from advisor.text.durations import DAYS, HOURS, shared_unit, unit_for
+
 # F17's four ratings, in the article's words (the .ts file holds 不划算 … 必须上多卡).
 RATING_COLORS = {"not_worth_it": "#8a8a8a", "optional": "#c98a00", "worth_it": "#2e8b3e",
                  "required": "#7a3fb0"}
@@ -59,6 +61,9 @@ def money_text(amount: float, currency: str) -> str:
 
 class VerdictCard(QFrame):
     exportRequested = Signal()
+    # The user has not said what a day saved is worth and the rating assumes the article's
+    # valuation (rules/README.md): the card offers to go and answer it.
+    timeValueRequested = Signal()
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -71,10 +76,18 @@ class VerdictCard(QFrame):
         self.headline_label.setStyleSheet("font-size: 15px;")
         self.export_button = QPushButton()
         self.export_button.clicked.connect(self.exportRequested)
+        self.time_value_button = QPushButton()
+        self.time_value_button.setObjectName("askTimeValue")
+        self.time_value_button.clicked.connect(self.timeValueRequested)
+        self.time_value_button.hide()
+        buttons = QVBoxLayout()
+        buttons.addWidget(self.export_button)
+        buttons.addWidget(self.time_value_button)
+        buttons.addStretch(1)
         top = QHBoxLayout()
         top.addWidget(self.rating_label)
         top.addWidget(self.headline_label, 1)
-        top.addWidget(self.export_button)
+        top.addLayout(buttons)
         self._names: dict[str, QLabel] = {}
         self.values: dict[str, QLabel] = {}
         grid = QGridLayout()
@@ -112,6 +125,7 @@ class VerdictCard(QFrame):
         for key, text in names.items():
             self._names[key].setText(text)
         self.export_button.setText(self.tr("Export PDF…"))
+        self.time_value_button.setText(self.tr("Say what a day saved is worth…"))
         if self._error is not None:
             self.show_error(self._error)
         elif self._rec is not None:
@@ -147,6 +161,12 @@ class VerdictCard(QFrame):
         if self.rating_label.styleSheet() != style:  # a style sheet re-polishes the widget
             self.rating_label.setStyleSheet(style)
         self.headline_label.setText(verdict.headline.get(lang))
+        valued = getattr(rec.costs, "time_value_given", True)
+        # "Best value" counts a day saved at what the user said it is worth; not said, the
+        # cost figures count it as nothing, which is the cheapest count, not the best value.
+        self._names["best_value"].setText(self.tr("Best value") if valued
+                                          else self.tr("Cheapest, time not valued"))
+        self.time_value_button.setVisible(not valued)
         if not getattr(verdict, "runnable", True):  # nothing considered can hold the model
             for key in ("parallelism", "speedup", "run_time", "cost_month"):
                 self.values[key].setText("—")
@@ -171,7 +191,8 @@ class VerdictCard(QFrame):
         self.values["speedup"].setText("—" if index is None
                                        else f"{projection.speedup[index]:.2f}×")
         self.values["run_time"].setText("—" if index is None else
-            f"{_hours(projection.run_hours[0], lang)} → {_hours(projection.run_hours[index], lang)}")
+                                        " → ".join(run_times(projection.run_hours[0],
+                                                             projection.run_hours[index])))
         cost_index = count_index(costs.gpus, verdict.gpus)
         self.values["cost_month"].setText(  # "—": renting with no cloud price, or no figures
             money_text(costs.cost_per_month[cost_index], costs.currency)
@@ -204,10 +225,17 @@ def best_value_text(costs: Any) -> str:
     return gpus_text(costs.best_value_gpus)
 
 
-def _hours(hours: float, lang: str) -> str:
-    if hours >= 48:
+def run_times(*hours: float) -> list[str]:
+    """Run times side by side in one unit (advisor.text.durations): never "8.3 days → 25.1 h"."""
+    unit = shared_unit(*hours)
+    return [_hours(h, unit) for h in hours]
+
+
+def _hours(hours: float, unit: str | None = None) -> str:
+    unit = unit or unit_for(hours)
+    if unit == DAYS:
         return QCoreApplication.translate("Verdict", "%1 days").replace("%1", f"{hours / 24:.1f}")
-    if hours >= 1:
+    if unit == HOURS:
         return QCoreApplication.translate("Verdict", "%1 h").replace("%1", f"{hours:.1f}")
     return QCoreApplication.translate("Verdict", "%1 min").replace("%1", f"{hours * 60:.0f}")
 

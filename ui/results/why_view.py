@@ -38,7 +38,7 @@ def trace_html(rec: Any, lang: str) -> str:
                          f"</p>")
         for source in entry.sources:
             parts.append(f"<p style='margin:0 0 2px 14px'><b>{escape(source)}</b> "
-                         f"{escape(fact_text(source, lang))}</p>")
+                         f"{escape(fact_text(source, lang, gist=True))}</p>")
         parts.append("<p style='margin:0 0 8px 0'></p>")
     return "".join(parts)
 

@@ -102,6 +102,20 @@ def usual_cooling(gpu: Any, link: Any = None) -> str | None:
     return getattr(spec, "default_cooling", None)
 
 
+def fitted_cooling_of(gpu: Any, cooling: Any, link: Any = None) -> str | None:
+    """The cooling a catalog card really has for the answer ``cooling`` (None for a custom
+    or unknown GPU): open-air reads as the usual cooling of cards never sold with it."""
+    if not isinstance(gpu, str) or not gpu.strip() or not isinstance(cooling, str):
+        return None
+    from advisor.catalog import resolve_gpu
+    from advisor.catalog.cooling import fitted_cooling
+
+    try:
+        return fitted_cooling(resolve_gpu(gpu, link), cooling)
+    except InputError:
+        return None
+
+
 class AnswerModel(QObject):
     """Answers in, valid profile and field problems out."""
 
@@ -186,11 +200,19 @@ class AnswerModel(QObject):
         merged = _merge(base, copy.deepcopy(data))
         self.data = merged
         self._typing_problems.clear()
-        # A loaded cooling other than the card's usual one was chosen on purpose: keep it.
+        # A loaded cooling other than the card's usual one was chosen on purpose: keep it;
+        # open-air for a card never sold with it (A6000: blower) is the profile's default, not
+        # a choice, and shows as the card's usual (advisor.catalog.cooling.fitted_cooling).
         self.explicit = set()
         usual = usual_cooling(self.get("hardware.gpu"), self.get(LINK))
+        fitted = fitted_cooling_of(self.get("hardware.gpu"), self.get(COOLING), self.get(LINK))
+        if fitted is not None and fitted != self.get(COOLING):
+            set_path(self.data, COOLING, fitted)
         if usual is not None and self.get(COOLING) not in (None, usual):
             self.explicit.add(COOLING)
+        # The last valid profile was the previous document's: these answers have none until
+        # they are valid (no verdict of another file beside them)
+        self.profile = None
         self._revalidate()
         self.answersReset.emit()
         self.edited.emit()

@@ -20,6 +20,7 @@ from advisor.profile import Profile
 from advisor.profile.reading import load_profile_data
 from advisor.profile.writing import save_profile
 from ui.window import user_files
+from ui.window.focus import modal
 
 log = logging.getLogger("advisor.ui")
 
@@ -49,7 +50,8 @@ class Document(QObject):
         return self.tr("Profiles (*.yaml *.yml *.json);;All files (*)")
 
     def _warn(self, title: str, text: str) -> None:
-        QMessageBox.warning(self.window, title, text)
+        with modal(self.window):
+            QMessageBox.warning(self.window, title, text)
 
     # -- new / open ---------------------------------------------------------------------------
     def new(self) -> None:
@@ -58,8 +60,9 @@ class Document(QObject):
         self.update_title()
 
     def open_dialog(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self.window, self.tr("Open profile"), "",
-                                              self._filters())
+        with modal(self.window):
+            path, _ = QFileDialog.getOpenFileName(self.window, self.tr("Open profile"), "",
+                                                  self._filters())
         if path:
             self.open_path(path)
 
@@ -83,6 +86,11 @@ class Document(QObject):
                 self.window.answers.load(raw)
                 self.path, self.broken_source = None, path
                 self.update_title()
+                # The verdict on screen was the previous profile's: it must not stand beside
+                # this file's answers (the fixed answers bring new results).
+                self.window.forget_results(self.tr(
+                    "No results: the opened file has problems. Fix the marked answers to see "
+                    "the results for it."))
             self._warn(self.tr("The profile has problems"),
                        exc.render(self._lang()) + "\n\n" + self.tr(
                            "The file was not changed. Fix the answers and save under a "
@@ -125,8 +133,9 @@ class Document(QObject):
     def save_as(self) -> bool:
         start = str(self.path or (self.broken_source.with_name(
             self.broken_source.stem + "-fixed.yaml") if self.broken_source else "profile.yaml"))
-        path, _ = QFileDialog.getSaveFileName(self.window, self.tr("Save profile"), start,
-                                              self._filters())
+        with modal(self.window):
+            path, _ = QFileDialog.getSaveFileName(self.window, self.tr("Save profile"), start,
+                                                  self._filters())
         return self.save_to(Path(path)) if path else False
 
     def save_to(self, path: Path) -> bool:
@@ -159,9 +168,10 @@ class Document(QObject):
         try:
             write(False)
         except ReadOnlyTarget:
-            answer = QMessageBox.question(
-                self.window, self.tr("Replace a read-only file?"),
-                self.tr("%1 is read-only. Replace it anyway?").replace("%1", str(path)))
+            with modal(self.window):
+                answer = QMessageBox.question(
+                    self.window, self.tr("Replace a read-only file?"),
+                    self.tr("%1 is read-only. Replace it anyway?").replace("%1", str(path)))
             if answer != QMessageBox.StandardButton.Yes:
                 raise _Declined from None
             write(True)
@@ -212,7 +222,8 @@ class Document(QObject):
         return True
 
     # -- hand-offs ----------------------------------------------------------------------------
-    def export_pdf(self) -> None:
+    def export_pdf(self, appendix: bool = False) -> None:
+        """The PDF report of the results on screen; ``appendix`` adds the rule trace."""
         window = self.window
         if importlib.util.find_spec("ui.report") is None:
             self._warn(self.tr("Export PDF"),
@@ -222,15 +233,16 @@ class Document(QObject):
             self._warn(self.tr("Export PDF"), self.tr("The results are not ready yet."))
             return
         start = (self.path.with_suffix(".pdf").name if self.path else "recommendation.pdf")
-        path, _ = QFileDialog.getSaveFileName(window, self.tr("Export PDF"), start,
-                                              "PDF (*.pdf)")
+        with modal(window):
+            path, _ = QFileDialog.getSaveFileName(window, self.tr("Export PDF"), start,
+                                                  "PDF (*.pdf)")
         if not path:
             return
         report = importlib.import_module("ui.report")
         try:
             self._replacing(Path(path), lambda replace: report.export_pdf(
                 window.results.recommendation, window.results.profile, path, self._lang(),
-                **({"replace_read_only": True} if replace else {})))
+                appendix=appendix, **({"replace_read_only": True} if replace else {})))
         except _Declined:
             return
         except InputError as exc:
@@ -248,7 +260,9 @@ class Document(QObject):
         dialog_module = importlib.import_module("ui.dialogs.import_dialog")
         hwimport = importlib.import_module("advisor.hwimport")
         dialog = dialog_module.ImportDialog(window, self._lang())
-        if not dialog.exec():
+        with modal(window):
+            accepted = dialog.exec()
+        if not accepted:
             return
         description = dialog.result_description()
         if description is None:

@@ -27,6 +27,7 @@ from advisor.profile import Profile
 from ui.app.translation import LanguageHub
 from ui.window.answers import AnswerModel
 from ui.window.document import Document
+from ui.window.focus import modal
 from ui.window.recompute import Recomputer, Results, effective_profile
 from ui.wizard.form_page import FormPage
 from ui.wizard.page_fields import DIAGNOSIS_TITLE, PAGES, RESULTS_TITLE
@@ -138,12 +139,15 @@ class MainWindow(QMainWindow):
         self.act_save_as = QAction(self, triggered=doc.save_as,
                                    shortcut=QKeySequence.StandardKey.SaveAs)
         self.act_import = QAction(self, triggered=doc.import_nvidia_smi)
-        self.act_export = QAction(self, triggered=doc.export_pdf)
+        self.act_export = QAction(self, triggered=lambda: doc.export_pdf())
+        # the report with every rule that fired and the article facts it rests on (the
+        # CLI's --appendix): for checking the reasoning, not for the reader who acts on it
+        self.act_export_appendix = QAction(self, triggered=lambda: doc.export_pdf(appendix=True))
         self.act_quit = QAction(self, triggered=self.close, shortcut=QKeySequence.StandardKey.Quit)
         for action in (self.act_new, self.act_open):
             self.file_menu.insertAction(self.recent_menu.menuAction(), action)
         for action in (self.act_save, self.act_save_as, self.act_import, self.act_export,
-                       self.act_quit):
+                       self.act_export_appendix, self.act_quit):
             self.file_menu.addAction(action)
         self.file_menu.insertSeparator(self.act_import)
         self.file_menu.insertSeparator(self.act_quit)
@@ -164,7 +168,8 @@ class MainWindow(QMainWindow):
         from ui.dialogs.about_dialog import AboutDialog
 
         self.about_dialog = AboutDialog(self.lang, self)
-        self.about_dialog.exec()
+        with modal(self):  # the window's shortcuts answer again afterwards
+            self.about_dialog.exec()
 
     def _start_results(self) -> None:
         """Build the results page (pyqtgraph) and compute, once the first page is visible."""
@@ -172,7 +177,8 @@ class MainWindow(QMainWindow):
             from ui.results.results_page import ResultsPage
 
             self.results_page = ResultsPage()
-            self.results_page.card.exportRequested.connect(self.document.export_pdf)
+            self.results_page.card.exportRequested.connect(lambda: self.document.export_pdf())
+            self.results_page.card.timeValueRequested.connect(self.ask_time_value)
             self._results_holder.layout().addWidget(self.results_page)
             self.results_page.retranslate()
             from ui.results.live_preview import LivePreview
@@ -183,6 +189,9 @@ class MainWindow(QMainWindow):
                                     and self.results is not None)
         if self.answers.profile is not None:
             self._profile_changed(self.answers.profile)
+        else:  # the answers loaded have never been valid: nothing to show yet
+            self.forget_results(self.tr("No results yet: some answers need attention; they "
+                                        "are marked at their fields."))
 
     def _start_diagnosis(self) -> None:
         from ui.diagnosis import DiagnosisPage
@@ -197,6 +206,29 @@ class MainWindow(QMainWindow):
             self._start_results()
         elif self.answers.profile is not None:
             self._profile_changed(self.answers.profile)
+
+    def forget_results(self, text: str) -> None:
+        """The results on screen are not for the answers now (a file with problems was
+        opened): no verdict until the answers are valid again, and none computed for the
+        previous answers arrives late."""
+        self.recomputer.discard()
+        self.results = None
+        self.compute_error = None
+        if self.results_page is not None:
+            self.results_page.show_error(text)
+        if self.preview is not None:
+            self.preview.show_error(text)
+            self.preview.setVisible(False)
+        self._problems_changed()  # the banner and the summary
+
+    def ask_time_value(self) -> None:
+        """Go to the question the rating waits for: what a day saved is worth (F02, F12)."""
+        path = "economics.time_value"
+        for index, page in enumerate(self.pages):
+            if path in page.editors:
+                self.go_to(index)
+                page.editors[path].input.setFocus(Qt.FocusReason.OtherFocusReason)
+                return
 
     # -- navigation ---------------------------------------------------------------------------
     def go_to(self, index: int) -> None:
@@ -252,6 +284,7 @@ class MainWindow(QMainWindow):
         self.act_save_as.setText(self.tr("Save &as…"))
         self.act_import.setText(self.tr("Import nvidia-smi…"))
         self.act_export.setText(self.tr("Export PDF…"))
+        self.act_export_appendix.setText(self.tr("Export PDF with the rule appendix…"))
         self.act_quit.setText(self.tr("&Quit"))
         self.act_about.setText(self.tr("&About"))
         self.document.update_title()
@@ -278,8 +311,14 @@ class MainWindow(QMainWindow):
         if self.results_page is None:
             return
         count = len(self.answers.all_problems())  # invalid answers, not the computation's
-        text = self.tr("Some answers need attention (%1); the results are for the last valid "
-                       "answers.").replace("%1", str(count)) if count else None
+        if not count:
+            text = None
+        elif self.results is None:  # nothing shown that could be for other answers
+            text = self.tr("Some answers need attention (%1): fix them to see the results.") \
+                .replace("%1", str(count))
+        else:
+            text = self.tr("Some answers need attention (%1); the results are for the last "
+                           "valid answers.").replace("%1", str(count))
         self.results_page.set_banner(text)
         self._update_summary()
 

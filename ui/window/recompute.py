@@ -22,7 +22,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from advisor.files.errors import InputError
 from advisor.profile import Currency, Profile
-from ui.results.better_link import better_link_profile
+from ui.results.better_link import better_link_name, better_link_profile
 
 log = logging.getLogger("advisor.ui")
 SYNC_BUDGET_S = 0.006  # well inside one 16 ms frame, with room left for drawing
@@ -33,7 +33,7 @@ class Results:
     profile: Profile  # as computed (currency filled in from the language when unset)
     recommendation: Any  # advisor.verdict.result.Recommendation
     better_link: Any | None = None  # Projection of the same workload on a faster link
-    better_link_name: str | None = None  # its IntraLink value
+    better_link_name: str | None = None  # what changed (ui.results.better_link.better_link_name)
     generation: int = 0  # which request these answer
 
 
@@ -53,7 +53,8 @@ def default_recommend(profile: Profile) -> Any:
 
 
 def better_link_projection(profile: Profile, gpus: list[int]) -> tuple[Any, str] | None:
-    """(Projection, link value) of the profile on the next faster link; None at the top, and
+    """(Projection, what changed) of the profile on the next faster link its cards can have
+    (``better_link_name``: "nvlink_bridge", "infiniband_ndr" …); None at the top, and
     None when the profile has measured points: the measured curve is the truth, and a faster
     link may not help a run held back by something else (F30)."""
     if profile.measured is not None:
@@ -63,7 +64,7 @@ def better_link_projection(profile: Profile, gpus: list[int]) -> tuple[Any, str]
     faster = better_link_profile(profile)
     if faster is None:
         return None
-    return projection_for(faster, gpus), faster.hardware.intra_link.value
+    return projection_for(faster, gpus), better_link_name(profile, faster)
 
 
 class Recomputer(QObject):
@@ -84,6 +85,7 @@ class Recomputer(QObject):
         self._pending: Profile | None = None
         self._busy = False
         self._generation = 0
+        self._discard_through = 0  # results of requests up to this generation are dropped
         self.last_compute_s = 1.0  # unknown until measured: the first run goes to a thread
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -94,6 +96,13 @@ class Recomputer(QObject):
     @property
     def busy(self) -> bool:
         return self._busy or self._pending is not None
+
+    def discard(self) -> None:
+        """Drop the pending request and whatever the running one returns: the answers they
+        were for are gone (another file was opened)."""
+        self._pending = None
+        self._timer.stop()
+        self._discard_through = self._generation
 
     def request(self, profile: Profile) -> None:
         self._pending = profile
@@ -138,6 +147,12 @@ class Recomputer(QObject):
         self._done.emit(results, None, True)
 
     def _finished(self, results: Results | None, error: Exception | None, final: bool) -> None:
+        if self._generation <= self._discard_through:  # for answers no longer on screen
+            if final:
+                self._busy = False
+                if self._pending is not None:
+                    self._timer.start()
+            return
         if results is not None:
             if not final:
                 self.resultsReady.emit(results)

@@ -21,7 +21,7 @@ from advisor.profile import CustomGpu
 from ui.forms.editors import FieldEditor, create_editor
 from ui.forms.field_spec import field_spec
 from ui.window.answers import AnswerModel
-from ui.wizard.page_fields import PageDef
+from ui.wizard.page_fields import CUSTOM_GPU_FIELDS, PageDef
 from ui.wizard.presets import MODEL_PRESETS, preset_by_name
 
 BANNER_STYLE = "background: #fde7e5; color: #7a1c15; padding: 6px; border-radius: 4px;"
@@ -49,6 +49,7 @@ class FormPage(QWidget):
         columns.setContentsMargins(0, 0, 0, 0)
         column_layouts: dict[int, QVBoxLayout] = {}
         self.groups: list[tuple[QGroupBox, str]] = []
+        self._custom_gpu_boxes: list[QGroupBox] = []  # the user's own card's fields
         self.preset_combo: QComboBox | None = None
         self.preset_label = QLabel()
         self.gpu_info = QLabel()
@@ -65,9 +66,15 @@ class FormPage(QWidget):
                 self.preset_combo = QComboBox()
                 self.preset_combo.activated.connect(self._preset_chosen)
                 form.addRow(self.preset_label, self.preset_combo)
+            if section.custom_gpu_only:
+                self._custom_gpu_boxes.append(box)
             for path in section.fields:
                 editor = create_editor(field_spec(path))
                 editor.edited.connect(lambda value, p=path: self.answers.set(p, value))
+                if path == "hardware.gpu":
+                    editor.edited.connect(lambda _value: self._sync_custom_gpu())
+                elif path in CUSTOM_GPU_FIELDS:  # typing: only the GPU list's name follows
+                    editor.edited.connect(lambda _value: self._sync_custom_gpu(fields=False))
                 editor.parseFailed.connect(
                     lambda en, zh, p=path: self.answers.typing_problem(p, en, zh))
                 form.addRow(editor.label, editor)
@@ -115,7 +122,24 @@ class FormPage(QWidget):
     def refresh_values(self) -> None:
         for path, editor in self.editors.items():
             editor.set_value(self.answers.get(path))
+        self._sync_custom_gpu()
         self._update_gpu_info()
+
+    def _sync_custom_gpu(self, fields: bool = True) -> None:
+        """The own card's fields show while the GPU is the user's own, with its values
+        (``fields``: not while one of them is being typed in); the GPU list names it as it is
+        called now."""
+        if not self._custom_gpu_boxes:
+            return
+        gpu = self.answers.get("hardware.gpu")
+        custom = isinstance(gpu, dict)
+        for box in self._custom_gpu_boxes:
+            box.setVisible(custom)
+        if custom:
+            self.editors["hardware.gpu"].set_value(gpu)
+            for path in CUSTOM_GPU_FIELDS if fields else ():
+                if path in self.editors and path not in self.answers.all_problems():
+                    self.editors[path].set_value(self.answers.get(path))
 
     def _answer_changed(self, path: str) -> None:
         if path in self.editors:

@@ -15,6 +15,13 @@ class Section:
     title: str  # English source; context "Pages"
     fields: tuple[str, ...]
     column: int = 0
+    # shown only while the GPU is the user's own (the GPU field's "Custom GPU…")
+    custom_gpu_only: bool = False
+
+
+CUSTOM_GPU_FIELDS = ("hardware.gpu.name", "hardware.gpu.memory_gb", "hardware.gpu.tflops_fp16",
+                     "hardware.gpu.tflops_fp32", "hardware.gpu.tdp_w", "hardware.gpu.pcie_gen",
+                     "hardware.gpu.price_usd")
 
 
 @dataclass(frozen=True)
@@ -46,8 +53,8 @@ PAGES: tuple[PageDef, ...] = (
                       "training.activation_checkpointing"), column=1),
              Section(QT_TRANSLATE_NOOP("Pages", "Fine-tuning, optimizer and offload"),
                      ("training.fine_tuning", "training.method", "training.lora_rank",
-                      "training.lora_target_share", "training.optimizer", "training.offload"),
-                     column=1))),
+                      "training.lora_target_share", "training.optimizer",
+                      "training.offload")))),
     PageDef("habits", QT_TRANSLATE_NOOP("Pages", "Training habits and the value of time"),
             QT_TRANSLATE_NOOP("Pages", "How long one run takes on one GPU (or how much data it "
                               "reads: a large model is then planned from its FLOPs), how often "
@@ -68,13 +75,17 @@ PAGES: tuple[PageDef, ...] = (
                      ("hardware.gpu", "hardware.gpus_per_node", "hardware.nodes",
                       "hardware.intra_link", "hardware.inter_link",
                       "hardware.allreduce_busbw_gbs", "hardware.host_memory_gb")),
-             Section(QT_TRANSLATE_NOOP("Pages", "Virtualisation and cooling"),
-                     ("hardware.virtualization", "hardware.vgpus_per_physical_gpu",
-                      "hardware.cooling", "hardware.max_gpu_temp_c")),
+             Section(QT_TRANSLATE_NOOP("Pages", "Your own GPU"), CUSTOM_GPU_FIELDS,
+                     custom_gpu_only=True),
+             # the right column holds the rest, so neither runs under the live preview at
+             # 1400 x 900, the own card's fields open included
              Section(QT_TRANSLATE_NOOP("Pages", "Own or cloud, and prices"),
                      ("economics.mode", "economics.currency", "economics.gpu_price",
                       "economics.base_system_price", "economics.cloud_price_per_gpu_hour",
-                      "economics.electricity_per_kwh", "economics.pue"), column=1))),
+                      "economics.electricity_per_kwh", "economics.pue"), column=1),
+             Section(QT_TRANSLATE_NOOP("Pages", "Virtualisation and cooling"),
+                     ("hardware.virtualization", "hardware.vgpus_per_physical_gpu",
+                      "hardware.cooling", "hardware.max_gpu_temp_c"), column=1))),
     PageDef("pipeline", QT_TRANSLATE_NOOP("Pages", "Input pipeline"),
             QT_TRANSLATE_NOOP("Pages", "How the data reaches the GPUs. With single-threaded "
                               "reading, four GPUs mostly wait (F28); the data loader usually "

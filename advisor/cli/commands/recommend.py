@@ -1,13 +1,15 @@
 """gpu-advisor recommend PROFILE: the verdict, projection, costs, pitfalls, advice and trace.
 
 ``--format text | json | markdown``; ``--lang en | zh``; ``--pdf OUT.pdf`` also writes the
-report through the Qt renderer (imported only then, so the core stays free of Qt).
+report through the Qt renderer (imported only then, so the core stays free of Qt), with the
+rule appendix only when ``--appendix`` asks for it.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import math
 import sys
 
 from advisor.catalog.profile_check import load_profile
@@ -15,6 +17,7 @@ from advisor.cli.gpu_counts import parse_gpu_counts
 from advisor.files.atomic import check_target
 from advisor.files.json_text import dumps_strict
 from advisor.profile.labels import conclusion_text
+from advisor.text.durations import durations
 from advisor.text.i18n import pick
 from advisor.text.numbers import quantity
 from advisor.verdict.recommendation import recommend
@@ -36,6 +39,9 @@ def register(sub) -> None:
                    help="GPU counts to consider (default: 1 up to the hardware's total)")
     p.add_argument("--pdf", default=None, metavar="OUT.pdf",
                    help="also write the PDF report to OUT.pdf")
+    p.add_argument("--appendix", action="store_true",
+                   help="with --pdf: add the appendix of every rule that fired and the "
+                        "article facts it rests on")
     p.set_defaults(handler=run)
 
 
@@ -48,7 +54,7 @@ def run(args) -> int:
     if args.pdf is not None:  # "" too: an empty name is an error, not "no PDF"
         # The PDF first: a place that cannot be written fails before anything is printed.
         # A profile with a `measured` section gets the diagnosis section too (F30).
-        code = write_pdf(rec, profile, args.pdf, lang)
+        code = write_pdf(rec, profile, args.pdf, lang, appendix=args.appendix)
         if code:
             return code
     if args.format == "json":
@@ -60,8 +66,10 @@ def run(args) -> int:
     return 0
 
 
-def write_pdf(rec: Recommendation, profile, path: str, lang: str, *, diagnosis=None) -> int:
-    """Write the PDF report (``ui.report.export_pdf``); 2 when the report module is missing."""
+def write_pdf(rec: Recommendation, profile, path: str, lang: str, *, diagnosis=None,
+              appendix: bool = False) -> int:
+    """Write the PDF report (``ui.report.export_pdf``); 2 when the report module is missing.
+    ``appendix``: with the trace of every rule that fired."""
     try:
         report = importlib.import_module("ui.report")
         export_pdf = report.export_pdf
@@ -69,7 +77,7 @@ def write_pdf(rec: Recommendation, profile, path: str, lang: str, *, diagnosis=N
         print(pick(lang, f"cannot write a PDF: the report module is not available ({exc})",
                    f"无法生成 PDF：报告模块不可用（{exc}）"), file=sys.stderr)
         return 2
-    written = export_pdf(rec, profile, path, lang, diagnosis=diagnosis)
+    written = export_pdf(rec, profile, path, lang, diagnosis=diagnosis, appendix=appendix)
     print(pick(lang, f"PDF written: {written}", f"PDF 已写入：{written}"), file=sys.stderr)
     return 0
 
@@ -90,15 +98,14 @@ def _numbers(rec: Recommendation, lang: str) -> tuple[str | None, list[str]]:
     else:
         intro = None if n == v.gpus else pick(lang, f"for comparison, {n} GPUs:",
                                                f"作为对比，{n} 卡：")
+    first, then = durations(lang, pr.run_hours[0], pr.run_hours[i])  # one unit for both
     lines = [pick(lang, f"speed-up at {gpus_en(n)}: {pr.speedup[i]:.2f}x "
                         f"({pr.speedup_low[i]:.2f}-{pr.speedup_high[i]:.2f}), "
                         f"efficiency {pr.efficiency[i]:.0%}",
                   f"{n} 卡加速比：{pr.speedup[i]:.2f} 倍（{pr.speedup_low[i]:.2f}–"
                   f"{pr.speedup_high[i]:.2f}），扩展效率 {pr.efficiency[i]:.0%}"),
-             pick(lang, f"one run: {pr.run_hours[0]:.1f} h on {gpus_en(pr.gpus[0])}, "
-                        f"{pr.run_hours[i]:.1f} h on {n}",
-                  f"单次训练：{pr.gpus[0]} 卡 {pr.run_hours[0]:.1f} 小时，{n} 卡 "
-                  f"{pr.run_hours[i]:.1f} 小时")]
+             pick(lang, f"one run: {first} on {gpus_en(pr.gpus[0])}, {then} on {n}",
+                  f"单次训练：{pr.gpus[0]} 卡 {first}，{n} 卡 {then}")]
     if pr.layout and i < len(pr.layout):  # a large model: the split it runs, and how well
         rate = pr.tokens_per_s_per_gpu[i] if pr.tokens_per_s_per_gpu else None
         per = f", {quantity(rate or 0)} tokens/s per GPU" if rate else ""
@@ -126,6 +133,8 @@ def _numbers(rec: Recommendation, lang: str) -> tuple[str | None, list[str]]:
                       "that hold the model: no smaller setup to compare with)",
                 f"单次成本：{co.cost_per_run[i]:,.0f} {co.currency}（这是放得下模型的最少卡数，"
                 "没有更小的配置可比较）"))
+        elif not co.time_value_given and fits and base:  # no value on time: the extra cost
+            lines.append(_unvalued_line(co, i, n, base, lang))
         else:
             lines.append(pick(
                 lang, f"cost per run: {co.cost_per_run[i]:,.0f} {co.currency}; net value{vs_en}: "
@@ -143,6 +152,28 @@ def _numbers(rec: Recommendation, lang: str) -> tuple[str | None, list[str]]:
     # the machines and network the verdict's figures assume beyond the profile's (F08, F32)
     lines += [pick(lang, f"assumed: {t.en}", f"假设：{t.zh}") for t in rec.assumed]
     return intro, lines
+
+
+def _unvalued_line(co, i: int, n: int, base: int, lang: str) -> str:
+    """The money at count ``n`` when the profile has not said what a day saved is worth: no
+    "net value" (it would count time as worth nothing, which nobody said), but what the count
+    costs more than the baseline and what a day saved must be worth to pay for it (F02)."""
+    cur = co.currency
+    extra = co.cost_per_month[i] - (co.baseline_cost_per_month or 0.0)
+    to_pay = co.day_value_to_pay(n)
+    vs_en, vs_zh = gpus_en(base), ("单卡" if base == 1 else f"{base} 卡")
+    if extra <= 0:
+        money_en = f"costs {-extra:,.0f} {cur}/month less than {vs_en}"
+        money_zh = f"每月比{vs_zh}少花 {-extra:,.0f} {cur}"
+    else:
+        money_en = f"costs {extra:,.0f} {cur}/month more than {vs_en}"
+        money_zh = f"每月比{vs_zh}多花 {extra:,.0f} {cur}"
+        if to_pay is not None:
+            money_en += (f"; pays for itself if a day saved is worth at least "
+                         f"{math.ceil(to_pay):,} {cur} (what a day is worth is not said)")
+            money_zh += f"；省下的一天至少值 {math.ceil(to_pay):,} {cur} 才能回本（未说明省下一天值多少）"
+    return pick(lang, f"cost per run: {co.cost_per_run[i]:,.0f} {cur}; {money_en}",
+                f"单次成本：{co.cost_per_run[i]:,.0f} {cur}；{money_zh}")
 
 
 def gpus_en(n: int) -> str:

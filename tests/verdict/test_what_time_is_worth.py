@@ -1,0 +1,103 @@
+"""Who rates, the article's table or the money (issue 19, item 1; rules/README.md, "What time
+is worth"): said (none included), the money; not said, the table, saying what value of a day
+it assumes. The default profile opens on no contradiction, and old profiles read the same."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from advisor.catalog.profile_check import parse_profile_text
+from advisor.cli.commands.recommend import render_text
+from advisor.profile import Profile
+from advisor.verdict.recommendation import recommend
+from tests.support.verdict import pitfall
+
+
+def _with(profile: Profile, **economics) -> Profile:
+    data = profile.model_dump(mode="json", exclude_none=True)
+    data["economics"] = {**data["economics"], **economics}
+    return Profile.model_validate(data)
+
+
+@pytest.fixture(scope="module")
+def unsaid():
+    """The wizard's own defaults: 24 h runs, 4 a month, 4 x RTX 4090, value of a day not said."""
+    return recommend(Profile(), lang="en")
+
+
+def test_the_default_profile_is_not_said_and_opens_on_no_contradiction(unsaid):
+    v, c = unsaid.verdict, unsaid.costs
+    assert Profile().economics.time_value is None and not c.time_value_given
+    assert v.rating == "worth_it" and v.gpus == 4  # the article's table (F17), as before
+    # the figures beside it would say one GPU costs least: the headline says what that means
+    assert c.best_value_gpus == 1
+    note = pitfall(unsaid, "time_value_not_given")
+    assert note is not None and note.severity == "warning"
+    assert note.title.en.rstrip(".") in v.headline.en and note.title.zh.rstrip("。") in v.headline.zh
+    assert "you have not said" in v.headline.en
+    # no "net value" that silently counts time as worth nothing, no "best value: 1 GPU"
+    text = render_text(unsaid, "en")
+    assert "net value" not in text.split("Pitfalls:")[0]
+    assert "more than 1 GPU" in text and "pays for itself if a day saved is worth at least" in text
+
+
+def test_the_value_of_a_day_it_names_is_what_makes_the_count_pay(unsaid):
+    """The figure in the headline is the break-even: a day worth it makes the verdict's count
+    pay for itself (net value >= 0), a day worth a tenth less does not."""
+    v = unsaid.verdict
+    stated = unsaid.costs.day_value_to_pay(v.gpus)
+    assert stated is not None and stated > 0
+    assert f"at least {math.ceil(stated):,.0f} USD" in v.headline.en
+    for factor, pays in ((1.0, True), (0.9, False)):
+        valued = recommend(_with(Profile(), time_value="revenue",
+                                 value_per_day=math.ceil(stated) * factor, currency="USD"),
+                           lang="en")
+        net = valued.costs.net_value_per_month[valued.costs.gpus.index(v.gpus)]
+        assert (net >= -1e-6) is pays, (factor, net)
+
+
+def test_said_nothing_the_money_rates_and_the_table_is_context(unsaid):
+    none = recommend(_with(Profile(), time_value="none"), lang="en")
+    v = none.verdict
+    assert (v.rating, v.gpus) == ("not_worth_it", 1)
+    assert none.costs.time_value_given
+    assert not any(t.rule.startswith("decision_table.") and t.stage == "decide"
+                   for t in none.trace)
+    context = pitfall(none, "article_table_differs")
+    assert context is not None and context.severity == "info"
+    assert "4 GPUs" in context.title.en and "1–3 天" in context.title.zh
+    assert pitfall(none, "time_value_not_given") is None
+
+
+def test_a_day_valued_the_money_decides_the_count_the_table_only_agrees():
+    rich = recommend(_with(Profile(), time_value="revenue", value_per_day=5000), lang="en")
+    v = rich.verdict
+    assert v.rating == "worth_it" and v.gpus == rich.costs.best_value_gpus
+    winner = next(t for t in rich.trace if "rating" in t.decided)
+    assert winner.rule.startswith("economics.")
+
+
+def test_old_profiles_read_the_same():
+    """A file without time_value meant the table's rating and still gets it; one that says
+    none means none (it was never the same as "not said" for the money: both count 0)."""
+    base = "schema_version: 1\ntraining: {single_gpu_hours: 24, runs_per_month: 4}\n"
+    left_out = parse_profile_text(base)
+    said_none = parse_profile_text(base + "economics: {time_value: none}\n")
+    assert left_out.economics.time_value is None
+    assert said_none.economics.time_value.value == "none"
+    assert recommend(left_out, lang="en").verdict.rating == "worth_it"  # F17, as before
+    # both count a day saved as worth nothing: the same cost figures
+    a, b = (recommend(p, lang="en").costs for p in (left_out, said_none))
+    assert a.net_value_per_month == b.net_value_per_month
+
+
+def test_the_wizard_saves_not_said_as_left_out(tmp_path):
+    from advisor.catalog.profile_check import load_profile
+    from advisor.profile.writing import save_profile
+
+    path = tmp_path / "p.yaml"
+    save_profile(Profile(), path)
+    assert "time_value" not in path.read_text(encoding="utf-8")
+    assert load_profile(path).economics.time_value is None
