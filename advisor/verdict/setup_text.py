@@ -8,8 +8,9 @@ from advisor.text.i18n import Text
 from advisor.verdict.result import SetupOption
 
 HEADING = Text(en="Setups that fit, before more machines (fastest first; the verdict rests on "
-                  "the one marked)",
-               zh="能放下的方案，排在加机器之前（按快慢排列；结论依据标记的那一项）")
+                  "the one marked; speed-ups over the training as configured on one GPU)",
+               zh="能放下的方案，排在加机器之前（按快慢排列；结论依据标记的那一项；加速比相对于按当前配置"
+                  "在单卡上训练）")
 APPLIED = Text(en="[the verdict's] ", zh="【结论所用】")
 # said after the label where the label alone does not say it
 KIND = {"host_memory": Text(en=" (needs more RAM than the machine has)",

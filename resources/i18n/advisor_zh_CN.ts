@@ -1186,27 +1186,32 @@ The application keeps running. The details were written to the log file:
 每月 %3</translation>
     </message>
     <message>
-        <location filename="../../ui/results/live_preview.py" line="106"/>
+        <location filename="../../ui/results/live_preview.py" line="95"/>
+        <source>With %1:</source>
+        <translation>采用%1：</translation>
+    </message>
+    <message>
+        <location filename="../../ui/results/live_preview.py" line="110"/>
         <source>Blue: projected speed-up and its likely range.</source>
         <translation>蓝线：预计加速比及可能范围。</translation>
     </message>
     <message>
-        <location filename="../../ui/results/live_preview.py" line="109"/>
+        <location filename="../../ui/results/live_preview.py" line="113"/>
         <source>Red crosses: the model does not fit in memory there.</source>
         <translation>红叉：该卡数下显存放不下模型。</translation>
     </message>
     <message>
-        <location filename="../../ui/results/live_preview.py" line="112"/>
+        <location filename="../../ui/results/live_preview.py" line="116"/>
         <source>Green dashed: on a faster link.</source>
         <translation>绿色虚线：换用更快的互联。</translation>
     </message>
     <message>
-        <location filename="../../ui/results/live_preview.py" line="114"/>
+        <location filename="../../ui/results/live_preview.py" line="118"/>
         <source>Orange bars: the article&apos;s typical range (F01).</source>
         <translation>橙色竖条：原文的常见区间（F01）。</translation>
     </message>
     <message>
-        <location filename="../../ui/results/live_preview.py" line="116"/>
+        <location filename="../../ui/results/live_preview.py" line="120"/>
         <source>Grey: ideal.</source>
         <translation>灰线：理想线性。</translation>
     </message>
