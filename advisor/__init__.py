@@ -12,21 +12,24 @@ only those before it; ``tests/architecture/test_layers.py`` holds them to it):
     diagnosis     a measured run explained (F30)
     rulebase      the rules as data (``rules/*.yaml``) and the facts they may test
     verdict       facts → rules → conflict policy → count guard → the Recommendation
+    compare       setups side by side: each option's recommendation, the Pareto front of
+                  time per run against monthly cost, the answers
     cli           the ``gpu-advisor`` command line
 
 The names most callers need are here, imported on first use so ``import advisor`` stays cheap:
 ``advisor.load_profile(path)``, ``advisor.project(profile, gpus)``,
-``advisor.recommend(profile)``.
+``advisor.recommend(profile)``, ``advisor.compare(profile)``.
 """
 
 __version__ = "0.1.0"
 
-__all__ = ["__version__", "load_profile", "project", "recommend"]
+__all__ = ["__version__", "compare", "load_profile", "project", "recommend"]
 
 _LAZY = {
     "load_profile": "advisor.catalog.profile_check",
     "project": "advisor.scaling",
     "recommend": "advisor.verdict.recommendation",
+    "compare": "advisor.compare.compare",
 }
 
 

@@ -21,6 +21,7 @@ BUDGETS = [
     "ui_startup",  # first page visible < 1.5 s
     "ui_latency",  # input change → plots updated < 16 ms median
     "costs_article",  # the article's cost thresholds
+    "compare_latency",  # 10 options x 1-64 GPUs compared < 50 ms median
     "reader_limits",  # every reader on its largest allowed input: bounded time and memory
     "engine_memory",  # RuleEngines made and dropped do not grow memory
 ]

@@ -3,10 +3,11 @@ every example profile. Run from the repository root:
 
     .venv/bin/python -m benchmarks.costs_cloud_prices
 
-For each GPU with an offer: the price used in CNY and USD, how many offers went into the
-median, and the cheapest single offer it replaces; then each example's break-even (months,
-training hours a month), None where owning does not pay off (beyond min(10 x horizon, 120)
-months, or beyond the 730 hours a month has).
+For each GPU and market (CN in CNY, US in USD, EU in EUR): the price used, how many offers
+went into the median, how many are the card's own offers in that market, and the cheapest
+single own offer it replaces ("—": priced from comparable cards' offers only); then each
+example's break-even (months, training hours a month), None where owning does not pay off
+(beyond min(10 x horizon, 120) months, or beyond the 730 hours a month has).
 """
 
 from __future__ import annotations
@@ -23,16 +24,20 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 def prices() -> None:
     catalog = load_catalog()
-    print(f"{'GPU':<16} {'cur':>3} {'price/GPU-h':>11} {'offers':>6} {'cheapest own':>12}")
+    print(f"{'GPU':<16} {'mkt':>3} {'price/GPU-h':>11} {'median of':>9} {'own here':>8} "
+          f"{'cheapest own':>12}")
     for gpu in gpu_ids():
-        for currency in ("CNY", "USD"):
-            quote = catalog.cloud_quote(gpu, currency)
+        for market, currency in (("CN", "CNY"), ("US", "USD"), ("EU", "EUR")):
+            quote = catalog.cloud_quote(gpu, currency, market)
             if quote is None:
                 continue
             own = [catalog.convert(o.per_gpu_hour, o.currency.value, currency)
-                   for o in catalog.cloud_offers if o.gpu == gpu]
-            print(f"{gpu:<16} {currency:>3} {quote.value:>11.3f} {len(quote.entries):>6} "
-                  f"{min(own):>12.3f}")
+                   for o in catalog.cloud_offers if o.gpu == gpu
+                   and o.kind in ("on_demand", "community")]
+            here = [o for o in catalog.cloud_offers if o.gpu == gpu and o.market_of == market]
+            cheapest = f"{min(own):>12.3f}" if own else f"{'—':>12}"
+            print(f"{gpu:<16} {market:>3} {quote.value:>11.3f} {len(quote.entries):>9} "
+                  f"{len(here):>8} {cheapest}")
     print()
 
 

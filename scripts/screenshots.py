@@ -7,6 +7,7 @@ Run under Xvfb (a real X server, so fonts and styles are what a user sees):
 Writes docs/screenshots/<lang>-<nn>-<page>.png for the medium-model example (F17 row 3), then
 the first results a newcomer sees (the wizard's own defaults: what a day saved is worth not
 said yet) and the hardware page with a custom GPU being entered.
+``--only compare`` writes the compare page's alone (<lang>-13-compare.png).
 Uses a private state folder, so the user's autosave is neither read nor written.
 """
 
@@ -23,12 +24,16 @@ EXAMPLE = ROOT / "examples" / "medium-model-4gpu-worth-it.yaml"
 PAGES = ("model", "habits", "hardware", "pipeline")
 SIZE = (1400, 900)
 TABS = ("speedup", "cost", "buy-vs-rent", "pitfalls", "why")
+# after the diagnosis (10), the first results (11) and the custom GPU (12)
+COMPARE_NUMBER = len(PAGES) + len(TABS) + 4
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
     parser.add_argument("--example", type=Path, default=EXAMPLE)
+    parser.add_argument("--only", choices=["compare"], default=None,
+                        help="only the compare page's screenshots")
     args = parser.parse_args()
     state = tempfile.mkdtemp(prefix="advisor-shots-")
     os.environ["GPU_ADVISOR_STATE_DIR"] = state
@@ -63,6 +68,11 @@ def main() -> int:
         window.show()
         window.recompute()
         settle(400)
+        if args.only == "compare":
+            compare_shot(window, lang, COMPARE_NUMBER, save, settle)
+            window.close()
+            hub.set_language("en")
+            continue
         for number, key in enumerate(PAGES, start=1):
             window.go_to(number - 1)
             save(window, f"{lang}-{number:02d}-{key}")
@@ -74,6 +84,7 @@ def main() -> int:
         if window._diagnosis_holder is not None:  # the measured-scaling check (F30)
             window.go_to(len(PAGES) + 1)
             save(window, f"{lang}-{len(PAGES) + 1 + len(TABS):02d}-diagnosis")
+        compare_shot(window, lang, COMPARE_NUMBER, save, settle)
         window.close()
         hub.set_language("en")
         extras(lang, len(PAGES) + 2 + len(TABS), build_window, settle, save)
@@ -105,6 +116,20 @@ def extras(lang: str, number: int, build_window, settle, save) -> None:
     save(window, f"{lang}-{number + 1:02d}-hardware-custom-gpu")
     window.close()
     hub.set_language("en")
+
+
+def compare_shot(window, lang: str, number: int, save, settle) -> None:
+    """The compare page with the best net value's point chosen (its details shown)."""
+    window.go_to(window.compare_index)
+    page = window.compare_page
+    for _ in range(200):  # the comparison runs once the page is shown
+        if page.result is not None and not page.runner.busy:
+            break
+        settle(100)
+    best = page.result.answer("net_value") or page.result.answer("cheapest")
+    if best is not None and best.point is not None:
+        page.choose((best.point.option, best.point.gpus))
+    save(window, f"{lang}-{number:02d}-compare")
 
 
 if __name__ == "__main__":

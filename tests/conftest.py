@@ -4,6 +4,8 @@ import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("GPU_ADVISOR_LANG", "en")
+# The market a profile without one is priced in (else the locale's: CN for zh_CN, EU for de_DE).
+os.environ.setdefault("GPU_ADVISOR_MARKET", "US")
 
 import pytest  # noqa: E402
 from hypothesis import settings  # noqa: E402

@@ -24,6 +24,9 @@ from advisor.catalog.entries import (
     MachineClass,
     MachineOverhead,
     Migration,
+    NvlinkBridge,
+    PurchaseTax,
+    ReadySetup,
     ServerPue,
     SystemPower,
 )
@@ -35,6 +38,9 @@ from advisor.catalog.overrides import (
     load_builtin_sections,
     override_path,
 )
+from advisor.catalog.price_age import as_of_date
+from advisor.profile import Market
+from advisor.profile.market import CURRENCY_MARKET
 from advisor.text.i18n import Text
 
 
@@ -47,12 +53,25 @@ class PriceQuote:
     basis: Text
     sources: tuple[str, ...] = field(default_factory=tuple)
     entries: tuple[str, ...] = field(default_factory=tuple)  # catalog ids behind the price
+    dates: tuple[str | None, ...] = field(default_factory=tuple)  # as_of of each entry
+
+
+def _market(currency: str, market: Market | str | None) -> Market:
+    """The market asked for, else the market of the currency (callers written before markets
+    existed ask by currency alone)."""
+    if market is not None:
+        return Market(getattr(market, "value", market))
+    return CURRENCY_MARKET.get(currency, Market.US)  # type: ignore[call-overload]
 
 
 class Catalog:
     def __init__(self, sections: Sections, warnings: list[CatalogWarning]) -> None:
         self._s = sections
         self.warnings = list(warnings)
+        self._rows: dict[tuple[str, str], list] = {}  # (section, machine class) -> rows
+        # The catalog does not change once loaded (an edited override file is a new one):
+        # a price asked for again is the same price.
+        self._quotes: dict[tuple[str, str, str, str], PriceQuote | None] = {}
 
     # -- raw sections ---------------------------------------------------------------------
     @property
@@ -76,6 +95,18 @@ class Catalog:
     def system_power(self) -> list[SystemPower]:
         rows = self._s["system_power"].values()
         return sorted(rows, key=lambda r: r.up_to_gpus)  # type: ignore[attr-defined]
+
+    @property
+    def taxes(self) -> list[PurchaseTax]:
+        return list(self._s["tax"].values())  # type: ignore[arg-type]
+
+    @property
+    def setups(self) -> list[ReadySetup]:
+        return list(self._s["setups"].values())  # type: ignore[arg-type]
+
+    @property
+    def nvlink_bridge(self) -> NvlinkBridge:
+        return next(iter(self._s["nvlink_bridge"].values()))  # type: ignore[return-value]
 
     @property
     def fx(self) -> Fx:
@@ -107,18 +138,55 @@ class Catalog:
 
     # -- money ----------------------------------------------------------------------------
     def convert(self, amount: float, from_currency: str, to_currency: str) -> float:
+        """Money between CNY, USD and EUR at the catalog's rates (through the yuan, the
+        currency both quoted rates are in)."""
         if from_currency == to_currency:
             return amount
-        if (from_currency, to_currency) == ("USD", "CNY"):
-            return amount * self.fx_cny_per_usd
-        if (from_currency, to_currency) == ("CNY", "USD"):
-            return amount / self.fx_cny_per_usd
-        raise ValueError(f"unsupported currency pair {from_currency}->{to_currency}")
+        return amount * self._cny_per(from_currency) / self._cny_per(to_currency)
 
-    def cloud_quote(self, gpu_id: str, currency: str) -> PriceQuote | None:
+    def _cny_per(self, currency: str) -> float:
+        if currency == "CNY":
+            return 1.0
+        if currency == "USD":
+            return self.fx.cny_per_usd
+        if currency == "EUR":
+            return self.fx.cny_per_eur
+        raise ValueError(f"unsupported currency {currency}")
+
+    # -- tax --------------------------------------------------------------------------------
+    def tax_entry(self, market: Market | str) -> PurchaseTax | None:
+        market = Market(getattr(market, "value", market))
+        return next((t for t in self.taxes if t.market == market), None)
+
+    def tax_rate(self, market: Market | str) -> float:
+        """Sales tax or VAT on hardware bought in ``market`` (0 when the catalog has none)."""
+        entry = self.tax_entry(market)
+        return entry.rate if entry is not None else 0.0
+
+    def _net(self, price: float, entry: object) -> float:
+        """A price without the tax its own market adds (retail prices in China include VAT):
+        the buyer's market adds its own (``advisor.costs``)."""
+        if getattr(entry, "tax_included", False):
+            market = getattr(entry, "market_of", Market.US)
+            return price / (1.0 + self.tax_rate(market))
+        return price
+
+    # -- cloud ------------------------------------------------------------------------------
+    def offers_for(self, gpu_id: str, market: Market | str | None = None) -> list[CloudOffer]:
+        """This GPU's offers, those of ``market`` first (all markets when None)."""
+        gpu_id = _canonical(gpu_id)
+        mine = [o for o in self.cloud_offers if o.gpu == gpu_id]
+        if market is None:
+            return mine
+        market = Market(getattr(market, "value", market))
+        return sorted(mine, key=lambda o: o.market_of != market)
+
+    def cloud_quote(self, gpu_id: str, currency: str,
+                    market: Market | str | None = None) -> PriceQuote | None:
         """A representative price of one GPU-hour, not the cheapest seller's: the median of
-        this GPU's offers in ``currency`` when there are three or more, blended with
-        comparable offers when there are fewer (see ``cloud_price``)."""
+        this GPU's offers in ``market`` (default: the currency's) when there are three or
+        more, blended with comparable offers when there are fewer (see ``cloud_price``), in
+        ``currency``."""
         specs = load_gpus()
         spec = specs.get(_canonical(gpu_id))
         if spec is None:
@@ -128,86 +196,148 @@ class Catalog:
                 return None
             spec = GpuSpec(id=gpu_id, name=gpu_id, memory_gb=0, tflops_fp16_dense=0,
                            tflops_fp32=0, tdp_w=0)
-        pool = representative_offers(self.cloud_offers, spec, currency, specs, self.convert)
-        if not pool:
-            return None
-        return PriceQuote(median_price(pool), currency, describe(pool),
-                          tuple(str(p.offer.source) for p in pool),
-                          tuple(p.offer.id for p in pool))
+        market = _market(currency, market)
+        key = ("cloud", spec.id, currency, market.value)
+        if key not in self._quotes:
+            pool = representative_offers(self.cloud_offers, spec, currency, specs,
+                                         self.convert, market)
+            self._quotes[key] = None if not pool else PriceQuote(
+                median_price(pool), currency, describe(pool),
+                tuple(str(p.offer.source) for p in pool), tuple(p.offer.id for p in pool),
+                tuple(p.offer.as_of for p in pool))
+        return self._quotes[key]
 
-    def cloud_price_per_gpu_hour(self, gpu_id: str, currency: str) -> float | None:
-        quote = self.cloud_quote(gpu_id, currency)
+    def cloud_price_per_gpu_hour(self, gpu_id: str, currency: str,
+                                 market: Market | str | None = None) -> float | None:
+        quote = self.cloud_quote(gpu_id, currency, market)
         return quote.value if quote else None
 
-    def gpu_price_quote(self, gpu_id: str, currency: str) -> PriceQuote | None:
-        """One card's purchase price: a street price (own currency first), else the launch
-        price (MSRP) from gpus.yaml, converted."""
+    # -- cards ------------------------------------------------------------------------------
+    def gpu_price_quote(self, gpu_id: str, currency: str,
+                        market: Market | str | None = None) -> PriceQuote | None:
+        """One card's purchase price before the buyer's tax, in ``currency``: a street price
+        of ``market`` (default: the currency's), else its own launch price, else a street or
+        launch price of another market, the US first (net of that market's tax, converted),
+        else the launch price (MSRP, US, before tax) from gpus.yaml. New cards before used
+        ones."""
         gpu_id = _canonical(gpu_id)
-        street = [p for p in self.gpu_prices if p.gpu == gpu_id]
-        street.sort(key=lambda p: p.currency.value != currency)
-        if street:
-            p = street[0]
-            name = _name(gpu_id)
-            return PriceQuote(self.convert(p.price, p.currency.value, currency), currency,
-                              Text(en=f"street price of {name}", zh=f"{name} 的市场价"),
-                              (str(p.source),), (p.id,))
+        market = _market(currency, market)
+        key = ("card", gpu_id, currency, market.value)
+        if key not in self._quotes:
+            self._quotes[key] = self._gpu_price_quote(gpu_id, currency, market)
+        return self._quotes[key]
+
+    def _gpu_price_quote(self, gpu_id: str, currency: str, market: Market) -> PriceQuote | None:
+        rows = [p for p in self.gpu_prices if p.gpu == gpu_id]
+        # another market's price: the US one first (before tax, the widest market); among
+        # equals the newest (a user's override, dated by its file, before the built-in one)
+        rows.sort(key=lambda p: (p.market_of != market, p.market_of != Market.US,
+                                 p.condition != "new", p.kind != "street",
+                                 -_ordinal(p.as_of)))
+        name = _name(gpu_id)
+        if rows:
+            p = rows[0]
+            value = self.convert(self._net(p.price, p), p.currency.value, currency)
+            where = "" if p.market_of == market else f" in {p.market_of.value}"
+            where_zh = "" if p.market_of == market else f"（{p.market_of.value} 市场）"
+            kind_en = {"street": "street price", "launch": "launch price"}[p.kind]
+            kind_zh = {"street": "市场价", "launch": "首发价"}[p.kind]
+            used_en, used_zh = (" (used)", "（二手）") if p.condition == "used" else ("", "")
+            return PriceQuote(value, currency,
+                              Text(en=f"{kind_en}{used_en} of {name}{where}",
+                                   zh=f"{name} 的{kind_zh}{used_zh}{where_zh}"),
+                              (str(p.source),), (p.id,), (p.as_of,))
         spec = load_gpus().get(gpu_id)
         if spec is not None and spec.launch_price_usd:
             usd = f"${spec.launch_price_usd:,.0f}"
             return PriceQuote(self.convert(spec.launch_price_usd, "USD", currency), currency,
                               Text(en=f"launch price of {spec.name} ({usd})",
                                    zh=f"按 {spec.name} 的首发价（{usd}）"),
-                              (str(spec.source),), (spec.id,))
+                              (str(spec.source),), (spec.id,), (_text(spec.as_of),))
         return None
 
-    def gpu_price(self, gpu_id: str, currency: str) -> float | None:
-        quote = self.gpu_price_quote(gpu_id, currency)
+    def gpu_price(self, gpu_id: str, currency: str,
+                  market: Market | str | None = None) -> float | None:
+        quote = self.gpu_price_quote(gpu_id, currency, market)
         return quote.value if quote else None
 
-    def electricity_entry(self, currency: str) -> ElectricityPrice:
-        rows = self.electricity_prices
-        for row in rows:
-            if row.default_for is not None and row.default_for.value == currency:
-                return row
-        for row in rows:
-            if row.default_for is not None:
-                return row
-        return rows[0]
+    # -- electricity and people -------------------------------------------------------------
+    def electricity_entry(self, currency_or_market: str | Market,
+                          use: str = "household") -> ElectricityPrice:
+        """The electricity price of a market (or of a currency's market) when a profile gives
+        none: its row for ``use`` (a business rate for a data-centre server) when it has one,
+        the market's default otherwise."""
+        value = getattr(currency_or_market, "value", currency_or_market)
+        market = Market(value) if value in Market.__members__ else _market(value, None)
+        rows = [r for r in self.electricity_prices if r.market_of == market] or \
+            [r for r in self.electricity_prices if r.default_for is not None] or \
+            self.electricity_prices
+        ranked = sorted(rows, key=lambda r: (r.use != use, r.default_for is None))
+        if ranked[0].use != use:
+            ranked = sorted(rows, key=lambda r: r.default_for is None)
+        return ranked[0]
 
-    def electricity_per_kwh(self, currency: str) -> float:
-        row = self.electricity_entry(currency)
+    def electricity_per_kwh(self, currency: str, market: Market | str | None = None,
+                            use: str = "household") -> float:
+        row = self.electricity_entry(market if market is not None else currency, use)
         return self.convert(row.price_per_kwh, row.currency.value, currency)
 
-    def engineer_day_rate(self, currency: str) -> float:
+    def engineer_day_rate(self, currency: str, market: Market | str | None = None) -> float:
+        """An engineer-day in ``market`` (default: the currency's): the rate of its currency,
+        else the US one converted."""
+        market = _market(currency, market)
         rates: list[DayRate] = list(self._s["engineer_day_rates"].values())  # type: ignore
-        rates.sort(key=lambda r: r.currency.value != currency)
+        rates.sort(key=lambda r: (CURRENCY_MARKET.get(r.currency) != market,
+                                  r.currency.value != "USD"))
         return self.convert(rates[0].price, rates[0].currency.value, currency)
 
     # -- machines -------------------------------------------------------------------------
+    def _class_rows(self, section: str, machine_class: str) -> list:
+        key = (section, machine_class)
+        if key not in self._rows:
+            rows = self.machine_overheads if section == "machine_overheads" else \
+                self.system_power
+            self._rows[key] = _of_class(rows, machine_class)
+        return self._rows[key]
+
+    def machine_overhead_row(self, gpus_in_machine: int,
+                             machine_class: MachineClass = "workstation") -> MachineOverhead:
+        return _row_for(self._class_rows("machine_overheads", machine_class),
+                        gpus_in_machine)[0]
+
     def machine_overhead(self, gpus_in_machine: int, currency: str,
                          machine_class: MachineClass = "workstation") -> float:
         """Price of a machine without GPUs that holds ``gpus_in_machine`` cards (F10, F23),
-        a workstation or an SXM server (review 5: an HGX-class server is not a PC board).
-        Past the largest row, machines are counted in multiples of it."""
-        row, multiple = _row_for(_of_class(self.machine_overheads, machine_class),
+        a workstation or an SXM server (review 5: an HGX-class server is not a PC board),
+        before the buyer's tax. Past the largest row, machines are counted in multiples of
+        it."""
+        row, multiple = _row_for(self._class_rows("machine_overheads", machine_class),
                                  gpus_in_machine)
-        return multiple * self.convert(row.price, row.currency.value, currency)  # type: ignore
+        return multiple * self.convert(self._net(row.price, row), row.currency.value,
+                                       currency)
 
     def system_power_w(self, gpus_in_machine: int,
                        machine_class: MachineClass = "workstation") -> float:
         """Watts a machine draws besides its GPUs (F09, F11; a server's from its datasheet)."""
-        row, multiple = _row_for(_of_class(self.system_power, machine_class), gpus_in_machine)
+        row, multiple = _row_for(self._class_rows("system_power", machine_class),
+                                 gpus_in_machine)
         return multiple * row.watts  # type: ignore[attr-defined]
 
     def fabric_cost(self, machines: int, currency: str) -> float:
         """Cables, transceivers and switches between ``machines`` server-class machines: none
-        for one machine, no switch for a directly cabled pair."""
+        for one machine, no switch for a directly cabled pair (before tax)."""
         if machines < 2:
             return 0.0
         f = self.fabric
         switches = 0 if machines <= f.direct_up_to_machines else -(-machines // f.nodes_per_switch)
         total = machines * f.cables_per_machine + switches * f.switch_price
         return self.convert(total, f.currency.value, currency)
+
+    def bridge_cost(self, gpus_in_machine: int, currency: str) -> float:
+        """NVLink bridges for the pairs of one machine's cards (before tax)."""
+        b = self.nvlink_bridge
+        return (gpus_in_machine // 2) * self.convert(self._net(b.price, b), b.currency.value,
+                                                     currency)
 
 
 def _of_class(rows, machine_class: str):
@@ -227,6 +357,15 @@ def _row_for(rows, gpus: int):
 def _name(gpu_id: str) -> str:
     spec = load_gpus().get(gpu_id)
     return spec.name if spec else gpu_id
+
+
+def _ordinal(as_of: object) -> int:
+    date = as_of_date(as_of)
+    return date.toordinal() if date is not None else 0
+
+
+def _text(value: object) -> str | None:
+    return None if value is None else str(value)
 
 
 def _canonical(gpu_id: str) -> str:

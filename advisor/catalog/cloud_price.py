@@ -1,24 +1,30 @@
 """A representative cloud price per GPU-hour for one GPU, not the cheapest seller's.
 
 One seller's lowest price (a marketplace's cheapest host) would make renting look cheaper than
-anyone pays. The price used is the median of the offers for that GPU in the report's currency
-(its own market) when there are at least three. With fewer, comparable offers join, tier by
-tier, until there are three or more:
+anyone pays. The price used is the median of the offers for that GPU in the profile's market
+(China, the US, the EU: where the GPUs are rented, whatever the currency of the report) when
+there are at least three. With fewer, comparable offers join, tier by tier, until there are
+three or more:
 
-1. this GPU's on-demand / community offers in the report's currency;
+1. this GPU's on-demand / community offers in the market;
 2. offers for GPUs of the same class (consumer, workstation, datacenter) and the same
-   generation (Ampere, Ada, Hopper, ...) in that currency whose tensor throughput is within a
+   generation (Ampere, Ada, Hopper, ...) in that market whose tensor throughput is within a
    factor of three, scaled by the ratio of tensor TFLOPS (a rental market prices cards of one
    class and generation roughly by speed), the closest GPU first, one GPU's offers at a time,
    only as many GPUs as it takes to reach three. Low-confidence offers (approximate, tutorial
    or article figures) never stand in for another GPU;
-3. this GPU's on-demand / community offers in the other currency, converted;
-4. comparable GPUs' offers in the other currency, as in 2, converted;
-5. this GPU's spot offers (they can be taken away mid-run, so they come last).
+3. this GPU's on-demand / community offers in the other markets, converted;
+4. comparable GPUs' offers in the other markets, as in 2, converted;
+5. this GPU's spot and reserved offers (a spot instance can be taken away mid-run, a
+   reservation commits for months: neither is what renting when needed costs).
 
-A GPU without a single offer of its own is not priced from other GPUs' offers alone: renting it
-is left uncosted, as before, and the user is asked for a price. Every offer used is named, so
-the assumptions can say where the price comes from.
+A GPU without a single offer of its own is priced from comparable cards' offers (tiers 2 and
+4): of the same class and generation, the market's first, then other markets' (an H800 rents
+like an H100 abroad, not like an L40S at home), else of the nearest generation that has one
+within the factor of three (the article's RTX 4060 Ti rents like an RTX 3090 scaled by speed,
+not at the article's ¥35 an hour). With none
+of those either, renting it is left uncosted and the user is asked for a price. Every offer
+used is named, so the assumptions can say where the price comes from.
 """
 
 from __future__ import annotations
@@ -63,22 +69,32 @@ def low_confidence(offer: CloudOffer) -> bool:
 
 
 def _steady(offer: CloudOffer) -> bool:
-    return offer.kind != "spot"
+    return offer.kind in ("on_demand", "community")
+
+
+GENERATIONS = ("turing", "volta", "ampere", "ada", "hopper", "blackwell")
 
 
 def representative_offers(offers: Sequence[CloudOffer], gpu: GpuSpec, currency: str,
-                          specs: dict[str, GpuSpec], convert: Convert) -> list[PricedOffer]:
-    """The offers whose median is the representative price, in tier order (see the module)."""
+                          specs: dict[str, GpuSpec], convert: Convert,
+                          market: object = None) -> list[PricedOffer]:
+    """The offers whose median is the representative price, in tier order (see the module).
+    ``market``: where the GPUs are rented (default: the market of ``currency``)."""
+    from advisor.profile.market import CURRENCY_MARKET
+
+    where = market if market is not None else CURRENCY_MARKET.get(currency)  # type: ignore
 
     def own(o: CloudOffer) -> PricedOffer:
         return PricedOffer(o, convert(o.per_gpu_hour, o.currency.value, currency))
 
-    def comparable(o: CloudOffer) -> PricedOffer | None:
+    mine = [o for o in offers if o.gpu == gpu.id]
+    generations = [gpu.generation] if mine else _by_distance(gpu.generation)
+
+    def comparable(o: CloudOffer, generation: str | None) -> PricedOffer | None:
         other = specs.get(o.gpu)
         if other is None or other.id == gpu.id or gpu.gpu_class is None or \
                 other.gpu_class != gpu.gpu_class or other.tflops_fp16_dense <= 0 or \
-                gpu.generation is None or other.generation != gpu.generation or \
-                low_confidence(o):
+                generation is None or other.generation != generation or low_confidence(o):
             return None
         ratio = gpu.tflops_fp16_dense / other.tflops_fp16_dense
         if not 1 / COMPARABLE_TFLOPS_FACTOR <= ratio <= COMPARABLE_TFLOPS_FACTOR:
@@ -86,32 +102,49 @@ def representative_offers(offers: Sequence[CloudOffer], gpu: GpuSpec, currency: 
         return PricedOffer(o, convert(o.per_gpu_hour, o.currency.value, currency) * ratio,
                            other.name)
 
-    mine = [o for o in offers if o.gpu == gpu.id]
-    if not mine:
-        return []
-    here = [o for o in offers if o.currency.value == currency and _steady(o)]
-    abroad = [o for o in offers if o.currency.value != currency and _steady(o)]
+    here = [o for o in offers if o.market_of == where and _steady(o)]
+    abroad = [o for o in offers if o.market_of != where and _steady(o)]
     pool: list[PricedOffer] = []
 
     def add(tier: list[PricedOffer]) -> None:
         if len(pool) < MIN_OFFERS:
             pool.extend(tier)
 
-    def add_comparables(market: list[CloudOffer]) -> None:
+    def add_comparables(market: list[CloudOffer], generation: str | None) -> bool:
         by_gpu: dict[str, list[PricedOffer]] = {}
         for o in market:
-            priced = comparable(o)
+            priced = comparable(o, generation)
             if priced is not None:
                 by_gpu.setdefault(o.gpu, []).append(priced)
         for other in sorted(by_gpu, key=lambda g: (_distance(gpu, specs[g]), g)):
             add(by_gpu[other])  # the closest GPU first, one GPU's offers at a time
+        return bool(by_gpu)
 
-    add([own(o) for o in mine if o in here])
-    add_comparables(here)
-    add([own(o) for o in mine if o in abroad])
-    add_comparables(abroad)
-    add([own(o) for o in mine if not _steady(o)])
+    add([own(o) for o in mine if o.market_of == where and _steady(o)])
+    if mine:
+        add_comparables(here, gpu.generation)
+        add([own(o) for o in mine if o.market_of != where and _steady(o)])
+        add_comparables(abroad, gpu.generation)
+        add([own(o) for o in mine if not _steady(o)])
+        return pool
+    # No offer of its own: its generation's cards here, then abroad, then the nearest
+    # generation that has any (the same silicon abroad beats another generation here).
+    for generation in generations:
+        found = add_comparables(here, generation)
+        found = add_comparables(abroad, generation) or found
+        if found:
+            break
     return pool
+
+
+def _by_distance(generation: str | None) -> list[str | None]:
+    """The card's own generation, then the others, nearest first (for a card without an
+    offer of its own)."""
+    if generation not in GENERATIONS:
+        return [generation]
+    at = GENERATIONS.index(generation)
+    return sorted(GENERATIONS, key=lambda g: (abs(GENERATIONS.index(g) - at),
+                                             GENERATIONS.index(g) < at))
 
 
 def _distance(a: GpuSpec, b: GpuSpec) -> float:

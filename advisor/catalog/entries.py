@@ -8,13 +8,15 @@ override file is reported instead of silently ignored.
 from __future__ import annotations
 
 import datetime as _dt
+from functools import cached_property
 from typing import Any, Literal
 
 from pydantic import ConfigDict, Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
 from advisor.files.number_fields import NoYaml11Numbers
-from advisor.profile import Currency
+from advisor.profile import Cooling, Currency, InterLink, IntraLink, Market
+from advisor.profile.market import CURRENCY_MARKET
 from advisor.text.i18n import Text
 
 SourceText = str | list[str]
@@ -80,8 +82,28 @@ class Range(NoYaml11Numbers):
         return (self.low + self.high) / 2
 
 
-class CloudOffer(Sourced):
-    """One rentable instance: ``price_per_hour`` is for all ``gpus_per_instance`` GPUs."""
+class Marketed(Sourced):
+    """An entry that belongs to one market (where it is sold, rented or billed). Without a
+    ``market`` it belongs to the market of its currency (CNY: CN, USD: US, EUR: EU), as files
+    written before markets existed expect."""
+
+    market: Market | None = None
+
+    @cached_property
+    def market_of(self) -> Market:
+        if self.market is not None:
+            return self.market
+        currency = getattr(self, "currency", None)
+        return CURRENCY_MARKET.get(currency, Market.US) if currency is not None else Market.US
+
+
+class CloudOffer(Marketed):
+    """One rentable instance: ``price_per_hour`` is for all ``gpus_per_instance`` GPUs.
+
+    ``kind``: on_demand, community (marketplace hosts), spot (can be taken away mid-run) or
+    reserved (a commitment of ``term_months``). ``intra_link``: how the instance's GPUs are
+    joined (None: the card's usual link); ``max_gpus_per_instance``: the largest shape sold at
+    the same price per GPU (None: ``gpus_per_instance``)."""
 
     provider: str = Field(min_length=1)
     provider_zh: str | None = None  # the provider as a Chinese reader should see it
@@ -92,8 +114,11 @@ class CloudOffer(Sourced):
     price_low: float | None = Field(default=None, ge=0)
     price_high: float | None = Field(default=None, ge=0)
     currency: Currency
-    kind: Literal["on_demand", "spot", "community"] = "on_demand"
+    kind: Literal["on_demand", "spot", "community", "reserved"] = "on_demand"
+    term_months: int | None = Field(default=None, ge=1, le=120)
     region: str | None = None
+    intra_link: IntraLink | None = None
+    max_gpus_per_instance: int | None = Field(default=None, ge=1, le=1024)
 
     @model_validator(mode="after")
     def _band(self) -> CloudOffer:
@@ -105,30 +130,46 @@ class CloudOffer(Sourced):
         return self.price_per_hour / self.gpus_per_instance
 
     @property
+    def largest_instance(self) -> int:
+        return max(self.gpus_per_instance, self.max_gpus_per_instance or 0)
+
+    @property
     def provider_text(self) -> Text:
         return Text(en=self.provider, zh=self.provider_zh or self.provider)
 
 
-class ElectricityPrice(Sourced):
+class ElectricityPrice(Marketed):
+    """A price of a kWh. ``default_for`` marks the price used when a profile gives none, for
+    its market (the value is the market's currency, as written before markets existed);
+    ``use``: household (a workstation at home or in an office) or business (the rate a data
+    centre's server pays, where a source gives one)."""
+
     region: str = Field(min_length=1)
     region_zh: str | None = None  # the region as a Chinese reader should see it
     price_per_kwh: float = Field(gt=0, le=100)
     currency: Currency
     default_for: Currency | None = None
+    use: Literal["household", "business"] = "household"
 
     @property
     def region_text(self) -> Text:
         return Text(en=self.region, zh=self.region_zh or self.region)
 
 
-class GpuPrice(Sourced):
-    """Street price of one card."""
+class GpuPrice(Marketed):
+    """Price of one card in one market: a street price, or the market's launch price (``kind:
+    launch``). ``tax_included``: the price already holds the market's sales tax or VAT (retail
+    prices in China and the EU do; US prices do not). ``condition: used`` for cards no longer
+    sold new."""
 
     gpu: str = Field(min_length=1)
     price: float = Field(gt=0, le=100_000_000)
     price_low: float | None = Field(default=None, ge=0)
     price_high: float | None = Field(default=None, ge=0)
     currency: Currency
+    kind: Literal["street", "launch"] = "street"
+    condition: Literal["new", "used"] = "new"
+    tax_included: bool = False
 
     @model_validator(mode="after")
     def _band(self) -> GpuPrice:
@@ -141,11 +182,12 @@ class GpuPrice(Sourced):
 MachineClass = Literal["workstation", "sxm_server"]
 
 
-class MachineOverhead(Sourced):
+class MachineOverhead(Marketed):
     """A machine without GPUs (board, CPU, memory, case, power supply, cooling) for up to
-    ``up_to_gpus`` cards (F10, F23)."""
+    ``up_to_gpus`` cards (F10, F23), before tax unless ``tax_included``."""
 
     machine_class: MachineClass = "workstation"
+    tax_included: bool = False
     up_to_gpus: int = Field(ge=1, le=64)
     price: float = Field(ge=0, le=100_000_000)
     price_low: float | None = Field(default=None, ge=0)
@@ -209,6 +251,50 @@ class Migration(Sourced):
 
 class Fx(Sourced):
     cny_per_usd: float = Field(gt=0.1, le=1000)
+    cny_per_eur: float = Field(gt=0.1, le=1000)
+
+
+class PurchaseTax(Sourced):
+    """The sales tax or VAT a buyer in ``market`` pays on hardware, as a fraction."""
+
+    market: Market
+    rate: float = Field(ge=0, le=0.5)
+    region: str = Field(min_length=1)
+    region_zh: str | None = None
+
+    @property
+    def region_text(self) -> Text:
+        return Text(en=self.region, zh=self.region_zh or self.region)
+
+
+class NvlinkBridge(Sourced):
+    """An NVLink bridge joining two cards (RTX 3090, A6000, A100/H100 PCIe): one per pair."""
+
+    price: float = Field(ge=0, le=1_000_000)
+    currency: Currency
+    tax_included: bool = False
+
+
+class ReadySetup(Sourced):
+    """A machine people buy as a whole (a 4-GPU workstation, an 8-GPU server, an HGX box),
+    offered in the setup comparison: the GPU, how many per machine and how they are joined.
+    Its price is the cost model's (card prices and ``machine_overheads``), so a comparison
+    prices it like the same hardware in a profile. ``max_nodes``: how many such machines the
+    comparison considers (with ``inter_link`` between them)."""
+
+    name: str = Field(min_length=1, max_length=80)
+    name_zh: str | None = None
+    gpu: str = Field(min_length=1)
+    gpus_per_node: int = Field(ge=1, le=64)
+    intra_link: IntraLink
+    inter_link: InterLink = InterLink.none
+    max_nodes: int = Field(default=1, ge=1, le=64)
+    cooling: Cooling | None = None
+    market: Market | None = None  # only offered there (None: every market)
+
+    @property
+    def name_text(self) -> Text:
+        return Text(en=self.name, zh=self.name_zh or self.name)
 
 
 class ArticleDefaults(Sourced):
@@ -238,6 +324,9 @@ SECTIONS: dict[str, tuple[str, str, type[Sourced], bool]] = {
     "system_power": ("economics.yaml", "system_power", SystemPower, True),
     "engineer_day_rates": ("economics.yaml", "engineer_day_rates", DayRate, True),
     "fx": ("economics.yaml", "fx", Fx, False),
+    "tax": ("economics.yaml", "tax", PurchaseTax, True),
+    "nvlink_bridge": ("economics.yaml", "nvlink_bridge", NvlinkBridge, False),
+    "setups": ("setups.yaml", "setups", ReadySetup, True),
     "gpu_draw": ("economics.yaml", "gpu_draw", GpuDraw, False),
     "fabric": ("economics.yaml", "fabric", Fabric, False),
     "server_pue": ("economics.yaml", "server_pue", ServerPue, False),

@@ -26,6 +26,19 @@ def builtin_gpus() -> dict[str, GpuSpec]:
     return _table(GpuSpec.model_validate(entry) for entry in raw["gpus"])
 
 
+@cache
+def not_modelled() -> dict[str, dict[str, Any]]:
+    """GPUs the catalog knows of but the projection cannot represent (``not_modelled`` in
+    gpus.yaml), by id, alias and spelling, each with why in both languages."""
+    raw = yaml.safe_load((resources_dir() / "catalog" / "gpus.yaml").read_text(encoding="utf-8"))
+    table: dict[str, dict[str, Any]] = {}
+    for entry in raw.get("not_modelled") or []:
+        for name in (entry["id"], *entry.get("aliases", []), entry["name"]):
+            table[spelling_key(name)] = entry
+            table[name.lower()] = entry
+    return table
+
+
 _BRANDS = re.compile(r"\b(nvidia|geforce|tesla)\b")
 
 
@@ -182,6 +195,14 @@ def resolve_gpu(gpu: str | CustomGpu, intra_link: Any = None) -> GpuSpec:
         if chosen is not None:
             return table[chosen]
         raise _ambiguous(gpu, family, intra_link)
+    unmodelled = not_modelled().get(gpu.strip().lower()) or not_modelled().get(spelling_key(gpu))
+    if unmodelled is not None:
+        raise InputError.single(
+            f"{unmodelled['name']} is not modelled: {unmodelled['reason']}; describe it as your "
+            "own GPU (hardware.gpu with name, memory_gb, tflops_fp16, tflops_fp32) at your own risk",
+            f"{unmodelled['name']} 暂不支持建模：{unmodelled['reason_zh']}；如需估算，可把它写成自定义显卡"
+            "（hardware.gpu 填 name、memory_gb、tflops_fp16、tflops_fp32），结果仅供参考",
+            path="hardware.gpu")
     guess = _guess(gpu) if len(gpu) <= 200 else None  # difflib is quadratic in the length
     hint_en = f"did you mean {guess!r}? " if guess else ""
     hint_zh = f"是不是 {guess!r}？" if guess else ""

@@ -72,7 +72,14 @@ def _config_dir(override: str | None, *_where: str | None) -> Path:
 
 
 def override_path() -> Path:
-    return user_config_dir() / OVERRIDE_FILE
+    return _override_file(user_config_dir())
+
+
+@lru_cache(maxsize=8)
+def _override_file(folder: Path) -> Path:
+    """The file in ``folder`` (cached: a setup comparison asks for it hundreds of times, and
+    joining paths costs more than the stat that notices a changed file)."""
+    return folder / OVERRIDE_FILE
 
 
 def load_builtin_sections() -> Sections:

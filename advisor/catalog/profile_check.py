@@ -10,7 +10,7 @@ from typing import Any
 
 from advisor.catalog.gpus import LINKS_BY_NVLINK, PCIE_LINKS, resolve_gpu, variant_for_link
 from advisor.files.errors import InputError, Problem
-from advisor.profile import Profile, reading
+from advisor.profile import Profile, apply_alternative, reading
 
 
 def catalog_problems(profile: Profile) -> list[Problem]:
@@ -39,10 +39,26 @@ def link_fits_gpu(profile: Profile) -> bool:
     return not any(p.path == "hardware.intra_link" for p in catalog_problems(profile))
 
 
+def alternative_problems(profile: Profile) -> list[Problem]:
+    """What is wrong with the profile's alternatives once applied: a section that is no longer
+    whole (``apply_alternative``) or hardware the catalog refuses, named
+    ``alternatives[i].<section>.<field>``."""
+    out: list[Problem] = []
+    for i, alternative in enumerate(profile.alternatives):
+        try:
+            changed = apply_alternative(profile, alternative, i)
+        except InputError as exc:
+            out.extend(exc.problems)
+            continue
+        out.extend(Problem(f"alternatives[{i}].{p.path}", p.message_en, p.message_zh)
+                   for p in catalog_problems(changed))
+    return out
+
+
 def vet_profile(profile: Profile) -> Profile:
     """The profile with a family name settled to the one card its link allows, or an
-    InputError naming what the catalog finds wrong."""
-    problems = catalog_problems(profile)
+    InputError naming what the catalog finds wrong (in its alternatives too)."""
+    problems = catalog_problems(profile) + alternative_problems(profile)
     if problems:
         raise InputError(problems)
     gpu = profile.hardware.gpu

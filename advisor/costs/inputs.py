@@ -1,21 +1,28 @@
 """The prices a cost estimate uses: the profile's own numbers first, the catalog's otherwise,
-all in one currency, each fallback written down as a bilingual note."""
+all in one currency, each fallback written down as a bilingual note.
+
+The market (China, the US, the EU; ``advisor.profile.market``) picks the catalog's electricity
+price, cloud offers, card prices and the tax on purchases; the report's currency only converts
+them; the language never enters (the same profile costs the same in English and Chinese).
+Catalog hardware prices are before tax and get the market's sales tax or VAT
+(``economics.purchase_tax_rate`` replaces it); prices the user typed are taken as paid.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from advisor.catalog import Catalog, resolve_gpu
+from advisor.catalog.price_age import PriceUse
+from advisor.costs.machines import server_class
 from advisor.costs.migration import migration_days
 from advisor.costs.money import money, unit_price
 from advisor.files.errors import InputError
-from advisor.profile import CustomGpu, InterLink, Profile, TimeValue
-from advisor.scaling.project import default_inter_link
-from advisor.text.i18n import Text, system_lang
+from advisor.profile import CustomGpu, IntraLink, Market, Profile, TimeValue
+from advisor.profile.market import MARKET_CURRENCY, profile_market
+from advisor.text.i18n import Text
 
-# Links between machines whose fabric the catalog prices (400 Gb/s adapters and switches).
-PRICED_FABRICS = frozenset({InterLink.roce, InterLink.infiniband_edr, InterLink.infiniband_hdr,
-                            InterLink.infiniband_ndr})
+CURRENCIES = ("CNY", "USD", "EUR")
 
 
 @dataclass
@@ -24,7 +31,7 @@ class CostInputs:
     mode: str  # own | cloud | compare
     gpu_tdp_w: float
     gpu_draw_fraction: float
-    gpu_price: float | None  # one card; None = unknown, owning is not priced
+    gpu_price: float | None  # one card, as paid (tax in); None = unknown, owning not priced
     base_system_price: float | None  # user's one-GPU machine without GPUs, if given
     cloud_per_gpu_hour: float | None  # None = no offer, renting is not priced
     electricity_per_kwh: float
@@ -41,16 +48,28 @@ class CostInputs:
     notes: list[Text] = field(default_factory=list)
     machine_class: str = "workstation"  # "sxm_server": HGX/DGX-class machines (review 5)
     fabric_priced: bool = False  # the network between server-class machines is priced
+    market: str = "US"
+    tax_rate: float = 0.0  # added to the catalog's hardware prices (not to the user's own)
+    bridged: bool = False  # NVLink bridges join the cards in pairs (one bought per pair)
+    uses: list[PriceUse] = field(default_factory=list)  # catalog entries the figures rest on
+    _overheads: dict[int, float] = field(default_factory=dict, repr=False)
 
     def machine_overhead(self, gpus_in_machine: int) -> float:
         """F10/F23: a machine for more cards costs more; the user's own base price is scaled by
-        the catalog's ratios."""
-        cls = self.machine_class
-        catalog_price = self.catalog.machine_overhead(gpus_in_machine, self.currency, cls)
-        if self.base_system_price is None:
-            return catalog_price
-        one = self.catalog.machine_overhead(1, self.currency, cls)
-        return self.base_system_price * (catalog_price / one if one > 0 else 1.0)
+        the catalog's ratios. Catalog machines carry the market's tax."""
+        if gpus_in_machine not in self._overheads:
+            cls = self.machine_class
+            catalog_price = self.catalog.machine_overhead(gpus_in_machine, self.currency, cls)
+            if self.base_system_price is None:
+                price = catalog_price * (1.0 + self.tax_rate)
+            else:
+                one = self.catalog.machine_overhead(1, self.currency, cls)
+                price = self.base_system_price * (catalog_price / one if one > 0 else 1.0)
+            if self.bridged:
+                price += self.catalog.bridge_cost(gpus_in_machine, self.currency) * \
+                    (1.0 + self.tax_rate)
+            self._overheads[gpus_in_machine] = price
+        return self._overheads[gpus_in_machine]
 
     def system_power_w(self, gpus_in_machine: int) -> float:
         return self.catalog.system_power_w(gpus_in_machine, self.machine_class)
@@ -58,7 +77,9 @@ class CostInputs:
     def fabric_cost(self, machines: int) -> float:
         """Network between the machines, when the catalog prices it (server class, a fast
         link); the notes say when it is left out."""
-        return self.catalog.fabric_cost(machines, self.currency) if self.fabric_priced else 0.0
+        if not self.fabric_priced:
+            return 0.0
+        return self.catalog.fabric_cost(machines, self.currency) * (1.0 + self.tax_rate)
 
     def priced_with(self) -> dict[str, float]:
         out = {
@@ -68,10 +89,12 @@ class CostInputs:
             "migration_days": self.migration_days,
             "value_per_day": self.value_per_day,
             "fx_cny_per_usd": self.catalog.fx_cny_per_usd,
+            "fx_cny_per_eur": self.catalog.fx.cny_per_eur,
             "gpu_tdp_w": self.gpu_tdp_w,
             "machine_overhead_1gpu": self.machine_overhead(1),
             "horizon_months": self.horizon_months,
             "runs_per_month": self.runs_per_month,
+            "tax_rate": self.tax_rate,
         }
         if self.machine_class == "sxm_server":
             out["server_machine"] = self.machine_overhead(self.gpus_per_node)
@@ -82,44 +105,61 @@ class CostInputs:
         return out
 
 
-def choose_currency(profile: Profile, lang: str | None, currency: str | None) -> tuple[str, str]:
+def choose_currency(profile: Profile, market: Market, currency: str | None) -> tuple[str, str]:
     """(currency of the report, currency the profile's own prices are written in).
 
-    The profile's currency wins; without one, a Chinese locale means CNY, anything else USD."""
-    lang = lang or system_lang()
+    The profile's currency wins; without one, the market's (CN: CNY, US: USD, EU: EUR)."""
     given = profile.economics.currency
-    source = given.value if given is not None else ("CNY" if lang == "zh" else "USD")
+    source = given.value if given is not None else MARKET_CURRENCY[market].value
     target = (currency or source).upper()
-    if target not in ("CNY", "USD"):
-        raise InputError.single(f"unknown currency {currency!r}; use CNY or USD",
-                                f"未知货币 {currency!r}；请使用 CNY 或 USD", path="currency")
+    if target not in CURRENCIES:
+        raise InputError.single(f"unknown currency {currency!r}; use CNY, USD or EUR",
+                                f"未知货币 {currency!r}；请使用 CNY、USD 或 EUR", path="currency")
     return target, source
 
 
+def choose_market(profile: Profile, market: Market | str | None) -> Market:
+    try:
+        return profile_market(profile.economics, market)
+    except ValueError:
+        raise InputError.single(f"unknown market {market!r}; use CN, US or EU",
+                                f"未知市场 {market!r}；请使用 CN、US 或 EU",
+                                path="market") from None
+
+
 def resolve_inputs(profile: Profile, catalog: Catalog, *, lang: str | None = None,
-                   currency: str | None = None) -> CostInputs:
-    out, given_in = choose_currency(profile, lang, currency)
+                   currency: str | None = None,
+                   market: Market | str | None = None) -> CostInputs:
+    """The prices for ``profile`` in ``market`` (default: the profile's, see
+    ``advisor.profile.market``), in ``currency`` (default: the profile's, else the
+    market's). ``lang`` is accepted for callers that pass it and changes nothing."""
+    del lang  # the language only translates: never a price, never a market
+    where = choose_market(profile, market)
+    out, given_in = choose_currency(profile, where, currency)
     eco = profile.economics
     notes: list[Text] = []
+    uses: list[PriceUse] = []
 
     def mine(value: float | None) -> float | None:
         return None if value is None else catalog.convert(value, given_in, out)
 
-    spec = resolve_gpu(profile.hardware.gpu)
+    spec = resolve_gpu(profile.hardware.gpu, profile.hardware.intra_link)
+    tax_rate, tax_note = _tax(eco.purchase_tax_rate, where, catalog, uses)
     gpu_price = mine(eco.gpu_price)
     if gpu_price is None:
         if isinstance(profile.hardware.gpu, CustomGpu):
             usd = profile.hardware.gpu.price_usd
             gpu_price = None if usd is None else catalog.convert(usd, "USD", out)
         else:
-            # Item 5: the catalog's prices are chosen in the profile's own currency (its
-            # market) and only converted for the report: --currency never picks other offers.
-            quote = catalog.gpu_price_quote(spec.id, given_in)
+            quote = catalog.gpu_price_quote(spec.id, out, where)
             if quote is not None:
-                gpu_price = catalog.convert(quote.value, given_in, out)
+                gpu_price = quote.value * (1.0 + tax_rate)
+                uses.extend(PriceUse(Text(en="card price", zh="显卡价格"), e, d)
+                            for e, d in zip(quote.entries, quote.dates, strict=False))
                 notes.append(Text(
-                    en=f"GPU price: {quote.basis.en}, {money(gpu_price, out)} a card",
-                    zh=f"显卡价格：{quote.basis.zh}，每张 {money(gpu_price, out)}"))
+                    en=f"GPU price: {quote.basis.en}, {money(gpu_price, out)} a card"
+                       f"{tax_note.en}",
+                    zh=f"显卡价格：{quote.basis.zh}，每张 {money(gpu_price, out)}{tax_note.zh}"))
     if gpu_price is None:
         notes.append(Text(en="no purchase price for this GPU: the own figures exclude the "
                              "cards (machine and electricity only); set economics.gpu_price",
@@ -128,9 +168,11 @@ def resolve_inputs(profile: Profile, catalog: Catalog, *, lang: str | None = Non
 
     cloud = mine(eco.cloud_price_per_gpu_hour)
     if cloud is None and not isinstance(profile.hardware.gpu, CustomGpu):
-        quote = catalog.cloud_quote(spec.id, given_in)
+        quote = catalog.cloud_quote(spec.id, out, where)
         if quote is not None:
-            cloud = catalog.convert(quote.value, given_in, out)
+            cloud = quote.value
+            uses.extend(PriceUse(Text(en="cloud offer", zh="云报价"), e, d)
+                        for e, d in zip(quote.entries, quote.dates, strict=False))
             notes.append(Text(
                 en=f"cloud price: {unit_price(cloud, out)} per GPU-hour, {quote.basis.en}",
                 zh=f"云实例租用价格：每卡时 {unit_price(cloud, out)}，{quote.basis.zh}"))
@@ -140,17 +182,21 @@ def resolve_inputs(profile: Profile, catalog: Catalog, *, lang: str | None = Non
                           zh="目录中没有这款显卡的云报价：未计算云实例租用成本"
                              "（请填写 economics.cloud_price_per_gpu_hour）"))
 
+    machine_class, pue, fabric_priced = server_class(profile, spec, catalog, out, notes,
+                                                     tax_rate)
     electricity = mine(eco.electricity_per_kwh)
     if electricity is None:
-        electricity = catalog.convert(catalog.electricity_per_kwh(given_in), given_in, out)
-        row = catalog.electricity_entry(given_in)
+        use = "business" if machine_class == "sxm_server" else "household"
+        row = catalog.electricity_entry(where, use)
+        electricity = catalog.convert(row.price_per_kwh, row.currency.value, out)
+        uses.append(PriceUse(Text(en="electricity price", zh="电价"), row.id, row.as_of))
         region, per_kwh = row.region_text, unit_price(electricity, out)
         dated_en, dated_zh = (f", {row.as_of}", f"（{row.as_of}）") if row.as_of else ("", "")
         notes.append(Text(en=f"electricity: {region.en}{dated_en}, {per_kwh}/kWh",
                           zh=f"电费：{region.zh}{dated_zh}，每度 {per_kwh}"))
     day_rate = mine(eco.engineer_day_rate)
     if day_rate is None:
-        day_rate = catalog.convert(catalog.engineer_day_rate(given_in), given_in, out)
+        day_rate = catalog.engineer_day_rate(out, where)
         notes.append(Text(en=f"engineer day rate: default {money(day_rate, out)} "
                              "(set economics.engineer_day_rate)",
                           zh=f"工程师日薪：默认 {money(day_rate, out)}"
@@ -166,7 +212,19 @@ def resolve_inputs(profile: Profile, catalog: Catalog, *, lang: str | None = Non
                                  "counted as 0", zh="已选择时间价值但未填写 value_per_day：省下的时间按 0 计"))
         value_per_day = given_value or 0.0
 
-    machine_class, pue, fabric_priced = _server_class(profile, spec, catalog, out, notes)
+    bridged = profile.hardware.intra_link == IntraLink.nvlink_bridge
+    if bridged and eco.base_system_price is None:
+        bridge = catalog.nvlink_bridge
+        uses.append(PriceUse(Text(en="NVLink bridge", zh="NVLink 桥"), bridge.id, bridge.as_of))
+        each = catalog.bridge_cost(2, out) * (1.0 + tax_rate)
+        notes.append(Text(en=f"NVLink bridges: {money(each, out)} for each pair of cards",
+                          zh=f"NVLink 桥：每两张卡一个，{money(each, out)}"))
+    if out != "CNY" or given_in != "CNY" or any(u.entry for u in uses):
+        uses.append(PriceUse(Text(en="exchange rate", zh="汇率"), catalog.fx.id,
+                             catalog.fx.as_of))
+    if eco.base_system_price is None:
+        row = catalog.machine_overhead_row(profile.hardware.gpus_per_node, machine_class)
+        uses.append(PriceUse(Text(en="machine price", zh="整机价格"), row.id, row.as_of))
 
     migration = catalog.migration
     # F16: the first move costs 1-3 days; a team that has done it before skips it.
@@ -182,38 +240,25 @@ def resolve_inputs(profile: Profile, catalog: Catalog, *, lang: str | None = Non
         runs_per_month=profile.training.runs_per_month,
         gpus_per_node=profile.hardware.gpus_per_node, deadline_days=eco.deadline_days,
         catalog=catalog, notes=notes, machine_class=machine_class,
-        fabric_priced=fabric_priced)
+        fabric_priced=fabric_priced, market=where.value, tax_rate=tax_rate,
+        bridged=bridged and eco.base_system_price is None, uses=uses)
 
 
-def is_server_class(profile: Profile, spec) -> bool:
-    """SXM cards sit on an HGX baseboard in a data-centre server (NVSwitch or NVLink board),
-    never in a PC: such a machine is priced and powered as a server (review 5)."""
-    return spec.nvlink == "sxm" or profile.hardware.intra_link.value == "nvswitch"
-
-
-def _server_class(profile: Profile, spec, catalog: Catalog, out: str,
-                  notes: list[Text]) -> tuple[str, float, bool]:
-    """(machine class, PUE, fabric priced) with a note for each default taken. Whether a
-    setup spans several machines depends on its GPU count: the model notes the network."""
-    eco, hw = profile.economics, profile.hardware
-    if not is_server_class(profile, spec):
-        return "workstation", eco.pue if eco.pue is not None else 1.0, False
-    server = catalog.machine_overhead(hw.gpus_per_node, out, "sxm_server")
-    watts = catalog.system_power_w(hw.gpus_per_node, "sxm_server")
-    notes.append(Text(
-        en=f"machine: SXM/NVSwitch server (HGX/DGX class), {money(server, out)} a machine "
-           f"without the GPUs and {watts:,.0f} W besides them (set "
-           "economics.base_system_price to use your own price)",
-        zh=f"整机：SXM/NVSwitch 服务器（HGX/DGX 级），不含显卡每台 {money(server, out)}，"
-           f"显卡以外功耗 {watts:,.0f} W（可填写 economics.base_system_price 使用你自己的价格）"))
-    pue = eco.pue
-    if pue is None:  # never replaces a PUE the user wrote
-        pue = catalog.server_pue.pue
-        notes.append(Text(en=f"PUE: {pue:g}, a data centre's average (Uptime Institute); set "
-                             "economics.pue for your site",
-                          zh=f"PUE：{pue:g}，数据中心平均值（Uptime Institute）；可按你的机房"
-                             "填写 economics.pue"))
-    # the network named, or the InfiniBand such servers ship with that the projection assumes
-    # for machines beyond the profile's when it names none (advisor.scaling.project)
-    link = hw.inter_link if hw.inter_link != InterLink.none else default_inter_link(profile, spec)
-    return "sxm_server", pue, link in PRICED_FABRICS
+def _tax(given: float | None, market: Market, catalog: Catalog,
+         uses: list[PriceUse]) -> tuple[float, Text]:
+    """(rate added to catalog hardware prices, how the notes say it)."""
+    if given is not None:
+        rate = given
+        return rate, Text(en=f" with your {rate:.1%} tax on purchases" if rate else
+                          " (no tax on purchases: economics.purchase_tax_rate 0)",
+                          zh=f"，含你填写的 {rate:.1%} 购置税费" if rate else
+                          "（不计购置税费：economics.purchase_tax_rate 为 0）")
+    entry = catalog.tax_entry(market)
+    if entry is None:
+        return 0.0, Text(en="", zh="")
+    uses.append(PriceUse(Text(en="tax rate", zh="税率"), entry.id, entry.as_of))
+    region = entry.region_text
+    return entry.rate, Text(en=f" with {entry.rate:.2%} tax ({region.en}; set "
+                               "economics.purchase_tax_rate: 0 if you reclaim it)",
+                            zh=f"，含 {entry.rate:.2%} 税（{region.zh}；可抵扣时把 "
+                               "economics.purchase_tax_rate 设为 0）")

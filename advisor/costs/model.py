@@ -13,11 +13,12 @@ from __future__ import annotations
 import math
 
 from advisor.catalog import Catalog, load_catalog
+from advisor.catalog.price_age import stale_warnings
 from advisor.costs.breakeven import buy_vs_rent_curves
 from advisor.costs.inputs import CostInputs, resolve_inputs
 from advisor.costs.result import BuyVsRent, CostReport
 from advisor.costs.setup import SetupCost, hardware_notes, setup_cost
-from advisor.profile import Profile
+from advisor.profile import Market, Profile
 from advisor.scaling.result import Projection
 from advisor.text.i18n import Text, system_lang
 
@@ -37,13 +38,17 @@ def _effective_mode(inp: CostInputs) -> tuple[str, list[Text]]:
 
 
 def estimate_costs(profile: Profile, projection: Projection, *, lang: str | None = None,
-                   currency: str | None = None, catalog: Catalog | None = None) -> CostReport:
+                   currency: str | None = None, catalog: Catalog | None = None,
+                   market: Market | str | None = None) -> CostReport:
     """Costs and value of every GPU count in ``projection`` for ``profile``.
 
-    Currency: ``currency`` if given, else the profile's, else CNY for a Chinese ``lang``."""
+    Market: ``market`` if given, else the profile's (``advisor.profile.market``). Currency:
+    ``currency`` if given, else the profile's, else the market's. ``lang`` only chooses the
+    language of ``assumptions`` (both languages are in ``assumption_texts``): no number
+    depends on it."""
     lang = lang or system_lang()
     catalog = catalog or load_catalog()
-    inp = resolve_inputs(profile, catalog, lang=lang, currency=currency)
+    inp = resolve_inputs(profile, catalog, currency=currency, market=market)
     mode, notes = _effective_mode(inp)
     notes = inp.notes + notes
     horizon, runs_pm = inp.horizon_months, inp.runs_per_month
@@ -116,7 +121,24 @@ def estimate_costs(profile: Profile, projection: Projection, *, lang: str | None
         assumptions=[t.get(lang) for t in notes], assumption_texts=notes,
         own_priced=inp.gpu_price is not None, cloud_priced=inp.cloud_per_gpu_hour is not None,
         capex=[s.capex for s in setups], power_w=[s.power_w for s in setups],
-        priced_with=inp.priced_with(), fits=fits)
+        priced_with=inp.priced_with(), fits=fits, market=inp.market,
+        price_warnings=stale_warnings(inp.uses), prices_used=_used(inp))
+
+
+def _used(inp: CostInputs) -> list[dict[str, str | None]]:
+    """The catalog entries behind the figures, each once: what, id, date."""
+    seen: dict[str, dict[str, str | None]] = {}
+    for use in inp.uses:
+        seen.setdefault(use.entry, {"what": use.what.en, "what_zh": use.what.zh,
+                                    "entry": use.entry, "as_of": use.as_of})
+    return list(seen.values())
+
+
+def meets_deadline(runs_per_month: float, deadline_days: float, run_hours: float) -> bool:
+    """Whether the runs due before the deadline (at least one) finish in time, one after
+    another on one set of hardware."""
+    runs_due = max(1.0, runs_per_month * deadline_days / DAYS_PER_MONTH)
+    return runs_due * run_hours <= deadline_days * 24.0 + 1e-9
 
 
 def buy_vs_rent_at(report: CostReport, profile: Profile, projection: Projection, gpus: int, *,
@@ -238,9 +260,8 @@ def _deadline_gpus(inp: CostInputs, projection: Projection, cost_month: list[flo
     """Cheapest N that finishes the runs due before the deadline, one after another."""
     if inp.deadline_days is None:
         return None
-    runs_due = max(1.0, inp.runs_per_month * inp.deadline_days / DAYS_PER_MONTH)
     meeting = [i for i, h in enumerate(projection.run_hours)
-               if fits[i] and runs_due * h <= inp.deadline_days * 24.0 + 1e-9]
+               if fits[i] and meets_deadline(inp.runs_per_month, inp.deadline_days, h)]
     if not meeting:
         return None
     return projection.gpus[min(meeting, key=lambda i: (cost_month[i], projection.gpus[i]))]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from advisor.text.i18n import pick
 
-SYMBOLS = {"CNY": "¥", "USD": "$"}
+SYMBOLS = {"CNY": "¥", "USD": "$", "EUR": "€"}
 
 
 def symbol(currency: str) -> str:

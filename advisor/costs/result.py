@@ -33,7 +33,7 @@ class BuyVsRent(BaseModel):
 class CostReport(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    currency: str  # "CNY" | "USD"
+    currency: str  # "CNY" | "USD" | "EUR"
     mode: str  # own | cloud | compare
     gpus: list[int]
     run_hours: list[float]
@@ -76,6 +76,12 @@ class CostReport(BaseModel):
     # Runs one set of owned hardware can finish in the horizon, one after another (the owned
     # cost per run spreads the purchase over at most these).
     runs_fit_in_horizon: list[float] = []
+    # Additive (the setup comparison): the market the prices are from (CN, US, EU), the
+    # catalog prices used that are older than 12 months (or undated), and every catalog entry
+    # behind the figures (what, entry id, as_of).
+    market: str | None = None
+    price_warnings: list[Text] = []
+    prices_used: list[dict[str, str | None]] = []
     # Additive: whether the profile says what a day saved is worth (economics.time_value; not
     # said: time is counted as worth nothing here and the rating follows the article's table,
     # rules/README.md), and the calendar days each N saves a month against the baseline (the

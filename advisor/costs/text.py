@@ -77,6 +77,7 @@ def render_text(report: CostReport, lang: str = "en",
         lines.append(pick(lang, "Assumptions:", "假设："))
         notes = [t.get(lang) for t in report.assumption_texts] or report.assumptions
         lines.extend(f"  - {note}" for note in notes)
+    lines.extend(stale_lines(report, lang))
     if warnings:
         lines.append("")
         lines.append(pick(lang, "Catalog override problems:", "目录覆盖文件的问题："))
@@ -86,6 +87,15 @@ def render_text(report: CostReport, lang: str = "en",
 
 
 _SIDE = {"own": ("own", "自建"), "cloud": ("cloud", "租用")}
+
+
+def stale_lines(report: CostReport, lang: str, bullet: str = "  - ") -> list[str]:
+    """The warning that catalog prices used are older than 12 months (or undated)."""
+    if not report.price_warnings:
+        return []
+    return ["", pick(lang, "Warning: prices older than 12 months (check them):",
+                     "提醒：以下价格已超过 12 个月（请核实）："),
+            *(bullet + w.get(lang) for w in report.price_warnings)]
 
 
 def _table_notes(report: CostReport, lang: str, values: Sequence[float],

@@ -211,8 +211,17 @@ class _Dumper(yaml.SafeDumper):
     number, a boolean or YAML 1.1-only text is quoted."""
 
 
+def _represent_str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
+    # PyYAML writes a NEL (U+0085) as it is inside single quotes, where the reader folds it
+    # like a line break (a note "a\x85b" read back as "a b"): double quotes escape it (\N).
+    if "\x85" in value:
+        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style='"')
+    return yaml.SafeDumper.represent_str(dumper, value)
+
+
 _resolvers_12(_Dumper)
-_Dumper.add_representer(Yaml11Scalar, yaml.SafeDumper.represent_str)
+_Dumper.add_representer(str, _represent_str)
+_Dumper.add_representer(Yaml11Scalar, _represent_str)
 
 
 def dump_yaml(data: Any) -> str:

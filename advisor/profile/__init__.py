@@ -7,6 +7,7 @@ atomic). A profile read for a command is also checked against the catalog:
 ``advisor.catalog.profile_check.load_profile``.
 """
 
+from advisor.profile.alternatives import Alternative, apply_alternative
 from advisor.profile.economics import EconomicsSpec
 from advisor.profile.enums import (
     ActivationCheckpointing,
@@ -17,6 +18,7 @@ from advisor.profile.enums import (
     InputPipeline,
     InterLink,
     IntraLink,
+    Market,
     Offload,
     Optimizer,
     Parallelism,
@@ -34,8 +36,9 @@ from advisor.profile.model import SCHEMA_VERSION, Profile, default_profile
 from advisor.profile.workload import ModelSpec, TrainingSpec
 
 __all__ = [
-    "SCHEMA_VERSION", "ActivationCheckpointing", "Cooling", "Currency", "CustomGpu", "EconomicsMode", "EconomicsSpec",
-    "GradientDtype", "HardwareSpec", "InputPipeline", "InterLink", "IntraLink", "MeasuredPoint",
-    "MeasuredSpec", "ModelSpec", "Offload", "Optimizer", "Parallelism", "Precision", "Profile", "Storage", "Task",
-    "TimeValue", "TrainingMethod", "TrainingSpec", "Virtualization", "default_profile", "field_meta", "meta",
+    "SCHEMA_VERSION", "ActivationCheckpointing", "Alternative", "Cooling", "Currency", "CustomGpu",
+    "EconomicsMode", "EconomicsSpec", "GradientDtype", "HardwareSpec", "InputPipeline", "InterLink",
+    "IntraLink", "Market", "MeasuredPoint", "MeasuredSpec", "ModelSpec", "Offload", "Optimizer",
+    "Parallelism", "Precision", "Profile", "Storage", "Task", "TimeValue", "TrainingMethod",
+    "TrainingSpec", "Virtualization", "apply_alternative", "default_profile", "field_meta", "meta",
 ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pydantic import model_validator
 from pydantic_core import PydanticCustomError
 
-from advisor.profile.enums import Currency, EconomicsMode, TimeValue
+from advisor.profile.enums import Currency, EconomicsMode, Market, TimeValue
 from advisor.profile.field_meta import StrictSection, meta
 
 
@@ -13,9 +13,20 @@ class EconomicsSpec(StrictSection):
     mode: EconomicsMode = meta("Own or cloud", "自建还是租用",
                                "own hardware, cloud rental, or compare both.",
                                "自有硬件、云上租用，或两者比较。", default=EconomicsMode.compare)
+    market: Market | None = meta(
+        "Market", "市场",
+        "Where you buy, rent and pay for power: CN (China), US or EU. It picks the electricity "
+        "price, the cloud offers, the card prices and the tax on purchases; the language never "
+        "does. Empty: the market of the currency below, else your computer's locale.",
+        "在哪里购买、租用和缴电费：CN（中国）、US（美国）或 EU（欧盟）。它决定电价、云报价、显卡价格和"
+        "购置税费；界面语言不会影响它。留空：按下面货币对应的市场，否则按电脑的区域设置。",
+        default=None)
     currency: Currency | None = meta("Currency", "货币",
-                                     "CNY or USD; empty follows the language (Chinese → CNY).",
-                                     "人民币或美元；留空则随语言（中文为人民币）。", default=None)
+                                     "CNY, USD or EUR: the currency the prices in this profile "
+                                     "are written in, and of the report. Empty: the market's "
+                                     "(CN → CNY, US → USD, EU → EUR).",
+                                     "CNY、USD 或 EUR：本配置中价格所用的货币，也是报告的货币。留空："
+                                     "按市场（CN 为人民币，US 为美元，EU 为欧元）。", default=None)
     gpu_price: float | None = meta("Price of one GPU", "单卡价格",
                                    "Purchase price of one card; empty uses the catalog. Cards "
                                    "you already own: 0 (money already spent is not a cost of "
@@ -28,6 +39,14 @@ class EconomicsSpec(StrictSection):
         "Board, CPU, memory, case, power supply for a one-GPU machine; empty uses defaults.",
         "单卡机器的主板、CPU、内存、机箱、电源价格；留空使用默认值。", unit="currency",
         unit_zh="货币", default=None, ge=0, le=100_000_000)
+    purchase_tax_rate: float | None = meta(
+        "Tax on purchases", "购置税费",
+        "Sales tax or VAT paid on hardware, as a fraction (0.19 = 19 %). Empty: the market's "
+        "(US average sales tax, EU average VAT, China VAT). 0 when you reclaim it (a "
+        "VAT-registered business). Your own prices above are taken as paid.",
+        "购买硬件时缴纳的销售税或增值税，按比例填写（0.13 = 13%）。留空：按市场（美国平均销售税、欧盟平均"
+        "增值税、中国增值税）。能抵扣进项税的企业填 0。上面你自己填写的价格视为实付价。",
+        default=None, ge=0, le=0.5, step=0.01)
     cloud_price_per_gpu_hour: float | None = meta(
         "Cloud price per GPU-hour", "云上每卡小时价格", "Empty uses the catalog's offers.",
         "留空使用目录中的报价。", unit="currency/GPU-h", unit_zh="货币/卡时", default=None,
@@ -65,6 +84,12 @@ class EconomicsSpec(StrictSection):
         "Deadline", "截止时间", "Days until results are needed, if there is a deadline.",
         "距离需要结果还有几天，可不填。", unit="days", unit_zh="天", default=None, gt=0,
         le=3650)
+    monthly_budget: float | None = meta(
+        "Monthly budget", "每月预算",
+        "The most you can spend a month on GPUs (owned hardware spread over the horizon, or "
+        "the cloud bill). Setups are compared against it; empty: no budget.",
+        "每月最多能花在显卡上的钱（自建按规划周期分摊，或云上账单）。比较配置时据此筛选；留空：不设预算。",
+        unit="currency/month", unit_zh="货币/月", default=None, gt=0, le=1e10)
     engineer_day_rate: float | None = meta(
         "Engineer day rate", "工程师日薪", "Cost of one engineer-day; empty uses a default.",
         "一个工程师工作日的成本；留空使用默认值。", unit="currency/day", unit_zh="货币/天",
@@ -90,7 +115,7 @@ class EconomicsSpec(StrictSection):
 
 
 MONEY_FIELDS = ("gpu_price", "base_system_price", "cloud_price_per_gpu_hour",
-                "electricity_per_kwh", "value_per_day", "engineer_day_rate")
+                "electricity_per_kwh", "value_per_day", "engineer_day_rate", "monthly_budget")
 
 
 def names_money(economics: EconomicsSpec) -> bool:

@@ -135,6 +135,16 @@ class EconomicsMode(StrEnum):
 class Currency(StrEnum):
     CNY = "CNY"
     USD = "USD"
+    EUR = "EUR"
+
+
+class Market(StrEnum):
+    """Where the hardware is bought, rented and powered: it picks the electricity price, the
+    cloud offers, the card prices and the tax on purchases. The language only translates."""
+
+    CN = "CN"
+    US = "US"
+    EU = "EU"
 
 
 class TimeValue(StrEnum):

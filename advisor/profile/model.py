@@ -10,6 +10,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
+from advisor.profile.alternatives import MAX_ALTERNATIVES, Alternative
 from advisor.profile.economics import EconomicsSpec
 from advisor.profile.enums import Offload, Task, TrainingMethod
 from advisor.profile.field_meta import StrictSection, meta
@@ -31,6 +32,9 @@ class Profile(StrictSection):
     hardware: HardwareSpec = Field(default_factory=HardwareSpec)
     economics: EconomicsSpec = Field(default_factory=EconomicsSpec)
     measured: MeasuredSpec | None = None
+    # Other setups for the same workload, compared side by side (gpu-advisor compare, the
+    # wizard's compare page): each a name and the hardware/economics fields it changes.
+    alternatives: list[Alternative] = Field(default_factory=list, max_length=MAX_ALTERNATIVES)
     notes: str = Field(default="", max_length=10_000)
 
     @model_validator(mode="after")

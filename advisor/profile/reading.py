@@ -19,7 +19,7 @@ from advisor.files.json_text import load_json_text
 from advisor.files.reading import STDIN, read_text_file
 from advisor.files.validation_messages import problems_from_validation
 from advisor.files.yaml_lines import LineIndex, load_yaml_text
-from advisor.profile.economics import names_money
+from advisor.profile.economics import MONEY_FIELDS, names_money
 from advisor.profile.model import Profile
 
 # A vet returns the profile as later steps should read it (names settled), or raises an
@@ -71,18 +71,36 @@ def load_profile_data(text: str, *, source: str = "<profile>",
 
 
 def _at_line(problem: Problem, index: LineIndex | None) -> Problem:
-    line = index.line_of(tuple(problem.path.split("."))) if index and problem.path else None
+    line = index.line_of(path_parts(problem.path)) if index and problem.path else None
     return Problem(problem.path, problem.message_en, problem.message_zh, line or problem.line)
+
+
+def path_parts(path: str) -> tuple[str | int, ...]:
+    """A problem's field path as the YAML index reads it: "alternatives[1].hardware.gpu" is
+    ("alternatives", 1, "hardware", "gpu")."""
+    parts: list[str | int] = []
+    for piece in path.split("."):
+        name, _, rest = piece.partition("[")
+        if name:
+            parts.append(name)
+        while rest:
+            number, _, rest = rest.partition("]")
+            parts.append(int(number) if number.isdigit() else number)
+            rest = rest.lstrip("[")
+    return tuple(parts)
 
 
 def _check_money_has_currency(profile: Profile, index: LineIndex | None, source: str) -> None:
     """A price without a currency would change meaning with the reader's language."""
-    if profile.economics.currency is None and names_money(profile.economics):
+    economics = profile.economics
+    if economics.currency is None and economics.market is None and (
+            names_money(economics) or any(alt.economics.model_dump(exclude_none=True).keys()
+                                          & set(MONEY_FIELDS) for alt in profile.alternatives)):
         line = index.line_of(("economics",)) if index else None
         raise InputError([Problem(
             "economics.currency",
-            "give the currency (CNY or USD) of the prices in this file",
-            "请注明本文件中价格的货币（CNY 或 USD）", line)], source)
+            "give the currency (CNY, USD or EUR) of the prices in this file, or its market",
+            "请注明本文件中价格的货币（CNY、USD 或 EUR）或市场", line)], source)
 
 
 def load_profile(path: str | Path, *, vet: Vet | None = None) -> Profile:

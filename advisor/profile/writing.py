@@ -9,9 +9,8 @@ from typing import Any
 from advisor.files.atomic import atomic_write_text
 from advisor.files.yaml_lines import dump_yaml
 from advisor.profile.economics import names_money
-from advisor.profile.enums import Currency
+from advisor.profile.market import MARKET_CURRENCY, profile_market
 from advisor.profile.model import Profile
-from advisor.text.i18n import system_lang
 
 
 def profile_to_data(profile: Profile) -> dict[str, Any]:
@@ -29,10 +28,10 @@ def dump_profile(profile: Profile, fmt: str = "yaml") -> str:
 def save_profile(profile: Profile, path: str | Path, *, replace_read_only: bool = False) -> None:
     """Write atomically (temporary file + rename; ``advisor.files.atomic`` refuses what must
     not be replaced, and a read-only file unless ``replace_read_only``). Prices are written
-    with the currency they were entered in (the language's, if unset)."""
+    with the currency they were entered in (the market's, if unset: never the language's)."""
     path = Path(path)
     if profile.economics.currency is None and names_money(profile.economics):
-        currency = Currency.CNY if system_lang() == "zh" else Currency.USD
+        currency = MARKET_CURRENCY[profile_market(profile.economics)]
         profile = profile.model_copy(update={
             "economics": profile.economics.model_copy(update={"currency": currency})})
     fmt = "json" if path.suffix.lower() == ".json" else "yaml"

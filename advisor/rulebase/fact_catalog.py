@@ -121,7 +121,7 @@ FACTS: dict[str, FactSpec] = {
     "hardware_imported": _B,
     # the money
     "economics_mode": _s(*(m.value for m in EconomicsMode)),
-    "currency": _s("CNY", "USD"),  # the cost report's (money facts are in it)
+    "currency": _s("CNY", "USD", "EUR"),  # the cost report's (money facts are in it)
     # what a day saved is worth, as the user said it; "unsaid" when they did not (the rating
     # then follows the article's table, rules/README.md "What time is worth")
     "time_value": _s(*(t.value for t in TimeValue), TIME_VALUE_UNSAID),

@@ -217,3 +217,14 @@ def data_parallel_inputs(profile: Profile, gpu: GpuSpec, links: LinkFigures,
 
 def pessimistic(x: DataParallelInputs, vgpus: float) -> DataParallelInputs:
     return replace(x, vgpus_per_physical=max(vgpus, x.vgpus_per_physical))
+
+
+def single_gpu_speed_ratio(profile: Profile, gpu: GpuSpec, other: GpuSpec,
+                           p: ScalingParams | None = None) -> float:
+    """How many times faster one ``other`` card trains this workload than one ``gpu`` card:
+    the ratio of their sustained TFLOP/s at the workload's precision and task
+    (``effective_tflops``: tensor peak and memory bandwidth, both fitted). A run the user timed
+    on their card takes this many times less on the other one."""
+    p = p or load_params()
+    task, precision = profile.task, profile.training.precision
+    return effective_tflops(other, precision, p, task) / effective_tflops(gpu, precision, p, task)

@@ -79,25 +79,28 @@ class RuleBaseIncomplete(RuntimeError):
 
 
 def recommend(profile: Profile, *, gpus: list[int] | None = None, hardware: Any | None = None,
-              lang: str | None = None, engine: RuleEngine | None = None) -> Recommendation:
+              lang: str | None = None, engine: RuleEngine | None = None,
+              currency: str | None = None, market: str | None = None) -> Recommendation:
     """The full recommendation for ``profile``; ``gpus`` are the GPU counts to consider (one
     GPU is always added: every verdict is relative to it), ``hardware`` an imported
-    ``HardwareDescription`` whose observations become pitfalls."""
+    ``HardwareDescription`` whose observations become pitfalls. ``market`` and ``currency``
+    (default: the profile's) pick and show the prices; ``lang`` changes no number."""
     # F30: with measurements, their speed-ups (the same curve `project` and `costs` show)
     # F24: when nothing considered fits, machines like this one until it does
     counts = sorted(set(gpus) | {1}) if gpus else None
     projection, larger = considered(profile, counts)
     # issue 17: a setting change that fits the user's machine comes before more machines
-    setups = setups_that_fit(profile, projection, larger, lang)
+    setups = setups_that_fit(profile, projection, larger, lang)  # priced as the profile says
     applied = next((o for o in setups.options if o.applied), None)
     if setups.applied is None or applied is None:
-        costs = estimate_costs(profile, projection, lang=lang)
+        costs = estimate_costs(profile, projection, lang=lang, currency=currency,
+                               market=market)
         rec = recommend_from(profile, projection, costs, hardware=hardware, engine=engine,
                              larger=larger)
         return rec.model_copy(update={"setups": setups.options})
     changed = setups.applied
     projection, larger = considered(changed, counts)
-    costs = estimate_costs(changed, projection, lang=lang)
+    costs = estimate_costs(changed, projection, lang=lang, currency=currency, market=market)
     rec = recommend_from(changed, projection, costs, hardware=hardware, engine=engine,
                          larger=larger, applied=applied)
     return rec.model_copy(update={"setups": setups.options})

@@ -368,36 +368,61 @@
     </message>
     <message>
         <location filename="../../ui/forms/choices.py" line="90"/>
+        <source>EUR (€)</source>
+        <translation>欧元（€）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms/choices.py" line="92"/>
+        <source>China (CN)</source>
+        <translation>中国（CN）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms/choices.py" line="93"/>
+        <source>United States (US)</source>
+        <translation>美国（US）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms/choices.py" line="94"/>
+        <source>European Union (EU)</source>
+        <translation>欧盟（EU）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms/choices.py" line="95"/>
         <source>Research with a deadline</source>
         <translation>科研（有截止日期）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="91"/>
+        <location filename="../../ui/forms/choices.py" line="96"/>
         <source>Product: a day earns revenue</source>
         <translation>产品（早一天上线多赚一天钱）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="95"/>
+        <location filename="../../ui/forms/choices.py" line="100"/>
         <source>Learning: time has no money value</source>
         <translation>个人学习（时间不折算成钱）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="96"/>
+        <location filename="../../ui/forms/choices.py" line="101"/>
         <source>Off (every activation kept)</source>
         <translation>关闭（保留全部激活）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="102"/>
+        <location filename="../../ui/forms/choices.py" line="107"/>
         <source>— not set —</source>
         <translation>— 未设置 —</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="103"/>
-        <source>Follow the language</source>
-        <translation>随界面语言</translation>
+        <location filename="../../ui/forms/choices.py" line="108"/>
+        <source>The market&apos;s currency</source>
+        <translation>按市场的货币</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="101"/>
+        <location filename="../../ui/forms/choices.py" line="109"/>
+        <source>Automatic: the currency&apos;s, else this computer&apos;s (%1)</source>
+        <translation>自动：按货币对应的市场，否则按本机区域设置（%1）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms/choices.py" line="106"/>
         <source>Not said yet (the article&apos;s table rates it)</source>
         <translation>尚未说明（按文章的判断表评级）</translation>
     </message>
@@ -437,14 +462,261 @@
         <translation>优化器状态、梯度和权重</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="98"/>
+        <location filename="../../ui/forms/choices.py" line="103"/>
         <source>Full (every weight trained)</source>
         <translation>全参数（训练全部权重）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="99"/>
+        <location filename="../../ui/forms/choices.py" line="104"/>
         <source>Off (every state on the GPU)</source>
         <translation>关闭（全部状态留在 GPU 上）</translation>
+    </message>
+</context>
+<context>
+    <name>Compare</name>
+    <message>
+        <location filename="../../ui/compare/table.py" line="25"/>
+        <source>★ on the front</source>
+        <translation>★ 在前沿上</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/table.py" line="26"/>
+        <source>dominated by %1</source>
+        <translation>劣于 %1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/table.py" line="27"/>
+        <source>same as %1</source>
+        <translation>同 %1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/table.py" line="28"/>
+        <source>does not fit</source>
+        <translation>显存放不下</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/table.py" line="29"/>
+        <source>no price</source>
+        <translation>无价格</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/table.py" line="30"/>
+        <source>[%1] at %2 GPUs</source>
+        <translation>[%1] %2 卡</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/table.py" line="31"/>
+        <location filename="../../ui/compare/details.py" line="41"/>
+        <source>%1 h a month</source>
+        <translation>每月 %1 小时</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/details.py" line="14"/>
+        <source>Answers</source>
+        <translation>结论</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/details.py" line="16"/>
+        <source>Fastest</source>
+        <translation>最快</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/details.py" line="17"/>
+        <source>Cheapest a month</source>
+        <translation>每月最便宜</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/details.py" line="18"/>
+        <source>Meets the deadline, cheapest</source>
+        <translation>赶得上截止时间且最便宜</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/details.py" line="19"/>
+        <source>Fastest within the monthly budget</source>
+        <translation>每月预算内最快</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/details.py" line="20"/>
+        <source>Best net value</source>
+        <translation>净收益最高</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/details.py" line="22"/>
+        <source>Click a point or a row to see its details.</source>
+        <translation>点击图中的点或表中的行查看详情。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/details.py" line="23"/>
+        <source>Prices older than 12 months (check them)</source>
+        <translation>超过 12 个月的价格（请核实）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/details.py" line="24"/>
+        <source>Notes</source>
+        <translation>说明</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/details.py" line="26"/>
+        <source>GPUs</source>
+        <translation>卡数</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/details.py" line="27"/>
+        <source>Machines</source>
+        <translation>机器数</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/details.py" line="28"/>
+        <source>Speed-up (band)</source>
+        <translation>加速比（区间）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/details.py" line="29"/>
+        <source>Time per run</source>
+        <translation>每次训练时间</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/details.py" line="30"/>
+        <source>Runs a month one set can do</source>
+        <translation>一套硬件每月能跑的次数</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/details.py" line="31"/>
+        <source>Cost per run</source>
+        <translation>每次成本</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/details.py" line="32"/>
+        <source>Cost per month</source>
+        <translation>每月成本</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/details.py" line="33"/>
+        <source>Up front (cards, machines, tax)</source>
+        <translation>前期投入（显卡、整机、税费）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/details.py" line="34"/>
+        <source>Buying the same instead (up front)</source>
+        <translation>改为购买同样配置（前期投入）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/details.py" line="35"/>
+        <source>Owning pays above</source>
+        <translation>自建回本线</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/details.py" line="36"/>
+        <source>Net value a month</source>
+        <translation>每月净收益</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/details.py" line="37"/>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/details.py" line="38"/>
+        <source>The rules on this option</source>
+        <translation>规则对该选项的结论</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/details.py" line="40"/>
+        <source>%1 h</source>
+        <translation>%1 小时</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/details.py" line="42"/>
+        <source>own</source>
+        <translation>自建</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/details.py" line="43"/>
+        <source>rented</source>
+        <translation>租用</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/details.py" line="44"/>
+        <source>its own pick is dominated by %1: not recommended</source>
+        <translation>它自己选的卡数劣于 %1：不推荐</translation>
+    </message>
+</context>
+<context>
+    <name>ComparePage</name>
+    <message>
+        <location filename="../../ui/compare/page.py" line="163"/>
+        <source>Comparing the setups…</source>
+        <translation>正在对比各配置…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/page.py" line="181"/>
+        <source>Compare setups</source>
+        <translation>配置对比</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/page.py" line="187"/>
+        <source>Your setup beside more of the same cards, the same GPUs rented, the catalog&apos;s ready setups and your profile&apos;s alternatives: time per run against cost per month.</source>
+        <translation>把你的配置与同款卡加量、租用同款卡、目录中的现成配置以及配置文件中的备选方案放在一起：对比每次训练时间与每月成本。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/page.py" line="206"/>
+        <source>The setups cannot be compared with these answers: %1</source>
+        <translation>按当前的回答无法对比各配置：%1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/page.py" line="209"/>
+        <source>The setups could not be compared because of an internal error; the details are in the log.</source>
+        <translation>由于内部错误无法对比各配置；详情见日志。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/page.py" line="217"/>
+        <source>Market %1 · %2 · %3 options, %4 setups. ★ = on the Pareto front: nothing is both faster and cheaper. Click a point or a row for its details.</source>
+        <translation>市场 %1 · %2 · %3 个选项，%4 种配置。★ = 在帕累托前沿上：没有既更快又更便宜的选项。点击图中的点或表中的行查看详情。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/table.py" line="15"/>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/table.py" line="16"/>
+        <source>Option</source>
+        <translation>选项</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/table.py" line="17"/>
+        <source>GPUs</source>
+        <translation>卡数</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/table.py" line="18"/>
+        <source>Speed-up (band)</source>
+        <translation>加速比（区间）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/table.py" line="19"/>
+        <source>Hours per run</source>
+        <translation>每次小时数</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/table.py" line="20"/>
+        <source>Cost per run</source>
+        <translation>每次成本</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/table.py" line="21"/>
+        <source>Cost per month</source>
+        <translation>每月成本</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/table.py" line="22"/>
+        <source>Owning pays above</source>
+        <translation>自建回本线</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/table.py" line="23"/>
+        <source>Status</source>
+        <translation>状态</translation>
     </message>
 </context>
 <context>
@@ -520,7 +792,7 @@
     </message>
     <message>
         <location filename="../../ui/window/document.py" line="162"/>
-        <location filename="../../ui/window/document.py" line="251"/>
+        <location filename="../../ui/window/document.py" line="255"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
@@ -553,7 +825,7 @@
         <location filename="../../ui/window/document.py" line="229"/>
         <location filename="../../ui/window/document.py" line="233"/>
         <location filename="../../ui/window/document.py" line="237"/>
-        <location filename="../../ui/window/document.py" line="249"/>
+        <location filename="../../ui/window/document.py" line="253"/>
         <source>Export PDF</source>
         <translation>导出 PDF</translation>
     </message>
@@ -568,13 +840,13 @@
         <translation>结果尚未算好。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="257"/>
-        <location filename="../../ui/window/document.py" line="274"/>
+        <location filename="../../ui/window/document.py" line="261"/>
+        <location filename="../../ui/window/document.py" line="278"/>
         <source>Import nvidia-smi</source>
         <translation>导入 nvidia-smi</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="258"/>
+        <location filename="../../ui/window/document.py" line="262"/>
         <source>The nvidia-smi import is not available in this build.</source>
         <translation>此版本未包含 nvidia-smi 导入功能。</translation>
     </message>
@@ -698,122 +970,122 @@ The application keeps running. The details were written to the log file:
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ui/window/main_window.py" line="275"/>
+        <location filename="../../ui/window/main_window.py" line="300"/>
         <source>&lt; Back</source>
         <translation>&lt; 上一步</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="276"/>
+        <location filename="../../ui/window/main_window.py" line="301"/>
         <source>Next &gt;</source>
         <translation>下一步 &gt;</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="277"/>
+        <location filename="../../ui/window/main_window.py" line="302"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="278"/>
+        <location filename="../../ui/window/main_window.py" line="303"/>
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="279"/>
+        <location filename="../../ui/window/main_window.py" line="304"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="280"/>
+        <location filename="../../ui/window/main_window.py" line="305"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="281"/>
+        <location filename="../../ui/window/main_window.py" line="306"/>
         <source>&amp;New profile</source>
         <translation>新建配置(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="282"/>
+        <location filename="../../ui/window/main_window.py" line="307"/>
         <source>&amp;Open profile…</source>
         <translation>打开配置(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="283"/>
+        <location filename="../../ui/window/main_window.py" line="308"/>
         <source>&amp;Save</source>
         <translation>保存(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="284"/>
+        <location filename="../../ui/window/main_window.py" line="309"/>
         <source>Save &amp;as…</source>
         <translation>另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="285"/>
+        <location filename="../../ui/window/main_window.py" line="310"/>
         <source>Import nvidia-smi…</source>
         <translation>导入 nvidia-smi…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="286"/>
+        <location filename="../../ui/window/main_window.py" line="311"/>
         <source>Export PDF…</source>
         <translation>导出 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="288"/>
+        <location filename="../../ui/window/main_window.py" line="313"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="289"/>
+        <location filename="../../ui/window/main_window.py" line="314"/>
         <source>&amp;About</source>
         <translation>关于(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="320"/>
+        <location filename="../../ui/window/main_window.py" line="347"/>
         <source>Some answers need attention (%1); the results are for the last valid answers.</source>
         <translation>有 %1 个答案需要修改；下面的结果基于最后一次有效的答案。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="353"/>
+        <location filename="../../ui/window/main_window.py" line="380"/>
         <source>The results cannot be computed with these answers: %1</source>
         <translation>按当前的回答无法计算结果：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="356"/>
+        <location filename="../../ui/window/main_window.py" line="383"/>
         <source>The results cannot be computed: see the marked answer.</source>
         <translation>无法计算结果：请查看标出的回答。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="358"/>
+        <location filename="../../ui/window/main_window.py" line="385"/>
         <source>The results could not be computed because of an internal error; the details are in the log.</source>
         <translation>内部错误导致无法计算结果；详情见日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="374"/>
+        <location filename="../../ui/window/main_window.py" line="401"/>
         <source>Verdict so far: %1 · %2</source>
         <translation>当前结论：%1 · %2</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="376"/>
+        <location filename="../../ui/window/main_window.py" line="403"/>
         <source>cannot run on this hardware</source>
         <translation>在这套硬件上无法运行</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="378"/>
+        <location filename="../../ui/window/main_window.py" line="405"/>
         <source>answers to fix: %1</source>
         <translation>待修改的答案：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="193"/>
+        <location filename="../../ui/window/main_window.py" line="202"/>
         <source>No results yet: some answers need attention; they are marked at their fields.</source>
         <translation>还没有结果：有些答案需要修改，已在对应字段处标出。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="287"/>
+        <location filename="../../ui/window/main_window.py" line="312"/>
         <source>Export PDF with the rule appendix…</source>
         <translation>导出 PDF（含规则附录）…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="317"/>
+        <location filename="../../ui/window/main_window.py" line="344"/>
         <source>Some answers need attention (%1): fix them to see the results.</source>
         <translation>有 %1 个答案需要修改：改好后才能看到结果。</translation>
     </message>
@@ -881,57 +1153,62 @@ The application keeps running. The details were written to the log file:
         <translation>时间价值</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="71"/>
+        <location filename="../../ui/wizard/page_fields.py" line="72"/>
         <source>Hardware and deployment</source>
         <translation>硬件与部署</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="72"/>
+        <location filename="../../ui/wizard/page_fields.py" line="73"/>
         <source>The GPUs, how they are connected, and whether you own them or rent them (F22–F25, F27, F29, F31).</source>
         <translation>用什么卡、卡之间怎么连，以及自建还是租用（F22–F25、F27、F29、F31）。</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="74"/>
+        <location filename="../../ui/wizard/page_fields.py" line="75"/>
         <source>GPUs and links</source>
         <translation>显卡与互联</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="86"/>
+        <location filename="../../ui/wizard/page_fields.py" line="88"/>
         <source>Virtualisation and cooling</source>
         <translation>虚拟化与散热</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="82"/>
+        <location filename="../../ui/wizard/page_fields.py" line="83"/>
         <source>Own or cloud, and prices</source>
         <translation>自建还是租用，以及价格</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="89"/>
+        <location filename="../../ui/wizard/page_fields.py" line="91"/>
         <source>Input pipeline</source>
         <translation>数据加载管线</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="90"/>
+        <location filename="../../ui/wizard/page_fields.py" line="92"/>
         <source>How the data reaches the GPUs. With single-threaded reading, four GPUs mostly wait (F28); the data loader usually needs 2–4 workers per GPU (F13).</source>
         <translation>数据如何送到显卡。单线程读盘时，4张卡大部分时间都在饿等数据（F28）；DataLoader 的 num_workers 通常要按卡数乘以2到4倍（F13）。</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="93"/>
+        <location filename="../../ui/wizard/page_fields.py" line="95"/>
         <source>Data loading</source>
         <translation>数据加载</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="98"/>
+        <location filename="../../ui/wizard/page_fields.py" line="100"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="99"/>
+        <location filename="../../ui/wizard/page_fields.py" line="101"/>
+        <source>Compare setups</source>
+        <translation>配置对比</translation>
+    </message>
+    <message>
+        <location filename="../../ui/wizard/page_fields.py" line="102"/>
         <source>Check a measured run</source>
         <translation>诊断实测结果</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="78"/>
+        <location filename="../../ui/wizard/page_fields.py" line="79"/>
         <source>Your own GPU</source>
         <translation>自定义显卡</translation>
     </message>
@@ -1138,6 +1415,11 @@ The application keeps running. The details were written to the log file:
         <translation>美元</translation>
     </message>
     <message>
+        <location filename="../../ui/plots/style.py" line="31"/>
+        <source>EUR</source>
+        <translation>欧元</translation>
+    </message>
+    <message>
         <location filename="../../ui/plots/cost.py" line="39"/>
         <source>Cheapest: %1 (time not valued)</source>
         <translation>最省钱：%1（未给时间定价）</translation>
@@ -1147,6 +1429,51 @@ The application keeps running. The details were written to the log file:
         <location filename="../../ui/plots/speedup.py" line="44"/>
         <source>Does not fit in memory</source>
         <translation>显存放不下</translation>
+    </message>
+    <message>
+        <location filename="../../ui/plots/compare.py" line="33"/>
+        <source>Time per run against cost per month</source>
+        <translation>每次训练时间与每月成本</translation>
+    </message>
+    <message>
+        <location filename="../../ui/plots/compare.py" line="34"/>
+        <source>Hours per run (log scale)</source>
+        <translation>每次训练小时数（对数坐标）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/plots/compare.py" line="35"/>
+        <source>Cost per month (%1, log scale)</source>
+        <translation>每月成本（%1，对数坐标）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/plots/compare.py" line="36"/>
+        <source>Pareto front</source>
+        <translation>帕累托前沿</translation>
+    </message>
+    <message>
+        <location filename="../../ui/plots/compare.py" line="37"/>
+        <source>Own</source>
+        <translation>自建</translation>
+    </message>
+    <message>
+        <location filename="../../ui/plots/compare.py" line="38"/>
+        <source>Rent</source>
+        <translation>租用</translation>
+    </message>
+    <message>
+        <location filename="../../ui/plots/compare.py" line="39"/>
+        <source>Dominated</source>
+        <translation>被占优</translation>
+    </message>
+    <message>
+        <location filename="../../ui/plots/compare.py" line="40"/>
+        <source>No setup compared can run this job at a known price.</source>
+        <translation>对比的配置中没有能以已知价格运行此任务的。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/plots/compare.py" line="41"/>
+        <source>%1 GPUs</source>
+        <translation>%1 卡</translation>
     </message>
 </context>
 <context>
@@ -1186,11 +1513,6 @@ The application keeps running. The details were written to the log file:
 每月 %3</translation>
     </message>
     <message>
-        <location filename="../../ui/results/live_preview.py" line="95"/>
-        <source>With %1:</source>
-        <translation>采用%1：</translation>
-    </message>
-    <message>
         <location filename="../../ui/results/live_preview.py" line="110"/>
         <source>Blue: projected speed-up and its likely range.</source>
         <translation>蓝线：预计加速比及可能范围。</translation>
@@ -1214,6 +1536,11 @@ The application keeps running. The details were written to the log file:
         <location filename="../../ui/results/live_preview.py" line="120"/>
         <source>Grey: ideal.</source>
         <translation>灰线：理想线性。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/results/live_preview.py" line="95"/>
+        <source>With %1:</source>
+        <translation>采用%1：</translation>
     </message>
 </context>
 <context>
@@ -1247,14 +1574,19 @@ The application keeps running. The details were written to the log file:
 <context>
     <name>Units</name>
     <message>
-        <location filename="../../ui/window/main_window.py" line="37"/>
+        <location filename="../../ui/window/main_window.py" line="35"/>
         <source>CNY</source>
         <translation>元</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="37"/>
+        <location filename="../../ui/window/main_window.py" line="35"/>
         <source>USD</source>
         <translation>美元</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window.py" line="36"/>
+        <source>EUR</source>
+        <translation>欧元</translation>
     </message>
 </context>
 <context>

@@ -84,8 +84,10 @@ ALLOWED = {
     "rulebase": {"text", "files", "profile"},
     "verdict": {"text", "files", "profile", "catalog", "scaling", "costs", "hwimport",
                 "diagnosis", "rulebase"},
+    "compare": {"text", "files", "profile", "catalog", "scaling", "costs", "hwimport",
+                "diagnosis", "rulebase", "verdict"},
     "cli": {"text", "files", "profile", "catalog", "scaling", "costs", "hwimport", "diagnosis",
-            "rulebase", "verdict"},
+            "rulebase", "verdict", "compare"},
 }
 
 

@@ -12,8 +12,8 @@ from advisor.catalog.profile_check import parse_profile_text
 OVERRIDE = """\
 gpus:
   - {id: rtx4090, tdp_w: 400, source: "power-limited card"}
-  - id: rtx3060
-    name: GeForce RTX 3060 12GB
+  - id: rtx3050
+    name: GeForce RTX 3050 8GB
     class: consumer
     memory_gb: 12
     tflops_fp16_dense: 25.5
@@ -37,19 +37,19 @@ def test_user_gpus_override_and_add() -> None:
     gpus = load_gpus()
     assert gpus["rtx4090"].tdp_w == 400 and gpus["rtx4090"].memory_gb == 24
     assert gpus["rtx4090"].source == "power-limited card"
-    added = resolve_gpu("rtx3060")
+    added = resolve_gpu("rtx3050")
     assert added.memory_gb == 12 and added.source.startswith("user override")
     assert gpus["t4"].memory_gb == 16 and gpus["l4"].tdp_w == 72  # broken entries: built-in kept
     warnings = {w.entry: w for w in catalog_warnings()}
     assert warnings["gpus[t4]"].line == 11 and "memory_gb" in warnings["gpus[t4]"].render("en")
     assert "tdp_watts" in warnings["gpus[l4]"].render("en")
     assert str(path) in warnings["gpus[l4]"].render("zh")
-    profile = parse_profile_text("hardware: {gpu: rtx3060, gpus_per_node: 2}\n")
-    assert profile.hardware.gpu == "rtx3060"
+    profile = parse_profile_text("hardware: {gpu: rtx3050, gpus_per_node: 2}\n")
+    assert profile.hardware.gpu == "rtx3050"
 
 
 def test_no_override_file_means_the_built_in_gpus() -> None:
-    assert "rtx3060" not in load_gpus()
+    assert "rtx3050" not in load_gpus()
     assert load_gpus()["rtx4090"].tdp_w == 450
     assert not [w for w in catalog_warnings() if w.entry.startswith("gpus")]
 

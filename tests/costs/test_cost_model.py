@@ -44,13 +44,22 @@ def test_profile_prices_convert_with_the_catalog_rate():
     assert usd.best_value_gpus == cny.best_value_gpus
 
 
-def test_currency_follows_language_when_the_profile_gives_none():
+def test_the_language_never_picks_the_currency_or_the_prices():
+    """The issue: the same profile cost $164 a month in English and $78 in Chinese. The
+    market (the profile's, else the locale's: US in the tests) picks the prices, the
+    currency follows it, and the language only translates."""
     p = profile()
-    assert p.economics.currency is None
-    assert estimate_costs(p, projection(48), lang="zh").currency == "CNY"
-    assert estimate_costs(p, projection(48), lang="en").currency == "USD"
+    assert p.economics.currency is None and p.economics.market is None
+    zh, en = (estimate_costs(p, projection(48), lang=lang) for lang in ("zh", "en"))
+    assert zh.currency == en.currency == "USD" and zh.market == en.market == "US"
+    assert zh.cost_per_month == en.cost_per_month and zh.priced_with == en.priced_with
+    for market, currency in (("CN", "CNY"), ("US", "USD"), ("EU", "EUR")):
+        report = estimate_costs(p, projection(48), lang="zh", market=market)
+        assert (report.market, report.currency) == (market, currency)
     with pytest.raises(InputError):
-        estimate_costs(p, projection(48), lang="en", currency="EUR")
+        estimate_costs(p, projection(48), lang="en", currency="GBP")
+    with pytest.raises(InputError):
+        estimate_costs(p, projection(48), lang="en", market="JP")
 
 
 def test_catalog_prices_fill_what_the_profile_leaves_empty():
@@ -59,13 +68,14 @@ def test_catalog_prices_fill_what_the_profile_leaves_empty():
                                 "economics": {"currency": "USD"}})
     report = estimate_costs(p, projection(10), lang="en")
     catalog = load_catalog()
-    assert report.priced_with["gpu_price"] == pytest.approx(1599)
+    # The US street price and the US average sales tax (the profile's USD: the US market).
+    assert report.priced_with["gpu_price"] == pytest.approx(1775 * (1 + catalog.tax_rate("US")))
     assert report.priced_with["cloud_per_gpu_hour"] == pytest.approx(
-        catalog.cloud_price_per_gpu_hour("rtx4090", "USD"))
+        catalog.cloud_price_per_gpu_hour("rtx4090", "USD", "US"))
     assert report.priced_with["electricity_per_kwh"] == pytest.approx(0.1688)
-    assert any("launch price" in a for a in report.assumptions)
+    assert any("street price" in a and "7.52% tax" in a for a in report.assumptions)
     zh = estimate_costs(p, projection(10), lang="zh")
-    assert any("首发价" in a for a in zh.assumptions)
+    assert any("市场价" in a for a in zh.assumptions)
     assert zh.assumption_texts == report.assumption_texts
 
 
@@ -98,7 +108,10 @@ def test_missing_prices_degrade_compare_and_leave_the_unknown_side_out():
     assert mine.mode == "own" and not mine.own_priced and "gpu_price" not in mine.priced_with
     assert any("economics.gpu_price" in t.en and "economics.gpu_price" in t.zh
                for t in mine.assumption_texts)
-    assert all(c < 1000 for c in mine.capex)  # the machine only, no card
+    tax = 1 + mine.priced_with["tax_rate"]
+    catalog = load_catalog()
+    for n, capex in zip(mine.gpus, mine.capex, strict=True):  # the machine only, no card
+        assert capex == pytest.approx(catalog.machine_overhead(n, "USD") * tax)
     nothing = Profile.model_validate({"training": {"single_gpu_hours": 10},
                                       "hardware": {"gpu": custom}})
     blind = estimate_costs(nothing, projection(10), lang="en")

@@ -67,6 +67,12 @@ def test_text_that_would_read_back_otherwise_is_quoted_when_written():
     assert not any(isinstance(v, Yaml11Scalar) for v in data.values())
 
 
+@pytest.mark.parametrize("text", ["\x85", "a\x85b", "x\x85\n", "\x85\x85", "a\u2028b", "a\r\nb"])
+def test_line_break_characters_in_text_are_written_so_they_read_back(text):
+    data, _ = load_yaml_text(dump_yaml({"notes": text}))
+    assert data == {"notes": text}
+
+
 def test_duplicate_json_keys_are_refused_like_yaml():
     text = '{\n  "schema_version": 1,\n  "task": "llm",\n  "task": "image_classification"\n}'
     assert "p.yaml:4: duplicate key 'task'" in _problem(text, "json")

@@ -33,7 +33,7 @@ EXPECTED = {
     "truncated.json": "not valid JSON",
     "duplicate-key.yaml": "duplicate key 'task'",
     "alias-bomb.yaml": ":1: YAML anchors and aliases (&name, *name) are not supported",
-    "price-without-currency.yaml": "economics.currency: give the currency (CNY or USD)",
+    "price-without-currency.yaml": "economics.currency: give the currency (CNY, USD or EUR)",
     "impossible-link.yaml": ":4: hardware.intra_link: NVIDIA GeForce RTX 4090 cannot use nvswitch",
     "sxm-on-pcie.yaml": ":4: hardware.intra_link: NVIDIA B200 SXM cannot use pcie4 (possible: nvlink, nvswitch)",
 }
@@ -90,10 +90,16 @@ def test_saving_prices_records_their_currency(tmp_path, monkeypatch) -> None:
     from advisor.profile import Profile
     from advisor.profile.writing import save_profile
 
-    monkeypatch.setenv("GPU_ADVISOR_LANG", "zh")
+    # The market's currency (this computer's market: China here), whatever the language.
+    monkeypatch.setenv("GPU_ADVISOR_LANG", "en")
+    monkeypatch.setenv("GPU_ADVISOR_MARKET", "CN")
     profile = Profile.model_validate({"economics": {"gpu_price": 3500}})
     save_profile(profile, tmp_path / "p.yaml")
     assert load_profile(tmp_path / "p.yaml").economics.currency.value == "CNY"
+    monkeypatch.setenv("GPU_ADVISOR_LANG", "zh")
+    monkeypatch.setenv("GPU_ADVISOR_MARKET", "EU")
+    save_profile(profile, tmp_path / "q.yaml")
+    assert load_profile(tmp_path / "q.yaml").economics.currency.value == "EUR"
 
 
 def test_an_unknown_choice_is_listed_in_chinese_words(tmp_path, capsys):

@@ -134,7 +134,7 @@ def test_the_diagnosis_plot_is_embedded_at_print_resolution(reports, sections):
     for lang, path in reports.items():
         _, start, _ = sections[lang]
         images = pdf_images(path)
-        assert len(images) == 4, lang  # speed-up, diagnosis, cost, buy vs rent
+        assert len(images) == 5, lang  # speed-up, diagnosis, cost, buy vs rent, setups compared
         diagnosis_pages = [page for page, _, _ in images if page - 1 == start]
         assert diagnosis_pages, f"{lang}: no plot on the diagnosis page"
         for _page, width, _height in images:

@@ -14,7 +14,7 @@ from ui.report.formatting import colon, esc, hours, money, number, percent, tabl
 @pytest.mark.parametrize(("value", "currency", "text"), [
     (112.25, "CNY", "¥112"), (60.0, "CNY", "¥60.00"), (1216.3, "CNY", "¥1,216"),
     (-44300, "USD", "−$44,300"), (0, "USD", "$0.00"), (None, "CNY", "—"),
-    (math.inf, "CNY", "—"), (5, "EUR", "EUR 5.00"),
+    (math.inf, "CNY", "—"), (5, "EUR", "€5.00"), (5, "GBP", "GBP 5.00"),
 ])
 def test_money(value, currency, text):
     assert money(value, currency) == text

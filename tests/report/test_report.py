@@ -205,13 +205,13 @@ def test_fonts_are_embedded_with_unicode_maps(reports):
             assert any(cjk in name for name in fonts), (key, list(fonts))
 
 
-def test_the_three_plots_are_embedded_at_print_resolution(reports):
+def test_the_plots_are_embedded_at_print_resolution(reports):
     from ui.report.plot_images import DOC_WIDTH_PX
 
     shown_inches = DOC_WIDTH_PX / 96
     for key, path in reports.items():
         images = pdf_images(path)
-        assert len(images) == 3, key  # speed-up, cost, buy vs rent
+        assert len(images) == 4, key  # speed-up, cost, buy vs rent, setups compared
         for _page, width, height in images:
             assert width / shown_inches >= 200, f"{key}: {width} px is under 200 dpi"
             assert 0.4 < height / width < 0.7

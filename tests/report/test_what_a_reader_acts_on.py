@@ -16,7 +16,7 @@ from advisor.catalog.profile_check import load_profile
 from advisor.profile import Profile
 from advisor.verdict.recommendation import recommend
 from tests.support.paths import PROFILES, ROOT
-from tests.support.pdf import contains, flat, pages_text
+from tests.support.pdf import contains, flat, pages_text, without_comparison
 
 WHEN = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 H100 = PROFILES / "verdict" / "llm8b-8x-h100-nvswitch-usd.yaml"
@@ -53,7 +53,9 @@ def test_page_one_holds_the_whole_summary(default_reports, lang):
                   ("评价", "推荐配置", "推荐配置下的关键数字", "注意", "生成于")):
         assert flat(words) in first, words
     assert pages[1].startswith(flat("The workload" if lang == "en" else "训练任务"))
-    assert len(pages) <= 7  # title, workload, projection, costs, break-even, pitfalls, set-up
+    rest, compared = without_comparison(default_reports[lang], lang)
+    assert len(rest) <= 7  # title, workload, projection, costs, break-even, pitfalls, set-up
+    assert 1 <= len(compared) <= 2  # then the setups compared: the chart, the table, answers
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -81,7 +83,11 @@ def test_the_rule_trace_is_an_appendix_only_when_asked_for(default_reports, h100
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_usd_h100_report_quotes_no_4060_workstation(h100_reports, lang):
-    text = "".join(pages_text(h100_reports[lang]))
+    # the setups compared list the market's ready setups (the article's 4060 Ti build among
+    # them) as options beside the user's: the rest of the report names only the user's
+    rest, compared = without_comparison(h100_reports[lang], lang)
+    text = "".join(rest)
+    assert compared and text.count("F31")  # the section is there, the appendix outside it
     assert "4060" not in text and "15,000" not in text and "1.5万" not in text
     contains(text, "F31")  # the fact is still cited, by its gist
     contains(text, "training hours a month" if lang == "en" else "每月训练小时数")

@@ -36,3 +36,20 @@ def pdf_images(path: Path) -> list[tuple[int, int, int]]:
                 found.append((number_, int(xobject["/Width"]), int(xobject["/Height"])))
     return found
 
+
+
+COMPARED = {"en": "Setups compared", "zh": "配置对比"}
+APPENDIX = {"en": "Appendix: the rules that fired", "zh": "附录：触发的规则"}
+
+
+def without_comparison(path: Path, lang: str) -> tuple[list[str], list[str]]:
+    """The report's pages outside its "Setups compared" section and the section's own pages
+    (it opens a page and runs to the appendix or the end; it names setups the profile does
+    not have, by design)."""
+    texts = list(pages_text(path))
+    starts = [i for i, t in enumerate(texts) if flat(t).startswith(flat(COMPARED[lang]))]
+    if not starts:
+        return texts, []
+    end = next((i for i, t in enumerate(texts) if i > starts[0]
+                and flat(t).startswith(flat(APPENDIX[lang]))), len(texts))
+    return texts[:starts[0]] + texts[end:], texts[starts[0]:end]

@@ -102,9 +102,11 @@ def plot_message(plot) -> str | None:
     return note.textItem.toPlainText() if note is not None and note.isVisible() else None
 
 
-def cloud_l40s(tmp_path: Path) -> Path:
-    """The medium example rented on L40S cards, which have no cloud offer in the catalogue."""
-    text = MEDIUM.read_text(encoding="utf-8").replace("gpu: rtx4090", "gpu: l40s") \
+def cloud_unpriced(tmp_path: Path) -> Path:
+    """The medium example rented on a card of the user's own that no cloud offer lists (every
+    catalogue GPU now has offers, or comparable cards' offers, in every market)."""
+    card = "{name: Lab card, memory_gb: 48, tflops_fp16: 362, tflops_fp32: 91.6, tdp_w: 350, price_usd: 8500}"
+    text = MEDIUM.read_text(encoding="utf-8").replace("gpu: rtx4090", f"gpu: {card}") \
         .replace("mode: compare", "mode: cloud")
-    assert "gpu: l40s" in text and "mode: cloud" in text
-    return write_file(tmp_path, "l40s-cloud.yaml", text)
+    assert "Lab card" in text and "mode: cloud" in text
+    return write_file(tmp_path, "unpriced-cloud.yaml", text)

@@ -10,7 +10,8 @@ from advisor.profile import CustomGpu, EconomicsSpec, HardwareSpec, ModelSpec, P
 from ui.forms.field_spec import field_spec, format_number, parse_number
 from ui.wizard.page_fields import PAGES
 
-NOT_IN_WIZARD = {"schema_version", "notes", "measured"}  # file-only inputs
+# file-only inputs (alternatives: written in the file, shown on the compare page)
+NOT_IN_WIZARD = {"schema_version", "notes", "measured", "alternatives"}
 
 
 def test_number_field_carries_bounds_unit_and_both_languages():

@@ -1,4 +1,5 @@
-"""English and Simplified Chinese: chosen at start, switched while running, currency follows."""
+"""English and Simplified Chinese: chosen at start, switched while running; the money follows
+the market, never the language."""
 
 from __future__ import annotations
 
@@ -54,20 +55,33 @@ def test_switching_language_retranslates_every_page_and_the_results(qtbot):
     assert window.results_page.tabs.tabText(0) == "Speed-up"
 
 
-def test_currency_follows_the_language_unless_the_profile_fixes_it(qtbot):
+def test_a_language_switch_changes_no_number(qtbot):
+    """The issue: switching the GUI's language turned $618 into ¥3,982 (not the exchange
+    rate). The market (this computer's: US in the tests) picks the prices; the language only
+    translates."""
     window = make_window(qtbot, "en")
     assert window.answers.profile.economics.currency is None
     with qtbot.waitSignal(window.resultsShown):
         window.recompute()
-    assert window.results.profile.economics.currency.value == "USD"
-    assert window.results.recommendation.costs.currency == "USD"
+    assert window.results.profile.economics.market.value == "US"
+    english = window.results.recommendation.costs
+    assert english.currency == "USD"
+    card = window.results_page.card.values["cost_month"].text()
     prices = next(p for p in window.pages if p.page.key == "hardware")
     assert prices.editors["economics.gpu_price"].unit_label.text() == "USD"
     with qtbot.waitSignal(window.resultsShown):
         window.hub.set_language("zh")
+    chinese = window.results.recommendation.costs
+    assert chinese.currency == "USD" and chinese.market == "US"
+    assert chinese.model_dump(exclude={"assumptions"}) == english.model_dump(
+        exclude={"assumptions"})
+    assert prices.editors["economics.gpu_price"].unit_label.text() == "美元"
+    assert window.results_page.card.values["cost_month"].text() == card  # $…, same figure
+    # Changing the market (the field on the prices page) is what changes the money.
+    with qtbot.waitSignal(window.resultsShown):
+        window.answers.set("economics.market", "CN")
     assert window.results.recommendation.costs.currency == "CNY"
-    assert prices.editors["economics.gpu_price"].unit_label.text() == "元"
-    assert window.results_page.card.values["cost_month"].text().startswith("¥")
+    assert window.results.recommendation.costs.market == "CN"
     fixed = next(p for p in EXAMPLES if "large-model" in p.stem)  # fixes USD
     with qtbot.waitSignal(window.resultsShown):
         window.answers.load_profile(load_profile(fixed))

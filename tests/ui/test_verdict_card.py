@@ -8,7 +8,7 @@ import pytest
 
 from tests.support.profiles import LLAMA_70B, write_file
 from tests.support.ui import (
-    cloud_l40s,
+    cloud_unpriced,
     example,
     make_window,
     one_gpu,
@@ -24,7 +24,7 @@ from ui.window.recompute import Results
 
 
 def test_card_and_buy_vs_rent_without_a_cloud_price(qtbot, tmp_path):
-    rec, profile = recommended(cloud_l40s(tmp_path))
+    rec, profile = recommended(cloud_unpriced(tmp_path))
     card = VerdictCard()
     qtbot.addWidget(card)
     card.show_recommendation(rec, "en")

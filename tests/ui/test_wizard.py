@@ -34,7 +34,7 @@ def test_walk_example_to_results(qtbot, example):
     window.show()
     with qtbot.waitSignal(window.betterLinkShown, timeout=15000):
         _walk(qtbot, window)
-    profile = effective_profile(load_profile(example), "en")
+    profile = effective_profile(load_profile(example))
     expected = real_recommend(profile)
     shown = window.results.recommendation
     assert shown.verdict == expected.verdict
@@ -65,10 +65,12 @@ def test_walk_example_to_results(qtbot, example):
                                expected.costs.buy_vs_rent.cloud_cumulative)
     assert window.results_page.pitfalls.pitfall_ids == [p.id for p in expected.pitfalls]
     assert window.results_page.why.rules == [t.rule for t in expected.trace]
-    if window._diagnosis_holder is not None:  # the last step: measured scaling (F30)
+    if window._diagnosis_holder is not None:  # measured scaling (F30)
         qtbot.mouseClick(window.next_button, Qt.MouseButton.LeftButton)
         assert window.diagnosis_page is not None and window.diagnosis_page.isVisible()
-        assert not window.next_button.isEnabled()
+    qtbot.mouseClick(window.next_button, Qt.MouseButton.LeftButton)  # the last step
+    assert window.compare_page is not None and window.compare_page.isVisible()
+    assert not window.next_button.isEnabled()
 
 
 def test_every_page_shows_the_loaded_answers(qtbot):

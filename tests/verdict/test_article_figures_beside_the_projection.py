@@ -44,7 +44,13 @@ def test_past_sixteen_gpus_the_8_gpu_figure_is_not_quoted():
 
 
 def test_image_tasks_quote_the_projection_at_four():
-    rec = recommend(load_profile(PROFILES / "verdict" / "resnet-4x-l40s-cloud.yaml"), lang="en")
+    profile = load_profile(PROFILES / "verdict" / "resnet-4x-l40s-cloud.yaml")
+    # L40S rentals have a market price (issue 18): with time worth nothing, one GPU is the
+    # verdict and no scaling advice is given; a day saved valued at $300 makes four pay
+    economics = profile.economics.model_validate(
+        {**profile.economics.model_dump(), "time_value": "revenue", "value_per_day": 300})
+    rec = recommend(profile.model_copy(update={"economics": economics}), lang="en")
+    assert rec.verdict.gpus == 4
     advice = _advice(rec)
     at_4 = rec.projection.speedup[rec.projection.at(4)]
     assert abs(_quoted_speedup(advice.text.en) - at_4) < 0.01

@@ -87,6 +87,11 @@ CHOICE_LABELS: dict[str, str] = {
     "compare": QT_TRANSLATE_NOOP("Choices", "Compare both"),
     "CNY": QT_TRANSLATE_NOOP("Choices", "CNY (¥)"),
     "USD": QT_TRANSLATE_NOOP("Choices", "USD ($)"),
+    "EUR": QT_TRANSLATE_NOOP("Choices", "EUR (€)"),
+    # Market
+    "CN": QT_TRANSLATE_NOOP("Choices", "China (CN)"),
+    "US": QT_TRANSLATE_NOOP("Choices", "United States (US)"),
+    "EU": QT_TRANSLATE_NOOP("Choices", "European Union (EU)"),
     "deadline": QT_TRANSLATE_NOOP("Choices", "Research with a deadline"),
     "revenue": QT_TRANSLATE_NOOP("Choices", "Product: a day earns revenue"),
 }
@@ -100,14 +105,23 @@ _OFFLOAD_NONE = QT_TRANSLATE_NOOP("Choices", "Off (every state on the GPU)")
 # economics.time_value left empty: the rating then follows the article's table (rules/README.md)
 _TIME_VALUE_UNSAID = QT_TRANSLATE_NOOP("Choices", "Not said yet (the article's table rates it)")
 UNSET = QT_TRANSLATE_NOOP("Choices", "— not set —")
-FOLLOW_LANGUAGE = QT_TRANSLATE_NOOP("Choices", "Follow the language")
+MARKETS_CURRENCY = QT_TRANSLATE_NOOP("Choices", "The market's currency")
+LOCALE_MARKET = QT_TRANSLATE_NOOP("Choices", "Automatic: the currency's, else this computer's (%1)")
 
 
 def choice_label(field: str, value: str | None, lang: str) -> str:
     if value is None:
         if field == "time_value":
             return tr_lang(lang, "Choices", _TIME_VALUE_UNSAID)
-        return tr_lang(lang, "Choices", FOLLOW_LANGUAGE if field == "currency" else UNSET)
+        if field == "currency":
+            return tr_lang(lang, "Choices", MARKETS_CURRENCY)
+        if field == "market":  # shown: which market the locale gives (changeable here)
+            from advisor.profile.market import system_market
+
+            mine = system_market().value
+            return tr_lang(lang, "Choices", LOCALE_MARKET).replace(
+                "%1", choice_label("market", mine, lang))
+        return tr_lang(lang, "Choices", UNSET)
     if field == "time_value" and value == "none":
         return tr_lang(lang, "Choices", _TIME_VALUE_NONE)
     if field == "activation_checkpointing" and value == "none":

@@ -28,6 +28,7 @@ LEGEND_WIDTH_PX = 540
 _CURRENCY = {
     "CNY": QT_TRANSLATE_NOOP("Plots", "CNY"),
     "USD": QT_TRANSLATE_NOOP("Plots", "USD"),
+    "EUR": QT_TRANSLATE_NOOP("Plots", "EUR"),
 }
 
 

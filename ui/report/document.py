@@ -83,8 +83,10 @@ def report_font(fonts: ReportFonts, lang: str, point_size: float | None = None) 
 
 
 def build_document(body_html: str, images: dict[str, PlotImage], fonts: ReportFonts,
-                   lang: str) -> QTextDocument:
-    """The laid-out, paginated document: HTML body, plot images as resources, report fonts."""
+                   lang: str, own_pages: frozenset[str] = frozenset()) -> QTextDocument:
+    """The laid-out, paginated document: HTML body, plot images as resources, report fonts.
+    ``own_pages``: the headings of sections that always open a page of their own (the
+    appendix: a part a reader may leave unprinted), even after a nearly empty one."""
     doc = QTextDocument()
     doc.setUndoRedoEnabled(False)
     doc.setDefaultFont(report_font(fonts, lang, 9.5))
@@ -96,7 +98,7 @@ def build_document(body_html: str, images: dict[str, PlotImage], fonts: ReportFo
     doc.setPageSize(QSizeF(setup.content_w_px, setup.content_h_px))
     keep_headings_with_next(doc)
     keep_short_tables_whole(doc)
-    fill_sparse_pages(doc)
+    fill_sparse_pages(doc, own_pages)
     return doc
 
 
@@ -174,10 +176,11 @@ def _content_bottom(doc: QTextDocument, block: QTextBlock) -> float:
         layout.blockBoundingRect(block).bottom()
 
 
-def fill_sparse_pages(doc: QTextDocument) -> int:
+def fill_sparse_pages(doc: QTextDocument, own_pages: frozenset[str] = frozenset()) -> int:
     """A section that starts a new page (``pagebreak``) starts on the page before instead when
     that page holds only a short tail (a measured table with its heading), so no page is
-    left nearly empty; its heading still goes with what follows. Returns how many moved up."""
+    left nearly empty; its heading still goes with what follows. A section whose heading is
+    in ``own_pages`` stays on its own page. Returns how many moved up."""
     page_h = doc.pageSize().height()
     moved = 0
     always = QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore
@@ -185,7 +188,8 @@ def fill_sparse_pages(doc: QTextDocument) -> int:
     while block.isValid():
         previous = block.previous()
         if block.blockFormat().headingLevel() == 2 and \
-                block.blockFormat().pageBreakPolicy() & always and previous.isValid():
+                block.blockFormat().pageBreakPolicy() & always and previous.isValid() and \
+                block.text() not in own_pages:
             doc.pageCount()
             bottom = _content_bottom(doc, previous)
             top_of_page = (bottom // page_h) * page_h

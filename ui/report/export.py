@@ -10,6 +10,7 @@ import logging
 import os
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QBuffer, QIODevice
 
@@ -20,20 +21,25 @@ from advisor.files.errors import InputError
 from advisor.profile import Profile
 from advisor.text.i18n import LANGS
 from advisor.verdict.result import Recommendation
+from ui.plots.compare import compare_plot
 from ui.report import labels as L
 from ui.report.appendix_section import appendix_html
+from ui.report.compare_section import compare_html
 from ui.report.cost_section import costs_html
 from ui.report.diagnosis_section import diagnosis_html
 from ui.report.document import build_document, write_pdf
 from ui.report.fonts import report_fonts
 from ui.report.guidance_sections import advice_html, pitfalls_html, setups_html
-from ui.report.plot_images import plot_images
+from ui.report.plot_images import PlotImage, plot_images, render
 from ui.report.projection_section import projection_html
 from ui.report.qt_app import ensure_app
 from ui.report.summary_section import breakeven_text, summary_html
 from ui.report.workload_section import workload_html
 
 log = logging.getLogger("advisor.report")
+# A little flatter than the other plots, and only the front's labels (the table names every
+# option): a chart's labels are what make its JPEG large, and the reports stay under 1 MB.
+COMPARE_SIZE_PX = (600, 300)
 
 
 def check_target(path: str | os.PathLike[str], *, replace_read_only: bool = False) -> Path:
@@ -54,10 +60,11 @@ def check_target(path: str | os.PathLike[str], *, replace_read_only: bool = Fals
 
 def report_html(rec: Recommendation, profile: Profile, lang: str, images: dict,
                 generated: datetime, diagnosis: Diagnosis | None = None, *,
-                appendix: bool = False) -> str:
+                appendix: bool = False, comparison: Any = None) -> str:
     """The whole report body, section by section (the diagnosis only when there is one; the
-    full rule trace only with ``appendix``: a reader acts on the summary, the costs and the
-    pitfalls, and the trace is for checking the advisor's reasoning)."""
+    setups compared when there is a comparison; the full rule trace only with ``appendix``: a
+    reader acts on the summary, the costs and the pitfalls, and the trace is for checking the
+    advisor's reasoning)."""
     deadline_given = profile.economics.deadline_days is not None
     return "".join([
         summary_html(rec, profile, lang, generated, diagnosis),
@@ -65,9 +72,10 @@ def report_html(rec: Recommendation, profile: Profile, lang: str, images: dict,
         projection_html(rec, lang, images),
         diagnosis_html(diagnosis, lang, images),
         costs_html(rec, lang, images, breakeven_text(rec, lang), deadline_given),
-        pitfalls_html(rec, lang),
+        pitfalls_html(rec, lang),  # on the break-even's page: read with the money
         setups_html(rec, lang),
         advice_html(rec, profile, lang),
+        compare_html(comparison, lang, images),  # its own pages, after the set-up
         appendix_html(rec, lang) if appendix else "",
     ])
 
@@ -80,13 +88,30 @@ def report_diagnosis(profile: Profile, diagnosis: Diagnosis | None) -> Diagnosis
     return diagnose(from_measured_spec(profile.measured), profile)
 
 
+def report_comparison(rec: Recommendation, profile: Profile, comparison: Any) -> Any:
+    """The setups the report compares: the one given (the wizard's compare page), else the
+    profile's default comparison in the recommendation's market and currency; None when the
+    comparison cannot be made (the rest of the report stands without it)."""
+    if comparison is not None:
+        return comparison
+    from advisor.compare import compare
+
+    try:
+        return compare(profile, market=rec.costs.market, currency=rec.costs.currency)
+    except InputError as exc:
+        log.info("report without the setups compared: %s", exc.render("en"))
+        return None
+
+
 def render_pdf_bytes(recommendation: Recommendation, profile: Profile, lang: str = "en", *,
                      generated: datetime | None = None,
                      diagnosis: Diagnosis | None = None,
-                     appendix: bool = False) -> tuple[bytes, int]:
+                     appendix: bool = False, comparison: Any = None) -> tuple[bytes, int]:
     """The report as PDF bytes and its page count (nothing written to disk). ``diagnosis``
     adds the "Diagnosis of the measured run" section; without it, a profile with a
-    ``measured`` section is diagnosed for the report."""
+    ``measured`` section is diagnosed for the report. ``comparison`` (an
+    ``advisor.compare.Comparison``; default: the profile's) is the "Setups compared"
+    section."""
     if lang not in LANGS:
         raise ValueError(f"lang must be one of {LANGS}, got {lang!r}")
     ensure_app()
@@ -94,9 +119,14 @@ def render_pdf_bytes(recommendation: Recommendation, profile: Profile, lang: str
     generated = generated or datetime.now().astimezone()
     families = fonts.families(lang)
     diagnosis = report_diagnosis(profile, diagnosis)
+    comparison = report_comparison(recommendation, profile, comparison)
     images = plot_images(recommendation, profile, lang, families, diagnosis)
+    if comparison is not None:
+        images["compare"] = PlotImage("compare", render(
+            compare_plot(comparison, lang, quiet=True), families, size_px=COMPARE_SIZE_PX))
     doc = build_document(report_html(recommendation, profile, lang, images, generated,
-                                     diagnosis, appendix=appendix), images, fonts, lang)
+                                     diagnosis, appendix=appendix, comparison=comparison),
+                         images, fonts, lang, own_pages=frozenset({L.H_APPENDIX.get(lang)}))
     buffer = QBuffer()
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
     title = f"{L.REPORT_TITLE.get(lang)}: {profile.model.name}"
@@ -110,7 +140,7 @@ def render_pdf_bytes(recommendation: Recommendation, profile: Profile, lang: str
 def export_pdf(recommendation: Recommendation, profile: Profile, path: str | os.PathLike[str],
                lang: str = "en", *, generated: datetime | None = None,
                diagnosis: Diagnosis | None = None, replace_read_only: bool = False,
-               appendix: bool = False) -> Path:
+               appendix: bool = False, comparison: Any = None) -> Path:
     """Write the recommendation report for ``profile`` to ``path`` as a PDF in ``lang``
     ("en" or "zh") and return the path. Works headless (it starts an offscreen
     QApplication when none runs and there is no display); in the GUI, call it on the Qt main
@@ -123,7 +153,8 @@ def export_pdf(recommendation: Recommendation, profile: Profile, path: str | os.
     --appendix``)."""
     target = check_target(path, replace_read_only=replace_read_only)  # "" is no name, not "."
     data, pages = render_pdf_bytes(recommendation, profile, lang, generated=generated,
-                                   diagnosis=diagnosis, appendix=appendix)
+                                   diagnosis=diagnosis, appendix=appendix,
+                                   comparison=comparison)
     atomic_write_bytes(target, data, replace_read_only=replace_read_only)
     target = Path(path)
     log.info("report written: %s (%s, %d pages, %d bytes)", target, lang, pages, len(data))

@@ -9,7 +9,7 @@ from advisor.text.i18n import pick
 from advisor.text.safe import strip
 from ui.report.plot_images import DOC_WIDTH_PX, PlotImage
 
-_SYMBOL = {"CNY": "¥", "USD": "$"}
+_SYMBOL = {"CNY": "¥", "USD": "$", "EUR": "€"}
 
 
 def esc(text: object) -> str:

@@ -55,7 +55,7 @@ def machines_text(count: int) -> str:
 
 
 def money_text(amount: float, currency: str) -> str:
-    symbol = "¥" if currency == "CNY" else "$"
+    symbol = {"CNY": "¥", "USD": "$", "EUR": "€"}.get(currency, currency + " ")
     return f"{symbol}{amount:,.0f}"
 
 

@@ -239,10 +239,14 @@ class Document(QObject):
         if not path:
             return
         report = importlib.import_module("ui.report")
+        page = getattr(window, "compare_page", None)  # its comparison, when of these answers
+        comparison = page.result if page is not None and page.profile == \
+            window.results.profile else None
         try:
             self._replacing(Path(path), lambda replace: report.export_pdf(
                 window.results.recommendation, window.results.profile, path, self._lang(),
-                appendix=appendix, **({"replace_read_only": True} if replace else {})))
+                appendix=appendix, **({"comparison": comparison} if comparison is not None else {}),
+                **({"replace_read_only": True} if replace else {})))
         except _Declined:
             return
         except InputError as exc:

@@ -9,7 +9,7 @@ import importlib.util
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -30,11 +30,15 @@ from ui.window.document import Document
 from ui.window.focus import modal
 from ui.window.recompute import Recomputer, Results, effective_profile
 from ui.wizard.form_page import FormPage
-from ui.wizard.page_fields import DIAGNOSIS_TITLE, PAGES, RESULTS_TITLE
+from ui.wizard.page_fields import COMPARE_TITLE, DIAGNOSIS_TITLE, PAGES, RESULTS_TITLE
+
+_UNITS = {"CNY": QT_TRANSLATE_NOOP("Units", "CNY"), "USD": QT_TRANSLATE_NOOP("Units", "USD"),
+          "EUR": QT_TRANSLATE_NOOP("Units", "EUR")}
 
 
 def currency_unit(lang: str, currency: str) -> str:
-    return QCoreApplication.translate("Units", "CNY") if currency == "CNY" else QCoreApplication.translate("Units", "USD")
+    source = _UNITS.get(currency)
+    return QCoreApplication.translate("Units", source) if source else currency
 
 
 def price_hints(costs: Any) -> dict[str, Problem]:
@@ -81,6 +85,11 @@ class MainWindow(QMainWindow):
             self._diagnosis_holder = QWidget()
             QVBoxLayout(self._diagnosis_holder).setContentsMargins(0, 0, 0, 0)
             self.stack.addWidget(self._diagnosis_holder)
+        # The "Compare setups" step (advisor.compare), built when first shown.
+        self.compare_page: Any = None
+        self._compare_holder = QWidget()
+        QVBoxLayout(self._compare_holder).setContentsMargins(0, 0, 0, 0)
+        self.compare_index = self.stack.addWidget(self._compare_holder)
         for _ in range(self.stack.count()):
             self.steps.addItem("")
         self.steps.currentRowChanged.connect(self.go_to)
@@ -200,6 +209,15 @@ class MainWindow(QMainWindow):
         self._diagnosis_holder.layout().addWidget(self.diagnosis_page)
         self.diagnosis_page.retranslate(self.lang, currency_unit(self.lang, self.currency()))
 
+    def _start_compare(self) -> None:
+        from ui.compare.page import ComparePage
+
+        self.compare_page = ComparePage(threaded=self.recomputer._threaded is not False)
+        self._compare_holder.layout().addWidget(self.compare_page)
+        self.compare_page.retranslate(self.lang)
+        if self.answers.profile is not None:  # the page is being shown: compare now
+            self.compare_page.compare_now(effective_profile(self.answers.profile))
+
     def recompute(self) -> None:
         """Compute the results for the current answers now (results page built if needed)."""
         if self.results_page is None:
@@ -235,8 +253,11 @@ class MainWindow(QMainWindow):
         index = max(0, min(index, self.stack.count() - 1))
         if index == len(self.pages) and self.results_page is None:
             self._start_results()
-        if index == len(self.pages) + 1 and self.diagnosis_page is None:
+        if index == len(self.pages) + 1 and self.diagnosis_page is None and \
+                self._diagnosis_holder is not None:
             self._start_diagnosis()
+        if index == self.compare_index and self.compare_page is None:
+            self._start_compare()
         self.stack.setCurrentIndex(index)
         if self.steps.currentRow() != index:
             self.steps.setCurrentRow(index)
@@ -255,7 +276,7 @@ class MainWindow(QMainWindow):
 
     def currency(self) -> str:
         profile = self.answers.profile or Profile()
-        return effective_profile(profile, self.lang).economics.currency.value
+        return effective_profile(profile).economics.currency.value
 
     def retranslate(self) -> None:
         lang = self.lang
@@ -270,6 +291,10 @@ class MainWindow(QMainWindow):
         if self._diagnosis_holder is not None:
             self.steps.item(len(self.pages) + 1).setText(
                 f"{len(self.pages) + 2}. {QCoreApplication.translate('Pages', DIAGNOSIS_TITLE)}")
+        self.steps.item(self.compare_index).setText(
+            f"{self.compare_index + 1}. {QCoreApplication.translate('Pages', COMPARE_TITLE)}")
+        if self.compare_page is not None:
+            self.compare_page.retranslate(lang)  # redrawn, not recomputed: no number changes
         if self.diagnosis_page is not None:
             self.diagnosis_page.retranslate(lang, unit)
         self.back_button.setText(self.tr("< Back"))
@@ -301,7 +326,9 @@ class MainWindow(QMainWindow):
     # -- live results -------------------------------------------------------------------------
     def _profile_changed(self, profile: Profile) -> None:
         if self.results_page is not None:
-            self.recomputer.request(effective_profile(profile, self.lang))
+            self.recomputer.request(effective_profile(profile))
+        if self.compare_page is not None:
+            self.compare_page.profile_changed(effective_profile(profile))
         unit = currency_unit(self.lang, self.currency())
         for page in self.pages:
             if page.currency != unit:

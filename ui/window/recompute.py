@@ -21,7 +21,8 @@ from typing import Any
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from advisor.files.errors import InputError
-from advisor.profile import Currency, Profile
+from advisor.profile import Profile
+from advisor.profile.market import MARKET_CURRENCY, profile_market
 from ui.results.better_link import better_link_name, better_link_profile
 
 log = logging.getLogger("advisor.ui")
@@ -37,13 +38,17 @@ class Results:
     generation: int = 0  # which request these answer
 
 
-def effective_profile(profile: Profile, lang: str) -> Profile:
-    """The currency follows the language unless the profile fixes it."""
-    if profile.economics.currency is not None:
+def effective_profile(profile: Profile) -> Profile:
+    """The profile with its market and currency settled: the profile's own, else the market
+    of its currency, else this computer's locale (``advisor.profile.market``). The language
+    never enters: switching it changes no number (the issue: $618 turned into ¥3,982)."""
+    economics = profile.economics
+    market = profile_market(economics)
+    currency = economics.currency or MARKET_CURRENCY[market]
+    if economics.market == market and economics.currency == currency:
         return profile
-    currency = Currency.CNY if lang == "zh" else Currency.USD
-    economics = profile.economics.model_copy(update={"currency": currency})
-    return profile.model_copy(update={"economics": economics})
+    settled = economics.model_copy(update={"market": market, "currency": currency})
+    return profile.model_copy(update={"economics": settled})
 
 
 def default_recommend(profile: Profile) -> Any:

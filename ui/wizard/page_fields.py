@@ -66,7 +66,8 @@ PAGES: tuple[PageDef, ...] = (
                      ("training.runs_per_month", "training.horizon_months")),
              Section(QT_TRANSLATE_NOOP("Pages", "Value of time"),
                      ("economics.time_value", "economics.value_per_day",
-                      "economics.deadline_days", "economics.engineer_day_rate",
+                      "economics.deadline_days", "economics.monthly_budget",
+                      "economics.engineer_day_rate",
                       "economics.moved_to_multi_gpu_before"), column=1))),
     PageDef("hardware", QT_TRANSLATE_NOOP("Pages", "Hardware and deployment"),
             QT_TRANSLATE_NOOP("Pages", "The GPUs, how they are connected, and whether you "
@@ -80,8 +81,9 @@ PAGES: tuple[PageDef, ...] = (
              # the right column holds the rest, so neither runs under the live preview at
              # 1400 x 900, the own card's fields open included
              Section(QT_TRANSLATE_NOOP("Pages", "Own or cloud, and prices"),
-                     ("economics.mode", "economics.currency", "economics.gpu_price",
-                      "economics.base_system_price", "economics.cloud_price_per_gpu_hour",
+                     ("economics.mode", "economics.market", "economics.currency",
+                      "economics.gpu_price", "economics.base_system_price",
+                      "economics.purchase_tax_rate", "economics.cloud_price_per_gpu_hour",
                       "economics.electricity_per_kwh", "economics.pue"), column=1),
              Section(QT_TRANSLATE_NOOP("Pages", "Virtualisation and cooling"),
                      ("hardware.virtualization", "hardware.vgpus_per_physical_gpu",
@@ -96,4 +98,5 @@ PAGES: tuple[PageDef, ...] = (
 )
 
 RESULTS_TITLE = QT_TRANSLATE_NOOP("Pages", "Results")
+COMPARE_TITLE = QT_TRANSLATE_NOOP("Pages", "Compare setups")
 DIAGNOSIS_TITLE = QT_TRANSLATE_NOOP("Pages", "Check a measured run")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from advisor.catalog import load_catalog
 from advisor.catalog.profile_check import load_profile
 from advisor.cli.gpu_counts import parse_gpu_counts
+from advisor.cli.money_options import add_money_arguments
 from advisor.costs import estimate_costs
 from advisor.costs.text import render_text
 from advisor.files.json_text import dumps_strict
@@ -18,8 +19,7 @@ def register(sub) -> None:
     p.add_argument("--format", choices=["text", "json"], default="text")
     p.add_argument("--gpus", default=None, metavar="N,N,...",
                    help="GPU counts to cost, e.g. 1,2,4,8 (default: the projection's)")
-    p.add_argument("--currency", choices=["CNY", "USD"], default=None,
-                   help="currency of the report (default: the profile's, else by language)")
+    add_money_arguments(p)
     p.set_defaults(handler=run)
 
 
@@ -39,7 +39,7 @@ def run(args) -> int:
     projection = project(profile, gpus)
     catalog = load_catalog()
     report = estimate_costs(profile, projection, lang=args.lang, currency=args.currency,
-                            catalog=catalog)
+                            catalog=catalog, market=args.market)
     if args.format == "json":
         data = report.model_dump(mode="json")
         data["catalog_warnings"] = [w.render(args.lang) for w in catalog.warnings]

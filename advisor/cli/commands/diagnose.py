@@ -14,6 +14,7 @@ from pathlib import Path
 
 from advisor.catalog.profile_check import load_profile
 from advisor.cli.commands.recommend import write_pdf
+from advisor.cli.money_options import add_money_arguments
 from advisor.diagnosis import diagnose, from_measured_spec, read_gpu_logs, read_measurements_csv
 from advisor.diagnosis.text_report import render_text
 from advisor.files.atomic import check_target
@@ -45,6 +46,7 @@ def register(sub) -> None:
     p.add_argument("--pdf", default=None, metavar="OUT.pdf",
                    help="also write the PDF report with this diagnosis (needs a profile: the "
                         "input or --profile)")
+    add_money_arguments(p)  # the PDF's costs
     p.set_defaults(handler=run)
 
 
@@ -83,9 +85,10 @@ def run(args) -> int:
     else:
         print(render_text(result, args.lang), end="")
     if args.pdf is not None:  # "" too: an empty name is an error, not "no PDF"
-        return _write_pdf(result, profile, args.pdf, args.lang)
+        return _write_pdf(result, profile, args)
     return 0
 
 
-def _write_pdf(result, profile, path: str, lang: str) -> int:
-    return write_pdf(recommend(profile, lang=lang), profile, path, lang, diagnosis=result)
+def _write_pdf(result, profile, args) -> int:
+    rec = recommend(profile, lang=args.lang, currency=args.currency, market=args.market)
+    return write_pdf(rec, profile, args.pdf, args.lang, diagnosis=result)

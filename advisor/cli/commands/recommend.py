@@ -14,6 +14,8 @@ import sys
 
 from advisor.catalog.profile_check import load_profile
 from advisor.cli.gpu_counts import parse_gpu_counts
+from advisor.cli.money_options import add_money_arguments
+from advisor.costs.text import stale_lines
 from advisor.files.atomic import check_target
 from advisor.files.json_text import dumps_strict
 from advisor.profile.labels import conclusion_text
@@ -42,6 +44,7 @@ def register(sub) -> None:
     p.add_argument("--appendix", action="store_true",
                    help="with --pdf: add the appendix of every rule that fired and the "
                         "article facts it rests on")
+    add_money_arguments(p)
     p.set_defaults(handler=run)
 
 
@@ -50,7 +53,8 @@ def run(args) -> int:
     if args.pdf is not None:  # a place that cannot take the PDF fails before any work
         check_target(args.pdf)
     profile = load_profile(args.profile)
-    rec = recommend(profile, gpus=parse_gpu_counts(args.gpus), lang=lang)
+    rec = recommend(profile, gpus=parse_gpu_counts(args.gpus), lang=lang,
+                    currency=args.currency, market=args.market)
     if args.pdf is not None:  # "" too: an empty name is an error, not "no PDF"
         # The PDF first: a place that cannot be written fails before anything is printed.
         # A profile with a `measured` section gets the diagnosis section too (F30).
@@ -203,6 +207,7 @@ def render_text(rec: Recommendation, lang: str = "en") -> str:
         lost = pick(lang, f"  [overridden by {t.overridden_by}]",
                     f"  [被 {t.overridden_by} 覆盖]") if t.overridden_by else ""
         out.append(f"  {t.rule} [{', '.join(t.sources)}]{lost}")
+    out += stale_lines(rec.costs, lang)  # catalog prices older than 12 months
     return "\n".join(out)
 
 
@@ -227,6 +232,7 @@ def render_markdown(rec: Recommendation, lang: str = "en") -> str:
     if rec.advice:
         out += ["", "## " + pick(lang, "Set-up", "配置建议"), ""]
         out += [f"- {a.text.get(lang)} ({', '.join(a.sources)})" for a in rec.advice]
+    out += stale_lines(rec.costs, lang, "- ")  # before the Why table, which ends the page
     out += ["", "## " + pick(lang, "Why", "依据"), "",
             "| " + pick(lang, "rule | sources | conclusion", "规则 | 来源 | 结论") + " |",
             "|---|---|---|"]

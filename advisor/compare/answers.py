@@ -1,0 +1,83 @@
+"""What the comparison answers, each from the Pareto front only (a dominated point is never an
+answer): the cheapest setup that meets the deadline, the fastest within the monthly budget,
+the best net value when time has a value, and the fastest and the cheapest of all.
+
+Ties go to the other axis (the cheapest of equally fast, the fastest of equally cheap), so an
+answer is never a point another one beats on both."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from advisor.compare.result import Answer, Point, PointRef
+from advisor.costs.money import money
+from advisor.text.i18n import Text
+
+Entry = tuple[PointRef, Point]
+
+
+def _label(entry: Entry, labels: dict[str, Text]) -> Text:
+    ref, point = entry
+    name = labels[ref.option]
+    gpus_en = "1 GPU" if ref.gpus == 1 else f"{ref.gpus} GPUs"
+    gpus_zh = "单卡" if ref.gpus == 1 else f"{ref.gpus} 卡"
+    return Text(en=f"{name.en} at {gpus_en}", zh=f"{name.zh}，{gpus_zh}")
+
+
+def answers(front: Sequence[Entry], labels: dict[str, Text], currency: str, *,
+            deadline_days: float | None, budget: float | None, valued: bool) -> list[Answer]:
+    out: list[Answer] = []
+    if not front:
+        none = Text(en="no option can run this job at a known price",
+                    zh="没有哪个选项能以已知价格运行此任务")
+        return [Answer(key="fastest", point=None, why=none),
+                Answer(key="cheapest", point=None, why=none)]
+    fastest = min(front, key=lambda e: (e[1].run_hours, e[1].cost_per_month))
+    cheapest = min(front, key=lambda e: (e[1].cost_per_month, e[1].run_hours))
+    out.append(Answer(key="fastest", point=fastest[0], why=_says(
+        fastest, labels, currency, "the fastest of all", "所有选项中最快")))
+    out.append(Answer(key="cheapest", point=cheapest[0], why=_says(
+        cheapest, labels, currency, "the cheapest a month", "每月最便宜")))
+    if deadline_days is not None:
+        meeting = [e for e in front if e[1].meets_deadline]
+        if meeting:
+            best = min(meeting, key=lambda e: (e[1].cost_per_month, e[1].run_hours))
+            out.append(Answer(key="deadline", point=best[0], why=_says(
+                best, labels, currency, f"the cheapest that meets the {deadline_days:g}-day "
+                                        "deadline", f"能赶上 {deadline_days:g} 天截止时间的最便宜配置")))
+        else:
+            out.append(Answer(key="deadline", point=None, why=Text(
+                en=f"no option finishes the runs due before the {deadline_days:g}-day deadline",
+                zh=f"没有哪个选项能在 {deadline_days:g} 天的截止时间前完成应跑的训练")))
+    if budget is not None:
+        within = [e for e in front if e[1].within_budget]
+        if within:
+            best = min(within, key=lambda e: (e[1].run_hours, e[1].cost_per_month))
+            out.append(Answer(key="budget", point=best[0], why=_says(
+                best, labels, currency, f"the fastest within {money(budget, currency)} a month",
+                f"每月 {money(budget, currency)} 预算内最快")))
+        else:
+            out.append(Answer(key="budget", point=None, why=Text(
+                en=f"no option costs {money(budget, currency)} a month or less",
+                zh=f"没有哪个选项每月花费不超过 {money(budget, currency)}")))
+    if valued:
+        scored = [e for e in front if e[1].net_value_per_month is not None]
+        if scored:
+            best = max(scored, key=lambda e: (round(e[1].net_value_per_month or 0.0, 6),
+                                              -e[1].cost_per_month))
+            value = money(best[1].net_value_per_month or 0.0, currency)
+            out.append(Answer(key="net_value", point=best[0], why=_says(
+                best, labels, currency, f"the best net value ({value} a month: time saved "
+                                        "less the extra cost)",
+                f"净收益最高（每月 {value}：省下时间的价值减去多花的钱）")))
+    return out
+
+
+def _says(entry: Entry, labels: dict[str, Text], currency: str, en: str, zh: str) -> Text:
+    """"<option> at N GPUs: 7.8 h a run, ¥16,708 a month (<why>)"."""
+    name = _label(entry, labels)
+    p = entry[1]
+    return Text(en=f"{name.en}: {p.run_hours:,.1f} h a run, "
+                   f"{money(p.cost_per_month, currency)} a month ({en})",
+                zh=f"{name.zh}：每次 {p.run_hours:,.1f} 小时，每月 "
+                   f"{money(p.cost_per_month, currency)}（{zh}）")

@@ -1,0 +1,207 @@
+"""``compare(profile)``: the user's setup beside other setups, each at every GPU count it can
+have, on time per run and money a month; the Pareto front; the answers.
+
+Every option is a whole profile (``advisor.compare.options``); its figures are those
+``recommend`` gives for it. Net values share one baseline, the user's setup at its fewest GPUs
+that can run the job, so they can be compared across options; the value of time comes from the
+user's profile (``economics.time_value``, ``value_per_day``), as do the deadline and the
+monthly budget.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from advisor.catalog import Catalog, load_catalog
+from advisor.catalog.price_age import PriceUse, stale_warnings
+from advisor.compare.answers import answers as find_answers
+from advisor.compare.evaluate import Evaluated, evaluate, option_result, verdict_of
+from advisor.compare.options import Context, Option, default_options, setup_option
+from advisor.compare.pareto import Candidate, dominators, front, tie
+from advisor.compare.result import Comparison, OptionResult, PointRef
+from advisor.compare.spec import parse_spec
+from advisor.costs.inputs import choose_currency, choose_market
+from advisor.costs.model import meets_deadline, time_value_per_month
+from advisor.files.errors import InputError
+from advisor.profile import Currency, Market, Profile, TimeValue
+from advisor.text.i18n import Text
+
+
+def options_for(profile: Profile, *, specs: Sequence[str] = (), setups: Sequence[str] = (),
+                market: Market | str | None = None, catalog: Catalog | None = None
+                ) -> list[Option]:
+    """The options to compare: with no ``specs`` or ``setups``, every source's
+    (``default_options``); with some, the user's setup, its alternatives and those named."""
+    catalog = catalog or load_catalog()
+    ctx = _context(profile, market, catalog)
+    named = bool(specs or setups)
+    out = default_options(profile, ctx, catalog_options=not named)
+    by_id = {s.id: s for s in catalog.setups}
+    for name in setups:
+        setup = by_id.get(name)
+        if setup is None:
+            raise InputError.single(
+                f"--setup {name!r}: no such ready setup; known: {', '.join(by_id)}",
+                f"--setup {name!r}：没有这个现成配置；可选：{', '.join(by_id)}", path="--setup")
+        out.append(setup_option(profile, ctx, setup))
+    for i, text in enumerate(specs):
+        out.append(parse_spec(text, profile, ctx, i))
+    return out
+
+
+def _context(profile: Profile, market: Market | str | None, catalog: Catalog) -> Context:
+    where = choose_market(profile, market)
+    _, given_in = choose_currency(profile, where, None)
+    return Context(catalog, where, Currency(given_in))
+
+
+def compare(profile: Profile, options: Sequence[Option] | None = None, *,
+            specs: Sequence[str] = (), setups: Sequence[str] = (),
+            market: Market | str | None = None, currency: str | None = None,
+            catalog: Catalog | None = None, verdicts: bool = True) -> Comparison:
+    """The comparison of ``options`` (default: ``options_for(profile, ...)``) for the
+    workload of ``profile``; ``verdicts``: also each option's rule verdict (the slow part:
+    the rule engine runs once per option)."""
+    catalog = catalog or load_catalog()
+    where = choose_market(profile, market)
+    out_currency, given_in = choose_currency(profile, where, currency)
+    if options is None:
+        options = options_for(profile, specs=specs, setups=setups, market=where,
+                              catalog=catalog)
+    evaluated = [evaluate(o, catalog, out_currency) for o in options]
+    results = [option_result(ev) for ev in evaluated]
+    baseline = _baseline(results)
+    _value_and_limits(profile, results, baseline, catalog, given_in, out_currency)
+    refs = _front_and_dominance(results)
+    if verdicts:
+        yours = next((r for r in results if r.kind == "yours"), None)
+        for ev, res in zip(evaluated, results, strict=True):
+            res.verdict = verdict_of(ev)
+            point = res.point(res.verdict.gpus)
+            if point is None and yours is not None and res.verdict.gpus < ev.option.min_gpus:
+                point = yours.point(res.verdict.gpus)  # below its start it is the user's setup
+            if point is not None and point.dominated_by is not None:
+                res.verdict.dominated_by = point.dominated_by
+    labels = {r.id: r.label for r in results}
+    entries = [(ref, _at(results, ref)) for ref in refs]
+    eco = profile.economics
+    budget = None if eco.monthly_budget is None else \
+        catalog.convert(eco.monthly_budget, given_in, out_currency)
+    valued = eco.time_value not in (None, TimeValue.none) and (eco.value_per_day or 0) > 0
+    found = find_answers(entries, labels, out_currency, deadline_days=eco.deadline_days,
+                         budget=budget, valued=valued)
+    return Comparison(currency=out_currency, market=where.value, options=results, front=refs,
+                      answers=found, baseline=baseline, notes=_notes(evaluated),
+                      price_warnings=_stale(evaluated))
+
+
+def _at(results: list[OptionResult], ref: PointRef):
+    point = next(r for r in results if r.id == ref.option).point(ref.gpus)
+    assert point is not None
+    return point
+
+
+def _baseline(results: list[OptionResult]) -> PointRef | None:
+    """The user's setup at its fewest GPUs that can run the job (else the first option's)."""
+    for res in sorted(results, key=lambda r: r.kind != "yours"):
+        fitting = [p for p in res.points if p.fits and p.priced]
+        if fitting:
+            return PointRef(option=res.id, gpus=min(p.gpus for p in fitting))
+    return None
+
+
+def _value_and_limits(profile: Profile, results: list[OptionResult], baseline: PointRef | None,
+                      catalog: Catalog, given_in: str, currency: str) -> None:
+    """Time value and net value against the baseline, the deadline and the budget, per point
+    (F02, F12: the same functions the cost model uses)."""
+    eco, training = profile.economics, profile.training
+    per_day = 0.0
+    if eco.time_value not in (None, TimeValue.none) and eco.value_per_day:
+        per_day = catalog.convert(eco.value_per_day, given_in, currency)
+    budget = None if eco.monthly_budget is None else \
+        catalog.convert(eco.monthly_budget, given_in, currency)
+    base_hours = training.run_hours_one_gpu
+    base_cost = 0.0
+    if baseline is not None:
+        base_point = _at(results, baseline)
+        base_hours, base_cost = base_point.run_hours, base_point.cost_per_month
+    for res in results:
+        for p in res.points:
+            if not (p.fits and p.priced):
+                continue
+            if eco.deadline_days is not None:
+                p.meets_deadline = meets_deadline(training.runs_per_month, eco.deadline_days,
+                                                  p.run_hours)
+            if budget is not None:
+                p.within_budget = p.cost_per_month <= budget * (1 + 1e-9)
+            if per_day > 0 and baseline is not None:
+                value = time_value_per_month(training.runs_per_month, base_hours, p.run_hours,
+                                             per_day)
+                p.time_value_per_month = value
+                p.net_value_per_month = value - (p.cost_per_month - base_cost)
+
+
+def _front_and_dominance(results: list[OptionResult]) -> list[PointRef]:
+    candidates = [Candidate((r.id, p.gpus), p.run_hours, p.cost_per_month)
+                  for r in results for p in r.points if p.fits and p.priced]
+    on_front = front(candidates)
+    beaten = dominators(candidates, on_front)
+    # Exact ties on the front (the same machine reached two ways): the option listed first
+    # stands for both; the other says which point it equals.
+    order = {r.id: i for i, r in enumerate(results)}
+    kept: list[Candidate] = []
+    same: dict[tuple[str, int], Candidate] = {}
+    for c in sorted(on_front, key=lambda c: (order[c.key[0]], c.key[1])):
+        twin = next((k for k in kept if tie(k, c)), None)
+        if twin is None:
+            kept.append(c)
+        else:
+            same[c.key] = twin
+    on_front = [c for c in on_front if c.key not in same]
+    front_keys = {c.key for c in on_front}
+    for r in results:
+        for p in r.points:
+            key = (r.id, p.gpus)
+            p.on_front = key in front_keys
+            if key in beaten:
+                winner = beaten[key]
+                winner = same.get(winner.key, winner)  # the twin that stands for it
+                p.dominated_by = PointRef(option=winner.key[0], gpus=winner.key[1])
+            if key in same:
+                p.same_as = PointRef(option=same[key].key[0], gpus=same[key].key[1])
+        runnable = [p for p in r.points if p.fits and p.priced]
+        r.dominated = bool(runnable) and all(p.dominated_by is not None
+                                             and p.dominated_by.option != r.id
+                                             for p in runnable)
+    return [PointRef(option=c.key[0], gpus=c.key[1]) for c in on_front]
+
+
+def _notes(evaluated: list[Evaluated]) -> list[Text]:
+    out: list[Text] = []
+    no_card = [ev.option.label for ev in evaluated
+               if ev.costs.mode == "own" and not ev.costs.own_priced]
+    no_offer = [ev.option.label for ev in evaluated
+                if ev.costs.mode == "cloud" and not ev.costs.cloud_priced]
+    for missing, field_name, labels in (("card", "economics.gpu_price", no_card),
+                                        ("cloud", "economics.cloud_price_per_gpu_hour",
+                                         no_offer)):
+        if not labels:
+            continue
+        what_en = "no card price" if missing == "card" else "renting has no price"
+        what_zh = "没有显卡价格" if missing == "card" else "没有租用价格"
+        out.append(Text(en=f"not on the chart ({what_en}; set {field_name}): "
+                           + "; ".join(t.en for t in labels),
+                        zh=f"未画在图上（{what_zh}；请填写 {field_name}）："
+                           + "；".join(t.zh for t in labels)))
+    never = [ev.option.label for ev in evaluated if not any(ev.projection.fits)]
+    if never:
+        out.append(Text(en="the model fits none of its GPU counts: " +
+                           "; ".join(t.en for t in never),
+                        zh="模型在这些选项的任何卡数下都放不下：" + "；".join(t.zh for t in never)))
+    return out
+
+
+def _stale(evaluated: list[Evaluated]) -> list[Text]:
+    uses = [PriceUse(Text(en=u["what"] or "", zh=u["what_zh"] or ""), u["entry"] or "",
+                     u["as_of"]) for ev in evaluated for u in ev.costs.prices_used]
+    return stale_warnings(uses)

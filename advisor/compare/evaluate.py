@@ -1,0 +1,96 @@
+"""One option evaluated: its projection and cost report exactly as ``recommend`` makes them on
+the option's profile (``considered`` then ``estimate_costs``), read into points; the rule
+verdict, when asked for, from the same projection and costs (``recommend_from``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from advisor.catalog import Catalog, resolve_gpu
+from advisor.compare.options import Option
+from advisor.compare.result import OptionResult, OptionVerdict, Point
+from advisor.costs import estimate_costs
+from advisor.costs.breakeven import (
+    HOURS_PER_MONTH,
+    breakeven_hours_per_month,
+    breakeven_month_limit,
+    breakeven_months,
+)
+from advisor.costs.result import CostReport
+from advisor.scaling.result import Projection
+from advisor.verdict.beyond import Beyond, considered
+
+
+@dataclass(frozen=True)
+class Evaluated:
+    option: Option
+    projection: Projection
+    costs: CostReport
+    larger: Beyond
+
+
+def evaluate(option: Option, catalog: Catalog, currency: str) -> Evaluated:
+    """The projection and costs ``recommend(option.profile, currency=currency)`` shows."""
+    projection, larger = considered(option.profile)
+    costs = estimate_costs(option.profile, projection, currency=currency, catalog=catalog)
+    return Evaluated(option, projection, costs, larger)
+
+
+def points(ev: Evaluated) -> list[Point]:
+    pr, co = ev.projection, ev.costs
+    horizon = co.priced_with.get("horizon_months", 0.0)
+    runs_pm = co.priced_with.get("runs_per_month", 0.0)
+    cloud_hour = co.priced_with.get("cloud_per_gpu_hour")
+    kwh = co.priced_with.get("electricity_per_kwh", 0.0)
+    pue = co.priced_with.get("pue", 1.0)
+    both = co.own_priced and co.cloud_priced and cloud_hour is not None
+    # Owned without a card price would leave the cards out of the cost: not comparable.
+    priced = co.mode_priced and (co.own_priced if co.mode == "own" else co.cloud_priced)
+    out = []
+    for i, n in enumerate(pr.gpus):
+        if n < ev.option.min_gpus:
+            continue
+        hours = pr.run_hours[i]
+        hours_pm = breakeven = None
+        if both and horizon > 0:
+            own_hour = co.power_w[i] / 1000.0 * pue * kwh
+            hours_pm = breakeven_hours_per_month(co.capex[i], horizon, n * cloud_hour,
+                                                 own_hour)
+            if hours_pm is not None and hours_pm > HOURS_PER_MONTH:
+                hours_pm = None  # even training around the clock owning does not pay
+            usage = min(runs_pm * hours, HOURS_PER_MONTH)
+            breakeven = breakeven_months(co.capex[i], usage * own_hour,
+                                         usage * n * cloud_hour)
+            if breakeven is not None and breakeven > breakeven_month_limit(horizon):
+                breakeven = None
+        out.append(Point(
+            gpus=n, nodes=pr.nodes[i], fits=pr.fits[i], priced=priced,
+            speedup=pr.speedup[i], speedup_low=pr.speedup_low[i],
+            speedup_high=pr.speedup_high[i], run_hours=hours,
+            runs_per_month_capacity=HOURS_PER_MONTH / hours if hours > 0 else float("inf"),
+            cost_per_run=co.cost_per_run[i], cost_per_month=co.cost_per_month[i],
+            deployment=co.deployment[i] if co.deployment else ev.option.deployment,
+            capex=co.capex[i], breakeven_hours_per_month=hours_pm,
+            breakeven_months=breakeven))
+    return out
+
+
+def option_result(ev: Evaluated) -> OptionResult:
+    o, hw = ev.option, ev.option.profile.hardware
+    spec = resolve_gpu(hw.gpu, hw.intra_link)
+    return OptionResult(
+        id=o.id, kind=o.kind, label=o.label, gpu=spec.id, gpu_name=spec.name,  # type: ignore
+        gpus_per_node=hw.gpus_per_node, intra_link=hw.intra_link.value,
+        inter_link=hw.inter_link.value, deployment=o.deployment, spec=o.spec,  # type: ignore
+        points=points(ev), notes=list(o.notes))
+
+
+def verdict_of(ev: Evaluated) -> OptionVerdict:
+    """The rule base's verdict on the option's profile, from the same projection and costs
+    (what ``recommend(option.profile)`` returns)."""
+    from advisor.verdict.recommendation import recommend_from
+
+    rec = recommend_from(ev.option.profile, ev.projection, ev.costs, larger=ev.larger)
+    v = rec.verdict
+    return OptionVerdict(rating=v.rating, gpus=v.gpus, deployment=v.deployment,
+                         runnable=v.runnable, headline=v.headline)

@@ -1,0 +1,157 @@
+"""The setups a comparison weighs, each a whole profile: the same workload on other hardware
+or other money (an ``Option``), so every figure comes from ``recommend``'s own pipeline.
+
+Where options come from (``default_options``; the CLI and the wizard add ``--option`` specs
+and ``--setup`` ids):
+
+- ``yours``: the profile as given, owned (or rented, when its mode is cloud);
+- ``more``: more of the same cards: twice the machines over the profile's network (or the one
+  such machines usually have), and, for a workstation of up to four cards, one machine with
+  twice as many (an 8-GPU server: F23, F32);
+- ``cloud``: the same GPUs rented: at the catalog's representative price, and the market's
+  cheapest on-demand, spot and reserved offers for the card where published;
+- ``setup``: the ready setups of the catalog for this market (``resources/catalog/setups.yaml``);
+- ``alternative``: the profile's own ``alternatives:``;
+- ``change``: setting changes of the same hardware. **Extension point**: issue 17 ("Fine-tuning
+  and setups that fit") is not built yet; it adds its changes with ``register_source`` (a
+  function of the profile and the context returning Options of kind ``change``), and they are
+  compared like any other option.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from advisor.catalog import resolve_gpu
+from advisor.catalog.entries import ReadySetup
+from advisor.compare.option import (
+    MAX_TOTAL_GPUS,
+    Context,
+    Option,
+    on_its_gpu,
+    owned,
+    settled,
+    shape_text,
+    speed_note,
+    with_changes,
+)
+from advisor.compare.rent import rent_the_same
+from advisor.profile import EconomicsMode, InterLink, IntraLink, Profile, apply_alternative
+from advisor.scaling.project import default_inter_link
+from advisor.text.i18n import Text
+
+OptionSource = Callable[[Profile, Context], list[Option]]
+_SOURCES: list[tuple[str, OptionSource]] = []
+
+
+def register_source(name: str, source: OptionSource) -> None:
+    """Add a source of options (issue 17's setting changes register here)."""
+    if name not in {n for n, _ in _SOURCES}:
+        _SOURCES.append((name, source))
+
+
+def unregister_source(name: str) -> None:
+    _SOURCES[:] = [(n, s) for n, s in _SOURCES if n != name]
+
+
+# -- the sources -------------------------------------------------------------------------------
+
+def yours(profile: Profile, ctx: Context) -> list[Option]:
+    mine = settled(with_changes(profile, economics=owned(profile), keep_measured=True), ctx)
+    deployment = "cloud" if mine.economics.mode == EconomicsMode.cloud else "own"
+    shape = shape_text(mine)
+    how = Text(en="own", zh="自建") if deployment == "own" else Text(en="rented", zh="租用")
+    return [Option("yours", "yours", Text(en=f"Your setup ({shape.en}, {how.en})",
+                                          zh=f"你的配置（{shape.zh}，{how.zh}）"),
+                   mine, deployment)]
+
+
+def more_of_the_same(profile: Profile, ctx: Context) -> list[Option]:
+    hw = profile.hardware
+    base = with_changes(profile, economics=owned(profile), keep_measured=True)
+    out: list[Option] = []
+    spec = resolve_gpu(hw.gpu, hw.intra_link)
+    if hw.total_gpus * 2 <= MAX_TOTAL_GPUS:
+        link = hw.inter_link if hw.inter_link != InterLink.none else \
+            default_inter_link(profile, spec)
+        twice = settled(with_changes(base, hardware={"nodes": hw.nodes * 2, "inter_link": link},
+                              keep_measured=True), ctx)
+        shape = shape_text(twice)
+        out.append(Option("more_machines", "more", Text(en=f"Twice the machines ({shape.en})",
+                                                        zh=f"机器加倍（{shape.zh}）"),
+                          twice, "cloud" if base.economics.mode == EconomicsMode.cloud
+                          else "own", min_gpus=hw.total_gpus + 1))
+    if hw.nodes == 1 and spec.nvlink != "sxm" and hw.gpus_per_node <= 4 and \
+            hw.intra_link != IntraLink.nvlink_bridge:
+        bigger = settled(with_changes(base, hardware={"gpus_per_node": hw.gpus_per_node * 2},
+                               keep_measured=True), ctx)
+        shape = shape_text(bigger)
+        out.append(Option("more_cards", "more",
+                          Text(en=f"Twice the cards in one machine ({shape.en})",
+                               zh=f"单机卡数加倍（{shape.zh}）"),
+                          bigger, "cloud" if base.economics.mode == EconomicsMode.cloud
+                          else "own", min_gpus=hw.gpus_per_node + 1))
+    return out
+
+
+def setup_option(profile: Profile, ctx: Context, setup: ReadySetup) -> Option:
+    """A ready setup, owned: the catalog's card and machine prices (the user's own prices are
+    for their hardware; their site's electricity and PUE still apply)."""
+    same_gpu = isinstance(profile.hardware.gpu, str) and \
+        resolve_gpu(profile.hardware.gpu, profile.hardware.intra_link).id == setup.gpu
+    hardware: dict[str, Any] = {
+        "gpu": setup.gpu, "gpus_per_node": setup.gpus_per_node, "nodes": setup.max_nodes,
+        "intra_link": setup.intra_link, "inter_link": setup.inter_link,
+        "cooling": setup.cooling or resolve_gpu(setup.gpu).default_cooling,
+        "virtualization": "bare_metal", "vgpus_per_physical_gpu": None,
+        "max_gpu_temp_c": None, "allreduce_busbw_gbs": None}
+    economics: dict[str, Any] = {"mode": EconomicsMode.own, "base_system_price": None}
+    if not same_gpu:
+        economics.update(gpu_price=None, cloud_price_per_gpu_hour=None)
+    changed = settled(with_changes(profile, hardware=hardware, economics=economics), ctx)
+    note = speed_note(profile, changed)
+    return Option(f"setup:{setup.id}", "setup", setup.name_text, changed, "own",
+                  notes=(note,) if note else ())
+
+
+def ready_setups(profile: Profile, ctx: Context) -> list[Option]:
+    return [setup_option(profile, ctx, s) for s in ctx.catalog.setups
+            if s.market is None or s.market == ctx.market]
+
+
+def alternatives(profile: Profile, ctx: Context) -> list[Option]:
+    out = []
+    for i, alt in enumerate(profile.alternatives):
+        changed = on_its_gpu(profile, apply_alternative(profile, alt, i))
+        deployment = "cloud" if changed.economics.mode == EconomicsMode.cloud else "own"
+        if changed.economics.mode == EconomicsMode.compare:
+            changed = with_changes(changed, economics={"mode": EconomicsMode.own}, keep_measured=True)
+        # The alternative's own market and currency, when it sets them; else the profile's.
+        market = changed.economics.market or ctx.market
+        currency = changed.economics.currency or ctx.currency
+        alt_ctx = Context(ctx.catalog, market, currency)
+        note = speed_note(profile, changed)
+        out.append(Option(f"alt:{i}", "alternative", Text(en=alt.name, zh=alt.label("zh")),
+                          settled(changed, alt_ctx), deployment,
+                          notes=(note,) if note else ()))
+    return out
+
+
+register_source("yours", yours)
+register_source("more", more_of_the_same)
+register_source("cloud", rent_the_same)
+register_source("setups", ready_setups)
+register_source("alternatives", alternatives)
+
+
+def default_options(profile: Profile, ctx: Context, *, catalog_options: bool = True
+                    ) -> list[Option]:
+    """Every source's options (``catalog_options`` False: only yours and the profile's
+    alternatives, as when the user names the other options)."""
+    out: list[Option] = []
+    for name, source in _SOURCES:
+        if not catalog_options and name not in ("yours", "alternatives"):
+            continue
+        out.extend(source(profile, ctx))
+    return out

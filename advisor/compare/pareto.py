@@ -1,0 +1,74 @@
+"""The Pareto front of time per run against monthly cost, and what dominates the rest.
+
+A point dominates another when it is no slower and no dearer, and better on one of the two
+(within a relative tolerance, so two prices that differ in the tenth digit are a tie). Only
+points that can run (the model fits) and have a price take part. A dominated point is never an
+answer (``advisor.compare.answers`` picks from the front); each one names a point that
+dominates it: the cheapest of those, then the fastest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+REL_TOL = 1e-9
+
+
+@dataclass(frozen=True)
+class Candidate:
+    key: tuple[str, int]  # (option id, GPU count)
+    hours: float  # time per run
+    cost: float  # cost per month
+
+
+def _le(a: float, b: float) -> bool:
+    return a <= b + REL_TOL * max(abs(a), abs(b), 1.0)
+
+
+def _lt(a: float, b: float) -> bool:
+    return a < b - REL_TOL * max(abs(a), abs(b), 1.0)
+
+
+def tie(a: Candidate, b: Candidate) -> bool:
+    """The same time and the same cost (within the tolerance)."""
+    return _le(a.hours, b.hours) and _le(b.hours, a.hours) and _le(a.cost, b.cost) and \
+        _le(b.cost, a.cost)
+
+
+def dominates(a: Candidate, b: Candidate) -> bool:
+    return _le(a.hours, b.hours) and _le(a.cost, b.cost) and \
+        (_lt(a.hours, b.hours) or _lt(a.cost, b.cost))
+
+
+def front(candidates: Sequence[Candidate]) -> list[Candidate]:
+    """The candidates no other dominates, fastest first (exact ties both stay: neither is
+    better)."""
+    ordered = sorted(candidates, key=lambda c: (c.hours, c.cost, c.key))
+    out: list[Candidate] = []
+    best: Candidate | None = None
+    for c in ordered:
+        if best is None or _lt(c.cost, best.cost):
+            out.append(c)
+            best = c
+        elif _le(c.cost, best.cost) and _le(c.hours, best.hours):
+            out.append(c)  # the same time and cost as the last front point
+    return out
+
+
+def dominators(candidates: Sequence[Candidate], on_front: Sequence[Candidate]
+               ) -> dict[tuple[str, int], Candidate]:
+    """For every candidate off the front: the front point that dominates it, the cheapest
+    first (a front point dominates every point it is better than: the front covers them)."""
+    keys = {c.key for c in on_front}
+    cheapest_first = sorted(on_front, key=lambda c: (c.cost, c.hours, c.key))
+    out: dict[tuple[str, int], Candidate] = {}
+    for c in candidates:
+        if c.key in keys:
+            continue
+        winner = next((f for f in cheapest_first if dominates(f, c)), None)
+        # Within the tolerance dominance may not chain; the front point no worse on both
+        # then stands for it (there always is one: the sweep put it off the front for it).
+        out[c.key] = winner or next(f for f in cheapest_first
+                                    if _le(f.hours, c.hours) and _le(f.cost, c.cost))
+    return out

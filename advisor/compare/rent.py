@@ -1,0 +1,75 @@
+"""The user's GPUs rented: at the catalog's representative price, and at the market's cheapest
+on-demand, spot and reserved offers for the card (``rent_the_same``); any offer as an option
+(``offer_option``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from advisor.catalog import resolve_gpu
+from advisor.catalog.entries import CloudOffer
+from advisor.compare.option import Context, Option, settled, shape_text, usual_link, with_changes
+from advisor.costs.money import unit_price
+from advisor.profile import EconomicsMode, Profile
+from advisor.text.i18n import Text
+
+
+def rent_the_same(profile: Profile, ctx: Context) -> list[Option]:
+    """The profile's GPUs rented: at the representative price, and at the market's cheapest
+    on-demand, spot and reserved offers for the card (each converted to the profile's
+    currency: the option's profile is then priced at exactly that offer)."""
+    if not isinstance(profile.hardware.gpu, str):
+        return []
+    spec = resolve_gpu(profile.hardware.gpu, profile.hardware.intra_link)
+    shape = shape_text(profile)
+    base = with_changes(profile, economics={"mode": EconomicsMode.cloud}, keep_measured=True)
+    out: list[Option] = []
+    if profile.economics.mode != EconomicsMode.cloud:
+        if ctx.catalog.cloud_quote(spec.id, ctx.currency.value, ctx.market) is not None or \
+                profile.economics.cloud_price_per_gpu_hour is not None:
+            out.append(Option("rent_typical", "cloud",
+                              Text(en=f"Rent {shape.en} (typical price)",
+                                   zh=f"租用 {shape.zh}（典型价格）"),
+                              settled(base, ctx), "cloud"))
+    offers = [o for o in ctx.catalog.offers_for(spec.id, ctx.market)
+              if o.market_of == ctx.market]
+    for kind, word in (("on_demand", Text(en="cheapest offer", zh="最便宜报价")),
+                       ("spot", Text(en="spot", zh="竞价")),
+                       ("reserved", Text(en="reserved", zh="包年包月"))):
+        kinds = ("on_demand", "community") if kind == "on_demand" else (kind,)
+        pool = [o for o in offers if o.kind in kinds]
+        if not pool:
+            continue
+        offer = min(pool, key=lambda o: (ctx.catalog.convert(o.per_gpu_hour, o.currency.value,
+                                                              ctx.currency.value), o.id))
+        out.append(offer_option(profile, ctx, offer, f"rent_{kind}", word))
+    return out
+
+
+def offer_option(profile: Profile, ctx: Context, offer: CloudOffer, option_id: str,
+                 word: Text | None = None, shape_from_offer: bool = False) -> Option:
+    """``profile`` rented at ``offer``'s price per GPU-hour (in the profile's currency);
+    ``shape_from_offer``: on the offer's instances (its GPU, size and link) instead."""
+    price = ctx.catalog.convert(offer.per_gpu_hour, offer.currency.value, ctx.currency.value)
+    economics = {"mode": EconomicsMode.cloud, "cloud_price_per_gpu_hour": price}
+    hardware: dict[str, Any] = {}
+    if shape_from_offer:
+        size = offer.largest_instance
+        hardware = {"gpu": offer.gpu, "gpus_per_node": size,
+                    "intra_link": offer.intra_link or usual_link(offer.gpu, size)}
+    changed = settled(with_changes(profile, hardware=hardware, economics=economics,
+                            keep_measured=not shape_from_offer), ctx)
+    who = offer.provider_text
+    kind = word or Text(en=offer.kind.replace("_", "-"), zh=offer.kind)
+    term = ""
+    if offer.term_months:
+        term = f", {offer.term_months} mo"
+    per = unit_price(price, ctx.currency.value)
+    shape = shape_text(changed)
+    label = Text(en=f"Rent {shape.en}: {who.en} {kind.en}{term} ({per}/GPU-h)",
+                 zh=f"租用 {shape.zh}：{who.zh}{kind.zh}{term}（每卡时 {per}）")
+    note = Text(en=f"{offer.id}: {offer.instance or offer.provider}, {offer.as_of or 'undated'}",
+                zh=f"{offer.id}：{who.zh}，{offer.as_of or '无日期'}")
+    return Option(option_id, "cloud", label, changed, "cloud", notes=(note,))
+
+

@@ -1,0 +1,173 @@
+"""The Pareto front and the answers: no dominated point is ever an answer or recommended (the
+output names what dominates it), a cheaper price never makes an option look worse, and every
+option's figures are those of ``recommend`` on the option's own profile."""
+
+from __future__ import annotations
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from advisor.catalog.profile_check import parse_profile_text
+from advisor.compare import compare, options_for
+from advisor.compare.answers import answers
+from advisor.compare.pareto import Candidate, dominates, dominators, front
+from advisor.compare.result import Point, PointRef
+from advisor.text.i18n import Text
+from advisor.verdict.recommendation import recommend
+from tests.support.compare import every_point, small_profile
+from tests.support.ui import EXAMPLES
+
+# -- the front itself, on any points ------------------------------------------------------------
+
+POINTS = st.lists(st.tuples(st.sampled_from(["a", "b", "c", "d"]), st.integers(1, 8),
+                            st.floats(0.1, 1000, allow_nan=False),
+                            st.floats(0.0, 1e6, allow_nan=False)),
+                  min_size=1, max_size=40, unique_by=lambda t: (t[0], t[1]))
+
+
+@settings(deadline=None)
+@given(POINTS)
+def test_nothing_on_the_front_is_dominated_and_everything_else_is(raw):
+    candidates = [Candidate((o, n), h, c) for o, n, h, c in raw]
+    on_front = front(candidates)
+    assert on_front
+    for f in on_front:
+        assert not any(dominates(c, f) for c in candidates)
+    beaten = dominators(candidates, on_front)
+    keys = {f.key for f in on_front}
+    for c in candidates:
+        assert (c.key in keys) != (c.key in beaten)
+        if c.key in beaten:
+            assert beaten[c.key].key in keys
+            winner = beaten[c.key]
+            assert winner.hours <= c.hours * (1 + 1e-9) and winner.cost <= c.cost * (1 + 1e-9) + 1e-9
+
+
+@settings(deadline=None)
+@given(POINTS, st.floats(1, 60), st.floats(0, 1e6))
+def test_every_answer_is_on_the_front(raw, deadline, budget):
+    candidates = [Candidate((o, n), h, c) for o, n, h, c in raw]
+    entries = []
+    for c in front(candidates):
+        point = Point(gpus=c.key[1], nodes=1, fits=True, priced=True, speedup=1, speedup_low=1,
+                      speedup_high=1, run_hours=c.hours, runs_per_month_capacity=1,
+                      cost_per_run=c.cost, cost_per_month=c.cost, deployment="own", capex=0,
+                      meets_deadline=c.hours <= deadline, within_budget=c.cost <= budget,
+                      net_value_per_month=-c.cost - c.hours)
+        entries.append((PointRef(option=c.key[0], gpus=c.key[1]), point))
+    labels = {o: Text(en=o, zh=o) for o in "abcd"}
+    found = answers(entries, labels, "USD", deadline_days=deadline, budget=budget, valued=True)
+    chosen = [a.point for a in found if a.point is not None]
+    assert chosen
+    for ref in chosen:
+        me = next(c for c in candidates if c.key == (ref.option, ref.gpus))
+        assert not any(dominates(c, me) for c in candidates)
+
+
+# -- the whole comparison -----------------------------------------------------------------------
+
+SPECS = ["4x rtx4090 own", "2x rtx3090 nvlink_bridge own", "4x rtx4090 cloud=0.6",
+         "8x l40s pcie4 own"]
+PRICES = st.fixed_dictionaries({
+    "gpu_price": st.floats(300, 4000), "cloud_price_per_gpu_hour": st.floats(0.1, 3),
+    "electricity_per_kwh": st.floats(0.05, 0.6), "value_per_day": st.floats(0, 3000),
+    "monthly_budget": st.floats(100, 20_000), "deadline_days": st.floats(2, 60)})
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(PRICES)
+def test_no_dominated_option_is_ever_recommended(prices):
+    result = compare(small_profile(**prices), specs=SPECS, verdicts=False)
+    points = every_point(result)
+    for answer in result.answers:
+        if answer.point is None:
+            continue
+        me = result.at(answer.point)
+        assert me.on_front and me.dominated_by is None
+        for _, other in points:
+            assert not (other.run_hours <= me.run_hours and other.cost_per_month <=
+                        me.cost_per_month and (other.run_hours < me.run_hours * (1 - 1e-9) or
+                                               other.cost_per_month < me.cost_per_month *
+                                               (1 - 1e-9)))
+    for option_id, p in points:  # the output says what dominates every dominated point
+        if not p.on_front and p.same_as is None:
+            assert p.dominated_by is not None, (option_id, p.gpus)
+            winner = result.at(p.dominated_by)
+            assert winner.on_front
+            assert winner.run_hours <= p.run_hours * (1 + 1e-9)
+            assert winner.cost_per_month <= p.cost_per_month * (1 + 1e-9)
+
+
+def test_a_dominated_verdict_is_named_and_never_an_answer():
+    result = compare(small_profile(), specs=SPECS)
+    dominated = [o for o in result.options if o.verdict and o.verdict.dominated_by]
+    assert dominated  # the rules pick a count per option; some of those are beaten
+    answered = {(a.point.option, a.point.gpus) for a in result.answers if a.point}
+    for option in dominated:
+        assert (option.id, option.verdict.gpus) not in answered
+        assert result.at(option.verdict.dominated_by).on_front
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(PRICES, st.floats(0.05, 0.95), st.sampled_from(["gpu_price", "cloud_price_per_gpu_hour",
+                                                       "electricity_per_kwh"]))
+def test_a_cheaper_price_never_makes_an_option_look_worse(prices, factor, field):
+    mode = "cloud" if field == "cloud_price_per_gpu_hour" else "own"
+
+    def run(price: float):
+        alt = {"name": "mine", "economics": {"mode": mode, field: price}}
+        profile = small_profile(**prices)
+        data = profile.model_dump(mode="json", exclude_none=True)
+        data["alternatives"] = [alt]
+        return compare(parse_profile_text(yaml.safe_dump(data)), specs=SPECS, verdicts=False)
+
+    before = run(prices[field])
+    after = run(prices[field] * factor)
+    was, now = before.option("alt:0"), after.option("alt:0")
+    for p, q in zip(was.points, now.points, strict=True):
+        assert q.cost_per_month <= p.cost_per_month * (1 + 1e-12)
+        assert q.cost_per_run <= p.cost_per_run * (1 + 1e-12)
+        if p.on_front or p.same_as is not None:
+            assert q.on_front or q.same_as is not None
+        if p.dominated_by is None:
+            assert q.dominated_by is None
+    for answer in before.answers:
+        if answer.point is not None and answer.point.option == "alt:0" and \
+                answer.key != "fastest":
+            again = after.answer(answer.key)
+            assert again.point is not None and again.point.option == "alt:0", answer.key
+
+
+@pytest.mark.parametrize("example", [p for p in EXAMPLES
+                                     if "medium" in p.stem or "large-model" in p.stem
+                                     or p.stem.startswith("plan-")],  # planned from size
+                         ids=lambda p: p.stem)
+def test_every_option_shows_the_numbers_recommend_gives_its_profile(example):
+    from advisor.catalog.profile_check import load_profile
+
+    profile = load_profile(example)
+    options = options_for(profile)
+    result = compare(profile, options)
+    assert len(result.options) == len(options) >= 8
+    for option, shown in zip(options, result.options, strict=True):
+        rec = recommend(option.profile, currency=result.currency)
+        pr, co = rec.projection, rec.costs
+        for p in shown.points:
+            i = pr.gpus.index(p.gpus)
+            assert (p.fits, p.nodes) == (pr.fits[i], pr.nodes[i])
+            assert (p.speedup, p.speedup_low, p.speedup_high) == \
+                (pr.speedup[i], pr.speedup_low[i], pr.speedup_high[i])
+            assert p.run_hours == pr.run_hours[i]
+            assert (p.cost_per_run, p.cost_per_month, p.capex) == \
+                (co.cost_per_run[i], co.cost_per_month[i], co.capex[i])
+        assert shown.verdict.rating == rec.verdict.rating
+        assert shown.verdict.gpus == rec.verdict.gpus
+        assert shown.verdict.headline == rec.verdict.headline
+        at = shown.point(shown.verdict.gpus)
+        if at is None and shown.verdict.gpus < min(p.gpus for p in shown.points):
+            # below where the option starts it is the user's setup, dominated as that is
+            at = next(o for o in result.options if o.kind == "yours").point(shown.verdict.gpus)
+        assert at is not None, (shown.id, shown.verdict.gpus)
+        assert shown.verdict.dominated_by == at.dominated_by

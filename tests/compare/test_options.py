@@ -1,0 +1,109 @@
+"""Where a comparison's options come from: the user's setup, more of the same cards, the same
+GPUs rented (typical, cheapest, spot, reserved offers of the market), the catalog's ready
+setups for the market, the profile's own alternatives (validated like every field, at their
+lines), and the extension point for setting changes (issue 17)."""
+
+from __future__ import annotations
+
+import pytest
+
+from advisor.catalog import load_catalog
+from advisor.catalog.profile_check import parse_profile_text
+from advisor.compare import compare, options_for, register_source, unregister_source
+from advisor.compare.options import Context, Option
+from advisor.files.errors import InputError
+from advisor.text.i18n import Text
+from tests.support.compare import SMALL, small_profile
+
+ALTERNATIVES = SMALL + """alternatives:
+  - name: two machines
+    name_zh: 两台机器
+    hardware: {nodes: 2, inter_link: ethernet_25g}
+  - name: rent A100s
+    hardware: {gpu: a100_sxm4_80gb, gpus_per_node: 8, intra_link: nvswitch}
+    economics: {mode: cloud}
+"""
+
+
+def test_default_options_cover_every_source():
+    options = options_for(small_profile())
+    kinds = {o.kind for o in options}
+    assert {"yours", "more", "cloud", "setup"} <= kinds
+    assert options[0].id == "yours" and options[0].deployment == "own"
+    ids = {o.id for o in options}
+    assert {"more_machines", "more_cards", "rent_typical", "rent_on_demand", "rent_spot",
+            "setup:ws_4x_rtx4090", "setup:hgx_8x_h100"} <= ids
+    # more of the same starts where the user's setup ends (below it, it is the user's again)
+    more = next(o for o in options if o.id == "more_cards")
+    assert more.min_gpus == 3 and more.profile.hardware.gpus_per_node == 4
+    # each option stands on its own: its market and currency are written into it
+    assert all(o.profile.economics.market.value == "US" for o in options)
+    assert all(o.profile.economics.currency.value == "USD" for o in options)
+
+
+def test_setups_follow_the_market():
+    us = {o.id for o in options_for(small_profile())}
+    cn = {o.id for o in options_for(small_profile(market="CN", currency="CNY"))}
+    china_only = {f"setup:{s.id}" for s in load_catalog().setups if s.market is not None}
+    assert china_only and not china_only & us and china_only <= cn
+
+
+def test_rented_options_are_priced_at_their_offer():
+    catalog = load_catalog()
+    options = {o.id: o for o in options_for(small_profile())}
+    spot = options["rent_spot"]
+    offers = [o for o in catalog.offers_for("rtx4090", "US")
+              if o.kind == "spot" and o.market_of == "US"]
+    cheapest = min(o.per_gpu_hour for o in offers)
+    assert spot.profile.economics.cloud_price_per_gpu_hour == pytest.approx(cheapest)
+    assert spot.profile.economics.mode.value == "cloud" and spot.notes
+
+
+def test_alternatives_are_options_with_their_names_in_both_languages():
+    profile = parse_profile_text(ALTERNATIVES)
+    result = compare(profile, specs=["4x rtx4090 own"], verdicts=False)
+    ids = [o.id for o in result.options]
+    assert ids == ["yours", "alt:0", "alt:1", "spec:0"]  # named options: no catalog ones
+    two = result.option("alt:0")
+    assert two.label.en == "two machines" and two.label.zh == "两台机器"
+    assert two.inter_link == "ethernet_25g" and max(p.gpus for p in two.points) == 4
+    a100 = result.option("alt:1")
+    assert a100.gpu == "a100_sxm4_80gb" and a100.deployment == "cloud"
+
+
+@pytest.mark.parametrize("text, where, words", [
+    ("  - name: x\n    hardware: {nodes: 0}\n", "alternatives[0].hardware.nodes", "≥ 1"),
+    ("  - name: x\n    hardware: {gpu: rtx4099}\n", "alternatives[0].hardware.gpu",
+     "unknown GPU"),
+    ("  - name: x\n    hardware: {nodes: 2}\n", "alternatives[0].hardware", "inter_link"),
+    ("  - name: x\n    hardware: {gpu: rtx4090, intra_link: nvswitch}\n",
+     "alternatives[0].hardware.intra_link", "nvswitch"),
+    ("  - name: x\n    economics: {colour: red}\n", "alternatives[0].economics.colour",
+     "unknown key"),
+    ("  - hardware: {nodes: 2}\n", "alternatives[0].name", "required"),
+])
+def test_a_bad_alternative_is_reported_at_its_line(text, where, words):
+    with pytest.raises(InputError) as err:
+        parse_profile_text(SMALL + "alternatives:\n" + text)
+    problem = err.value.problems[0]
+    assert problem.path == where, problem
+    assert words in problem.message_en and problem.message_zh
+    assert problem.line is not None and problem.line > SMALL.count("\n")
+
+
+def test_setting_changes_plug_in_through_the_extension_point():
+    """Issue 17 ("Fine-tuning and setups that fit") is not built; its setting changes will be
+    a source of options like any other, registered here."""
+    def checkpointing(profile, ctx: Context) -> list[Option]:
+        training = profile.training.model_copy(update={"activation_checkpointing": True})
+        changed = profile.model_copy(update={"training": training})
+        return [Option("change:checkpointing", "change",
+                       Text(en="activation checkpointing", zh="激活检查点"), changed, "own")]
+
+    register_source("changes", checkpointing)
+    try:
+        ids = [o.id for o in options_for(small_profile())]
+    finally:
+        unregister_source("changes")
+    assert "change:checkpointing" in ids
+    assert "change:checkpointing" not in [o.id for o in options_for(small_profile())]

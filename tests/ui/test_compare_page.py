@@ -1,0 +1,84 @@
+"""The wizard's "Compare setups" step: the scatter of time per run against cost per month with
+the front drawn, points labelled and clickable for their details, every option in the table,
+both languages, and a language switch that redraws without changing a number."""
+
+from __future__ import annotations
+
+import math
+
+from advisor.catalog.profile_check import load_profile
+from advisor.compare import compare
+from tests.support.ui import MEDIUM, make_window
+from ui.compare.page import ComparePage
+
+
+def _page(qtbot, lang: str = "en"):
+    window = make_window(qtbot, lang, argv=[str(MEDIUM)])
+    window.go_to(window.compare_index)
+    page = window.compare_page
+    assert isinstance(page, ComparePage)
+    if page.result is None:
+        with qtbot.waitSignal(page.comparisonShown, timeout=30000):
+            pass
+    return window, page
+
+
+def test_the_page_draws_every_runnable_point_and_the_front(qtbot):
+    window, page = _page(qtbot)
+    result = page.result
+    expected = compare(load_profile(MEDIUM).model_copy(update={}), verdicts=True)
+    assert [o.id for o in result.options] == [o.id for o in expected.options]
+    items = page.plot.advisor_items
+    drawn = sum(len(items[name].data) for name in ("own", "rent", "beaten"))
+    runnable = sum(1 for o in result.options for p in o.points if p.fits and p.priced)
+    assert drawn == runnable
+    on_front = [(r.option, r.gpus) for r in result.front]
+    assert len(items["own"].data) + len(items["rent"].data) == len(on_front)
+    x, y = items["front"].getData()
+    hours = sorted(result.at(r).run_hours for r in result.front)
+    assert list(x) == [math.log10(h) for h in hours]
+    # the answers are always labelled, with their option's number and GPUs
+    labels = {label.textItem.toPlainText() for label in page.plot.advisor_labels}
+    numbers = {o.id: i for i, o in enumerate(result.options, start=1)}
+    for answer in result.answers:
+        if answer.point is not None:
+            assert f"{numbers[answer.point.option]}·{answer.point.gpus}" in labels
+    assert page.table.rowCount() > len(result.options)
+    assert window.steps.item(window.compare_index).text().endswith("Compare setups")
+    assert "Market CN" in page.header.text()
+
+
+def test_clicking_a_point_shows_its_details(qtbot):
+    _, page = _page(qtbot)
+    result = page.result
+    dominated = next((o.id, p.gpus) for o in result.options for p in o.points
+                     if p.dominated_by is not None)
+    for callback in page.plot.advisor_clicked:  # what a click on the spot calls
+        callback(dominated)
+    assert page.selected == dominated
+    text = page.details.toPlainText()
+    assert result.option(dominated[0]).label.en in text and "dominated by" in text
+    x, y = page.plot.advisor_items["selected"].getData()
+    assert (x[0], y[0]) == page.plot.advisor_points[dominated]
+    row = page.table.currentRow()
+    assert page._rows[row] == dominated
+    page.table.selectRow(0)
+    assert page.selected == page._rows[0]
+
+
+def test_chinese_and_a_language_switch_change_no_number(qtbot):
+    window, page = _page(qtbot, "en")
+    before = page.result
+    cells = [page.table.item(r, c).text() for r in range(page.table.rowCount())
+             for c in (2, 4, 5, 6)]
+    window.hub.set_language("zh")
+    assert page.result is before  # redrawn from the same comparison, not recomputed
+    assert page.title.text() == "配置对比"
+    assert "市场 CN" in page.header.text()
+    assert page.table.horizontalHeaderItem(1).text() == "选项"
+    assert [page.table.item(r, c).text() for r in range(page.table.rowCount())
+            for c in (2, 4, 5, 6)] == cells
+    assert "结论" in page.details.toPlainText()
+    assert page.plot.getPlotItem().titleLabel.text == "每次训练时间与每月成本"
+    assert window.steps.item(window.compare_index).text().endswith("配置对比")
+    window.hub.set_language("en")

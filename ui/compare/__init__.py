@@ -1,0 +1,1 @@
+"""The wizard's "Compare setups" step (``page.ComparePage``): chart, details, table."""

@@ -1,0 +1,211 @@
+"""Setups compared: time per run against cost per month, both on log axes, the Pareto front
+drawn through its points, the points labelled (the answers always, then front points
+"option number · GPUs" in bold and the others their option's number, where there is room) and
+every one clickable (its details) with a tooltip.
+
+The same builder draws the wizard's compare page and the PDF's chart. Owned setups are blue
+circles, rented ones orange squares; points on the front are large and dark, the others small
+and pale (a dominated point is never an answer: ``advisor.compare``).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QT_TRANSLATE_NOOP
+
+from ui.plots.style import (
+    BLUE,
+    GREEN,
+    ORANGE,
+    RED,
+    currency_label,
+    new_plot,
+    pen,
+    relabel,
+    show_message,
+    t,
+)
+
+_TITLE = QT_TRANSLATE_NOOP("Plots", "Time per run against cost per month")
+_X = QT_TRANSLATE_NOOP("Plots", "Hours per run (log scale)")
+_Y = QT_TRANSLATE_NOOP("Plots", "Cost per month (%1, log scale)")
+_FRONT = QT_TRANSLATE_NOOP("Plots", "Pareto front")
+_OWN = QT_TRANSLATE_NOOP("Plots", "Own")
+_RENT = QT_TRANSLATE_NOOP("Plots", "Rent")
+_BEATEN = QT_TRANSLATE_NOOP("Plots", "Dominated")
+_EMPTY = QT_TRANSLATE_NOOP("Plots", "No setup compared can run this job at a known price.")
+_GPUS = QT_TRANSLATE_NOOP("Plots", "%1 GPUs")
+PALE = "#b8c4d6"
+PALE_ORANGE = "#f1c9a5"
+
+
+def numbers(result: Any) -> dict[str, int]:
+    return {o.id: i for i, o in enumerate(result.options, start=1)}
+
+
+def plotted(result: Any) -> list[tuple[str, Any]]:
+    """(option id, point) of every point that can run at a known price."""
+    return [(o.id, p) for o in result.options for p in o.points if p.fits and p.priced
+            and p.run_hours > 0 and p.cost_per_month > 0]
+
+
+def _decade_ticks(low: float, high: float, label) -> list[tuple[float, str]]:
+    span = high - low
+    steps = range(1, 10) if span <= 1 else (1, 2, 5) if span <= 2.5 else (1,)
+    out = []
+    for d in range(math.floor(low), math.ceil(high) + 1):
+        for m in steps:
+            p = d + math.log10(m)
+            if low - 1e-9 <= p <= high + 1e-9:
+                out.append((p, label(m * 10.0 ** d)))
+    return out
+
+
+def _hours(value: float) -> str:
+    return f"{value:g}"
+
+
+def _money(value: float) -> str:
+    for limit, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if value >= limit:
+            return f"{value / limit:g}{suffix}"
+    return f"{value:g}"
+
+
+def compare_plot(result: Any, lang: str, *, plot: pg.PlotWidget | None = None,
+                 selected: tuple[str, int] | None = None, quiet: bool = False) -> pg.PlotWidget:
+    """The chart of ``result`` (an ``advisor.compare.Comparison``); ``plot.advisor_points``
+    maps each drawn spot to its (option id, GPUs), and ``plot.advisor_clicked`` (a list of
+    callbacks) hears a click on one. ``quiet``: only the front's labels (print)."""
+    plot, created = new_plot(plot)
+    items = plot.advisor_items
+    if created:
+        items["front"] = pg.PlotDataItem(pen=pen(GREEN, 2, dashed=True))
+        items["own"] = pg.ScatterPlotItem(symbol="o", size=11, brush=BLUE, pen=pg.mkPen("w"))
+        items["rent"] = pg.ScatterPlotItem(symbol="s", size=10, brush=ORANGE,
+                                           pen=pg.mkPen("w"))
+        items["beaten"] = pg.ScatterPlotItem(symbol="o", size=7, brush=PALE, pen=None)
+        items["selected"] = pg.ScatterPlotItem(symbol="o", size=20, brush=None,
+                                               pen=pg.mkPen(RED, width=2.5))
+        for name in ("front", "beaten", "own", "rent", "selected"):
+            plot.addItem(items[name])
+        plot.advisor_labels = []  # type: ignore[attr-defined]
+        if not hasattr(plot, "advisor_clicked"):  # the page may have subscribed already
+            plot.advisor_clicked = []  # type: ignore[attr-defined]
+        plot.advisor_tips = {}  # type: ignore[attr-defined]
+        for name in ("own", "rent", "beaten"):
+            items[name].opts["hoverable"] = True
+            items[name].opts["tip"] = lambda x, y, data, widget=plot: \
+                widget.advisor_tips.get(tuple(data), "")
+        for name in ("own", "rent", "beaten"):
+            items[name].sigClicked.connect(
+                lambda _item, spots, *_a, widget=plot: _clicked(widget, spots))
+    points = plotted(result)
+    for label in plot.advisor_labels:
+        plot.removeItem(label)
+    plot.advisor_labels = []
+    money = currency_label(lang, result.currency)
+    if not points:
+        for name in items:
+            items[name].setVisible(False)
+        relabel(plot, t(lang, _TITLE), t(lang, _X), t(lang, _Y).replace("%1", money), [])
+        show_message(plot, t(lang, _EMPTY))
+        return plot
+    show_message(plot, None)
+    for name in items:
+        items[name].setVisible(True)
+    number = numbers(result)
+    spots: dict[str, list[dict]] = {"own": [], "rent": [], "beaten": []}
+    placed: list[tuple[float, float, float]] = []  # label boxes taken (x, y, width), log units
+    span_x, span_y = _spans(points)
+    answered = {(a.point.option, a.point.gpus) for a in result.answers if a.point}
+    # the answers' labels first (always shown), then the front's, then the others'
+    ordered = sorted(points, key=lambda e: ((e[0], e[1].gpus) not in answered,
+                                            not e[1].on_front))
+    for option_id, p in ordered:
+        x, y = math.log10(p.run_hours), math.log10(p.cost_per_month)
+        best = p.on_front
+        group = ("own" if p.deployment == "own" else "rent") if best else "beaten"
+        spots[group].append({"pos": (x, y), "data": (option_id, p.gpus),
+                             "tip": _tip(result, option_id, p, lang),
+                             "brush": None if best else
+                             (PALE if p.deployment == "own" else PALE_ORANGE)})
+        text = f"{number[option_id]}·{p.gpus}" if best else str(number[option_id])
+        width = 0.012 * span_x * (len(text) + 1)
+        height = 0.05 * span_y
+        if (option_id, p.gpus) not in answered and (
+                (quiet and not best) or any(abs(x - px) < max(width, pw) and
+                                            abs(y - py) < height for px, py, pw in placed)):
+            continue  # no room: its tooltip and a click still say what it is
+        placed.append((x, y, width))
+        label = pg.TextItem(text, color="#1a1a1a" if best else "#8a93a3",
+                            anchor=(0, 1) if best else (0, 0))
+        if best:
+            font = label.textItem.font()
+            font.setBold(True)
+            label.setFont(font)
+        label.setPos(x, y)
+        plot.addItem(label, ignoreBounds=True)
+        plot.advisor_labels.append(label)
+    for group, data in spots.items():
+        items[group].setData([s["pos"][0] for s in data], [s["pos"][1] for s in data],
+                             data=[s["data"] for s in data],
+                             brush=[s["brush"] or (BLUE if group == "own" else ORANGE)
+                                    for s in data])
+        plot.advisor_tips.update({s["data"]: s["tip"] for s in data})  # type: ignore
+    plot.advisor_points = {s["data"]: s["pos"] for data in spots.values()  # type: ignore
+                           for s in data}
+    front = sorted((p.run_hours, p.cost_per_month) for _, p in points if p.on_front)
+    items["front"].setData([math.log10(h) for h, _ in front],
+                           [math.log10(c) for _, c in front])
+    mark = plot.advisor_points.get(selected) if selected else None
+    items["selected"].setData([mark[0]] if mark else [], [mark[1]] if mark else [])
+    xs = np.array([math.log10(p.run_hours) for _, p in points])
+    ys = np.array([math.log10(p.cost_per_month) for _, p in points])
+    _axes(plot, xs, ys)
+    relabel(plot, t(lang, _TITLE), t(lang, _X), t(lang, _Y).replace("%1", money), [
+        ("front", t(lang, _FRONT)), ("own", t(lang, _OWN)), ("rent", t(lang, _RENT)),
+        ("beaten", t(lang, _BEATEN))])
+    return plot
+
+
+def _spans(points: list[tuple[str, Any]]) -> tuple[float, float]:
+    xs = [math.log10(p.run_hours) for _, p in points]
+    ys = [math.log10(p.cost_per_month) for _, p in points]
+    return max(max(xs) - min(xs), 0.3) * 1.2, max(max(ys) - min(ys), 0.3) * 1.2
+
+
+def _tip(result: Any, option_id: str, p: Any, lang: str) -> str:
+    """The tooltip: which option, how many GPUs, time and money."""
+    from advisor.costs.money import money
+
+    label = result.option(option_id).label.get(lang)
+    gpus = t(lang, _GPUS).replace("%1", str(p.gpus))
+    return f"{label}\n{gpus} · {p.run_hours:,.1f} h · {money(p.cost_per_month, result.currency)}"
+
+
+def _axes(plot: pg.PlotWidget, xs: np.ndarray, ys: np.ndarray) -> None:
+    item = plot.getPlotItem()
+    x_low, x_high = float(xs.min()), float(xs.max())
+    y_low, y_high = float(ys.min()), float(ys.max())
+    x_pad = max(x_high - x_low, 0.3) * 0.08
+    y_pad = max(y_high - y_low, 0.3) * 0.08
+    # room on the right and at the top for the labels
+    item.setXRange(x_low - x_pad, x_high + 3 * x_pad, padding=0)
+    item.setYRange(y_low - y_pad, y_high + 2 * y_pad, padding=0)
+    item.getAxis("bottom").setTicks([_decade_ticks(x_low - x_pad, x_high + 3 * x_pad,
+                                                   _hours), []])
+    item.getAxis("left").setTicks([_decade_ticks(y_low - y_pad, y_high + 2 * y_pad,
+                                                 _money), []])
+
+
+def _clicked(plot: pg.PlotWidget, spots: Any) -> None:
+    if not len(spots):
+        return
+    key = spots[0].data()
+    for callback in list(getattr(plot, "advisor_clicked", [])):
+        callback(key)
