@@ -11,6 +11,7 @@ the user's measurements (``advisor.verdict.measured_projection``), not the model
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from advisor.costs import estimate_costs
@@ -87,23 +88,40 @@ def recommend(profile: Profile, *, gpus: list[int] | None = None, hardware: Any 
     (default: the profile's) pick and show the prices; ``lang`` changes no number."""
     # F30: with measurements, their speed-ups (the same curve `project` and `costs` show)
     # F24: when nothing considered fits, machines like this one until it does
-    counts = sorted(set(gpus) | {1}) if gpus else None
+    rests = resting_on(profile, sorted(set(gpus) | {1}) if gpus else None, lang)
+    costs = estimate_costs(rests.profile, rests.projection, lang=lang, currency=currency,
+                           market=market)
+    rec = recommend_from(rests.profile, rests.projection, costs, hardware=hardware,
+                         engine=engine, larger=rests.larger, applied=rests.applied)
+    return rec.model_copy(update={"setups": rests.options})
+
+
+@dataclass(frozen=True)
+class Resting:
+    """What a recommendation's figures rest on: the profile (the user's, or the user's with
+    the setup change ``applied``), its projection and what ``beyond`` found, and the setups
+    listed (issue 17)."""
+
+    profile: Profile
+    projection: Projection
+    larger: Beyond
+    options: list[SetupOption]
+    applied: SetupOption | None = None
+
+
+def resting_on(profile: Profile, counts: list[int] | None = None,
+               lang: str | None = None) -> Resting:
+    """The projection ``recommend`` weighs (``considered``) and, when a setup change fits the
+    user's machine where the profile as given does not (well), the change's (issue 17: a
+    setting change that fits here comes before more machines). ``advisor.compare`` evaluates
+    its options through this too, so their figures are ``recommend``'s."""
     projection, larger = considered(profile, counts)
-    # issue 17: a setting change that fits the user's machine comes before more machines
     setups = setups_that_fit(profile, projection, larger, lang)  # priced as the profile says
     applied = next((o for o in setups.options if o.applied), None)
     if setups.applied is None or applied is None:
-        costs = estimate_costs(profile, projection, lang=lang, currency=currency,
-                               market=market)
-        rec = recommend_from(profile, projection, costs, hardware=hardware, engine=engine,
-                             larger=larger)
-        return rec.model_copy(update={"setups": setups.options})
-    changed = setups.applied
-    projection, larger = considered(changed, counts)
-    costs = estimate_costs(changed, projection, lang=lang, currency=currency, market=market)
-    rec = recommend_from(changed, projection, costs, hardware=hardware, engine=engine,
-                         larger=larger, applied=applied)
-    return rec.model_copy(update={"setups": setups.options})
+        return Resting(profile, projection, larger, setups.options)
+    projection, larger = considered(setups.applied, counts)
+    return Resting(setups.applied, projection, larger, setups.options, applied)
 
 
 def _projected_count(projection: Projection, wanted: int) -> int:
