@@ -29,7 +29,15 @@ from advisor.catalog import load_catalog
 from advisor.catalog.gpus import resolve_gpu
 from advisor.costs import estimate_costs
 from advisor.files.errors import InputError
-from advisor.profile import ActivationCheckpointing, EconomicsMode, IntraLink, Profile, Task
+from advisor.profile import (
+    ActivationCheckpointing,
+    EconomicsMode,
+    IntraLink,
+    Market,
+    Profile,
+    Task,
+)
+from advisor.profile.market import CURRENCY_MARKET
 from advisor.scaling import project
 from advisor.scaling.layouts.cluster import peak_tflops
 from advisor.scaling.project import reference_s_per_token
@@ -199,17 +207,19 @@ def _option(oid: str, kind: str, label: Text, change: Text, trade_off: Text,
 
 
 def _rent_gpu(profile: Profile, currency: str) -> str | None:
-    """The 80 GB+ card the catalog's offers rent cheapest per GPU-hour (None: no offer)."""
+    """The 80 GB+ card the catalog's offers in the profile's market (else its currency's)
+    rent cheapest per GPU-hour (None: no offer there)."""
     catalog = load_catalog()
+    market = profile.economics.market or CURRENCY_MARKET.get(currency, Market.US)
     best: tuple[float, str] | None = None
-    for gpu_id in sorted({o.gpu for o in catalog.cloud_offers}):
+    for gpu_id in sorted({o.gpu for o in catalog.cloud_offers if o.market_of == market}):
         try:
             spec = resolve_gpu(gpu_id)
         except (InputError, ValueError, KeyError):
             continue
         if spec.memory_gb < LARGE_CARD_GB or spec.memory_gb <= _own_memory(profile):
             continue
-        price = catalog.cloud_price_per_gpu_hour(gpu_id, currency)
+        price = catalog.cloud_price_per_gpu_hour(gpu_id, currency, market)
         if price is not None and (best is None or price < best[0]):
             best = (price, gpu_id)
     return best[1] if best else None
