@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 TSTAMP := $(VENV)/.installed-test
 BSTAMP := $(VENV)/.installed-bundle
 
-.PHONY: run test lint translations bench bundle bundle-check clean
+.PHONY: run test lint translations bench bundle bundle-check clean accuracy
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -53,6 +53,13 @@ translations: $(STAMP)
 
 bench: $(TSTAMP)
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m benchmarks
+
+# The projection's accuracy out of sample (leave one source / one family out, baselines, band
+# coverage), what each modelling choice is worth, and the diagnosis refit (about 6 minutes).
+accuracy: $(TSTAMP)
+	$(BIN)/python -m benchmarks.projection_accuracy
+	$(BIN)/python -m benchmarks.projection_ablations
+	$(BIN)/python -m benchmarks.diagnosis_extrapolation
 
 clean:
 	rm -rf $(VENV) build dist

@@ -32,6 +32,7 @@ import numpy as np
 from advisor.catalog.gpus import GpuSpec, load_gpus
 from advisor.diagnosis.measurements import from_points
 from advisor.diagnosis.refit import amdahl_curve, fit_amdahl, refit
+from advisor.files.errors import InputError
 from advisor.scaling.links import link_figures
 from advisor.scaling.parameters import load_params
 from advisor.scaling.physics import DataParallelInputs, speedup
@@ -76,6 +77,21 @@ def _model_params(name: str) -> tuple[float, float, bool]:
         return params_m, units, False
     except (KeyError, ImportError):
         return UNKNOWN_MODEL_PARAMS_M, 1.0, True
+
+
+def _variable_inputs(name: str) -> float:
+    """1 when the model's task has variable-size inputs by default (as a profile's ``auto``
+    says: ``advisor.scaling.task_defaults``), else 0; unknown models count as variable."""
+    from advisor.profile import Task
+    from advisor.scaling.task_defaults import VARIABLE_INPUT_TASKS
+
+    try:
+        from benchmarks.scaling_series import model_info
+
+        task = Task(model_info(name)[3])
+    except (KeyError, ImportError, ValueError):
+        return 1.0
+    return 1.0 if task in VARIABLE_INPUT_TASKS else 0.0
 
 
 def _intra(interconnect: str, spec: GpuSpec) -> str:
@@ -140,7 +156,8 @@ def load_cases(path: Path, fit_on: tuple[int, ...] = FIT_ON) -> tuple[list[Case]
             busbw_pair_gbs=figs.busbw_intra_pair_gbs if link == "nvlink_bridge" else None,
             busbw_inter_gbs=figs.busbw_inter_gbs, latency_intra_s=figs.latency_intra_s,
             latency_inter_s=figs.latency_inter_s, multi_socket_pcie=figs.multi_socket_pcie,
-            pipeline_stall=params.pipeline_stall_tuned)  # published runs use tuned loaders
+            pipeline_stall=params.pipeline_stall_tuned,  # published runs use tuned loaders
+            batch_per_gpu=batch or 32.0, variable_inputs=_variable_inputs(base["model"]))
         assumed = [w for w, flag in (("gpu", gpu_assumed), ("model", model_assumed),
                                      ("batch", batch is None)) if flag]
         scaling = re.search(r"scaling=(weak|strong)", notes)
@@ -164,12 +181,19 @@ class Prediction:
     shipped: float
 
 
+REFUSED: list[str] = []  # series whose measured points diagnose() refuses (super-linear)
+
+
 def evaluate(cases: list[Case], fit_on: tuple[int, ...] = FIT_ON) -> list[Prediction]:
     params = load_params()
     out = []
     for c in cases:
-        series = from_points(list(fit_on), [c.ratios[n] for n in fit_on], unit="relative",
-                             scaling=c.scaling, source=c.sid)  # type: ignore[arg-type]
+        try:
+            series = from_points(list(fit_on), [c.ratios[n] for n in fit_on], unit="relative",
+                                 scaling=c.scaling, source=c.sid)  # type: ignore[arg-type]
+        except InputError:  # a user's diagnose refuses these points too: nothing to score
+            REFUSED.append(c.sid)
+            continue
         targets = [n for n in TARGETS if n in c.ratios]
         fit = refit(series, c.inputs, params, list(fit_on) + targets)
         serial = fit_amdahl(series)
@@ -257,6 +281,10 @@ def report(preds: list[Prediction], cases: list[Case], skipped: int, data: Path,
               f"{len(cases_14)} series (none of them in the table above). One measured ratio "
               "pins Amdahl's one parameter exactly; the refit's two parameters are split by "
               "the prior (the projection's shipped values).", "", *_table(preds_14)]
+    if REFUSED:
+        lines += ["", f"{len(set(REFUSED))} series left out: their 1/2/4-GPU points are refused "
+                      "by `diagnose` as they are by `from_points` for any user (more than 25 % "
+                      "above linear: " + ", ".join(sorted(set(REFUSED))) + ")."]
     assumed = [c.sid for c in cases + cases_14 if c.assumed]
     if assumed:
         lines += ["", f"{len(assumed)} series needed an assumed GPU, model size or batch "

@@ -1,20 +1,22 @@
-"""What each modelling choice of the projection is worth, under the same cross-validation.
+"""What each modelling choice of the projection is worth, under the headline's folds.
 
     .venv/bin/python -m benchmarks.projection_ablations
 
-Re-scores the projection leave-one-model-family-out (as ``projection_accuracy.py``) with one
-choice changed at a time, and writes benchmarks/results/projection_ablations.md. The variants
-change the inputs or the fit, never the runtime code:
+Re-scores the projection leave one source out (as ``projection_accuracy.py``: each fold
+fitted on the other sources' series, the held-out source's profiles projected as users leave
+them) with one choice changed at a time, and writes benchmarks/results/projection_ablations.md.
+Variants change the profiles, the fit or a parameter, never the runtime code:
 
-* the model before the per-sample straggler term: every step jitters by the same CV, which is
-  the current physics with a batch of one sample everywhere (cv / sqrt(1));
-* no weak priors on the overlap / bandwidth pair (``projection_eval.PRIORS``);
-* gradient accumulation ignored (the model before 2026-11-30: one all-reduce per micro-batch);
-* alternatives that were evaluated and not kept: fp16 gradients for mixed precision, a lower
-  no-P2P factor for GeForce cards, and a steeper jitter law (exponent 0.75 on the batch
-  instead of the CLT's 0.5).
+* the fit: on the profiles as left (input sizes at auto) instead of stated; without the weak
+  priors; a least-squares (linear) or soft-L1 loss instead of the bounded arctan;
+* the overlap held at 0.5 ... 0.95 (the other parameters refitted): how strongly the data
+  identify it;
+* inputs: every series variable-size (the model before input sizes: cv / sqrt(b) for all),
+  every series fixed-size; fp16 gradients for mixed precision; gradient accumulation and
+  strong scaling not expressed (every series keeps its per-GPU batch and one all-reduce per
+  micro-batch).
 
-A second table bounds what any further mechanism could gain: it shifts the cross-validated
+A second table bounds what any further mechanism could gain: it shifts the out-of-sample
 predictions of every cell of a grouping (link x N, task x N, ...) by that cell's own median
 log error, in-sample - an oracle no projection from these inputs can beat.
 """
@@ -22,40 +24,97 @@ log error, in-sample - an oracle no projection from these inputs can beat.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 
-import benchmarks.projection_eval as evaluation
-from advisor.scaling.parameters import ScalingParams
-from benchmarks.scaling_series import Points, Series, flatten, load_series
+from advisor.profile import Profile
+from advisor.scaling.parameters import FITTED
+from benchmarks import projection_eval as ev
+from benchmarks.profile_points import ProfilePoints, flatten
+from benchmarks.scaling_series import Series, load_series
+from benchmarks.series_profiles import profile_for
 
 OUT = Path(__file__).resolve().parent / "results" / "projection_ablations.md"
-HALF = ("AMP", "FP16/AMP", "BF16", "FP16")
 
 
-def _cv(series: list[Series], points: Points) -> np.ndarray:
-    families = np.array([series[i].family for i in points.series])
-    out = np.empty_like(points.actual)
-    for family in sorted(set(families)):
-        held = families == family
-        fitted = evaluation.fit(evaluation.subset(points, ~held), ScalingParams())
-        out[held] = evaluation.predict(evaluation.subset(points, held), fitted)
-    return out
+def _points(series: list[Series], profiles: list[Profile]) -> ProfilePoints:
+    return flatten(profiles, [s.gpus for s in series], [s.baseline for s in series],
+                   [s.actual for s in series])
 
 
-def score(series: list[Series], points: Points, pred: np.ndarray | None = None
-          ) -> dict[str, float]:
-    pred = _cv(series, points) if pred is None else pred
+def _with(profile: Profile, **training) -> Profile:
+    return profile.model_copy(update={"training": profile.training.model_copy(update=training)})
+
+
+def _out_of_source(series: list[Series], fit_points: ProfilePoints, points: ProfilePoints,
+                   fit: Callable[[ProfilePoints], object] = ev.fit) -> np.ndarray:
+    labels = ev.fold_labels(series, points, "source")
+    params = {g: fit(fit_points.subset(labels != g)) for g in sorted(set(labels))}
+    return ev.out_of_fold(points, labels, params)
+
+
+def score(points: ProfilePoints, pred: np.ndarray) -> dict[str, float]:
     e = np.abs(pred / points.actual - 1.0) * 100.0
-    multi = points.gpus > points.fields["gpus_per_node"]
+    multi = points.gpus > points.at_n.gpus_per_node
     single = ~multi
     row = {"all": e.mean(), "single": e[single].mean(), "multi": e[multi].mean(),
-           "median": float(np.median(e)), "worst": e.max()}
+           "median": float(np.median(e))}
     for n in (2, 4, 8):
         row[f"N{n}"] = e[single & (points.gpus == n)].mean()
     return row
+
+
+def _fixed(name: str, value: float) -> Callable[[ProfilePoints], object]:
+    names = tuple(n for n in FITTED if n != name)
+    return lambda pts: ev.fit(pts, ev.fit_start().with_values(**{name: value}), names)
+
+
+def _loss(loss: str) -> Callable[[ProfilePoints], object]:
+    return lambda pts: ev.fit(pts, loss=loss)
+
+
+def _no_priors(pts: ProfilePoints):
+    return ev.fit(pts, priors={})
+
+
+def variants(series: list[Series]) -> list[tuple[str, ProfilePoints, ProfilePoints, Callable]]:
+    """(name, fit points, scored points, fit) per variant."""
+    stated = [profile_for(s, input_sizes="stated") for s in series]
+    as_left = [profile_for(s) for s in series]
+    pts_stated, pts_left = _points(series, stated), _points(series, as_left)
+
+    def transformed(**training) -> tuple[ProfilePoints, ProfilePoints]:
+        return (_points(series, [_with(p, **training) for p in stated]),
+                _points(series, [_with(p, **training) for p in as_left]))
+
+    def per_series(change: Callable[[Series, Profile], Profile]):
+        return (_points(series, [change(s, p) for s, p in zip(series, stated, strict=True)]),
+                _points(series, [change(s, p) for s, p in zip(series, as_left, strict=True)]))
+
+    half = ("amp", "fp16", "bf16")
+    fp16 = per_series(lambda s, p: _with(p, gradient_dtype="fp16")
+                      if p.training.precision.value in half else p)
+    weak = per_series(lambda s, p: _with(p, keep_batch="per_gpu",
+                                         gradient_accumulation_steps=1))
+    out = [("shipped: fit with input sizes stated, scored as left (auto)", pts_stated, pts_left,
+            ev.fit),
+           ("fit and scored with input sizes stated", pts_stated, pts_stated, ev.fit),
+           ("fit and scored as left (auto)", pts_left, pts_left, ev.fit),
+           ("without the weak priors", pts_stated, pts_left, _no_priors),
+           ("least-squares loss (no robust loss)", pts_stated, pts_left, _loss("linear")),
+           ("soft-L1 loss instead of arctan", pts_stated, pts_left, _loss("soft_l1"))]
+    for value in (0.5, 0.7, 0.8, 0.9, 0.95):
+        out.append((f"overlap held at {value}", pts_stated, pts_left,
+                    _fixed("overlap_fraction", value)))
+    every_variable = transformed(input_sizes="variable")
+    every_fixed = transformed(input_sizes="fixed")
+    out += [("every input variable-size (cv / sqrt(b) for all, as before)",
+             *every_variable, ev.fit),
+            ("every input fixed-size", *every_fixed, ev.fit),
+            ("fp16 gradients for mixed precision", *fp16, ev.fit),
+            ("strong scaling and accumulation not expressed", *weak, ev.fit)]
+    return out
 
 
 # Groupings of the oracle bound: what a user knows (link, GPU generation, task, precision,
@@ -65,7 +124,6 @@ ORACLE_GROUPS: dict[str, Callable[[Series, int], str]] = {
     "framework (TF1, TF2, PyTorch, MXNet, Paddle)": lambda s, n: _framework(s.framework),
     "per-GPU batch (octaves) x N": lambda s, n: f"{round(np.log2(s.batch0))}|{n}",
     "single-GPU step time (octaves) x N": lambda s, n: f"{round(np.log2(s.step_compute_s))}|{n}",
-    "exchange / step time (octaves) x N": lambda s, n: f"{round(np.log2(_exchange_ratio(s)))}|{n}",
     "link x N": lambda s, n: f"{s.link}|{n}",
     "link x GPU generation x N": lambda s, n: f"{s.link}|{s.generation}|{n}",
     "task x N": lambda s, n: f"{s.task}|{n}",
@@ -73,11 +131,6 @@ ORACLE_GROUPS: dict[str, Callable[[Series, int], str]] = {
     "model family x link x N": lambda s, n: f"{s.family}|{s.link}|{n}",
     "model family x GPU x precision x N": lambda s, n: f"{s.family}|{s.gpu}|{s.precision}|{n}",
 }
-
-
-def _exchange_ratio(s: Series) -> float:
-    """Gradient bytes over the node's busbw, per single-GPU step: how communication-bound."""
-    return s.params_m * 1e6 * s.grad_bytes / (s.busbw_intra * 1e9) / s.step_compute_s
 
 
 def _framework(name: str) -> str:
@@ -88,15 +141,15 @@ def _framework(name: str) -> str:
     return "PyTorch"
 
 
-def oracle_bounds(series: list[Series], points: Points, pred: np.ndarray) -> list[str]:
-    """Single-node MAPE after dividing each cell's predictions by the cell's own median
+def oracle_bounds(series: list[Series], points: ProfilePoints, pred: np.ndarray) -> list[str]:
+    """One-machine MAPE after dividing each cell's predictions by the cell's own median
     predicted/measured ratio (in-sample: an upper bound on what a mechanism that acts through
     these inputs alone could gain, not a method)."""
-    single = points.gpus <= points.fields["gpus_per_node"]
+    single = points.gpus <= points.at_n.gpus_per_node
     ratio = np.log(pred / points.actual)
-    lines = ["| per-cell median correction, in-sample | cells | single node MAPE |",
+    lines = ["| per-cell median correction, in-sample | cells | one-machine MAPE |",
              "|---|---:|---:|",
-             f"| none (cross-validated projection) | - | "
+             f"| none (out-of-source projection) | - | "
              f"{(np.abs(pred / points.actual - 1) * 100)[single].mean():.2f} |"]
     for name, key in ORACLE_GROUPS.items():
         labels = np.array([key(series[i], int(n)) for i, n in zip(points.series, points.gpus,
@@ -111,80 +164,28 @@ def oracle_bounds(series: list[Series], points: Points, pred: np.ndarray) -> lis
     return lines + [""]
 
 
-def points_with(series: list[Series], fields: Callable[[Points, list[Series]], None] | None
-            ) -> Points:
-    pts = flatten(series)
-    if fields:
-        fields(pts, series)
-    return pts
-
-
-def one_sample_batches(pts: Points, _series) -> None:
-    pts.fields["batch0"] = np.ones_like(pts.fields["batch0"])
-
-
-def _steeper_jitter(pts: Points, _series) -> None:
-    # cv / b**0.75 == cv / sqrt(b**1.5) at the baseline batch
-    pts.fields["batch0"] = pts.fields["batch0"] ** 1.5
-
-
-def _no_accumulation(pts: Points, _series) -> None:
-    """One all-reduce per micro-batch everywhere, as before the accumulation input."""
-    pts.fields["accumulation"] = np.ones_like(pts.fields["accumulation"])
-    pts.fields["accumulation0"] = np.ones_like(pts.fields["accumulation0"])
-
-
-def _fp16_gradients(series: list[Series]) -> list[Series]:
-    return [replace(s, grad_bytes=2.0) if s.precision in HALF else s for s in series]
-
-
-def _no_p2p(factor: float) -> Callable[[list[Series]], list[Series]]:
-    def apply(series: list[Series]) -> list[Series]:
-        return [replace(s, busbw_intra=s.busbw_intra * factor / 0.62)
-                if "GeForce" in s.gpu else s for s in series]
-    return apply
-
-
-VARIANTS: list[tuple[str, Callable | None, Callable | None, bool]] = [
-    # name, series transform, points transform, keep priors
-    ("shipped model", None, None, True),
-    ("without the weak priors", None, None, False),
-    ("step-level jitter (before: batch ignored), no priors", None, one_sample_batches, False),
-    ("gradient accumulation ignored (before 2026-11-30)", None, _no_accumulation, True),
-    ("fp16 gradients for mixed precision", _fp16_gradients, None, True),
-    ("GeForce no-P2P factor 0.4 instead of 0.62", _no_p2p(0.4), None, True),
-    ("jitter ~ b^-0.75 instead of b^-0.5", None, _steeper_jitter, True),
-]
-
-
 def report() -> str:
     series, _ = load_series()
     clean = [s for s in series if not s.flagged]
-    priors = dict(evaluation.PRIORS)
-    lines = ["# Projection ablations (leave-one-model-family-out MAPE, %)", "",
-             "Generated by `benchmarks/projection_ablations.py`; same data and cross-validation "
-             "as `projection_accuracy.md`. Single-node columns N = 2/4/8.", "",
-             "| variant | all | single node | multi node | median | worst | N=2 | N=4 | N=8 |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
-    try:
-        for name, on_series, on_points, keep_priors in VARIANTS:
-            evaluation.PRIORS.clear()
-            if keep_priors:
-                evaluation.PRIORS.update(priors)
-            chosen = on_series(clean) if on_series else clean
-            r = score(chosen, points_with(chosen, on_points))
-            lines.append(f"| {name} | {r['all']:.2f} | {r['single']:.2f} | {r['multi']:.2f} | "
-                         f"{r['median']:.2f} | {r['worst']:.0f} | {r['N2']:.2f} | "
-                         f"{r['N4']:.2f} | {r['N8']:.2f} |")
-    finally:
-        evaluation.PRIORS.clear()
-        evaluation.PRIORS.update(priors)
-    points = flatten(clean)
+    lines = ["# Projection ablations (leave-one-source-out MAPE, %)", "",
+             "Generated by `benchmarks/projection_ablations.py`; the folds of "
+             "`projection_accuracy.md` (each source predicted by the fit on the others). "
+             "One-machine columns N = 2/4/8.", "",
+             "| variant | all | one machine | several machines | median | N=2 | N=4 | N=8 |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    headline = None
+    for name, fit_points, points, fit in variants(clean):
+        pred = _out_of_source(clean, fit_points, points, fit)
+        headline = pred if headline is None else headline
+        r = score(points, pred)
+        lines.append(f"| {name} | {r['all']:.2f} | {r['single']:.2f} | {r['multi']:.2f} | "
+                     f"{r['median']:.2f} | {r['N2']:.2f} | {r['N4']:.2f} | {r['N8']:.2f} |")
+    as_left = _points(clean, [profile_for(s) for s in clean])
     lines += ["", "### Oracle bound: how much any mechanism could still gain", "",
-              "Each cell's cross-validated predictions are divided by the cell's own median "
+              "Each cell's out-of-source predictions are divided by the cell's own median "
               "predicted / measured ratio, using the measurements being scored: a lookup "
               "table fitted in-sample, so an upper bound, not a method.", ""]
-    lines += oracle_bounds(clean, points, _cv(clean, points))
+    lines += oracle_bounds(clean, as_left, headline)
     return "\n".join(lines + [""])
 
 

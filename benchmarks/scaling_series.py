@@ -2,7 +2,7 @@
 
 Each series becomes what a user would know: model parameters, precision, batch per GPU,
 single-GPU (baseline) throughput, GPU, links and nodes. Its multi-GPU throughputs are only
-the targets. Points are flattened into numpy arrays so a whole fit evaluates in one call.
+the targets (benchmarks/series_profiles.py turns each series into the profile its user fills).
 """
 
 from __future__ import annotations
@@ -149,6 +149,10 @@ class Series:
     lat_inter: float
     multi_socket: bool
     framework: str = ""  # as the source names it (e.g. 'TensorFlow 1 (NGC 20.06)')
+    throughput_unit: str = "samples/s"  # as the source prints it (column throughput_unit)
+    baseline_throughput: float = 0.0  # at the baseline count, in throughput_unit
+    # the global batch is held as GPUs are added (strong scaling, or fewer accumulation steps)
+    holds_global_batch: bool = False
     accumulation: list[float] | None = None  # micro-batches per optimizer step at each point
     accumulation0: float = 1.0  # ... at the baseline
 
@@ -172,6 +176,16 @@ def accumulation_steps(notes: str, gpus: int, batch: float, largest: int) -> flo
     if any(text in notes for text in _SHRINKS):
         return max(1.0, largest / gpus)
     return 1.0
+
+
+def _held_accumulation(notes: str, b0: int, batch0: float, points, batches) -> float:
+    """Strong scaling without an accumulation note: the global batch the table holds at its
+    largest count over the baseline's samples per step is the baseline's accumulation
+    (HiFi-GAN: 32 per GPU on 1 GPU and 16 on 8, global 128: 4 steps at 1 GPU)."""
+    if "scaling=strong" not in notes or not points:
+        return 1.0
+    largest, batch = points[-1][0], batches[-1]
+    return max(1.0, largest * batch / (b0 * batch0))
 
 
 def _intra_link(interconnect: str, spec: GpuSpec) -> str:
@@ -224,9 +238,13 @@ def load_series(path: Path = DATA) -> tuple[list[Series], list[str]]:
             actual=[float(r["throughput"]) / float(base["throughput"]) for _, r in points],
             nodes=[int(r["nodes"]) for _, r in points],
             batch=batches, framework=base["framework"],
+            throughput_unit=base["throughput_unit"], baseline_throughput=float(base["throughput"]),
+            holds_global_batch="scaling=strong" in notes or any(t in notes for t in _SHRINKS)
+            or bool(_GLOBAL_BATCH.search(notes)),
             accumulation=[accumulation_steps(notes, n, b, largest)
                           for (n, _), b in zip(points, batches, strict=True)],
-            accumulation0=accumulation_steps(notes, b0, batch0, largest),
+            accumulation0=max(accumulation_steps(notes, b0, batch0, largest),
+                              _held_accumulation(notes, b0, batch0, points, batches)),
             batch0=batch0, step_compute_s=batch0 / per_gpu, params_m=params_m,
             grad_bytes=2.0 if prec in ("BF16", "FP16") else 4.0,  # AMP keeps fp32 gradients
             gpus_per_node=per_node, busbw_intra=figs.busbw_intra_gbs,
@@ -239,70 +257,3 @@ def load_series(path: Path = DATA) -> tuple[list[Series], list[str]]:
 def _batch(text: str) -> float:
     text = text.strip().lower().replace(",", "")
     return float(text[:-1]) * 1000 if text.endswith("k") else float(text)
-
-
-@dataclass
-class Points:
-    """Every non-baseline point of a list of series, flattened (one entry per point)."""
-
-    series: np.ndarray  # index into the series list
-    gpus: np.ndarray
-    baseline: np.ndarray
-    actual: np.ndarray
-    fields: dict[str, np.ndarray]
-    batch_scale: np.ndarray
-
-
-def flatten(series: list[Series]) -> Points:
-    idx, gpus, base, actual, scale = [], [], [], [], []
-    cols: dict[str, list] = defaultdict(list)
-    accumulation = []
-    names = ("params_m", "grad_bytes", "step_compute_s", "gpus_per_node", "busbw_intra",
-             "busbw_pair", "busbw_inter", "lat_intra", "lat_inter", "multi_socket", "batch0")
-    for i, s in enumerate(series):
-        steps = s.accumulation or [1.0] * len(s.gpus)
-        for n, a, b, k in zip(s.gpus, s.actual, s.batch, steps, strict=True):
-            accumulation.append(k)
-            cols["accumulation0"].append(s.accumulation0)
-            idx.append(i)
-            gpus.append(n)
-            base.append(s.baseline)
-            actual.append(a)
-            scale.append(b / s.batch0)
-            for name in names:
-                cols[name].append(getattr(s, name))
-    fields = {k: np.array(v) for k, v in cols.items()}
-    fields["accumulation"] = np.array(accumulation, dtype=float)
-    return Points(series=np.array(idx), gpus=np.array(gpus, float), baseline=np.array(base, float),
-                  actual=np.array(actual), fields=fields,
-                  batch_scale=np.array(scale))
-
-
-
-def default_step_compute_s(s: Series) -> float:
-    """The single-GPU step a user who gives no throughput gets: the task's default FLOPs per
-    sample for the series' parameter count (advisor.scaling.inputs.default_flops_per_sample),
-    over the GPU's peak x the task's achieved share (mfu_by_task). The measured throughput is
-    hidden, so this scores the "defaults path" most profiles take."""
-    from advisor.profile import Precision, Task
-    from advisor.scaling.inputs import default_flops_per_sample, effective_tflops
-    from advisor.scaling.parameters import default_sequence_length, load_params
-
-    task = Task(s.task)
-    if s.precision in ("AMP", "FP16/AMP", "FP16", "BF16"):
-        precision = Precision.amp
-    elif s.precision in ("TF32", "FP32/TF32") and s.generation not in ("Volta", "Turing"):
-        precision = Precision.tf32
-    else:
-        precision = Precision.fp32
-    tokens = default_sequence_length().get(s.task, 512)
-    flops = default_flops_per_sample(task, s.params_m, tokens)
-    tflops = effective_tflops(gpu_spec(s.gpu), precision, load_params(), task)
-    return s.batch0 * flops / (tflops * 1e12)
-
-
-def with_default_compute(series: list[Series]) -> list[Series]:
-    """The same series with their measured single-GPU throughput replaced by the defaults."""
-    from dataclasses import replace
-
-    return [replace(s, step_compute_s=default_step_compute_s(s)) for s in series]

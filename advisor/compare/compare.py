@@ -120,7 +120,7 @@ def _value_and_limits(profile: Profile, results: list[OptionResult], baseline: P
         per_day = catalog.convert(eco.value_per_day, given_in, currency)
     budget = None if eco.monthly_budget is None else \
         catalog.convert(eco.monthly_budget, given_in, currency)
-    base_hours = training.run_hours_one_gpu
+    base_hours = profile.run_hours_one_gpu  # the throughput converted by its unit
     base_cost = 0.0
     if baseline is not None:
         base_point = _at(results, baseline)

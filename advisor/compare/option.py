@@ -93,7 +93,7 @@ def speed_note(original: Profile, option: Profile) -> Text | None:
     """What the option assumes of one run on its card, when that is not the user's card (a
     run planned from the model's size has no time to move: the projection plans it on each
     option's card from that card's own specs)."""
-    a, b = original.training.run_hours_one_gpu, option.training.run_hours_one_gpu
+    a, b = original.run_hours_one_gpu, option.run_hours_one_gpu  # in any throughput unit
     if a is None or b is None or abs(a - b) <= 1e-9 * max(a, 1.0):
         return None
     mine = gpu_name(original.hardware.gpu, original.hardware.intra_link)

@@ -241,8 +241,7 @@ def _baseline(profile: Profile, projection: Projection, inp: CostInputs,
         i = projection.gpus.index(1)
         return setups[i].run_hours, cost_month[i]
     if 1 not in projection.gpus and projection.single_gpu_fits:
-        one = setup_cost(inp, 1, 1, projection.run_hours_one_gpu
-                         or profile.training.run_hours_one_gpu)
+        one = setup_cost(inp, 1, 1, projection.run_hours_one_gpu or profile.run_hours_one_gpu)
         row = _per_run_and_month(one, mode, inp.horizon_months, inp.runs_per_month,
                                  runs_in_horizon)
         return one.run_hours, row[4]

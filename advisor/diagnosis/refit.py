@@ -91,6 +91,10 @@ PRIOR_LOG_SD = {"busbw_efficiency": 1.0, "pipeline_stall": 1.5, "loader_capacity
 BOUNDS = {"busbw_efficiency": (0.01, 1.0), "pipeline_stall": (1e-6, 2.0),
           "loader_capacity": (1.0, 1000.0), "exchange_scale": (1e-4, 1.0),
           "overhead_scale": (1e-4, 1.0), **ASSUMED_BOUNDS}
+# The stall prior's centre when the profile's stall is ~0 (the projection fits a tuned
+# loader's stall at 0 on published series): half a percent of the step per doubling, the
+# order of the tuned stall fitted before (0.004-0.007), so two or more ratios decide.
+STALL_PRIOR_FLOOR = 0.005
 CAPACITY_PRIOR = 16.0  # single-GPU steps per machine: far from binding unless the data say so
 MEASUREMENT_LOG_SD = 0.02  # repeat runs of one training job differ by about 2 %
 # Model error of an extrapolation, in log speed-up per doubling beyond the largest measured
@@ -133,6 +137,9 @@ def _shipped(name: str, inputs: DataParallelInputs, params: ScalingParams) -> fl
     if name in SCALES:  # the profile's own terms, unscaled
         return 1.0
     source = inputs if name in INPUT_FIELDS else params
+    if name == "pipeline_stall":  # a log prior needs a positive centre (a tuned loader's
+        # fitted stall can be 0: then the data must be free to find one)
+        return max(float(getattr(source, name)), STALL_PRIOR_FLOOR)
     return float(getattr(source, name))
 
 

@@ -18,7 +18,7 @@ from advisor.scaling.parameters import ScalingParams
 from advisor.scaling.physics import DataParallelInputs, breakdown
 
 # overhead_scale multiplies these: straggler jitter, coordination, clock throttling (F27)
-OVERHEAD_PARAMS = ("sample_time_cv", "sync_latency_s")
+OVERHEAD_PARAMS = ("sample_time_cv", "step_time_cv", "sync_latency_s")
 OVERHEAD_INPUTS = ("throttle_per_card", "throttle_fixed")
 SCALES = ("exchange_scale", "overhead_scale")
 INPUT_FIELDS = {f.name for f in fields(DataParallelInputs)}

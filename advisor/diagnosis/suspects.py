@@ -27,6 +27,7 @@ from advisor.diagnosis.telemetry import RunTelemetry
 from advisor.diagnosis.wording import label
 from advisor.files.errors import InputError
 from advisor.profile import Profile
+from advisor.scaling.task_defaults import takes_turns
 from advisor.text.i18n import Text
 from advisor.text.numbers import count_text
 
@@ -206,10 +207,15 @@ def _from_profile(board: Board, p: Profile, m: ScalingMetrics, f: FitSignals | N
     if _cooling(p) == "open_air" and h.gpus_per_node >= 4:
         board.add("thermal_throttling", 0.15, "Open-air cards packed four or more to a case "
                   "heat each other (F27).", "四张及以上开放式散热显卡挤在一起会互相加热（F27）。")
-    if p.task.value in ("gan", "reinforcement_learning"):
+    if takes_turns(p):
         task = label(p.task)
         board.add("alternating_training", 0.6, f"The task is {task.en}: sub-networks train in "
                   "turn (F21).", f"任务是{task.zh}：子网络轮流训练（F21）。", direct=True)
+    elif p.task.value in ("gan", "reinforcement_learning"):  # together on every GPU: a clue only
+        task = label(p.task)
+        board.add("alternating_training", 0.2, f"The task is {task.en}: if its sub-networks "
+                  "take turns on separate GPUs, the others wait (F21).",
+                  f"任务是{task.zh}：若子网络分在不同的卡上轮流训练，其余的卡会等待（F21）。")
 
 
 def _cooling(p: Profile) -> str:

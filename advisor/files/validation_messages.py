@@ -71,6 +71,18 @@ _TEMPLATES: dict[str, tuple[str, str]] = {
         "to none",
         "time_value 为 deadline，但既没有填写省下一天值多少，也没有填写截止时间：请填写 "
         "economics.value_per_day 或 economics.deadline_days，或把 time_value 设为 none"),
+    "sequence_length_missing": (
+        "the single-GPU throughput counts {unit}, which become samples only through the "
+        "sequence length: fill in model.sequence_length (tokens or frames in one sample), or give "
+        "the throughput in samples per second",
+        "单卡吞吐按 {unit} 计，需要序列长度才能折算成样本：请填写 model.sequence_length（每个样本的 "
+        "token 数或帧数），或按每秒样本数填写吞吐"),
+    "audio_samples_per_sample_missing": (
+        "the single-GPU throughput counts audio samples: fill in "
+        "training.audio_samples_per_sample (audio samples in one training sample), or give the "
+        "throughput in samples per second",
+        "单卡吞吐按音频采样点计：请填写 training.audio_samples_per_sample（一个训练样本的采样点数），"
+        "或按每秒样本数填写吞吐"),
 }
 
 # Errors that only say the input is of another type: in a union (hardware.gpu: text or a
@@ -178,7 +190,8 @@ def problems_from_validation(
             value = _child(value, part)
         line_loc = loc
         if "line_at" in ctx and value is None:  # absent: the key that asks for it has the line
-            line_loc = loc[:-1] + (ctx["line_at"],)
+            # relative to the validator's own section ("training.throughput_unit" from the top)
+            line_loc = tuple(err.get("loc", ())) + tuple(str(ctx["line_at"]).split("."))
         ctx["input"] = _fmt(value)
         for bound in ("ge", "gt", "le", "lt"):  # 1 s in hours: 0.000278, not 17 digits
             if isinstance(ctx.get(bound), float) and len(repr(ctx[bound])) > 10:

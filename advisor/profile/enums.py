@@ -52,6 +52,43 @@ class Parallelism(StrEnum):
     pipeline = "pipeline"
 
 
+class ThroughputUnit(StrEnum):
+    """What the single-GPU throughput counts: batch samples (images, sequences, utterances),
+    or the tokens, frames or audio samples inside them (read off a log as tokens/s ...)."""
+
+    samples = "samples"
+    images = "images"  # one image is one sample
+    tokens = "tokens"  # per sample: model.sequence_length
+    frames = "frames"  # speech: spectrogram frames; per sample: model.sequence_length
+    audio_samples = "audio_samples"  # per sample: training.audio_samples_per_sample
+
+
+class InputSizes(StrEnum):
+    """Whether the work per sample changes from step to step (what makes GPUs wait for the
+    slowest one): fixed crops, volumes or packed sequences, or variable image sizes,
+    sentence lengths and utterances."""
+
+    auto = "auto"  # by task
+    fixed = "fixed"
+    variable = "variable"
+
+
+class SubNetworks(StrEnum):
+    """GANs and RL: do the sub-networks (generator / discriminator, actors / learner) train
+    together on every GPU, or take turns while GPUs wait (F21)?"""
+
+    auto = "auto"  # by task: RL actor/learner take turns, GANs train together
+    together = "together"
+    take_turns = "take_turns"
+
+
+class KeepBatch(StrEnum):
+    """Which batch stays the same when GPUs are added."""
+
+    per_gpu = "per_gpu"  # each GPU keeps its batch: the global batch grows (weak scaling)
+    global_ = "global"  # the global batch stays: fewer accumulation steps, then smaller batches
+
+
 class ActivationCheckpointing(StrEnum):
     """What the backward pass recomputes instead of keeping (Korthikanti et al. 2022)."""
 

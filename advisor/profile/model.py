@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Literal
 
 from pydantic import Field, model_validator
+from pydantic_core import PydanticCustomError
 
 from advisor.profile.alternatives import MAX_ALTERNATIVES, Alternative
 from advisor.profile.economics import EconomicsSpec
@@ -16,7 +17,7 @@ from advisor.profile.enums import Offload, Task, TrainingMethod
 from advisor.profile.field_meta import StrictSection, meta
 from advisor.profile.hardware import HardwareSpec
 from advisor.profile.measured import MeasuredSpec
-from advisor.profile.workload import ModelSpec, TrainingSpec
+from advisor.profile.workload import PER_SEQUENCE, ModelSpec, TrainingSpec, run_hours_problem
 
 SCHEMA_VERSION = 1
 
@@ -36,6 +37,45 @@ class Profile(StrictSection):
     # wizard's compare page): each a name and the hardware/economics fields it changes.
     alternatives: list[Alternative] = Field(default_factory=list, max_length=MAX_ALTERNATIVES)
     notes: str = Field(default="", max_length=10_000)
+
+    @model_validator(mode="after")
+    def _sequence_for_token_rates(self) -> Profile:
+        """A rate in tokens (frames) per second is a rate in samples only through the tokens
+        (frames) one sample holds: the sequence length, which a default would only guess."""
+        t = self.training
+        if t.throughput_unit not in PER_SEQUENCE or t.single_gpu_throughput is None:
+            return self
+        if self.model.sequence_length is None:
+            raise PydanticCustomError(
+                "sequence_length_missing", "a throughput in {unit} needs {at}",
+                {"unit": t.throughput_unit.value, "at": "model",
+                 "at_path": ("sequence_length",), "line_at": "training.throughput_unit"})
+        hours = self.run_hours_one_gpu
+        if t.single_gpu_hours is None and hours is not None:  # bounded like single_gpu_hours
+            problem = run_hours_problem(hours, "training", "single_gpu_throughput")
+            if problem is not None:
+                raise problem
+        return self
+
+    @property
+    def throughput_items_per_sample(self) -> float:
+        """How many of the single-GPU throughput's units one sample of the batch holds: 1 for
+        samples and images, the sequence length for tokens and frames, the audio samples per
+        sample for audio samples."""
+        return self.training.items_per_sample(self.model.sequence_length)
+
+    @property
+    def single_gpu_samples_per_s(self) -> float | None:
+        """The user's own single-GPU throughput in samples per second (given in any unit, or
+        implied by a run's length), None when only the hours are known."""
+        return self.training.samples_per_s(self.throughput_items_per_sample)
+
+    @property
+    def run_hours_one_gpu(self) -> float | None:
+        """Hours of one run on one GPU, from the run time or from throughput × data (in any
+        unit); None when the run is planned from its size (the projection's
+        ``run_hours_one_gpu`` has it)."""
+        return self.training.run_hours_for(self.throughput_items_per_sample)
 
     @model_validator(mode="after")
     def _tensor_parallel_divides_heads(self) -> Profile:

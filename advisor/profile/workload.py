@@ -13,15 +13,40 @@ from advisor.profile.enums import (
     ActivationCheckpointing,
     GradientDtype,
     InputPipeline,
+    InputSizes,
+    KeepBatch,
     Offload,
     Optimizer,
     Parallelism,
     Precision,
     Storage,
+    SubNetworks,
+    ThroughputUnit,
     TrainingMethod,
 )
 from advisor.profile.field_meta import StrictSection, meta
 from advisor.text.numbers import quantity
+
+PER_SEQUENCE = (ThroughputUnit.tokens, ThroughputUnit.frames)  # per sample: the sequence
+
+
+def run_hours_problem(hours: float, at: str, *path: str) -> PydanticCustomError | None:
+    """A run derived from throughput x data is bounded like single_gpu_hours (no run of 10^300
+    hours); the error names the throughput (``at``, then ``path`` below it)."""
+    if MIN_RUN_HOURS <= hours <= MAX_RUN_HOURS:
+        return None
+    long = hours > MAX_RUN_HOURS
+    en = (f"more than {MAX_RUN_HOURS:,.0f} h" if long
+          else f"only {quantity(hours * 3600)} s")
+    zh = (f"超过 {MAX_RUN_HOURS:,.0f} 小时" if long
+          else f"只需 {quantity(hours * 3600)} 秒")
+    return PydanticCustomError(
+        "run_hours_out_of_range",
+        f"dataset_samples x epochs at this throughput is a run of {en} on one GPU; "
+        f"a run must take from {MIN_RUN_HOURS * 3600:.0f} s to {MAX_RUN_HOURS:,.0f} h",
+        {"at": at, **({"at_path": path} if path else {}), "message_zh":
+         f"按此吞吐，dataset_samples × epochs 在单卡上{zh}；单次训练应在 1 秒到 "
+         f"{MAX_RUN_HOURS:,.0f} 小时之间"})
 
 
 class ModelSpec(StrictSection):
@@ -73,9 +98,24 @@ class TrainingSpec(StrictSection):
         ge=MIN_RUN_HOURS, le=MAX_RUN_HOURS)
     single_gpu_throughput: float | None = meta(
         "Single-GPU throughput", "单卡吞吐",
-        "Samples per second on one GPU (instead of run time; needs data set size and epochs).",
-        "单卡每秒处理的样本数（可代替运行时间；需同时给出数据集大小和轮数）。", unit="samples/s",
+        "One GPU's rate, in samples per second unless 'Throughput counts' says tokens, "
+        "frames or audio samples (instead of run time; needs data set size and epochs).",
+        "单卡每秒处理的样本数；若“吞吐单位”选了 token、帧或音频采样点，则按该单位填写"
+        "（可代替运行时间；需同时给出数据集大小和轮数）。", unit="samples/s",
         unit_zh="样本/秒", default=None, gt=0, le=1e9)
+    throughput_unit: ThroughputUnit = meta(
+        "Throughput counts", "吞吐单位",
+        "What the single-GPU throughput counts, as your log prints it: samples (or images) per "
+        "second, tokens or frames per second (divided by the sequence length), or audio samples "
+        "per second (divided by the audio samples per sample).",
+        "单卡吞吐按日志里的单位填写：每秒样本数（或图像数）、每秒 token 数或帧数（按序列长度折算），"
+        "或每秒音频采样点数（按每个样本的采样点数折算）。", default=ThroughputUnit.samples)
+    audio_samples_per_sample: int | None = meta(
+        "Audio samples per sample", "每样本音频采样点",
+        "With a throughput in audio samples per second: audio samples in one training sample "
+        "(the segment length of a vocoder, or clip seconds x sample rate).",
+        "吞吐按每秒音频采样点计时：一个训练样本包含的采样点数（声码器的 segment 长度，或片段秒数 × 采样率）。",
+        unit="audio samples", unit_zh="采样点", default=None, ge=1, le=10**9)
     dataset_samples: int | None = meta("Data set size", "数据集大小", "Samples in one epoch.",
                                        "一个 epoch 的样本数。", unit="samples", unit_zh="样本",
                                        default=None, ge=1, le=10**13)
@@ -89,7 +129,7 @@ class TrainingSpec(StrictSection):
                                 "每次训练遍历数据集的次数。", default=None, gt=0, le=100_000)
     batch_per_gpu: int = meta("Batch per GPU", "每卡批大小", "Samples per GPU per step.",
                               "每张卡每步处理的样本数。", unit="samples", unit_zh="样本",
-                              default=64, ge=1, le=1_000_000)
+                              default=64, ge=1, le=16_777_216)
     precision: Precision = meta("Precision", "精度", "Number format of training.",
                                 "训练使用的数值精度。", default=Precision.amp)
     gradient_dtype: GradientDtype = meta(
@@ -180,6 +220,31 @@ class TrainingSpec(StrictSection):
         "memory.", "none：不卸载；optimizer：优化器状态和梯度放在主机内存，优化器在 CPU 上更新"
         "（DeepSpeed ZeRO-Offload）；parameters：权重也放到主机内存，逐层传到 GPU（ZeRO-3 Offload、"
         "FSDP CPU offload）。经 PCIe 传输更慢，但 GPU 显存占用小得多。", default=Offload.none)
+    keep_batch: KeepBatch = meta(
+        "Batch kept when adding GPUs", "加卡时保持的批大小",
+        "per_gpu: every GPU keeps its batch, so the global batch grows with the GPUs; global: the "
+        "global batch stays as on one GPU (fewer accumulation steps first, then a smaller batch "
+        "per GPU), as when the learning rate must not change.",
+        "per_gpu：每张卡的批大小不变，全局批大小随卡数增大；global：全局批大小与单卡时相同"
+        "（先减少梯度累积步数，再减小每卡批大小），例如不想重新调学习率时。",
+        default=KeepBatch.per_gpu)
+    input_sizes: InputSizes = meta(
+        "Input sizes", "输入尺寸",
+        "fixed: every sample costs the same (fixed crops, 3D volumes, packed or padded "
+        "sequences); variable: images of different sizes, sentences or utterances of different "
+        "lengths, region proposals. GPUs wait for the slowest each step; auto follows the task.",
+        "fixed：每个样本计算量相同（固定裁剪、3D 体数据、打包或补齐的序列）；variable：图像尺寸、"
+        "句子或语音长度、候选框数量各不相同。每一步都要等最慢的卡；auto 按任务类型判断。",
+        default=InputSizes.auto)
+    sub_networks: SubNetworks = meta(
+        "Sub-networks (GAN / RL)", "GAN/RL 子网络",
+        "together: every GPU trains all sub-networks each step (plain data parallel, e.g. "
+        "StyleGAN2); take_turns: sub-networks alternate on separate GPUs, or actors and a learner "
+        "wait for each other, so GPUs idle (F21). auto: reinforcement learning takes turns, "
+        "GANs train together.",
+        "together：每张卡每一步都训练全部子网络（普通数据并行，如 StyleGAN2）；take_turns：子网络"
+        "分在不同的卡上轮流训练，或 actor 与 learner 互相等待，显卡会空闲（F21）。auto：强化学习按"
+        "轮流训练、GAN 按一起训练估算。", default=SubNetworks.auto)
     runs_per_month: float = meta(
         "Runs per month", "每月训练次数", "How many full runs you do in a month.",
         "每月完整训练的次数。", unit="runs/month", unit_zh="次/月", default=4, ge=0, le=100_000)
@@ -240,21 +305,12 @@ class TrainingSpec(StrictSection):
                 "give single_gpu_hours, single_gpu_throughput with dataset_samples and epochs, "
                 "or the data's size to plan from (dataset_tokens, or dataset_samples and "
                 "epochs)")
-        hours = self.run_hours_one_gpu
-        if hours is not None and not MIN_RUN_HOURS <= hours <= MAX_RUN_HOURS:
-            # derived like single_gpu_hours, bounded like it (no run of 10^300 hours)
-            long = hours > MAX_RUN_HOURS
-            en = (f"more than {MAX_RUN_HOURS:,.0f} h" if long
-                  else f"only {quantity(hours * 3600)} s")
-            zh = (f"超过 {MAX_RUN_HOURS:,.0f} 小时" if long
-                  else f"只需 {quantity(hours * 3600)} 秒")
-            raise PydanticCustomError(
-                "run_hours_out_of_range",
-                f"dataset_samples x epochs at this throughput is a run of {en} on one GPU; "
-                f"a run must take from {MIN_RUN_HOURS * 3600:.0f} s to {MAX_RUN_HOURS:,.0f} h",
-                {"at": "single_gpu_throughput", "message_zh":
-                 f"按此吞吐，dataset_samples × epochs 在单卡上{zh}；单次训练应在 1 秒到 "
-                 f"{MAX_RUN_HOURS:,.0f} 小时之间"})
+        if self.throughput_unit not in PER_SEQUENCE:  # else the profile checks it
+            hours = self.run_hours_for(self.items_per_sample(None))
+            problem = None if hours is None else run_hours_problem(hours,
+                                                                   "single_gpu_throughput")
+            if problem is not None:
+                raise problem
         return self
 
     @property
@@ -267,12 +323,42 @@ class TrainingSpec(StrictSection):
         """No measured time: the run's length comes from its FLOPs (advisor.scaling)."""
         return self.single_gpu_hours is None and self.single_gpu_throughput is None
 
-    @property
-    def run_hours_one_gpu(self) -> float | None:
+    @model_validator(mode="after")
+    def _audio_samples_known(self) -> TrainingSpec:
+        if self.throughput_unit == ThroughputUnit.audio_samples and \
+                self.audio_samples_per_sample is None:
+            raise PydanticCustomError(
+                "audio_samples_per_sample_missing",
+                "a throughput in audio samples needs {at}",
+                {"at": "audio_samples_per_sample", "line_at": "throughput_unit"})
+        return self
+
+    def items_per_sample(self, sequence_length: int | None) -> float:
+        """How many of the throughput's units one sample holds: 1 for samples and images, the
+        sequence length for tokens and frames, the audio samples per sample for audio."""
+        if self.throughput_unit in PER_SEQUENCE:
+            return float(sequence_length or 1)
+        if self.throughput_unit == ThroughputUnit.audio_samples:
+            return float(self.audio_samples_per_sample or 1)
+        return 1.0
+
+    def samples_per_s(self, items_per_sample: float) -> float | None:
+        """The single-GPU throughput in samples per second (``items_per_sample``: how many of
+        the throughput's units one sample holds, see ``Profile.throughput_items_per_sample``),
+        else samples × epochs over the run's hours, else None."""
+        if self.single_gpu_throughput:
+            return self.single_gpu_throughput / items_per_sample
+        if self.single_gpu_hours and self.dataset_samples and self.epochs:
+            return self.dataset_samples * self.epochs / (self.single_gpu_hours * 3600.0)
+        return None
+
+    def run_hours_for(self, items_per_sample: float) -> float | None:
         """Hours of one run on one GPU, from the run time or from throughput × data; None when
-        the run is planned from its size (the projection's ``run_hours_one_gpu`` has it)."""
+        the run is planned from its size (the projection's ``run_hours_one_gpu`` has it) or
+        its samples are not given (``Profile.run_hours_one_gpu`` converts the unit)."""
         if self.single_gpu_hours is not None:
             return self.single_gpu_hours
         if not (self.single_gpu_throughput and self.dataset_samples and self.epochs):
             return None
-        return self.dataset_samples * self.epochs / self.single_gpu_throughput / 3600.0
+        return self.dataset_samples * self.epochs * items_per_sample \
+            / self.single_gpu_throughput / 3600.0

@@ -30,7 +30,7 @@ CITED_FACTS: dict[str, str] = {
     "F27": "thermal throttling of packed cards above ~84 degC (inputs.thermal_terms)",
     "F28": "data-pipeline starvation: stall and loader capacity (inputs.pipeline_terms)",
     "F29": "vGPU: '8 GPUs' that run like 2 (inputs.vgpu_sharing)",
-    "F32": "one 8-GPU node ~20 % faster than two 4-GPU nodes (hierarchical all-reduce)",
+    "F32": "one 8-GPU node ~20 % faster than two 4-GPU nodes (rings through the network)",
 }
 
 __all__ = ["CITED_FACTS", "FITTED", "DataParallelInputs", "Projection", "ScalingParams",

@@ -29,8 +29,8 @@ from advisor.scaling.parameters import (
     mfu_by_task,
 )
 from advisor.scaling.physics import DataParallelInputs
+from advisor.scaling.task_defaults import inputs_vary, takes_turns
 
-ALTERNATING_TASKS = (Task.gan, Task.reinforcement_learning)  # F21
 # Storage makes a default loader's stall worse or better (F28); assumption, see the README.
 _STORAGE_STALL = {Storage.hdd: 2.0, Storage.network: 1.5, Storage.sata_ssd: 1.2,
                   Storage.nvme: 1.0, Storage.ram: 0.5}
@@ -98,14 +98,10 @@ def effective_tflops(gpu: GpuSpec, precision: Precision, p: ScalingParams,
 
 
 def single_gpu_samples_per_s(profile: Profile) -> float | None:
-    """The user's own single-GPU throughput: given, or implied by a run's length (samples x
-    epochs / hours); None when only the hours are known."""
-    t = profile.training
-    if t.single_gpu_throughput:
-        return t.single_gpu_throughput
-    if t.single_gpu_hours and t.dataset_samples and t.epochs:
-        return t.dataset_samples * t.epochs / (t.single_gpu_hours * 3600.0)
-    return None
+    """The user's own single-GPU throughput in samples per second: given (in samples, or in
+    tokens, frames or audio samples converted by their count per sample), or implied by a
+    run's length (samples x epochs / hours); None when only the hours are known."""
+    return profile.single_gpu_samples_per_s
 
 
 def sharded_embeddings(profile: Profile, gpu: GpuSpec, p: ScalingParams) -> bool:
@@ -125,16 +121,34 @@ def dense_params_millions(profile: Profile, gpu: GpuSpec, p: ScalingParams) -> f
 
 
 def step_compute_s(profile: Profile, gpu: GpuSpec, p: ScalingParams) -> float:
-    """One training step on one GPU: batch / measured throughput, else FLOPs / throughput.
-    Embedding lookups are gathers, not FLOPs: a sharded recommender computes its dense part."""
+    """One training step (micro-batch) on one GPU: batch / measured throughput, else FLOPs /
+    sustained throughput plus the optimizer step's share (once per optimizer step). Embedding
+    lookups are gathers, not FLOPs: a sharded recommender computes its dense part."""
     t = profile.training
     measured = single_gpu_samples_per_s(profile)
     if measured:
         return t.batch_per_gpu / measured
     dense = dense_params_millions(profile, gpu, p) / profile.model.params_millions
     recompute = recompute_factor(profile)
-    return t.batch_per_gpu * flops_per_sample(profile) * dense * recompute / (
+    flops_s = t.batch_per_gpu * flops_per_sample(profile) * dense * recompute / (
         effective_tflops(gpu, t.precision, p, profile.task) * 1e12)
+    return flops_s + optimizer_step_s(profile, gpu, p) / t.gradient_accumulation_steps
+
+
+def memory_bandwidth_gbs(gpu: GpuSpec, p: ScalingParams) -> float:
+    """The card's memory bandwidth; a custom GPU without one gets its FP16 peak over the
+    reference card's FLOPs per byte (the A100's ratio)."""
+    if gpu.memory_bandwidth_gbs:
+        return gpu.memory_bandwidth_gbs
+    return gpu.tflops_fp16_dense * 1000.0 / p.reference_flops_per_byte
+
+
+def optimizer_step_s(profile: Profile, gpu: GpuSpec, p: ScalingParams) -> float:
+    """One optimizer update on one GPU: it streams every parameter's weights, gradient and
+    Adam moments through memory once (``optimizer_traffic_bytes_per_param``), paid once per
+    optimizer step, so gradient accumulation spreads it over its micro-batches."""
+    params = dense_params_millions(profile, gpu, p) * 1e6
+    return params * p.optimizer_traffic_bytes_per_param / (memory_bandwidth_gbs(gpu, p) * 1e9)
 
 
 def loader_s_per_sample(profile: Profile) -> float:
@@ -208,11 +222,13 @@ def data_parallel_inputs(profile: Profile, gpu: GpuSpec, links: LinkFigures,
         busbw_inter_gbs=links.busbw_inter_gbs, latency_intra_s=links.latency_intra_s,
         latency_inter_s=links.latency_inter_s, multi_socket_pcie=links.multi_socket_pcie,
         comm_volume_factor=comm_volume_factor, pipeline_stall=stall, loader_capacity=capacity,
-        alternating_fraction=p.alternating_fraction if profile.task in ALTERNATING_TASKS
-        else 0.0,
+        alternating_fraction=p.alternating_fraction if takes_turns(profile) else 0.0,
         vgpus_per_physical=vgpu_sharing(profile)[0], throttle_per_card=per_card,
         throttle_fixed=fixed,
-        accumulation_steps=float(profile.training.gradient_accumulation_steps))
+        accumulation_steps=float(profile.training.gradient_accumulation_steps),
+        accumulation_baseline=float(profile.training.gradient_accumulation_steps),
+        variable_inputs=1.0 if inputs_vary(profile) else 0.0,
+        optimizer_step_s=optimizer_step_s(profile, gpu, p))
 
 
 def pessimistic(x: DataParallelInputs, vgpus: float) -> DataParallelInputs:

@@ -164,7 +164,7 @@ def _layout_notes(profile: Profile, curve: LayoutCurve, counts: list[int],
                                   derived_zh="" if s.shape_given else "，由参数量推算")))
     if curve.reference.memory_gb > curve.usable_gb:
         hours = one_gpu_hours(profile, curve.reference_tokens_per_s / s.sequence) \
-            if profile.training.planned_from_size else profile.training.run_hours_one_gpu
+            if profile.training.planned_from_size else profile.run_hours_one_gpu
         if hours:
             notes.append(NOTE_REFERENCE.format(hours=quantity(hours)))
     notes.extend(method_notes(profile, curve, counts))

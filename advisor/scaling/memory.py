@@ -13,6 +13,7 @@ import numpy as np
 
 from advisor.profile import Parallelism, Profile, Task
 from advisor.scaling.activations import activation_gb, is_transformer
+from advisor.scaling.measured_memory import memory_estimate
 from advisor.scaling.parameters import ScalingParams
 
 # Bytes per parameter kept on every GPU, and the share that is divided among N GPUs.
@@ -79,6 +80,9 @@ def choose_strategies(profile: Profile, gpus: np.ndarray, memory_gb: float,
     limit = usable_gb(memory_gb, p)
     per_node = profile.hardware.gpus_per_node
     choice = profile.training.parallelism
+    # A measured single-GPU run at the batch fitted one card: estimates agree with it.
+    estimate = memory_estimate(profile, memory_gb, p)
+    p, act = estimate.params, estimate.activation_gb
     if embedding_sharded(profile, memory_gb, p):
         mem = memory_per_gpu_gb("embedding", n, profile, p)
         return ["embedding"] * len(n), mem, mem <= limit
@@ -86,13 +90,12 @@ def choose_strategies(profile: Profile, gpus: np.ndarray, memory_gb: float,
         name = choice.value
         if name in ("tensor", "pipeline"):
             split = _model_split(name, n, per_node)
-            mem = memory_per_gpu_gb(name, n, profile, p, split)
+            mem = memory_per_gpu_gb(name, n, profile, p, split, act)
             names = [name if name == "pipeline" or k <= per_node else "hybrid" for k in n]
         else:
-            mem = memory_per_gpu_gb(name, n, profile, p)
+            mem = memory_per_gpu_gb(name, n, profile, p, act=act)
             names = [name] * len(n)
         return names, mem, mem <= limit
-    act = activation_gb(profile, p)
     candidates = [memory_per_gpu_gb(name, n, profile, p, act=act) for name in _AUTO_ORDER[:3]]
     # Tensor parallel (Megatron) splits transformer layers; a CNN, detector or GAN whose batch
     # does not fit trains with a smaller batch, not split: it stays data parallel, "no fit".
@@ -133,8 +136,11 @@ def embedding_sharded(profile: Profile, memory_gb: float, p: ScalingParams) -> b
 
 
 def single_gpu_fits(profile: Profile, memory_gb: float, p: ScalingParams) -> bool:
-    """Does plain training fit one GPU (F05: model parallel only when it does not)?"""
-    need = memory_per_gpu_gb("data", np.array([1.0]), profile, p)[0]
+    """Does plain training fit one GPU (F05: model parallel only when it does not)? Always
+    when a single-GPU run at the batch was measured (``measured_memory``)."""
+    estimate = memory_estimate(profile, memory_gb, p)
+    need = memory_per_gpu_gb("data", np.array([1.0]), profile, estimate.params,
+                             act=estimate.activation_gb)[0]
     return bool(need <= usable_gb(memory_gb, p))
 
 

@@ -29,12 +29,21 @@ class ScalingParams:
     fixed_step_fraction: float = 0.1
     pipeline_stall_tuned: float = 0.0
     sync_latency_s: float = 0.001
-    band_log_width_tuned: float = 0.03
+    # the 80 % band (split-conformal, out-of-sample residuals): signed log speed-up per root
+    # of the doublings of GPUs inside one machine (NVLink / NVSwitch, or PCIe), and per root
+    # of the doublings of machines on top of it
+    band_log_low_nvlink_machine: float = -0.03
+    band_log_high_nvlink_machine: float = 0.03
+    band_log_low_pcie_machine: float = -0.03
+    band_log_high_pcie_machine: float = 0.03
+    band_log_low_machines: float = -0.03
+    band_log_high_machines: float = 0.03
     # calibrated to the article (typical world) or to a cited measurement
     pipeline_stall_typical: float = 0.15
     pipeline_stall_starved: float = 0.3
     starved_loader_capacity: float = 1.5
     band_log_width_typical: float = 0.06
+    step_time_cv: float = 0.01
     alternating_fraction: float = 0.65
     backward_fraction: float = 0.67
     bucket_mb: float = 25.0
@@ -49,6 +58,7 @@ class ScalingParams:
     memory_usable_fraction: float = 0.92
     memory_overhead_gb: float = 1.0
     optimizer_bytes_per_param: float = 16.0
+    optimizer_traffic_bytes_per_param: float = 32.0
     activation_bytes_per_token_width_layer: float = 34.0
     transformer_width_per_layer: float = 64.0
     # recommenders whose embedding tables do not fit one GPU (DLRM-style, see inputs.py)

@@ -4,17 +4,20 @@ Step time on N GPUs (one step = every GPU processes its own batch once):
 
     t(N) = t_compute(N) + exposed gradient exchange + input-pipeline stall + straggler wait
 
-* compute: the single-GPU step time, slowed by vGPU sharing and thermal throttling;
-* gradient exchange: hierarchical ring all-reduce (intra-node reduce-scatter / all-gather,
-  inter-node all-reduce over the node's network), ``2(n-1)/n x bytes / busbw`` per tier plus
+* compute: the single-GPU step time, slowed by vGPU sharing and thermal throttling; its
+  optimizer update is paid once per optimizer step and its fixed part (launches) does not
+  shrink with a smaller per-GPU batch;
+* gradient exchange: ring all-reduce over the machine's fabric and, across machines, the
+  network (the slowest link of NCCL's rings: ``2(n-1)/n x bytes / busbw`` on each tier) plus
   a per-bucket latency; a fraction of it hides behind the backward pass (# F07);
 * input pipeline: the slowest data loader holds up the step; its expected delay grows with
   log2 N (# F28), and a starved loader caps the node's throughput (the exchange between
   machines still adds on top of that cap);
 * sharded embeddings (DLRM-style recommenders): an all-to-all of looked-up vectors each step;
-* stragglers: the step waits for the slowest GPU. A step sums the times of its b samples, so
-  its jitter is cv_sample / sqrt(b) (variable image sizes, sequence lengths, proposals); the
-  expected maximum of N draws grows like sqrt(2 ln N). Small per-GPU batches wait longest.
+* stragglers: the step waits for the slowest GPU. Only what varies per step delays one: a
+  step of b variable-size samples jitters by cv_sample / sqrt(b) (image sizes, sequence
+  lengths, proposals), fixed-size inputs (crops, volumes, packed sequences) only by the
+  system's own step noise; the expected maximum of N draws grows like sqrt(2 ln N).
 * gradient accumulation (k micro-batches per optimizer step): the exchange, the coordination
   and the wait for the slowest GPU happen once per k micro-batches; times are per micro-batch.
 
@@ -68,6 +71,14 @@ class DataParallelInputs:
     # k micro-batches' jitter averages out). Scalar or one value per GPU count (a global batch
     # held fixed by accumulation: fewer steps on more GPUs).
     accumulation_steps: float | np.ndarray = 1.0
+    # ... at the single-GPU step that step_compute_s measures (its optimizer share is 1/k0)
+    accumulation_baseline: float | np.ndarray = 1.0
+    # 1: the work per sample varies from step to step (image sizes, sequence lengths); 0:
+    # fixed-size inputs (crops, volumes, packed sequences) whose steps barely jitter
+    variable_inputs: float | np.ndarray = 1.0
+    # one optimizer update on one GPU (memory-bound), part of every optimizer step; with
+    # accumulation a micro-batch carries 1/k of it
+    optimizer_step_s: float | np.ndarray = 0.0
 
 
 @dataclass(frozen=True)
@@ -93,11 +104,12 @@ class StepBreakdown:
 def allreduce_time_s(gpus: np.ndarray, gpus_per_node: np.ndarray | int, grad_bytes,
                      busbw_intra_gbs, busbw_inter_gbs, latency_intra_s, latency_inter_s,
                      bucket_bytes: float, busbw_pair_gbs=None) -> np.ndarray:
-    """Hierarchical ring all-reduce of ``grad_bytes`` per step; the slowest tier dominates (# F07).
+    """Ring all-reduce of ``grad_bytes`` per step over the machine's fabric and the network;
+    the slowest tier dominates (# F07).
 
-    The inter-node tier carries ``2(k-1)/k`` of the bytes through the node's adapters, which
-    cannot outrun the node's own fabric: its busbw is capped by the intra-node one. That cap
-    and the convexity of 2(n-1)/n make k nodes never faster than one node of the same GPUs.
+    The inter-node tier carries ``2(n-1)/n`` of the bytes (n GPUs in all) through each node's
+    adapters, which cannot outrun the node's own fabric: its busbw is capped by the intra-node
+    one. That cap makes k nodes never faster than one node of the same GPUs.
     NVLink-bridged pairs (# F25) reduce inside each pair first, then across pairs over PCIe.
     Every argument may be a scalar or an array broadcastable to ``gpus`` (used by the fit).
     """
@@ -116,8 +128,12 @@ def allreduce_time_s(gpus: np.ndarray, gpus_per_node: np.ndarray | int, grad_byt
         intra = np.where(has_pair, np.minimum(bridged, intra), intra)  # NCCL picks the faster
     inter_bw = np.minimum(np.asarray(busbw_inter_gbs, dtype=float) * 1e9, bw_intra)
     # F08 / F32: across machines the network tier dominates; 8 -> 16 GPUs over Ethernet adds
-    # little or loses, and one 8-GPU node beats two 4-GPU nodes.
-    inter = np.where(nodes > 1, 2.0 * (nodes - 1.0) / nodes * grad_bytes
+    # little or loses, and one 8-GPU node beats two 4-GPU nodes. NCCL's rings (and trees)
+    # run through every GPU, the network being the slowest link of each: every node's
+    # adapters carry 2(n-1)/n of the bytes for n GPUs in all (a two-level scheme that
+    # reduces inside machines first would move 2(k-1)/k for k machines, 1 instead of 1.75
+    # for 2 x 4 GPUs: Horovod's hierarchical all-reduce, not NCCL's default).
+    inter = np.where(nodes > 1, 2.0 * (n - 1.0) / n * grad_bytes
                      / np.where(inter_bw > 0, inter_bw, np.inf), 0.0)
     inter = np.where((nodes > 1) & ~(inter_bw > 0), np.inf, inter)
     buckets = np.maximum(1.0, np.ceil(grad_bytes / bucket_bytes))
@@ -155,8 +171,18 @@ def breakdown(gpus: np.ndarray | list[int], x: DataParallelInputs,
     local = np.minimum(n, x.gpus_per_node)
     scale = np.broadcast_to(np.asarray(x.batch_scale, dtype=float), n.shape)
 
-    # Per-step fixed work (launches, optimizer step) does not shrink with a smaller batch.
-    base = x.step_compute_s * (p.fixed_step_fraction + (1.0 - p.fixed_step_fraction) * scale)
+    accumulation = np.maximum(np.broadcast_to(np.asarray(x.accumulation_steps, dtype=float),
+                                              n.shape), 1.0)
+    # The measured step holds 1/k0 of an optimizer update; on N GPUs a micro-batch holds
+    # 1/k_N of it (fewer accumulation steps when the global batch is held: more updates per
+    # sample). The rest is forward and backward, whose fixed part (launches, framework work)
+    # does not shrink with a smaller batch: small per-GPU batches use the GPU less well.
+    k0 = np.maximum(np.asarray(x.accumulation_baseline, dtype=float), 1.0)
+    update0 = np.minimum(np.asarray(x.optimizer_step_s, dtype=float) / k0,
+                         0.5 * np.asarray(x.step_compute_s, dtype=float))
+    work = x.step_compute_s - update0
+    fixed = np.minimum(p.fixed_step_fraction * work, 0.9 * work)
+    base = fixed + (work - fixed) * scale + update0 * k0 / accumulation
     sharing = np.minimum(x.vgpus_per_physical, n)  # vGPUs packed onto one physical card (# F29)
     extra_cards = np.maximum(local - 2.0, 0.0)
     clock = 1.0 - np.minimum(x.throttle_per_card * extra_cards + np.where(
@@ -180,8 +206,6 @@ def breakdown(gpus: np.ndarray | list[int], x: DataParallelInputs,
                                   None if x.busbw_pair_gbs is None
                                   else np.asarray(x.busbw_pair_gbs) * p.busbw_efficiency)
     backward = p.backward_fraction * compute
-    accumulation = np.maximum(np.broadcast_to(np.asarray(x.accumulation_steps, dtype=float),
-                                              n.shape), 1.0)
     # F20: a small model on fast GPUs has little backward to hide the exchange behind. With
     # accumulation the exchange hides behind the last micro-batch's backward only, once per
     # optimizer step (DDP no_sync / Horovod backward_passes_per_step).
@@ -189,7 +213,7 @@ def breakdown(gpus: np.ndarray | list[int], x: DataParallelInputs,
     inter_share = np.where(comm > 0, np.clip(1.0 - comm_local / np.where(comm > 0, comm, 1.0),
                                              0.0, 1.0), 0.0)
     exposed_inter = np.where(np.isfinite(exposed), exposed * inter_share, exposed)
-    if x.embedding_bytes_per_sample > 0:  # on the critical path: the MLPs wait for the vectors
+    if np.any(np.asarray(x.embedding_bytes_per_sample) > 0):  # on the critical path: the MLPs wait
         lookup_s, lookup_inter = embedding_alltoall_s(
             n, local, np.asarray(x.batch_per_gpu, dtype=float) * scale,
             x.embedding_bytes_per_sample, bw_intra, inter_bw, x.latency_intra_s,
@@ -204,9 +228,12 @@ def breakdown(gpus: np.ndarray | list[int], x: DataParallelInputs,
     loader_work = np.minimum(base, samples_step * np.asarray(x.loader_s_per_sample, dtype=float))
     stall = loader_work * x.pipeline_stall * log_n
     # Stragglers: E[max of N jittered step times]; plus per-step coordination (framework
-    # negotiation, many small un-bucketed all-reduces) that grows like a tree, log2 N.
+    # negotiation, many small un-bucketed all-reduces) that grows like a tree, log2 N. Only
+    # what varies per step makes one GPU late: variable-size samples (cv / sqrt(b)) and the
+    # system's own step-to-step noise (clocks, host), averaged over k micro-batches.
     samples = np.maximum(samples_step, 1.0)
-    jitter = p.sample_time_cv / np.sqrt(samples * accumulation)
+    jitter = np.sqrt((np.asarray(x.variable_inputs, dtype=float) * p.sample_time_cv ** 2
+                      / samples + p.step_time_cv ** 2) / accumulation)
     coordination = p.sync_latency_s * log_n / accumulation
     sync = base * jitter * np.sqrt(2.0 * np.log(n)) + coordination
     step = compute + exposed + stall + sync

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import lru_cache
 
 import numpy as np
 
 from advisor.catalog.gpus import resolve_gpu
 from advisor.files.errors import InputError
-from advisor.profile import InputPipeline, InterLink, IntraLink, Precision, Profile
+from advisor.profile import InputPipeline, InterLink, IntraLink, KeepBatch, Precision, Profile
 from advisor.profile.labels import INTER_LINK as INTER_LINK_LABEL
 from advisor.scaling.activations import SEQUENCE_TASKS
+from advisor.scaling.batch_scaling import scaled_batches
 from advisor.scaling.inputs import (
-    ALTERNATING_TASKS,
     data_parallel_inputs,
     dense_params_millions,
     flops_per_sample,
@@ -26,6 +27,7 @@ from advisor.scaling.layout_projection import NOTE_REFERENCE, layout_projection
 from advisor.scaling.layouts.cluster import peak_tflops
 from advisor.scaling.layouts.engine import layout_curve, uses_layouts
 from advisor.scaling.links import link_figures
+from advisor.scaling.measured_memory import memory_estimate
 from advisor.scaling.memory import (
     STRATEGY_LABEL,
     activation_gb,
@@ -38,6 +40,8 @@ from advisor.scaling.parameters import ScalingParams, load_params
 from advisor.scaling.physics import breakdown
 from advisor.scaling.result import Projection
 from advisor.scaling.run_length import one_gpu_hours
+from advisor.scaling.task_defaults import turn_notes
+from advisor.scaling.throughput_check import impossible_throughput
 from advisor.text.i18n import Text
 
 # ZeRO-3 / FSDP gather weights twice: 1.5x traffic (also across the replicas of a hybrid
@@ -65,9 +69,6 @@ NOTE_VGPU = Text(en="Virtualised GPUs may share a physical card: the low end ass
 NOTE_VGPU_GIVEN = Text(en="You said {v:g} vGPUs share each physical card: the projection "
                           "divides each card's compute between them (F29).",
                        zh="你填写了每张物理卡切分为 {v:g} 个 vGPU：预测按它们分摊每张卡的算力（F29）。")
-NOTE_ALT = Text(en="Alternating training (GAN / RL) idles GPUs while sub-networks wait their "
-                   "turn: speed-up stays near 1.5x (F21).",
-                zh="交替训练（GAN / 强化学习）中子网络轮流训练，GPU 在等待：加速比约 1.5 倍以内（F21）。")
 NOTE_EMBEDDING = Text(
     en="Recommendation model too large for one GPU: the projection assumes DLRM-style training: "
        "the embedding tables (taken as {emb:g} % of the parameters) are sharded across the GPUs "
@@ -89,6 +90,7 @@ _NECK_WORDS = {"communication": ("gradient exchange", "梯度同步"),
                "alternating_training": ("turn-taking of the sub-networks", "子网络轮流训练"),
                "memory": ("memory shortage", "显存不足"), "compute": ("overhead", "额外")}
 
+NVLINK_MACHINES = (IntraLink.nvlink, IntraLink.nvswitch)  # the band's server regime
 DEFAULT_INTER_LINK = InterLink.ethernet_25g  # assumed network for machines the profile lacks
 # ... unless the machine is an SXM (NVLink / NVSwitch) server: DGX/HGX-class machines are built
 # for clusters and ship with InfiniBand of their generation (DGX-1: EDR, DGX A100: 8 x HDR,
@@ -246,6 +248,10 @@ def project(profile: Profile, gpus: list[int] | None = None,
         return layout_projection(profile, counts, gpu, links, p, extra)
     strategies, memory, fits = choose_strategies(profile, n, gpu.memory_gb, p)
     single_fits = single_gpu_fits(profile, gpu.memory_gb, p)
+    # the global batch held: each count's per-GPU batch and accumulation steps (else the
+    # profile's own, already in the inputs)
+    held = profile.training.keep_batch == KeepBatch.global_
+    batch_scale, accumulation = scaled_batches(profile, n) if held else (None, None)
     speed = np.empty_like(n)
     low = np.empty_like(n)
     step = np.empty_like(n)
@@ -254,6 +260,8 @@ def project(profile: Profile, gpus: list[int] | None = None,
     for name in sorted(set(strategies)):
         idx = np.array([i for i, s in enumerate(strategies) if s == name])
         x = data_parallel_inputs(profile, gpu, links, p, _VOLUME.get(name, 1.0))
+        if held:
+            x = replace(x, batch_scale=batch_scale[idx], accumulation_steps=accumulation[idx])
         if name in ("tensor", "hybrid", "hybrid_zero3"):
             ways = np.minimum(n[idx], hw.gpus_per_node)
             act_bytes = 4.0 if profile.training.precision in (Precision.fp32, Precision.tf32) \
@@ -293,17 +301,19 @@ def project(profile: Profile, gpus: list[int] | None = None,
         low[idx] = s_low
     speed = np.clip(np.nan_to_num(speed, nan=0.0, posinf=0.0), 0.0, n)
     low = np.clip(np.nan_to_num(low, nan=0.0, posinf=0.0), 0.0, n)
-    width = (p.band_log_width_tuned if profile.training.input_pipeline == InputPipeline.tuned
-             else p.band_log_width_typical)
-    spread = np.exp(width * np.log2(n))
-    band_low = np.clip(np.minimum(speed / spread, low), 0.0, speed)  # 0 <= low <= speed-up
-    band_high = np.clip(speed * spread, speed, n)  # speed-up <= high <= N
+    below, above = band_factors(profile, n, p)
+    band_low = np.clip(np.minimum(speed * below, low), 0.0, speed)  # 0 <= low <= speed-up
+    band_high = np.clip(speed * above, speed, n)  # speed-up <= high <= N
     if counts[0] == 1:  # the baseline is the user's own single-GPU run
         speed[0] = band_low[0] = band_high[0] = 1.0
     for i in range(len(n)):
         if not fits[i]:
             bottleneck[i] = "memory"
     notes = _notes(profile, single_fits, vgpus_low) + scale_notes
+    for note in (impossible_throughput(profile, gpu),
+                 memory_estimate(profile, gpu.memory_gb, p).note):
+        if note is not None:
+            notes.append(note)
     if not fits.all():
         act = activation_gb(profile, p)
         if act > 0.5 * memory[int(np.argmin(fits))]:  # the batch, not the model, does not fit
@@ -361,6 +371,28 @@ def _absolute(profile: Profile, gpu, p: ScalingParams, speed: np.ndarray,
             "tflops": rows[2], "mfu": rows[3]}
 
 
+def band_factors(profile: Profile, n: np.ndarray, p: ScalingParams
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """The 80 % band's low and high factors on the speed-up at each count: the out-of-sample
+    error quantiles per doubling of GPUs inside one machine and per doubling of machines
+    (benchmarks/projection_eval.calibrate_band); a default or starved input pipeline widens
+    them to the article's own spread (F01/F04 ranges), which no measurement calibrates."""
+    per = profile.hardware.gpus_per_node
+    one = np.sqrt(np.log2(np.minimum(n, per)))  # errors grow like the root of the doublings
+    machines = np.sqrt(np.log2(np.maximum(n, per) / per))
+    if profile.hardware.intra_link in NVLINK_MACHINES:
+        low_one, high_one = p.band_log_low_nvlink_machine, p.band_log_high_nvlink_machine
+    else:
+        low_one, high_one = p.band_log_low_pcie_machine, p.band_log_high_pcie_machine
+    low_m, high_m = p.band_log_low_machines, p.band_log_high_machines
+    if profile.training.input_pipeline != InputPipeline.tuned:
+        w = p.band_log_width_typical
+        low_one, high_one = min(low_one, -w), max(high_one, w)
+        low_m, high_m = min(low_m, -w), max(high_m, w)
+    return (np.exp(low_one * one + low_m * machines),
+            np.exp(high_one * one + high_m * machines))
+
+
 _OVERHEADS = ("communication", "input_pipeline", "synchronisation", "virtualization",
               "alternating_training")
 
@@ -407,8 +439,7 @@ def _notes(profile: Profile, single_fits: bool, vgpus_low: float) -> list[Text]:
         notes.append(NOTE_VGPU_GIVEN.format(v=given))
     elif vgpus_low > 1:
         notes.append(NOTE_VGPU.format(v=vgpus_low))
-    if profile.task in ALTERNATING_TASKS:
-        notes.append(NOTE_ALT)
+    notes.extend(turn_notes(profile))
     return notes
 
 

@@ -39,8 +39,9 @@ def one_gpu_hours(profile: Profile, samples_per_s_one_gpu: float) -> float:
     if t.single_gpu_hours is not None:
         return t.single_gpu_hours
     samples = run_samples(profile)
-    if t.single_gpu_throughput and samples:
-        return samples / t.single_gpu_throughput / 3600.0
+    measured = profile.single_gpu_samples_per_s  # in samples, whatever unit it was given in
+    if t.single_gpu_throughput and measured and samples:
+        return samples / measured / 3600.0
     if samples is None or samples_per_s_one_gpu <= 0:
         raise ValueError("the run's length is unknown")
     return samples / samples_per_s_one_gpu / 3600.0

@@ -16,7 +16,6 @@ from advisor.profile import (
     Task,
 )
 from advisor.rulebase.fact_catalog import (
-    ALTERNATING_TASKS,
     EMBEDDING_HEAVY_PARAMS_MILLIONS,
     GPU_CLASSES,
     OBSERVATION_IDS,
@@ -30,6 +29,7 @@ from advisor.scaling.layouts.methods import optimizer_family
 from advisor.scaling.memory import activation_split
 from advisor.scaling.parameters import load_params
 from advisor.scaling.result import Projection
+from advisor.scaling.task_defaults import takes_turns
 
 # F02: a GPU count is worth considering only if it is faster than every smaller one by more than
 # this share; beyond the first count within it of the best, extra GPUs add nothing.
@@ -137,7 +137,8 @@ def base_facts(profile: Profile, projection: Projection, costs: CostReport,
 
     tr, hw, ec = profile.training, profile.hardware, profile.economics
     spec = resolve_gpu(hw.gpu)
-    hours = projection.run_hours_one_gpu or tr.run_hours_one_gpu  # planned runs: the projection's
+    # planned runs: the projection's (it also converts a throughput's unit)
+    hours = projection.run_hours_one_gpu or profile.run_hours_one_gpu
     top = considered if considered in projection.gpus else max(projection.gpus)
     last = projection.gpus.index(top)
     user_par = tr.parallelism.value
@@ -145,7 +146,7 @@ def base_facts(profile: Profile, projection: Projection, costs: CostReport,
         else user_par
     facts: dict[str, Any] = {
         "task": profile.task.value,
-        "alternating_training": profile.task.value in ALTERNATING_TASKS,
+        "alternating_training": takes_turns(profile),  # F21: sub-networks that take turns
         "params_millions": profile.model.params_millions,
         "single_gpu_hours": hours,
         "runs_per_month": tr.runs_per_month,

@@ -33,7 +33,7 @@ def example(name: str) -> Profile:
 
 
 def costs_for(profile: Profile, gpus=TYPICAL[0], speedups=TYPICAL[1], **kwargs):
-    proj = projection(profile.training.run_hours_one_gpu, list(gpus), list(speedups))
+    proj = projection(profile.run_hours_one_gpu, list(gpus), list(speedups))
     return estimate_costs(profile, proj, lang="en", **kwargs)
 
 

@@ -201,7 +201,7 @@ def fake_projection(monkeypatch):
         calls.append(gpus)
         counts = gpus or [1, 2, 4]
         speedups = [min(n, 0.8 * n + 0.2) for n in counts]
-        return projection(prof.training.run_hours_one_gpu, counts, speedups)
+        return projection(prof.run_hours_one_gpu, counts, speedups)
 
     monkeypatch.setattr("advisor.cli.commands.costs.project", project)
     return calls

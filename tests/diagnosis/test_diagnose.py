@@ -179,7 +179,7 @@ def test_refit_recovers_the_projections_own_parameters_and_extrapolates():
     measured = speedup(np.array(gpus, float), true_inputs, truth)
     series = from_points(gpus, [float(v) * 100 for v in measured])
     fit = refit(series, _inputs(), params, [1, 2, 4, 8, 16])
-    assert fit.parameters["busbw_efficiency"] == pytest.approx(0.3, rel=0.1)
+    assert fit.parameters["busbw_efficiency"] == pytest.approx(0.3, rel=0.15)
     assert fit.parameters["pipeline_stall"] == pytest.approx(0.05, rel=0.15)
     expected_16 = float(speedup(np.array([1.0, 16.0]), true_inputs, truth)[1])
     assert fit.at(16) == pytest.approx(expected_16, rel=0.02)

@@ -34,7 +34,7 @@ def test_an_unknown_checkpointing_mode_is_refused_with_its_choices():
 
 def test_a_run_planned_from_its_tokens_needs_no_measured_time():
     p = _training(dataset_tokens=2e12)
-    assert p.training.planned_from_size and p.training.run_hours_one_gpu is None
+    assert p.training.planned_from_size and p.run_hours_one_gpu is None
     assert not _training(single_gpu_hours=3).training.planned_from_size
     assert _training(dataset_samples=1000, epochs=2).training.planned_from_size
 

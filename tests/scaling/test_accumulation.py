@@ -9,7 +9,7 @@ from pydantic import ValidationError
 
 from advisor.profile import Profile, TrainingSpec, field_meta
 from advisor.scaling import DataParallelInputs, breakdown, load_params, project, speedup
-from benchmarks.scaling_series import accumulation_steps, flatten, load_series
+from benchmarks.scaling_series import accumulation_steps, load_series
 
 GPUS = [1, 2, 4, 8, 16]
 
@@ -106,12 +106,22 @@ def test_benchmark_reads_accumulation_from_the_notes(notes, gpus, batch, largest
     assert accumulation_steps(notes, gpus, batch, largest) == pytest.approx(expected)
 
 
-def test_benchmark_points_carry_accumulation_at_each_count_and_the_baseline():
+def test_benchmark_profiles_hold_the_global_batch_as_the_sources_do():
+    """The profile of a series that holds its global batch (keep_batch: global) gives, through
+    the projection's own batch scaling, the accumulation steps and per-GPU batches the
+    source's notes and table give at every count (BERT pre-training, FastPitch, NCF)."""
+    from advisor.scaling.batch_scaling import scaled_batches
+    from benchmarks.series_profiles import profile_for
+
     series, _ = load_series()
-    bert = next(s for s in series if s.sid.startswith("DLE-TF-BERT") and s.accumulation
-                and max(s.accumulation) > 1)
-    assert bert.accumulation == [max(max(bert.gpus), bert.baseline) / n for n in bert.gpus]
-    points = flatten(series)
-    assert np.all(points.fields["accumulation"] >= 1.0)
-    assert np.all(points.fields["accumulation0"] >= 1.0)
-    assert (points.fields["accumulation"] > 1.0).sum() > 50
+    held = [s for s in series if s.holds_global_batch]
+    assert len(held) > 50
+    for s in held:
+        profile = profile_for(s)
+        n = np.array([float(s.baseline), *map(float, s.gpus)])
+        scale, steps = scaled_batches(profile, n)
+        # per-GPU batch relative to the baseline count, and micro-batches per optimizer step
+        assert steps[1:] == pytest.approx(np.maximum(s.accumulation, 1.0), rel=0.02), s.sid
+        if "scaling=strong" in s.sid or s.scaling == "strong":
+            assert scale[1:] / scale[0] == pytest.approx(np.array(s.batch) / s.batch0,
+                                                         rel=0.05), s.sid

@@ -25,7 +25,7 @@ def profile(task: str, params_m: float, batch: int, gpu: str = "rtx4090", **extr
     return Profile.model_validate(data)
 
 
-def preset(name: str, gpu: str) -> Profile:
+def preset(name: str, gpu: str, **training) -> Profile:
     p = preset_by_name(name)
     return Profile.model_validate({
         "task": p.task, "model": {"name": p.name, "params_millions": p.params_millions,
@@ -33,7 +33,7 @@ def preset(name: str, gpu: str) -> Profile:
                                   "sequence_length": p.sequence_length,
                                   "flops_per_sample_gflops": p.flops_per_sample_gflops},
         "training": {"single_gpu_hours": 24, "batch_per_gpu": p.batch_per_gpu,
-                     "precision": p.precision, "input_pipeline": "typical"},
+                     "precision": p.precision, "input_pipeline": "typical", **training},
         "hardware": {"gpu": gpu, "gpus_per_node": 8, "intra_link": "pcie4"}})
 
 
@@ -57,8 +57,13 @@ def test_two_gpus_never_slower_than_one_on_one_pcie_box(task, params_m, batch, g
 @pytest.mark.parametrize("gpu", ["rtx4090", "rtx3090"])
 def test_high_resolution_vision_defaults_scale_like_f18(gpu):
     # Faster R-CNN batch 2 was 1.31x on 4 GPUs and segmentation batch 4 1.83x: the task
-    # defaults were a 300-px SSD, not the usual two-stage detector / 512-px segmenter.
-    assert project(profile("object_detection", 41.8, 2, gpu), [1, 4]).speedup[1] > 2.8
+    # defaults were a 300-px SSD, not the usual two-stage detector / 512-px segmenter. At two
+    # images of different sizes per GPU the slowest GPU costs about a fifth of the step
+    # (variable-size inputs, the detection default; fixed-scale detectors reach > 3.2x).
+    assert project(profile("object_detection", 41.8, 2, gpu), [1, 4]).speedup[1] > 2.7
+    assert project(profile("object_detection", 41.8, 2, gpu,
+                           training={"input_sizes": "fixed"}),
+                   [1, 4]).speedup[1] > 3.2
     assert project(profile("segmentation", 40, 4, gpu), [1, 4]).speedup[1] > 3.0  # F18
     assert project(profile("image_classification", 25.6, 64, gpu), [1, 4]).speedup[1] > 2.9
 
@@ -67,7 +72,9 @@ def test_high_resolution_vision_defaults_scale_like_f18(gpu):
 def test_wizard_presets_land_in_the_article_ranges(gpu):
     resnet = project(preset("ResNet-50", gpu), [1, 4, 8]).speedup
     assert 3.0 < resnet[1] <= 3.3 and 5.0 <= resnet[2] <= 5.5  # F04, F18
-    bert = project(preset("BERT-large", gpu), [1, 4, 8]).speedup
+    # F19's "sequence dependence": sentences of different lengths (packed or padded
+    # sequences, the auto default for NLP, scale better: tests/scaling/test_stragglers.py)
+    bert = project(preset("BERT-large", gpu, input_sizes="variable"), [1, 4, 8]).speedup
     assert 2.5 <= bert[1] <= 3.5 and 4.4 <= bert[2] <= 5.6  # F01, F19: about 5x on 8
     rcnn = project(preset("Faster R-CNN R50-FPN", gpu), [1, 4, 8]).speedup
     # F18 > 3x on 4; F01 "most cases" 4-6x on 8: this compute-heavy detector sits at its top

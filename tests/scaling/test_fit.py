@@ -1,15 +1,22 @@
-"""The shipped parameters are what the fit produces, and the fitted model beats the baselines
-under leave-one-family-out cross-validation (benchmarks/data/scaling-dev.csv, in the repo)."""
+"""The shipped parameters are what the fit produces, the fit's stacked path is the real
+``project`` path, and out of sample (leave one source out, benchmarks/data/scaling-dev.csv in
+the repo) the projection beats the fitted Amdahl baseline and its band holds 80 %."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from advisor.scaling.parameters import FITTED, ScalingParams, load_params
-from benchmarks.projection_accuracy import cross_validated
-from benchmarks.projection_eval import fit
-from benchmarks.scaling_series import flatten, load_series
+from advisor.scaling.parameters import FITTED, load_params
+from benchmarks import projection_eval as ev
+from benchmarks.profile_points import agreement, flatten
+from benchmarks.scaling_series import load_series
+from benchmarks.series_profiles import profile_for, projected
+
+
+def _points(series, **options):
+    return flatten([profile_for(s, **options) for s in series], [s.gpus for s in series],
+                   [s.baseline for s in series], [s.actual for s in series])
 
 
 @pytest.fixture(scope="module")
@@ -19,47 +26,68 @@ def clean():
     return [s for s in series if not s.flagged]
 
 
-def test_shipped_parameters_are_the_fit(clean):
-    fitted = fit(flatten(clean), ScalingParams())
+@pytest.fixture(scope="module")
+def stated(clean):
+    return _points(clean, input_sizes="stated")
+
+
+@pytest.fixture(scope="module")
+def as_left(clean):
+    return _points(clean)
+
+
+@pytest.fixture(scope="module")
+def out_of_source(clean, stated, as_left):
+    labels = ev.fold_labels(clean, as_left, "source")
+    return labels, ev.out_of_fold(as_left, labels, ev.fold_params(stated, labels))
+
+
+def test_shipped_parameters_are_the_fit(stated):
+    fitted = ev.fit(stated)
     shipped = load_params()
     for name in FITTED:
         assert getattr(shipped, name) == pytest.approx(getattr(fitted, name), rel=1e-3, abs=1e-6)
 
 
-def test_projection_beats_every_baseline_cross_validated(clean):
-    points = flatten(clean)
-    preds = cross_validated(clean, points)
-    mape = {name: float(np.mean(np.abs(p / points.actual - 1.0))) for name, p in preds.items()}
-    ours = mape.pop("projection (CV)")
-    assert all(ours < other for other in mape.values()), mape
-    assert ours < 0.07  # 6.35 % when written (6.51 % before gradient accumulation, 7.1 %
-    # before the per-sample straggler term)
+def test_the_fit_scores_the_path_every_profile_takes(clean, as_left):
+    """The fit's stacked evaluation gives what ``advisor.scaling.project`` gives for each
+    series' profile (so the headline figure is the real path's)."""
+    shipped = load_params()
+    real = np.concatenate([projected(s, profile_for(s), shipped)[0] for s in clean])
+    assert agreement(as_left, real, shipped) < 1e-3
 
 
-def test_per_sample_jitter_and_priors_beat_the_previous_model(clean):
-    """benchmarks/projection_ablations.py: the shipped model against the one before the
-    per-sample straggler term and the priors (a one-sample batch everywhere, no priors)."""
-    from benchmarks import projection_ablations as ablations
-    from benchmarks import projection_eval
-
-    shipped = ablations.score(clean, flatten(clean))
-    priors = dict(projection_eval.PRIORS)
-    projection_eval.PRIORS.clear()
-    try:
-        before = ablations.score(clean, ablations.points_with(clean, ablations.one_sample_batches))
-    finally:
-        projection_eval.PRIORS.update(priors)
-    assert shipped["single"] < before["single"] - 0.5  # 6.7 % vs 7.4 % when written
-    assert shipped["all"] < before["all"]
+def test_the_fit_does_not_depend_on_where_it_starts(stated):
+    a = ev.fit(stated, ev.fit_start().with_values(overlap_fraction=0.9, busbw_efficiency=0.5))
+    b = ev.fit(stated, ev.fit_start().with_values(overlap_fraction=0.4, busbw_efficiency=0.95))
+    for name in FITTED:
+        assert getattr(a, name) == pytest.approx(getattr(b, name), rel=1e-2, abs=1e-4)
 
 
-def test_gradient_accumulation_beats_one_all_reduce_per_micro_batch(clean):
-    """benchmarks/projection_ablations.py: exchanging once per optimizer step (accumulation
-    read from the sources' notes) against the model that ignored accumulation."""
-    from benchmarks import projection_ablations as ablations
+def test_out_of_source_projection_beats_the_fitted_amdahl_by_a_fifth(as_left, out_of_source):
+    labels, predicted = out_of_source
+    amdahl = ev.amdahl_out_of_fold(as_left, labels)
+    multi = as_left.gpus > as_left.at_n.gpus_per_node
 
-    shipped = ablations.score(clean, flatten(clean))
-    before = ablations.score(clean, ablations.points_with(clean, ablations._no_accumulation))
-    assert shipped["multi"] < before["multi"] - 0.2  # 4.54 % vs 4.94 % when written
-    assert shipped["single"] < before["single"]  # 6.55 % vs 6.68 %
-    assert shipped["all"] < before["all"]
+    def mape(pred, mask):
+        return float(np.mean(np.abs(pred[mask] / as_left.actual[mask] - 1.0)))
+
+    ours, theirs = mape(predicted, ~multi), mape(amdahl, ~multi)
+    assert ours <= 0.8 * theirs, (ours, theirs)  # 7.0 % vs 12.5 % when written
+    assert mape(predicted, multi) <= 0.10  # 4.4 % when written
+    linear = ev.linear(as_left)
+    assert ours < mape(linear, ~multi) and ours < mape(ev.article(as_left), ~multi)
+
+
+def test_shipped_band_holds_80_percent_of_the_out_of_source_points(as_left, out_of_source):
+    """The shipped band was calibrated on these out-of-source residuals (per regime); its
+    coverage of sources held out of the calibration too is in projection_accuracy.md."""
+    _, predicted = out_of_source
+    p = load_params()
+    band = ev.Band(p.band_log_low_nvlink_machine, p.band_log_high_nvlink_machine,
+                   p.band_log_low_pcie_machine, p.band_log_high_pcie_machine,
+                   p.band_log_low_machines, p.band_log_high_machines)
+    covered = ev.coverage(as_left, predicted, band)
+    multi = as_left.gpus > as_left.at_n.gpus_per_node
+    for regime in (~multi & as_left.nvlink, ~multi & ~as_left.nvlink, multi):
+        assert 0.75 <= covered[regime].mean() <= 0.9

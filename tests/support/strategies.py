@@ -11,13 +11,17 @@ from advisor.profile import (
     Cooling,
     GradientDtype,
     InputPipeline,
+    InputSizes,
     InterLink,
     IntraLink,
+    KeepBatch,
     Parallelism,
     Precision,
     Profile,
     Storage,
+    SubNetworks,
     Task,
+    ThroughputUnit,
     Virtualization,
 )
 from advisor.profile.bounds import MAX_RUN_HOURS, MIN_RUN_HOURS
@@ -73,6 +77,9 @@ def training_specs(draw, parallelism: Parallelism | None = None,
         spec["cpu_cores"] = draw(st.integers(4, 256))
     if draw(st.booleans()):
         spec["storage"] = draw(_enum(Storage)).value
+    spec["keep_batch"] = draw(_enum(KeepBatch)).value
+    spec["input_sizes"] = draw(_enum(InputSizes)).value
+    spec["sub_networks"] = draw(_enum(SubNetworks)).value
     return spec
 
 
@@ -103,10 +110,16 @@ def profiles(draw, parallelism: Parallelism | None = None, max_nodes: int = 4,
              coolings: list[Cooling] | None = None,
              pipeline: list[InputPipeline] | None = None) -> Profile:
     """A random valid Profile; keyword arguments pin parts of it for a property."""
+    model = draw(model_specs())
+    training = draw(training_specs(parallelism, pipeline))
+    if "single_gpu_throughput" in training and model.get("sequence_length") and draw(
+            st.booleans()):  # the rate as a log prints it: tokens per second
+        training["throughput_unit"] = ThroughputUnit.tokens.value
+        training["single_gpu_throughput"] *= model["sequence_length"]
     return Profile.model_validate({
         "task": draw(_enum(Task)).value,
-        "model": draw(model_specs()),
-        "training": draw(training_specs(parallelism, pipeline)),
+        "model": model,
+        "training": training,
         "hardware": draw(hardware_specs(max_nodes, coolings)),
     })
 

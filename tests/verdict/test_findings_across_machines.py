@@ -48,4 +48,10 @@ def test_the_article_llm_figure_is_not_quoted_against_a_far_lower_projection():
     text = all_text(sharded, "en")
     assert "as the projection does here" not in text and "well below that" in text
     high = staged.projection.efficiency[staged.projection.at(staged.verdict.gpus)]
-    assert high >= 0.4 and "task_heuristics.large_language_models" in fired(staged)
+    # staged it reaches about 4x on 8, on the edge of the rule's 4-6x window (4.00x with the
+    # data-parallel parameters before issue 15's refit, 3.99x after): the sentence that agrees
+    # speaks from 4x, the one that says how far below the figure this setup falls under it
+    speed_8 = staged.projection.speedup[staged.projection.at(8)]
+    assert high >= 0.4 and speed_8 >= 3.9
+    assert ("task_heuristics.large_language_models" in fired(staged)) == (speed_8 >= 4.0)
+    assert "5x on 8" in all_text(staged, "en")

@@ -83,7 +83,9 @@ _OTHER_HARDWARE_WORDS = ("4060",)  # the article's example workstation (F31)
 
 
 def _named_gpus(text: str, names: set[str]) -> set[str]:
-    return {name for name in names if name in text}
+    """The names in the text as whole names ('NVIDIA L4' is not named by 'NVIDIA L40S')."""
+    return {name for name in names
+            if re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text)}
 
 
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])

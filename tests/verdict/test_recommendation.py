@@ -159,7 +159,9 @@ def pitfalls_of(profile, **kw):
 
 
 def test_gan_is_not_worth_more_gpus():
-    rec, found = pitfalls_of(_profile(task="gan", economics__time_value="none"))
+    # F21: sub-networks that take turns (plain data-parallel GANs scale like any DP job)
+    rec, found = pitfalls_of(_profile(task="gan", economics__time_value="none",
+                                      training__sub_networks="take_turns"))
     assert rec.verdict.rating == "not_worth_it" and rec.verdict.gpus == 1
     assert found["alternating_training"].severity == "critical"
     assert "F21" in found["alternating_training"].sources
@@ -170,7 +172,7 @@ def test_gan_is_not_worth_more_gpus():
 def test_gan_whose_small_gain_still_pays_follows_the_cost_model():
     """Review 4: "adding GPUs is pure waste" beside a net value of +6,069 a month. F02 rules
     when the hours saved pay for the cards; F21's warning stays, as critical as before."""
-    rec, found = pitfalls_of(_profile(task="gan"))
+    rec, found = pitfalls_of(_profile(task="gan", training__sub_networks="take_turns"))
     assert rec.costs.net_value_per_month[rec.costs.gpus.index(rec.verdict.gpus)] > 0
     assert rec.verdict.rating == "worth_it" and rec.verdict.gpus > 1
     assert "pure waste" not in rec.verdict.headline.en

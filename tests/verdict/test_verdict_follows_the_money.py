@@ -73,11 +73,17 @@ def test_a_recommendation_model_past_the_knee_does_not_contradict_itself():
     elif r.verdict.gpus > 8:  # the cost model still wants the larger count: say why
         knee = pitfall(r, "past_the_knee")
         assert knee is not None and "value you put on a day saved" in knee.title.en
-    else:  # held at the knee by a count within 5 % of the best net value
+    elif r.costs.best_value_gpus > 8:  # held at the knee by a count within 5 % of the best
         assert "economics.knee_for_little" in fired(r)
-        assert r.costs.best_value_gpus > 8 and pitfall(r, "past_the_knee") is None
+        assert pitfall(r, "past_the_knee") is None
         near = r.verdict.gpus
         assert f"the GPUs beyond {near} are not worth adding" in r.verdict.headline.en
+    else:  # the second machine over 25 GbE pays for nothing: the best value is one machine
+        assert pitfall(r, "past_the_knee") is None
+        assert r.verdict.gpus <= r.costs.best_value_gpus <= 8
+        pr = r.projection
+        assert max(pr.speedup[pr.at(n)] for n in pr.gpus if n > 8) \
+            <= max(pr.speedup[pr.at(n)] for n in pr.gpus if n <= 8)
 
 
 def test_no_time_value_is_never_credited_with_the_net_value():

@@ -16,7 +16,7 @@ CHOICE_LABELS: dict[str, str] = {
     "nlp": QT_TRANSLATE_NOOP("Choices", "NLP (language model, fine-tuning)"),
     "llm": QT_TRANSLATE_NOOP("Choices", "Large language model"),
     "recommendation": QT_TRANSLATE_NOOP("Choices", "Recommendation / ranking"),
-    "gan": QT_TRANSLATE_NOOP("Choices", "GAN (alternating training)"),
+    "gan": QT_TRANSLATE_NOOP("Choices", "GAN"),
     "reinforcement_learning": QT_TRANSLATE_NOOP("Choices", "Reinforcement learning"),
     "other": QT_TRANSLATE_NOOP("Choices", "Other"),
     # Precision / gradient type
@@ -26,6 +26,21 @@ CHOICE_LABELS: dict[str, str] = {
     "bf16": QT_TRANSLATE_NOOP("Choices", "BF16"),
     "amp": QT_TRANSLATE_NOOP("Choices", "Mixed precision (AMP)"),
     "auto": QT_TRANSLATE_NOOP("Choices", "Automatic"),
+    # Throughput unit
+    "samples": QT_TRANSLATE_NOOP("Choices", "Samples per second"),
+    "images": QT_TRANSLATE_NOOP("Choices", "Images per second"),
+    "tokens": QT_TRANSLATE_NOOP("Choices", "Tokens per second"),
+    "frames": QT_TRANSLATE_NOOP("Choices", "Frames per second (speech)"),
+    "audio_samples": QT_TRANSLATE_NOOP("Choices", "Audio samples per second"),
+    # Batch kept when adding GPUs
+    "per_gpu": QT_TRANSLATE_NOOP("Choices", "Per GPU (global batch grows)"),
+    "global": QT_TRANSLATE_NOOP("Choices", "Global (per-GPU batch shrinks)"),
+    # Input sizes
+    "fixed": QT_TRANSLATE_NOOP("Choices", "Fixed (crops, volumes, packed)"),
+    "variable": QT_TRANSLATE_NOOP("Choices", "Variable (sizes, lengths differ)"),
+    # GAN / RL sub-networks
+    "together": QT_TRANSLATE_NOOP("Choices", "Together on every GPU"),
+    "take_turns": QT_TRANSLATE_NOOP("Choices", "Take turns (GPUs wait)"),
     # Input pipeline
     "starved": QT_TRANSLATE_NOOP("Choices", "Starved (single-threaded reading)"),
     "typical": QT_TRANSLATE_NOOP("Choices", "Typical (default data loader)"),

@@ -169,8 +169,7 @@ def summary_html(rec: Recommendation, profile: Profile, lang: str, generated: da
                          esc(L.NOT_PROJECTED.get(lang).format(
                              gpus=L.gpus(v.gpus, lang), n=v.gpus, **_covered(proj.gpus)))))
     rows.append(_row(L.RUN_TIME_ONE_GPU.get(lang),
-                     esc(hours(proj.run_hours_one_gpu or profile.training.run_hours_one_gpu,
-                               lang))))
+                     esc(hours(proj.run_hours_one_gpu or profile.run_hours_one_gpu, lang))))
     c = index_of(costs.gpus, v.gpus)
     if c is None and i is not None and (beyond := not_costed_text(rec, lang)):
         rows.append(_row(L.COST_PER_RUN.get(lang), esc(beyond)))  # projected, not costed

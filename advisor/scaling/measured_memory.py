@@ -1,0 +1,69 @@
+"""A measured single-GPU run at a batch fitted one GPU: memory estimates must agree with it.
+
+The activation estimate comes from rules of thumb (a default sequence length, the task's
+typical model) and can be several times too large: a 135M encoder at batch 176 "needs" 60 GB
+at the default 512 tokens when it was trained at 128 on a 40 GB card. When the profile gives
+the throughput of one GPU at its batch (``training.single_gpu_throughput``), that batch ran:
+the activations are lowered until plain data parallel fits one card. Data parallel keeps each
+GPU's memory of the single-GPU run, so every count then fits as data parallel; the note says
+what was corrected (# F05: model parallel only when the model does not fit). The model states
+(16 bytes per parameter, mixed-precision Adam) are arithmetic, not a rule of thumb: when they
+alone exceed the card, the measured run was offloaded or kept 8-bit states, which several GPUs
+replace by sharding them (ZeRO, FSDP, the layouts of advisor/scaling/layouts); the measurement
+then sets only the level.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from advisor.profile import Profile
+from advisor.scaling.activations import activation_gb
+from advisor.scaling.parameters import ScalingParams
+from advisor.text.i18n import Text
+
+NOTE_MEASURED_FITS = Text(
+    en="The single-GPU throughput was measured at {batch} samples per GPU, so that batch fits "
+       "one GPU: the memory estimate ({need:.3g} GB per GPU, from the model's size and task) "
+       "is lowered to the card's usable {usable:.3g} GB to agree with the measured run.",
+    zh="单卡吞吐是在每卡 {batch} 个样本下实测的，说明这个批大小单卡放得下：按模型规模和任务估算的显存"
+       "（每卡 {need:.3g} GB）已下调到该卡可用的 {usable:.3g} GB，与实测一致。")
+
+
+_MARGIN = 0.999  # land just inside the card, not on its edge (rounding)
+
+
+@dataclass(frozen=True)
+class MemoryEstimate:
+    """Memory inputs the projection uses: the parameters (bytes per parameter of the model
+    states) and one GPU's batch activations, corrected by a measured run when one exists."""
+
+    params: ScalingParams
+    activation_gb: float
+    note: Text | None = None  # what a measurement corrected
+
+
+def measured_batch_runs(profile: Profile) -> bool:
+    """The profile states a throughput measured on one GPU at its batch."""
+    return profile.training.single_gpu_throughput is not None
+
+
+def memory_estimate(profile: Profile, memory_gb: float, p: ScalingParams) -> MemoryEstimate:
+    """The model-state parameters and the activation estimate, the activations lowered when a
+    measured single-GPU run at the profile's batch says they must be smaller (see the module
+    docstring)."""
+    act = activation_gb(profile, p)
+    if not measured_batch_runs(profile):
+        return MemoryEstimate(p, act)
+    usable = memory_gb * p.memory_usable_fraction
+    states = profile.model.params_millions * 1e6 * p.optimizer_bytes_per_param / 1e9
+    room = usable - p.memory_overhead_gb
+    need = states + act + p.memory_overhead_gb
+    if need <= usable:
+        return MemoryEstimate(p, act)
+    batch = profile.training.batch_per_gpu
+    note = NOTE_MEASURED_FITS.format(batch=batch, need=need, usable=usable)
+    if states >= room:  # the states alone exceed the card: sharded on several (docstring)
+        return MemoryEstimate(p, act)
+    # the activations were overestimated: keep what the card leaves them
+    return MemoryEstimate(p, (room - states) * _MARGIN, note)
