@@ -238,16 +238,20 @@ def _rented(profile: Profile, lang: str | None) -> SetupOption | None:
         return None
     spec = resolve_gpu(gpu_id)
     link = IntraLink.nvswitch if spec.nvlink == "sxm" else IntraLink.pcie4
-    hardware = profile.hardware.model_validate({
-        **profile.hardware.model_dump(), "gpu": gpu_id, "gpus_per_node": RENT_GPUS_PER_MACHINE,
-        "nodes": 1, "intra_link": link, "inter_link": "none", "host_memory_gb": None,
-        "max_gpu_temp_c": None, "allreduce_busbw_gbs": None, "cooling": "server"})
-    economics = profile.economics.model_validate({
-        **profile.economics.model_dump(), "mode": EconomicsMode.cloud,
-        "cloud_price_per_gpu_hour": None, "currency": currency})
+    try:  # a measured run moved to the faster card may leave the bounds a run may have
+        hardware = profile.hardware.model_validate({
+            **profile.hardware.model_dump(), "gpu": gpu_id,
+            "gpus_per_node": RENT_GPUS_PER_MACHINE, "nodes": 1, "intra_link": link,
+            "inter_link": "none", "host_memory_gb": None, "max_gpu_temp_c": None,
+            "allreduce_busbw_gbs": None, "cooling": "server"})
+        economics = profile.economics.model_validate({
+            **profile.economics.model_dump(), "mode": EconomicsMode.cloud,
+            "cloud_price_per_gpu_hour": None, "currency": currency})
+        training = _timed_on(profile, spec)
+    except ValueError:
+        return None
     rented = profile.model_copy(update={"hardware": hardware, "economics": economics,
-                                        "training": _timed_on(profile, spec),
-                                        "measured": None})
+                                        "training": training, "measured": None})
     counts = [1, 2, 4, 8]
     training = rented.training.model_copy(
         update={"activation_checkpointing": ActivationCheckpointing.full})
