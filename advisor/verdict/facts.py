@@ -12,6 +12,7 @@ from advisor.catalog.cooling import fitted_cooling
 from advisor.costs.breakeven import HOURS_PER_MONTH  # 730 h: a break-even above it is never reached
 from advisor.costs.result import CostReport
 from advisor.profile import (
+    KeepBatch,
     Profile,
     Task,
 )
@@ -154,7 +155,9 @@ def base_facts(profile: Profile, projection: Projection, costs: CostReport,
         "horizon_months": tr.horizon_months,
         "precision": tr.precision.value,
         "batch_per_gpu": tr.batch_per_gpu,
-        "global_batch_fixed": tr.global_batch is not None,
+        # a global batch the profile holds (a plan's, or "keep the global batch" when adding
+        # GPUs) does not grow with the GPUs: the learning rate does not change with them
+        "global_batch_fixed": tr.global_batch is not None or tr.keep_batch == KeepBatch.global_,
         "optimizer_family": optimizer_family(profile),
         "single_pass_run": single_pass(profile),
         "fine_tuning": tr.is_fine_tuning,
@@ -319,7 +322,8 @@ def verdict_facts(base: Mapping[str, Scalar], profile: Profile, projection: Proj
         # the cost model's whole-setup draw; without it, the cards' board power alone (F09)
         "verdict_system_w": system_w,
         "verdict_psu_w": math.ceil(system_w * 1.2 / 50.0) * 50.0,
-        "verdict_global_batch": profile.training.global_batch or dp
+        "verdict_global_batch": profile.training.global_batch
+        or (1 if profile.training.keep_batch == KeepBatch.global_ else dp)
         * profile.training.batch_per_gpu
         * profile.training.gradient_accumulation_steps,  # accumulation multiplies it too (F14)
         "verdict_data_parallel": dp,

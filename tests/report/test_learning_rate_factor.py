@@ -104,3 +104,29 @@ def test_the_pdf_names_one_factor(tmp_path, lang):
     else:
         factors = set(re.findall(r"最多(?:放大|乘以)(\d+(?:\.\d+)?)", text))
     assert factors == {"1.4"}, factors
+
+
+def test_a_global_batch_the_profile_keeps_scales_no_learning_rate():
+    """keep_batch: global holds the global batch as on one GPU (fewer accumulation steps, then
+    smaller batches per GPU): the rules raise no learning-rate pitfall or advice, and the set-up
+    table says the rate stays, in both languages (the same figure in each)."""
+    from advisor.catalog.profile_check import load_profile
+    from advisor.profile import KeepBatch
+    from advisor.verdict.recommendation import recommend
+    from tests.support.paths import EXAMPLES
+    from ui.report.guidance_sections import learning_rate_text
+
+    profile = _sgd(load_profile(EXAMPLES / "medium-model-4gpu-worth-it.yaml"))
+    grows = recommend(profile)
+    assert grows.verdict.gpus > 1 and "lr_scaling" in {p.id for p in grows.pitfalls}
+    training = profile.training.model_copy(update={"keep_batch": KeepBatch.global_})
+    held = profile.model_copy(update={"training": training})
+    rec = recommend(held)
+    assert rec.verdict.gpus > 1
+    assert "lr_scaling" not in {p.id for p in rec.pitfalls}
+    assert not [a for a in rec.advice if a.id == "learning_rate"]
+    batch = training.batch_per_gpu * training.gradient_accumulation_steps
+    en, zh = learning_rate_text(rec, held, "en"), learning_rate_text(rec, held, "zh")
+    assert f"The global batch stays {batch} on {rec.verdict.gpus} GPUs" in en
+    assert "multiply" not in en
+    assert f"全局批大小仍为 {batch}" in zh and "学习率保持不变" in zh

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from advisor.profile import Profile
+from advisor.profile import KeepBatch, Profile
 from advisor.scaling.layouts.methods import optimizer_family
 from advisor.verdict.facts import data_parallel_degree, lr_factor
 from advisor.verdict.result import Recommendation
@@ -75,6 +75,10 @@ def learning_rate_text(rec: Recommendation, profile: Profile, lang: str) -> str:
     batch = profile.training.batch_per_gpu * profile.training.gradient_accumulation_steps
     if n == 1:
         return L.LR_ONE_GPU.get(lang).format(batch=batch)
+    tr = profile.training
+    if tr.global_batch is not None or tr.keep_batch == KeepBatch.global_:
+        return L.LR_GLOBAL_HELD.get(lang).format(gpus=L.gpus(n, lang),
+                                                 batch=tr.global_batch or batch)
     replicas = data_parallel_replicas(rec, profile)
     if replicas == 1:
         return L.LR_ONE_REPLICA.get(lang).format(gpus=L.gpus(n, lang), batch=batch)

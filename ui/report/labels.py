@@ -266,6 +266,11 @@ LR_ADVICE_ADAM = T("With {replicas} data-parallel replicas the global batch grow
                    "{replicas} 路数据并行，全局批大小从 {batch} 增至 {global_batch}：Adam 类优化器"
                    "保持初始学习率，或最多乘以 {factor:.2g}（{replicas} 的平方根），并用几百个优化器步"
                    "做预热（warm-up）。")
+# The profile holds the global batch (a plan's global_batch, or keep_batch: global): F14's
+# rule has nothing to scale.
+LR_GLOBAL_HELD = T("The global batch stays {batch} on {gpus} (the profile holds it): the learning "
+                   "rate stays as it is.",
+                   "{gpus}时全局批大小仍为 {batch}（配置中固定）：学习率保持不变。")
 LR_ONE_GPU = T("One GPU: the batch stays {batch} and the learning rate unchanged.",
                "单卡：批大小仍为 {batch}，学习率不变。")
 # Tensor or pipeline parallel over all the GPUs: one model replica, one batch (F14, F05, F06).
