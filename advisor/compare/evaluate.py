@@ -5,6 +5,7 @@ verdict, when asked for, from the same projection and costs (``recommend_from``)
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from advisor.catalog import Catalog, resolve_gpu
 from advisor.compare.options import Option
@@ -18,7 +19,7 @@ from advisor.costs.breakeven import (
 )
 from advisor.costs.result import CostReport
 from advisor.scaling.result import Projection
-from advisor.verdict.beyond import Beyond, considered
+from advisor.verdict.beyond import Beyond
 
 
 @dataclass(frozen=True)
@@ -27,13 +28,17 @@ class Evaluated:
     projection: Projection
     costs: CostReport
     larger: Beyond
+    rests: Any = None  # advisor.verdict.recommendation.Resting: a setup change applied
 
 
 def evaluate(option: Option, catalog: Catalog, currency: str) -> Evaluated:
-    """The projection and costs ``recommend(option.profile, currency=currency)`` shows."""
-    projection, larger = considered(option.profile)
-    costs = estimate_costs(option.profile, projection, currency=currency, catalog=catalog)
-    return Evaluated(option, projection, costs, larger)
+    """The projection and costs ``recommend(option.profile, currency=currency)`` shows (with
+    the setup change its verdict rests on, when one fits that option's machine: issue 17)."""
+    from advisor.verdict.recommendation import resting_on
+
+    rests = resting_on(option.profile)
+    costs = estimate_costs(rests.profile, rests.projection, currency=currency, catalog=catalog)
+    return Evaluated(option, rests.projection, costs, rests.larger, rests)
 
 
 def points(ev: Evaluated) -> list[Point]:
@@ -90,7 +95,10 @@ def verdict_of(ev: Evaluated) -> OptionVerdict:
     (what ``recommend(option.profile)`` returns)."""
     from advisor.verdict.recommendation import recommend_from
 
-    rec = recommend_from(ev.option.profile, ev.projection, ev.costs, larger=ev.larger)
+    rests = ev.rests
+    profile = rests.profile if rests is not None else ev.option.profile
+    rec = recommend_from(profile, ev.projection, ev.costs, larger=ev.larger,
+                         applied=rests.applied if rests is not None else None)
     v = rec.verdict
     return OptionVerdict(rating=v.rating, gpus=v.gpus, deployment=v.deployment,
                          runnable=v.runnable, headline=v.headline)

@@ -53,7 +53,11 @@ def front(candidates: Sequence[Candidate]) -> list[Candidate]:
             best = c
         elif _le(c.cost, best.cost) and _le(c.hours, best.hours):
             out.append(c)  # the same time and cost as the last front point
-    return out
+    # The sweep orders times exactly; a later point whose time ties within the tolerance and
+    # costs less dominates an earlier one it kept (0.1 h at 1.0 against 0.1000...02 h at 0):
+    # drop those (the front is short, the check is cheap)
+    kept = [f for f in out if not any(dominates(c, f) for c in candidates)]
+    return kept or out
 
 
 def dominators(candidates: Sequence[Candidate], on_front: Sequence[Candidate]

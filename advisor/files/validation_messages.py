@@ -100,6 +100,10 @@ _VALUE_ERRORS_ZH: dict[str, str] = {
         "training.tensor_parallel 必须整除 model.attention_heads",
     "inter_link: several machines need a network between them (inter_link is none)":
         "inter_link：多台机器之间需要网络（当前为 none）",
+    "training.method: LoRA and QLoRA apply to transformer language models (task llm or nlp)":
+        "training.method：LoRA 和 QLoRA 只适用于 Transformer 语言模型（任务 llm 或 nlp）",
+    "training.offload applies to transformer language models (task llm or nlp)":
+        "training.offload 只适用于 Transformer 语言模型（任务 llm 或 nlp）",
     "give either throughput or step_time_s": "throughput 与 step_time_s 二选一",
     "each GPU count may appear only once": "每个卡数只能出现一次",
     "use throughput for every point, or step_time_s for every point":

@@ -21,6 +21,8 @@ from advisor.profile.enums import (
     IntraLink,
     KeepBatch,
     Market,
+    Offload,
+    Optimizer,
     Parallelism,
     Precision,
     Storage,
@@ -28,6 +30,7 @@ from advisor.profile.enums import (
     Task,
     ThroughputUnit,
     TimeValue,
+    TrainingMethod,
     Virtualization,
 )
 from advisor.profile.field_meta import field_meta, meta
@@ -40,8 +43,8 @@ __all__ = [
     "SCHEMA_VERSION", "ActivationCheckpointing", "Alternative", "Cooling", "Currency",
     "CustomGpu", "EconomicsMode", "EconomicsSpec", "GradientDtype", "HardwareSpec",
     "InputPipeline", "InputSizes", "InterLink", "IntraLink", "KeepBatch", "Market",
-    "MeasuredPoint", "MeasuredSpec", "ModelSpec", "Parallelism", "Precision", "Profile",
-    "Storage", "SubNetworks", "Task", "ThroughputUnit", "TimeValue", "TrainingSpec",
-    "Virtualization", "apply_alternative", "default_profile",
+    "MeasuredPoint", "MeasuredSpec", "ModelSpec", "Offload", "Optimizer", "Parallelism",
+    "Precision", "Profile", "Storage", "SubNetworks", "Task", "ThroughputUnit", "TimeValue",
+    "TrainingMethod", "TrainingSpec", "Virtualization", "apply_alternative", "default_profile",
     "field_meta", "meta",
 ]

@@ -97,6 +97,31 @@ class ActivationCheckpointing(StrEnum):
     full = "full"  # each layer recomputed from its input: about a third more compute
 
 
+class TrainingMethod(StrEnum):
+    """Which weights are trained (Hu et al. 2021, LoRA; Dettmers et al. 2023, QLoRA)."""
+
+    full = "full"  # every weight trained
+    lora = "lora"  # the weights frozen in 16 bits, low-rank adapters trained
+    qlora = "qlora"  # the weights frozen in 4 bits (NF4), low-rank adapters trained
+
+
+class Offload(StrEnum):
+    """What the GPUs hand to the host's memory (ZeRO-Offload, ZeRO-3 Offload, FSDP CPU offload)."""
+
+    none = "none"
+    optimizer = "optimizer"  # optimizer states and gradients in host RAM, the step on the CPU
+    parameters = "parameters"  # ... and the weights too, streamed to the GPU layer by layer
+
+
+class Optimizer(StrEnum):
+    """The optimizer family decides how the learning rate follows the batch (F14)."""
+
+    auto = "auto"  # by task: SGD with momentum for vision, AdamW otherwise
+    sgd = "sgd"  # SGD with momentum, LARS: SGD-like
+    adamw = "adamw"  # Adam, AdamW, LAMB: Adam-family
+    adamw_8bit = "adamw_8bit"  # 8-bit AdamW (bitsandbytes): Adam-family, 75 % less state
+
+
 class GradientDtype(StrEnum):
     auto = "auto"  # follows precision; AMP keeps fp32 gradients
     fp32 = "fp32"

@@ -13,7 +13,7 @@ from pydantic_core import PydanticCustomError
 
 from advisor.profile.alternatives import MAX_ALTERNATIVES, Alternative
 from advisor.profile.economics import EconomicsSpec
-from advisor.profile.enums import Task
+from advisor.profile.enums import Offload, Task, TrainingMethod
 from advisor.profile.field_meta import StrictSection, meta
 from advisor.profile.hardware import HardwareSpec
 from advisor.profile.measured import MeasuredSpec
@@ -83,6 +83,20 @@ class Profile(StrictSection):
         tp, heads = self.training.tensor_parallel, self.model.attention_heads
         if tp and heads and heads % tp:
             raise ValueError("training.tensor_parallel must divide model.attention_heads")
+        return self
+
+    @model_validator(mode="after")
+    def _methods_for_transformers(self) -> Profile:
+        """LoRA / QLoRA and offload are modelled on the transformer layouts (advisor.scaling.
+        layouts): a language model's task."""
+        if self.task in (Task.llm, Task.nlp):
+            return self
+        if self.training.method != TrainingMethod.full:
+            raise ValueError("training.method: LoRA and QLoRA apply to transformer language "
+                             "models (task llm or nlp)")
+        if self.training.offload != Offload.none:
+            raise ValueError("training.offload applies to transformer language models (task "
+                             "llm or nlp)")
         return self
 
 

@@ -15,11 +15,14 @@ from advisor.profile.enums import (
     InputPipeline,
     InputSizes,
     KeepBatch,
+    Offload,
+    Optimizer,
     Parallelism,
     Precision,
     Storage,
     SubNetworks,
     ThroughputUnit,
+    TrainingMethod,
 )
 from advisor.profile.field_meta import StrictSection, meta
 from advisor.text.numbers import quantity
@@ -177,6 +180,46 @@ class TrainingSpec(StrictSection):
         "per optimizer step. 1 = no accumulation.",
         "每次优化器更新包含的微批次数（每个微批次为每卡批大小）；梯度每次更新只同步一次。"
         "1 表示不累积。", unit="micro-batches", unit_zh="微批次", default=1, ge=1, le=4096)
+    fine_tuning: bool = meta(
+        "Fine-tuning a pretrained model", "微调预训练模型",
+        "On: the run fine-tunes a pretrained model (Hugging Face Transformers / PEFT style), so "
+        "LoRA and QLoRA are weighed when it does not fit. Off: training from scratch.",
+        "开启：本次训练是在预训练模型上微调（Hugging Face Transformers / PEFT 方式），放不下时会考虑 "
+        "LoRA 和 QLoRA。关闭：从头训练。", default=False)
+    method: TrainingMethod = meta(
+        "Fine-tuning method", "微调方法",
+        "full: every weight trained; lora: the weights frozen in 16 bits, low-rank adapters "
+        "trained; qlora: the weights frozen in 4 bits (NF4), adapters trained. LoRA and QLoRA "
+        "apply to transformer language models (task llm or nlp).",
+        "full：训练全部权重；lora：权重以 16 位冻结，只训练低秩适配器；qlora：权重以 4 位（NF4）冻结，"
+        "只训练适配器。LoRA 和 QLoRA 适用于 Transformer 语言模型（任务 llm 或 nlp）。",
+        default=TrainingMethod.full)
+    lora_rank: int = meta(
+        "LoRA rank", "LoRA 秩",
+        "Rank r of the adapters (LoRA, QLoRA): each adapted d_in x d_out matrix trains "
+        "r x (d_in + d_out) parameters.", "适配器的秩 r（LoRA、QLoRA）：每个被适配的 d_in × d_out "
+        "矩阵训练 r × (d_in + d_out) 个参数。", default=16, ge=1, le=4096)
+    lora_target_share: float = meta(
+        "LoRA target share", "LoRA 适配比例",
+        "Share of the layers' weight matrices that carry adapters: 1 = every linear layer "
+        "(QLoRA's choice), about 0.33 = the attention projections, about 0.17 = query and value "
+        "only (the LoRA paper's choice).", "带适配器的权重矩阵占各层权重的比例：1 = 所有线性层"
+        "（QLoRA 的做法），约 0.33 = 注意力投影，约 0.17 = 只有 query 和 value（LoRA 论文的做法）。",
+        default=1.0, gt=0, le=1)
+    optimizer: Optimizer = meta(
+        "Optimizer", "优化器",
+        "auto: SGD with momentum for vision tasks, AdamW otherwise. The family decides how the "
+        "learning rate follows a larger batch; 8-bit AdamW keeps a quarter of the states.",
+        "auto：视觉任务按带动量的 SGD，其他按 AdamW。优化器类别决定批次变大时学习率怎么调；8 位 AdamW "
+        "的状态只占四分之一。", default=Optimizer.auto)
+    offload: Offload = meta(
+        "Offload to host memory", "卸载到主机内存",
+        "none; optimizer: optimizer states and gradients in the machine's RAM and the optimizer "
+        "step on the CPU (DeepSpeed ZeRO-Offload); parameters: the weights too, streamed to the "
+        "GPU layer by layer (ZeRO-3 Offload, FSDP CPU offload). Slower over PCIe, far less GPU "
+        "memory.", "none：不卸载；optimizer：优化器状态和梯度放在主机内存，优化器在 CPU 上更新"
+        "（DeepSpeed ZeRO-Offload）；parameters：权重也放到主机内存，逐层传到 GPU（ZeRO-3 Offload、"
+        "FSDP CPU offload）。经 PCIe 传输更慢，但 GPU 显存占用小得多。", default=Offload.none)
     keep_batch: KeepBatch = meta(
         "Batch kept when adding GPUs", "加卡时保持的批大小",
         "per_gpu: every GPU keeps its batch, so the global batch grows with the GPUs; global: the "
@@ -269,6 +312,11 @@ class TrainingSpec(StrictSection):
             if problem is not None:
                 raise problem
         return self
+
+    @property
+    def is_fine_tuning(self) -> bool:
+        """Fine-tuning: said so, or implied by a LoRA / QLoRA method."""
+        return self.fine_tuning or self.method != TrainingMethod.full
 
     @property
     def planned_from_size(self) -> bool:

@@ -87,6 +87,14 @@ FACTS: dict[str, FactSpec] = {
     "batch_per_gpu": _n("int", 1, 1_000_000),
     # the profile holds the global batch (training.global_batch): more GPUs do not grow it
     "global_batch_fixed": _B,
+    # how the learning rate follows the batch (F14's linear rule is for SGD-like training)
+    "optimizer_family": _s("sgd", "adam"),
+    # one pass over the data or less (LLM pre-training, most fine-tuning): warm-up in steps
+    "single_pass_run": _B,
+    "fine_tuning": _B,
+    # the verdict rests on a setup change (advisor.verdict.fits_here): none, a setting of the
+    # same training, or a change of method (LoRA / QLoRA instead of full fine-tuning)
+    "setup_change": _s("none", "setting", "method"),
     "input_pipeline": _s(*(p.value for p in InputPipeline)),
     "workers_per_gpu": _n("int", 0, 256, optional=True),
     "user_parallelism": _s("auto", *PARALLELISMS),
@@ -193,6 +201,9 @@ FACTS: dict[str, FactSpec] = {
     # model replicas that split each batch: N for data / ZeRO / FSDP, N / tensor ways for
     # tensor and hybrid, 1 for pipeline (the global batch, F14, grows only with it)
     "verdict_data_parallel": _n("int", 1, 100_000, stage="verdict"),
+    # the initial learning rate's factor for that batch: k (SGD-like, F14), at most sqrt(k)
+    # for Adam-family optimizers (the square-root rule)
+    "verdict_lr_factor": _n("float", 1, 100_000, stage="verdict"),
     # with a deadline (F12): the hours the runs due before it take at the verdict's count, at
     # the projection's estimate and at the slow end of its band (F01: a range, not a number),
     # the hours to the deadline, and whether only the estimate meets it

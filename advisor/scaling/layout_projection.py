@@ -14,8 +14,10 @@ from advisor.catalog.gpus import GpuSpec
 from advisor.profile import Profile
 from advisor.scaling.inputs import pipeline_terms, single_gpu_samples_per_s
 from advisor.scaling.layouts.engine import LayoutCurve, layout_curve
+from advisor.scaling.layouts.methods import model_flops_per_token
 from advisor.scaling.links import LinkFigures
 from advisor.scaling.llm_compute import load_llm_params
+from advisor.scaling.method_notes import method_notes
 from advisor.scaling.parameters import ScalingParams
 from advisor.scaling.result import Projection
 from advisor.scaling.run_length import one_gpu_hours, run_tokens
@@ -33,10 +35,10 @@ NOTE_LAYOUTS = Text(
        "FSDP 分片的数据并行（{layers} 层，宽度 {hidden}{derived_zh}）。")
 NOTE_PLANNED = Text(
     en="Planned from the run's size: {tokens} billion tokens x {per_token} GFLOP per token "
-       "(6 x parameters + attention) = {total} ZFLOP; the time comes from the layouts' "
+       "({rule}) = {total} ZFLOP; the time comes from the layouts' "
        "throughput, {mfu_low:.0%}-{mfu_high:.0%} of the GPU's peak (MFU). Published runs were "
        "predicted within about {err:.0%} (leave-one-paper-out, benchmarks/llm_accuracy.py).",
-    zh="按训练规模规划：{tokens_zh} 亿个 token × 每 token {per_token} GFLOP（6 × 参数量 + 注意力）"
+    zh="按训练规模规划：{tokens_zh} 亿个 token × 每 token {per_token} GFLOP（{rule_zh}）"
        "= {total} ZFLOP；时间来自各切分方式的吞吐，达到 GPU 峰值的 {mfu_low:.0%}-{mfu_high:.0%}"
        "（MFU）。对公开训练的预测误差约 {err:.0%}（按论文留一交叉验证，benchmarks/llm_accuracy.py）。")
 NOTE_REFERENCE = Text(
@@ -88,8 +90,8 @@ def layout_projection(profile: Profile, counts: list[int], gpu: GpuSpec, links: 
     fits = [c.fits for c in curve.choices]
     memory = np.array([c.memory_gb for c in curve.choices])
     bottleneck = [("memory" if not c.fits else "input_pipeline" if cut else
-                   c.bottleneck) for c, cut in zip(curve.choices, starved, strict=True)]
-    per_token = curve.shape.model_flops_per_token()
+                   c.step.bottleneck[0]) for c, cut in zip(curve.choices, starved, strict=True)]
+    per_token = model_flops_per_token(curve.shape, curve.states)
     tflops = tokens * per_token / 1e12
     out_notes = list(notes)
     _layout_notes(profile, curve, counts, out_notes)
@@ -100,27 +102,27 @@ def layout_projection(profile: Profile, counts: list[int], gpu: GpuSpec, links: 
         out_notes.append(NOTE_PLANNED.format(
             tokens=quantity(total_tokens / 1e9), tokens_zh=quantity(total_tokens / 1e8),
             per_token=quantity(per_token / 1e9), total=quantity(total_tokens * per_token / 1e21),
+            rule="4 x parameters + adapters + attention: the frozen weights take no weight "
+                 "gradient" if curve.states.weights_frozen else "6 x parameters + attention",
+            rule_zh="4 × 参数量 + 适配器 + 注意力：冻结的权重不计算权重梯度"
+            if curve.states.weights_frozen else "6 × 参数量 + 注意力",
             mfu_low=float(mfu.min()), mfu_high=float(mfu.max()),
             err=float(np.expm1(q.band_log_width))))
     labels = [c.layout.label() for c in curve.choices]
-    step = [c.tokens_per_step / (rate * k * scale) for c, rate, k
-            in zip(curve.choices, model_rate.tolist(), n.tolist(), strict=True)]
-    # the nine series rounded in one pass (element by element, as nine passes would)
-    k = len(counts)
-    r = _r(np.concatenate((speed, low, high, speed / n, step, hours_one / speed, tokens / seq,
-                           tokens, tflops)))
     return Projection(
-        gpus=counts, nodes=[int(v) for v in np.ceil(n / profile.hardware.gpus_per_node)],
-        speedup=r[:k], speedup_low=r[k:2 * k], speedup_high=r[2 * k:3 * k],
-        efficiency=r[3 * k:4 * k], step_time_s=r[4 * k:5 * k],
-        run_hours=r[5 * k:6 * k], bottleneck=bottleneck,
+        gpus=counts, nodes=[int(k) for k in np.ceil(n / profile.hardware.gpus_per_node)],
+        speedup=_r(speed), speedup_low=_r(low), speedup_high=_r(high),
+        efficiency=_r(speed / n), step_time_s=_r(
+            [c.tokens_per_step / (rate * k * scale) for c, rate, k
+             in zip(curve.choices, model_rate, n, strict=True)]),
+        run_hours=_r(hours_one / speed), bottleneck=bottleneck,
         memory_per_gpu_gb=np.round(memory, 2).tolist(), fits=fits,
         parallelism=[c.layout.family for c in curve.choices],
         single_gpu_fits=bool(fits[counts.index(1)]) if 1 in counts
         else bool(curve.reference.memory_gb <= curve.usable_gb),
         notes=[t.en for t in out_notes], notes_zh=[t.zh for t in out_notes],
-        samples_per_s_per_gpu=r[6 * k:7 * k], tokens_per_s_per_gpu=r[7 * k:8 * k],
-        tflops_per_gpu=r[8 * k:], mfu=_r(tflops / curve.cluster.peak_tflops, 4),
+        samples_per_s_per_gpu=_r(tokens / seq), tokens_per_s_per_gpu=_r(tokens),
+        tflops_per_gpu=_r(tflops), mfu=_r(tflops / curve.cluster.peak_tflops, 4),
         layout=[t.en for t in labels], layout_zh=[t.zh for t in labels],
         tensor_parallel=[c.layout.tp for c in curve.choices],
         pipeline_parallel=[c.layout.pp for c in curve.choices],
@@ -165,8 +167,9 @@ def _layout_notes(profile: Profile, curve: LayoutCurve, counts: list[int],
             if profile.training.planned_from_size else profile.run_hours_one_gpu
         if hours:
             notes.append(NOTE_REFERENCE.format(hours=quantity(hours)))
+    notes.extend(method_notes(profile, curve, counts))
     for n, c in zip(counts, curve.choices, strict=True):
-        if not c.fits:
+        if not c.fits and c.memory_gb > curve.usable_gb:  # else the host's RAM is short
             label = c.layout.label()
             notes.append(Text(
                 en=NOTE_NO_LAYOUT_FITS.en.format(gpus=count_text(n, "GPU"),

@@ -80,24 +80,32 @@ def matmul_tflops(cluster: Cluster, width: np.ndarray, q: LlmParams) -> np.ndarr
 
 
 def compute_per_micro_batch_s(shape: ModelShape, c: Candidates, cluster: Cluster,
-                              q: LlmParams) -> np.ndarray:
+                              q: LlmParams, states: StateBytes | None = None) -> np.ndarray:
     """Forward + backward (+ recomputation) of one micro-batch on the busiest stage's GPU.
     Pipeline stages hold whole layers; the last also runs the output layer and the loss,
     unless moving a layer off it makes the busiest stage lighter (Llama 3's pipeline,
-    DeepSpeed's partitioning by parameters)."""
+    DeepSpeed's partitioning by parameters). Frozen weights (LoRA, QLoRA: ``states``) take
+    no weight gradient: their matmuls run one pass fewer, the adapters' own three passes
+    are added, and 4-bit weights are dequantised at the memory bandwidth every pass."""
     t = c.tp.astype(float)
     tokens = c.micro_batch * shape.sequence
     full = c.checkpointing == CK_FULL
     layer_passes = np.where(full, 4.0, 3.0)
+    frozen = states is not None and states.weights_frozen
+    weight_passes = layer_passes - 1.0 if frozen else layer_passes
     attention_passes = np.where(c.checkpointing != CK_NONE, 4.0, 3.0)
     weights, attention, output = (f * tokens for f in shape.forward_flops_per_token())
-    layer_flops = (weights * layer_passes + attention * attention_passes) / shape.layers / t
-    output_flops = 3.0 * output / t
+    adapters = 3.0 * weights * states.trainable_fraction if frozen else 0.0
+    layer_flops = (weights * weight_passes + adapters + attention * attention_passes) \
+        / shape.layers / t
+    output_flops = (2.0 if frozen else 3.0) * output / t
     kept = layer_activation_bytes(shape, c, cluster, False)
     scores = layer_activation_bytes(shape, c, cluster, True) - kept
     standard = 0.0 if cluster.flash_attention else 1.0
     layer_bytes = (q.activation_traffic * kept * layer_passes
                    + q.score_traffic * scores * standard * attention_passes)
+    if states is not None and states.dequant_bytes:
+        layer_bytes = layer_bytes + states.dequant_bytes * shape.layer_params / t * weight_passes
     # the loss: soft-max of the fp32 logits forward, its gradient backward
     output_bytes = 2.0 * q.activation_traffic * 4.0 * tokens * shape.vocab / t
     width = matmul_tflops(cluster, shape.hidden / t, q) * 1e12
@@ -114,4 +122,6 @@ def optimizer_step_s(shape: ModelShape, c: Candidates, cluster: Cluster,
                      states: StateBytes, shards: np.ndarray) -> np.ndarray:
     """Reading and writing every local optimizer state, weight and gradient once per step."""
     local = (shape.layer_params * np.ceil(shape.layers / c.pp) + shape.embedding_params) / c.tp / shards
-    return 2.0 * local * states.per_param / (cluster.memory_bandwidth_gbs * 1e9)
+    per_param = states.per_param if not states.weights_frozen else \
+        states.trainable_fraction * (2.0 + states.grad_bytes + states.optimizer_bytes)
+    return 2.0 * local * per_param / (cluster.memory_bandwidth_gbs * 1e9)

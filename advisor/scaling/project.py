@@ -212,6 +212,24 @@ def _network(profile: Profile, largest: int, gpu=None) -> tuple[InterLink, list[
     return hw.inter_link, []
 
 
+def reference_s_per_token(profile: Profile, params: ScalingParams | None = None
+                          ) -> float | None:
+    """Seconds per token of one GPU with enough memory, as the layouts time it (None for a
+    profile the layouts do not model): what a measured one-GPU time is scaled against, so a
+    setting change can carry that time over (``advisor.verdict.fits_here``)."""
+    p = params or load_params()
+    gpu = resolve_gpu(profile.hardware.gpu, profile.hardware.intra_link)
+    if not uses_layouts(profile, gpu.memory_gb, p):
+        return None
+    from advisor.scaling.layouts.engine import layout_curve  # a layout profile's own import
+
+    hw = profile.hardware
+    links = link_figures(hw.intra_link, hw.inter_link, gpu, hw.gpus_per_node,
+                         hw.allreduce_busbw_gbs)
+    ref = layout_curve(profile, [1], gpu, links, p).reference
+    return ref.step_s / ref.tokens_per_step
+
+
 def project(profile: Profile, gpus: list[int] | None = None,
             params: ScalingParams | None = None) -> Projection:
     """Project speed-up, band, step time, bottleneck and memory for each GPU count."""

@@ -12,6 +12,7 @@ from advisor.catalog.cooling import fitted_cooling
 from advisor.costs.breakeven import HOURS_PER_MONTH  # 730 h: a break-even above it is never reached
 from advisor.costs.result import CostReport
 from advisor.profile import (
+    KeepBatch,
     Profile,
     Task,
 )
@@ -25,6 +26,7 @@ from advisor.rulebase.fact_catalog import (
     check_facts,
 )
 from advisor.scaling.activations import activation_gb
+from advisor.scaling.layouts.methods import optimizer_family
 from advisor.scaling.memory import activation_split
 from advisor.scaling.parameters import load_params
 from advisor.scaling.result import Projection
@@ -124,7 +126,7 @@ def effective_cooling(spec, cooling: str) -> str:
 def base_facts(profile: Profile, projection: Projection, costs: CostReport,
                hardware: Any | None = None, fit_gpus_beyond: int | None = None,
                fit_gpus_checkpointing: int | None = None,
-               considered: int | None = None) -> FactSet:
+               considered: int | None = None, setup_change: str = "none") -> FactSet:
     """The fact set the decision rules read (everything but the verdict). ``projection``
     should start at one GPU (``recommend`` makes sure of it): ``memory_per_gpu_gb`` and the
     energy baseline are read at its first count. ``fit_gpus_beyond``: when nothing projected
@@ -153,7 +155,13 @@ def base_facts(profile: Profile, projection: Projection, costs: CostReport,
         "horizon_months": tr.horizon_months,
         "precision": tr.precision.value,
         "batch_per_gpu": tr.batch_per_gpu,
-        "global_batch_fixed": tr.global_batch is not None,
+        # a global batch the profile holds (a plan's, or "keep the global batch" when adding
+        # GPUs) does not grow with the GPUs: the learning rate does not change with them
+        "global_batch_fixed": tr.global_batch is not None or tr.keep_batch == KeepBatch.global_,
+        "optimizer_family": optimizer_family(profile),
+        "single_pass_run": single_pass(profile),
+        "fine_tuning": tr.is_fine_tuning,
+        "setup_change": setup_change,
         "input_pipeline": tr.input_pipeline.value,
         "user_parallelism": user_par,
         "has_measurements": profile.measured is not None,
@@ -259,6 +267,24 @@ def data_parallel_degree(parallelism: str, gpus: int, gpus_per_node: int) -> int
     return gpus
 
 
+def single_pass(profile: Profile) -> bool:
+    """One pass over the data or less: epochs at most one, or tokens planned without epochs
+    (a warm-up counted in epochs would outlast such a run)."""
+    t = profile.training
+    if t.epochs is not None:
+        return t.epochs <= 1.0
+    return t.dataset_tokens is not None
+
+
+def lr_factor(family: str, replicas: int) -> float:
+    """The initial learning rate's factor when the global batch grows ``replicas``-fold:
+    the linear rule for SGD-like training (F14; Goyal et al. 2017), at most the square root
+    for Adam-family optimizers (Malladi et al. 2022; Hoffer et al. 2017), whose rate is
+    often kept as it is."""
+    k = float(max(replicas, 1))
+    return k if family == "sgd" else math.sqrt(k)
+
+
 def verdict_facts(base: Mapping[str, Scalar], profile: Profile, projection: Projection,
                   costs: CostReport, rating: str, gpus: int,
                   wanted_gpus: int | None = None) -> FactSet:
@@ -296,10 +322,12 @@ def verdict_facts(base: Mapping[str, Scalar], profile: Profile, projection: Proj
         # the cost model's whole-setup draw; without it, the cards' board power alone (F09)
         "verdict_system_w": system_w,
         "verdict_psu_w": math.ceil(system_w * 1.2 / 50.0) * 50.0,
-        "verdict_global_batch": profile.training.global_batch or dp
+        "verdict_global_batch": profile.training.global_batch
+        or (1 if profile.training.keep_batch == KeepBatch.global_ else dp)
         * profile.training.batch_per_gpu
         * profile.training.gradient_accumulation_steps,  # accumulation multiplies it too (F14)
         "verdict_data_parallel": dp,
+        "verdict_lr_factor": lr_factor(str(base["optimizer_family"]), dp),
         "verdict_workers_low": 2 * gpus,
         "verdict_workers_high": 4 * gpus,
     })

@@ -11,6 +11,7 @@ the user's measurements (``advisor.verdict.measured_projection``), not the model
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from advisor.costs import estimate_costs
@@ -36,7 +37,15 @@ from advisor.verdict.conflict_policy import (
 from advisor.verdict.count_guard import Lowered, as_fast_smaller
 from advisor.verdict.engine import Firing, RuleEngine, default_engine
 from advisor.verdict.facts import base_facts, setup_facts, verdict_facts
-from advisor.verdict.result import Advice, Pitfall, Recommendation, TraceEntry, Verdict
+from advisor.verdict.fits_here import setups_that_fit
+from advisor.verdict.result import (
+    Advice,
+    Pitfall,
+    Recommendation,
+    SetupOption,
+    TraceEntry,
+    Verdict,
+)
 
 RATING_LABEL = {  # the article's own words (glossary)
     "not_worth_it": Text(en="Not worth it", zh="不划算"),
@@ -79,10 +88,40 @@ def recommend(profile: Profile, *, gpus: list[int] | None = None, hardware: Any 
     (default: the profile's) pick and show the prices; ``lang`` changes no number."""
     # F30: with measurements, their speed-ups (the same curve `project` and `costs` show)
     # F24: when nothing considered fits, machines like this one until it does
-    projection, larger = considered(profile, sorted(set(gpus) | {1}) if gpus else None)
-    costs = estimate_costs(profile, projection, lang=lang, currency=currency, market=market)
-    return recommend_from(profile, projection, costs, hardware=hardware, engine=engine,
-                          larger=larger)
+    rests = resting_on(profile, sorted(set(gpus) | {1}) if gpus else None, lang)
+    costs = estimate_costs(rests.profile, rests.projection, lang=lang, currency=currency,
+                           market=market)
+    rec = recommend_from(rests.profile, rests.projection, costs, hardware=hardware,
+                         engine=engine, larger=rests.larger, applied=rests.applied)
+    return rec.model_copy(update={"setups": rests.options})
+
+
+@dataclass(frozen=True)
+class Resting:
+    """What a recommendation's figures rest on: the profile (the user's, or the user's with
+    the setup change ``applied``), its projection and what ``beyond`` found, and the setups
+    listed (issue 17)."""
+
+    profile: Profile
+    projection: Projection
+    larger: Beyond
+    options: list[SetupOption]
+    applied: SetupOption | None = None
+
+
+def resting_on(profile: Profile, counts: list[int] | None = None,
+               lang: str | None = None) -> Resting:
+    """The projection ``recommend`` weighs (``considered``) and, when a setup change fits the
+    user's machine where the profile as given does not (well), the change's (issue 17: a
+    setting change that fits here comes before more machines). ``advisor.compare`` evaluates
+    its options through this too, so their figures are ``recommend``'s."""
+    projection, larger = considered(profile, counts)
+    setups = setups_that_fit(profile, projection, larger, lang)  # priced as the profile says
+    applied = next((o for o in setups.options if o.applied), None)
+    if setups.applied is None or applied is None:
+        return Resting(profile, projection, larger, setups.options)
+    projection, larger = considered(setups.applied, counts)
+    return Resting(setups.applied, projection, larger, setups.options, applied)
 
 
 def _projected_count(projection: Projection, wanted: int) -> int:
@@ -99,15 +138,18 @@ def _projected_count(projection: Projection, wanted: int) -> int:
 
 def recommend_from(profile: Profile, projection: Projection, costs: CostReport, *,
                    hardware: Any | None = None, engine: RuleEngine | None = None,
-                   larger: Beyond = NOTHING) -> Recommendation:
+                   larger: Beyond = NOTHING,
+                   applied: SetupOption | None = None) -> Recommendation:
     """The recommendation from an existing projection and cost report. ``larger``: what
     ``advisor.verdict.beyond.extended`` found when nothing considered fitted (the projection then
-    already holds the larger counts)."""
+    already holds the larger counts). ``applied``: the setup change ``profile`` already
+    carries (``advisor.verdict.fits_here``), named first in the headline."""
     engine = engine or default_engine()
     fit_beyond = larger.gpus
     base = base_facts(profile, projection, costs, hardware, fit_gpus_beyond=fit_beyond,
                       fit_gpus_checkpointing=larger.gpus_checkpointing,
-                      considered=larger.considered)
+                      considered=larger.considered,
+                      setup_change=applied.kind if applied is not None else "none")
     decided = engine.evaluate(base, "decide")
     verdict = decide(decided, ("rating", "gpus"))
     if "rating" not in verdict.values:
@@ -146,7 +188,8 @@ def recommend_from(profile: Profile, projection: Projection, costs: CostReport, 
     result = Verdict(rating=rating, gpus=n, nodes=nodes, parallelism=setup.values["parallelism"],
                      framework=setup.values["framework"],
                      deployment=setup.values["deployment"],
-                     headline=_headline(rating, n, nodes, setup.values, reason, runnable),
+                     headline=_with_setup(applied, _headline(rating, n, nodes, setup.values,
+                                                             reason, runnable)),
                      runnable=runnable)
     overridden = {**final_overrides(decided, verdict, count, wanted,
                                     [f.rule.id for f in quoted]), **setup.overridden}
@@ -252,6 +295,14 @@ def _headline(rating: str, gpus: int, nodes: int, setup: dict[str, str], reason:
     where = DEPLOYMENT_LABEL[setup["deployment"]]
     return Text(en=f"{label.en}: {how_en}; {where.en}. {reason.en}",
                 zh=f"{label.zh}：{how_zh}；{where.zh}。{reason.zh}")
+
+
+def _with_setup(applied: SetupOption | None, headline: Text) -> Text:
+    """The setup change the figures rest on, named before the verdict (setups.* rules)."""
+    if applied is None:
+        return headline
+    return Text(en=f"With {applied.label.en} — {headline.en}",
+                zh=f"采用{applied.label.zh}——{headline.zh}")
 
 
 def _joined(texts: list[Text]) -> Text:

@@ -68,6 +68,30 @@ class Advice(BaseModel):
     sources: list[str]
 
 
+class SetupOption(BaseModel):
+    """A way to run the job when it does not fit as configured, or fits poorly (issue 17): a
+    setting change on the user's own machines, a change of method (LoRA / QLoRA), rented
+    larger cards, or more machines like the user's (``advisor.verdict.fits_here``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    kind: Literal["setting", "method", "host_memory", "rent", "more_machines"]
+    label: Text
+    change: Text  # what to set in the profile
+    trade_off: Text  # what it costs besides the time (a change of method: its quality)
+    gpus: int
+    nodes: int
+    fits_here: bool  # on the user's own GPUs and machine
+    # over the training as configured on one GPU with enough memory (one measure for every
+    # option: a change that also saves compute, such as LoRA, can exceed ``gpus``)
+    speedup: float
+    run_hours: float  # one run at ``gpus``
+    cost_per_run: float | None  # None: not priced
+    currency: str
+    applied: bool = False  # the verdict rests on this one
+
+
 class Recommendation(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -83,3 +107,7 @@ class Recommendation(BaseModel):
     # Additive: what the verdict's count assumes beyond the profile's machines (how many
     # machines like it, the network between them and its adapters), in both languages.
     assumed: list[Text] = []
+    # Additive: the setups that make the job fit before more machines, ordered (issue 17);
+    # empty when the profile fits its own GPUs well. When one is ``applied`` the verdict,
+    # projection and costs are those of the profile with that change.
+    setups: list[SetupOption] = []

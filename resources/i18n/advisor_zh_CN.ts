@@ -272,157 +272,157 @@
         <translation>流水线并行</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="67"/>
+        <location filename="../../ui/forms/choices.py" line="75"/>
         <source>PCIe 3.0</source>
         <translation>PCIe 3.0</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="68"/>
+        <location filename="../../ui/forms/choices.py" line="76"/>
         <source>PCIe 4.0</source>
         <translation>PCIe 4.0</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="69"/>
+        <location filename="../../ui/forms/choices.py" line="77"/>
         <source>PCIe 5.0</source>
         <translation>PCIe 5.0</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="70"/>
+        <location filename="../../ui/forms/choices.py" line="78"/>
         <source>NVLink bridge (pairs)</source>
         <translation>NVLink 桥接（两两相连）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="71"/>
+        <location filename="../../ui/forms/choices.py" line="79"/>
         <source>NVLink</source>
         <translation>NVLink</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="72"/>
+        <location filename="../../ui/forms/choices.py" line="80"/>
         <source>NVSwitch (NVLink all-to-all)</source>
         <translation>NVSwitch（NVLink 全互联）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="73"/>
+        <location filename="../../ui/forms/choices.py" line="81"/>
         <source>None</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="74"/>
+        <location filename="../../ui/forms/choices.py" line="82"/>
         <source>10 Gb Ethernet</source>
         <translation>万兆以太网（10G）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="75"/>
+        <location filename="../../ui/forms/choices.py" line="83"/>
         <source>25 Gb Ethernet</source>
         <translation>25G 以太网</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="76"/>
+        <location filename="../../ui/forms/choices.py" line="84"/>
         <source>100 Gb Ethernet</source>
         <translation>100G 以太网</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="77"/>
+        <location filename="../../ui/forms/choices.py" line="85"/>
         <source>RoCE</source>
         <translation>RoCE</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="78"/>
+        <location filename="../../ui/forms/choices.py" line="86"/>
         <source>InfiniBand EDR</source>
         <translation>InfiniBand（IB）EDR</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="79"/>
+        <location filename="../../ui/forms/choices.py" line="87"/>
         <source>InfiniBand HDR</source>
         <translation>InfiniBand（IB）HDR</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="80"/>
+        <location filename="../../ui/forms/choices.py" line="88"/>
         <source>InfiniBand NDR</source>
         <translation>InfiniBand（IB）NDR</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="82"/>
+        <location filename="../../ui/forms/choices.py" line="90"/>
         <source>Bare metal</source>
         <translation>裸金属</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="83"/>
+        <location filename="../../ui/forms/choices.py" line="91"/>
         <source>Full pass-through</source>
         <translation>整卡直通</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="84"/>
+        <location filename="../../ui/forms/choices.py" line="92"/>
         <source>NVIDIA vGPU (shared cards)</source>
         <translation>NVIDIA vGPU（共享物理卡）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="85"/>
+        <location filename="../../ui/forms/choices.py" line="93"/>
         <source>Unknown</source>
         <translation>不清楚</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="87"/>
+        <location filename="../../ui/forms/choices.py" line="95"/>
         <source>Open-air (gaming coolers)</source>
         <translation>开放式风扇（游戏卡）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="88"/>
+        <location filename="../../ui/forms/choices.py" line="96"/>
         <source>Blower (turbo cards)</source>
         <translation>涡轮散热（涡轮卡）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="89"/>
+        <location filename="../../ui/forms/choices.py" line="97"/>
         <source>Server chassis</source>
         <translation>服务器机箱风道</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="90"/>
+        <location filename="../../ui/forms/choices.py" line="98"/>
         <source>Liquid cooling</source>
         <translation>水冷</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="92"/>
+        <location filename="../../ui/forms/choices.py" line="100"/>
         <source>Own hardware</source>
         <translation>自建（自有硬件）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="93"/>
+        <location filename="../../ui/forms/choices.py" line="101"/>
         <source>Cloud rental</source>
         <translation>云实例租用</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="94"/>
+        <location filename="../../ui/forms/choices.py" line="102"/>
         <source>Compare both</source>
         <translation>两者比较</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="95"/>
+        <location filename="../../ui/forms/choices.py" line="103"/>
         <source>CNY (¥)</source>
         <translation>人民币（¥）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="96"/>
+        <location filename="../../ui/forms/choices.py" line="104"/>
         <source>USD ($)</source>
         <translation>美元（$）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="102"/>
+        <location filename="../../ui/forms/choices.py" line="110"/>
         <source>Research with a deadline</source>
         <translation>科研（有截止日期）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="103"/>
+        <location filename="../../ui/forms/choices.py" line="111"/>
         <source>Product: a day earns revenue</source>
         <translation>产品（早一天上线多赚一天钱）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="107"/>
+        <location filename="../../ui/forms/choices.py" line="115"/>
         <source>Learning: time has no money value</source>
         <translation>个人学习（时间不折算成钱）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="111"/>
+        <location filename="../../ui/forms/choices.py" line="122"/>
         <source>— not set —</source>
         <translation>— 未设置 —</translation>
     </message>
@@ -442,44 +442,89 @@
         <translation>完整（每层都重算）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="108"/>
+        <location filename="../../ui/forms/choices.py" line="116"/>
         <source>Off (every activation kept)</source>
         <translation>关闭（保留全部激活）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="110"/>
+        <location filename="../../ui/forms/choices.py" line="121"/>
         <source>Not said yet (the article&apos;s table rates it)</source>
         <translation>尚未说明（按文章的判断表评级）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="97"/>
+        <location filename="../../ui/forms/choices.py" line="105"/>
         <source>EUR (€)</source>
         <translation>欧元（€）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="99"/>
+        <location filename="../../ui/forms/choices.py" line="107"/>
         <source>China (CN)</source>
         <translation>中国（CN）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="100"/>
+        <location filename="../../ui/forms/choices.py" line="108"/>
         <source>United States (US)</source>
         <translation>美国（US）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="101"/>
+        <location filename="../../ui/forms/choices.py" line="109"/>
         <source>European Union (EU)</source>
         <translation>欧盟（EU）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="112"/>
+        <location filename="../../ui/forms/choices.py" line="123"/>
         <source>The market&apos;s currency</source>
         <translation>按市场的货币</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="113"/>
+        <location filename="../../ui/forms/choices.py" line="124"/>
         <source>Automatic: the currency&apos;s, else this computer&apos;s (%1)</source>
         <translation>自动：按货币对应的市场，否则按本机区域设置（%1）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms/choices.py" line="67"/>
+        <source>LoRA (16-bit frozen weights, adapters trained)</source>
+        <translation>LoRA（权重以 16 位冻结，训练适配器）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms/choices.py" line="68"/>
+        <source>QLoRA (4-bit frozen weights, adapters trained)</source>
+        <translation>QLoRA（权重以 4 位冻结，训练适配器）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms/choices.py" line="69"/>
+        <source>SGD with momentum (SGD-like)</source>
+        <translation>带动量的 SGD（SGD 类）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms/choices.py" line="70"/>
+        <source>AdamW (Adam-family)</source>
+        <translation>AdamW（Adam 类）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms/choices.py" line="71"/>
+        <source>8-bit AdamW (Adam-family)</source>
+        <translation>8 位 AdamW（Adam 类）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms/choices.py" line="72"/>
+        <source>Optimizer states and gradients (ZeRO-Offload)</source>
+        <translation>优化器状态和梯度（ZeRO-Offload）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms/choices.py" line="73"/>
+        <source>Optimizer states, gradients and weights</source>
+        <translation>优化器状态、梯度和权重</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms/choices.py" line="118"/>
+        <source>Full (every weight trained)</source>
+        <translation>全参数（训练全部权重）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms/choices.py" line="119"/>
+        <source>Off (every state on the GPU)</source>
+        <translation>关闭（全部状态留在 GPU 上）</translation>
     </message>
 </context>
 <context>
@@ -1138,125 +1183,130 @@ The application keeps running. The details were written to the log file:
         <translation>训练方式</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="55"/>
+        <location filename="../../ui/wizard/page_fields.py" line="59"/>
         <source>Training habits and the value of time</source>
         <translation>训练习惯与时间价值</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="59"/>
+        <location filename="../../ui/wizard/page_fields.py" line="63"/>
         <source>One run</source>
         <translation>单次训练</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="63"/>
+        <location filename="../../ui/wizard/page_fields.py" line="67"/>
         <source>How often</source>
         <translation>训练频率</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="65"/>
+        <location filename="../../ui/wizard/page_fields.py" line="69"/>
         <source>Value of time</source>
         <translation>时间价值</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="70"/>
+        <location filename="../../ui/wizard/page_fields.py" line="74"/>
         <source>Hardware and deployment</source>
         <translation>硬件与部署</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="71"/>
+        <location filename="../../ui/wizard/page_fields.py" line="75"/>
         <source>The GPUs, how they are connected, and whether you own them or rent them (F22–F25, F27, F29, F31).</source>
         <translation>用什么卡、卡之间怎么连，以及自建还是租用（F22–F25、F27、F29、F31）。</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="73"/>
+        <location filename="../../ui/wizard/page_fields.py" line="77"/>
         <source>GPUs and links</source>
         <translation>显卡与互联</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="86"/>
+        <location filename="../../ui/wizard/page_fields.py" line="90"/>
         <source>Virtualisation and cooling</source>
         <translation>虚拟化与散热</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="81"/>
+        <location filename="../../ui/wizard/page_fields.py" line="85"/>
         <source>Own or cloud, and prices</source>
         <translation>自建还是租用，以及价格</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="89"/>
+        <location filename="../../ui/wizard/page_fields.py" line="93"/>
         <source>Input pipeline</source>
         <translation>数据加载管线</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="90"/>
+        <location filename="../../ui/wizard/page_fields.py" line="94"/>
         <source>How the data reaches the GPUs. With single-threaded reading, four GPUs mostly wait (F28); the data loader usually needs 2–4 workers per GPU (F13).</source>
         <translation>数据如何送到显卡。单线程读盘时，4张卡大部分时间都在饿等数据（F28）；DataLoader 的 num_workers 通常要按卡数乘以2到4倍（F13）。</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="93"/>
+        <location filename="../../ui/wizard/page_fields.py" line="97"/>
         <source>Data loading</source>
         <translation>数据加载</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="98"/>
+        <location filename="../../ui/wizard/page_fields.py" line="102"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="100"/>
+        <location filename="../../ui/wizard/page_fields.py" line="104"/>
         <source>Check a measured run</source>
         <translation>诊断实测结果</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="56"/>
+        <location filename="../../ui/wizard/page_fields.py" line="60"/>
         <source>How long one run takes on one GPU (or how much data it reads: a large model is then planned from its FLOPs), how often you run it, and what a day saved is worth to you (F02, F12).</source>
         <translation>单卡跑一次要多久（或一次读多少数据：大模型据此按计算量规划），多久跑一次，以及省下一天对你值多少（F02、F12）。</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="77"/>
+        <location filename="../../ui/wizard/page_fields.py" line="81"/>
         <source>Your own GPU</source>
         <translation>自定义显卡</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="99"/>
+        <location filename="../../ui/wizard/page_fields.py" line="103"/>
         <source>Compare setups</source>
         <translation>配置对比</translation>
+    </message>
+    <message>
+        <location filename="../../ui/wizard/page_fields.py" line="55"/>
+        <source>Fine-tuning, optimizer and offload</source>
+        <translation>微调、优化器与卸载</translation>
     </message>
 </context>
 <context>
     <name>Pitfalls</name>
     <message>
-        <location filename="../../ui/results/pitfalls_view.py" line="16"/>
+        <location filename="../../ui/results/pitfalls_view.py" line="19"/>
         <source>Critical</source>
         <translation>严重</translation>
     </message>
     <message>
-        <location filename="../../ui/results/pitfalls_view.py" line="17"/>
+        <location filename="../../ui/results/pitfalls_view.py" line="20"/>
         <source>Warning</source>
         <translation>警告</translation>
     </message>
     <message>
-        <location filename="../../ui/results/pitfalls_view.py" line="18"/>
+        <location filename="../../ui/results/pitfalls_view.py" line="21"/>
         <source>Note</source>
         <translation>提示</translation>
     </message>
     <message>
-        <location filename="../../ui/results/pitfalls_view.py" line="22"/>
+        <location filename="../../ui/results/pitfalls_view.py" line="25"/>
         <source>Pitfalls</source>
         <translation>注意事项（避坑）</translation>
     </message>
     <message>
-        <location filename="../../ui/results/pitfalls_view.py" line="23"/>
+        <location filename="../../ui/results/pitfalls_view.py" line="26"/>
         <source>No pitfalls for these answers.</source>
         <translation>按这些答案，没有发现需要注意的坑。</translation>
     </message>
     <message>
-        <location filename="../../ui/results/pitfalls_view.py" line="24"/>
+        <location filename="../../ui/results/pitfalls_view.py" line="27"/>
         <source>Remedy:</source>
         <translation>对策：</translation>
     </message>
     <message>
-        <location filename="../../ui/results/pitfalls_view.py" line="25"/>
+        <location filename="../../ui/results/pitfalls_view.py" line="28"/>
         <source>Set-up advice</source>
         <translation>迁移与配置建议</translation>
     </message>
@@ -1518,29 +1568,34 @@ The application keeps running. The details were written to the log file:
 每月 %3</translation>
     </message>
     <message>
-        <location filename="../../ui/results/live_preview.py" line="106"/>
+        <location filename="../../ui/results/live_preview.py" line="110"/>
         <source>Blue: projected speed-up and its likely range.</source>
         <translation>蓝线：预计加速比及可能范围。</translation>
     </message>
     <message>
-        <location filename="../../ui/results/live_preview.py" line="109"/>
+        <location filename="../../ui/results/live_preview.py" line="113"/>
         <source>Red crosses: the model does not fit in memory there.</source>
         <translation>红叉：该卡数下显存放不下模型。</translation>
     </message>
     <message>
-        <location filename="../../ui/results/live_preview.py" line="112"/>
+        <location filename="../../ui/results/live_preview.py" line="116"/>
         <source>Green dashed: on a faster link.</source>
         <translation>绿色虚线：换用更快的互联。</translation>
     </message>
     <message>
-        <location filename="../../ui/results/live_preview.py" line="114"/>
+        <location filename="../../ui/results/live_preview.py" line="118"/>
         <source>Orange bars: the article&apos;s typical range (F01).</source>
         <translation>橙色竖条：原文的常见区间（F01）。</translation>
     </message>
     <message>
-        <location filename="../../ui/results/live_preview.py" line="116"/>
+        <location filename="../../ui/results/live_preview.py" line="120"/>
         <source>Grey: ideal.</source>
         <translation>灰线：理想线性。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/results/live_preview.py" line="95"/>
+        <source>With %1:</source>
+        <translation>采用%1：</translation>
     </message>
 </context>
 <context>

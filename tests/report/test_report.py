@@ -144,6 +144,8 @@ def test_required_verdict_in_both_languages(reports):
 def test_workload_lists_every_input_given_with_its_title(reports):
     en = flat("".join(pages_text(reports[MEDIUM_EN])))
     zh = flat("".join(pages_text(reports[MEDIUM_ZH])))
+    from ui.report.workload_section import TRANSFORMER_INPUTS
+
     profile = case("medium-model-4gpu-worth-it")[1]
     assert profile.task.value not in ("llm", "nlp")
     for section in ("model", "training", "hardware", "economics"):
@@ -152,6 +154,10 @@ def test_workload_lists_every_input_given_with_its_title(reports):
             meta = field_meta(model, name)
             key = flat(f"{section}.{name}")
             if getattr(getattr(profile, section), name) is None:  # left empty: not listed
+                assert key not in en, key
+                continue
+            if f"{section}.{name}" in TRANSFORMER_INPUTS:  # fine-tuning inputs at defaults
+                assert getattr(getattr(profile, section), name) == model.model_fields[name].default
                 assert key not in en, key
                 continue
             assert flat(meta["title"]) in en, meta["title"]

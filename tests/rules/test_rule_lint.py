@@ -13,7 +13,7 @@ from advisor.rulebase.model import placeholders
 
 RULES = default_rules()
 CONCERNS = {"decision_table", "task_heuristics", "parallelism", "hardware_topology",
-            "software_stack", "migration", "economics", "pitfalls"}
+            "software_stack", "migration", "economics", "pitfalls", "setups"}
 
 
 def test_one_file_per_concern():

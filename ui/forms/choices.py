@@ -63,6 +63,14 @@ CHOICE_LABELS: dict[str, str] = {
     # Activation checkpointing
     "selective": QT_TRANSLATE_NOOP("Choices", "Selective (attention scores recomputed)"),
     "full": QT_TRANSLATE_NOOP("Choices", "Full (every layer recomputed)"),
+    # Fine-tuning method, optimizer, offload (issue 17)
+    "lora": QT_TRANSLATE_NOOP("Choices", "LoRA (16-bit frozen weights, adapters trained)"),
+    "qlora": QT_TRANSLATE_NOOP("Choices", "QLoRA (4-bit frozen weights, adapters trained)"),
+    "sgd": QT_TRANSLATE_NOOP("Choices", "SGD with momentum (SGD-like)"),
+    "adamw": QT_TRANSLATE_NOOP("Choices", "AdamW (Adam-family)"),
+    "adamw_8bit": QT_TRANSLATE_NOOP("Choices", "8-bit AdamW (Adam-family)"),
+    "optimizer": QT_TRANSLATE_NOOP("Choices", "Optimizer states and gradients (ZeRO-Offload)"),
+    "parameters": QT_TRANSLATE_NOOP("Choices", "Optimizer states, gradients and weights"),
     # Links
     "pcie3": QT_TRANSLATE_NOOP("Choices", "PCIe 3.0"),
     "pcie4": QT_TRANSLATE_NOOP("Choices", "PCIe 4.0"),
@@ -106,6 +114,9 @@ CHOICE_LABELS: dict[str, str] = {
 # Enums share "none" with different meanings: no link, no time value, no recomputation.
 _TIME_VALUE_NONE = QT_TRANSLATE_NOOP("Choices", "Learning: time has no money value")
 _CHECKPOINTING_NONE = QT_TRANSLATE_NOOP("Choices", "Off (every activation kept)")
+# ... and "full" / "none" of the fine-tuning method and the offload
+_METHOD_FULL = QT_TRANSLATE_NOOP("Choices", "Full (every weight trained)")
+_OFFLOAD_NONE = QT_TRANSLATE_NOOP("Choices", "Off (every state on the GPU)")
 # economics.time_value left empty: the rating then follows the article's table (rules/README.md)
 _TIME_VALUE_UNSAID = QT_TRANSLATE_NOOP("Choices", "Not said yet (the article's table rates it)")
 UNSET = QT_TRANSLATE_NOOP("Choices", "— not set —")
@@ -130,5 +141,9 @@ def choice_label(field: str, value: str | None, lang: str) -> str:
         return tr_lang(lang, "Choices", _TIME_VALUE_NONE)
     if field == "activation_checkpointing" and value == "none":
         return tr_lang(lang, "Choices", _CHECKPOINTING_NONE)
+    if field == "method" and value == "full":
+        return tr_lang(lang, "Choices", _METHOD_FULL)
+    if field == "offload" and value == "none":
+        return tr_lang(lang, "Choices", _OFFLOAD_NONE)
     source = CHOICE_LABELS.get(value)
     return tr_lang(lang, "Choices", source) if source else value

@@ -29,7 +29,7 @@ from ui.report.cost_section import costs_html
 from ui.report.diagnosis_section import diagnosis_html
 from ui.report.document import build_document, write_pdf
 from ui.report.fonts import report_fonts
-from ui.report.guidance_sections import advice_html, pitfalls_html
+from ui.report.guidance_sections import advice_html, pitfalls_html, setups_html
 from ui.report.plot_images import PlotImage, plot_images, render
 from ui.report.projection_section import projection_html
 from ui.report.qt_app import ensure_app
@@ -73,6 +73,7 @@ def report_html(rec: Recommendation, profile: Profile, lang: str, images: dict,
         diagnosis_html(diagnosis, lang, images),
         costs_html(rec, lang, images, breakeven_text(rec, lang), deadline_given),
         pitfalls_html(rec, lang),  # on the break-even's page: read with the money
+        setups_html(rec, lang),
         advice_html(rec, profile, lang),
         compare_html(comparison, lang, images),  # its own pages, after the set-up
         appendix_html(rec, lang) if appendix else "",

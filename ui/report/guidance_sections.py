@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from advisor.profile import Profile
-from advisor.verdict.facts import data_parallel_degree
+from advisor.profile import KeepBatch, Profile
+from advisor.scaling.layouts.methods import optimizer_family
+from advisor.verdict.facts import data_parallel_degree, lr_factor
 from advisor.verdict.result import Recommendation
+from advisor.verdict.setup_text import HEADING, setup_line
 from ui.report import labels as L
 from ui.report.formatting import colon, esc, table
 
@@ -35,6 +37,14 @@ def pitfalls_html(rec: Recommendation, lang: str) -> str:
     return "".join(parts)
 
 
+def setups_html(rec: Recommendation, lang: str) -> str:
+    """The setups that fit before more machines (issue 17), in the verdict's order."""
+    if not rec.setups:
+        return ""
+    items = "".join(f"<li>{esc(setup_line(o, lang))}</li>" for o in rec.setups)
+    return f"<h3>{esc(HEADING.get(lang))}</h3><ol>{items}</ol>"
+
+
 def workers_text(rec: Recommendation, profile: Profile, lang: str) -> str:
     n = rec.verdict.gpus
     low, high = (n * k for k in WORKERS_PER_GPU)
@@ -57,16 +67,26 @@ def data_parallel_replicas(rec: Recommendation, profile: Profile) -> int:
 
 
 def learning_rate_text(rec: Recommendation, profile: Profile, lang: str) -> str:
-    """F14's linear scaling rule: the learning rate grows with the global batch, that is with
-    the data-parallel replicas (not the GPU count), as the rules' pitfall and advice say."""
+    """F14's linear scaling rule for SGD-like training: the learning rate grows with the
+    global batch, that is with the data-parallel replicas (not the GPU count), as the rules'
+    pitfall and advice say; Adam-family optimizers at most by its square root."""
     n = rec.verdict.gpus
     # one optimizer step's samples on one replica (accumulation multiplies it, F14)
     batch = profile.training.batch_per_gpu * profile.training.gradient_accumulation_steps
     if n == 1:
         return L.LR_ONE_GPU.get(lang).format(batch=batch)
+    tr = profile.training
+    if tr.global_batch is not None or tr.keep_batch == KeepBatch.global_:
+        return L.LR_GLOBAL_HELD.get(lang).format(gpus=L.gpus(n, lang),
+                                                 batch=tr.global_batch or batch)
     replicas = data_parallel_replicas(rec, profile)
     if replicas == 1:
         return L.LR_ONE_REPLICA.get(lang).format(gpus=L.gpus(n, lang), batch=batch)
+    family = optimizer_family(profile)
+    if family == "adam":
+        return L.LR_ADVICE_ADAM.get(lang).format(
+            batch=batch, global_batch=batch * replicas, replicas=replicas,
+            factor=lr_factor(family, replicas))
     return L.LR_ADVICE.get(lang).format(batch=batch, global_batch=batch * replicas,
                                         factor=replicas)
 

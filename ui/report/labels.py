@@ -257,6 +257,20 @@ LR_ADVICE = T("With {factor} data-parallel replicas the global batch grows from 
               "rule) and warm it up over the first epochs.",
               "{factor} 路数据并行，全局批大小从 {batch} 增至 {global_batch}：初始学习率乘以 "
               "{factor}（学习率线性缩放规则），并在前几个 epoch 做预热（warm-up）。")
+# Adam-family optimizers (AdamW, LAMB, 8-bit AdamW): F14's linear rule is for SGD-like
+# training; keep the rate or scale it by at most the square root (advisor.verdict.facts.lr_factor).
+LR_ADVICE_ADAM = T("With {replicas} data-parallel replicas the global batch grows from {batch} "
+                   "to {global_batch}: with an Adam-family optimizer keep the initial learning "
+                   "rate or multiply it by at most {factor:.2g} (the square root of {replicas}), "
+                   "with a warm-up of a few hundred optimizer steps.",
+                   "{replicas} 路数据并行，全局批大小从 {batch} 增至 {global_batch}：Adam 类优化器"
+                   "保持初始学习率，或最多乘以 {factor:.2g}（{replicas} 的平方根），并用几百个优化器步"
+                   "做预热（warm-up）。")
+# The profile holds the global batch (a plan's global_batch, or keep_batch: global): F14's
+# rule has nothing to scale.
+LR_GLOBAL_HELD = T("The global batch stays {batch} on {gpus} (the profile holds it): the learning "
+                   "rate stays as it is.",
+                   "{gpus}时全局批大小仍为 {batch}（配置中固定）：学习率保持不变。")
 LR_ONE_GPU = T("One GPU: the batch stays {batch} and the learning rate unchanged.",
                "单卡：批大小仍为 {batch}，学习率不变。")
 # Tensor or pipeline parallel over all the GPUs: one model replica, one batch (F14, F05, F06).

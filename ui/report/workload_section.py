@@ -74,13 +74,23 @@ def _gpu_row(profile: Profile, lang: str) -> list[str] | None:
     return [esc(L.CATALOG_GPU.get(lang)), esc(text), ""]
 
 
-def _field_rows(model: BaseModel, prefix: str, lang: str, currency: str) -> list[list[str]]:
+# Fine-tuning and offload inputs only a transformer reads (the profile refuses them set for
+# another task): at their defaults, not listed for another task.
+TRANSFORMER_INPUTS = {"training.fine_tuning", "training.method", "training.lora_rank",
+                      "training.lora_target_share", "training.offload"}
+
+
+def _field_rows(model: BaseModel, prefix: str, lang: str, currency: str,
+                language_model: bool = True) -> list[list[str]]:
     """The inputs given (an empty one is estimated or taken from the catalog: the costs'
     assumptions say which value was used, so a row of "not given" tells the reader nothing)."""
     rows = []
     for name in type(model).model_fields:
         value = getattr(model, name)
         if value is None and not (prefix == "economics." and name == "time_value"):
+            continue
+        if not language_model and prefix + name in TRANSFORMER_INPUTS \
+                and value == type(model).model_fields[name].default:
             continue
         meta = field_meta(type(model), name)
         title = meta["title_zh"] if lang == "zh" else meta["title"]
@@ -142,7 +152,8 @@ def workload_html(profile: Profile, lang: str, currency: str) -> str:
              value_text(profile.task, task_meta, lang, currency),
              '<span class="code">task</span>']]
     for section in SECTIONS:
-        section_rows = _field_rows(getattr(profile, section), section + ".", lang, currency)
+        section_rows = _field_rows(getattr(profile, section), section + ".", lang, currency,
+                                   profile.task.value in ("llm", "nlp"))
         if section == "hardware":
             gpu_row = _gpu_row(profile, lang)
             if gpu_row:

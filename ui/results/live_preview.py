@@ -87,10 +87,14 @@ class LivePreview(QFrame):
             text = QCoreApplication.translate("Preview", "Stay on one GPU\n%3 a month")
         else:
             text = QCoreApplication.translate("Preview", "%1: %2× one GPU\n%3 a month")
-        self.details.setText(text.replace("%1", gpus_text(verdict.gpus))
-                             .replace("%2", "—" if index is None
-                                      else f"{projection.speedup[index]:.2f}")
-                             .replace("%3", month))
+        text = (text.replace("%1", gpus_text(verdict.gpus))
+                .replace("%2", "—" if index is None else f"{projection.speedup[index]:.2f}")
+                .replace("%3", month))
+        applied = next((o for o in getattr(rec, "setups", []) if o.applied), None)
+        if applied is not None:  # the figures are for a setup change (issue 17): say which
+            text = QCoreApplication.translate("Preview", "With %1:").replace(
+                "%1", applied.label.get(lang)) + "\n" + text
+        self.details.setText(text)
         speedup_plot(rec, results.profile, lang, better=results.better_link,
                      better_link=results.better_link_name, plot=self.plot, keep_better=True,
                      compact=True)

@@ -1,4 +1,5 @@
-"""Pitfalls (severity, what happens, the remedy, the article's facts) and set-up advice."""
+"""Setups that fit before more machines (issue 17), pitfalls (severity, what happens, the
+remedy, the article's facts) and set-up advice."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ from typing import Any
 
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QTextBrowser
+
+from advisor.verdict.setup_text import HEADING, setup_line
 
 SEVERITY_COLORS = {"critical": "#b3261e", "warning": "#c98a00", "info": "#1f5fbf"}
 SEVERITY_ORDER = {"critical": 0, "warning": 1, "info": 2}
@@ -23,7 +26,13 @@ def pitfalls_html(rec: Any, lang: str) -> str:
     none_text = escape(QCoreApplication.translate("Pitfalls", "No pitfalls for these answers."))
     remedy_text = escape(QCoreApplication.translate("Pitfalls", "Remedy:"))
     advice_text = escape(QCoreApplication.translate("Pitfalls", "Set-up advice"))
-    parts: list[str] = [f"<h3>{heading}</h3>"]
+    parts: list[str] = []
+    if getattr(rec, "setups", None):  # the changes that fit here, in the verdict's order
+        parts.append(f"<h3>{escape(HEADING.get(lang))}</h3><ol>")
+        parts += [f"<li>{'<b>' if o.applied else ''}{escape(setup_line(o, lang))}"
+                  f"{'</b>' if o.applied else ''}</li>" for o in rec.setups]
+        parts.append("</ol>")
+    parts.append(f"<h3>{heading}</h3>")
     pitfalls = sorted(rec.pitfalls, key=lambda p: SEVERITY_ORDER.get(p.severity, 9))
     if not pitfalls:
         parts.append(f"<p>{none_text}</p>")

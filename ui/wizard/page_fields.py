@@ -51,7 +51,11 @@ PAGES: tuple[PageDef, ...] = (
                       "training.gradient_dtype", "training.micro_batches",
                       "training.gradient_accumulation_steps", "training.keep_batch",
                       "training.activation_checkpointing", "training.input_sizes",
-                      "training.sub_networks"), column=1))),
+                      "training.sub_networks"), column=1),
+             Section(QT_TRANSLATE_NOOP("Pages", "Fine-tuning, optimizer and offload"),
+                     ("training.fine_tuning", "training.method", "training.lora_rank",
+                      "training.lora_target_share", "training.optimizer",
+                      "training.offload")))),
     PageDef("habits", QT_TRANSLATE_NOOP("Pages", "Training habits and the value of time"),
             QT_TRANSLATE_NOOP("Pages", "How long one run takes on one GPU (or how much data it "
                               "reads: a large model is then planned from its FLOPs), how often "
@@ -73,7 +77,7 @@ PAGES: tuple[PageDef, ...] = (
             (Section(QT_TRANSLATE_NOOP("Pages", "GPUs and links"),
                      ("hardware.gpu", "hardware.gpus_per_node", "hardware.nodes",
                       "hardware.intra_link", "hardware.inter_link",
-                      "hardware.allreduce_busbw_gbs")),
+                      "hardware.allreduce_busbw_gbs", "hardware.host_memory_gb")),
              Section(QT_TRANSLATE_NOOP("Pages", "Your own GPU"), CUSTOM_GPU_FIELDS,
                      custom_gpu_only=True),
              # the right column holds the rest, so neither runs under the live preview at

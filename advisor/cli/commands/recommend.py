@@ -24,6 +24,7 @@ from advisor.text.i18n import pick
 from advisor.text.numbers import quantity
 from advisor.verdict.recommendation import recommend
 from advisor.verdict.result import Recommendation
+from advisor.verdict.setup_text import HEADING, setup_line
 
 NA = "—"  # not applicable: the same mark as the costs table (advisor.costs.text)
 SEVERITY_LABEL = {"critical": ("critical", "严重"), "warning": ("warning", "警告"),
@@ -189,6 +190,9 @@ def render_text(rec: Recommendation, lang: str = "en") -> str:
     out = [v.headline.get(lang), ""]
     intro, lines = _numbers(rec, lang)
     out += ["  " + line for line in ([intro] if intro else []) + lines]
+    if rec.setups:  # issue 17: the changes that fit here, before more machines
+        out += ["", HEADING.get(lang) + pick(lang, ":", "：")]
+        out += [f"  {k}. {setup_line(o, lang)}" for k, o in enumerate(rec.setups, 1)]
     if rec.pitfalls:
         out += ["", pick(lang, "Pitfalls:", "注意事项：")]
         for p in rec.pitfalls:
@@ -214,6 +218,9 @@ def render_markdown(rec: Recommendation, lang: str = "en") -> str:
     intro, lines = _numbers(rec, lang)
     out += [intro, ""] if intro else []  # a paragraph, not an empty bullet above its items
     out += [f"- {line}" for line in lines]
+    if rec.setups:
+        out += ["", "## " + HEADING.get(lang), ""]
+        out += [f"{k}. {setup_line(o, lang)}" for k, o in enumerate(rec.setups, 1)]
     if rec.pitfalls:
         out += ["", "## " + pick(lang, "Pitfalls", "注意事项"), "",
                 "| " + " | ".join(pick(lang, *h) for h in (

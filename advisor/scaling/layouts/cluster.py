@@ -12,6 +12,11 @@ from dataclasses import dataclass
 
 from advisor.catalog.gpus import GpuSpec
 from advisor.profile import Precision
+from advisor.scaling.layouts.offload import (
+    HOST_BANDWIDTH_GBS,
+    default_host_memory_gb,
+    pcie_gbs,
+)
 from advisor.scaling.links import LinkFigures
 
 # Memory-efficient (flash) attention: PyTorch's scaled_dot_product_attention picks it for
@@ -34,6 +39,9 @@ class Cluster:
     latency_inter_s: float = 30e-6
     bytes_per_value: float = 2.0  # activations and low-precision weights: 2, fp32: 4
     flash_attention: bool = True
+    host_link_gbs: float = 25.0  # one GPU's PCIe link to host memory (offload copies)
+    host_memory_gb: float = float("inf")  # RAM of one machine (offloaded states)
+    host_bandwidth_gbs: float = 150.0  # host memory bandwidth a CPU optimizer step reaches
 
     @property
     def flops_per_byte(self) -> float:
@@ -50,8 +58,9 @@ def peak_tflops(gpu: GpuSpec, precision: Precision) -> float:
 
 
 def cluster_of(gpu: GpuSpec, links: LinkFigures, precision: Precision, gpus_per_node: int,
-               busbw_efficiency: float) -> Cluster:
-    """The profile's machines (links: ``link_figures`` of its intra/inter links)."""
+               busbw_efficiency: float, host_memory_gb: float | None = None) -> Cluster:
+    """The profile's machines (links: ``link_figures`` of its intra/inter links; the RAM of
+    one machine, ``offload.default_host_memory_gb`` when not given)."""
     sixteen = precision in _SIXTEEN_BIT
     generation = gpu.generation or "unknown"
     return Cluster(
@@ -64,4 +73,7 @@ def cluster_of(gpu: GpuSpec, links: LinkFigures, precision: Precision, gpus_per_
         latency_intra_s=links.latency_intra_s,
         latency_inter_s=max(links.latency_inter_s, links.latency_intra_s),
         bytes_per_value=2.0 if sixteen else 4.0,
-        flash_attention=sixteen and generation in FLASH_GENERATIONS)
+        flash_attention=sixteen and generation in FLASH_GENERATIONS,
+        host_link_gbs=pcie_gbs(gpu.pcie_gen),
+        host_memory_gb=host_memory_gb or default_host_memory_gb(gpu.memory_gb, gpus_per_node),
+        host_bandwidth_gbs=HOST_BANDWIDTH_GBS.get(gpu.gpu_class or "", 80.0))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from advisor.profile import Parallelism, Profile, Task
+from advisor.profile import Offload, Parallelism, Profile, Task, TrainingMethod
 from advisor.scaling.memory import single_gpu_fits
 
 if TYPE_CHECKING:
@@ -17,11 +17,13 @@ LAYOUT_CHOICES = (Parallelism.tensor, Parallelism.pipeline, Parallelism.hsdp)
 
 
 def uses_layouts(profile: Profile, memory_gb: float, p: ScalingParams) -> bool:
-    """Language models (``llm``; an ``nlp`` transformer when it is split or does not fit one
-    GPU) take the layouts; everything else the data-parallel model."""
+    """Language models (``llm``; an ``nlp`` transformer when it is split, does not fit one
+    GPU, fine-tunes with LoRA / QLoRA or offloads) take the layouts; everything else the
+    data-parallel model."""
     t = profile.training
     if profile.task not in (Task.llm, Task.nlp):
         return False
     split = (bool(t.tensor_parallel) or bool(t.pipeline_parallel)
-             or t.parallelism in LAYOUT_CHOICES or not single_gpu_fits(profile, memory_gb, p))
+             or t.parallelism in LAYOUT_CHOICES or t.method != TrainingMethod.full
+             or t.offload != Offload.none or not single_gpu_fits(profile, memory_gb, p))
     return split or (profile.task == Task.llm and t.planned_from_size)

@@ -1,34 +1,31 @@
 """A profile's large transformer over several GPU counts: the layout kept at each count.
 
-``eligibility.uses_layouts`` says when the projection takes this path: a language model
-(task ``llm``, or an ``nlp`` transformer) that does not fit one GPU with plain data parallel
-or whose profile fixes tensor or pipeline parallel, or an ``llm`` planned from its size.
-``layout_curve`` searches every count (``search.best_layout``) with what the profile fixes,
-plus one hypothetical GPU with enough memory: the reference a speed-up is measured against
-(F05, F24)."""
+``uses_layouts`` says when the projection takes this path: a language model (task ``llm``, or
+an ``nlp`` transformer) that does not fit one GPU with plain data parallel or whose profile
+fixes tensor or pipeline parallel, or an ``llm`` planned from its size. ``layout_curve`` searches every count
+(``search.best_layout``) with what the profile fixes, plus one hypothetical GPU with enough
+memory: the reference a speed-up is measured against (F05, F24).
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 from advisor.catalog.gpus import GpuSpec
-from advisor.profile import ActivationCheckpointing, Parallelism, Precision, Profile
+from advisor.profile import (
+    ActivationCheckpointing,
+    Offload,
+    Parallelism,
+    Profile,
+)
 from advisor.scaling.inputs import grad_bytes_per_param
 from advisor.scaling.layouts.cluster import Cluster, cluster_of
-from advisor.scaling.layouts.eligibility import (  # re-exported: where it was first
-    uses_layouts as uses_layouts,
-)
-from advisor.scaling.layouts.search import (
-    Choice,
-    Fixed,
-    Pool,
-    choose_many,
-    enumerate_layouts,
-    pooled,
-)
+from advisor.scaling.layouts.eligibility import uses_layouts as uses_layouts  # re-exported
+from advisor.scaling.layouts.methods import states_for
+from advisor.scaling.layouts.offload import HOST_USABLE_FRACTION, shardings
+from advisor.scaling.layouts.search import Choice, Fixed, choose_many, enumerate_layouts
 from advisor.scaling.layouts.shape import ModelShape, shape_of
-from advisor.scaling.layouts.states import StateBytes, mixed_precision_adam
+from advisor.scaling.layouts.states import StateBytes
 from advisor.scaling.links import LinkFigures
 from advisor.scaling.llm_compute import LlmParams, load_llm_params
 from advisor.scaling.parameters import ScalingParams
@@ -38,12 +35,11 @@ _SHARDING = {Parallelism.data: ("none",), Parallelism.zero1: ("zero1",),
              Parallelism.fsdp: ("fsdp",), Parallelism.hsdp: ("hsdp",)}
 
 
-def states_of(profile: Profile) -> StateBytes:
-    """Mixed-precision Adam; AMP (autocast) keeps fp32 weights and gradients: 4 + 4 + 8."""
-    precision = profile.training.precision
-    if precision in (Precision.fp32, Precision.tf32, Precision.amp):
-        return StateBytes(weight_bytes=4.0, grad_bytes=4.0, optimizer_bytes=8.0)
-    return mixed_precision_adam(2.0)
+def states_of(profile: Profile, shape: ModelShape | None = None) -> StateBytes:
+    """The profile's method (full, LoRA, QLoRA), optimizer and offload (``methods.py``):
+    mixed-precision Adam 2 + 2 + 12 bytes; AMP (autocast) keeps fp32 weights and gradients:
+    4 + 4 + 8."""
+    return states_for(profile, shape or shape_of(profile))
 
 
 def fixed_of(profile: Profile, gpus_per_node: int,
@@ -60,7 +56,9 @@ def fixed_of(profile: Profile, gpus_per_node: int,
         pp = pp or 1
     elif t.parallelism == Parallelism.pipeline:  # the layers staged over the GPUs
         tp = tp or 1
-    return Fixed(tp=tp, pp=pp, sharding=_SHARDING.get(t.parallelism),
+    if t.offload != Offload.none:  # offload runs data parallel, sharded (offload.py)
+        tp = pp = 1
+    return Fixed(tp=tp, pp=pp, sharding=shardings(t.offload, _SHARDING.get(t.parallelism)),
                  micro_batch=t.batch_per_gpu if chosen else None,
                  interleave=t.pipeline_interleave,
                  max_micro_batch=t.batch_per_gpu,
@@ -79,6 +77,7 @@ class LayoutCurve:
     usable_gb: float
     choices: list[Choice]  # one per count
     reference: Choice  # one GPU with enough memory
+    states: StateBytes = StateBytes()  # the method's and offload's bytes per parameter
 
     def tokens_per_s_per_gpu(self, i: int) -> float:
         c = self.choices[i]
@@ -89,33 +88,15 @@ class LayoutCurve:
         return self.reference.tokens_per_step / self.reference.step_s
 
 
-@lru_cache(maxsize=64)  # a profile's counts are searched again by every projection of it
-def _pool(shape: ModelShape, counts: tuple[int, ...], gpus_per_node: int,
-          batches: tuple[int, ...], one: int, checkpointing: str, fixed: Fixed,
-          batch_per_gpu: int) -> Pool:
-    """The layouts of every count, then those of one GPU with enough memory (the reference
-    a speed-up is measured against), concatenated."""
-    groups = [enumerate_layouts(shape, n, gpus_per_node, batch, checkpointing, fixed)
-              for n, batch in zip(counts, batches, strict=True)]
-    # what the profile fixes cannot run on n GPUs (degrees that do not divide it): the
-    # nearest split that can
-    loose = Fixed(max_micro_batch=batch_per_gpu)
-    groups = [g if g.size else enumerate_layouts(shape, n, gpus_per_node, batch,
-                                                 checkpointing, loose)
-              for g, n, batch in zip(groups, counts, batches, strict=True)]
-    groups.append(enumerate_layouts(shape, 1, gpus_per_node, one, checkpointing,
-                                    Fixed(micro_batch=min(batch_per_gpu, one))))
-    return pooled(groups)
-
-
 def layout_curve(profile: Profile, counts: list[int], gpu: GpuSpec, links: LinkFigures,
                  p: ScalingParams, q: LlmParams | None = None) -> LayoutCurve:
     q = q or load_llm_params()
     t = profile.training
     hw = profile.hardware
     shape = shape_of(profile)
-    cluster = cluster_of(gpu, links, t.precision, hw.gpus_per_node, p.busbw_efficiency)
-    states = states_of(profile)
+    cluster = cluster_of(gpu, links, t.precision, hw.gpus_per_node, p.busbw_efficiency,
+                         hw.host_memory_gb)
+    states = states_of(profile, shape)
     grads = grad_bytes_per_param(profile)
     usable = gpu.memory_gb * p.memory_usable_fraction
     fixed = fixed_of(profile, hw.gpus_per_node, p.default_microbatches_per_stage)
@@ -123,10 +104,23 @@ def layout_curve(profile: Profile, counts: list[int], gpu: GpuSpec, links: LinkF
     batches = [t.global_batch or t.batch_per_gpu * t.gradient_accumulation_steps * n
                for n in counts]
     one = t.global_batch or t.batch_per_gpu * t.gradient_accumulation_steps
-    pool = _pool(shape, tuple(counts), hw.gpus_per_node, tuple(batches), one, checkpointing,
-                 fixed, t.batch_per_gpu)
-    chosen = choose_many(shape, pool, cluster, states, q, grads,
-                         [usable] * len(counts) + [float("inf")], q.context_overhead_gb)
+    groups = [enumerate_layouts(shape, n, hw.gpus_per_node, batch, checkpointing, fixed)
+              for n, batch in zip(counts, batches, strict=True)]
+    # what the profile fixes cannot run on n GPUs (degrees that do not divide it): the
+    # nearest split that can
+    offloading = t.offload != Offload.none
+    loose = Fixed(max_micro_batch=t.batch_per_gpu, tp=1 if offloading else None,
+                  pp=1 if offloading else None, sharding=shardings(t.offload, None))
+    groups = [g if g.size else enumerate_layouts(shape, n, hw.gpus_per_node, batch,
+                                                 checkpointing, loose)
+              for g, n, batch in zip(groups, counts, batches, strict=True)]
+    # one GPU with enough memory: the reference a speed-up is measured against
+    groups.append(enumerate_layouts(shape, 1, hw.gpus_per_node, one, checkpointing,
+                                    Fixed(micro_batch=min(t.batch_per_gpu, one),
+                                          sharding=shardings(t.offload, None))))
+    chosen = choose_many(shape, groups, cluster, states, q, grads,
+                         [usable] * len(counts) + [float("inf")], q.context_overhead_gb,
+                         host_usable_gb=cluster.host_memory_gb * HOST_USABLE_FRACTION)
     choices, reference = chosen[:-1], chosen[-1]
     return LayoutCurve(shape=shape, cluster=cluster, usable_gb=usable, choices=choices,
-                       reference=reference)
+                       reference=reference, states=states)

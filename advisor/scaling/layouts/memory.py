@@ -19,6 +19,7 @@
   micro-batches in flight (1F1B), x ``1 + (p - 1) / (p v)`` interleaved; the last stage
   holds one and the fp32 logits (4 s b V / t) with their 16-bit gradient (2 s b V / t) at the
   start of the backward pass, when every activation is still held.
+* Offloaded states (``offload.py``) leave the GPU for host memory (``MemoryParts.host``).
 * A fixed overhead per GPU (CUDA context and kernels, ``memory_overhead_gb``).
 """
 
@@ -41,13 +42,15 @@ from advisor.scaling.layouts.layout import (
     ZERO3,
     Candidates,
 )
+from advisor.scaling.layouts.offload import host_gb
 from advisor.scaling.layouts.shape import ModelShape
 from advisor.scaling.layouts.states import StateBytes
 
 DEEPSPEED_BUCKET_ELEMENTS = 2 * 5e8  # ZeRO-1/2 reduce_bucket_size + allgather_bucket_size
 DEEPSPEED_LIVE_ELEMENTS = 1e9 + 5e7 + 5e8  # ZeRO-3 max live parameters + prefetch + reduce
 # The loss keeps fp32 logits (4 s b V / t, Korthikanti et al. 2022 Sec. 4.3); the backward
-# pass starts, when every activation is still held, by writing their 16-bit gradient beside.
+# pass starts, when every activation is still held, by writing their 16-bit gradient beside
+# (``StateBytes.logit_bytes``: Hugging Face's unfused loss keeps more, methods.py).
 LOGIT_BYTES = 6.0
 
 
@@ -62,6 +65,7 @@ class MemoryParts:
     activations: np.ndarray
     logits: np.ndarray
     overhead: float
+    host: np.ndarray | None = None  # offloaded states in host memory (offload.py)
 
     @property
     def states(self) -> np.ndarray:
@@ -124,23 +128,31 @@ def memory_parts(shape: ModelShape, c: Candidates, cluster: Cluster, states: Sta
     weight_shard = np.where(s >= ZERO3, group, 1.0)
     trainable = stage * states.trainable_fraction
     weights = stage * states.weight_bytes / weight_shard
-    if not states.weights_on_gpu:
+    if not states.weights_on_gpu:  # offloaded (offload.py): only the layers in flight
         weights = np.where(s >= ZERO3, 0.0, weights)
-    grads = trainable * states.grad_bytes / grad_shard
+    grads = trainable * states.grad_bytes / grad_shard if states.grads_on_gpu \
+        else np.zeros_like(stage)
     optimizer = trainable * states.optimizer_bytes / opt_shard if states.optimizer_on_gpu \
         else np.zeros_like(stage)
     full_buffer = trainable * states.grad_buffer_bytes
+    buckets = np.minimum(DEEPSPEED_BUCKET_ELEMENTS * states.weight_bytes, full_buffer)
     buffers = np.select(
         [((s == NONE) | (s == ZERO1)) & (c.dp > 1), s == ZERO2, s == ZERO3,
          (s == FSDP) | (s == HSDP)],
-        [full_buffer,
-         np.minimum(DEEPSPEED_BUCKET_ELEMENTS * states.weight_bytes, full_buffer),
+        [full_buffer, buckets,
          np.minimum(3.0 * layer, DEEPSPEED_LIVE_ELEMENTS) * states.weight_bytes,
          3.0 * layer * states.weight_bytes],
         default=0.0)
-    buffers = np.where((s >= ZERO3) & (group <= 1), 0.0, buffers)
+    streamed = (s >= ZERO3) & (group <= 1) if states.weights_on_gpu else np.zeros(c.size, bool)
+    buffers = np.where(streamed, 0.0, buffers)
+    if not states.grads_on_gpu:  # gradients leave through the reduction buckets
+        buffers = np.where(s <= ZERO2, np.minimum(buckets, buffers), buffers)
+    if not states.weights_on_gpu:  # the layers in flight, never more than the stage holds
+        buffers = np.where(s >= ZERO3, np.minimum(buffers, stage * states.weight_bytes),
+                           buffers)
+    host = host_gb(stage, trainable, states, opt_shard, grad_shard, weight_shard, s >= ZERO3)
     first, last = activation_bytes(shape, c, cluster)
-    logits = LOGIT_BYTES * shape.sequence * c.micro_batch * shape.vocab / t
+    logits = states.logit_bytes * shape.sequence * c.micro_batch * shape.vocab / t
     # the busiest stage: the first (most micro-batches in flight) or the last (the logits)
     last_total = last + logits
     first_is_larger = (c.pp > 1) & (first >= last_total)
@@ -149,7 +161,7 @@ def memory_parts(shape: ModelShape, c: Candidates, cluster: Cluster, states: Sta
     gb = 1e-9
     return MemoryParts(weights=weights * gb, grads=grads * gb, optimizer=optimizer * gb,
                        buffers=buffers * gb, activations=act * gb, logits=logit * gb,
-                       overhead=overhead_gb)
+                       overhead=overhead_gb, host=host * gb)
 
 
 __all__ = ["CK_FULL", "CK_NONE", "CK_SELECTIVE", "MemoryParts", "memory_parts", "shard_group"]

@@ -15,7 +15,7 @@ the one that needs the least memory is returned (and reported as not fitting).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, fields
 from functools import lru_cache
 from itertools import product
 
@@ -60,25 +60,23 @@ class Fixed:
 @dataclass(frozen=True)
 class Choice:
     layout: Layout
+    memory: MemoryParts  # of the chosen layout (arrays of length 1)
+    step: StepTime  # of the chosen layout (arrays of length 1)
     fits: bool
     tokens_per_step: float
-    memory_gb: float  # the busiest GPU's need of the chosen layout
-    step_s: float
-    bottleneck: str  # compute, communication or pipeline_bubble (``StepTime.bottleneck``)
-    # the rows the search kept (one per group) and this choice's row among them
-    kept_memory: MemoryParts = field(repr=False, compare=False)
-    kept_step: StepTime = field(repr=False, compare=False)
-    row: int = field(default=0, repr=False, compare=False)
 
     @property
-    def memory(self) -> MemoryParts:
-        """Of the chosen layout (arrays of length 1)."""
-        return _slice(self.kept_memory, slice(self.row, self.row + 1))
+    def memory_gb(self) -> float:
+        return float(self.memory.total[0])
 
     @property
-    def step(self) -> StepTime:
-        """Of the chosen layout (arrays of length 1)."""
-        return _slice(self.kept_step, slice(self.row, self.row + 1))
+    def step_s(self) -> float:
+        return float(self.step.step_s[0])
+
+    @property
+    def host_gb(self) -> float:
+        """Host memory of one GPU's offloaded states (0 without offload)."""
+        return float(self.memory.host[0]) if self.memory.host is not None else 0.0
 
 
 def _divisors(n: int) -> list[int]:
@@ -131,38 +129,16 @@ def enumerate_layouts(shape: ModelShape, gpus: int, gpus_per_node: int, global_b
                       checkpointing=np.full(len(a), ck), sequence_parallel=a[:, 7].astype(bool))
 
 
-@dataclass(frozen=True)
-class Pool:
-    """Groups of candidates concatenated once, to be evaluated in one pass (read-only)."""
-
-    candidates: Candidates
-    sizes: tuple[int, ...]
-
-
-def pooled(groups: list[Candidates]) -> Pool:
-    joined = {f.name: np.concatenate([getattr(g, f.name) for g in groups])
-              for f in fields(Candidates)}
-    for column in joined.values():
-        column.flags.writeable = False  # a pool is cached and shared: never changed in place
-    return Pool(candidates=Candidates(**joined), sizes=tuple(g.size for g in groups))
-
-
-def _slice(value, index: np.ndarray | slice):
-    """The rows ``index`` of a result (its numpy fields; a nested result likewise). The
-    results are frozen records without ``__post_init__``: copied without calling
-    ``__init__`` (the same fields, a fraction of the time; a search keeps 65 of them)."""
-    kind = type(value)
-    if kind is np.ndarray:
+def _slice(value, index: np.ndarray):
+    """One candidate's row of a result (its numpy fields; a nested result likewise)."""
+    if isinstance(value, np.ndarray):
         return value[index]
-    if not hasattr(kind, "__dataclass_fields__"):
-        return value
-    out = object.__new__(kind)
-    out.__dict__.update({k: _slice(v, index) for k, v in value.__dict__.items()})
-    return out
+    if hasattr(value, "__dataclass_fields__"):
+        return type(value)(**{k: _slice(v, index) for k, v in vars(value).items()})
+    return value
 
 
-def _pick(per_gpu: np.ndarray, total: np.ndarray, usable_gb: float, none_fit: str) -> int:
-    fits = total <= usable_gb
+def _pick(per_gpu: np.ndarray, total: np.ndarray, fits: np.ndarray, none_fit: str) -> int:
     if fits.any():
         return int(np.argmax(np.where(fits, per_gpu, -np.inf)))
     if none_fit == "fastest":
@@ -170,81 +146,49 @@ def _pick(per_gpu: np.ndarray, total: np.ndarray, usable_gb: float, none_fit: st
     return int(np.argmin(total))
 
 
-def _picks(per_gpu: np.ndarray, total: np.ndarray, sizes: list[int], usable_gb: list[float],
-           none_fit: str) -> np.ndarray:
-    """Each non-empty group's pick (an index into the concatenated candidates), all groups at
-    once: the fastest that fits its usable memory, else the fastest (``none_fit="fastest"``)
-    or the smallest. Ties go to the first candidate, as ``np.argmax`` gives them."""
-    kept = [k for k, size in enumerate(sizes) if size]
-    counts = np.array([sizes[k] for k in kept])
-    starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
-    fits = total <= np.repeat(np.array([usable_gb[k] for k in kept], dtype=float), counts)
-    any_fit = np.logical_or.reduceat(fits, starts)
-    fallback = per_gpu if none_fit == "fastest" else -total  # argmin(total) = argmax(-total)
-    score = np.where(np.repeat(any_fit, counts), np.where(fits, per_gpu, -np.inf), fallback)
-    if np.isnan(score).any():  # argmax's NaN rule: the first NaN wins; one group at a time
-        return np.array([start + _pick(per_gpu[start:start + size], total[start:start + size],
-                                       usable_gb[k], none_fit)
-                         for k, start, size in zip(kept, starts, counts, strict=True)])
-    best = np.repeat(np.maximum.reduceat(score, starts), counts)
-    top = np.flatnonzero(score == best)
-    return top[np.searchsorted(top, starts)]  # the first best of each group
-
-
-def choose_many(shape: ModelShape, groups: list[Candidates] | Pool, cluster: Cluster,
+def choose_many(shape: ModelShape, groups: list[Candidates], cluster: Cluster,
                 states: StateBytes, q: LlmParams, grad_reduce_bytes: float,
                 usable_gb: list[float], overhead_gb: float,
-                none_fit: str = "smallest") -> list[Choice | None]:
-    """The fastest candidate of each group that fits its usable memory, all groups evaluated
-    in one vectorised pass (None for an empty group; ``groups`` may be pooled already). When none fits: the smallest
+                none_fit: str = "smallest",
+                host_usable_gb: float = float("inf")) -> list[Choice | None]:
+    """The fastest candidate of each group that fits its usable memory (and, with states
+    offloaded, a machine's usable RAM: ``host_usable_gb``), all groups evaluated in one
+    vectorised pass (None for an empty group). When none fits: the smallest
     (``none_fit="smallest"``: how short the memory falls) or the fastest (a published run
     that did run: its throughput is what is scored)."""
-    pool = groups if isinstance(groups, Pool) else pooled(groups)
-    sizes = pool.sizes
+    sizes = [g.size for g in groups]
     if not sum(sizes):
-        return [None] * len(sizes)
-    c = pool.candidates
+        return [None] * len(groups)
+    c = Candidates(**{f.name: np.concatenate([getattr(g, f.name) for g in groups])
+                      for f in fields(Candidates)})
     mem = memory_parts(shape, c, cluster, states, overhead_gb)
     step = step_time(shape, c, cluster, states, q, grad_reduce_bytes)
     tokens = (c.micro_batch * c.micro_batches * c.dp * shape.sequence).astype(float)
     per_gpu = tokens / (step.step_s * c.tp * c.pp * c.dp)
     total = mem.total
-    picks = _picks(per_gpu, total, sizes, usable_gb, none_fit)
-    # the kept rows taken once for all groups; each choice reads its own row
-    mem_kept, step_kept = _slice(mem, picks), _slice(step, picks)
-    layouts = _layouts(c.take(picks))
-    kept_total, kept_step_s = total[picks].tolist(), step_kept.step_s.tolist()
-    kept_tokens, necks = tokens[picks].tolist(), step_kept.bottleneck
+    host_ok = machine_host_gb(mem, c, cluster.gpus_per_node) <= host_usable_gb
     out: list[Choice | None] = []
-    j = 0
+    start = 0
     for size, limit in zip(sizes, usable_gb, strict=True):
         if size == 0:
             out.append(None)
             continue
-        out.append(Choice(layout=layouts[j], fits=kept_total[j] <= limit,
-                          tokens_per_step=kept_tokens[j], memory_gb=kept_total[j],
-                          step_s=kept_step_s[j], bottleneck=necks[j], kept_memory=mem_kept,
-                          kept_step=step_kept, row=j))
-        j += 1
+        part = slice(start, start + size)
+        fits = (total[part] <= limit) & host_ok[part]
+        i = start + _pick(per_gpu[part], total[part], fits, none_fit)
+        start += size
+        one = np.array([i])
+        out.append(Choice(layout=c.layout(i), memory=_slice(mem, one),
+                          step=_slice(step, one), fits=bool(total[i] <= limit and host_ok[i]),
+                          tokens_per_step=float(tokens[i])))
     return out
 
 
-def _layouts(kept: Candidates) -> list[Layout]:
-    """``Candidates.layout`` of every row, from plain lists (one conversion per field)."""
-    cols = zip(kept.tp.tolist(), kept.pp.tolist(), kept.dp.tolist(), kept.sharding.tolist(),
-               kept.micro_batch.tolist(), kept.micro_batches.tolist(),
-               kept.interleave.tolist(), kept.checkpointing.tolist(),
-               kept.sequence_parallel.tolist(), strict=True)
-    return [_layout(*row) for row in cols]
-
-
-@lru_cache(maxsize=4096)  # the same layouts win again in the next projection of a profile
-def _layout(tp: int, pp: int, dp: int, sharding: int, micro_batch: int, micro_batches: int,
-            interleave: int, checkpointing: int, sequence_parallel: bool) -> Layout:
-    return Layout(tp=tp, pp=pp, dp=dp, sharding=SHARDING[sharding], micro_batch=micro_batch,
-                  micro_batches=micro_batches, interleave=interleave,
-                  checkpointing=CHECKPOINTING[checkpointing],
-                  sequence_parallel=sequence_parallel)
+def machine_host_gb(mem: MemoryParts, c: Candidates, gpus_per_node: int) -> np.ndarray:
+    """Host memory one machine needs for its GPUs' offloaded states (0 without offload)."""
+    if mem.host is None:
+        return np.zeros(c.size)
+    return mem.host * np.minimum(c.tp * c.pp * c.dp, gpus_per_node)
 
 
 def choose(shape: ModelShape, c: Candidates, cluster: Cluster, states: StateBytes,

@@ -7,8 +7,9 @@ and gradients and 8 bytes of moments (the weights are their own master copy). Gr
 are all-reduced whole also need a full-precision buffer (the "flattened fp32 buffer" of the
 ZeRO paper, 4 bytes per parameter; DDP's gradient buckets).
 
-``StateBytes`` is where training methods plug in (fine-tuning with most weights frozen, 8-bit
-optimizers, states offloaded to the host): the memory model reads only these numbers.
+``StateBytes`` is where training methods plug in (``methods.py``: LoRA and QLoRA with most
+weights frozen, 8-bit optimizers; ``offload.py``: states offloaded to the host): the memory
+and step models read only these numbers.
 """
 
 from __future__ import annotations
@@ -25,6 +26,10 @@ class StateBytes:
     trainable_fraction: float = 1.0  # share of the parameters that is trained
     optimizer_on_gpu: bool = True  # False: optimizer states offloaded to host memory
     weights_on_gpu: bool = True  # False: sharded weights streamed from host memory
+    grads_on_gpu: bool = True  # False: reduced gradients copied to host memory (ZeRO-Offload)
+    weights_frozen: bool = False  # the base weights take no gradient (LoRA, QLoRA)
+    dequant_bytes: float = 0.0  # per frozen weight and pass, to dequantise it (QLoRA)
+    logit_bytes: float = 6.0  # per logit of the loss (Megatron's fused cross-entropy: 6)
 
     @property
     def per_param(self) -> float:

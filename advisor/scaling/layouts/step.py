@@ -20,8 +20,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from advisor.scaling.layouts.cluster import Cluster
-from advisor.scaling.layouts.layout import ZERO1, Candidates
+from advisor.scaling.layouts.layout import ZERO1, ZERO3, Candidates
 from advisor.scaling.layouts.memory import shard_group
+from advisor.scaling.layouts.offload import offload_s
 from advisor.scaling.layouts.shape import ModelShape
 from advisor.scaling.layouts.states import StateBytes
 from advisor.scaling.layouts.traffic import Traffic, traffic
@@ -56,10 +57,24 @@ class StepTime:
         return names
 
 
+def host_copies_s(shape: ModelShape, c: Candidates, cluster: Cluster, states: StateBytes,
+                  q: LlmParams, compute_mb: np.ndarray, group: np.ndarray
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """What offloading to host memory adds (offload.py): per micro-batch and per step."""
+    stage = (shape.layer_params * np.ceil(shape.layers / c.pp) + shape.embedding_params) / c.tp
+    s = c.sharding
+    opt_shard = np.where(s >= ZERO1, group, 1.0)
+    weight_shard = np.where(s >= ZERO3, group, 1.0)
+    gpus_here = np.minimum(c.tp * c.pp * c.dp, cluster.gpus_per_node).astype(float)
+    return offload_s(stage, stage * states.trainable_fraction, states, opt_shard, weight_shard,
+                     gpus_here, compute_mb, cluster.host_link_gbs, cluster.host_bandwidth_gbs,
+                     q.shard_overlap, BACKWARD_SHARE)
+
+
 def step_time(shape: ModelShape, c: Candidates, cluster: Cluster, states: StateBytes,
               q: LlmParams, grad_reduce_bytes: float) -> StepTime:
-    compute_mb = compute_per_micro_batch_s(shape, c, cluster, q)
-    moved = traffic(shape, c, cluster, grad_reduce_bytes)
+    compute_mb = compute_per_micro_batch_s(shape, c, cluster, q, states)
+    moved = traffic(shape, c, cluster, grad_reduce_bytes, states.trainable_fraction)
     shard_exposed = np.maximum(moved.shard_per_micro_batch - q.shard_overlap * compute_mb, 0.0)
     micro = compute_mb + moved.tp_per_micro_batch + shard_exposed
     m = c.micro_batches.astype(float)
@@ -68,9 +83,11 @@ def step_time(shape: ModelShape, c: Candidates, cluster: Cluster, states: StateB
     grads_exposed = moved.grads_per_step - hidden
     group = shard_group(c, cluster.gpus_per_node)
     shards = np.where(c.sharding >= ZERO1, group, 1.0)
-    optimizer = optimizer_step_s(shape, c, cluster, states, shards)
-    communication = m * (moved.tp_per_micro_batch + shard_exposed) + moved.pp_per_step \
-        + grads_exposed + moved.exposed_per_step
+    optimizer = optimizer_step_s(shape, c, cluster, states, shards) \
+        if states.optimizer_on_gpu else np.zeros_like(compute_mb)
+    host_mb, host_step = host_copies_s(shape, c, cluster, states, q, compute_mb, group)
+    communication = m * (moved.tp_per_micro_batch + shard_exposed + host_mb) \
+        + moved.pp_per_step + grads_exposed + moved.exposed_per_step + host_step
     step = m * compute_mb + communication + bubble + optimizer
     return StepTime(compute_s=m * compute_mb, communication_s=communication, bubble_s=bubble,
                     optimizer_s=optimizer, step_s=step, traffic=moved)

@@ -89,7 +89,10 @@ def data_group_placement(c: Candidates, gpus_per_node: int) -> tuple[np.ndarray,
 
 
 def traffic(shape: ModelShape, c: Candidates, cluster: Cluster,
-            grad_reduce_bytes: float) -> Traffic:
+            grad_reduce_bytes: float, trainable_fraction: float = 1.0) -> Traffic:
+    """The collectives of every candidate; with most weights frozen (LoRA) only the trained
+    share's gradients are reduced and its updated weights gathered after the step, while
+    ZeRO-3 / FSDP still gather every weight for each pass."""
     t = c.tp.astype(float)
     b = c.micro_batch.astype(float)
     value = cluster.bytes_per_value
@@ -113,10 +116,11 @@ def traffic(shape: ModelShape, c: Candidates, cluster: Cluster,
     local, concurrent = data_group_placement(c, per_node)
     dp = c.dp.astype(float)
     s = c.sharding
-    grads = stage_params * grad_reduce_bytes
+    grads = stage_params * grad_reduce_bytes * trainable_fraction
     weights = stage_params * value
     allreduce, ar_net = collective_s(grads, dp, local, concurrent, cluster, 2.0)
-    gather, gather_net = collective_s(weights, dp, local, concurrent, cluster, 1.0)
+    gather, gather_net = collective_s(weights * trainable_fraction, dp, local, concurrent,
+                                      cluster, 1.0)
     scatter, scatter_net = collective_s(grads, dp, local, concurrent, cluster, 1.0)
     deepspeed = s == ZERO3
     gathers = 2.0  # forward and backward; a recomputed forward runs inside the backward's

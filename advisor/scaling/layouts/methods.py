@@ -1,0 +1,114 @@
+"""What a training method keeps per parameter: full training, LoRA and QLoRA, with the
+profile's optimizer (the ``StateBytes`` the memory and step models read).
+
+* Full training, mixed precision: 16-bit weights and gradients, fp32 master weights and the
+  optimizer's moments: Adam 2/2/12 bytes (ZeRO, Sec. 3.1), SGD with momentum 2/2/8, 8-bit
+  AdamW 2/2/6 (bitsandbytes: the moments in 2 bytes instead of 8, 75 % less). AMP and fp32
+  keep fp32 weights and gradients (4/4 and 8, 4 or 2 bytes of moments).
+* LoRA (Hu et al. 2021) freezes the weights and trains two low-rank factors beside each
+  adapted d_in x d_out matrix: r (d_in + d_out) parameters. A layer's matrices hold about
+  12 h^2 parameters and 18 h of (d_in + d_out) (four attention projections of h + h, two
+  MLP matrices of h + 4h), so adapters on a share f of them train ``1.5 f r / h`` of the
+  layer's parameters (Llama-2-7B, r = 16, every linear layer: 38 M by this rule, 40 M
+  counted). Only the adapters have gradients and optimizer states, and only their
+  gradients are exchanged; the frozen weights keep their 16-bit copy (4 bytes under AMP or
+  fp32, as PEFT loads a model by default).
+* QLoRA (Dettmers et al. 2023) stores the frozen matrices in 4-bit NormalFloat with double
+  quantisation (4.127 bits: 4 + 8/64 for the block scales + 32/(64 x 256) for theirs); the
+  embeddings stay in 16 bits. Each pass dequantises a layer's weights to 16 bits before its
+  matmuls: 0.5 bytes read and 2 written per weight (``dequant_bytes``).
+* Compute: a frozen weight matrix needs no weight gradient, so the backward pass computes
+  only the input gradients: the layers' matmuls run 2 passes instead of 3 (3 instead of 4
+  with full recomputation); the attention core and the element-wise work are unchanged.
+* Fine-tuning runs on Hugging Face Transformers (PEFT, TRL): its loss keeps the fp32 logits
+  it returns, their shifted copy and the log-softmax for the backward pass: 12 bytes per
+  logit instead of the 6 of Megatron-LM's fused cross-entropy (Qwen's published memory
+  grows by 11-13 bytes per logit with the sequence, benchmarks/finetune_memory.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from advisor.profile import Optimizer, Precision, Profile, Task, TrainingMethod
+from advisor.scaling.layouts.memory import LOGIT_BYTES
+from advisor.scaling.layouts.offload import offloaded
+from advisor.scaling.layouts.shape import ModelShape
+from advisor.scaling.layouts.states import StateBytes
+
+ADAPTER_SHARE_PER_RANK = 1.5  # adapter parameters per layer parameter, x f r / h
+NF4_BYTES = 4.127 / 8.0  # NF4 weights with double-quantised block scales
+DEQUANT_BYTES = 0.5 + 2.0  # per frozen 4-bit weight and pass: read it, write its 16-bit copy
+HF_LOGIT_BYTES = 12.0  # fp32 logits returned, their shifted copy, the log-softmax kept
+VISION_TASKS = (Task.image_classification, Task.object_detection, Task.segmentation)
+_MIXED = (Precision.fp16, Precision.bf16)
+# optimizer state bytes per trained parameter: (16-bit training incl. the fp32 master, fp32)
+_OPTIMIZER_BYTES = {Optimizer.adamw: (12.0, 8.0), Optimizer.sgd: (8.0, 4.0),
+                    Optimizer.adamw_8bit: (6.0, 2.0)}
+
+
+def optimizer_of(profile: Profile) -> Optimizer:
+    """The profile's optimizer; ``auto``: SGD with momentum for vision, AdamW otherwise."""
+    chosen = profile.training.optimizer
+    if chosen != Optimizer.auto:
+        return chosen
+    return Optimizer.sgd if profile.task in VISION_TASKS else Optimizer.adamw
+
+
+def optimizer_family(profile: Profile) -> str:
+    """``sgd`` (SGD-like: momentum SGD, LARS) or ``adam`` (Adam, AdamW, LAMB, 8-bit AdamW)."""
+    return "sgd" if optimizer_of(profile) == Optimizer.sgd else "adam"
+
+
+def adapter_params(shape: ModelShape, rank: int, share: float) -> float:
+    """Parameters of the LoRA adapters (see the module docstring), never above the layers'."""
+    layers = shape.layer_params * shape.layers
+    return min(ADAPTER_SHARE_PER_RANK * share * rank / shape.hidden, 1.0) * layers
+
+
+def full_training(precision: Precision, optimizer: Optimizer) -> StateBytes:
+    """Every weight trained with ``optimizer`` at ``precision``."""
+    mixed = precision in _MIXED
+    opt = _OPTIMIZER_BYTES[optimizer][0 if mixed else 1]
+    value = 2.0 if mixed else 4.0
+    return StateBytes(weight_bytes=value, grad_bytes=value, optimizer_bytes=opt)
+
+
+def method_states(shape: ModelShape, precision: Precision, optimizer: Optimizer,
+                  method: TrainingMethod, rank: int = 16, share: float = 1.0,
+                  fine_tuning: bool = False) -> StateBytes:
+    """Bytes per parameter of ``method`` on ``shape`` (adapters counted as a share of it)."""
+    base = full_training(precision, optimizer)
+    logit = HF_LOGIT_BYTES if fine_tuning or method != TrainingMethod.full else LOGIT_BYTES
+    if method == TrainingMethod.full:
+        return replace(base, logit_bytes=logit)
+    adapters = adapter_params(shape, rank, share)
+    f = adapters / shape.params
+    if method == TrainingMethod.qlora:
+        layers = shape.params - shape.embedding_params
+        frozen = (max(layers, 0.0) * NF4_BYTES + shape.embedding_params * 2.0) / shape.params
+    else:
+        frozen = base.weight_bytes
+    return replace(base, weight_bytes=frozen + f * base.weight_bytes, trainable_fraction=f,
+                   weights_frozen=True, logit_bytes=logit,
+                   dequant_bytes=DEQUANT_BYTES if method == TrainingMethod.qlora else 0.0)
+
+
+def states_for(profile: Profile, shape: ModelShape) -> StateBytes:
+    """The profile's method, optimizer and offload as bytes per parameter and where they
+    live. AMP (autocast) keeps fp32 weights and gradients, as fp32 and tf32 training do."""
+    t = profile.training
+    states = method_states(shape, t.precision, optimizer_of(profile), t.method, t.lora_rank,
+                           t.lora_target_share, t.is_fine_tuning)
+    return offloaded(states, t.offload)
+
+
+def model_flops_per_token(shape: ModelShape, states: StateBytes) -> float:
+    """Model FLOPs per token (what MFU counts): ``6 P + 12 L h s`` trained in full; with
+    frozen weights their weight gradients are not computed (``4 P``) and the adapters add
+    ``6`` per trained parameter."""
+    if not states.weights_frozen:
+        return shape.model_flops_per_token()
+    layers, attention, output = shape.forward_flops_per_token()
+    return 2.0 * (layers + output) + 3.0 * attention \
+        + 3.0 * layers * states.trainable_fraction

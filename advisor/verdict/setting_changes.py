@@ -1,0 +1,187 @@
+"""The setting changes tried before more machines (issue 17), each a whole profile: its name,
+what to set, and what it costs besides time, in both languages.
+
+Kinds: ``setting`` (the same training, set differently: activation checkpointing, a smaller
+batch per GPU with accumulation at the same global batch, a higher ZeRO stage, offload to
+host memory) and ``method`` (LoRA or QLoRA instead of full fine-tuning: a change of what is
+trained, offered only for fine-tuning). Rented cards and more machines are built by
+``fits_here``. A change that does not fit alone is tried again with full activation
+checkpointing, the cheapest memory saving there is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from advisor.profile import (
+    ActivationCheckpointing,
+    Offload,
+    Parallelism,
+    Profile,
+    TrainingMethod,
+)
+from advisor.text.i18n import Text
+
+SELECTIVE, FULL = ActivationCheckpointing.selective, ActivationCheckpointing.full
+_ZERO_STAGES = (Parallelism.zero1, Parallelism.zero2, Parallelism.zero3)
+_BELOW_ZERO3 = (Parallelism.data, Parallelism.zero1, Parallelism.zero2)
+
+
+@dataclass(frozen=True)
+class Change:
+    id: str
+    kind: str  # setting | method
+    label: Text
+    change: Text  # the profile fields to set
+    trade_off: Text
+    training: dict[str, Any]  # the training fields it sets
+
+    def apply(self, profile: Profile) -> Profile:
+        training = profile.training.model_validate(
+            {**profile.training.model_dump(), **self.training})
+        return profile.model_copy(update={"training": training, "measured": None})
+
+    def with_checkpointing(self) -> Change:
+        """The same change with full activation checkpointing on as well."""
+        return Change(
+            id=f"{self.id}+checkpointing_full", kind=self.kind,
+            label=Text(en=f"{self.label.en} + full activation checkpointing",
+                       zh=f"{self.label.zh} + 完整激活重计算"),
+            change=Text(en=f"{self.change.en}, activation_checkpointing: full",
+                        zh=f"{self.change.zh}，activation_checkpointing: full"),
+            trade_off=Text(en=f"{self.trade_off.en} {CHECKPOINT_FULL.en}",
+                           zh=f"{self.trade_off.zh}{CHECKPOINT_FULL.zh}"),
+            training={**self.training, "activation_checkpointing": FULL})
+
+
+CHECKPOINT_FULL = Text(
+    en="Full recomputation repeats each layer's forward pass in the backward pass: about a "
+       "third more compute.",
+    zh="完整重计算在反向时把每层的前向再算一遍：计算量约多三分之一。")
+CHECKPOINT_SELECTIVE = Text(
+    en="Selective recomputation repeats only the attention scores: a few per cent more "
+       "compute.",
+    zh="选择性重计算只重算注意力分数：计算量多几个百分点。")
+ACCUMULATION = Text(
+    en="The same global batch in more, smaller micro-batches: the optimizer takes the same "
+       "steps, each GPU works on smaller matrices and exchanges gradients once per step.",
+    zh="全局批大小不变，拆成更多更小的微批次：优化器的更新步数不变，每张卡处理的矩阵更小，梯度仍每步同步一次。")
+ZERO = Text(
+    en="A higher ZeRO stage splits more of the states over the GPUs and exchanges more per "
+       "step (ZeRO-3 gathers the weights every micro-batch: 1.5x the traffic).",
+    zh="更高的 ZeRO 阶段把更多状态分摊到各卡，每步通信更多（ZeRO-3 每个微批次都要收集权重：通信量 1.5 倍）。")
+OFFLOAD_OPTIMIZER = Text(
+    en="The optimizer step runs on the CPU and the gradients and updated weights cross PCIe "
+       "every step; the machine's RAM must hold the optimizer states.",
+    zh="优化器在 CPU 上更新，梯度和更新后的权重每步都要经过 PCIe；主机内存要放得下优化器状态。")
+OFFLOAD_PARAMETERS = Text(
+    en="The weights also stream over PCIe for every forward and backward pass, usually the "
+       "slowest way that still runs; the machine's RAM must hold every state.",
+    zh="权重在每次前向和反向时也要经 PCIe 传输，通常是能跑起来的方式里最慢的；主机内存要放得下全部状态。")
+LORA = Text(
+    en="A change of method: LoRA trains a low-rank update of the frozen weights; on "
+       "instruction and task fine-tuning it usually comes close to full fine-tuning, but it "
+       "learns less from large or very different data (a new language, long continued "
+       "pre-training).",
+    zh="这是换了训练方法：LoRA 只训练冻结权重上的低秩增量；指令和任务微调通常接近全参数微调，"
+       "但数据量很大或差异很大（新语言、长时间继续预训练）时学到的更少。")
+QLORA = Text(
+    en="A change of method: QLoRA is LoRA on weights frozen in 4 bits; the QLoRA paper matches "
+       "16-bit fine-tuning on its benchmarks, but the base is quantised (results drift a little "
+       "from a 16-bit model) and each pass spends time dequantising it.",
+    zh="这是换了训练方法：QLoRA 是把冻结权重量化成 4 位的 LoRA；QLoRA 论文在其基准上与 16 位微调持平，"
+       "但底座被量化（结果与 16 位模型略有偏差），每次计算还要花时间反量化。")
+
+
+def _checkpointing(level: ActivationCheckpointing) -> Change:
+    full = level == FULL
+    return Change(
+        id=f"checkpointing_{level.value}", kind="setting",
+        label=Text(en="full activation checkpointing" if full
+                   else "selective activation checkpointing",
+                   zh="完整激活重计算" if full else "选择性激活重计算"),
+        change=Text(en=f"activation_checkpointing: {level.value}",
+                    zh=f"activation_checkpointing: {level.value}"),
+        trade_off=CHECKPOINT_FULL if full else CHECKPOINT_SELECTIVE,
+        training={"activation_checkpointing": level})
+
+
+def accumulation(profile: Profile, batch: int) -> Change:
+    """``batch`` samples per GPU, accumulating to the same global batch."""
+    t = profile.training
+    steps = t.gradient_accumulation_steps * max(t.batch_per_gpu // batch, 1)
+    return Change(
+        id=f"accumulation_{batch}", kind="setting",
+        label=Text(en=f"batch per GPU {batch} with {steps} accumulation steps",
+                   zh=f"每卡批大小 {batch}、梯度累积 {steps} 步"),
+        change=Text(en=f"batch_per_gpu: {batch}, gradient_accumulation_steps: {steps}",
+                    zh=f"batch_per_gpu: {batch}，gradient_accumulation_steps: {steps}"),
+        trade_off=ACCUMULATION,
+        training={"batch_per_gpu": batch, "gradient_accumulation_steps": steps})
+
+
+def _zero(stage: Parallelism) -> Change:
+    n = stage.value[-1]
+    return Change(id=stage.value, kind="setting",
+                  label=Text(en=f"ZeRO stage {n}", zh=f"ZeRO 第 {n} 阶段"),
+                  change=Text(en=f"parallelism: {stage.value}", zh=f"parallelism: {stage.value}"),
+                  trade_off=ZERO, training={"parallelism": stage})
+
+
+def _offload(level: Offload) -> Change:
+    params = level == Offload.parameters
+    return Change(
+        id=f"offload_{level.value}", kind="setting",
+        label=Text(en="offload of the optimizer states and weights to RAM" if params
+                   else "offload of the optimizer states to RAM",
+                   zh="优化器状态和权重卸载到内存" if params else "优化器状态卸载到内存"),
+        change=Text(en=f"offload: {level.value}", zh=f"offload: {level.value}"),
+        trade_off=OFFLOAD_PARAMETERS if params else OFFLOAD_OPTIMIZER,
+        training={"offload": level})
+
+
+def _method(method: TrainingMethod) -> Change:
+    q = method == TrainingMethod.qlora
+    return Change(
+        id=method.value, kind="method",
+        label=Text(en="QLoRA (4-bit base, a change of method)" if q
+                   else "LoRA (a change of method)",
+                   zh="QLoRA（4 位底座，换了训练方法）" if q else "LoRA（换了训练方法）"),
+        change=Text(en=f"method: {method.value}", zh=f"method: {method.value}"),
+        trade_off=QLORA if q else LORA, training={"method": method, "fine_tuning": True})
+
+
+def checkpointing_changes(profile: Profile) -> list[Change]:
+    level = profile.training.activation_checkpointing
+    return [_checkpointing(c) for c in (SELECTIVE, FULL)
+            if (level, c) != (SELECTIVE, SELECTIVE) and level != FULL]
+
+
+def batch_sizes(profile: Profile) -> list[int]:
+    """Smaller batches per GPU to try, largest first (halving down to one sample)."""
+    b, out = profile.training.batch_per_gpu // 2, []
+    while b >= 1:
+        out.append(b)
+        b //= 2
+    return out
+
+
+def other_changes(profile: Profile) -> list[Change]:
+    """A higher ZeRO stage (when the profile fixes a lower one), offload, LoRA / QLoRA."""
+    t = profile.training
+    out: list[Change] = []
+    if t.parallelism in _BELOW_ZERO3:
+        out += [_zero(s) for s in _ZERO_STAGES
+                if _ZERO_STAGES.index(s) > _stage_index(t.parallelism)]
+    order = (Offload.none, Offload.optimizer, Offload.parameters)
+    out += [_offload(o) for o in order[order.index(t.offload) + 1:]]
+    if t.is_fine_tuning and t.method != TrainingMethod.qlora:
+        methods = (TrainingMethod.lora, TrainingMethod.qlora) \
+            if t.method == TrainingMethod.full else (TrainingMethod.qlora,)
+        out += [_method(m) for m in methods]
+    return out
+
+
+def _stage_index(parallelism: Parallelism) -> int:
+    return _ZERO_STAGES.index(parallelism) if parallelism in _ZERO_STAGES else -1

@@ -1,0 +1,39 @@
+"""One line per setup that fits (``Recommendation.setups``, issue 17) in the user's language:
+what it is, where it runs, its speed-up, time and cost, what to set and what it costs besides
+time. The CLI and the PDF print the same lines."""
+
+from __future__ import annotations
+
+from advisor.text.i18n import Text
+from advisor.verdict.result import SetupOption
+
+HEADING = Text(en="Setups that fit, before more machines (fastest first; the verdict rests on "
+                  "the one marked; speed-ups over the training as configured on one GPU)",
+               zh="能放下的方案，排在加机器之前（按快慢排列；结论依据标记的那一项；加速比相对于按当前配置"
+                  "在单卡上训练）")
+APPLIED = Text(en="[the verdict's] ", zh="【结论所用】")
+# said after the label where the label alone does not say it
+KIND = {"host_memory": Text(en=" (needs more RAM than the machine has)",
+                            zh="（需要比本机更多的内存）")}
+
+
+def setup_line(option: SetupOption, lang: str) -> str:
+    """``option`` in one sentence or two, in ``lang``."""
+    cost = f"{option.cost_per_run:,.0f} {option.currency}" \
+        if option.cost_per_run is not None else None
+    mark = APPLIED.get(lang) if option.applied else ""
+    kind = KIND[option.kind].get(lang) if option.kind in KIND else ""
+    if lang == "zh":
+        where = f"{option.gpus} 卡" + (f"（{option.nodes} 台机器）" if option.nodes > 1 else "")
+        money = f"，每次 {cost}" if cost else ""
+        here = "，在你的机器上" if option.fits_here else ""
+        return (f"{mark}{option.label.zh}{kind}：{where}{here}，加速比 {option.speedup:.2f} 倍，"
+                f"单次 {option.run_hours:.1f} 小时{money}。设置：{option.change.zh}。"
+                f"{option.trade_off.zh}")
+    where = f"{option.gpus} GPU{'s' if option.gpus != 1 else ''}" \
+        + (f" on {option.nodes} machines" if option.nodes > 1 else "")
+    money = f", {cost} a run" if cost else ""
+    here = " on your machine" if option.fits_here else ""
+    return (f"{mark}{option.label.en}{kind}: {where}{here}, {option.speedup:.2f}x, "
+            f"{option.run_hours:.1f} h a run{money}. Set {option.change.en}. "
+            f"{option.trade_off.en}")
