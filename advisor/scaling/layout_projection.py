@@ -17,6 +17,7 @@ from advisor.scaling.layouts.engine import LayoutCurve, layout_curve
 from advisor.scaling.layouts.methods import model_flops_per_token
 from advisor.scaling.links import LinkFigures
 from advisor.scaling.llm_compute import load_llm_params
+from advisor.scaling.measured_memory import NOTE_MEASURED_FITS
 from advisor.scaling.method_notes import method_notes
 from advisor.scaling.parameters import ScalingParams
 from advisor.scaling.result import Projection
@@ -162,6 +163,10 @@ def _layout_notes(profile: Profile, curve: LayoutCurve, counts: list[int],
                                   free=100 * (1 - curve.usable_gb / curve.cluster.memory_gb),
                                   heads=s.heads, layers=s.layers, hidden=s.hidden,
                                   derived_zh="" if s.shape_given else "，由参数量推算")))
+    if curve.estimated_one_gpu_gb is not None:  # a measured batch corrected the estimate
+        notes.append(NOTE_MEASURED_FITS.format(batch=profile.training.batch_per_gpu,
+                                               need=curve.estimated_one_gpu_gb,
+                                               usable=curve.usable_gb))
     if curve.reference.memory_gb > curve.usable_gb:
         hours = one_gpu_hours(profile, curve.reference_tokens_per_s / s.sequence) \
             if profile.training.planned_from_size else profile.run_hours_one_gpu

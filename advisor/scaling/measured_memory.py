@@ -30,7 +30,7 @@ NOTE_MEASURED_FITS = Text(
        "（每卡 {need:.3g} GB）已下调到该卡可用的 {usable:.3g} GB，与实测一致。")
 
 
-_MARGIN = 0.999  # land just inside the card, not on its edge (rounding)
+MEASURED_MARGIN = 0.999  # land just inside the card, not on its edge (rounding)
 
 
 @dataclass(frozen=True)
@@ -66,4 +66,4 @@ def memory_estimate(profile: Profile, memory_gb: float, p: ScalingParams) -> Mem
     if states >= room:  # the states alone exceed the card: sharded on several (docstring)
         return MemoryEstimate(p, act)
     # the activations were overestimated: keep what the card leaves them
-    return MemoryEstimate(p, (room - states) * _MARGIN, note)
+    return MemoryEstimate(p, (room - states) * MEASURED_MARGIN, note)

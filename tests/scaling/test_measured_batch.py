@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 from advisor.catalog.gpus import resolve_gpu
 from advisor.profile import Profile
@@ -107,3 +108,58 @@ def test_a_language_model_whose_states_exceed_the_card_is_split_at_the_measured_
     r = project(_seven_billion("llm"), [1, 2, 8])
     assert all(r.fits[1:]) and r.layout[1] and r.layout[2]
     assert r.run_hours_one_gpu == pytest.approx(10**5 / 2 / 3600, rel=1e-3)
+
+
+@pytest.mark.parametrize("split", ["tensor", "pipeline", "hsdp"])
+@pytest.mark.parametrize("batch", [176, 400])
+def test_a_measured_batch_fits_one_gpu_on_the_layouts_too(split, batch):
+    """An encoder the profile splits takes the layouts (advisor/scaling/layouts); its
+    activations and logits at the default 512 tokens "need" 55-121 GB, yet the batch was
+    measured on one 40 GB card: the layouts' estimate is lowered to agree (the reference and
+    every count then fit) and the note says so, as on the data-parallel path."""
+    profile = encoder(parallelism=split, batch_per_gpu=batch)
+    p = load_params()
+    assert uses_layouts(profile, 40.0, p)
+    r = project(profile, [1, 2, 4, 8])
+    assert r.single_gpu_fits and all(r.fits), (r.fits, r.memory_per_gpu_gb)
+    assert r.memory_per_gpu_gb[0] <= 40.0 * p.memory_usable_fraction
+    assert any(f"was measured at {batch} samples per GPU" in n for n in r.notes)
+    assert any(f"每卡 {batch} 个样本下实测" in n for n in r.notes_zh)
+    assert not says_one_gpu_cannot_hold(r.notes)
+
+
+def test_without_a_measurement_the_layouts_keep_their_estimate():
+    """The same encoder with its run length given in hours (nothing measured at a batch):
+    the estimate stands, one GPU cannot hold batch 400, no correction note."""
+    base = encoder(parallelism="pipeline", batch_per_gpu=400).model_dump(mode="json")
+    training = {k: v for k, v in base["training"].items()
+                if k not in ("single_gpu_throughput", "dataset_samples", "epochs")}
+    r = project(Profile.model_validate({**base, "training": {**training,
+                                                               "single_gpu_hours": 10}}),
+                [1, 2, 4, 8])
+    assert not r.single_gpu_fits
+    assert not any("was measured at" in n for n in r.notes)
+
+
+@SETTINGS
+@given(profiles(), st.sampled_from(["tensor", "pipeline", "hsdp"]), st.integers(1, 512))
+def test_a_measured_batch_always_fits_the_layouts_too(drawn, split, batch):
+    """Any transformer the profile splits, measured on one GPU at its batch, whose model
+    states (16 B per parameter) leave room on the card: one GPU holds the measured batch."""
+    data = drawn.model_dump(mode="json", exclude_none=True)
+    training = {k: v for k, v in data["training"].items()
+                if k not in ("single_gpu_hours", "single_gpu_throughput", "tensor_parallel",
+                             "pipeline_parallel", "global_batch", "dataset_tokens")}
+    training.update(single_gpu_throughput=50.0, dataset_samples=10**5, epochs=1,
+                    batch_per_gpu=batch, parallelism=split)
+    try:
+        profile = Profile.model_validate({**data, "task": "nlp", "training": training})
+    except ValueError:
+        assume(False)
+    gpu = resolve_gpu(profile.hardware.gpu, profile.hardware.intra_link)
+    p = load_params()
+    states_gb = profile.model.params_millions * 1e6 * p.optimizer_bytes_per_param / 1e9
+    assume(states_gb * 1.25 + 2.0 < gpu.memory_gb * p.memory_usable_fraction)
+    assume(uses_layouts(profile, gpu.memory_gb, p))
+    r = project(profile)
+    assert r.single_gpu_fits and r.fits[0], (r.layout[:1], r.memory_per_gpu_gb[:1])

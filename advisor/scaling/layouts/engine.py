@@ -9,7 +9,7 @@ memory: the reference a speed-up is measured against (F05, F24).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from advisor.catalog.gpus import GpuSpec
 from advisor.profile import (
@@ -28,6 +28,7 @@ from advisor.scaling.layouts.shape import ModelShape, shape_of
 from advisor.scaling.layouts.states import StateBytes
 from advisor.scaling.links import LinkFigures
 from advisor.scaling.llm_compute import LlmParams, load_llm_params
+from advisor.scaling.measured_memory import MEASURED_MARGIN, measured_batch_runs
 from advisor.scaling.parameters import ScalingParams
 
 _SHARDING = {Parallelism.data: ("none",), Parallelism.zero1: ("zero1",),
@@ -78,6 +79,8 @@ class LayoutCurve:
     choices: list[Choice]  # one per count
     reference: Choice  # one GPU with enough memory
     states: StateBytes = StateBytes()  # the method's and offload's bytes per parameter
+    # one GPU's memory as estimated before a measured run corrected it (None: not corrected)
+    estimated_one_gpu_gb: float | None = None
 
     def tokens_per_s_per_gpu(self, i: int) -> float:
         c = self.choices[i]
@@ -104,23 +107,50 @@ def layout_curve(profile: Profile, counts: list[int], gpu: GpuSpec, links: LinkF
     batches = [t.global_batch or t.batch_per_gpu * t.gradient_accumulation_steps * n
                for n in counts]
     one = t.global_batch or t.batch_per_gpu * t.gradient_accumulation_steps
-    groups = [enumerate_layouts(shape, n, hw.gpus_per_node, batch, checkpointing, fixed)
-              for n, batch in zip(counts, batches, strict=True)]
     # what the profile fixes cannot run on n GPUs (degrees that do not divide it): the
     # nearest split that can
     offloading = t.offload != Offload.none
     loose = Fixed(max_micro_batch=t.batch_per_gpu, tp=1 if offloading else None,
                   pp=1 if offloading else None, sharding=shardings(t.offload, None))
-    groups = [g if g.size else enumerate_layouts(shape, n, hw.gpus_per_node, batch,
-                                                 checkpointing, loose)
-              for g, n, batch in zip(groups, counts, batches, strict=True)]
-    # one GPU with enough memory: the reference a speed-up is measured against
-    groups.append(enumerate_layouts(shape, 1, hw.gpus_per_node, one, checkpointing,
-                                    Fixed(micro_batch=min(t.batch_per_gpu, one),
-                                          sharding=shardings(t.offload, None))))
-    chosen = choose_many(shape, groups, cluster, states, q, grads,
-                         [usable] * len(counts) + [float("inf")], q.context_overhead_gb,
-                         host_usable_gb=cluster.host_memory_gb * HOST_USABLE_FRACTION)
+
+    def search(shape: ModelShape) -> list[Choice | None]:
+        groups = [enumerate_layouts(shape, n, hw.gpus_per_node, batch, checkpointing, fixed)
+                  for n, batch in zip(counts, batches, strict=True)]
+        groups = [g if g.size else enumerate_layouts(shape, n, hw.gpus_per_node, batch,
+                                                     checkpointing, loose)
+                  for g, n, batch in zip(groups, counts, batches, strict=True)]
+        # one GPU with enough memory: the reference a speed-up is measured against
+        groups.append(enumerate_layouts(shape, 1, hw.gpus_per_node, one, checkpointing,
+                                        Fixed(micro_batch=min(t.batch_per_gpu, one),
+                                              sharding=shardings(t.offload, None))))
+        return choose_many(shape, groups, cluster, states, q, grads,
+                           [usable] * len(counts) + [float("inf")], q.context_overhead_gb,
+                           host_usable_gb=cluster.host_memory_gb * HOST_USABLE_FRACTION)
+
+    chosen = search(shape)
+    estimated = None
+    scale = measured_activation_scale(profile, chosen[-1], usable)
+    if scale < 1.0:  # the batch measured on one GPU ran there: the estimate follows it
+        estimated = chosen[-1].memory_gb
+        shape = replace(shape, activation_scale=scale)
+        chosen = search(shape)
     choices, reference = chosen[:-1], chosen[-1]
     return LayoutCurve(shape=shape, cluster=cluster, usable_gb=usable, choices=choices,
-                       reference=reference, states=states)
+                       reference=reference, states=states, estimated_one_gpu_gb=estimated)
+
+
+def measured_activation_scale(profile: Profile, reference: Choice | None,
+                              usable_gb: float) -> float:
+    """How far a single-GPU run measured at the profile's batch
+    (``training.single_gpu_throughput``) says the activation estimate (the layers' activations
+    and the output layer's logits, both per token of an assumed length) must shrink for that
+    batch to fit one card, as ``advisor.scaling.measured_memory`` does for data parallel: 1
+    when it fits as estimated, when nothing was measured, or when the other parts (the model
+    states) alone exceed the card (then sharding, not a smaller estimate, explains the run)."""
+    if reference is None or not measured_batch_runs(profile):
+        return 1.0
+    act = float(reference.memory.activations[0] + reference.memory.logits[0])
+    rest = reference.memory_gb - act  # the model states, buffers and the CUDA context
+    if reference.memory_gb <= usable_gb or act <= 0.0 or rest >= usable_gb:
+        return 1.0
+    return (usable_gb - rest) * MEASURED_MARGIN / act

@@ -112,7 +112,7 @@ def activation_bytes(shape: ModelShape, c: Candidates, cluster: Cluster
     extra = np.where(c.checkpointing == CK_FULL, working, 0.0)
     first = in_flight * interleaved * stage_layers * kept + extra
     last = stage_layers * kept + extra
-    return first, last
+    return first * shape.activation_scale, last * shape.activation_scale
 
 
 def memory_parts(shape: ModelShape, c: Candidates, cluster: Cluster, states: StateBytes,
@@ -152,7 +152,8 @@ def memory_parts(shape: ModelShape, c: Candidates, cluster: Cluster, states: Sta
                            buffers)
     host = host_gb(stage, trainable, states, opt_shard, grad_shard, weight_shard, s >= ZERO3)
     first, last = activation_bytes(shape, c, cluster)
-    logits = states.logit_bytes * shape.sequence * c.micro_batch * shape.vocab / t
+    logits = states.logit_bytes * shape.sequence * c.micro_batch * shape.vocab / t \
+        * shape.activation_scale  # a per-token estimate too: a measured run corrects it
     # the busiest stage: the first (most micro-batches in flight) or the last (the logits)
     last_total = last + logits
     first_is_larger = (c.pp > 1) & (first >= last_total)

@@ -35,6 +35,9 @@ class ModelShape:
     sequence: int  # tokens per sample
     vocab: int
     shape_given: bool = True  # layers and hidden were given, not derived from the parameters
+    # below 1 when a single-GPU run measured at the profile's batch says the activation
+    # estimate is too large (advisor.scaling.measured_memory; layouts.engine applies it)
+    activation_scale: float = 1.0
 
     @property
     def embedding_params(self) -> float:
