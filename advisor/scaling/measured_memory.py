@@ -10,7 +10,8 @@ what was corrected (# F05: model parallel only when the model does not fit). The
 (16 bytes per parameter, mixed-precision Adam) are arithmetic, not a rule of thumb: when they
 alone exceed the card, the measured run was offloaded or kept 8-bit states, which several GPUs
 replace by sharding them (ZeRO, FSDP, the layouts of advisor/scaling/layouts); the measurement
-then sets only the level.
+then sets only the level. The layouts correct their own estimate (activations and logits) the
+same way: ``advisor.scaling.layouts.engine.measured_activation_scale``.
 """
 
 from __future__ import annotations
