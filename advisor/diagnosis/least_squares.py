@@ -6,6 +6,14 @@ fit does not care about the throughput unit. Each parameter lives in an unbounde
 on the projection's shipped value: with the two ratios that 1/2/4-GPU measurements give,
 two free parameters are determined by the data and the prior only breaks ties; with fewer
 points the prior keeps the fit physical instead of exploding.
+
+The model is evaluated for many parameter vectors at once: the finite-difference Jacobian's
+2k perturbed vectors in one call, and the up to 20 damped Levenberg–Marquardt steps of an
+iteration in another (the first that lowers the cost is taken, as when they are tried one by
+one). The model takes each parameter as a column (one row per vector) and broadcasts it over
+the GPU counts, so a call costs about what one vector did; every row is computed by the same
+operations on the same numbers as a single evaluation, so the fit is bit for bit the one the
+vectors give one at a time (``scripts/diagnose_outputs.py`` compares two commits' results).
 """
 
 from __future__ import annotations
@@ -51,6 +59,8 @@ class FitOutcome:
 
 
 REFIT_MAX_ITER = 12
+DAMPING_TRIES = 20  # damped steps per iteration before the fit counts as converged
+# S(N) for the GPU counts N; given each value as a column (m, 1), one row per column entry
 SpeedupFn = Callable[[np.ndarray, dict[str, float]], np.ndarray]
 
 
@@ -58,12 +68,54 @@ def _values(params: tuple[FreeParameter, ...], u: np.ndarray) -> dict[str, float
     return {p.name: p.from_free(float(x)) for p, x in zip(params, u, strict=True)}
 
 
+def _value_columns(params: tuple[FreeParameter, ...], rows: np.ndarray) -> dict[str, np.ndarray]:
+    """``_values`` of each row of ``rows`` (transformed vectors), each parameter as a column
+    of shape (m, 1) for the model to broadcast over the GPU counts. The same operations as
+    ``FreeParameter.from_free`` element by element (numpy's exp gives an array's elements
+    what it gives each one alone), so row i holds exactly ``_values(params, rows[i])``."""
+    out = {}
+    with np.errstate(over="ignore"):
+        for i, p in enumerate(params):
+            u = rows[:, i]
+            v = 1.0 / (1.0 + np.exp(-u)) if p.transform == "logit" else np.exp(u)
+            out[p.name] = np.minimum(np.maximum(v, p.lower), p.upper)[:, None]
+    return out
+
+
 def log_ratio(fn: SpeedupFn, gpus: np.ndarray, baseline: int,
               values: dict[str, float]) -> np.ndarray:
-    """log(S(N) / S(N0)) of the model for each N."""
+    """log(S(N) / S(N0)) of the model for each N; with ``values`` as columns
+    (``_value_columns``), one row per parameter vector."""
     with np.errstate(all="ignore"):
         s = fn(np.concatenate(([float(baseline)], gpus)), values)
+        if s.ndim == 2:
+            return np.log(np.maximum(s[:, 1:], 1e-12)) - np.log(np.maximum(s[:, :1], 1e-12))
         return np.log(np.maximum(s[1:], 1e-12)) - np.log(max(float(s[0]), 1e-12))
+
+
+def _log_ratio_rows(fn: SpeedupFn, params: tuple[FreeParameter, ...], rows: np.ndarray,
+                    gpus: np.ndarray, baseline: int) -> np.ndarray:
+    """``log_ratio`` for each row of ``rows``: shape (rows, counts), also for a model that
+    does not depend on its parameters (it returns one curve)."""
+    model = log_ratio(fn, gpus, baseline, _value_columns(params, rows))
+    return np.broadcast_to(model, (len(rows), len(gpus)))
+
+
+def _central_rows(u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Rows u + h_i e_i and u - h_i e_i (interleaved: up, down for each i) and the steps h."""
+    k = len(u)
+    h = np.array([1e-4 * max(1.0, abs(x)) for x in u])
+    rows = np.tile(u, (2 * k, 1))
+    idx = np.arange(k)
+    rows[2 * idx, idx] += h
+    rows[2 * idx + 1, idx] -= h
+    return rows, h
+
+
+def _central_difference(values: np.ndarray, h: np.ndarray) -> np.ndarray:
+    """Columns (f(u + h_i) - f(u - h_i)) / 2h_i from ``_central_rows``' evaluations, laid
+    out (C order) as the per-parameter columns stacked side by side."""
+    return np.ascontiguousarray(((values[0::2] - values[1::2]) / (2 * h)[:, None]).T)
 
 
 def fit(fn: SpeedupFn, params: tuple[FreeParameter, ...], gpus: np.ndarray,
@@ -98,24 +150,18 @@ def _fit_from(fn: SpeedupFn, params: tuple[FreeParameter, ...], gpus: np.ndarray
     lo = np.array([p.to_free(p.lower) for p in params])
     hi = np.array([p.to_free(p.upper) for p in params])
 
-    def residuals(u: np.ndarray) -> np.ndarray:
-        model = log_ratio(fn, gpus, baseline, _values(params, u))
+    def residual_rows(rows: np.ndarray) -> np.ndarray:
+        model = _log_ratio_rows(fn, params, rows, gpus, baseline)
         data = np.where(np.isfinite(model), (model - log_speedup_ratio) / noise_log, 1e3)
-        return np.concatenate((data, (u - u0) / sigma))
+        return np.concatenate((data, (rows - u0) / sigma), axis=1)
 
     def jacobian(u: np.ndarray) -> np.ndarray:
-        cols = []
-        for i in range(len(u)):
-            h = 1e-4 * max(1.0, abs(u[i]))
-            up, dn = u.copy(), u.copy()
-            up[i] += h
-            dn[i] -= h
-            cols.append((residuals(up) - residuals(dn)) / (2 * h))
-        return np.stack(cols, axis=1)
+        rows, h = _central_rows(u)
+        return _central_difference(residual_rows(rows), h)
 
     u = u0.copy() if start is None else np.array(
         [p.to_free(start.get(p.name, p.prior)) for p in params], dtype=float)
-    r = residuals(u)
+    r = residual_rows(u[None, :])[0]
     cost = float(r @ r)
     damping = 1e-3
     converged = False
@@ -123,16 +169,18 @@ def _fit_from(fn: SpeedupFn, params: tuple[FreeParameter, ...], gpus: np.ndarray
         jac = jacobian(u)
         jtj = jac.T @ jac
         grad = jac.T @ r
+        # the damped steps tried in turn (damping x10 each), all evaluated in one call
+        dampings = [damping]
+        for _ in range(DAMPING_TRIES - 1):
+            dampings.append(dampings[-1] * 10.0)
+        trials = np.clip(u + _damped_steps(jtj, grad, dampings), lo, hi)
+        r_trials = residual_rows(trials)
         improved = False
-        for _ in range(20):
-            step = np.linalg.solve(jtj + damping * np.diag(np.diag(jtj) + 1e-9), -grad)
-            trial = np.clip(u + step, lo, hi)
-            r_trial = residuals(trial)
+        for j, r_trial in enumerate(r_trials):
             cost_trial = float(r_trial @ r_trial)
             if cost_trial < cost:
-                improved = True
+                improved, trial, damping = True, trials[j], dampings[j]
                 break
-            damping *= 10.0
         if not improved:
             converged = True
             break
@@ -154,18 +202,27 @@ def _fit_from(fn: SpeedupFn, params: tuple[FreeParameter, ...], gpus: np.ndarray
     return FitOutcome(_values(params, u), u, covariance, rms, converged, cost)
 
 
+def _damped_steps(jtj: np.ndarray, grad: np.ndarray, dampings: list[float]) -> np.ndarray:
+    """The Levenberg–Marquardt step for each damping, one row each."""
+    scaled = np.diag(np.diag(jtj) + 1e-9)
+    systems = np.stack([jtj + d * scaled for d in dampings])
+    rhs = np.broadcast_to(-grad, (len(dampings), len(grad)))[..., None]
+    try:
+        return np.linalg.solve(systems, rhs)[..., 0]
+    except np.linalg.LinAlgError:  # one singular system: that step is not taken (NaN)
+        steps = np.full((len(dampings), len(grad)), np.nan)
+        for j, system in enumerate(systems):
+            try:
+                steps[j] = np.linalg.solve(system, -grad)
+            except np.linalg.LinAlgError:
+                continue
+        return steps
+
+
 def predictive_log_sd(fn: SpeedupFn, params: tuple[FreeParameter, ...], outcome: FitOutcome,
                       gpus: np.ndarray, baseline: int) -> np.ndarray:
     """Standard deviation of log S(N) from the parameters' uncertainty (delta method)."""
-    u = outcome.free
-    cols = []
-    for i in range(len(u)):
-        h = 1e-4 * max(1.0, abs(u[i]))
-        up, dn = u.copy(), u.copy()
-        up[i] += h
-        dn[i] -= h
-        cols.append((log_ratio(fn, gpus, baseline, _values(params, up))
-                     - log_ratio(fn, gpus, baseline, _values(params, dn))) / (2 * h))
-    grad = np.stack(cols, axis=1)
+    rows, h = _central_rows(outcome.free)
+    grad = _central_difference(_log_ratio_rows(fn, params, rows, gpus, baseline), h)
     var = np.einsum("ij,jk,ik->i", grad, outcome.covariance, grad)
     return np.sqrt(np.maximum(var, 0.0))
