@@ -122,10 +122,10 @@ def fit(fn: SpeedupFn, params: tuple[FreeParameter, ...], gpus: np.ndarray,
         log_speedup_ratio: np.ndarray, baseline: int, noise_log: float,
         starts: list[dict[str, float]] | None = None, from_prior: bool = True) -> FitOutcome:
     """Levenberg–Marquardt from the prior (unless ``from_prior`` is False) and any extra
-    ``starts``; the best optimum wins."""
+    ``starts``, the descents side by side; the best optimum wins (the first of equals)."""
+    begin = [None, *(starts or [])] if from_prior else list(starts or [])
     best: FitOutcome | None = None
-    for start in [None, *(starts or [])] if from_prior else list(starts or []):
-        outcome = _fit_from(fn, params, gpus, log_speedup_ratio, baseline, noise_log, start)
+    for outcome in _descend(fn, params, gpus, log_speedup_ratio, baseline, noise_log, begin):
         if best is None or outcome.cost < best.cost:
             best = outcome
     assert best is not None
@@ -138,13 +138,28 @@ def refit_from(fn: SpeedupFn, params: tuple[FreeParameter, ...], gpus: np.ndarra
     """One short Levenberg–Marquardt descent from ``start`` (a nearby optimum), no other
     starts: near an optimum a few steps get within the noise, and a flat direction (more
     free parameters than ratios) would otherwise crawl for the full iteration budget."""
-    return _fit_from(fn, params, gpus, log_speedup_ratio, baseline, noise_log, start,
-                     max_iter=REFIT_MAX_ITER)
+    return _descend(fn, params, gpus, log_speedup_ratio, baseline, noise_log, [start],
+                    max_iter=REFIT_MAX_ITER)[0]
 
 
-def _fit_from(fn: SpeedupFn, params: tuple[FreeParameter, ...], gpus: np.ndarray,
-              log_speedup_ratio: np.ndarray, baseline: int, noise_log: float,
-              start: dict[str, float] | None, max_iter: int = 60) -> FitOutcome:
+@dataclass
+class _Descent:
+    """One Levenberg–Marquardt descent's state."""
+
+    u: np.ndarray
+    r: np.ndarray
+    cost: float
+    damping: float = 1e-3
+    converged: bool = False
+    done: bool = False
+
+
+def _descend(fn: SpeedupFn, params: tuple[FreeParameter, ...], gpus: np.ndarray,
+             log_speedup_ratio: np.ndarray, baseline: int, noise_log: float,
+             starts: list[dict[str, float] | None], max_iter: int = 60) -> list[FitOutcome]:
+    """A Levenberg–Marquardt descent from each start (None: the prior), in lockstep: each
+    iteration evaluates every unfinished descent's Jacobian in one model call and all their
+    damped steps in another. Each descent takes exactly the steps it would alone."""
     u0 = np.array([p.to_free(p.prior) for p in params], dtype=float)
     sigma = np.array([p.prior_sigma for p in params], dtype=float)
     lo = np.array([p.to_free(p.lower) for p in params])
@@ -155,51 +170,66 @@ def _fit_from(fn: SpeedupFn, params: tuple[FreeParameter, ...], gpus: np.ndarray
         data = np.where(np.isfinite(model), (model - log_speedup_ratio) / noise_log, 1e3)
         return np.concatenate((data, (rows - u0) / sigma), axis=1)
 
-    def jacobian(u: np.ndarray) -> np.ndarray:
-        rows, h = _central_rows(u)
-        return _central_difference(residual_rows(rows), h)
+    def jacobians(points: list[np.ndarray]) -> list[np.ndarray]:
+        central = [_central_rows(u) for u in points]
+        values = residual_rows(np.concatenate([rows for rows, _ in central]))
+        width = 2 * len(u0)
+        return [_central_difference(values[i * width:(i + 1) * width], h)
+                for i, (_, h) in enumerate(central)]
 
-    u = u0.copy() if start is None else np.array(
+    first = np.array([u0.copy() if start is None else np.array(
         [p.to_free(start.get(p.name, p.prior)) for p in params], dtype=float)
-    r = residual_rows(u[None, :])[0]
-    cost = float(r @ r)
-    damping = 1e-3
-    converged = False
+        for start in starts])
+    first_r = residual_rows(first)
+    runs = [_Descent(first[i], first_r[i], float(first_r[i] @ first_r[i]))
+            for i in range(len(starts))]
     for _ in range(max_iter):
-        jac = jacobian(u)
-        jtj = jac.T @ jac
-        grad = jac.T @ r
-        # the damped steps tried in turn (damping x10 each), all evaluated in one call
-        dampings = [damping]
-        for _ in range(DAMPING_TRIES - 1):
-            dampings.append(dampings[-1] * 10.0)
-        trials = np.clip(u + _damped_steps(jtj, grad, dampings), lo, hi)
-        r_trials = residual_rows(trials)
-        improved = False
-        for j, r_trial in enumerate(r_trials):
-            cost_trial = float(r_trial @ r_trial)
-            if cost_trial < cost:
-                improved, trial, damping = True, trials[j], dampings[j]
-                break
-        if not improved:
-            converged = True
+        active = [d for d in runs if not d.done]
+        if not active:
             break
-        # the cost is in units of the noise: a gain of 1e-6 moves nothing that is reported
-        done = cost - cost_trial < 1e-6 * max(cost, 1.0)
-        u, r, cost = trial, r_trial, cost_trial
-        damping = max(damping / 10.0, 1e-9)
-        if done:
-            converged = True
+        steps, rows = [], []
+        for d, jac in zip(active, jacobians([d.u for d in active]), strict=True):
+            jtj = jac.T @ jac
+            grad = jac.T @ d.r
+            # the damped steps tried in turn (damping x10 each), all evaluated at once
+            dampings = [d.damping]
+            for _ in range(DAMPING_TRIES - 1):
+                dampings.append(dampings[-1] * 10.0)
+            steps.append(dampings)
+            rows.append(np.clip(d.u + _damped_steps(jtj, grad, dampings), lo, hi))
+        r_trials = residual_rows(np.concatenate(rows))
+        for i, (d, dampings) in enumerate(zip(active, steps, strict=True)):
+            _advance(d, rows[i], r_trials[i * DAMPING_TRIES:(i + 1) * DAMPING_TRIES], dampings)
+    out = []
+    for d, jac in zip(runs, jacobians([d.u for d in runs]), strict=True):
+        try:
+            covariance = np.linalg.pinv(jac.T @ jac)
+        except np.linalg.LinAlgError:  # a degenerate model at the optimum: the prior
+            covariance = np.diag(sigma ** 2)
+        n_data = len(gpus)
+        data_res = d.r[:n_data] * noise_log
+        rms = float(np.sqrt(np.mean(data_res ** 2))) if n_data else 0.0
+        out.append(FitOutcome(_values(params, d.u), d.u, covariance, rms, d.converged, d.cost))
+    return out
+
+
+def _advance(d: _Descent, trials: np.ndarray, r_trials: np.ndarray,
+             dampings: list[float]) -> None:
+    """Take the first damped step that lowers the cost; none: converged."""
+    for j in range(len(r_trials)):
+        r_trial = r_trials[j]
+        cost_trial = float(r_trial @ r_trial)
+        if cost_trial < d.cost:
             break
-    jac = jacobian(u)
-    try:
-        covariance = np.linalg.pinv(jac.T @ jac)
-    except np.linalg.LinAlgError:  # a degenerate model at the optimum: fall back on the prior
-        covariance = np.diag(sigma ** 2)
-    n_data = len(gpus)
-    data_res = r[:n_data] * noise_log
-    rms = float(np.sqrt(np.mean(data_res ** 2))) if n_data else 0.0
-    return FitOutcome(_values(params, u), u, covariance, rms, converged, cost)
+    else:
+        d.converged = d.done = True
+        return
+    # the cost is in units of the noise: a gain of 1e-6 moves nothing that is reported
+    done = d.cost - cost_trial < 1e-6 * max(d.cost, 1.0)
+    d.u, d.r, d.cost = trials[j], r_trial, cost_trial
+    d.damping = max(dampings[j] / 10.0, 1e-9)
+    if done:
+        d.converged = d.done = True
 
 
 def _damped_steps(jtj: np.ndarray, grad: np.ndarray, dampings: list[float]) -> np.ndarray:
