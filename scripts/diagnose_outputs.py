@@ -27,6 +27,7 @@ import argparse
 import dataclasses
 import json
 import math
+import os
 import sys
 from pathlib import Path
 
@@ -47,10 +48,10 @@ CURVES = [
     ("superlinear-2", [1, 2, 4], [100.0, 210.0, 380.0]),
     ("sixteen", [1, 2, 4, 8, 16], [100.0, 196.0, 388.0, 760.0, 1400.0]),
 ]
-LOGS = sorted((ROOT / "tests" / "fixtures" / "diagnosis").glob("*.txt"))
-MEASURED_PROFILES = [ROOT / "examples" / "measured-4gpu-only-1.8x-diagnose.yaml",
-                     ROOT / "tests" / "fixtures" / "diagnosis" /
-                     "h200-nvswitch-strong-8gpu-plateau.yaml"]
+# relative to the checkout (the diagnosis names its sources): captures of two checkouts agree
+LOGS = sorted(p.relative_to(ROOT) for p in (ROOT / "tests" / "fixtures" / "diagnosis").glob("*.txt"))
+MEASURED_PROFILES = [Path("examples/measured-4gpu-only-1.8x-diagnose.yaml"),
+                     Path("tests/fixtures/diagnosis/h200-nvswitch-strong-8gpu-plateau.yaml")]
 
 
 def _plain(value):
@@ -82,6 +83,7 @@ def capture(out: Path) -> int:
     from advisor.scaling.parameters import load_params
     from benchmarks.diagnosis_extrapolation import TARGETS, load_cases
 
+    os.chdir(ROOT)
     params = load_params()
     result: dict[str, object] = {}
     data = ROOT / "benchmarks" / "data" / "scaling-dev.csv"
@@ -101,7 +103,9 @@ def capture(out: Path) -> int:
         for scaling in ("weak", "strong"):
             for step_time in (False, True):
                 def series_of(gpus=gpus, values=values, scaling=scaling, step_time=step_time):
-                    vals = [1.0 / v for v in values] if step_time else values
+                    # step times that give these rates (weak: N batches per step)
+                    vals = [(n if scaling == "weak" else 1) / v
+                            for n, v in zip(gpus, values, strict=True)] if step_time else values
                     return from_points(gpus, vals, scaling=scaling, step_time=step_time)
                 key = f"curve:{name}:{scaling}:{'step' if step_time else 'rate'}"
                 result[f"{key}:alone"] = _guard(lambda s=series_of: _both(diagnose(s())))
