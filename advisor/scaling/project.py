@@ -263,8 +263,12 @@ def project(profile: Profile, gpus: list[int] | None = None,
     step = np.empty_like(n)
     bottleneck: list[str] = ["compute"] * len(n)
     _, vgpus_low = vgpu_sharing(profile)
-    for name in sorted(set(strategies)):
-        idx = np.array([i for i, s in enumerate(strategies) if s == name])
+    names = sorted(set(strategies))
+    for name in names:
+        # one strategy for every count (the usual case): a slice, no per-count index list
+        idx = slice(None) if len(names) == 1 else np.array(
+            [i for i, s in enumerate(strategies) if s == name])
+        at = range(len(n)) if len(names) == 1 else idx.tolist()
         x = data_parallel_inputs(profile, gpu, links, p, _VOLUME.get(name, 1.0))
         if held:
             x = replace(x, batch_scale=batch_scale[idx], accumulation_steps=accumulation[idx])
@@ -283,7 +287,7 @@ def project(profile: Profile, gpus: list[int] | None = None,
             step[idx] = part.step_s
             # The activation exchange is communication inside the group's compute time; the
             # largest overhead names the bottleneck (a starved loader outweighs it, # F28).
-            for i, neck in zip(idx, _dominant(part, exchange), strict=True):
+            for i, neck in zip(at, _dominant(part, exchange), strict=True):
                 bottleneck[i] = neck
         elif name == "pipeline":
             s, bubble = pipeline_parallel(n[idx], profile.training.micro_batches, p,
@@ -292,7 +296,7 @@ def project(profile: Profile, gpus: list[int] | None = None,
             step[idx] = x.step_compute_s * n[idx] / s
             fed = s if x.loader_capacity is None else pipeline_parallel(
                 n[idx], profile.training.micro_batches, p)[0]
-            for j, i in enumerate(idx):
+            for j, i in enumerate(at):
                 bottleneck[i] = ("input_pipeline" if s[j] < fed[j] * (1.0 - _MINOR)
                                  else "pipeline_bubble" if bubble[j] > _MINOR else "compute")
         else:
@@ -301,8 +305,11 @@ def project(profile: Profile, gpus: list[int] | None = None,
             s_low = s if vgpus_low <= 1 else breakdown(n[idx], pessimistic(x, vgpus_low),
                                                        p).speedup
             step[idx] = part.step_s
-            for i, neck in zip(idx, _dominant(part), strict=True):
-                bottleneck[i] = neck
+            if len(names) == 1:
+                bottleneck = _dominant(part)
+            else:
+                for i, neck in zip(at, _dominant(part), strict=True):
+                    bottleneck[i] = neck
         speed[idx] = s
         low[idx] = s_low
     # not a number or infinite: 0 (what nan_to_num and the clip below made of them, faster)
@@ -314,8 +321,8 @@ def project(profile: Profile, gpus: list[int] | None = None,
     if counts[0] == 1:  # the baseline is the user's own single-GPU run
         speed[0] = band_low[0] = band_high[0] = 1.0
     fit_list = fits.tolist()
-    for i, fit in enumerate(fit_list):
-        if not fit:
+    if not fits.all():
+        for i in np.flatnonzero(~fits).tolist():
             bottleneck[i] = "memory"
     notes = _notes(profile, single_fits, vgpus_low) + scale_notes
     for note in (impossible_throughput(profile, gpu),
@@ -350,7 +357,11 @@ def project(profile: Profile, gpus: list[int] | None = None,
     k = len(counts)
     rounded = _r(np.concatenate((speed, band_low, band_high, speed / n, step, run_hours,
                                  *per_gpu["rows"])))
-    return Projection(
+    # built from plain lists, floats and strings of the declared types: pydantic's
+    # validation would only copy them again (a tenth of a fast projection); every field is
+    # given (a default factory left to model_construct costs more than the validation)
+    return Projection.model_construct(
+        layout=[], layout_zh=[], tensor_parallel=[], pipeline_parallel=[], data_parallel=[],
         gpus=counts, nodes=[int(k) for k in np.ceil(n / hw.gpus_per_node).tolist()],
         speedup=rounded[:k], speedup_low=rounded[k:2 * k], speedup_high=rounded[2 * k:3 * k],
         efficiency=rounded[3 * k:4 * k], step_time_s=rounded[4 * k:5 * k],

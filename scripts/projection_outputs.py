@@ -1,0 +1,113 @@
+"""Capture what ``project()``, ``estimate_costs()`` and ``recommend()`` return, unrounded, and
+compare two captures.
+
+A change that makes the projection quicker must not move a number: this runs the core
+in-process on every profile in ``examples/`` and ``tests/profiles/`` — each as given (its
+default counts), widened to 8 machines of 8 GPUs for 1...64 (as the latency benchmarks time
+it), and at the odd counts 1, 2, 3, 8, 64 — and keeps each ``Projection``, each cost report
+and each recommendation in English and Chinese as JSON with every float in full (``repr``)::
+
+    .venv/bin/python scripts/projection_outputs.py capture /tmp/before.json   # old commit
+    .venv/bin/python scripts/projection_outputs.py capture /tmp/after.json    # new one
+    .venv/bin/python scripts/projection_outputs.py compare /tmp/before.json /tmp/after.json
+
+For an older commit, copy this file into its checkout (``git archive REV | tar -x -C DIR``)
+and run it there: it imports the ``advisor`` package beside it. ``compare`` is
+``scripts/diagnose_outputs.py``'s: bit-identical floats counted, exit 1 on any difference.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+COUNTS_64 = list(range(1, 65))
+ODD = [1, 2, 3, 8, 64]
+
+
+def _widened(profile):
+    from advisor.profile import Profile
+
+    data = profile.model_dump(mode="json")
+    hw = data["hardware"]
+    hw.update(gpus_per_node=8, nodes=8)
+    if hw["inter_link"] == "none":
+        hw["inter_link"] = "infiniband_hdr"
+    return Profile.model_validate(data)
+
+
+def _exact(value):
+    if isinstance(value, dict):
+        return {str(k): _exact(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_exact(v) for v in value]
+    if isinstance(value, float):
+        return {"f": repr(value)}
+    return value
+
+
+def _guard(fn):
+    try:
+        return _exact(fn())
+    except Exception as exc:  # a profile the core refuses: its error is an output too
+        return {"error": f"{type(exc).__name__}: {exc}"}
+
+
+def capture(out: Path) -> int:
+    from advisor.catalog.profile_check import load_profile
+    from advisor.costs import estimate_costs
+    from advisor.scaling import project
+    from advisor.verdict.recommendation import recommend
+
+    os.chdir(ROOT)
+    paths = sorted(Path("examples").glob("*.yaml")) + sorted(Path("tests/profiles").rglob("*.yaml"))
+    result: dict[str, object] = {}
+    for path in paths:
+        name = str(path)
+        try:
+            profile = load_profile(path)
+        except Exception as exc:  # noqa: BLE001 - recorded as the output
+            result[name] = {"error": f"{type(exc).__name__}: {exc}"}
+            continue
+        wide = _guard(lambda profile=profile: _widened(profile))
+        result[f"{name}:project"] = _guard(lambda p=profile: project(p).model_dump(mode="json"))
+        result[f"{name}:project-odd"] = _guard(
+            lambda p=profile: project(p, ODD).model_dump(mode="json"))
+        if "error" not in wide:
+            result[f"{name}:project-64"] = _guard(
+                lambda p=profile: project(_widened(p), COUNTS_64).model_dump(mode="json"))
+        result[f"{name}:costs"] = _guard(
+            lambda p=profile: estimate_costs(p, project(p)).model_dump(mode="json"))
+        for lang in ("en", "zh"):
+            result[f"{name}:recommend-{lang}"] = _guard(
+                lambda p=profile, lang=lang: recommend(p, lang=lang).model_dump(mode="json"))
+    out.write_text(json.dumps(result, indent=0, ensure_ascii=False), encoding="utf-8")
+    print(f"{len(result)} results captured in {out}")
+    return 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="action", required=True)
+    cap = sub.add_parser("capture")
+    cap.add_argument("out", type=Path)
+    cmp_ = sub.add_parser("compare")
+    cmp_.add_argument("before", type=Path)
+    cmp_.add_argument("after", type=Path)
+    args = parser.parse_args()
+    if args.action == "capture":
+        return capture(args.out)
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from diagnose_outputs import compare
+
+    return compare(args.before, args.after)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
