@@ -209,20 +209,25 @@ def breakdown(gpus: np.ndarray | list[int], x: DataParallelInputs,
                             np.maximum(x.latency_inter_s, x.latency_intra_s), p.bucket_mb * 1e6,
                             None if x.busbw_pair_gbs is None
                             else np.asarray(x.busbw_pair_gbs) * p.busbw_efficiency)
-    # The same exchange inside one machine; the rest is the tier between machines.
-    comm_local = allreduce_time_s(local, x.gpus_per_node, grad_bytes, bw_intra, inter_bw,
-                                  x.latency_intra_s, x.latency_inter_s, p.bucket_mb * 1e6,
-                                  None if x.busbw_pair_gbs is None
-                                  else np.asarray(x.busbw_pair_gbs) * p.busbw_efficiency)
     backward = p.backward_fraction * compute
     # F20: a small model on fast GPUs has little backward to hide the exchange behind. With
     # accumulation the exchange hides behind the last micro-batch's backward only, once per
     # optimizer step (DDP no_sync / Horovod backward_passes_per_step).
     exposed = (comm - np.minimum(p.overlap_fraction * comm, backward)) / accumulation
-    inter_share = np.where(comm > 0, np.clip(1.0 - comm_local / np.where(comm > 0, comm, 1.0),
-                                             0.0, 1.0), 0.0)
-    exposed_inter = np.where(np.isfinite(exposed), exposed * inter_share, exposed)
-    if np.any(np.asarray(x.embedding_bytes_per_sample) > 0):  # on the critical path: the MLPs wait
+    embedding = bool(np.any(np.asarray(x.embedding_bytes_per_sample) > 0))
+    # The exposed exchange between machines, apart: only a loader cap (which bounds one
+    # machine's step) and the embedding all-to-all need it.
+    exposed_inter = None
+    if embedding or x.loader_capacity is not None:
+        # The same exchange inside one machine; the rest is the tier between machines.
+        comm_local = allreduce_time_s(local, x.gpus_per_node, grad_bytes, bw_intra, inter_bw,
+                                      x.latency_intra_s, x.latency_inter_s, p.bucket_mb * 1e6,
+                                      None if x.busbw_pair_gbs is None
+                                      else np.asarray(x.busbw_pair_gbs) * p.busbw_efficiency)
+        inter_share = np.where(comm > 0, np.clip(
+            1.0 - comm_local / np.where(comm > 0, comm, 1.0), 0.0, 1.0), 0.0)
+        exposed_inter = np.where(np.isfinite(exposed), exposed * inter_share, exposed)
+    if embedding:  # on the critical path: the MLPs wait
         lookup_s, lookup_inter = embedding_alltoall_s(
             n, local, np.asarray(x.batch_per_gpu, dtype=float) * scale,
             x.embedding_bytes_per_sample, bw_intra, inter_bw, x.latency_intra_s,

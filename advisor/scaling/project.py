@@ -313,11 +313,12 @@ def project(profile: Profile, gpus: list[int] | None = None,
         speed[idx] = s
         low[idx] = s_low
     # not a number or infinite: 0 (what nan_to_num and the clip below made of them, faster)
-    speed = np.clip(np.where(np.isfinite(speed), speed, 0.0), 0.0, n)
-    low = np.clip(np.where(np.isfinite(low), low, 0.0), 0.0, n)
+    # np.clip(a, lo, hi) is minimum(maximum(a, lo), hi); the ufuncs skip its Python wrapper
+    speed = np.minimum(np.maximum(np.where(np.isfinite(speed), speed, 0.0), 0.0), n)
+    low = np.minimum(np.maximum(np.where(np.isfinite(low), low, 0.0), 0.0), n)
     below, above = band_factors(profile, n, p)
-    band_low = np.clip(np.minimum(speed * below, low), 0.0, speed)  # 0 <= low <= speed-up
-    band_high = np.clip(speed * above, speed, n)  # speed-up <= high <= N
+    band_low = np.minimum(np.maximum(np.minimum(speed * below, low), 0.0), speed)  # 0 <= low <= speed-up
+    band_high = np.minimum(np.maximum(speed * above, speed), n)  # speed-up <= high <= N
     if counts[0] == 1:  # the baseline is the user's own single-GPU run
         speed[0] = band_low[0] = band_high[0] = 1.0
     fit_list = fits.tolist()
@@ -473,7 +474,7 @@ def _r(values: np.ndarray, digits: int = 5) -> list[float]:
     v = np.asarray(values, dtype=float)
     safe = np.where(v > 0, v, 1.0)
     scale = 10.0 ** (digits - 1 - np.floor(np.log10(safe)))
-    return np.where(v > 0, np.round(v * scale) / scale, v).tolist()
+    return np.where(v > 0, (v * scale).round() / scale, v).tolist()
 
 
 __all__ = ["default_gpu_counts", "machine_assumptions", "project"]
