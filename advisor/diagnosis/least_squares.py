@@ -60,6 +60,9 @@ class FitOutcome:
 
 REFIT_MAX_ITER = 12
 DAMPING_TRIES = 20  # damped steps per iteration before the fit counts as converged
+# Jacobians evaluated ahead at the least damped steps: the step taken is nearly always the
+# first or the second (the damping falls tenfold after a step and rises tenfold per miss)
+JACOBIANS_AHEAD = 2
 # S(N) for the GPU counts N; given each value as a column (m, 1), one row per column entry
 SpeedupFn = Callable[[np.ndarray, dict[str, float]], np.ndarray]
 
@@ -144,11 +147,13 @@ def refit_from(fn: SpeedupFn, params: tuple[FreeParameter, ...], gpus: np.ndarra
 
 @dataclass
 class _Descent:
-    """One Levenberg–Marquardt descent's state."""
+    """One Levenberg–Marquardt descent's state; ``jac``: the Jacobian at ``u`` (None: not
+    yet evaluated)."""
 
     u: np.ndarray
     r: np.ndarray
     cost: float
+    jac: np.ndarray | None = None
     damping: float = 1e-3
     converged: bool = False
     done: bool = False
@@ -157,53 +162,72 @@ class _Descent:
 def _descend(fn: SpeedupFn, params: tuple[FreeParameter, ...], gpus: np.ndarray,
              log_speedup_ratio: np.ndarray, baseline: int, noise_log: float,
              starts: list[dict[str, float] | None], max_iter: int = 60) -> list[FitOutcome]:
-    """A Levenberg–Marquardt descent from each start (None: the prior), in lockstep: each
-    iteration evaluates every unfinished descent's Jacobian in one model call and all their
-    damped steps in another. Each descent takes exactly the steps it would alone."""
+    """A Levenberg–Marquardt descent from each start (None: the prior), in lockstep: one
+    model call per iteration evaluates every unfinished descent's damped steps and, ahead,
+    the Jacobians at its least damped ones (``JACOBIANS_AHEAD``: one of them is nearly always
+    taken; when another is, its Jacobian costs one more call). Each descent takes exactly the steps it would alone."""
     u0 = np.array([p.to_free(p.prior) for p in params], dtype=float)
     sigma = np.array([p.prior_sigma for p in params], dtype=float)
     lo = np.array([p.to_free(p.lower) for p in params])
     hi = np.array([p.to_free(p.upper) for p in params])
 
-    def residual_rows(rows: np.ndarray) -> np.ndarray:
-        model = _log_ratio_rows(fn, params, rows, gpus, baseline)
-        data = np.where(np.isfinite(model), (model - log_speedup_ratio) / noise_log, 1e3)
-        return np.concatenate((data, (rows - u0) / sigma), axis=1)
+    def evaluate(blocks: list[np.ndarray]) -> list[np.ndarray]:
+        """Residuals of each block of rows, all blocks in one model call."""
+        values = _log_ratio_rows(fn, params, np.concatenate(blocks), gpus, baseline)
+        data = np.where(np.isfinite(values), (values - log_speedup_ratio) / noise_log, 1e3)
+        res = np.concatenate((data, (np.concatenate(blocks) - u0) / sigma), axis=1)
+        out, at = [], 0
+        for block in blocks:
+            out.append(res[at:at + len(block)])
+            at += len(block)
+        return out
 
-    def jacobians(points: list[np.ndarray]) -> list[np.ndarray]:
-        central = [_central_rows(u) for u in points]
-        values = residual_rows(np.concatenate([rows for rows, _ in central]))
-        width = 2 * len(u0)
-        return [_central_difference(values[i * width:(i + 1) * width], h)
-                for i, (_, h) in enumerate(central)]
+    def with_jacobians(runs: list[_Descent]) -> None:
+        if not runs:
+            return
+        central = [_central_rows(d.u) for d in runs]
+        for d, (_, h), values in zip(runs, central, evaluate([rows for rows, _ in central]),
+                                     strict=True):
+            d.jac = _central_difference(values, h)
 
-    first = np.array([u0.copy() if start is None else np.array(
+    first = [u0.copy() if start is None else np.array(
         [p.to_free(start.get(p.name, p.prior)) for p in params], dtype=float)
-        for start in starts])
-    first_r = residual_rows(first)
-    runs = [_Descent(first[i], first_r[i], float(first_r[i] @ first_r[i]))
-            for i in range(len(starts))]
+        for start in starts]
+    central = [_central_rows(u) for u in first]
+    values = evaluate([u[None, :] for u in first] + [rows for rows, _ in central])
+    runs = [_Descent(u, values[i][0], float(values[i][0] @ values[i][0]),
+                     _central_difference(values[len(first) + i], central[i][1]))
+            for i, u in enumerate(first)]
     for _ in range(max_iter):
         active = [d for d in runs if not d.done]
         if not active:
             break
-        steps, rows = [], []
-        for d, jac in zip(active, jacobians([d.u for d in active]), strict=True):
-            jtj = jac.T @ jac
-            grad = jac.T @ d.r
+        with_jacobians([d for d in active if d.jac is None])
+        blocks, tried = [], []
+        for d in active:
+            jtj = d.jac.T @ d.jac
+            grad = d.jac.T @ d.r
             # the damped steps tried in turn (damping x10 each), all evaluated at once
             dampings = [d.damping]
             for _ in range(DAMPING_TRIES - 1):
                 dampings.append(dampings[-1] * 10.0)
-            steps.append(dampings)
-            rows.append(np.clip(d.u + _damped_steps(jtj, grad, dampings), lo, hi))
-        r_trials = residual_rows(np.concatenate(rows))
-        for i, (d, dampings) in enumerate(zip(active, steps, strict=True)):
-            _advance(d, rows[i], r_trials[i * DAMPING_TRIES:(i + 1) * DAMPING_TRIES], dampings)
+            trials = np.clip(d.u + _damped_steps(jtj, grad, dampings), lo, hi)
+            ahead = [_central_rows(trial) for trial in trials[:JACOBIANS_AHEAD]]
+            blocks += [trials, *(rows for rows, _ in ahead)]
+            tried.append((dampings, trials, [h for _, h in ahead]))
+        values = evaluate(blocks)
+        at = 0
+        for d, (dampings, trials, steps) in zip(active, tried, strict=True):
+            taken = _advance(d, trials, values[at], dampings)
+            if taken is not None:
+                d.jac = _central_difference(values[at + 1 + taken], steps[taken]) \
+                    if taken < len(steps) else None
+            at += 1 + len(steps)
+    with_jacobians([d for d in runs if d.jac is None])
     out = []
-    for d, jac in zip(runs, jacobians([d.u for d in runs]), strict=True):
+    for d in runs:
         try:
-            covariance = np.linalg.pinv(jac.T @ jac)
+            covariance = np.linalg.pinv(d.jac.T @ d.jac)
         except np.linalg.LinAlgError:  # a degenerate model at the optimum: the prior
             covariance = np.diag(sigma ** 2)
         n_data = len(gpus)
@@ -214,8 +238,9 @@ def _descend(fn: SpeedupFn, params: tuple[FreeParameter, ...], gpus: np.ndarray,
 
 
 def _advance(d: _Descent, trials: np.ndarray, r_trials: np.ndarray,
-             dampings: list[float]) -> None:
-    """Take the first damped step that lowers the cost; none: converged."""
+             dampings: list[float]) -> int | None:
+    """Take the first damped step that lowers the cost (returns its index); none: converged
+    (returns None)."""
     for j in range(len(r_trials)):
         r_trial = r_trials[j]
         cost_trial = float(r_trial @ r_trial)
@@ -223,13 +248,14 @@ def _advance(d: _Descent, trials: np.ndarray, r_trials: np.ndarray,
             break
     else:
         d.converged = d.done = True
-        return
+        return None
     # the cost is in units of the noise: a gain of 1e-6 moves nothing that is reported
     done = d.cost - cost_trial < 1e-6 * max(d.cost, 1.0)
     d.u, d.r, d.cost = trials[j], r_trial, cost_trial
     d.damping = max(dampings[j] / 10.0, 1e-9)
     if done:
         d.converged = d.done = True
+    return j
 
 
 def _damped_steps(jtj: np.ndarray, grad: np.ndarray, dampings: list[float]) -> np.ndarray:
