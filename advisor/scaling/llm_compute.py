@@ -94,18 +94,19 @@ def gemm_efficiency(rows: np.ndarray | float, inner: np.ndarray | float,
     return 1.0 / (1.0 + q.gemm_half_width * (1.0 / rows + 1.0 / inner + 1.0 / cols))
 
 
-def _weight_gemm_efficiency(shape: ModelShape, t: np.ndarray, tokens: np.ndarray,
-                            q: LlmParams) -> np.ndarray:
-    """Time-weighted efficiency of one layer's weight matmuls on one tensor-parallel rank
-    (Megatron's split: QKV and the first MLP matrix by columns, the attention output and the
-    second MLP matrix by rows): QKV (h x 3h/t), output (h/t x h), MLP (h x f/t, f/t x h)."""
+def _weight_inverse_widths(shape: ModelShape) -> tuple[float, float]:
+    """(a, b) such that one layer's weight products on a tensor-parallel rank of degree t
+    take 1 + d0 (1/M + a + b t) times their wide-matrix time. Megatron's split: QKV
+    (h x 3h/t) and the first MLP matrix (h x f/t) by columns, the attention output (h/t x h)
+    and the second MLP matrix (f/t x h) by rows; 1 / efficiency is linear in the inverse
+    widths, so the FLOP-weighted time of the four is that of their weighted inverse widths."""
     h = float(shape.hidden)
     ffn = max((shape.layer_params - 4.0 * h * h) / (2.0 * h), h)
-    parts = ((3.0 * h * h, h, 3.0 * h / t), (h * h, h / t, h),
-             (h * ffn, h, ffn / t), (h * ffn, ffn / t, h))
+    # (FLOP weight, inverse width kept whole, inverse width sliced per rank)
+    parts = ((3.0 * h * h, 1.0 / h, 1.0 / (3.0 * h)), (h * h, 1.0 / h, 1.0 / h),
+             (h * ffn, 1.0 / h, 1.0 / ffn), (h * ffn, 1.0 / h, 1.0 / ffn))
     total = sum(w for w, _, _ in parts)
-    time = sum(w / gemm_efficiency(tokens, k, n, q) for w, k, n in parts)
-    return total / time
+    return (sum(w * a for w, a, _ in parts) / total, sum(w * b for w, _, b in parts) / total)
 
 
 def compute_per_micro_batch_s(shape: ModelShape, c: Candidates, cluster: Cluster,
@@ -135,17 +136,21 @@ def compute_per_micro_batch_s(shape: ModelShape, c: Candidates, cluster: Cluster
         layer_bytes = layer_bytes + states.dequant_bytes * shape.layer_params / t * weight_passes
     # the loss: soft-max of the fp32 logits forward, its gradient backward
     output_bytes = 2.0 * q.activation_traffic * 4.0 * tokens * shape.vocab / t
-    wide = wide_matmul_tflops(cluster, q) * 1e12
-    weight_rate = wide * _weight_gemm_efficiency(shape, t, tokens, q)
+    # seconds per FLOP: the wide-matrix rate x each product's 1 + d0 (1/M + 1/K + 1/N)
+    per_flop = 1.0 / (wide_matmul_tflops(cluster, q) * 1e12)
+    d0 = q.gemm_half_width
+    inv_whole, inv_sliced = _weight_inverse_widths(shape)
+    inv_tokens = 1.0 / tokens
+    weight_s = per_flop * (1.0 + d0 * (inv_tokens + inv_whole + inv_sliced * t))
     # the attention core's products stream Q, K, V over the s positions; their s x s result
     # is the scores' traffic (below) or stays on chip (flash)
-    attention_rate = wide / (1.0 + q.gemm_half_width * 2.0 / shape.sequence)
-    output_rate = wide * gemm_efficiency(tokens, shape.hidden, shape.vocab / t, q)
+    attention_s = per_flop * (1.0 + 2.0 * d0 / shape.sequence)
+    output_s_per_flop = per_flop / gemm_efficiency(tokens, shape.hidden, shape.vocab / t, q)
     bandwidth = cluster.memory_bandwidth_gbs * 1e9
-    layer_s = ((weights * weight_passes + adapters) / shape.layers / t / weight_rate
-               + attention * attention_passes / shape.layers / t / attention_rate
+    layer_s = (((weights * weight_passes + adapters) * weight_s
+                + attention * attention_passes * attention_s) / (shape.layers * t)
                + layer_bytes / bandwidth)
-    output_s = output_flops / output_rate + output_bytes / bandwidth
+    output_s = output_flops * output_s_per_flop + output_bytes / bandwidth
     whole = shape.layers * layer_s + output_s
     as_is = np.ceil(shape.layers / c.pp) * layer_s + output_s  # the output on the last stage
     moved = np.ceil((shape.layers + output_s / layer_s) / c.pp) * layer_s  # layers moved off
