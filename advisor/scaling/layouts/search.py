@@ -28,7 +28,7 @@ from advisor.scaling.layouts.layout import (
     Candidates,
     Layout,
 )
-from advisor.scaling.layouts.memory import MemoryParts, memory_parts
+from advisor.scaling.layouts.memory import MemoryParts, evicted, memory_parts
 from advisor.scaling.layouts.shape import ModelShape
 from advisor.scaling.layouts.states import StateBytes
 from advisor.scaling.layouts.step import StepTime, step_time
@@ -165,7 +165,7 @@ def choose_many(shape: ModelShape, groups: list[Candidates], cluster: Cluster,
     step = step_time(shape, c, cluster, states, q, grad_reduce_bytes)
     tokens = (c.micro_batch * c.micro_batches * c.dp * shape.sequence).astype(float)
     per_gpu = tokens / (step.step_s * c.tp * c.pp * c.dp)
-    total = mem.total
+    total = mem.needed  # paged optimizer states need no room of their own (memory.py)
     host_ok = machine_host_gb(mem, c, cluster.gpus_per_node) <= host_usable_gb
     out: list[Choice | None] = []
     start = 0
@@ -178,7 +178,7 @@ def choose_many(shape: ModelShape, groups: list[Candidates], cluster: Cluster,
         i = start + _pick(per_gpu[part], total[part], fits, none_fit)
         start += size
         one = np.array([i])
-        out.append(Choice(layout=c.layout(i), memory=_slice(mem, one),
+        out.append(Choice(layout=c.layout(i), memory=evicted(_slice(mem, one), limit),
                           step=_slice(step, one), fits=bool(total[i] <= limit and host_ok[i]),
                           tokens_per_step=float(tokens[i])))
     return out
