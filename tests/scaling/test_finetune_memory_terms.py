@@ -158,3 +158,19 @@ def test_more_offload_never_raises_gpu_memory_with_paged_qlora_states(dp, shardi
                             usable).total[0]) for level in ORDER]
     assert totals == sorted(totals, reverse=True), totals
     assert np.all(np.diff(totals) <= 1e-9)
+
+
+def test_the_projection_says_when_paged_optimizer_states_stay_in_host_ram():
+    llama65 = {"name": "LLaMA-65B", "params_millions": 65286, "layers": 80,
+               "hidden_size": 8192, "attention_heads": 64, "vocab_size": 32000,
+               "sequence_length": 512}
+    profile = on_two_4090s(method="qlora", lora_rank=64, batch_per_gpu=1,
+                           activation_checkpointing="full")
+    hardware = profile.hardware.model_copy(update={"gpu": "rtx_a6000", "gpus_per_node": 1})
+    model = profile.model.model_copy(update=llama65)
+    proj = project(profile.model_copy(update={"hardware": hardware, "model": model}), [1])
+    en = [n for n in proj.notes if "paged optimizer" in n]
+    zh = [n for n in proj.notes_zh if "分页优化器" in n]
+    assert len(en) == len(zh) == 1 and "GB of its optimizer states" in en[0], proj.notes
+    roomy = project(on_two_4090s(method="qlora", activation_checkpointing="full"), [1])
+    assert not any("paged optimizer" in n for n in roomy.notes)

@@ -82,6 +82,7 @@ class MemoryParts:
     overhead: float
     host: np.ndarray | None = None  # offloaded states in host memory (offload.py)
     paged: np.ndarray | None = None  # optimizer states in unified memory (part of optimizer)
+    paged_out: np.ndarray | None = None  # of those, GB evicted to host RAM (``evicted``)
 
     @property
     def states(self) -> np.ndarray:
@@ -105,7 +106,8 @@ def evicted(mem: MemoryParts, usable_gb: float) -> MemoryParts:
         return mem
     out = np.clip(mem.total - max(usable_gb, 0.0), 0.0, mem.paged)
     host = out if mem.host is None else mem.host + out
-    return replace(mem, optimizer=mem.optimizer - out, paged=mem.paged - out, host=host)
+    return replace(mem, optimizer=mem.optimizer - out, paged=mem.paged - out, host=host,
+                   paged_out=out)
 
 
 def shard_group(c: Candidates, gpus_per_node: int) -> np.ndarray:

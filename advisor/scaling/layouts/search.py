@@ -70,6 +70,11 @@ class Choice:
         return float(self.memory.total[0])
 
     @property
+    def needed_gb(self) -> float:
+        """What must fit the card: ``memory_gb`` less paged optimizer states (memory.py)."""
+        return float(self.memory.needed[0])
+
+    @property
     def step_s(self) -> float:
         return float(self.step.step_s[0])
 
