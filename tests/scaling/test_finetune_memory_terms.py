@@ -174,3 +174,23 @@ def test_the_projection_says_when_paged_optimizer_states_stay_in_host_ram():
     assert len(en) == len(zh) == 1 and "GB of its optimizer states" in en[0], proj.notes
     roomy = project(on_two_4090s(method="qlora", activation_checkpointing="full"), [1])
     assert not any("paged optimizer" in n for n in roomy.notes)
+
+
+def test_paged_states_that_leave_the_card_need_room_in_host_ram():
+    from advisor.scaling.layouts.search import choose_many
+    from advisor.scaling.llm_compute import load_llm_params
+
+    shape = ModelShape(65.286e9, 80, 8192, 64, 512, 32000)
+    q = states(shape, TrainingMethod.qlora)
+    group = candidates_of([Layout(1, 1, 1, checkpointing="full")])
+    mem = memory_parts(shape, group, A100, q, 1.34)
+    usable = float(mem.needed[0]) + 1.0  # the paged states overflow the card by the rest
+    spill = float(mem.total[0]) - usable
+
+    def fits(ram_gb: float) -> bool:
+        choice = choose_many(shape, [group], A100, q, load_llm_params(), 2.0, [usable], 1.34,
+                             host_usable_gb=ram_gb)[0]
+        return choice.fits
+
+    assert spill > 5.0
+    assert fits(spill + 0.5) and not fits(spill - 0.5)

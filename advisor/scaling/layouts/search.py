@@ -171,7 +171,8 @@ def choose_many(shape: ModelShape, groups: list[Candidates], cluster: Cluster,
     tokens = (c.micro_batch * c.micro_batches * c.dp * shape.sequence).astype(float)
     per_gpu = tokens / (step.step_s * c.tp * c.pp * c.dp)
     total = mem.needed  # paged optimizer states need no room of their own (memory.py)
-    host_ok = machine_host_gb(mem, c, cluster.gpus_per_node) <= host_usable_gb
+    host = machine_host_gb(mem, c, cluster.gpus_per_node)
+    per_machine = np.minimum(c.tp * c.pp * c.dp, cluster.gpus_per_node)
     out: list[Choice | None] = []
     start = 0
     for size, limit in zip(sizes, usable_gb, strict=True):
@@ -179,6 +180,11 @@ def choose_many(shape: ModelShape, groups: list[Candidates], cluster: Cluster,
             out.append(None)
             continue
         part = slice(start, start + size)
+        # paged states that do not fit the card wait in host RAM beside the offloaded ones
+        spill = 0.0 if mem.paged is None else np.clip(
+            mem.total[part] - max(limit, 0.0), 0.0, mem.paged[part]) * per_machine[part]
+        host_ok = np.zeros(c.size, bool)
+        host_ok[part] = host[part] + spill <= host_usable_gb
         fits = (total[part] <= limit) & host_ok[part]
         i = start + _pick(per_gpu[part], total[part], fits, none_fit)
         start += size
