@@ -19,11 +19,12 @@ profile's optimizer (the ``StateBytes`` the memory and step models read).
   4.16). The input embedding and an untied output layer are not quantised: bitsandbytes and
   GPTQ replace only the blocks' linear layers, and qlora.py leaves ``lm_head`` out of its
   targets ("needed for 16-bit") and casts both back to bf16: 16 bits each
-  (``unquantised_params``; Qwen's 152 k-token vocabulary makes them 16-33 % of Qwen-1.8B to
-  -14B). Each pass dequantises a layer's weights to 16 bits before its matmuls: 0.5 bytes
-  read and 2 written per weight (``dequant_bytes``, time); the 16-bit copy is held while the
-  layer computes (GPTQ's training path keeps it for the input gradient until the layer's
-  backward ends): one layer's weights at 2 bytes (``dequant_copy_bytes``, memory).
+  (``unquantised_params``; with its 152 k-token vocabulary Qwen keeps 11-34 % of its
+  parameters so, Qwen-14B to -1.8B). Each pass dequantises a layer's weights to 16 bits
+  before its matmuls: 0.5 bytes read and 2 written per weight (``dequant_bytes``, time); the
+  16-bit copy is held while the layer computes (GPTQ's training path keeps it for the input
+  gradient until the layer's backward ends): one layer's weights at 2 bytes
+  (``dequant_copy_bytes``, memory).
   Its optimizer is bitsandbytes' paged AdamW (qlora.py's default ``paged_adamw_32bit``): the
   states live in CUDA unified memory, which "transfer[s] memory from the GPU to the CPU when
   GPU memory is exhausted" (bitsandbytes' optimizer docs): they need no room of their own
