@@ -37,7 +37,7 @@ from advisor.verdict.conflict_policy import (
 from advisor.verdict.count_guard import Lowered, as_fast_smaller
 from advisor.verdict.engine import Firing, RuleEngine, default_engine
 from advisor.verdict.facts import base_facts, setup_facts, verdict_facts
-from advisor.verdict.fits_here import setups_that_fit
+from advisor.verdict.fits_here import Pricing, setups_that_fit
 from advisor.verdict.result import (
     Advice,
     Pitfall,
@@ -88,12 +88,34 @@ def recommend(profile: Profile, *, gpus: list[int] | None = None, hardware: Any 
     (default: the profile's) pick and show the prices; ``lang`` changes no number."""
     # F30: with measurements, their speed-ups (the same curve `project` and `costs` show)
     # F24: when nothing considered fits, machines like this one until it does
-    rests = resting_on(profile, sorted(set(gpus) | {1}) if gpus else None, lang)
+    rests = resting_on(profile, sorted(set(gpus) | {1}) if gpus else None, lang,
+                       Pricing(currency, market))
     costs = estimate_costs(rests.profile, rests.projection, lang=lang, currency=currency,
                            market=market)
     rec = recommend_from(rests.profile, rests.projection, costs, hardware=hardware,
                          engine=engine, larger=rests.larger, applied=rests.applied)
-    return rec.model_copy(update={"setups": rests.options})
+    return rec.model_copy(update={"setups": _at_verdict(rests.options, rec)})
+
+
+def _at_verdict(options: list[SetupOption], rec: Recommendation) -> list[SetupOption]:
+    """The option the verdict rests on, at the verdict's own count: the rules may settle on
+    fewer GPUs than the option's fastest useful count (F02: time saved that does not pay),
+    and the list then says what the headline says."""
+    n = rec.verdict.gpus
+    proj, costs = rec.projection, rec.costs
+    out = []
+    for o in options:
+        if o.applied and n != o.gpus and rec.verdict.runnable and n in proj.gpus:
+            i = proj.at(n)
+            hours = proj.run_hours[i]
+            cost = costs.cost_per_run[costs.gpus.index(n)] \
+                if costs.mode_priced and n in costs.gpus else None
+            o = o.model_copy(update={"gpus": n, "nodes": proj.nodes[i], "run_hours": hours,
+                                     "speedup": o.speedup * o.run_hours / hours,
+                                     "cost_per_run": cost, "fastest_gpus": o.gpus,
+                                     "fastest_run_hours": o.run_hours})
+        out.append(o)
+    return out
 
 
 @dataclass(frozen=True)
@@ -110,13 +132,13 @@ class Resting:
 
 
 def resting_on(profile: Profile, counts: list[int] | None = None,
-               lang: str | None = None) -> Resting:
+               lang: str | None = None, pricing: Pricing = Pricing()) -> Resting:
     """The projection ``recommend`` weighs (``considered``) and, when a setup change fits the
     user's machine where the profile as given does not (well), the change's (issue 17: a
     setting change that fits here comes before more machines). ``advisor.compare`` evaluates
     its options through this too, so their figures are ``recommend``'s."""
     projection, larger = considered(profile, counts)
-    setups = setups_that_fit(profile, projection, larger, lang)  # priced as the profile says
+    setups = setups_that_fit(profile, projection, larger, lang, pricing)
     applied = next((o for o in setups.options if o.applied), None)
     if setups.applied is None or applied is None:
         return Resting(profile, projection, larger, setups.options)
