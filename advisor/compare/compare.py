@@ -25,6 +25,7 @@ from advisor.costs.model import meets_deadline, time_value_per_month
 from advisor.files.errors import InputError
 from advisor.profile import Currency, Market, Profile, TimeValue
 from advisor.text.i18n import Text
+from advisor.verdict.shared_projections import sharing_projections
 
 
 def options_for(profile: Profile, *, specs: Sequence[str] = (), setups: Sequence[str] = (),
@@ -68,7 +69,8 @@ def compare(profile: Profile, options: Sequence[Option] | None = None, *,
     if options is None:
         options = options_for(profile, specs=specs, setups=setups, market=where,
                               catalog=catalog)
-    evaluated = [evaluate(o, catalog, out_currency) for o in options]
+    with sharing_projections():  # options with the same hardware ask the same questions
+        evaluated = [evaluate(o, catalog, out_currency) for o in options]
     results = [option_result(ev) for ev in evaluated]
     baseline = _baseline(results)
     _value_and_limits(profile, results, baseline, catalog, given_in, out_currency)
