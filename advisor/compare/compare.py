@@ -91,7 +91,9 @@ def compare(profile: Profile, options: Sequence[Option] | None = None, *,
         catalog.convert(eco.monthly_budget, given_in, out_currency)
     valued = eco.time_value not in (None, TimeValue.none) and (eco.value_per_day or 0) > 0
     found = find_answers(entries, labels, out_currency, deadline_days=eco.deadline_days,
-                         budget=budget, valued=valued)
+                         budget=budget, valued=valued,
+                         baseline=None if baseline is None else (baseline,
+                                                                 _at(results, baseline)))
     return Comparison(currency=out_currency, market=where.value, options=results, front=refs,
                       answers=found, baseline=baseline, notes=_notes(evaluated),
                       price_warnings=_stale(evaluated))
