@@ -2,10 +2,12 @@
 have, on time per run and money a month; the Pareto front; the answers.
 
 Every option is a whole profile (``advisor.compare.options``); its figures are those
-``recommend`` gives for it. Net values share one baseline, the user's setup at its fewest GPUs
-that can run the job, so they can be compared across options; the value of time comes from the
-user's profile (``economics.time_value``, ``value_per_day``), as do the deadline and the
-monthly budget.
+``recommend`` gives for it, each distinct projection computed once per comparison
+(``advisor.verdict.shared_projections``). Net values share one baseline, the user's setup at
+its fewest GPUs that can run the job, so they can be compared across options, and the answer
+names it; an option's own verdict measures against one GPU of that option and says so (the
+``net_value_base`` fact). The value of time comes from the user's profile
+(``economics.time_value``, ``value_per_day``), as do the deadline and the monthly budget.
 """
 
 from __future__ import annotations
