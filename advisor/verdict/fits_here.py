@@ -37,7 +37,7 @@ from advisor.profile import (
     Profile,
     Task,
 )
-from advisor.profile.market import CURRENCY_MARKET
+from advisor.profile.market import MARKET_CURRENCY, profile_market
 from advisor.scaling.layouts.cluster import peak_tflops
 from advisor.scaling.project import reference_s_per_token
 from advisor.scaling.result import Projection
@@ -70,6 +70,15 @@ MORE_TRADE_OFF = Text(
 
 
 @dataclass(frozen=True)
+class Pricing:
+    """The market and currency the options are priced in: ``recommend``'s ``--currency`` and
+    ``--market`` when given, else the profile's (issue 18: the same money as the headline's)."""
+
+    currency: str | None = None
+    market: Market | str | None = None
+
+
+@dataclass(frozen=True)
 class Setups:
     options: list[SetupOption]
     applied: Profile | None = None  # the profile the verdict rests on, when changed
@@ -90,7 +99,8 @@ def needs_setups(profile: Profile, projection: Projection) -> bool:
 
 
 def setups_that_fit(profile: Profile, projection: Projection, larger: Beyond,
-                    lang: str | None = None, *, listed: bool = True) -> Setups:
+                    lang: str | None = None, pricing: Pricing = Pricing(), *,
+                    listed: bool = True) -> Setups:
     """The setups listed before more machines, and the one the verdict rests on.
 
     ``listed`` False: only the one the verdict rests on, priced as when listed (the only
@@ -111,7 +121,7 @@ def setups_that_fit(profile: Profile, projection: Projection, larger: Beyond,
         if not listed and change.kind == "method" and (
                 fits_own or any(o.fits_here for o in options)):
             return False  # a setting change, or none, is chosen before it
-        found = _own(change, profile, counts, lang, priced=listed)
+        found = _own(change, profile, counts, lang, pricing, priced=listed)
         if found is not None:
             options.append(found.option)
             found_by_id[found.option.id] = found
@@ -129,10 +139,10 @@ def setups_that_fit(profile: Profile, projection: Projection, larger: Beyond,
         elif change.kind == "method" and not full:  # adapters often run faster recomputed
             keep(change.with_checkpointing())  # on more GPUs (no pipeline split)
     if listed:
-        rented = _rented(profile, lang)
+        rented = _rented(profile, lang, pricing)
         if rented is not None:
             options.append(rented)
-        more = _more_machines(profile, projection, larger, lang)
+        more = _more_machines(profile, projection, larger, lang, pricing)
         if more is not None:
             options.append(more)
     options = _one_measure(projection, options)
@@ -142,7 +152,7 @@ def setups_that_fit(profile: Profile, projection: Projection, larger: Beyond,
         return Setups(options if listed else [])
     if not listed:  # the one shown, priced as the list prices it
         found = found_by_id[chosen.id]
-        options = _one_measure(projection, [found.priced(lang)])
+        options = _one_measure(projection, [found.priced(lang, pricing)])
     options = [o.model_copy(update={"applied": o.id == chosen.id}) for o in options]
     return Setups(options, found_by_id[chosen.id].profile)
 
@@ -163,10 +173,10 @@ class _Found:
     profile: Profile
     projection: Projection
 
-    def priced(self, lang: str | None) -> SetupOption:
+    def priced(self, lang: str | None, pricing: Pricing) -> SetupOption:
         o = self.option
         return _option(o.id, o.kind, o.label, o.change, o.trade_off, self.profile,
-                       self.projection, o.gpus, o.fits_here, lang)
+                       self.projection, o.gpus, o.fits_here, lang, pricing)
 
 
 def _projected(profile: Profile, counts: list[int]) -> Projection | None:
@@ -176,8 +186,8 @@ def _projected(profile: Profile, counts: list[int]) -> Projection | None:
         return None
 
 
-def _own(change: Change, profile: Profile, counts: list[int], lang: str | None, *,
-         priced: bool = True) -> _Found | None:
+def _own(change: Change, profile: Profile, counts: list[int], lang: str | None,
+         pricing: Pricing, *, priced: bool = True) -> _Found | None:
     """``change`` on the user's own GPUs: where it fits, the fewest GPUs giving its speed
     (``priced`` False: its cost per run left out)."""
     try:
@@ -196,7 +206,7 @@ def _own(change: Change, profile: Profile, counts: list[int], lang: str | None, 
         kind = "host_memory"  # fits the GPUs, not the machine's RAM
     option = _option(change.id, kind, change.label, change.change, change.trade_off, changed,
                      proj, n, n <= profile.hardware.total_gpus and kind != "host_memory",
-                     lang, priced=priced)
+                     lang, pricing, priced=priced)
     return _Found(option, changed, proj)
 
 
@@ -232,12 +242,12 @@ def _host_short(proj: Projection, profile: Profile) -> int | None:
 
 def _option(oid: str, kind: str, label: Text, change: Text, trade_off: Text,
             profile: Profile, proj: Projection, n: int, here: bool,
-            lang: str | None, cost_at: int | None = None, *,
-            priced: bool = True) -> SetupOption:
+            lang: str | None, pricing: Pricing, *, priced: bool = True) -> SetupOption:
     i = proj.at(n)
     cost, currency = None, ""
     if priced:
-        costs = estimate_costs(profile, proj, lang=lang)
+        costs = estimate_costs(profile, proj, lang=lang, currency=pricing.currency,
+                               market=pricing.market)
         cost = costs.cost_per_run[costs.gpus.index(n)] if costs.mode_priced \
             and n in costs.gpus else None
         currency = costs.currency
@@ -247,11 +257,12 @@ def _option(oid: str, kind: str, label: Text, change: Text, trade_off: Text,
                        cost_per_run=cost, currency=currency)
 
 
-def _rent_gpu(profile: Profile, currency: str) -> str | None:
-    """The 80 GB+ card the catalog's offers in the profile's market (else its currency's)
-    rent cheapest per GPU-hour (None: no offer there)."""
+def _rent_gpu(profile: Profile, market: Market | str | None) -> str | None:
+    """The 80 GB+ card the catalog's offers in the market the costs use (``market``, else the
+    profile's: ``profile_market``) rent cheapest per GPU-hour (None: no offer there)."""
     catalog = load_catalog()
-    market = profile.economics.market or CURRENCY_MARKET.get(currency, Market.US)
+    market = profile_market(profile.economics, market)
+    currency = MARKET_CURRENCY[market].value  # one currency to rank the offers in
     best: tuple[float, str] | None = None
     for gpu_id in sorted({o.gpu for o in catalog.cloud_offers if o.market_of == market}):
         try:
@@ -270,11 +281,9 @@ def _own_memory(profile: Profile) -> float:
     return resolve_gpu(profile.hardware.gpu, profile.hardware.intra_link).memory_gb
 
 
-def _rented(profile: Profile, lang: str | None) -> SetupOption | None:
+def _rented(profile: Profile, lang: str | None, pricing: Pricing) -> SetupOption | None:
     """The workload as configured on rented 80 GB+ cards: the cheapest count that fits."""
-    currency = profile.economics.currency.value if profile.economics.currency else \
-        ("CNY" if lang == "zh" else "USD")
-    gpu_id = _rent_gpu(profile, currency)
+    gpu_id = _rent_gpu(profile, pricing.market)
     if gpu_id is None:
         return None
     spec = resolve_gpu(gpu_id)
@@ -287,7 +296,7 @@ def _rented(profile: Profile, lang: str | None) -> SetupOption | None:
             "allreduce_busbw_gbs": None, "cooling": "server"})
         economics = profile.economics.model_validate({
             **profile.economics.model_dump(), "mode": EconomicsMode.cloud,
-            "cloud_price_per_gpu_hour": None, "currency": currency})
+            "cloud_price_per_gpu_hour": None})  # its currency and market: the profile's
         training = _timed_on(profile, spec)
     except ValueError:
         return None
@@ -300,7 +309,8 @@ def _rented(profile: Profile, lang: str | None) -> SetupOption | None:
         proj = _projected(candidate, counts)
         if proj is None or not any(proj.fits):
             continue
-        costs = estimate_costs(candidate, proj, lang=lang)
+        costs = estimate_costs(candidate, proj, lang=lang, currency=pricing.currency,
+                               market=pricing.market)
         fitting = [n for n, ok in zip(proj.gpus, proj.fits, strict=True) if ok]
         n = min(fitting, key=lambda k: (costs.cost_per_run[costs.gpus.index(k)]
                                         if costs.mode_priced else k, -k))
@@ -314,7 +324,7 @@ def _rented(profile: Profile, lang: str | None) -> SetupOption | None:
                     + ("，开启完整激活重计算" if ck else "")),
             Text(en=f"hardware.gpu: {gpu_id}, economics.mode: cloud",
                  zh=f"hardware.gpu: {gpu_id}，economics.mode: cloud"),
-            RENT_TRADE_OFF, candidate, proj, n, False, lang)
+            RENT_TRADE_OFF, candidate, proj, n, False, lang, pricing)
     return None
 
 
@@ -333,7 +343,7 @@ def _timed_on(profile: Profile, spec):
 
 
 def _more_machines(profile: Profile, projection: Projection, larger: Beyond,
-                   lang: str | None) -> SetupOption | None:
+                   lang: str | None, pricing: Pricing) -> SetupOption | None:
     """The more machines like the user's that the model needs as configured (``beyond``)."""
     n = larger.gpus
     if n is None or n not in projection.gpus:
@@ -344,7 +354,7 @@ def _more_machines(profile: Profile, projection: Projection, larger: Beyond,
                    Text(en=f"{n} GPUs on {machines} machines like yours",
                         zh=f"{n} 张卡，{machines} 台与本机相同的机器"),
                    Text(en=f"hardware.nodes: {machines}", zh=f"hardware.nodes: {machines}"),
-                   MORE_TRADE_OFF, profile, projection, n, False, lang)
+                   MORE_TRADE_OFF, profile, projection, n, False, lang, pricing)
 
 
 def _chosen(profile: Profile, projection: Projection,

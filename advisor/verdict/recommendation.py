@@ -37,7 +37,7 @@ from advisor.verdict.conflict_policy import (
 from advisor.verdict.count_guard import Lowered, as_fast_smaller
 from advisor.verdict.engine import Firing, RuleEngine, default_engine
 from advisor.verdict.facts import base_facts, setup_facts, verdict_facts
-from advisor.verdict.fits_here import Setups, needs_setups, setups_that_fit
+from advisor.verdict.fits_here import Pricing, Setups, needs_setups, setups_that_fit
 from advisor.verdict.projection_for import projection_for
 from advisor.verdict.result import (
     Advice,
@@ -91,12 +91,34 @@ def recommend(profile: Profile, *, gpus: list[int] | None = None, hardware: Any 
     # F30: with measurements, their speed-ups (the same curve `project` and `costs` show)
     # F24: when nothing considered fits, machines like this one until it does
     with sharing_projections():  # the setup change chosen is projected once
-        rests = resting_on(profile, sorted(set(gpus) | {1}) if gpus else None, lang)
+        rests = resting_on(profile, sorted(set(gpus) | {1}) if gpus else None, lang,
+                           Pricing(currency, market))
     costs = estimate_costs(rests.profile, rests.projection, lang=lang, currency=currency,
                            market=market)
     rec = recommend_from(rests.profile, rests.projection, costs, hardware=hardware,
                          engine=engine, larger=rests.larger, applied=rests.applied)
-    return rec.model_copy(update={"setups": rests.options})
+    return rec.model_copy(update={"setups": _at_verdict(rests.options, rec)})
+
+
+def _at_verdict(options: list[SetupOption], rec: Recommendation) -> list[SetupOption]:
+    """The option the verdict rests on, at the verdict's own count: the rules may settle on
+    fewer GPUs than the option's fastest useful count (F02: time saved that does not pay),
+    and the list then says what the headline says."""
+    n = rec.verdict.gpus
+    proj, costs = rec.projection, rec.costs
+    out = []
+    for o in options:
+        if o.applied and n != o.gpus and rec.verdict.runnable and n in proj.gpus:
+            i = proj.at(n)
+            hours = proj.run_hours[i]
+            cost = costs.cost_per_run[costs.gpus.index(n)] \
+                if costs.mode_priced and n in costs.gpus else None
+            o = o.model_copy(update={"gpus": n, "nodes": proj.nodes[i], "run_hours": hours,
+                                     "speedup": o.speedup * o.run_hours / hours,
+                                     "cost_per_run": cost, "fastest_gpus": o.gpus,
+                                     "fastest_run_hours": o.run_hours})
+        out.append(o)
+    return out
 
 
 @dataclass(frozen=True)
@@ -113,7 +135,8 @@ class Resting:
 
 
 def resting_on(profile: Profile, counts: list[int] | None = None,
-               lang: str | None = None, *, listed: bool = True) -> Resting:
+               lang: str | None = None, pricing: Pricing = Pricing(), *,
+               listed: bool = True) -> Resting:
     """The projection ``recommend`` weighs (``considered``) and, when a setup change fits the
     user's machine where the profile as given does not (well), the change's (issue 17: a
     setting change that fits here comes before more machines). ``advisor.compare`` evaluates
@@ -122,9 +145,9 @@ def resting_on(profile: Profile, counts: list[int] | None = None,
     machines the profile as given would need are not searched when a change is applied)."""
     if listed:
         projection, larger = considered(profile, counts)
-        setups = setups_that_fit(profile, projection, larger, lang)  # priced as the profile says
+        setups = setups_that_fit(profile, projection, larger, lang, pricing)
     else:
-        projection, larger, setups = _applied_first(profile, counts, lang)
+        projection, larger, setups = _applied_first(profile, counts, lang, pricing)
     applied = next((o for o in setups.options if o.applied), None)
     if setups.applied is None or applied is None:
         return Resting(profile, projection, larger, setups.options)
@@ -132,8 +155,8 @@ def resting_on(profile: Profile, counts: list[int] | None = None,
     return Resting(setups.applied, projection, larger, setups.options, applied)
 
 
-def _applied_first(profile: Profile, counts: list[int] | None, lang: str | None
-                   ) -> tuple[Projection, Beyond, Setups]:
+def _applied_first(profile: Profile, counts: list[int] | None, lang: str | None,
+                   pricing: Pricing) -> tuple[Projection, Beyond, Setups]:
     """``considered`` and the setup change chosen, without the search for more machines
     (``beyond``) when nothing fits the profile's own counts and a change that fits is chosen:
     the verdict then rests on the change, and only a listed "more machines" would read that
@@ -142,11 +165,12 @@ def _applied_first(profile: Profile, counts: list[int] | None, lang: str | None
     base = projection_for(profile, counts)
     own_counts = max(base.gpus) >= profile.hardware.total_gpus
     if own_counts and not any(base.fits) and needs_setups(profile, base):
-        setups = setups_that_fit(profile, base, NOTHING, lang, listed=False)
+        setups = setups_that_fit(profile, base, NOTHING, lang, pricing, listed=False)
         if setups.applied is not None:
             return base, NOTHING, setups
     projection, larger = extended(profile, base)
-    return projection, larger, setups_that_fit(profile, projection, larger, lang, listed=False)
+    return projection, larger, setups_that_fit(profile, projection, larger, lang, pricing,
+                                               listed=False)
 
 
 def _projected_count(projection: Projection, wanted: int) -> int:
