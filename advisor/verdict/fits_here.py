@@ -38,7 +38,6 @@ from advisor.profile import (
     Task,
 )
 from advisor.profile.market import MARKET_CURRENCY, profile_market
-from advisor.scaling import project
 from advisor.scaling.layouts.cluster import peak_tflops
 from advisor.scaling.project import reference_s_per_token
 from advisor.scaling.result import Projection
@@ -53,6 +52,7 @@ from advisor.verdict.setting_changes import (
     checkpointing_changes,
     other_changes,
 )
+from advisor.verdict.shared_projections import project_shared
 
 POOR_EFFICIENCY = 0.5  # the own GPUs give less than half their compute (speed-up / N)
 CLEARLY_FASTER = 0.9  # a change replaces a poor fit when its run takes under 90 % as long
@@ -99,21 +99,33 @@ def needs_setups(profile: Profile, projection: Projection) -> bool:
 
 
 def setups_that_fit(profile: Profile, projection: Projection, larger: Beyond,
-                    lang: str | None = None, pricing: Pricing = Pricing()) -> Setups:
-    """The setups listed before more machines, and the one the verdict rests on."""
+                    lang: str | None = None, pricing: Pricing = Pricing(), *,
+                    listed: bool = True) -> Setups:
+    """The setups listed before more machines, and the one the verdict rests on.
+
+    ``listed`` False: only the one the verdict rests on, priced as when listed (the only
+    option then in ``options``). What can never be chosen is not searched and nothing else
+    is priced: rented cards and more machines do not fit here, and a change of method is
+    chosen only when no setting change fits here and the profile fits none of its own
+    counts (``_chosen``). ``advisor.compare`` shows each option's verdict, not its list."""
     if not needs_setups(profile, projection):
         return NONE
     total = profile.hardware.total_gpus
     counts = sorted({1, total, *(n for n in projection.gpus if n <= total)})
+    fits_own = any(ok for n, ok in zip(projection.gpus, projection.fits, strict=True)
+                   if n <= total)
     options: list[SetupOption] = []
-    applied: dict[str, Profile] = {}
+    found_by_id: dict[str, _Found] = {}
 
     def keep(change: Change) -> bool:
-        found = _own(change, profile, counts, lang, pricing)
+        if not listed and change.kind == "method" and (
+                fits_own or any(o.fits_here for o in options)):
+            return False  # a setting change, or none, is chosen before it
+        found = _own(change, profile, counts, lang, pricing, priced=listed)
         if found is not None:
-            options.append(found[0])
-            applied[found[0].id] = found[1]
-        return found is not None and found[0].kind != "host_memory"
+            options.append(found.option)
+            found_by_id[found.option.id] = found
+        return found is not None and found.option.kind != "host_memory"
 
     for change in checkpointing_changes(profile):
         keep(change)
@@ -126,33 +138,58 @@ def setups_that_fit(profile: Profile, projection: Projection, larger: Beyond,
             keep(change.with_checkpointing())
         elif change.kind == "method" and not full:  # adapters often run faster recomputed
             keep(change.with_checkpointing())  # on more GPUs (no pipeline split)
-    rented = _rented(profile, lang, pricing)
-    if rented is not None:
-        options.append(rented)
-    more = _more_machines(profile, projection, larger, lang, pricing)
-    if more is not None:
-        options.append(more)
-    if 1 in projection.gpus:  # one measure for all: the training as configured on one GPU
-        base = projection.run_hours[projection.at(1)]
-        options = [o.model_copy(update={"speedup": base / o.run_hours}) for o in options]
+    if listed:
+        rented = _rented(profile, lang, pricing)
+        if rented is not None:
+            options.append(rented)
+        more = _more_machines(profile, projection, larger, lang, pricing)
+        if more is not None:
+            options.append(more)
+    options = _one_measure(projection, options)
     options.sort(key=lambda o: (_ORDER[o.kind], o.run_hours))
     chosen = _chosen(profile, projection, options)
     if chosen is None:
-        return Setups(options)
+        return Setups(options if listed else [])
+    if not listed:  # the one shown, priced as the list prices it
+        found = found_by_id[chosen.id]
+        options = _one_measure(projection, [found.priced(lang, pricing)])
     options = [o.model_copy(update={"applied": o.id == chosen.id}) for o in options]
-    return Setups(options, applied[chosen.id])
+    return Setups(options, found_by_id[chosen.id].profile)
+
+
+def _one_measure(projection: Projection, options: list[SetupOption]) -> list[SetupOption]:
+    """Every option's speed-up over the training as configured on one GPU."""
+    if 1 not in projection.gpus:
+        return options
+    base = projection.run_hours[projection.at(1)]
+    return [o.model_copy(update={"speedup": base / o.run_hours}) for o in options]
+
+
+@dataclass(frozen=True)
+class _Found:
+    """A change that runs on the user's machine: its option, its profile and projection."""
+
+    option: SetupOption
+    profile: Profile
+    projection: Projection
+
+    def priced(self, lang: str | None, pricing: Pricing) -> SetupOption:
+        o = self.option
+        return _option(o.id, o.kind, o.label, o.change, o.trade_off, self.profile,
+                       self.projection, o.gpus, o.fits_here, lang, pricing)
 
 
 def _projected(profile: Profile, counts: list[int]) -> Projection | None:
     try:
-        return project(profile, counts)
+        return project_shared(profile, counts)
     except (InputError, ValueError):
         return None
 
 
 def _own(change: Change, profile: Profile, counts: list[int], lang: str | None,
-         pricing: Pricing) -> tuple[SetupOption, Profile] | None:
-    """``change`` on the user's own GPUs: where it fits, the fewest GPUs giving its speed."""
+         pricing: Pricing, *, priced: bool = True) -> _Found | None:
+    """``change`` on the user's own GPUs: where it fits, the fewest GPUs giving its speed
+    (``priced`` False: its cost per run left out)."""
     try:
         changed = _retimed(profile, change.apply(profile))
     except ValueError:  # the change cannot be set on this profile
@@ -167,9 +204,10 @@ def _own(change: Change, profile: Profile, counts: list[int], lang: str | None,
         if n is None or not change.training.get("offload"):
             return None
         kind = "host_memory"  # fits the GPUs, not the machine's RAM
-    return _option(change.id, kind, change.label, change.change, change.trade_off, changed,
-                   proj, n, n <= profile.hardware.total_gpus and kind != "host_memory",
-                   lang, pricing), changed
+    option = _option(change.id, kind, change.label, change.change, change.trade_off, changed,
+                     proj, n, n <= profile.hardware.total_gpus and kind != "host_memory",
+                     lang, pricing, priced=priced)
+    return _Found(option, changed, proj)
 
 
 def _retimed(profile: Profile, changed: Profile) -> Profile:
@@ -204,16 +242,19 @@ def _host_short(proj: Projection, profile: Profile) -> int | None:
 
 def _option(oid: str, kind: str, label: Text, change: Text, trade_off: Text,
             profile: Profile, proj: Projection, n: int, here: bool,
-            lang: str | None, pricing: Pricing) -> SetupOption:
+            lang: str | None, pricing: Pricing, *, priced: bool = True) -> SetupOption:
     i = proj.at(n)
-    costs = estimate_costs(profile, proj, lang=lang, currency=pricing.currency,
-                           market=pricing.market)
-    cost = costs.cost_per_run[costs.gpus.index(n)] if costs.mode_priced \
-        and n in costs.gpus else None
+    cost, currency = None, ""
+    if priced:
+        costs = estimate_costs(profile, proj, lang=lang, currency=pricing.currency,
+                               market=pricing.market)
+        cost = costs.cost_per_run[costs.gpus.index(n)] if costs.mode_priced \
+            and n in costs.gpus else None
+        currency = costs.currency
     return SetupOption(id=oid, kind=kind, label=label, change=change, trade_off=trade_off,
                        gpus=n, nodes=proj.nodes[i], fits_here=here,
                        speedup=proj.speedup[i], run_hours=proj.run_hours[i],
-                       cost_per_run=cost, currency=costs.currency)
+                       cost_per_run=cost, currency=currency)
 
 
 def _rent_gpu(profile: Profile, market: Market | str | None) -> str | None:

@@ -23,7 +23,7 @@ from advisor.profile.labels import PARALLELISM as PARALLELISM_LABEL
 from advisor.scaling.project import machine_assumptions
 from advisor.scaling.result import Projection
 from advisor.text.i18n import Text
-from advisor.verdict.beyond import NOTHING, Beyond, considered
+from advisor.verdict.beyond import NOTHING, Beyond, considered, extended
 from advisor.verdict.conflict_policy import (
     SLOTS,
     Count,
@@ -37,7 +37,8 @@ from advisor.verdict.conflict_policy import (
 from advisor.verdict.count_guard import Lowered, as_fast_smaller
 from advisor.verdict.engine import Firing, RuleEngine, default_engine
 from advisor.verdict.facts import base_facts, setup_facts, verdict_facts
-from advisor.verdict.fits_here import Pricing, setups_that_fit
+from advisor.verdict.fits_here import Pricing, Setups, needs_setups, setups_that_fit
+from advisor.verdict.projection_for import projection_for
 from advisor.verdict.result import (
     Advice,
     Pitfall,
@@ -46,6 +47,7 @@ from advisor.verdict.result import (
     TraceEntry,
     Verdict,
 )
+from advisor.verdict.shared_projections import sharing_projections
 
 RATING_LABEL = {  # the article's own words (glossary)
     "not_worth_it": Text(en="Not worth it", zh="不划算"),
@@ -88,8 +90,9 @@ def recommend(profile: Profile, *, gpus: list[int] | None = None, hardware: Any 
     (default: the profile's) pick and show the prices; ``lang`` changes no number."""
     # F30: with measurements, their speed-ups (the same curve `project` and `costs` show)
     # F24: when nothing considered fits, machines like this one until it does
-    rests = resting_on(profile, sorted(set(gpus) | {1}) if gpus else None, lang,
-                       Pricing(currency, market))
+    with sharing_projections():  # the setup change chosen is projected once
+        rests = resting_on(profile, sorted(set(gpus) | {1}) if gpus else None, lang,
+                           Pricing(currency, market))
     costs = estimate_costs(rests.profile, rests.projection, lang=lang, currency=currency,
                            market=market)
     rec = recommend_from(rests.profile, rests.projection, costs, hardware=hardware,
@@ -132,18 +135,42 @@ class Resting:
 
 
 def resting_on(profile: Profile, counts: list[int] | None = None,
-               lang: str | None = None, pricing: Pricing = Pricing()) -> Resting:
+               lang: str | None = None, pricing: Pricing = Pricing(), *,
+               listed: bool = True) -> Resting:
     """The projection ``recommend`` weighs (``considered``) and, when a setup change fits the
     user's machine where the profile as given does not (well), the change's (issue 17: a
     setting change that fits here comes before more machines). ``advisor.compare`` evaluates
-    its options through this too, so their figures are ``recommend``'s."""
-    projection, larger = considered(profile, counts)
-    setups = setups_that_fit(profile, projection, larger, lang, pricing)
+    its options through this too, so their figures are ``recommend``'s; it shows no list of
+    setups (``listed`` False: ``options`` holds only the change applied, if any, and the
+    machines the profile as given would need are not searched when a change is applied)."""
+    if listed:
+        projection, larger = considered(profile, counts)
+        setups = setups_that_fit(profile, projection, larger, lang, pricing)
+    else:
+        projection, larger, setups = _applied_first(profile, counts, lang, pricing)
     applied = next((o for o in setups.options if o.applied), None)
     if setups.applied is None or applied is None:
         return Resting(profile, projection, larger, setups.options)
     projection, larger = considered(setups.applied, counts)
     return Resting(setups.applied, projection, larger, setups.options, applied)
+
+
+def _applied_first(profile: Profile, counts: list[int] | None, lang: str | None,
+                   pricing: Pricing) -> tuple[Projection, Beyond, Setups]:
+    """``considered`` and the setup change chosen, without the search for more machines
+    (``beyond``) when nothing fits the profile's own counts and a change that fits is chosen:
+    the verdict then rests on the change, and only a listed "more machines" would read that
+    search. The choice reads the own counts alone (``setups_that_fit``), where the widened
+    projection and this one agree: nothing fits there (fitting is each count's memory)."""
+    base = projection_for(profile, counts)
+    own_counts = max(base.gpus) >= profile.hardware.total_gpus
+    if own_counts and not any(base.fits) and needs_setups(profile, base):
+        setups = setups_that_fit(profile, base, NOTHING, lang, pricing, listed=False)
+        if setups.applied is not None:
+            return base, NOTHING, setups
+    projection, larger = extended(profile, base)
+    return projection, larger, setups_that_fit(profile, projection, larger, lang, pricing,
+                                               listed=False)
 
 
 def _projected_count(projection: Projection, wanted: int) -> int:
