@@ -17,7 +17,8 @@ from advisor.files.json_text import dumps_strict
 from advisor.profile import Alternative, EconomicsSpec
 from advisor.scaling import project
 from advisor.verdict import recommendation
-from advisor.verdict.recommendation import recommend, resting_on
+from advisor.verdict.recommendation import recommend
+from advisor.verdict.resting import resting_on
 from advisor.verdict.shared_projections import (
     NOT_PROJECTED,
     project_shared,
