@@ -23,7 +23,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT = ("projection_latency", "recommend_latency")
-KEYS = ("data-parallel", "layout", "all ", "all profiles", "best round", "budget")
+KEYS = ("data-parallel", "layout", "all ", "all profiles", "best round", "budget",
+        "figures,", "verdicts=True", "of which", "load average")
 
 
 def _checkout(rev: str, into: Path) -> Path:

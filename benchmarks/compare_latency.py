@@ -15,13 +15,17 @@ call first (catalogs, parameters and the rule base load once per process).
 Then the same for a large language model (examples/plan-7b-on-one-8xh100.yaml, a 7B model
 planned from its size on 8 x H100, rented) with its ten default options (more machines, the
 same GPUs rented, the US market's ready setups): its projections take the layout engine
-(TP x PP x DP per count) and the search for where the model first fits (``considered``),
-several projections per option. Exits 1 when either median of the figures exceeds the budget.
+(TP x PP x DP per count), the search for where the model first fits (``considered``) and,
+on the workstations that cannot hold it, the search for a setting change that fits
+(``resting_on``), several projections per option, each distinct one computed once per
+comparison (``advisor.verdict.shared_projections``). Prints the load average at the start
+and the end. Exits 1 when either median of the figures exceeds the budget.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -53,6 +57,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=30)
     args = parser.parse_args()
+    print("load average (1, 5, 15 min) at the start: "
+          + ", ".join(f"{x:.2f}" for x in os.getloadavg()))
     start = time.perf_counter()
     from advisor.catalog.profile_check import load_profile
     from advisor.compare import compare, options_for
@@ -85,6 +91,8 @@ def main() -> int:
     print(f"{'building the 10 options from the specs':<52} {statistics.median(build):8.1f} "
           f"{_p95(build):8.1f}")
     llm = _large_model(args.repeat)
+    print("load average (1, 5, 15 min) at the end: "
+          + ", ".join(f"{x:.2f}" for x in os.getloadavg()))
     print(f"\nbudget {BUDGET_MS:.0f} ms median for the figures -> data-parallel: "
           f"{'ok' if median <= BUDGET_MS else 'OVER'}, large model (layouts): "
           f"{'ok' if llm <= BUDGET_MS else 'OVER'}")
@@ -106,15 +114,32 @@ def _large_model(repeat: int) -> float:
           f"{len(options)} options, {points} GPU counts, 1 to {largest} GPUs")
     figures = _ms(lambda: compare(profile, options, verdicts=False), repeat)
     cpu = _ms(lambda: compare(profile, options, verdicts=False), repeat, time.process_time)
+    verdicts = _ms(lambda: compare(profile, options, verdicts=True), repeat)
+    verdicts_cpu = _ms(lambda: compare(profile, options, verdicts=True), repeat,
+                       time.process_time)
     median = statistics.median(figures)
     print(f"{'figures, front, dominance, answers (verdicts=False)':<52} {median:8.1f} "
           f"{_p95(figures):8.1f} {statistics.median(cpu):8.1f}")
+    print(f"{'with every option rule verdict (verdicts=True)':<52} "
+          f"{statistics.median(verdicts):8.1f} {_p95(verdicts):8.1f} "
+          f"{statistics.median(verdicts_cpu):8.1f}")
     # of which: each option's projection (``considered``) and costs, as recommend makes them
     from advisor.catalog import load_catalog
     from advisor.compare.evaluate import evaluate
 
+    try:  # as compare evaluates them (code before the shared projections: one by one)
+        from advisor.verdict.shared_projections import sharing_projections
+    except ImportError:
+        from contextlib import nullcontext as sharing_projections
+
     catalog = load_catalog()
-    alone = _ms(lambda: [evaluate(o, catalog, result.currency) for o in options], repeat)
+
+    def projections_and_costs() -> None:
+        with sharing_projections():
+            for o in options:
+                evaluate(o, catalog, result.currency)
+
+    alone = _ms(projections_and_costs, repeat)
     part = "  of which each option's projection and costs"
     print(f"{part:<52} {statistics.median(alone):8.1f} {_p95(alone):8.1f}")
     return median

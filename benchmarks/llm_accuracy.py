@@ -12,6 +12,8 @@
    fixed global batch, data-parallel growth, Megatron 2019's weak scaling), also left out.
 3. Memory: every fit / out-of-memory claim of ``benchmarks/llm_claims.py`` and the measured GB.
 4. Recomputation cost: Korthikanti et al. 2022 Table 4 (per-layer time of the 22B model).
+   Megatron-LM 2019's weak- and strong-scaling tables are reported beside the ratios, not
+   scored (``benchmarks/llm_megatron2019.py``).
 5. llm-analysis at its ``flops_efficiency`` 0.5 on the same points and layouts, when installed
    (``pip install llm-analysis``; the column is skipped otherwise).
 """
@@ -37,6 +39,7 @@ from benchmarks.fit_llm import fit, training_points
 from benchmarks.fit_llm import write as write_band
 from benchmarks.llm_claims import Claim, claims
 from benchmarks.llm_claims import check_against_csv as check_claims
+from benchmarks.llm_megatron2019 import section as megatron2019_section
 from benchmarks.llm_points import DATA, Point, check_against_csv, cluster, points
 from benchmarks.llm_predict import predict
 
@@ -79,7 +82,7 @@ def ratio_cases(by_key: dict[str, Point]) -> list[RatioCase]:
                          k8.tokens_per_s_per_gpu() / k1.tokens_per_s_per_gpu()))
     one = by_key["megatron2019-1.2B-1gpu"]
     for key, note in (("megatron2019-8.3B-tp8", "weak scaling 1.2B -> 8.3B, 77 % of linear"),
-                      ("megatron2019-8.3B-512", "weak scaling to 512 GPUs, 74 %")):
+                      ("megatron2019-8.3B-512", "weak scaling to 512 GPUs, Figure 5's 74 %")):
         out.append(RatioCase(key + " / 1", one, by_key[key],
                              by_key[key].tokens_per_s_per_gpu() / one.tokens_per_s_per_gpu(),
                              note))
@@ -214,6 +217,7 @@ def main() -> None:
         rs.append(f"- llm-analysis: MAPE {np.mean(r_base):.1%} (it has no communication: "
                   "per-GPU throughput changes only with the micro-batches)")
     lines += [""] + rs
+    lines += megatron2019_section(q, held.get("shoeybi2019"))
     # memory
     check_claims(cl := claims())
     usable = load_params().memory_usable_fraction

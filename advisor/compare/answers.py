@@ -25,7 +25,11 @@ def _label(entry: Entry, labels: dict[str, Text]) -> Text:
 
 
 def answers(front: Sequence[Entry], labels: dict[str, Text], currency: str, *,
-            deadline_days: float | None, budget: float | None, valued: bool) -> list[Answer]:
+            deadline_days: float | None, budget: float | None, valued: bool,
+            baseline: Entry | None = None) -> list[Answer]:
+    """``baseline``: what the net values are measured against (the comparison's baseline,
+    the user's setup at its fewest GPUs that can run the job), named in the net value's
+    answer, as each option's own verdict names its own (one GPU of that option)."""
     out: list[Answer] = []
     if not front:
         none = Text(en="no option can run this job at a known price",
@@ -66,11 +70,25 @@ def answers(front: Sequence[Entry], labels: dict[str, Text], currency: str, *,
             best = max(scored, key=lambda e: (round(e[1].net_value_per_month or 0.0, 6),
                                               -e[1].cost_per_month))
             value = money(best[1].net_value_per_month or 0.0, currency)
+            base = _against(baseline, labels)
             out.append(Answer(key="net_value", point=best[0], why=_says(
-                best, labels, currency, f"the best net value ({value} a month: time saved "
-                                        "less the extra cost)",
-                f"净收益最高（每月 {value}：省下时间的价值减去多花的钱）")))
+                best, labels, currency, f"the best net value ({value} a month over {base.en}: "
+                                        "time saved less the extra cost)",
+                f"净收益最高（相对{base.zh}，每月 {value}：省下时间的价值减去多花的钱）")))
     return out
+
+
+def _against(entry: Entry | None, labels: dict[str, Text]) -> Text:
+    """What net values are measured against, inside a sentence: "your setup (4 × RTX 4090,
+    own) at 1 GPU", "你的配置（4 × RTX 4090，自建）的单卡"."""
+    if entry is None:
+        return Text(en="the baseline", zh="基准配置")
+    ref = entry[0]
+    name = labels[ref.option]
+    en = name.en[0].lower() + name.en[1:] if name.en.startswith("Your ") else name.en
+    gpus_en = "1 GPU" if ref.gpus == 1 else f"{ref.gpus} GPUs"
+    gpus_zh = "单卡" if ref.gpus == 1 else f"{ref.gpus} 卡"
+    return Text(en=f"{en} at {gpus_en}", zh=f"{name.zh}的{gpus_zh}")
 
 
 def _says(entry: Entry, labels: dict[str, Text], currency: str, en: str, zh: str) -> Text:

@@ -2,10 +2,12 @@
 have, on time per run and money a month; the Pareto front; the answers.
 
 Every option is a whole profile (``advisor.compare.options``); its figures are those
-``recommend`` gives for it. Net values share one baseline, the user's setup at its fewest GPUs
-that can run the job, so they can be compared across options; the value of time comes from the
-user's profile (``economics.time_value``, ``value_per_day``), as do the deadline and the
-monthly budget.
+``recommend`` gives for it, each distinct projection computed once per comparison
+(``advisor.verdict.shared_projections``). Net values share one baseline, the user's setup at
+its fewest GPUs that can run the job, so they can be compared across options, and the answer
+names it; an option's own verdict measures against one GPU of that option and says so (the
+``net_value_base`` fact). The value of time comes from the user's profile
+(``economics.time_value``, ``value_per_day``), as do the deadline and the monthly budget.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from advisor.costs.model import meets_deadline, time_value_per_month
 from advisor.files.errors import InputError
 from advisor.profile import Currency, Market, Profile, TimeValue
 from advisor.text.i18n import Text
+from advisor.verdict.shared_projections import sharing_projections
 
 
 def options_for(profile: Profile, *, specs: Sequence[str] = (), setups: Sequence[str] = (),
@@ -68,7 +71,8 @@ def compare(profile: Profile, options: Sequence[Option] | None = None, *,
     if options is None:
         options = options_for(profile, specs=specs, setups=setups, market=where,
                               catalog=catalog)
-    evaluated = [evaluate(o, catalog, out_currency) for o in options]
+    with sharing_projections():  # options with the same hardware ask the same questions
+        evaluated = [evaluate(o, catalog, out_currency) for o in options]
     results = [option_result(ev) for ev in evaluated]
     baseline = _baseline(results)
     _value_and_limits(profile, results, baseline, catalog, given_in, out_currency)
@@ -89,7 +93,9 @@ def compare(profile: Profile, options: Sequence[Option] | None = None, *,
         catalog.convert(eco.monthly_budget, given_in, out_currency)
     valued = eco.time_value not in (None, TimeValue.none) and (eco.value_per_day or 0) > 0
     found = find_answers(entries, labels, out_currency, deadline_days=eco.deadline_days,
-                         budget=budget, valued=valued)
+                         budget=budget, valued=valued,
+                         baseline=None if baseline is None else (baseline,
+                                                                 _at(results, baseline)))
     return Comparison(currency=out_currency, market=where.value, options=results, front=refs,
                       answers=found, baseline=baseline, notes=_notes(evaluated),
                       price_warnings=_stale(evaluated))

@@ -34,9 +34,9 @@ class Evaluated:
 def evaluate(option: Option, catalog: Catalog, currency: str) -> Evaluated:
     """The projection and costs ``recommend(option.profile, currency=currency)`` shows (with
     the setup change its verdict rests on, when one fits that option's machine: issue 17)."""
-    from advisor.verdict.recommendation import resting_on
+    from advisor.verdict.resting import resting_on
 
-    rests = resting_on(option.profile)
+    rests = resting_on(option.profile, listed=False)  # the verdict's change, not the list
     costs = estimate_costs(rests.profile, rests.projection, currency=currency, catalog=catalog)
     return Evaluated(option, rests.projection, costs, rests.larger, rests)
 

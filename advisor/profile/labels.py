@@ -90,6 +90,12 @@ INPUT_PIPELINE = {
 }
 
 # fact name (advisor.verdict.facts) -> its label table
+# What a verdict's net value is measured against (the cost model's baseline: F02)
+NET_VALUE_BASE = {
+    "one_gpu": Text(en="one GPU of this setup", zh="本配置单卡"),
+    "fewest_that_run": Text(en="the fewest GPUs of this setup that can run it",
+                            zh="本配置能跑起来的最少卡数"),
+}
 BY_FACT: dict[str, dict[str, Text]] = {
     "task": TASK,
     "time_value": TIME_VALUE,
@@ -102,6 +108,7 @@ BY_FACT: dict[str, dict[str, Text]] = {
     "verdict_projected_parallelism": PARALLELISM,
     "verdict_parallelism": PARALLELISM,
     "user_parallelism": PARALLELISM,
+    "net_value_base": NET_VALUE_BASE,
 }
 
 

@@ -163,6 +163,11 @@ FACTS: dict[str, FactSpec] = {
     # a month, at best_value_gpus, vs one GPU; unknown (absent) when renting is the mode and no
     # cloud price is known: the figures would hold only the one-off move, not a price
     "net_value_best": _n("float", -1e12, 1e12, optional=True),
+    # what net_value_best and net_value_near_best are measured against (the cost model's
+    # baseline): one GPU of this setup when one can run the job, else the fewest GPUs of it
+    # that can. Rule messages quote it with the value, so a verdict never reads as measured
+    # against something else (a comparison measures against the user's setup)
+    "net_value_base": _s("one_gpu", "fewest_that_run"),
     "breakeven_months": _n("float", 0, 10_000, optional=True),
     "breakeven_hours_per_month": _n("float", 0, 1_000_000, optional=True),
     # both sides priced, yet owning never beats renting within a month's 730 h (F31)

@@ -85,6 +85,7 @@ FACT_NAMES: dict[str, Text] = {
     "best_value_gpus": T("best-value GPU count", "性价比最高的卡数"),
     "deadline_gpus": T("fewest GPUs for the deadline", "赶上截止时间的最少卡数"),
     "net_value_best": T("net value a month at the best count", "最佳卡数下的每月净收益"),
+    "net_value_base": T("what the net value is measured against", "净收益的比较基准"),
     "breakeven_months": T("buy-vs-rent break-even (months)", "自建回本月数"),
     "breakeven_hours_per_month": T("owning wins above (hours a month)",
                                    "每月超过多少小时自建更划算"),

@@ -120,7 +120,7 @@ def layout_projection(profile: Profile, counts: list[int], gpu: GpuSpec, links: 
         memory_per_gpu_gb=np.round(memory, 2).tolist(), fits=fits,
         parallelism=[c.layout.family for c in curve.choices],
         single_gpu_fits=bool(fits[counts.index(1)]) if 1 in counts
-        else bool(curve.reference.memory_gb <= curve.usable_gb),
+        else bool(curve.reference.needed_gb <= curve.usable_gb),
         notes=[t.en for t in out_notes], notes_zh=[t.zh for t in out_notes],
         samples_per_s_per_gpu=_r(tokens / seq), tokens_per_s_per_gpu=_r(tokens),
         tflops_per_gpu=_r(tflops), mfu=_r(tflops / curve.cluster.peak_tflops, 4),
@@ -167,7 +167,7 @@ def _layout_notes(profile: Profile, curve: LayoutCurve, counts: list[int],
         notes.append(NOTE_MEASURED_FITS.format(batch=profile.training.batch_per_gpu,
                                                need=curve.estimated_one_gpu_gb,
                                                usable=curve.usable_gb))
-    if curve.reference.memory_gb > curve.usable_gb:
+    if curve.reference.needed_gb > curve.usable_gb:
         hours = one_gpu_hours(profile, curve.reference_tokens_per_s / s.sequence) \
             if profile.training.planned_from_size else profile.run_hours_one_gpu
         if hours:

@@ -5,9 +5,15 @@ its element-wise work at the memory bandwidth (a roofline per kind of work, as C
 llm-analysis split it):
 
 * matmuls (the layers' weight matrices, the attention core, the output layer): hardware FLOPs
-  / (peak x MAMF share of the generation x ``gemm_share`` x d / (d + ``gemm_half_width``)),
-  with d = h / t the per-GPU matrix width: narrow tensor-parallel slices run matmuls less
-  efficiently;
+  / (peak x MAMF share of the generation x ``gemm_share`` x the product's efficiency
+  1 / (1 + d0 (1/M + 1/K + 1/N))), with M x K x N the matrices one GPU multiplies (M the
+  micro-batch's tokens; K and N the width h, the MLP width f or their tensor-parallel slices
+  h/t, f/t) and d0 = ``gemm_half_width``: each operand and the result move bytes in
+  proportion to 1 / (one dimension) per FLOP, so a narrow slice costs what it costs in the
+  one product where it is narrow, not in all four (a slice h/t is the output width of QKV
+  and the inner width of the attention output, while the MLP products keep h on one side).
+  The attention core's products stream Q, K and V over the s positions (1 / (1 + 2 d0 / s));
+  their s x s result is the scores' traffic below, or stays on chip (flash);
 * element-wise work (layer norms, activation functions, dropout, residual adds, soft-max):
   ``activation_traffic`` bytes moved per byte of activations the layer keeps, per pass, at the
   memory bandwidth; a standard attention kernel also streams its s x s scores
@@ -72,11 +78,35 @@ def mamf_fraction() -> dict[str, float]:
     return {k: float(v) for k, v in _raw().get("mamf_fraction", {}).items()}
 
 
-def matmul_tflops(cluster: Cluster, width: np.ndarray, q: LlmParams) -> np.ndarray:
-    """Sustained matmul TFLOP/s for per-GPU matrices ``width`` columns wide."""
+def wide_matmul_tflops(cluster: Cluster, q: LlmParams) -> float:
+    """Sustained matmul TFLOP/s of wide matrices: peak x MAMF share x ``gemm_share``."""
     table = mamf_fraction()
     share = table.get(cluster.generation, table.get("unknown", 0.8))
-    return cluster.peak_tflops * share * q.gemm_share * width / (width + q.gemm_half_width)
+    return cluster.peak_tflops * share * q.gemm_share
+
+
+def gemm_efficiency(rows: np.ndarray | float, inner: np.ndarray | float,
+                    cols: np.ndarray | float, q: LlmParams) -> np.ndarray:
+    """Share of the wide-matrix rate that (rows x inner) @ (inner x cols) reaches. Each
+    operand and the result move bytes in proportion to 1 / (one of the dimensions) per FLOP,
+    so a narrow dimension costs the same whichever it is: 1 / (1 + d0 (1/M + 1/K + 1/N)),
+    d0 = ``gemm_half_width`` (one narrow width d alone: d / (d + d0))."""
+    return 1.0 / (1.0 + q.gemm_half_width * (1.0 / rows + 1.0 / inner + 1.0 / cols))
+
+
+def _weight_inverse_widths(shape: ModelShape) -> tuple[float, float]:
+    """(a, b) such that one layer's weight products on a tensor-parallel rank of degree t
+    take 1 + d0 (1/M + a + b t) times their wide-matrix time. Megatron's split: QKV
+    (h x 3h/t) and the first MLP matrix (h x f/t) by columns, the attention output (h/t x h)
+    and the second MLP matrix (f/t x h) by rows; 1 / efficiency is linear in the inverse
+    widths, so the FLOP-weighted time of the four is that of their weighted inverse widths."""
+    h = float(shape.hidden)
+    ffn = max((shape.layer_params - 4.0 * h * h) / (2.0 * h), h)
+    # (FLOP weight, inverse width kept whole, inverse width sliced per rank)
+    parts = ((3.0 * h * h, 1.0 / h, 1.0 / (3.0 * h)), (h * h, 1.0 / h, 1.0 / h),
+             (h * ffn, 1.0 / h, 1.0 / ffn), (h * ffn, 1.0 / h, 1.0 / ffn))
+    total = sum(w for w, _, _ in parts)
+    return (sum(w * a for w, a, _ in parts) / total, sum(w * b for w, _, b in parts) / total)
 
 
 def compute_per_micro_batch_s(shape: ModelShape, c: Candidates, cluster: Cluster,
@@ -96,8 +126,6 @@ def compute_per_micro_batch_s(shape: ModelShape, c: Candidates, cluster: Cluster
     attention_passes = np.where(c.checkpointing != CK_NONE, 4.0, 3.0)
     weights, attention, output = (f * tokens for f in shape.forward_flops_per_token())
     adapters = 3.0 * weights * states.trainable_fraction if frozen else 0.0
-    layer_flops = (weights * weight_passes + adapters + attention * attention_passes) \
-        / shape.layers / t
     output_flops = (2.0 if frozen else 3.0) * output / t
     kept = layer_activation_bytes(shape, c, cluster, False)
     scores = layer_activation_bytes(shape, c, cluster, True) - kept
@@ -108,10 +136,21 @@ def compute_per_micro_batch_s(shape: ModelShape, c: Candidates, cluster: Cluster
         layer_bytes = layer_bytes + states.dequant_bytes * shape.layer_params / t * weight_passes
     # the loss: soft-max of the fp32 logits forward, its gradient backward
     output_bytes = 2.0 * q.activation_traffic * 4.0 * tokens * shape.vocab / t
-    width = matmul_tflops(cluster, shape.hidden / t, q) * 1e12
+    # seconds per FLOP: the wide-matrix rate x each product's 1 + d0 (1/M + 1/K + 1/N)
+    per_flop = 1.0 / (wide_matmul_tflops(cluster, q) * 1e12)
+    d0 = q.gemm_half_width
+    inv_whole, inv_sliced = _weight_inverse_widths(shape)
+    inv_tokens = 1.0 / tokens
+    weight_s = per_flop * (1.0 + d0 * (inv_tokens + inv_whole + inv_sliced * t))
+    # the attention core's products stream Q, K, V over the s positions; their s x s result
+    # is the scores' traffic (below) or stays on chip (flash)
+    attention_s = per_flop * (1.0 + 2.0 * d0 / shape.sequence)
+    output_s_per_flop = per_flop / gemm_efficiency(tokens, shape.hidden, shape.vocab / t, q)
     bandwidth = cluster.memory_bandwidth_gbs * 1e9
-    layer_s = layer_flops / width + layer_bytes / bandwidth
-    output_s = output_flops / width + output_bytes / bandwidth
+    layer_s = (((weights * weight_passes + adapters) * weight_s
+                + attention * attention_passes * attention_s) / (shape.layers * t)
+               + layer_bytes / bandwidth)
+    output_s = output_flops * output_s_per_flop + output_bytes / bandwidth
     whole = shape.layers * layer_s + output_s
     as_is = np.ceil(shape.layers / c.pp) * layer_s + output_s  # the output on the last stage
     moved = np.ceil((shape.layers + output_s / layer_s) / c.pp) * layer_s  # layers moved off

@@ -21,6 +21,11 @@ NOTE_ADAPTERS = Text(
     zh="{method}：秩为 {rank} 的适配器加在各层 {share:.0%} 的权重矩阵上，训练 {adapters} 百万个参数"
        "（模型的 {frac:.2%}）：只有它们有梯度和优化器状态，也只同步它们的梯度；冻结的权重以{bits_zh}"
        "保存，前向和反向照常计算（不算权重梯度）。")
+NOTE_PAGED = Text(
+    en="QLoRA's paged optimizer: on {gpus}, {gb} GB of its optimizer states do not fit beside "
+       "the rest and stay in host RAM (CUDA unified memory), paged in for each optimizer step.",
+    zh="QLoRA 的分页优化器：{n} 张卡时有 {gb} GB 优化器状态放不下，留在主机内存（CUDA 统一内存），"
+       "每次优化器更新时换入。")
 NOTE_OFFLOAD = Text(
     en="Offload ({what}): {moved} in host memory, about {host} GB per machine on the GPUs you "
        "have, of its {ram} GB RAM{assumed}; copies over each GPU's PCIe link (about {link:.0f} GB/s) and the "
@@ -48,8 +53,16 @@ def method_notes(profile: Profile, curve: LayoutCurve, counts: list[int]) -> lis
         notes.append(NOTE_ADAPTERS.format(
             method="QLoRA" if qlora else "LoRA", rank=t.lora_rank, share=t.lora_target_share,
             adapters=quantity(adapters / 1e6), frac=adapters / curve.shape.params,
-            bits="4-bit NormalFloat (NF4)" if qlora else "16 bits",
-            bits_zh=" 4 位 NormalFloat（NF4）" if qlora else " 16 位"))
+            bits="4-bit NormalFloat (NF4), the embedding and output layer in 16 bits" if qlora
+            else "16 bits",
+            bits_zh=" 4 位 NormalFloat（NF4）、嵌入层和输出层以 16 位" if qlora else " 16 位"))
+        for n, c in zip(counts, curve.choices, strict=True):
+            out = c.memory.paged_out
+            if out is not None and float(out[0]) >= 0.05:
+                gb = quantity(float(out[0]))
+                notes.append(Text(en=NOTE_PAGED.en.format(gpus=count_text(n, "GPU"), gb=gb),
+                                  zh=NOTE_PAGED.zh.format(n=n, gb=gb)))
+                break
     if t.offload == Offload.none:
         return notes
     cluster = curve.cluster

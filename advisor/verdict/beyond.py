@@ -17,9 +17,9 @@ from dataclasses import dataclass
 
 from advisor.files.errors import InputError
 from advisor.profile import ActivationCheckpointing, Profile
-from advisor.scaling import project
 from advisor.scaling.result import Projection
 from advisor.verdict.projection_for import projection_for
+from advisor.verdict.shared_projections import project_shared
 
 BEYOND_LIMIT = 256  # the largest count searched when nothing considered fits
 
@@ -52,7 +52,7 @@ def beyond_counts(profile: Profile, top: int) -> list[int]:
 
 def _first_fit(profile: Profile, counts: list[int]) -> Projection | None:
     try:
-        bigger = project(profile, [1, *counts])
+        bigger = project_shared(profile, [1, *counts])
     except (InputError, ValueError):
         return None
     return bigger if any(bigger.fits) else None

@@ -88,7 +88,18 @@ def _value_facts(projection: Projection, costs: CostReport) -> dict[str, Any]:
     return {"best_value_gpus": best if best is not None else projection.gpus[0],
             "net_value_best": None if unpriced
             else (_at(projection, best, costs.net_value_per_month) or 0.0)
-            if best is not None else 0.0}
+            if best is not None else 0.0,
+            "net_value_base": "one_gpu" if _one_gpu_is_the_base(projection)
+            else "fewest_that_run"}
+
+
+def _one_gpu_is_the_base(projection: Projection) -> bool:
+    """Whether the cost model measures net values against one GPU (``costs.model._baseline``:
+    one GPU projected that fits, or not projected but able to hold the job), not against
+    the fewest GPUs that can run it."""
+    if 1 in projection.gpus:
+        return bool(projection.fits[projection.gpus.index(1)])
+    return bool(projection.single_gpu_fits)
 
 
 def _near_best(costs: CostReport) -> dict[str, Any]:

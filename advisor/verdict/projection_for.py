@@ -9,12 +9,12 @@ this, so one profile never gets two different curves.
 from __future__ import annotations
 
 from advisor.profile import Profile
-from advisor.scaling import project
 from advisor.scaling.result import Projection
 from advisor.verdict.measured_projection import with_measured_speedups
+from advisor.verdict.shared_projections import project_shared
 
 
 def projection_for(profile: Profile, gpus: list[int] | None = None) -> Projection:
     """The projection at ``gpus`` (default: the scaling model's counts for the hardware),
     measured speed-ups in place of the model's when the profile has measurements."""
-    return with_measured_speedups(profile, project(profile, gpus))
+    return with_measured_speedups(profile, project_shared(profile, gpus))

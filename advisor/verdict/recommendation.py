@@ -10,20 +10,15 @@ the user's measurements (``advisor.verdict.measured_projection``), not the model
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
 from typing import Any
 
 from advisor.costs import estimate_costs
 from advisor.costs.model import buy_vs_rent_at
 from advisor.costs.result import CostReport
 from advisor.profile import Profile
-from advisor.profile.labels import FRAMEWORK as FRAMEWORK_LABEL
-from advisor.profile.labels import PARALLELISM as PARALLELISM_LABEL
 from advisor.scaling.project import machine_assumptions
 from advisor.scaling.result import Projection
-from advisor.text.i18n import Text
-from advisor.verdict.beyond import NOTHING, Beyond, considered
+from advisor.verdict.beyond import NOTHING, Beyond
 from advisor.verdict.conflict_policy import (
     SLOTS,
     Count,
@@ -37,7 +32,8 @@ from advisor.verdict.conflict_policy import (
 from advisor.verdict.count_guard import Lowered, as_fast_smaller
 from advisor.verdict.engine import Firing, RuleEngine, default_engine
 from advisor.verdict.facts import base_facts, setup_facts, verdict_facts
-from advisor.verdict.fits_here import setups_that_fit
+from advisor.verdict.headline import headline, joined, with_setup
+from advisor.verdict.resting import at_verdict, resting_on
 from advisor.verdict.result import (
     Advice,
     Pitfall,
@@ -46,20 +42,8 @@ from advisor.verdict.result import (
     TraceEntry,
     Verdict,
 )
-
-RATING_LABEL = {  # the article's own words (glossary)
-    "not_worth_it": Text(en="Not worth it", zh="不划算"),
-    "optional": Text(en="Optional (a second GPU if you like)", zh="可选（2卡看心情）"),
-    "worth_it": Text(en="Worth it", zh="划算"),
-    "required": Text(en="Multi-GPU required", zh="必须上多卡"),
-}
-CANNOT_RUN = Text(en="Cannot run on this hardware", zh="这套硬件跑不了这个任务")
-DEPLOYMENT_LABEL = {
-    "own": Text(en="own hardware", zh="自建"),
-    "cloud": Text(en="cloud rental", zh="云实例租用"),
-    "either": Text(en="own or rent", zh="自建或租用皆可"),
-}
-
+from advisor.verdict.setup_pricing import Pricing
+from advisor.verdict.shared_projections import sharing_projections
 
 HEADLINE_PITFALLS = ("not_enough_gpus", "time_value_not_given")
 
@@ -88,40 +72,14 @@ def recommend(profile: Profile, *, gpus: list[int] | None = None, hardware: Any 
     (default: the profile's) pick and show the prices; ``lang`` changes no number."""
     # F30: with measurements, their speed-ups (the same curve `project` and `costs` show)
     # F24: when nothing considered fits, machines like this one until it does
-    rests = resting_on(profile, sorted(set(gpus) | {1}) if gpus else None, lang)
+    with sharing_projections():  # the setup change chosen is projected once
+        rests = resting_on(profile, sorted(set(gpus) | {1}) if gpus else None, lang,
+                           Pricing(currency, market))
     costs = estimate_costs(rests.profile, rests.projection, lang=lang, currency=currency,
                            market=market)
     rec = recommend_from(rests.profile, rests.projection, costs, hardware=hardware,
                          engine=engine, larger=rests.larger, applied=rests.applied)
-    return rec.model_copy(update={"setups": rests.options})
-
-
-@dataclass(frozen=True)
-class Resting:
-    """What a recommendation's figures rest on: the profile (the user's, or the user's with
-    the setup change ``applied``), its projection and what ``beyond`` found, and the setups
-    listed (issue 17)."""
-
-    profile: Profile
-    projection: Projection
-    larger: Beyond
-    options: list[SetupOption]
-    applied: SetupOption | None = None
-
-
-def resting_on(profile: Profile, counts: list[int] | None = None,
-               lang: str | None = None) -> Resting:
-    """The projection ``recommend`` weighs (``considered``) and, when a setup change fits the
-    user's machine where the profile as given does not (well), the change's (issue 17: a
-    setting change that fits here comes before more machines). ``advisor.compare`` evaluates
-    its options through this too, so their figures are ``recommend``'s."""
-    projection, larger = considered(profile, counts)
-    setups = setups_that_fit(profile, projection, larger, lang)  # priced as the profile says
-    applied = next((o for o in setups.options if o.applied), None)
-    if setups.applied is None or applied is None:
-        return Resting(profile, projection, larger, setups.options)
-    projection, larger = considered(setups.applied, counts)
-    return Resting(setups.applied, projection, larger, setups.options, applied)
+    return rec.model_copy(update={"setups": at_verdict(rests.options, rec)})
 
 
 def _projected_count(projection: Projection, wanted: int) -> int:
@@ -183,12 +141,12 @@ def recommend_from(profile: Profile, projection: Projection, costs: CostReport, 
     if not runnable:  # nothing fits anywhere: only the memory wall speaks (F24)
         quoted = [f for f in decided if f.rule.is_veto and f.conclusion.get("veto")
                   == "memory_wall"][:1] or quoted
-    reason = _joined([f.rule.render(f.rule.message, facts) for f in quoted + _one_each(short)]
+    reason = joined([f.rule.render(f.rule.message, facts) for f in quoted + _one_each(short)]
                      + ([lowered.reason] if lowered is not None else []))
     result = Verdict(rating=rating, gpus=n, nodes=nodes, parallelism=setup.values["parallelism"],
                      framework=setup.values["framework"],
                      deployment=setup.values["deployment"],
-                     headline=_with_setup(applied, _headline(rating, n, nodes, setup.values,
+                     headline=with_setup(applied, headline(rating, n, nodes, setup.values,
                                                              reason, runnable)),
                      runnable=runnable)
     overridden = {**final_overrides(decided, verdict, count, wanted,
@@ -278,66 +236,6 @@ def _reasons(decided: list[Firing], rating_rule: str | None, count, gpus: int,
     return out
 
 
-def _headline(rating: str, gpus: int, nodes: int, setup: dict[str, str], reason: Text,
-              runnable: bool = True) -> Text:
-    if not runnable:  # no count to recommend: say so, never "N GPUs" that cannot hold it
-        return Text(en=f"{CANNOT_RUN.en}. {reason.en}", zh=f"{CANNOT_RUN.zh}。{reason.zh}")
-    label = RATING_LABEL[rating]
-    machines_en = f" on {nodes} machines" if nodes > 1 else ""
-    machines_zh = f"（{nodes} 台机器）" if nodes > 1 else ""
-    if gpus == 1:
-        how_en, how_zh = "1 GPU", "单卡"
-    else:
-        par = PARALLELISM_LABEL[setup["parallelism"]]
-        fw = FRAMEWORK_LABEL.get(setup["framework"]) if setup["framework"] != "none" else None
-        how_en = f"{gpus} GPUs{machines_en}, {par.en}" + (f" with {fw.en}" if fw else "")
-        how_zh = f"{gpus} 卡{machines_zh}，{par.zh}" + (f"，用 {fw.zh}" if fw else "")
-    where = DEPLOYMENT_LABEL[setup["deployment"]]
-    return Text(en=f"{label.en}: {how_en}; {where.en}. {reason.en}",
-                zh=f"{label.zh}：{how_zh}；{where.zh}。{reason.zh}")
-
-
-def _with_setup(applied: SetupOption | None, headline: Text) -> Text:
-    """The setup change the figures rest on, named before the verdict (setups.* rules)."""
-    if applied is None:
-        return headline
-    return Text(en=f"With {applied.label.en} — {headline.en}",
-                zh=f"采用{applied.label.zh}——{headline.zh}")
-
-
-def _joined(texts: list[Text]) -> Text:
-    """Texts of several rules as one, each sentence once (merged pitfalls repeat advice)."""
-    en = _sentences([t.en for t in texts], _EN_SENTENCE, ".")
-    zh = _sentences([t.zh for t in texts], _ZH_SENTENCE, "。")
-    return Text(en=" ".join(en), zh="".join(zh) if all(_ends_zh(z) for z in zh) else " ".join(zh))
-
-
-_EN_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9`(])")
-_ZH_SENTENCE = re.compile(r"(?<=[。！？])")
-
-
-def _sentences(texts: list[str], splitter: re.Pattern[str], stop: str) -> list[str]:
-    """Each sentence once (compared without case and end mark), each ending with a mark
-    (a pitfall title quoted in a headline has none)."""
-    out: list[str] = []
-    seen: set[str] = set()
-    for text in texts:
-        for sentence in (part.strip() for part in splitter.split(text.strip())):
-            key = sentence.rstrip(".。").casefold()
-            if not sentence or key in seen:
-                continue
-            seen.add(key)
-            out.append(sentence if sentence.endswith(_END_MARKS) else sentence + stop)
-    return out
-
-
-_END_MARKS = (".", "!", "?", "。", "！", "？", "）", ")")
-
-
-def _ends_zh(text: str) -> bool:
-    return text.endswith(("。", "）", "？", "！"))
-
-
 def _pitfalls(found: list[Firing], facts: dict[str, Any]) -> list[Pitfall]:
     out = []
     for merged in merge_pitfalls(found):
@@ -346,8 +244,8 @@ def _pitfalls(found: list[Firing], facts: dict[str, Any]) -> list[Pitfall]:
         out.append(Pitfall(
             id=merged.id, severity=merged.severity,
             title=rules[0].render(rules[0].message, facts),
-            detail=_joined([r.render(r.why, facts) for r in rules]),
-            remedy=_joined([r.render(r.remedy, facts) for r in rules if r.remedy]),
+            detail=joined([r.render(r.why, facts) for r in rules]),
+            remedy=joined([r.render(r.remedy, facts) for r in rules if r.remedy]),
             sources=sources))
     return out
 

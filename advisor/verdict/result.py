@@ -90,6 +90,10 @@ class SetupOption(BaseModel):
     cost_per_run: float | None  # None: not priced
     currency: str
     applied: bool = False  # the verdict rests on this one
+    # the verdict's count differs from the option's fastest useful one (F02: the rules chose
+    # fewer GPUs): the figures above are at the verdict's count, these at the fastest
+    fastest_gpus: int | None = None
+    fastest_run_hours: float | None = None
 
 
 class Recommendation(BaseModel):

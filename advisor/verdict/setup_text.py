@@ -7,10 +7,11 @@ from __future__ import annotations
 from advisor.text.i18n import Text
 from advisor.verdict.result import SetupOption
 
-HEADING = Text(en="Setups that fit, before more machines (fastest first; the verdict rests on "
-                  "the one marked; speed-ups over the training as configured on one GPU)",
-               zh="能放下的方案，排在加机器之前（按快慢排列；结论依据标记的那一项；加速比相对于按当前配置"
-                  "在单卡上训练）")
+HEADING = Text(en="Setups that fit, before more machines (fastest first, each at its fastest "
+                  "useful count; the verdict rests on the one marked, at the verdict's count; "
+                  "speed-ups over the training as configured on one GPU)",
+               zh="能放下的方案，排在加机器之前（按各自最快的有效卡数由快到慢排列；结论依据标记的那一项，"
+                  "按结论的卡数；加速比相对于按当前配置在单卡上训练）")
 APPLIED = Text(en="[the verdict's] ", zh="【结论所用】")
 # said after the label where the label alone does not say it
 KIND = {"host_memory": Text(en=" (needs more RAM than the machine has)",
@@ -27,13 +28,17 @@ def setup_line(option: SetupOption, lang: str) -> str:
         where = f"{option.gpus} 卡" + (f"（{option.nodes} 台机器）" if option.nodes > 1 else "")
         money = f"，每次 {cost}" if cost else ""
         here = "，在你的机器上" if option.fits_here else ""
+        fastest = f"（用 {option.fastest_gpus} 卡：单次 {option.fastest_run_hours:.1f} 小时）" \
+            if option.fastest_gpus is not None else ""
         return (f"{mark}{option.label.zh}{kind}：{where}{here}，加速比 {option.speedup:.2f} 倍，"
-                f"单次 {option.run_hours:.1f} 小时{money}。设置：{option.change.zh}。"
+                f"单次 {option.run_hours:.1f} 小时{money}{fastest}。设置：{option.change.zh}。"
                 f"{option.trade_off.zh}")
     where = f"{option.gpus} GPU{'s' if option.gpus != 1 else ''}" \
         + (f" on {option.nodes} machines" if option.nodes > 1 else "")
     money = f", {cost} a run" if cost else ""
     here = " on your machine" if option.fits_here else ""
+    fastest = f" ({option.fastest_gpus} GPUs: {option.fastest_run_hours:.1f} h a run)" \
+        if option.fastest_gpus is not None else ""
     return (f"{mark}{option.label.en}{kind}: {where}{here}, {option.speedup:.2f}x, "
-            f"{option.run_hours:.1f} h a run{money}. Set {option.change.en}. "
+            f"{option.run_hours:.1f} h a run{money}{fastest}. Set {option.change.en}. "
             f"{option.trade_off.en}")

@@ -561,7 +561,7 @@
     </message>
     <message>
         <location filename="../../ui/compare/table.py" line="31"/>
-        <location filename="../../ui/compare/details.py" line="41"/>
+        <location filename="../../ui/compare/details.py" line="44"/>
         <source>%1 h a month</source>
         <translation>每月 %1 小时</translation>
     </message>
@@ -676,22 +676,27 @@
         <translation>规则对该选项的结论</translation>
     </message>
     <message>
-        <location filename="../../ui/compare/details.py" line="40"/>
+        <location filename="../../ui/compare/details.py" line="42"/>
+        <source>%1 over %2 (your setup at its fewest GPUs)</source>
+        <translation>相对 %2（你的配置的最少卡数）：%1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/details.py" line="43"/>
         <source>%1 h</source>
         <translation>%1 小时</translation>
     </message>
     <message>
-        <location filename="../../ui/compare/details.py" line="42"/>
+        <location filename="../../ui/compare/details.py" line="45"/>
         <source>own</source>
         <translation>自建</translation>
     </message>
     <message>
-        <location filename="../../ui/compare/details.py" line="43"/>
+        <location filename="../../ui/compare/details.py" line="46"/>
         <source>rented</source>
         <translation>租用</translation>
     </message>
     <message>
-        <location filename="../../ui/compare/details.py" line="44"/>
+        <location filename="../../ui/compare/details.py" line="47"/>
         <source>its own pick is dominated by %1: not recommended</source>
         <translation>它自己选的卡数劣于 %1：不推荐</translation>
     </message>

@@ -137,8 +137,10 @@ def test_no_net_value_against_itself(capsys, tmp_path):
                       precision="bf16", input_pipeline="tuned"),
         hardware=dict(gpu="h100_sxm", gpus_per_node=8, nodes=4, intra_link="nvswitch",
                       inter_link="ethernet_10g", cooling="server"),
+        # at 10,000 a day the 8 GPUs that hold the model are the recommendation (at 20,000 the
+        # 32 GPUs' ~10 hours saved a run pay for themselves: then a net value vs 8 is right)
         economics=dict(mode="cloud", currency="USD", time_value="revenue",
-                       value_per_day=20000))).model_dump_json())
+                       value_per_day=10000))).model_dump_json())
     assert main(["recommend", str(path), "--lang", "en"]) == 0
     out = capsys.readouterr().out
     rec_line = next(line for line in out.splitlines() if "cost per run" in line)

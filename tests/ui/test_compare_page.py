@@ -82,3 +82,19 @@ def test_chinese_and_a_language_switch_change_no_number(qtbot):
     assert page.plot.getPlotItem().titleLabel.text == "每次训练时间与每月成本"
     assert window.steps.item(window.compare_index).text().endswith("配置对比")
     window.hub.set_language("en")
+
+
+def test_a_points_details_say_what_each_net_value_is_measured_against(qtbot):
+    """The details' net value is over the comparison's baseline (the user's setup at its
+    fewest GPUs), the verdict's over one GPU of the option: each says so, in both languages."""
+    from ui.compare.details import point_html
+
+    result = compare(load_profile(MEDIUM), verdicts=True)
+    answer = result.answer("net_value")
+    assert answer is not None and answer.point is not None and result.baseline is not None
+    number = {o.id: i for i, o in enumerate(result.options, start=1)}[result.baseline.option]
+    key = (answer.point.option, answer.point.gpus)
+    en, zh = point_html(result, key, "en"), point_html(result, key, "zh")
+    assert f"over [{number}] at {result.baseline.gpus} GPUs (your setup at its fewest GPUs)" in en
+    assert f"相对 [{number}] {result.baseline.gpus} 卡（你的配置的最少卡数）" in zh
+    assert "over one GPU of this setup" in en and "相对本配置单卡" in zh

@@ -20,8 +20,9 @@ def test_atx_case_advice_depends_on_draw_and_cooling(recs) -> None:
     assert "need more than an ordinary ATX case" in machine.text.en
     psu = next(p for p in product.pitfalls if p.id == "psu_capacity")
     assert "ordinary ATX case" not in psu.detail.en + psu.remedy.en
-    watts = float(re.search(r"about (\d+) W", psu.title.en).group(1))
-    supply = float(re.search(r"at least (\d+) W", psu.remedy.en).group(1))
+    # the figures carry thousands separators (2,050 W)
+    watts = float(re.search(r"about ([\d,]+) W", psu.title.en).group(1).replace(",", ""))
+    supply = float(re.search(r"at least ([\d,]+) W", psu.remedy.en).group(1).replace(",", ""))
     assert supply >= watts * 1.2
     blowers = recs["four_blowers"]  # four modest blower cards: the article's ATX case holds
     machine = next(a for a in blowers.advice if a.id == "machine")

@@ -10,7 +10,8 @@ import pytest
 
 from advisor.catalog.profile_check import load_profile
 from advisor.text.i18n import Text
-from advisor.verdict.recommendation import _joined, recommend
+from advisor.verdict.headline import joined as _joined
+from advisor.verdict.recommendation import recommend
 from tests.support.paths import EXAMPLES
 from tests.support.verdict import ALL, user_texts
 

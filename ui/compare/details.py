@@ -37,6 +37,9 @@ _ROWS = {
     "status": QT_TRANSLATE_NOOP("Compare", "Status"),
     "verdict": QT_TRANSLATE_NOOP("Compare", "The rules on this option"),
 }
+# a net value is measured against the comparison's baseline (your setup at its fewest GPUs);
+# the option's own verdict says what its own is measured against (one GPU of that option)
+_NET_OVER = QT_TRANSLATE_NOOP("Compare", "%1 over %2 (your setup at its fewest GPUs)")
 _HOURS = QT_TRANSLATE_NOOP("Compare", "%1 h")
 _HOURS_A_MONTH = QT_TRANSLATE_NOOP("Compare", "%1 h a month")
 _OWN = QT_TRANSLATE_NOOP("Compare", "own")
@@ -68,6 +71,16 @@ def _list(title: str, lines: list[str]) -> list[str]:
             "</ul>"]
 
 
+def _net_value(result: Any, p: Any, lang: str) -> str:
+    if p.net_value_per_month is None:
+        return NA
+    value = money(p.net_value_per_month, result.currency)
+    if result.baseline is None:
+        return value
+    return tr(lang, _NET_OVER).replace("%1", value).replace(
+        "%2", ref_text(result, result.baseline, lang))
+
+
 def point_html(result: Any, key: tuple[str, int], lang: str) -> str:
     option = result.option(key[0])
     p = option.point(key[1])
@@ -87,7 +100,7 @@ def point_html(result: Any, key: tuple[str, int], lang: str) -> str:
         ("capex" if p.deployment == "own" else "capex_rent", money(p.capex, cur)),
         ("pays", NA if p.breakeven_hours_per_month is None else
          tr(lang, _HOURS_A_MONTH).replace("%1", f"{p.breakeven_hours_per_month:,.0f}")),
-        ("net", NA if p.net_value_per_month is None else money(p.net_value_per_month, cur)),
+        ("net", _net_value(result, p, lang)),
         ("status", status_text(result, p, lang)),
     ]
     v = option.verdict

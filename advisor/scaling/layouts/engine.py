@@ -150,7 +150,7 @@ def measured_activation_scale(profile: Profile, reference: Choice | None,
     if reference is None or not measured_batch_runs(profile):
         return 1.0
     act = float(reference.memory.activations[0] + reference.memory.logits[0])
-    rest = reference.memory_gb - act  # the model states, buffers and the CUDA context
-    if reference.memory_gb <= usable_gb or act <= 0.0 or rest >= usable_gb:
+    rest = reference.needed_gb - act  # the model states, buffers and the CUDA context
+    if reference.needed_gb <= usable_gb or act <= 0.0 or rest >= usable_gb:
         return 1.0
     return (usable_gb - rest) * MEASURED_MARGIN / act

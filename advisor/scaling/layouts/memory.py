@@ -5,11 +5,17 @@
   states over the data-parallel group, ZeRO-2 also the gradients, ZeRO-3 / FSDP also the
   weights; FSDP hybrid shard only over the group's GPUs inside one machine.
 * Buffers: unsharded gradients are all-reduced from a full-precision buffer; ZeRO-2 reduces
-  through fixed buckets (DeepSpeed's 5e8-element reduce and all-gather buckets); FSDP holds
+  through fixed buckets of 16-bit gradients (DeepSpeed's 5e8-element reduce and all-gather
+  buckets, never more than the gradients they carry); FSDP holds
   the gathered flat parameter of the layer it computes and of the one it prefetches, plus
   one layer's unsharded gradients (Zhao et al. 2023, Sec. 3.4 and 4.4); DeepSpeed ZeRO-3
-  caps its gathered parameters (stage3_max_live_parameters 1e9, prefetch bucket 5e7,
-  reduce bucket 5e8 elements).
+  caps its gathered layers (stage3_max_live_parameters 1e9, prefetch bucket 5e7 elements)
+  and allocates its 5e8-element reduce bucket when it starts (stage3.py's IPG buffer with
+  contiguous_gradients: PEFT's ZeRO-3 offload log shows 1,916 MiB on the GPU before the first
+  step, 5e8 fp32 elements being 1,907 MiB). While the logits are computed, ZeRO-3 and FSDP
+  hold the output layer, a single tensor, gathered whole beside what they prefetch for the
+  backward pass (DeepSpeed's prefetch bucket, FSDP's next layer): the larger of that and the
+  layers in flight.
 * Activations per layer and micro-batch (Korthikanti et al. 2022, Table 2): ``s b h (34 + 5 a
   s / h)`` bytes at 16 bits, of which ``5 a s^2 b`` are the attention scores a memory-efficient
   (flash) kernel never stores; tensor parallel divides them by t with sequence parallel, else
@@ -19,13 +25,21 @@
   micro-batches in flight (1F1B), x ``1 + (p - 1) / (p v)`` interleaved; the last stage
   holds one and the fp32 logits (4 s b V / t) with their 16-bit gradient (2 s b V / t) at the
   start of the backward pass, when every activation is still held.
+* The loss's logits: ``StateBytes.logit_bytes`` per logit, ``zero_logit_bytes`` under
+  DeepSpeed's engine (ZeRO-1/2/3), which runs a fine-tuned model's loss in 16 bits
+  (methods.py).
+* QLoRA: the layer computing holds its weights dequantised to 16 bits
+  (``StateBytes.dequant_copy_bytes``, in the buffers); paged optimizer states
+  (``optimizer_paged``) sit in unified memory and are evicted to host RAM when the card is
+  full (bitsandbytes' paged optimizers): counted in ``optimizer`` but not in what must fit
+  (``MemoryParts.needed``, ``evicted``). Under DeepSpeed its own optimizer runs: not paged.
 * Offloaded states (``offload.py``) leave the GPU for host memory (``MemoryParts.host``).
 * A fixed overhead per GPU (CUDA context and kernels, ``memory_overhead_gb``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -34,7 +48,6 @@ from advisor.scaling.layouts.layout import (
     CK_FULL,
     CK_NONE,
     CK_SELECTIVE,
-    FSDP,
     HSDP,
     NONE,
     ZERO1,
@@ -47,7 +60,9 @@ from advisor.scaling.layouts.shape import ModelShape
 from advisor.scaling.layouts.states import StateBytes
 
 DEEPSPEED_BUCKET_ELEMENTS = 2 * 5e8  # ZeRO-1/2 reduce_bucket_size + allgather_bucket_size
-DEEPSPEED_LIVE_ELEMENTS = 1e9 + 5e7 + 5e8  # ZeRO-3 max live parameters + prefetch + reduce
+DEEPSPEED_PREFETCH_ELEMENTS = 5e7  # ZeRO-3 stage3_prefetch_bucket_size
+DEEPSPEED_LIVE_ELEMENTS = 1e9 + DEEPSPEED_PREFETCH_ELEMENTS  # + stage3_max_live_parameters
+DEEPSPEED_REDUCE_ELEMENTS = 5e8  # ZeRO-3 reduce_bucket_size, allocated when it starts
 # The loss keeps fp32 logits (4 s b V / t, Korthikanti et al. 2022 Sec. 4.3); the backward
 # pass starts, when every activation is still held, by writing their 16-bit gradient beside
 # (``StateBytes.logit_bytes``: Hugging Face's unfused loss keeps more, methods.py).
@@ -66,6 +81,8 @@ class MemoryParts:
     logits: np.ndarray
     overhead: float
     host: np.ndarray | None = None  # offloaded states in host memory (offload.py)
+    paged: np.ndarray | None = None  # optimizer states in unified memory (part of optimizer)
+    paged_out: np.ndarray | None = None  # of those, GB evicted to host RAM (``evicted``)
 
     @property
     def states(self) -> np.ndarray:
@@ -74,6 +91,23 @@ class MemoryParts:
     @property
     def total(self) -> np.ndarray:
         return self.states + self.buffers + self.activations + self.logits + self.overhead
+
+    @property
+    def needed(self) -> np.ndarray:
+        """What must fit the card: paged optimizer states move to host RAM when it is full."""
+        return self.total if self.paged is None else self.total - self.paged
+
+
+def evicted(mem: MemoryParts, usable_gb: float) -> MemoryParts:
+    """``mem`` with the paged optimizer states that do not fit ``usable_gb`` in host RAM:
+    unified memory keeps them on the GPU while there is room (bitsandbytes' paged
+    optimizers)."""
+    if mem.paged is None:
+        return mem
+    out = np.clip(mem.total - max(usable_gb, 0.0), 0.0, mem.paged)
+    host = out if mem.host is None else mem.host + out
+    return replace(mem, optimizer=mem.optimizer - out, paged=mem.paged - out, host=host,
+                   paged_out=out)
 
 
 def shard_group(c: Candidates, gpus_per_node: int) -> np.ndarray:
@@ -135,34 +169,48 @@ def memory_parts(shape: ModelShape, c: Candidates, cluster: Cluster, states: Sta
     optimizer = trainable * states.optimizer_bytes / opt_shard if states.optimizer_on_gpu \
         else np.zeros_like(stage)
     full_buffer = trainable * states.grad_buffer_bytes
-    buckets = np.minimum(DEEPSPEED_BUCKET_ELEMENTS * states.weight_bytes, full_buffer)
+    buckets = np.minimum(DEEPSPEED_BUCKET_ELEMENTS * states.grad_bytes, full_buffer)
+    # ZeRO-3 / FSDP gather each layer whole (in flight, prefetched, its gradients); while the
+    # logits are computed, the output layer, one tensor, is gathered whole beside what is
+    # prefetched for the backward pass (DeepSpeed's prefetch bucket, FSDP's next layer)
+    deepspeed3 = s == ZERO3
+    layers_in_flight = np.where(deepspeed3, np.minimum(3.0 * layer, DEEPSPEED_LIVE_ELEMENTS),
+                                3.0 * layer)
+    prefetched = np.where(deepspeed3, np.minimum(layer, DEEPSPEED_PREFETCH_ELEMENTS), layer)
+    gathered = np.maximum(layers_in_flight, shape.embedding_params / t + prefetched)
+    if not states.weights_on_gpu:  # the layers in flight, never more than the stage holds
+        gathered = np.minimum(gathered, stage)
     buffers = np.select(
-        [((s == NONE) | (s == ZERO1)) & (c.dp > 1), s == ZERO2, s == ZERO3,
-         (s == FSDP) | (s == HSDP)],
-        [full_buffer, buckets,
-         np.minimum(3.0 * layer, DEEPSPEED_LIVE_ELEMENTS) * states.weight_bytes,
-         3.0 * layer * states.weight_bytes],
-        default=0.0)
+        [((s == NONE) | (s == ZERO1)) & (c.dp > 1), s == ZERO2, s >= ZERO3],
+        [full_buffer, buckets, gathered * states.weight_bytes], default=0.0)
     streamed = (s >= ZERO3) & (group <= 1) if states.weights_on_gpu else np.zeros(c.size, bool)
     buffers = np.where(streamed, 0.0, buffers)
     if not states.grads_on_gpu:  # gradients leave through the reduction buckets
         buffers = np.where(s <= ZERO2, np.minimum(buckets, buffers), buffers)
-    if not states.weights_on_gpu:  # the layers in flight, never more than the stage holds
-        buffers = np.where(s >= ZERO3, np.minimum(buffers, stage * states.weight_bytes),
-                           buffers)
+    # DeepSpeed ZeRO-3 allocates its reduce bucket up front (stage3.py, contiguous_gradients)
+    buffers = buffers + np.where(deepspeed3 & ~streamed,
+                                 DEEPSPEED_REDUCE_ELEMENTS * states.grad_bytes, 0.0)
+    # QLoRA: the layer computing holds its weights dequantised to 16 bits
+    buffers = buffers + states.dequant_copy_bytes * layer
     host = host_gb(stage, trainable, states, opt_shard, grad_shard, weight_shard, s >= ZERO3)
     first, last = activation_bytes(shape, c, cluster)
-    logits = states.logit_bytes * shape.sequence * c.micro_batch * shape.vocab / t \
+    deepspeed = (s == ZERO1) | (s == ZERO2) | (s == ZERO3)  # its engine runs the loss
+    per_logit = np.where(deepspeed, states.zero_logit_bytes, states.logit_bytes)
+    logits = per_logit * shape.sequence * c.micro_batch * shape.vocab / t \
         * shape.activation_scale  # a per-token estimate too: a measured run corrects it
     # the busiest stage: the first (most micro-batches in flight) or the last (the logits)
     last_total = last + logits
     first_is_larger = (c.pp > 1) & (first >= last_total)
     act = np.where(c.pp > 1, np.where(first_is_larger, first, last), first)
     logit = np.where(first_is_larger, 0.0, logits)
+    # paged AdamW (QLoRA) unless DeepSpeed's optimizer runs (memory.py docstring)
+    paged = np.where(deepspeed, 0.0, optimizer) if states.optimizer_paged else None
     gb = 1e-9
     return MemoryParts(weights=weights * gb, grads=grads * gb, optimizer=optimizer * gb,
                        buffers=buffers * gb, activations=act * gb, logits=logit * gb,
-                       overhead=overhead_gb, host=host * gb)
+                       overhead=overhead_gb, host=host * gb,
+                       paged=None if paged is None else paged * gb)
 
 
-__all__ = ["CK_FULL", "CK_NONE", "CK_SELECTIVE", "MemoryParts", "memory_parts", "shard_group"]
+__all__ = ["CK_FULL", "CK_NONE", "CK_SELECTIVE", "MemoryParts", "evicted", "memory_parts",
+           "shard_group"]

@@ -13,17 +13,37 @@ profile's optimizer (the ``StateBytes`` the memory and step models read).
   counted). Only the adapters have gradients and optimizer states, and only their
   gradients are exchanged; the frozen weights keep their 16-bit copy (4 bytes under AMP or
   fp32, as PEFT loads a model by default).
-* QLoRA (Dettmers et al. 2023) stores the frozen matrices in 4-bit NormalFloat with double
-  quantisation (4.127 bits: 4 + 8/64 for the block scales + 32/(64 x 256) for theirs); the
-  embeddings stay in 16 bits. Each pass dequantises a layer's weights to 16 bits before its
-  matmuls: 0.5 bytes read and 2 written per weight (``dequant_bytes``).
+* QLoRA (Dettmers et al. 2023) stores the frozen matrices of the transformer blocks in 4-bit
+  NormalFloat with double quantisation (4.127 bits: 4 + 8/64 for the block scales +
+  32/(64 x 256) for theirs; a GPTQ base with group-128 scales, as Qwen's Q-LoRA uses, takes
+  4.16). The input embedding and an untied output layer are not quantised: bitsandbytes and
+  GPTQ replace only the blocks' linear layers, and qlora.py leaves ``lm_head`` out of its
+  targets ("needed for 16-bit") and casts both back to bf16: 16 bits each
+  (``unquantised_params``; with its 152 k-token vocabulary Qwen keeps 11-34 % of its
+  parameters so, Qwen-14B to -1.8B). Each pass dequantises a layer's weights to 16 bits
+  before its matmuls: 0.5 bytes read and 2 written per weight (``dequant_bytes``, time); the
+  16-bit copy is held while the layer computes (GPTQ's training path keeps it for the input
+  gradient until the layer's backward ends): one layer's weights at 2 bytes
+  (``dequant_copy_bytes``, memory).
+  Its optimizer is bitsandbytes' paged AdamW (qlora.py's default ``paged_adamw_32bit``): the
+  states live in CUDA unified memory, which "transfer[s] memory from the GPU to the CPU when
+  GPU memory is exhausted" (bitsandbytes' optimizer docs): they need no room of their own
+  (``optimizer_paged``; memory.py). Under DeepSpeed (ZeRO sharding) DeepSpeed's optimizer
+  runs instead, on the GPU as usual (Qwen's Q-LoRA: ``--deepspeed ds_config_zero2.json``).
 * Compute: a frozen weight matrix needs no weight gradient, so the backward pass computes
   only the input gradients: the layers' matmuls run 2 passes instead of 3 (3 instead of 4
   with full recomputation); the attention core and the element-wise work are unchanged.
-* Fine-tuning runs on Hugging Face Transformers (PEFT, TRL): its loss keeps the fp32 logits
-  it returns, their shifted copy and the log-softmax for the backward pass: 12 bytes per
-  logit instead of the 6 of Megatron-LM's fused cross-entropy (Qwen's published memory
-  grows by 11-13 bytes per logit with the sequence, benchmarks/finetune_memory.py).
+* Fine-tuning runs on Hugging Face Transformers (PEFT, TRL), whose loss is not fused: at the
+  start of the backward pass it holds three logit-sized tensors, the log-softmax output, its
+  gradient and the gradient of its input (``HF_LOSS_TENSORS``). Under the Trainer's own mixed
+  precision (autocast) cross-entropy is an fp32 op: 3 x 4 = 12 bytes per logit instead of the
+  6 of Megatron-LM's fused cross-entropy (Qwen's LoRA rows grow by 11-13 bytes per logit
+  with the sequence). DeepSpeed's engine casts the model to 16 bits and runs it without
+  autocast (the Trainer leaves mixed precision to it), so the loss stays in 16 bits: 3 x 2
+  = 6 bytes (``zero_logit_bytes``; Qwen's Q-LoRA rows under ZeRO-2 and its 72B LoRA rows under
+  ZeRO-3 grow by 5-7 bytes per logit). A model whose code casts its logits to fp32 itself
+  (Hugging Face's Llama) keeps the 12 bytes under DeepSpeed too: 6 bytes per logit more than
+  estimated here (0.2 MB per token with a 32 k vocabulary).
 """
 
 from __future__ import annotations
@@ -39,7 +59,10 @@ from advisor.scaling.layouts.states import StateBytes
 ADAPTER_SHARE_PER_RANK = 1.5  # adapter parameters per layer parameter, x f r / h
 NF4_BYTES = 4.127 / 8.0  # NF4 weights with double-quantised block scales
 DEQUANT_BYTES = 0.5 + 2.0  # per frozen 4-bit weight and pass: read it, write its 16-bit copy
-HF_LOGIT_BYTES = 12.0  # fp32 logits returned, their shifted copy, the log-softmax kept
+DEQUANT_COPY_BYTES = 2.0  # per weight of the layer computing: its dequantised 16-bit copy
+UNQUANTISED_BYTES = 2.0  # embedding and output layer of a QLoRA model, kept in 16 bits
+HF_LOSS_TENSORS = 3.0  # log-softmax output, its gradient, its input's gradient
+HF_LOGIT_BYTES = HF_LOSS_TENSORS * 4.0  # the Trainer's autocast: cross-entropy in fp32
 VISION_TASKS = (Task.image_classification, Task.object_detection, Task.segmentation)
 _MIXED = (Precision.fp16, Precision.bf16)
 # optimizer state bytes per trained parameter: (16-bit training incl. the fp32 master, fp32)
@@ -66,6 +89,19 @@ def adapter_params(shape: ModelShape, rank: int, share: float) -> float:
     return min(ADAPTER_SHARE_PER_RANK * share * rank / shape.hidden, 1.0) * layers
 
 
+def unquantised_params(shape: ModelShape) -> float:
+    """Parameters a QLoRA model keeps in 16 bits: the input embedding and, unless the model
+    ties it, the output layer (module docstring). Whether it is tied is read off the count:
+    the parameters beyond the layers' ``12 L h^2`` when layers and width are given, between
+    one and two ``V h`` (Qwen-7B: 1.28 B beyond, 2 V h = 1.24 B: untied; GPT-2 XL: 84 M,
+    V h = 80 M: tied); one ``V h`` when the shape was derived from the count."""
+    one = shape.embedding_params
+    if not shape.shape_given:
+        return min(one, shape.params)
+    beyond = shape.params - 12.0 * shape.layers * float(shape.hidden) ** 2
+    return min(max(beyond, one), 2.0 * one, shape.params)
+
+
 def full_training(precision: Precision, optimizer: Optimizer) -> StateBytes:
     """Every weight trained with ``optimizer`` at ``precision``."""
     mixed = precision in _MIXED
@@ -79,19 +115,27 @@ def method_states(shape: ModelShape, precision: Precision, optimizer: Optimizer,
                   fine_tuning: bool = False) -> StateBytes:
     """Bytes per parameter of ``method`` on ``shape`` (adapters counted as a share of it)."""
     base = full_training(precision, optimizer)
-    logit = HF_LOGIT_BYTES if fine_tuning or method != TrainingMethod.full else LOGIT_BYTES
+    hf_loss = fine_tuning or method != TrainingMethod.full
+    logit = HF_LOGIT_BYTES if hf_loss else LOGIT_BYTES
+    # DeepSpeed runs a 16-bit model's Hugging Face loss in 16 bits (module docstring)
+    zero_logit = HF_LOSS_TENSORS * (2.0 if precision in _MIXED else 4.0) if hf_loss \
+        else LOGIT_BYTES
     if method == TrainingMethod.full:
-        return replace(base, logit_bytes=logit)
+        return replace(base, logit_bytes=logit, zero_logit_bytes=zero_logit)
     adapters = adapter_params(shape, rank, share)
     f = adapters / shape.params
-    if method == TrainingMethod.qlora:
-        layers = shape.params - shape.embedding_params
-        frozen = (max(layers, 0.0) * NF4_BYTES + shape.embedding_params * 2.0) / shape.params
+    qlora = method == TrainingMethod.qlora
+    if qlora:
+        kept = unquantised_params(shape)
+        frozen = (max(shape.params - kept, 0.0) * NF4_BYTES
+                  + kept * UNQUANTISED_BYTES) / shape.params
     else:
         frozen = base.weight_bytes
     return replace(base, weight_bytes=frozen + f * base.weight_bytes, trainable_fraction=f,
-                   weights_frozen=True, logit_bytes=logit,
-                   dequant_bytes=DEQUANT_BYTES if method == TrainingMethod.qlora else 0.0)
+                   weights_frozen=True, logit_bytes=logit, zero_logit_bytes=zero_logit,
+                   dequant_bytes=DEQUANT_BYTES if qlora else 0.0,
+                   dequant_copy_bytes=DEQUANT_COPY_BYTES if qlora else 0.0,
+                   optimizer_paged=qlora and optimizer != Optimizer.sgd)
 
 
 def states_for(profile: Profile, shape: ModelShape) -> StateBytes:

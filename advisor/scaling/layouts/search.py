@@ -28,7 +28,7 @@ from advisor.scaling.layouts.layout import (
     Candidates,
     Layout,
 )
-from advisor.scaling.layouts.memory import MemoryParts, memory_parts
+from advisor.scaling.layouts.memory import MemoryParts, evicted, memory_parts
 from advisor.scaling.layouts.shape import ModelShape
 from advisor.scaling.layouts.states import StateBytes
 from advisor.scaling.layouts.step import StepTime, step_time
@@ -68,6 +68,11 @@ class Choice:
     @property
     def memory_gb(self) -> float:
         return float(self.memory.total[0])
+
+    @property
+    def needed_gb(self) -> float:
+        """What must fit the card: ``memory_gb`` less paged optimizer states (memory.py)."""
+        return float(self.memory.needed[0])
 
     @property
     def step_s(self) -> float:
@@ -165,8 +170,9 @@ def choose_many(shape: ModelShape, groups: list[Candidates], cluster: Cluster,
     step = step_time(shape, c, cluster, states, q, grad_reduce_bytes)
     tokens = (c.micro_batch * c.micro_batches * c.dp * shape.sequence).astype(float)
     per_gpu = tokens / (step.step_s * c.tp * c.pp * c.dp)
-    total = mem.total
-    host_ok = machine_host_gb(mem, c, cluster.gpus_per_node) <= host_usable_gb
+    total = mem.needed  # paged optimizer states need no room of their own (memory.py)
+    host = machine_host_gb(mem, c, cluster.gpus_per_node)
+    per_machine = np.minimum(c.tp * c.pp * c.dp, cluster.gpus_per_node)
     out: list[Choice | None] = []
     start = 0
     for size, limit in zip(sizes, usable_gb, strict=True):
@@ -174,11 +180,16 @@ def choose_many(shape: ModelShape, groups: list[Candidates], cluster: Cluster,
             out.append(None)
             continue
         part = slice(start, start + size)
+        # paged states that do not fit the card wait in host RAM beside the offloaded ones
+        spill = 0.0 if mem.paged is None else np.clip(
+            mem.total[part] - max(limit, 0.0), 0.0, mem.paged[part]) * per_machine[part]
+        host_ok = np.zeros(c.size, bool)
+        host_ok[part] = host[part] + spill <= host_usable_gb
         fits = (total[part] <= limit) & host_ok[part]
         i = start + _pick(per_gpu[part], total[part], fits, none_fit)
         start += size
         one = np.array([i])
-        out.append(Choice(layout=c.layout(i), memory=_slice(mem, one),
+        out.append(Choice(layout=c.layout(i), memory=evicted(_slice(mem, one), limit),
                           step=_slice(step, one), fits=bool(total[i] <= limit and host_ok[i]),
                           tokens_per_step=float(tokens[i])))
     return out

@@ -30,6 +30,12 @@ class StateBytes:
     weights_frozen: bool = False  # the base weights take no gradient (LoRA, QLoRA)
     dequant_bytes: float = 0.0  # per frozen weight and pass, to dequantise it (QLoRA)
     logit_bytes: float = 6.0  # per logit of the loss (Megatron's fused cross-entropy: 6)
+    # per logit of the loss when DeepSpeed's engine runs the model (ZeRO-1/2/3): the same as
+    # ``logit_bytes`` unless the loss is Hugging Face's, which DeepSpeed runs in 16 bits
+    zero_logit_bytes: float = 6.0
+    # per parameter of one layer, held dequantised while the layer computes (QLoRA)
+    dequant_copy_bytes: float = 0.0
+    optimizer_paged: bool = False  # optimizer states in unified memory (QLoRA's paged AdamW)
 
     @property
     def per_param(self) -> float:

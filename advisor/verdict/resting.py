@@ -1,0 +1,90 @@
+"""What a recommendation's figures rest on (issue 17): the profile as given, or with the
+setup change that makes it fit the user's machine, its projection and the machines beyond it;
+and the list of setups, the one the verdict rests on shown at the verdict's count.
+``recommend`` and ``advisor.compare`` both evaluate through ``resting_on``, so an option's
+figures are ``recommend``'s."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from advisor.profile import Profile
+from advisor.scaling.result import Projection
+from advisor.verdict.beyond import NOTHING, Beyond, considered, extended
+from advisor.verdict.fits_here import Setups, needs_setups, setups_that_fit
+from advisor.verdict.projection_for import projection_for
+from advisor.verdict.result import Recommendation, SetupOption
+from advisor.verdict.setup_pricing import Pricing
+
+
+def at_verdict(options: list[SetupOption], rec: Recommendation) -> list[SetupOption]:
+    """The option the verdict rests on, at the verdict's own count: the rules may settle on
+    fewer GPUs than the option's fastest useful count (F02: time saved that does not pay),
+    and the list then says what the headline says."""
+    n = rec.verdict.gpus
+    proj, costs = rec.projection, rec.costs
+    out = []
+    for o in options:
+        if o.applied and n != o.gpus and rec.verdict.runnable and n in proj.gpus:
+            i = proj.at(n)
+            hours = proj.run_hours[i]
+            cost = costs.cost_per_run[costs.gpus.index(n)] \
+                if costs.mode_priced and n in costs.gpus else None
+            o = o.model_copy(update={"gpus": n, "nodes": proj.nodes[i], "run_hours": hours,
+                                     "speedup": o.speedup * o.run_hours / hours,
+                                     "cost_per_run": cost, "fastest_gpus": o.gpus,
+                                     "fastest_run_hours": o.run_hours})
+        out.append(o)
+    return out
+
+
+@dataclass(frozen=True)
+class Resting:
+    """What a recommendation's figures rest on: the profile (the user's, or the user's with
+    the setup change ``applied``), its projection and what ``beyond`` found, and the setups
+    listed (issue 17)."""
+
+    profile: Profile
+    projection: Projection
+    larger: Beyond
+    options: list[SetupOption]
+    applied: SetupOption | None = None
+
+
+def resting_on(profile: Profile, counts: list[int] | None = None,
+               lang: str | None = None, pricing: Pricing = Pricing(), *,
+               listed: bool = True) -> Resting:
+    """The projection ``recommend`` weighs (``considered``) and, when a setup change fits the
+    user's machine where the profile as given does not (well), the change's (issue 17: a
+    setting change that fits here comes before more machines). ``advisor.compare`` evaluates
+    its options through this too, so their figures are ``recommend``'s; it shows no list of
+    setups (``listed`` False: ``options`` holds only the change applied, if any, and the
+    machines the profile as given would need are not searched when a change is applied)."""
+    if listed:
+        projection, larger = considered(profile, counts)
+        setups = setups_that_fit(profile, projection, larger, lang, pricing)
+    else:
+        projection, larger, setups = _applied_first(profile, counts, lang, pricing)
+    applied = next((o for o in setups.options if o.applied), None)
+    if setups.applied is None or applied is None:
+        return Resting(profile, projection, larger, setups.options)
+    projection, larger = considered(setups.applied, counts)
+    return Resting(setups.applied, projection, larger, setups.options, applied)
+
+
+def _applied_first(profile: Profile, counts: list[int] | None, lang: str | None,
+                   pricing: Pricing) -> tuple[Projection, Beyond, Setups]:
+    """``considered`` and the setup change chosen, without the search for more machines
+    (``beyond``) when nothing fits the profile's own counts and a change that fits is chosen:
+    the verdict then rests on the change, and only a listed "more machines" would read that
+    search. The choice reads the own counts alone (``setups_that_fit``), where the widened
+    projection and this one agree: nothing fits there (fitting is each count's memory)."""
+    base = projection_for(profile, counts)
+    own_counts = max(base.gpus) >= profile.hardware.total_gpus
+    if own_counts and not any(base.fits) and needs_setups(profile, base):
+        setups = setups_that_fit(profile, base, NOTHING, lang, pricing, listed=False)
+        if setups.applied is not None:
+            return base, NOTHING, setups
+    projection, larger = extended(profile, base)
+    return projection, larger, setups_that_fit(profile, projection, larger, lang, pricing,
+                                               listed=False)

@@ -1,0 +1,129 @@
+"""The setups beyond the user's own machine (issue 17), listed after the changes that fit
+there: the training as configured on rented larger cards (80 GB or more, the cheapest such
+card the market's offers price), and more machines like the user's (what ``beyond`` found)."""
+
+from __future__ import annotations
+
+from advisor.catalog import load_catalog
+from advisor.catalog.gpus import resolve_gpu
+from advisor.costs import estimate_costs
+from advisor.files.errors import InputError
+from advisor.profile import ActivationCheckpointing, EconomicsMode, IntraLink, Market, Profile
+from advisor.profile.market import MARKET_CURRENCY, profile_market
+from advisor.scaling.layouts.cluster import peak_tflops
+from advisor.scaling.result import Projection
+from advisor.text.i18n import Text
+from advisor.verdict.beyond import Beyond
+from advisor.verdict.result import SetupOption
+from advisor.verdict.setup_pricing import Pricing, priced_option, projected_or_none
+
+LARGE_CARD_GB = 80.0
+RENT_GPUS_PER_MACHINE = 8
+RENT_TRADE_OFF = Text(
+    en="Rented by the hour: the training as configured, no purchase; the data and checkpoints "
+       "move to the provider.",
+    zh="按小时租用：训练配置不变，无需购买；数据和检查点要传到云上。")
+MORE_TRADE_OFF = Text(
+    en="More machines like yours and the network between them: bought or rented, and a run "
+       "across machines to set up.",
+    zh="更多与本机相同的机器及机间网络：需要购买或租用，并搭建跨机训练。")
+
+
+def _rent_gpu(profile: Profile, market: Market | str | None) -> str | None:
+    """The 80 GB+ card the catalog's offers in the market the costs use (``market``, else the
+    profile's: ``profile_market``) rent cheapest per GPU-hour (None: no offer there)."""
+    catalog = load_catalog()
+    market = profile_market(profile.economics, market)
+    currency = MARKET_CURRENCY[market].value  # one currency to rank the offers in
+    best: tuple[float, str] | None = None
+    for gpu_id in sorted({o.gpu for o in catalog.cloud_offers if o.market_of == market}):
+        try:
+            spec = resolve_gpu(gpu_id)
+        except (InputError, ValueError, KeyError):
+            continue
+        if spec.memory_gb < LARGE_CARD_GB or spec.memory_gb <= _own_memory(profile):
+            continue
+        price = catalog.cloud_price_per_gpu_hour(gpu_id, currency, market)
+        if price is not None and (best is None or price < best[0]):
+            best = (price, gpu_id)
+    return best[1] if best else None
+
+
+def _own_memory(profile: Profile) -> float:
+    return resolve_gpu(profile.hardware.gpu, profile.hardware.intra_link).memory_gb
+
+
+def rented_cards(profile: Profile, lang: str | None, pricing: Pricing) -> SetupOption | None:
+    """The workload as configured on rented 80 GB+ cards: the cheapest count that fits."""
+    gpu_id = _rent_gpu(profile, pricing.market)
+    if gpu_id is None:
+        return None
+    spec = resolve_gpu(gpu_id)
+    link = IntraLink.nvswitch if spec.nvlink == "sxm" else IntraLink.pcie4
+    try:  # a measured run moved to the faster card may leave the bounds a run may have
+        hardware = profile.hardware.model_validate({
+            **profile.hardware.model_dump(), "gpu": gpu_id,
+            "gpus_per_node": RENT_GPUS_PER_MACHINE, "nodes": 1, "intra_link": link,
+            "inter_link": "none", "host_memory_gb": None, "max_gpu_temp_c": None,
+            "allreduce_busbw_gbs": None, "cooling": "server"})
+        economics = profile.economics.model_validate({
+            **profile.economics.model_dump(), "mode": EconomicsMode.cloud,
+            "cloud_price_per_gpu_hour": None})  # its currency and market: the profile's
+        training = _timed_on(profile, spec)
+    except ValueError:
+        return None
+    rented = profile.model_copy(update={"hardware": hardware, "economics": economics,
+                                        "training": training, "measured": None})
+    counts = [1, 2, 4, 8]
+    training = rented.training.model_copy(
+        update={"activation_checkpointing": ActivationCheckpointing.full})
+    for candidate in (rented, rented.model_copy(update={"training": training})):
+        proj = projected_or_none(candidate, counts)
+        if proj is None or not any(proj.fits):
+            continue
+        costs = estimate_costs(candidate, proj, lang=lang, currency=pricing.currency,
+                               market=pricing.market)
+        fitting = [n for n, ok in zip(proj.gpus, proj.fits, strict=True) if ok]
+        n = min(fitting, key=lambda k: (costs.cost_per_run[costs.gpus.index(k)]
+                                        if costs.mode_priced else k, -k))
+        name = spec.name.replace("NVIDIA ", "")
+        ck = candidate is not rented
+        return priced_option(
+            f"rent_{gpu_id}", "rent",
+            Text(en=f"rent {n} × {name} ({spec.memory_gb:.0f} GB)"
+                    + (" with full activation checkpointing" if ck else ""),
+                 zh=f"租用 {n} × {name}（{spec.memory_gb:.0f} GB）"
+                    + ("，开启完整激活重计算" if ck else "")),
+            Text(en=f"hardware.gpu: {gpu_id}, economics.mode: cloud",
+                 zh=f"hardware.gpu: {gpu_id}，economics.mode: cloud"),
+            RENT_TRADE_OFF, candidate, proj, n, False, lang, pricing)
+    return None
+
+
+def _timed_on(profile: Profile, spec):
+    """A measured one-GPU time moved to another card by its peak at the precision (a planned
+    run needs no moving: the layouts time it)."""
+    t = profile.training
+    mine = resolve_gpu(profile.hardware.gpu, profile.hardware.intra_link)
+    ratio = peak_tflops(spec, t.precision) / peak_tflops(mine, t.precision)
+    update = {}
+    if t.single_gpu_hours is not None:
+        update["single_gpu_hours"] = t.single_gpu_hours / ratio
+    if t.single_gpu_throughput is not None:
+        update["single_gpu_throughput"] = t.single_gpu_throughput * ratio
+    return t.model_validate({**t.model_dump(), **update}) if update else t
+
+
+def more_machines(profile: Profile, projection: Projection, larger: Beyond,
+                   lang: str | None, pricing: Pricing) -> SetupOption | None:
+    """The more machines like the user's that the model needs as configured (``beyond``)."""
+    n = larger.gpus
+    if n is None or n not in projection.gpus:
+        return None
+    per = profile.hardware.gpus_per_node
+    machines = -(-n // per)
+    return priced_option("more_machines", "more_machines",
+                   Text(en=f"{n} GPUs on {machines} machines like yours",
+                        zh=f"{n} 张卡，{machines} 台与本机相同的机器"),
+                   Text(en=f"hardware.nodes: {machines}", zh=f"hardware.nodes: {machines}"),
+                   MORE_TRADE_OFF, profile, projection, n, False, lang, pricing)

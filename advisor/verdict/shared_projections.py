@@ -1,0 +1,79 @@
+"""One projection per distinct input within one piece of work (a comparison, a recommendation).
+
+A comparison evaluates each option as ``recommend`` would, and several options or steps of
+one option ask the scaling model the same question: the user's setup and the same GPUs rented
+differ only in money, a setup change the verdict rests on is projected once in the search for
+it and again as the verdict's projection, a rented 80 GB card is tried for every workstation
+that cannot hold the model. Inside ``sharing_projections()``, ``project_shared`` answers a
+question it has already answered with the same ``Projection``; outside, it is ``project``.
+
+The key is everything ``project`` reads: the whole profile as its pydantic model dumps it,
+less the fields the scaling model never reads (``NOT_PROJECTED``: the money and the other
+setups; ``tests/architecture/test_projection_inputs.py`` fails when advisor/scaling starts to
+read one), the GPU's resolved spec (the catalog and the user's overrides), and the counts
+as ``project`` normalises them. A field added to the profile is in the key by itself. The
+scaling parameters are the shipped ones, loaded once per process (``load_params``); a caller
+with other parameters calls ``project`` itself. Projections are never changed in place
+(``with_measured_speedups`` and the cost model copy), so one object can serve every asker.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+
+from advisor.catalog import resolve_gpu
+from advisor.files.errors import InputError
+from advisor.profile import Profile
+from advisor.scaling import default_gpu_counts, project
+from advisor.scaling.result import Projection
+
+# Profile fields the projection does not read: what it costs, and the other setups to compare.
+NOT_PROJECTED = frozenset({"economics", "alternatives"})
+
+_memo: ContextVar[dict[tuple[str, str, tuple[int, ...]], Projection] | None] = ContextVar(
+    "shared_projections", default=None)
+
+
+@contextmanager
+def sharing_projections() -> Iterator[None]:
+    """Within this block each distinct projection is computed once (nested blocks share the
+    outer block's projections); the memo is dropped when the outermost block ends."""
+    if _memo.get() is not None:
+        yield
+        return
+    token = _memo.set({})
+    try:
+        yield
+    finally:
+        _memo.reset(token)
+
+
+def projection_key(profile: Profile, gpus: list[int] | None
+                   ) -> tuple[str, str, tuple[int, ...]]:
+    """What ``project(profile, gpus)`` depends on, as a hashable key."""
+    hw = profile.hardware
+    counts = tuple(sorted(set(map(int, gpus or default_gpu_counts(hw.total_gpus)))))
+    spec = resolve_gpu(hw.gpu, hw.intra_link).model_dump_json()
+    return profile.model_dump_json(exclude=set(NOT_PROJECTED)), spec, counts
+
+
+def project_shared(profile: Profile, gpus: list[int] | None = None) -> Projection:
+    """``project(profile, gpus)``, computed once per key inside ``sharing_projections``.
+    A question that raises (a GPU the catalog does not know, a count below one) is not
+    remembered: it raises again from ``project``."""
+    memo = _memo.get()
+    if memo is None:
+        return project(profile, gpus)
+    try:
+        key = projection_key(profile, gpus)
+    except (InputError, ValueError, KeyError):
+        return project(profile, gpus)
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = project(profile, gpus)
+    return found
+
+
+__all__ = ["NOT_PROJECTED", "project_shared", "projection_key", "sharing_projections"]

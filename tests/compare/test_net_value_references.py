@@ -1,0 +1,79 @@
+"""An option's net value never reads as two answers to one question: the comparison's (each
+point's, the best net value's answer) is measured against the user's setup at its fewest GPUs
+and names it; the option's own verdict (the rules, as ``recommend`` gives them on the
+option's profile) is measured against one GPU of that option and names that. Read with what
+each names, both numbers follow from the same table's hours and costs, in both languages."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from advisor.catalog.profile_check import load_profile
+from advisor.compare import compare
+from advisor.costs.model import time_value_per_month
+from tests.support.paths import EXAMPLES
+
+VERDICT_EN = re.compile(r"(\d+) GPUs give the best net value \((-?[\d,]+) (\w+) a month over "
+                        r"one GPU of this setup\)")
+VERDICT_ZH = re.compile(r"(\d+) 卡的净收益最高（相对本配置单卡，每月 (-?[\d,]+) (\w+)）")
+ANSWER_EN = re.compile(r"the best net value \((-?[^ ]+) a month over (.+) at (\d+) GPUs?: ")
+ANSWER_ZH = re.compile(r"净收益最高（相对(.+)的(单卡|\d+ 卡)，每月 (-?[^：]+)：")
+
+
+def _net(runs: float, per_day: float, base, point) -> float:
+    """The net value a month of ``point`` over ``base``, from the table's own figures (F02)."""
+    return time_value_per_month(runs, base.run_hours, point.run_hours, per_day) - \
+        (point.cost_per_month - base.cost_per_month)
+
+
+def _number(text: str) -> float:
+    return float(re.sub(r"[^\d.-]", "", text))
+
+
+@pytest.mark.parametrize("name", ["medium-model-4gpu-worth-it", "product-tuning-revenue-worth-it"])
+def test_the_table_and_each_verdict_say_what_their_net_value_is_measured_against(name):
+    profile = load_profile(EXAMPLES / f"{name}.yaml")
+    result = compare(profile)
+    eco = profile.economics
+    assert result.currency == eco.currency  # the verdicts' own currency: one money
+    runs, per_day = profile.training.runs_per_month, eco.value_per_day
+    assert result.baseline is not None
+    yours = result.option(result.baseline.option)
+    base = result.at(result.baseline)
+
+    # the answer names the baseline, and its number is the point's over that baseline
+    answer = result.answer("net_value")
+    assert answer is not None and answer.point is not None
+    best = result.at(answer.point)
+    en, zh = ANSWER_EN.search(answer.why.en), ANSWER_ZH.search(answer.why.zh)
+    assert en and zh, answer.why
+    assert yours.label.en.lower() == en.group(2).lower() and int(en.group(3)) == base.gpus
+    assert zh.group(1) == yours.label.zh and zh.group(2) == ("单卡" if base.gpus == 1
+                                                             else f"{base.gpus} 卡")
+    assert _number(en.group(1)) == _number(zh.group(3)) == round(best.net_value_per_month)
+    assert best.net_value_per_month == pytest.approx(_net(runs, per_day, base, best))
+
+    checked, differ = 0, 0
+    for option in result.options:
+        v = option.verdict
+        assert v is not None
+        en, zh = VERDICT_EN.search(v.headline.en), VERDICT_ZH.search(v.headline.zh)
+        assert bool(en) == bool(zh), v.headline
+        if "net value" in v.headline.en:  # any net value a verdict quotes names its base
+            assert en, v.headline.en
+        if en is None or option.point(1) is None:
+            continue
+        n, value, currency = int(en.group(1)), _number(en.group(2)), en.group(3)
+        assert (int(zh.group(1)), _number(zh.group(2)), zh.group(3)) == (n, value, currency)
+        assert currency == result.currency
+        own_one, point = option.point(1), option.point(n)
+        # the verdict's number: this option at n over this option at one GPU
+        assert abs(_net(runs, per_day, own_one, point) - value) <= 1.0, option.id
+        # the table's: the same point over the user's setup at its fewest GPUs
+        assert point.net_value_per_month == pytest.approx(_net(runs, per_day, base, point))
+        checked += 1
+        differ += abs(point.net_value_per_month - value) > 1.0
+    assert checked >= 6
+    assert differ >= 1  # two measures that differ: why each must say what it is against

@@ -1,0 +1,196 @@
+"""The terms of LoRA / QLoRA / offload memory one by one (issue 17; benchmarks/finetune_memory.py
+scores them together against Qwen's, PEFT's and QLoRA's published figures): QLoRA's 16-bit
+embedding and output layer, the dequantised layer, paged optimizer states, DeepSpeed's 16-bit
+loss and its buckets, the output layer gathered whole under ZeRO-3 / FSDP."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from advisor.profile import Optimizer, Precision, TrainingMethod
+from advisor.scaling import project
+from advisor.scaling.layouts.cluster import Cluster
+from advisor.scaling.layouts.layout import Layout, candidates_of
+from advisor.scaling.layouts.memory import (
+    DEEPSPEED_REDUCE_ELEMENTS,
+    evicted,
+    memory_parts,
+)
+from advisor.scaling.layouts.methods import (
+    HF_LOGIT_BYTES,
+    NF4_BYTES,
+    method_states,
+    unquantised_params,
+)
+from advisor.scaling.layouts.offload import ORDER, offloaded
+from advisor.scaling.layouts.shape import ModelShape
+from tests.support.finetune import on_two_4090s
+
+A100 = Cluster(peak_tflops=312, memory_gb=80, memory_bandwidth_gbs=2039, generation="ampere",
+               gpus_per_node=8, busbw_intra_gbs=200, busbw_node_gbs=160)
+QWEN_7B = ModelShape(7.721e9, 32, 4096, 32, 2048, 151936)  # untied embedding and output
+GPT2_XL = ModelShape(1.558e9, 48, 1600, 25, 1024, 50257)  # tied
+SETTINGS = settings(max_examples=60, deadline=None, derandomize=True,
+                    suppress_health_check=[HealthCheck.too_slow])
+
+
+def states(shape: ModelShape, method: TrainingMethod, precision: Precision = Precision.bf16):
+    return method_states(shape, precision, Optimizer.adamw, method, 64, 1.0, True)
+
+
+def parts(shape: ModelShape, layout: Layout, s):
+    return memory_parts(shape, candidates_of([layout]), A100, s, 1.34)
+
+
+def test_an_untied_output_layer_is_counted_from_the_parameters_beyond_the_layers():
+    assert unquantised_params(QWEN_7B) == pytest.approx(2 * 151936 * 4096)
+    assert unquantised_params(GPT2_XL) == pytest.approx(50257 * 1600, rel=0.05)
+    derived = ModelShape(7e9, 32, 4096, 32, 2048, 32000, shape_given=False)
+    assert unquantised_params(derived) == 32000 * 4096
+
+
+def test_qlora_keeps_the_embedding_and_output_layer_in_16_bits():
+    q = states(QWEN_7B, TrainingMethod.qlora)
+    kept = 2 * 151936 * 4096  # 1.24 B of Qwen-7B's 7.7 B parameters
+    frozen_gb = (q.weight_bytes - q.trainable_fraction * 2.0) * QWEN_7B.params / 1e9
+    assert frozen_gb == pytest.approx(((QWEN_7B.params - kept) * NF4_BYTES + kept * 2) / 1e9)
+    assert 5.8 < frozen_gb < 5.9  # 3.3 GB of 4-bit layers + 2.5 GB of 16-bit embeddings
+    quantised_all = QWEN_7B.params * NF4_BYTES / 1e9
+    assert frozen_gb - quantised_all == pytest.approx(kept * (2 - NF4_BYTES) / 1e9)
+
+
+def test_qlora_holds_one_layer_dequantised_to_16_bits():
+    lora = parts(QWEN_7B, Layout(1, 1, 1, checkpointing="full"),
+                 states(QWEN_7B, TrainingMethod.lora))
+    qlora = parts(QWEN_7B, Layout(1, 1, 1, checkpointing="full"),
+                  states(QWEN_7B, TrainingMethod.qlora))
+    assert float(qlora.buffers[0] - lora.buffers[0]) == pytest.approx(
+        2.0 * QWEN_7B.layer_params / 1e9)
+
+
+def test_hugging_face_loss_runs_in_16_bits_under_deepspeed_and_in_fp32_under_autocast():
+    s = states(QWEN_7B, TrainingMethod.lora)
+    logits = QWEN_7B.sequence * QWEN_7B.vocab / 1e9
+    plain = parts(QWEN_7B, Layout(1, 1, 1, "none", checkpointing="full"), s)
+    zero2 = parts(QWEN_7B, Layout(1, 1, 1, "zero2", checkpointing="full"), s)
+    assert float(plain.logits[0]) == pytest.approx(HF_LOGIT_BYTES * logits)
+    assert float(zero2.logits[0]) == pytest.approx(6.0 * logits)  # 3 tensors x 2 bytes
+    fp32 = states(QWEN_7B, TrainingMethod.lora, Precision.fp32)
+    zero2_fp32 = parts(QWEN_7B, Layout(1, 1, 1, "zero2", checkpointing="full"), fp32)
+    assert float(zero2_fp32.logits[0]) == pytest.approx(12.0 * logits)
+
+
+def test_pretraining_keeps_megatrons_fused_loss_under_every_sharding():
+    s = method_states(QWEN_7B, Precision.bf16, Optimizer.adamw, TrainingMethod.full)
+    for sharding in ("none", "zero1", "zero3", "fsdp"):
+        m = parts(QWEN_7B, Layout(1, 1, 8, sharding, checkpointing="full"), s)
+        assert float(m.logits[0]) == pytest.approx(6.0 * QWEN_7B.sequence * QWEN_7B.vocab / 1e9)
+
+
+def test_zero2_buckets_hold_16_bit_gradients_not_the_average_weight_bytes():
+    q = states(QWEN_7B, TrainingMethod.qlora)
+    m = parts(QWEN_7B, Layout(1, 1, 1, "zero2", checkpointing="full"), q)
+    trainable = QWEN_7B.params * q.trainable_fraction
+    dequant = 2.0 * QWEN_7B.layer_params
+    bucket = min(2 * 5e8 * 2.0, trainable * 4.0)  # never more than the gradients it carries
+    assert float(m.buffers[0]) == pytest.approx((bucket + dequant) / 1e9)
+
+
+def test_zero3_allocates_its_reduce_bucket_and_gathers_the_output_layer_whole():
+    """PEFT's ZeRO-3 offload log: 1,916 MiB on the GPU before training, its 5e8-element fp32
+    reduce bucket (1,907 MiB); the logits need the whole output layer (bloomz-7b1: 1.03 B)."""
+    bloomz = ModelShape(7.069e9, 30, 4096, 32, 64, 250880)
+    s = offloaded(states(bloomz, TrainingMethod.lora, Precision.fp32), ORDER[2])
+    m = parts(bloomz, Layout(1, 1, 1, "zero3", micro_batch=8), s)
+    bucket = DEEPSPEED_REDUCE_ELEMENTS * 4.0
+    assert bucket / 2**20 == pytest.approx(1907, abs=1)
+    gathered = (250880 * 4096 + 5e7) * s.weight_bytes  # + DeepSpeed's prefetch bucket
+    assert float(m.buffers[0]) == pytest.approx((bucket + gathered) / 1e9)
+    assert float(m.weights[0]) == 0.0  # the weights themselves live in host RAM
+
+
+def test_paged_optimizer_states_need_no_room_and_fill_what_is_left():
+    q = states(QWEN_7B, TrainingMethod.qlora)
+    m = parts(QWEN_7B, Layout(1, 1, 1, checkpointing="full"), q)
+    assert float(m.paged[0]) == float(m.optimizer[0]) > 0
+    assert float(m.needed[0]) == pytest.approx(float(m.total[0] - m.optimizer[0]))
+    roomy = evicted(m, 80.0)
+    assert float(roomy.total[0]) == pytest.approx(float(m.total[0]))  # all kept on the GPU
+    tight = evicted(m, float(m.needed[0]) + 0.5)
+    assert float(tight.total[0]) == pytest.approx(float(m.needed[0]) + 0.5)
+    assert float(tight.host[0]) == pytest.approx(float(m.optimizer[0]) - 0.5)
+    # under DeepSpeed its own AdamW runs on the GPU: nothing paged
+    zero2 = parts(QWEN_7B, Layout(1, 1, 1, "zero2", checkpointing="full"), q)
+    assert float(zero2.paged[0]) == 0.0 and float(zero2.needed[0]) == float(zero2.total[0])
+    lora = parts(QWEN_7B, Layout(1, 1, 1, checkpointing="full"),
+                 states(QWEN_7B, TrainingMethod.lora))
+    assert lora.paged is None
+
+
+def test_a_65b_model_fits_one_48_gb_card_with_qlora_because_its_optimizer_is_paged():
+    llama65 = {"name": "LLaMA-65B", "params_millions": 65286, "layers": 80,
+               "hidden_size": 8192, "attention_heads": 64, "vocab_size": 32000,
+               "sequence_length": 512}
+    profile = on_two_4090s(method="qlora", lora_rank=64, batch_per_gpu=1,
+                           activation_checkpointing="full")
+    hardware = profile.hardware.model_copy(update={"gpu": "rtx_a6000", "gpus_per_node": 1})
+    model = profile.model.model_copy(update=llama65)
+    paged = project(profile.model_copy(update={"hardware": hardware, "model": model}), [1])
+    assert paged.fits[0] and paged.memory_per_gpu_gb[0] <= paged.usable_memory_gb + 0.01
+    training = profile.training.model_copy(update={"parallelism": "zero2"})
+    deepspeed = project(profile.model_copy(update={"hardware": hardware, "model": model,
+                                                   "training": training}), [1])
+    assert not deepspeed.fits[0]  # DeepSpeed's AdamW keeps its 9 GB on the card
+
+
+@SETTINGS
+@given(st.sampled_from([1, 2, 8]), st.sampled_from(["zero2", "zero3", "fsdp"]),
+       st.sampled_from([1, 4]), st.floats(5.0, 80.0))
+def test_more_offload_never_raises_gpu_memory_with_paged_qlora_states(dp, sharding, micro,
+                                                                      usable):
+    shape = ModelShape(6.74e9, 32, 4096, 32, 2048, 32000)
+    q = states(shape, TrainingMethod.qlora)
+    c = candidates_of([Layout(1, 1, dp, sharding, micro_batch=micro, checkpointing="full")])
+    totals = [float(evicted(memory_parts(shape, c, A100, offloaded(q, level), 1.34),
+                            usable).total[0]) for level in ORDER]
+    assert totals == sorted(totals, reverse=True), totals
+    assert np.all(np.diff(totals) <= 1e-9)
+
+
+def test_the_projection_says_when_paged_optimizer_states_stay_in_host_ram():
+    llama65 = {"name": "LLaMA-65B", "params_millions": 65286, "layers": 80,
+               "hidden_size": 8192, "attention_heads": 64, "vocab_size": 32000,
+               "sequence_length": 512}
+    profile = on_two_4090s(method="qlora", lora_rank=64, batch_per_gpu=1,
+                           activation_checkpointing="full")
+    hardware = profile.hardware.model_copy(update={"gpu": "rtx_a6000", "gpus_per_node": 1})
+    model = profile.model.model_copy(update=llama65)
+    proj = project(profile.model_copy(update={"hardware": hardware, "model": model}), [1])
+    en = [n for n in proj.notes if "paged optimizer" in n]
+    zh = [n for n in proj.notes_zh if "分页优化器" in n]
+    assert len(en) == len(zh) == 1 and "GB of its optimizer states" in en[0], proj.notes
+    roomy = project(on_two_4090s(method="qlora", activation_checkpointing="full"), [1])
+    assert not any("paged optimizer" in n for n in roomy.notes)
+
+
+def test_paged_states_that_leave_the_card_need_room_in_host_ram():
+    from advisor.scaling.layouts.search import choose_many
+    from advisor.scaling.llm_compute import load_llm_params
+
+    shape = ModelShape(65.286e9, 80, 8192, 64, 512, 32000)
+    q = states(shape, TrainingMethod.qlora)
+    group = candidates_of([Layout(1, 1, 1, checkpointing="full")])
+    mem = memory_parts(shape, group, A100, q, 1.34)
+    usable = float(mem.needed[0]) + 1.0  # the paged states overflow the card by the rest
+    spill = float(mem.total[0]) - usable
+
+    def fits(ram_gb: float) -> bool:
+        choice = choose_many(shape, [group], A100, q, load_llm_params(), 2.0, [usable], 1.34,
+                             host_usable_gb=ram_gb)[0]
+        return choice.fits
+
+    assert spill > 5.0
+    assert fits(spill + 0.5) and not fits(spill - 0.5)
