@@ -561,6 +561,11 @@
     </message>
     <message>
         <location filename="../../ui/compare/table.py" line="31"/>
+        <source>[%1] at 1 GPU</source>
+        <translation>[%1] 单卡</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/table.py" line="32"/>
         <location filename="../../ui/compare/details.py" line="44"/>
         <source>%1 h a month</source>
         <translation>每月 %1 小时</translation>

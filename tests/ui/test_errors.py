@@ -44,6 +44,7 @@ def test_an_exception_in_a_slot_shows_the_dialog_and_the_app_keeps_running(qtbot
 
 
 def test_the_dialog_is_translated(qtbot, criticals):
+    setup_logging()  # as the app does at start (not left to an earlier test)
     window = make_window(qtbot, "zh")
     hook = ExceptionHook(lambda: window)
     try:

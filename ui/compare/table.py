@@ -28,6 +28,7 @@ _SAME = QT_TRANSLATE_NOOP("Compare", "same as %1")
 _NO_FIT = QT_TRANSLATE_NOOP("Compare", "does not fit")
 _NO_PRICE = QT_TRANSLATE_NOOP("Compare", "no price")
 _AT = QT_TRANSLATE_NOOP("Compare", "[%1] at %2 GPUs")
+_AT_ONE = QT_TRANSLATE_NOOP("Compare", "[%1] at 1 GPU")
 _HOURS_A_MONTH = QT_TRANSLATE_NOOP("Compare", "%1 h a month")
 NA = "—"
 
@@ -38,6 +39,8 @@ def tr(lang: str, text: str) -> str:
 
 def ref_text(result: Any, ref: Any, lang: str) -> str:
     number = {o.id: i for i, o in enumerate(result.options, start=1)}
+    if ref.gpus == 1:
+        return tr(lang, _AT_ONE).replace("%1", str(number[ref.option]))
     return tr(lang, _AT).replace("%1", str(number[ref.option])).replace("%2", str(ref.gpus))
 
 
