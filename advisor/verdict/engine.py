@@ -26,7 +26,9 @@ durable_rules 2.0.28 has known ways to crash or hang; each is made impossible he
   its C ruleset (about 0.5 MB per stage) outlives the Python objects, so every new
   ``RuleEngine`` leaked about 1.4 MB. Each engine frees its three rulesets
   (``delete_ruleset``) when it is closed or collected (``weakref.finalize``), never while an
-  evaluation holds it.
+  evaluation holds it. Not at the interpreter's exit: a worker thread still evaluating then
+  (the wizard's live update, a daemon thread) would find its engine closed, and the process's
+  end frees the memory anyway.
 """
 
 from __future__ import annotations
@@ -114,6 +116,7 @@ class RuleEngine:
                 self._names[stage] = name
                 self._handles[stage] = self._host.get_ruleset(name)._handle
         self._release = weakref.finalize(self, _delete_rulesets, tuple(self._handles.values()))
+        self._release.atexit = False  # see the module: threads may still evaluate at exit
 
     def close(self) -> None:
         """Free the compiled rulesets now (also done when the engine is collected)."""

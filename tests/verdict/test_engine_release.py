@@ -55,3 +55,39 @@ def test_an_engine_works_as_a_context_manager():
     with RuleEngine(default_rules()) as engine:
         assert recommend(profile, engine=engine).verdict.rating == "worth_it"
     assert not engine._release.alive
+
+
+EVALUATING_AT_EXIT = """
+import atexit, sys, threading, time
+sys.path.insert(0, {root!r})
+atexit.register(time.sleep, 0.3)  # exit work after the engine's own hook (atexit is LIFO)
+from advisor.verdict.engine import default_engine
+from advisor.rulebase.cases import baseline_facts
+
+engine, facts = default_engine(), baseline_facts()
+engine.evaluate(facts)
+started = threading.Event()
+
+def keep_evaluating():
+    started.set()
+    while True:  # a worker still running when the program ends (the live update)
+        engine.evaluate(facts)
+
+threading.Thread(target=keep_evaluating, daemon=True).start()
+started.wait()
+time.sleep(0.2)
+print("exiting", flush=True)
+"""
+
+
+def test_a_thread_still_evaluating_at_exit_never_finds_its_engine_closed():
+    """The rulesets are not freed at the interpreter's exit (``atexit`` hooks run while daemon
+    threads still evaluate): the program ends without 'this RuleEngine was closed'."""
+    import subprocess
+
+    root = str(Path(__file__).resolve().parents[2])
+    done = subprocess.run([sys.executable, "-c", EVALUATING_AT_EXIT.format(root=root)],
+                          capture_output=True, text=True, timeout=120, cwd=root)
+    assert done.returncode == 0, done.stderr
+    assert "exiting" in done.stdout
+    assert "was closed" not in done.stderr and "Traceback" not in done.stderr, done.stderr
