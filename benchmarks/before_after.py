@@ -16,23 +16,16 @@ import argparse
 import os
 import subprocess
 import sys
-import tarfile
 import tempfile
-from io import BytesIO
 from pathlib import Path
+
+from benchmarks.checkout import checkout as _checkout
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT = ("projection_latency", "recommend_latency")
 KEYS = ("data-parallel", "layout", "all ", "all profiles", "best round", "budget",
         "figures,", "verdicts=True", "of which", "load average")
 
-
-def _checkout(rev: str, into: Path) -> Path:
-    blob = subprocess.run(["git", "archive", "--format=tar", rev], cwd=ROOT, check=True,
-                          capture_output=True).stdout
-    with tarfile.open(fileobj=BytesIO(blob)) as tar:
-        tar.extractall(into, filter="data")
-    return into
 
 
 def _run(name: str, code: Path | None, cwd: Path) -> list[str]:

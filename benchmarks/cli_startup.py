@@ -28,11 +28,11 @@ import random
 import statistics
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
-from io import BytesIO
 from pathlib import Path
+
+from benchmarks.checkout import checkout as _checkout
 
 ROOT = Path(__file__).resolve().parents[1]
 FLOOR = "import pydantic, yaml, durable.lang, numpy"
@@ -67,14 +67,6 @@ def _time(argv: list[str], env: dict[str, str], cwd: str) -> tuple[float, float]
         raise SystemExit(f"{' '.join(argv)} failed ({proc.returncode}): {err[-500:]!r}")
     return wall, usage.ru_utime + usage.ru_stime
 
-
-def _checkout(rev: str, into: Path) -> Path:
-    """The files of commit ``rev`` (tracked files only) in ``into``."""
-    blob = subprocess.run(["git", "archive", "--format=tar", rev], cwd=ROOT, check=True,
-                          capture_output=True).stdout
-    with tarfile.open(fileobj=BytesIO(blob)) as tar:
-        tar.extractall(into, filter="data")
-    return into
 
 
 def _environment(tmp: Path, code: Path | None, cache: bool) -> dict[str, str]:

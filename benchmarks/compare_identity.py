@@ -22,10 +22,10 @@ import json
 import os
 import subprocess
 import sys
-import tarfile
 import tempfile
-from io import BytesIO
 from pathlib import Path
+
+from benchmarks.checkout import checkout as _checkout
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -97,13 +97,6 @@ def _numbers(path: Path):
 
     return strip(json.loads(text))
 
-
-def _checkout(rev: str, into: Path) -> Path:
-    blob = subprocess.run(["git", "archive", "--format=tar", rev], cwd=ROOT, check=True,
-                          capture_output=True).stdout
-    with tarfile.open(fileobj=BytesIO(blob)) as tar:
-        tar.extractall(into, filter="data")
-    return into
 
 
 def _capture_in_child(code: Path | None, into: Path) -> None:

@@ -22,10 +22,10 @@ import os
 import re
 import subprocess
 import sys
-import tarfile
 import tempfile
-from io import BytesIO
 from pathlib import Path
+
+from benchmarks.checkout import checkout as _checkout
 
 ROOT = Path(__file__).resolve().parents[1]
 WORKLOADS = ("plan-7b-on-one-8xh100", "medium-model-4gpu-worth-it")
@@ -99,13 +99,6 @@ def _env(code: Path | None) -> dict[str, str]:
     env["PYTHONPATH"] = os.pathsep.join([*([str(code)] if code else []), str(ROOT)])
     return env
 
-
-def _checkout(rev: str, into: Path) -> Path:
-    blob = subprocess.run(["git", "archive", "--format=tar", rev], cwd=ROOT, check=True,
-                          capture_output=True).stdout
-    with tarfile.open(fileobj=BytesIO(blob)) as tar:
-        tar.extractall(into, filter="data")
-    return into
 
 
 def main() -> int:
