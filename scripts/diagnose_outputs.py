@@ -189,8 +189,10 @@ def compare(before: Path, after: Path) -> int:
     return 1 if stats["other"] or rel > 1e-12 else 0
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def run(description: str, capture_to) -> int:
+    """``capture OUT`` with ``capture_to``, or ``compare BEFORE AFTER`` (shared by
+    ``projection_outputs``)."""
+    parser = argparse.ArgumentParser(description=description)
     sub = parser.add_subparsers(dest="action", required=True)
     cap = sub.add_parser("capture")
     cap.add_argument("out", type=Path)
@@ -199,8 +201,12 @@ def main() -> int:
     cmp_.add_argument("after", type=Path)
     args = parser.parse_args()
     if args.action == "capture":
-        return capture(args.out)
+        return capture_to(args.out)
     return compare(args.before, args.after)
+
+
+def main() -> int:
+    return run(__doc__.splitlines()[0], capture)
 
 
 if __name__ == "__main__":

@@ -18,7 +18,6 @@ and run it there: it imports the ``advisor`` package beside it. ``compare`` is
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sys
@@ -93,20 +92,10 @@ def capture(out: Path) -> int:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    sub = parser.add_subparsers(dest="action", required=True)
-    cap = sub.add_parser("capture")
-    cap.add_argument("out", type=Path)
-    cmp_ = sub.add_parser("compare")
-    cmp_.add_argument("before", type=Path)
-    cmp_.add_argument("after", type=Path)
-    args = parser.parse_args()
-    if args.action == "capture":
-        return capture(args.out)
     sys.path.insert(0, str(ROOT / "scripts"))
-    from diagnose_outputs import compare
+    from diagnose_outputs import run
 
-    return compare(args.before, args.after)
+    return run(__doc__.splitlines()[0], capture)
 
 
 if __name__ == "__main__":

@@ -130,7 +130,8 @@ def test_paged_optimizer_states_need_no_room_and_fill_what_is_left():
     assert lora.paged is None
 
 
-def test_a_65b_model_fits_one_48_gb_card_with_qlora_because_its_optimizer_is_paged():
+def _llama65_qlora_on_one_a6000():
+    """The QLoRA paper's case: LLaMA-65B, rank 64, one 48 GB card, recomputed activations."""
     llama65 = {"name": "LLaMA-65B", "params_millions": 65286, "layers": 80,
                "hidden_size": 8192, "attention_heads": 64, "vocab_size": 32000,
                "sequence_length": 512}
@@ -138,11 +139,15 @@ def test_a_65b_model_fits_one_48_gb_card_with_qlora_because_its_optimizer_is_pag
                            activation_checkpointing="full")
     hardware = profile.hardware.model_copy(update={"gpu": "rtx_a6000", "gpus_per_node": 1})
     model = profile.model.model_copy(update=llama65)
-    paged = project(profile.model_copy(update={"hardware": hardware, "model": model}), [1])
+    return profile.model_copy(update={"hardware": hardware, "model": model})
+
+
+def test_a_65b_model_fits_one_48_gb_card_with_qlora_because_its_optimizer_is_paged():
+    profile = _llama65_qlora_on_one_a6000()
+    paged = project(profile, [1])
     assert paged.fits[0] and paged.memory_per_gpu_gb[0] <= paged.usable_memory_gb + 0.01
     training = profile.training.model_copy(update={"parallelism": "zero2"})
-    deepspeed = project(profile.model_copy(update={"hardware": hardware, "model": model,
-                                                   "training": training}), [1])
+    deepspeed = project(profile.model_copy(update={"training": training}), [1])
     assert not deepspeed.fits[0]  # DeepSpeed's AdamW keeps its 9 GB on the card
 
 
@@ -161,14 +166,7 @@ def test_more_offload_never_raises_gpu_memory_with_paged_qlora_states(dp, shardi
 
 
 def test_the_projection_says_when_paged_optimizer_states_stay_in_host_ram():
-    llama65 = {"name": "LLaMA-65B", "params_millions": 65286, "layers": 80,
-               "hidden_size": 8192, "attention_heads": 64, "vocab_size": 32000,
-               "sequence_length": 512}
-    profile = on_two_4090s(method="qlora", lora_rank=64, batch_per_gpu=1,
-                           activation_checkpointing="full")
-    hardware = profile.hardware.model_copy(update={"gpu": "rtx_a6000", "gpus_per_node": 1})
-    model = profile.model.model_copy(update=llama65)
-    proj = project(profile.model_copy(update={"hardware": hardware, "model": model}), [1])
+    proj = project(_llama65_qlora_on_one_a6000(), [1])
     en = [n for n in proj.notes if "paged optimizer" in n]
     zh = [n for n in proj.notes_zh if "分页优化器" in n]
     assert len(en) == len(zh) == 1 and "GB of its optimizer states" in en[0], proj.notes
