@@ -10,7 +10,8 @@ autocast (``layouts.methods.HF_LOGIT_BYTES``, three fp32 logit-sized tensors) ma
 of Qwen's LoRA rows with the sequence, so those rows are not independent of it. Nothing was
 fitted to the others: the Q-LoRA, PEFT and 65B terms (16-bit embedding and output layer,
 DeepSpeed's 16-bit loss and buckets, the dequantised layer, paged optimizer states, the
-output layer gathered whole) come from the sources' code and configs (layouts/methods.py,
+output layer gathered whole and, with the parameters offloaded, DeepSpeed's GPU copy of its
+host partition staged beside it) come from the sources' code and configs (layouts/methods.py,
 layouts/memory.py); Qwen-72B's Q-LoRA rows were added after the model was set, as a
 held-out check.
 

@@ -99,17 +99,73 @@ def test_zero2_buckets_hold_16_bit_gradients_not_the_average_weight_bytes():
     assert float(m.buffers[0]) == pytest.approx((bucket + dequant) / 1e9)
 
 
+BLOOMZ = ModelShape(7.069e9, 30, 4096, 32, 64, 250880)  # tied 1.03 B output layer
+LLAMA_7B = ModelShape(6.74e9, 32, 4096, 32, 2048, 32000)  # 131 M: smaller than a layer
+
+
+def lora_fp32(shape: ModelShape, offload: int):
+    return offloaded(states(shape, TrainingMethod.lora, Precision.fp32), ORDER[offload])
+
+
 def test_zero3_allocates_its_reduce_bucket_and_gathers_the_output_layer_whole():
     """PEFT's ZeRO-3 offload log: 1,916 MiB on the GPU before training, its 5e8-element fp32
-    reduce bucket (1,907 MiB); the logits need the whole output layer (bloomz-7b1: 1.03 B)."""
-    bloomz = ModelShape(7.069e9, 30, 4096, 32, 64, 250880)
-    s = offloaded(states(bloomz, TrainingMethod.lora, Precision.fp32), ORDER[2])
-    m = parts(bloomz, Layout(1, 1, 1, "zero3", micro_batch=8), s)
+    reduce bucket (1,907 MiB); the logits need the whole output layer (bloomz-7b1: 1.03 B),
+    which, offloaded, is gathered beside the GPU copy of its host partition (one GPU: all)."""
+    s = lora_fp32(BLOOMZ, 2)
+    m = parts(BLOOMZ, Layout(1, 1, 1, "zero3", micro_batch=8), s)
     bucket = DEEPSPEED_REDUCE_ELEMENTS * 4.0
     assert bucket / 2**20 == pytest.approx(1907, abs=1)
-    gathered = (250880 * 4096 + 5e7) * s.weight_bytes  # + DeepSpeed's prefetch bucket
+    gathered = (2 * 250880 * 4096 + 5e7) * s.weight_bytes  # + DeepSpeed's prefetch bucket
     assert float(m.buffers[0]) == pytest.approx((bucket + gathered) / 1e9)
     assert float(m.weights[0]) == 0.0  # the weights themselves live in host RAM
+
+
+@pytest.mark.parametrize("dp", [1, 2, 8])
+def test_offloaded_zero3_stages_the_output_layers_partition_beside_its_gather(dp):
+    """DeepSpeed's all_gather_coalesced copies the host partition to the GPU (numel / dp) and
+    gathers it into a full buffer: the partition is counted beside the output layer."""
+    layout = Layout(1, 1, dp, "zero3", micro_batch=8)
+    s = lora_fp32(BLOOMZ, 2)
+    offload = parts(BLOOMZ, layout, s)
+    output_layer = 250880 * 4096 * s.weight_bytes
+    bucket = DEEPSPEED_REDUCE_ELEMENTS * 4.0
+    prefetch = 5e7 * s.weight_bytes
+    assert float(offload.buffers[0]) == pytest.approx(
+        (bucket + output_layer + output_layer / dp + prefetch) / 1e9)
+    # the same layout with the weights on the GPU (optimizer offloaded, or nothing) gathers
+    # from a partition already there: no staged copy (on one GPU nothing is gathered at all,
+    # yet DeepSpeed allocates its reduce bucket all the same)
+    for level in (0, 1):
+        on_gpu = parts(BLOOMZ, layout, lora_fp32(BLOOMZ, level))
+        gathered = 0.0 if dp == 1 else output_layer + prefetch
+        expected = (bucket + gathered) / 1e9
+        assert float(on_gpu.buffers[0]) == pytest.approx(expected)
+
+
+def test_only_deepspeed_stages_the_partition_and_only_where_the_output_layer_is_largest():
+    s = lora_fp32(BLOOMZ, 2)
+    fsdp = parts(BLOOMZ, Layout(1, 1, 1, "fsdp", micro_batch=8), s)
+    # FSDP (CPUOffload) gathers the output layer and its next layer: no DeepSpeed staging
+    assert float(fsdp.buffers[0]) == pytest.approx(
+        (250880 * 4096 + BLOOMZ.layer_params) * s.weight_bytes / 1e9)
+    # a 32 k vocabulary: its 131 M output layer, staged, stays below DeepSpeed's layers in
+    # flight (three layers of 202 M), which decide the gathered buffers as before
+    small = lora_fp32(LLAMA_7B, 2)
+    offload = parts(LLAMA_7B, Layout(1, 1, 1, "zero3", micro_batch=1), small)
+    in_flight = 3 * LLAMA_7B.layer_params
+    assert 2 * 32000 * 4096 + 5e7 < in_flight
+    assert float(offload.buffers[0]) == pytest.approx(
+        (DEEPSPEED_REDUCE_ELEMENTS * 4.0 + in_flight * small.weight_bytes) / 1e9)
+
+
+def test_peft_offload_rows_gain_the_staged_output_layer_and_their_plain_rows_do_not():
+    from benchmarks.finetune_memory import checks, projected_gb
+
+    by_key = {c.key: c for c in checks()}
+    bloomz = projected_gb(by_key["peft-bloomz-7b1-lora-zero3-offload"])[0]
+    plain = projected_gb(by_key["peft-bloomz-7b1-lora"])[0]
+    assert 16.0 < bloomz < 17.0  # published 18.1 GB; 12.4 GB without the staged copy
+    assert 34.0 < plain < 35.0  # published 32 GB; no DeepSpeed, nothing gathered
 
 
 def test_paged_optimizer_states_need_no_room_and_fill_what_is_left():

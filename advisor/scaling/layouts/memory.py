@@ -15,7 +15,22 @@
   step, 5e8 fp32 elements being 1,907 MiB). While the logits are computed, ZeRO-3 and FSDP
   hold the output layer, a single tensor, gathered whole beside what they prefetch for the
   backward pass (DeepSpeed's prefetch bucket, FSDP's next layer): the larger of that and the
-  layers in flight.
+  layers in flight. With the parameters offloaded, DeepSpeed ZeRO-3 gathers a tensor by
+  copying its partition from host RAM to the GPU and all-gathering that copy into a
+  full-size buffer, both held until the gather completes (deepspeed/runtime/zero/
+  partition_parameters.py, ``all_gather_coalesced``, in the releases PEFT's runs required,
+  v0.8: ``param_buffer = torch.empty(...)`` beside ``param.ds_tensor.to(device)``; without
+  offload the partition already lies on the GPU and ``.to`` copies nothing). The output
+  layer is the largest tensor gathered while every activation is held: its partition,
+  ``V h / (t d)`` parameters over d data-parallel GPUs, is counted beside it. That gather
+  meets the logits: in a run's first two steps, before DeepSpeed has recorded its module
+  trace, every module's parameters are released right after use (partitioned_param_
+  coordinator.py, ``release_sub_module``), so the output layer is gathered again for the
+  backward pass, beside the logits and their gradient (once the trace is recorded,
+  ``stage3_max_reuse_distance`` keeps it gathered from its forward to its backward). On
+  one GPU the partition is the whole layer (bloomz-7b1 in fp32: 4.1 GB twice); later
+  releases skip the gather on one GPU (``_no_gather_coalesced``: one copy), which this
+  overstates by that layer.
 * Activations per layer and micro-batch (Korthikanti et al. 2022, Table 2): ``s b h (34 + 5 a
   s / h)`` bytes at 16 bits, of which ``5 a s^2 b`` are the attention scores a memory-efficient
   (flash) kernel never stores; tensor parallel divides them by t with sequence parallel, else
@@ -177,7 +192,10 @@ def memory_parts(shape: ModelShape, c: Candidates, cluster: Cluster, states: Sta
     layers_in_flight = np.where(deepspeed3, np.minimum(3.0 * layer, DEEPSPEED_LIVE_ELEMENTS),
                                 3.0 * layer)
     prefetched = np.where(deepspeed3, np.minimum(layer, DEEPSPEED_PREFETCH_ELEMENTS), layer)
-    gathered = np.maximum(layers_in_flight, shape.embedding_params / t + prefetched)
+    output_layer = shape.embedding_params / t
+    if not states.weights_on_gpu:  # its host partition staged on the GPU (docstring)
+        output_layer = output_layer + np.where(deepspeed3, output_layer / group, 0.0)
+    gathered = np.maximum(layers_in_flight, output_layer + prefetched)
     if not states.weights_on_gpu:  # the layers in flight, never more than the stage holds
         gathered = np.minimum(gathered, stage)
     buffers = np.select(
@@ -187,9 +205,9 @@ def memory_parts(shape: ModelShape, c: Candidates, cluster: Cluster, states: Sta
     buffers = np.where(streamed, 0.0, buffers)
     if not states.grads_on_gpu:  # gradients leave through the reduction buckets
         buffers = np.where(s <= ZERO2, np.minimum(buckets, buffers), buffers)
-    # DeepSpeed ZeRO-3 allocates its reduce bucket up front (stage3.py, contiguous_gradients)
-    buffers = buffers + np.where(deepspeed3 & ~streamed,
-                                 DEEPSPEED_REDUCE_ELEMENTS * states.grad_bytes, 0.0)
+    # DeepSpeed ZeRO-3 allocates its reduce bucket up front (stage3.py, contiguous_gradients),
+    # on one GPU too, whether or not it has anything to gather there (as ZeRO-2 its buckets)
+    buffers = buffers + np.where(deepspeed3, DEEPSPEED_REDUCE_ELEMENTS * states.grad_bytes, 0.0)
     # QLoRA: the layer computing holds its weights dequantised to 16 bits
     buffers = buffers + states.dequant_copy_bytes * layer
     host = host_gb(stage, trainable, states, opt_shard, grad_shard, weight_shard, s >= ZERO3)
