@@ -26,11 +26,12 @@ from pathlib import Path
 
 from advisor.catalog.gpus import resolve_gpu
 from advisor.profile import IntraLink, Precision
-from advisor.scaling.layouts.cluster import Cluster, peak_tflops
+from advisor.scaling.layouts.cluster import Cluster
 from advisor.scaling.layouts.search import Fixed
 from advisor.scaling.layouts.shape import ModelShape
 from advisor.scaling.links import link_figures
 from advisor.scaling.parameters import load_params
+from advisor.scaling.peak import peak_tflops
 
 DATA = Path(__file__).resolve().parent / "data"
 RDMA_SHARE = 0.9  # busbw over line rate of an RDMA network (links.yaml: HDR 24 of 25 GB/s)

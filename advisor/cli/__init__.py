@@ -109,8 +109,17 @@ def parse(argv: Sequence[str]) -> tuple[argparse.ArgumentParser, argparse.Namesp
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    entry = argv is None  # the program itself, not a caller (tests) inside a longer process
-    argv = sys.argv[1:] if argv is None else list(argv)
+    """Run one command and return its exit status; the program itself (``argv`` None) ends
+    at once when it is done, without freeing what it loaded (``advisor.cli.leave``)."""
+    if argv is not None:  # a caller (tests) inside a longer process
+        return _run(list(argv), entry=False)
+    code = _run(sys.argv[1:], entry=True)
+    from advisor.cli.leave import leave
+
+    return leave(code)
+
+
+def _run(argv: list[str], *, entry: bool) -> int:
     # Importing the command builds a few hundred classes and their validators: no cyclic
     # garbage worth collecting, but enough allocations to make the collector walk every
     # object loaded so far, again and again. It waits until they are loaded; the program

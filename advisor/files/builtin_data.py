@@ -7,9 +7,9 @@ name the line of every problem.
 
 ``compiled(name, sources, build)`` keeps what ``build()`` makes from the files (the checked
 rule base, the GPU table, the catalog's entries) in the user's cache folder, pickled under a
-key that hashes the files' bytes and paths, the source of the advisor packages that build it
-and define its classes, and the Python, pydantic, PyYAML and advisor versions. A changed file,
-a moved installation or new code gives a new key, so a stale form is never read; a form that
+key that hashes the files' bytes and paths, the source files (path, size and time) of the
+advisor packages that build it and define its classes, and the Python, pydantic, PyYAML and
+advisor versions. A changed file, a moved installation or new code gives a new key, so a stale form is never read; a form that
 cannot be read or written is built again (the advisor never depends on its cache).
 ``GPU_ADVISOR_CACHE_DIR`` moves the folder; ``GPU_ADVISOR_NO_CACHE=1`` turns the cache off.
 """
@@ -76,16 +76,20 @@ _PACKAGE = Path(__file__).resolve().parents[1]  # advisor/
 
 @cache
 def _layer_digest(layer: str) -> bytes | None:
-    """A digest of one advisor package's source, once per process (the code that is loaded
-    is the code that was there when it was imported)."""
+    """A digest of one advisor package's source files, once per process (the code that is
+    loaded is the code that was there when it was imported): each file's path, size and
+    modification time in nanoseconds, as Python keys its own bytecode on the source's size
+    and time. An edit, a checkout or an installation writes the file and so changes its time;
+    reading every source file's bytes at every start cost more than the rest of the key."""
     files = sorted(os.path.join(root, n) for root, _dirs, names in os.walk(_PACKAGE / layer)
                    for n in names if n.endswith(".py"))
     if not files:  # installed without its source: nothing to key the cache on
         return None
     digest = hashlib.sha256()
     for file in files:
-        with open(file, "rb") as handle:
-            digest.update(f"{os.path.relpath(file, _PACKAGE)}\0".encode() + handle.read())
+        info = os.stat(file)
+        digest.update(f"{os.path.relpath(file, _PACKAGE)}\0{info.st_size}\0"
+                      f"{info.st_mtime_ns}\0".encode())
     return digest.digest()
 
 

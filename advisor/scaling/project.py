@@ -23,7 +23,6 @@ from advisor.scaling.inputs import (
     step_compute_s,
     vgpu_sharing,
 )
-from advisor.scaling.layouts.cluster import peak_tflops
 from advisor.scaling.layouts.eligibility import uses_layouts
 from advisor.scaling.links import link_figures
 from advisor.scaling.measured_memory import memory_estimate
@@ -36,6 +35,7 @@ from advisor.scaling.memory import (
 )
 from advisor.scaling.model_parallel import estimated_shape, pipeline_parallel, tensor_parallel
 from advisor.scaling.parameters import ScalingParams, load_params
+from advisor.scaling.peak import peak_tflops
 from advisor.scaling.physics import breakdown
 from advisor.scaling.result import Projection
 from advisor.scaling.run_length import one_gpu_hours

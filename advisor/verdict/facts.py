@@ -26,8 +26,8 @@ from advisor.rulebase.fact_catalog import (
     check_facts,
 )
 from advisor.scaling.activations import activation_gb
-from advisor.scaling.layouts.methods import optimizer_family
 from advisor.scaling.memory import activation_split
+from advisor.scaling.optimizer_family import optimizer_family
 from advisor.scaling.parameters import load_params
 from advisor.scaling.result import Projection
 from advisor.scaling.task_defaults import takes_turns

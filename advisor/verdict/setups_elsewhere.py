@@ -10,7 +10,7 @@ from advisor.costs import estimate_costs
 from advisor.files.errors import InputError
 from advisor.profile import ActivationCheckpointing, EconomicsMode, IntraLink, Market, Profile
 from advisor.profile.market import MARKET_CURRENCY, profile_market
-from advisor.scaling.layouts.cluster import peak_tflops
+from advisor.scaling.peak import peak_tflops
 from advisor.scaling.result import Projection
 from advisor.text.i18n import Text
 from advisor.verdict.beyond import Beyond

@@ -55,7 +55,9 @@ def projection_key(profile: Profile, gpus: list[int] | None
     """What ``project(profile, gpus)`` depends on, as a hashable key."""
     hw = profile.hardware
     counts = tuple(sorted(set(map(int, gpus or default_gpu_counts(hw.total_gpus)))))
-    spec = resolve_gpu(hw.gpu, hw.intra_link).model_dump_json()
+    # the fields' values as text: every field of the spec, without building its serializer
+    # (GpuSpec defers it; the compiled table is read without validating)
+    spec = repr(resolve_gpu(hw.gpu, hw.intra_link).__dict__)
     return profile.model_dump_json(exclude=set(NOT_PROJECTED)), spec, counts
 
 

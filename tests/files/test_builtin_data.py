@@ -120,3 +120,33 @@ def test_no_advisor_module_parses_yaml_with_the_pure_python_loader() -> None:
     slow = [str(p.relative_to(package)) for p in sorted(package.rglob("*.py"))
             if "yaml.safe_load(" in p.read_text(encoding="utf-8")]
     assert slow == []
+
+
+def test_an_edited_source_file_of_the_code_changes_its_layers_digest(tmp_path: Path,
+                                                                     monkeypatch) -> None:
+    # The code is keyed on each file's path, size and time: an edit changes the time even
+    # when the size stays (a one-character fix), a longer file changes the size.
+    layer = tmp_path / "text"
+    layer.mkdir()
+    module = layer / "words.py"
+    module.write_text("A = 1\n", encoding="utf-8")
+    monkeypatch.setattr(builtin_data, "_PACKAGE", tmp_path)
+
+    def digest() -> bytes | None:
+        builtin_data._layer_digest.cache_clear()
+        return builtin_data._layer_digest("text")
+
+    first = digest()
+    assert first is not None and digest() == first
+    info = module.stat()
+    module.write_text("A = 2\n", encoding="utf-8")  # same size
+    os.utime(module, ns=(info.st_atime_ns, info.st_mtime_ns + 1))
+    edited = digest()
+    assert edited != first
+    module.write_text("A = 22\n", encoding="utf-8")
+    os.utime(module, ns=(info.st_atime_ns, info.st_mtime_ns + 1))  # the same time, larger
+    larger = digest()
+    assert larger not in (first, edited)
+    (layer / "more.py").write_text("", encoding="utf-8")
+    assert digest() != larger
+    builtin_data._layer_digest.cache_clear()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from advisor.profile import KeepBatch, Profile
-from advisor.scaling.layouts.methods import optimizer_family
+from advisor.scaling.optimizer_family import optimizer_family
 from advisor.verdict.facts import data_parallel_degree, lr_factor
 from advisor.verdict.result import Recommendation
 from advisor.verdict.setup_text import HEADING, setup_line

@@ -18,12 +18,12 @@ from advisor.scaling.layouts.offload import (
     pcie_gbs,
 )
 from advisor.scaling.links import LinkFigures
+from advisor.scaling.peak import SIXTEEN_BIT, peak_tflops
 
 # Memory-efficient (flash) attention: PyTorch's scaled_dot_product_attention picks it for
 # 16-bit inputs on Ampere and newer (FlashAttention-2 needs sm80+); older cards and fp32 fall
 # back to the standard kernel, which keeps the s x s attention scores.
 FLASH_GENERATIONS = ("ampere", "ada", "hopper", "blackwell")
-_SIXTEEN_BIT = (Precision.fp16, Precision.bf16, Precision.amp)
 
 
 @dataclass(frozen=True)
@@ -48,20 +48,11 @@ class Cluster:
         return self.peak_tflops * 1e12 / (self.memory_bandwidth_gbs * 1e9)
 
 
-def peak_tflops(gpu: GpuSpec, precision: Precision) -> float:
-    """Dense peak at a precision: tensor cores for 16-bit, TF32 at half their rate."""
-    if precision in _SIXTEEN_BIT:
-        return gpu.tflops_fp16_dense
-    if precision == Precision.tf32:
-        return max(gpu.tflops_fp32, gpu.tflops_fp16_dense / 2.0)
-    return gpu.tflops_fp32
-
-
 def cluster_of(gpu: GpuSpec, links: LinkFigures, precision: Precision, gpus_per_node: int,
                busbw_efficiency: float, host_memory_gb: float | None = None) -> Cluster:
     """The profile's machines (links: ``link_figures`` of its intra/inter links; the RAM of
     one machine, ``offload.default_host_memory_gb`` when not given)."""
-    sixteen = precision in _SIXTEEN_BIT
+    sixteen = precision in SIXTEEN_BIT
     generation = gpu.generation or "unknown"
     return Cluster(
         peak_tflops=peak_tflops(gpu, precision), memory_gb=gpu.memory_gb,

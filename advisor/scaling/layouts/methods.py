@@ -50,11 +50,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from advisor.profile import Optimizer, Precision, Profile, Task, TrainingMethod
+from advisor.profile import Optimizer, Precision, Profile, TrainingMethod
 from advisor.scaling.layouts.memory import LOGIT_BYTES
 from advisor.scaling.layouts.offload import offloaded
 from advisor.scaling.layouts.shape import ModelShape
 from advisor.scaling.layouts.states import StateBytes
+from advisor.scaling.optimizer_family import optimizer_of
 
 ADAPTER_SHARE_PER_RANK = 1.5  # adapter parameters per layer parameter, x f r / h
 NF4_BYTES = 4.127 / 8.0  # NF4 weights with double-quantised block scales
@@ -63,24 +64,10 @@ DEQUANT_COPY_BYTES = 2.0  # per weight of the layer computing: its dequantised 1
 UNQUANTISED_BYTES = 2.0  # embedding and output layer of a QLoRA model, kept in 16 bits
 HF_LOSS_TENSORS = 3.0  # log-softmax output, its gradient, its input's gradient
 HF_LOGIT_BYTES = HF_LOSS_TENSORS * 4.0  # the Trainer's autocast: cross-entropy in fp32
-VISION_TASKS = (Task.image_classification, Task.object_detection, Task.segmentation)
 _MIXED = (Precision.fp16, Precision.bf16)
 # optimizer state bytes per trained parameter: (16-bit training incl. the fp32 master, fp32)
 _OPTIMIZER_BYTES = {Optimizer.adamw: (12.0, 8.0), Optimizer.sgd: (8.0, 4.0),
                     Optimizer.adamw_8bit: (6.0, 2.0)}
-
-
-def optimizer_of(profile: Profile) -> Optimizer:
-    """The profile's optimizer; ``auto``: SGD with momentum for vision, AdamW otherwise."""
-    chosen = profile.training.optimizer
-    if chosen != Optimizer.auto:
-        return chosen
-    return Optimizer.sgd if profile.task in VISION_TASKS else Optimizer.adamw
-
-
-def optimizer_family(profile: Profile) -> str:
-    """``sgd`` (SGD-like: momentum SGD, LARS) or ``adam`` (Adam, AdamW, LAMB, 8-bit AdamW)."""
-    return "sgd" if optimizer_of(profile) == Optimizer.sgd else "adam"
 
 
 def adapter_params(shape: ModelShape, rank: int, share: float) -> float:
