@@ -91,7 +91,7 @@ def layout_projection(profile: Profile, counts: list[int], gpu: GpuSpec, links: 
     fits = [c.fits for c in curve.choices]
     memory = np.array([c.memory_gb for c in curve.choices])
     bottleneck = [("memory" if not c.fits else "input_pipeline" if cut else
-                   c.step.bottleneck[0]) for c, cut in zip(curve.choices, starved, strict=True)]
+                   c.bottleneck) for c, cut in zip(curve.choices, starved, strict=True)]
     per_token = model_flops_per_token(curve.shape, curve.states)
     tflops = tokens * per_token / 1e12
     out_notes = list(notes)

@@ -19,7 +19,7 @@ from advisor.files.errors import InputError
 from advisor.profile import ActivationCheckpointing, Profile
 from advisor.scaling.result import Projection
 from advisor.verdict.projection_for import projection_for
-from advisor.verdict.shared_projections import project_shared
+from advisor.verdict.shared_projections import fits_nowhere, project_shared
 
 BEYOND_LIMIT = 256  # the largest count searched when nothing considered fits
 
@@ -51,6 +51,8 @@ def beyond_counts(profile: Profile, top: int) -> list[int]:
 
 
 def _first_fit(profile: Profile, counts: list[int]) -> Projection | None:
+    if fits_nowhere(profile, [1, *counts]):
+        return None  # the projection is read only when a count fits
     try:
         bigger = project_shared(profile, [1, *counts])
     except (InputError, ValueError):

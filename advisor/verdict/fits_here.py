@@ -44,6 +44,7 @@ from advisor.verdict.setting_changes import (
 )
 from advisor.verdict.setup_pricing import Pricing, priced_option, projected_or_none
 from advisor.verdict.setups_elsewhere import more_machines, rented_cards
+from advisor.verdict.shared_projections import fits_nowhere
 
 POOR_EFFICIENCY = 0.5  # the own GPUs give less than half their compute (speed-up / N)
 CLEARLY_FASTER = 0.9  # a change replaces a poor fit when its run takes under 90 % as long
@@ -160,6 +161,8 @@ def _own(change: Change, profile: Profile, counts: list[int], lang: str | None,
         changed = _retimed(profile, change.apply(profile))
     except ValueError:  # the change cannot be set on this profile
         return None
+    if not change.training.get("offload") and fits_nowhere(changed, counts):
+        return None  # what follows would read only that nothing fits
     proj = projected_or_none(changed, counts)
     if proj is None:
         return None

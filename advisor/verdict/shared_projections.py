@@ -15,6 +15,12 @@ as ``project`` normalises them. A field added to the profile is in the key by it
 scaling parameters are the shipped ones, loaded once per process (``load_params``); a caller
 with other parameters calls ``project`` itself. Projections are never changed in place
 (``with_measured_speedups`` and the cost model copy), so one object can serve every asker.
+
+Some questions are asked only to learn that nothing fits: a setting change that does not fit
+the user's GPUs is dropped (``fits_here``), and so is a search for more machines that finds
+none (``beyond``). ``fits_nowhere`` answers that before projecting: from the projection when
+it was made already, else from the layouts' memory alone (``any_count_fits``), once per key;
+the projection is then made only when something fits.
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ from advisor.catalog import resolve_gpu
 from advisor.files.errors import InputError
 from advisor.profile import Profile
 from advisor.scaling import default_gpu_counts, project
+from advisor.scaling.fits_anywhere import any_count_fits
 from advisor.scaling.result import Projection
 
 # Profile fields the projection does not read: what it costs, and the other setups to compare.
@@ -34,6 +41,8 @@ NOT_PROJECTED = frozenset({"economics", "alternatives"})
 
 _memo: ContextVar[dict[tuple[str, str, tuple[int, ...]], Projection] | None] = ContextVar(
     "shared_projections", default=None)
+_fits: ContextVar[dict[tuple[str, str, tuple[int, ...]], bool] | None] = ContextVar(
+    "shared_fits", default=None)
 
 
 @contextmanager
@@ -43,11 +52,12 @@ def sharing_projections() -> Iterator[None]:
     if _memo.get() is not None:
         yield
         return
-    token = _memo.set({})
+    token, fits_token = _memo.set({}), _fits.set({})
     try:
         yield
     finally:
         _memo.reset(token)
+        _fits.reset(fits_token)
 
 
 def projection_key(profile: Profile, gpus: list[int] | None
@@ -78,4 +88,33 @@ def project_shared(profile: Profile, gpus: list[int] | None = None) -> Projectio
     return found
 
 
-__all__ = ["NOT_PROJECTED", "project_shared", "projection_key", "sharing_projections"]
+def fits_nowhere(profile: Profile, gpus: list[int]) -> bool:
+    """True only when ``project(profile, gpus)`` certainly fits none of ``gpus``; False when
+    it fits one, or when only the projection can tell (a profile the layouts do not model, a
+    question it refuses: the caller's projection then answers, or raises, as before)."""
+    memo, known = _memo.get(), _fits.get()
+    if memo is None or known is None:
+        return _nowhere(profile, gpus)
+    try:
+        key = projection_key(profile, gpus)
+    except (InputError, ValueError, KeyError):
+        return False
+    found = memo.get(key)
+    if found is not None:
+        return not any(found.fits)
+    nowhere = known.get(key)
+    if nowhere is None:
+        nowhere = known[key] = _nowhere(profile, gpus)
+    return nowhere
+
+
+def _nowhere(profile: Profile, gpus: list[int]) -> bool:
+    try:
+        fits = any_count_fits(profile, gpus)
+    except (InputError, ValueError, KeyError):
+        return False
+    return fits is False
+
+
+__all__ = ["NOT_PROJECTED", "fits_nowhere", "project_shared", "projection_key",
+           "sharing_projections"]

@@ -21,9 +21,16 @@ from advisor.profile import (
 from advisor.scaling.inputs import grad_bytes_per_param
 from advisor.scaling.layouts.cluster import Cluster, cluster_of
 from advisor.scaling.layouts.eligibility import uses_layouts as uses_layouts  # re-exported
+from advisor.scaling.layouts.layout import Candidates
 from advisor.scaling.layouts.methods import states_for
 from advisor.scaling.layouts.offload import HOST_USABLE_FRACTION, shardings
-from advisor.scaling.layouts.search import Choice, Fixed, choose_many, enumerate_layouts
+from advisor.scaling.layouts.search import (
+    Choice,
+    Fixed,
+    choose_many,
+    enumerate_layouts,
+    groups_fit,
+)
 from advisor.scaling.layouts.shape import ModelShape, shape_of
 from advisor.scaling.layouts.states import StateBytes
 from advisor.scaling.links import LinkFigures
@@ -91,52 +98,106 @@ class LayoutCurve:
         return self.reference.tokens_per_step / self.reference.step_s
 
 
-def layout_curve(profile: Profile, counts: list[int], gpu: GpuSpec, links: LinkFigures,
-                 p: ScalingParams, q: LlmParams | None = None) -> LayoutCurve:
-    q = q or load_llm_params()
+@dataclass(frozen=True)
+class _Search:
+    """A profile's search over its counts: the machines, the method's states, what the
+    profile fixes, each count's global batch and the one GPU with enough memory that a
+    speed-up is measured against."""
+
+    gpus_per_node: int
+    counts: list[int]
+    batches: list[int]
+    checkpointing: str
+    fixed: Fixed
+    loose: Fixed  # where what the profile fixes cannot run on a count
+    reference: tuple[int, Fixed]  # the one GPU's batch and what it fixes
+    cluster: Cluster
+    states: StateBytes
+    grads: float
+    usable: float
+    q: LlmParams
+
+    def groups(self, shape: ModelShape) -> list[Candidates]:
+        """Each count's candidates, then the reference's."""
+        per_node, ck = self.gpus_per_node, self.checkpointing
+        groups = [enumerate_layouts(shape, n, per_node, batch, ck, self.fixed)
+                  for n, batch in zip(self.counts, self.batches, strict=True)]
+        # what the profile fixes cannot run on n GPUs (degrees that do not divide it): the
+        # nearest split that can
+        groups = [g if g.size else enumerate_layouts(shape, n, per_node, batch, ck, self.loose)
+                  for g, n, batch in zip(groups, self.counts, self.batches, strict=True)]
+        one, fixed = self.reference
+        groups.append(enumerate_layouts(shape, 1, per_node, one, ck, fixed))
+        return groups
+
+    @property
+    def limits(self) -> list[float]:
+        """Each count's usable memory, then the reference's (none)."""
+        return [self.usable] * len(self.counts) + [float("inf")]
+
+    @property
+    def host_usable_gb(self) -> float:
+        return self.cluster.host_memory_gb * HOST_USABLE_FRACTION
+
+    def choose(self, shape: ModelShape) -> list[Choice | None]:
+        return choose_many(shape, self.groups(shape), self.cluster, self.states, self.q,
+                           self.grads, self.limits, self.q.context_overhead_gb,
+                           host_usable_gb=self.host_usable_gb)
+
+
+def _search(profile: Profile, counts: list[int], gpu: GpuSpec, links: LinkFigures,
+            p: ScalingParams, q: LlmParams | None) -> tuple[_Search, ModelShape]:
     t = profile.training
     hw = profile.hardware
     shape = shape_of(profile)
-    cluster = cluster_of(gpu, links, t.precision, hw.gpus_per_node, p.busbw_efficiency,
-                         hw.host_memory_gb)
-    states = states_of(profile, shape)
-    grads = grad_bytes_per_param(profile)
-    usable = gpu.memory_gb * p.memory_usable_fraction
-    fixed = fixed_of(profile, hw.gpus_per_node, p.default_microbatches_per_stage)
-    checkpointing = ActivationCheckpointing(t.activation_checkpointing).value
-    batches = [t.global_batch or t.batch_per_gpu * t.gradient_accumulation_steps * n
-               for n in counts]
     one = t.global_batch or t.batch_per_gpu * t.gradient_accumulation_steps
-    # what the profile fixes cannot run on n GPUs (degrees that do not divide it): the
-    # nearest split that can
     offloading = t.offload != Offload.none
-    loose = Fixed(max_micro_batch=t.batch_per_gpu, tp=1 if offloading else None,
-                  pp=1 if offloading else None, sharding=shardings(t.offload, None))
+    search = _Search(
+        gpus_per_node=hw.gpus_per_node, counts=counts,
+        batches=[t.global_batch or t.batch_per_gpu * t.gradient_accumulation_steps * n
+                 for n in counts],
+        checkpointing=ActivationCheckpointing(t.activation_checkpointing).value,
+        fixed=fixed_of(profile, hw.gpus_per_node, p.default_microbatches_per_stage),
+        loose=Fixed(max_micro_batch=t.batch_per_gpu, tp=1 if offloading else None,
+                    pp=1 if offloading else None, sharding=shardings(t.offload, None)),
+        reference=(one, Fixed(micro_batch=min(t.batch_per_gpu, one),
+                              sharding=shardings(t.offload, None))),
+        cluster=cluster_of(gpu, links, t.precision, hw.gpus_per_node, p.busbw_efficiency,
+                           hw.host_memory_gb),
+        states=states_of(profile, shape), grads=grad_bytes_per_param(profile),
+        usable=gpu.memory_gb * p.memory_usable_fraction, q=q or load_llm_params())
+    return search, shape
 
-    def search(shape: ModelShape) -> list[Choice | None]:
-        groups = [enumerate_layouts(shape, n, hw.gpus_per_node, batch, checkpointing, fixed)
-                  for n, batch in zip(counts, batches, strict=True)]
-        groups = [g if g.size else enumerate_layouts(shape, n, hw.gpus_per_node, batch,
-                                                     checkpointing, loose)
-                  for g, n, batch in zip(groups, counts, batches, strict=True)]
-        # one GPU with enough memory: the reference a speed-up is measured against
-        groups.append(enumerate_layouts(shape, 1, hw.gpus_per_node, one, checkpointing,
-                                        Fixed(micro_batch=min(t.batch_per_gpu, one),
-                                              sharding=shardings(t.offload, None))))
-        return choose_many(shape, groups, cluster, states, q, grads,
-                           [usable] * len(counts) + [float("inf")], q.context_overhead_gb,
-                           host_usable_gb=cluster.host_memory_gb * HOST_USABLE_FRACTION)
 
-    chosen = search(shape)
+def layout_curve(profile: Profile, counts: list[int], gpu: GpuSpec, links: LinkFigures,
+                 p: ScalingParams, q: LlmParams | None = None) -> LayoutCurve:
+    search, shape = _search(profile, counts, gpu, links, p, q)
+    usable = search.usable
+    chosen = search.choose(shape)
     estimated = None
     scale = measured_activation_scale(profile, chosen[-1], usable)
     if scale < 1.0:  # the batch measured on one GPU ran there: the estimate follows it
         estimated = chosen[-1].memory_gb
         shape = replace(shape, activation_scale=scale)
-        chosen = search(shape)
+        chosen = search.choose(shape)
     choices, reference = chosen[:-1], chosen[-1]
-    return LayoutCurve(shape=shape, cluster=cluster, usable_gb=usable, choices=choices,
-                       reference=reference, states=states, estimated_one_gpu_gb=estimated)
+    return LayoutCurve(shape=shape, cluster=search.cluster, usable_gb=usable, choices=choices,
+                       reference=reference, states=search.states,
+                       estimated_one_gpu_gb=estimated)
+
+
+def any_layout_fits(profile: Profile, counts: list[int], gpu: GpuSpec, links: LinkFigures,
+                    p: ScalingParams, q: LlmParams | None = None) -> bool | None:
+    """Whether ``layout_curve`` keeps a layout that fits at one of ``counts``, from the
+    candidates' memory alone (no step time, no pick): a count's kept layout fits exactly
+    when one of its candidates does. None when a batch measured on one GPU may correct the
+    activation estimate (the curve's second search, which reads the reference's pick)."""
+    if measured_batch_runs(profile):
+        return None
+    search, shape = _search(profile, counts, gpu, links, p, q)
+    groups = search.groups(shape)[:-1]
+    return any(groups_fit(shape, groups, search.cluster, search.states, search.limits[:-1],
+                          search.q.context_overhead_gb, search.host_usable_gb))
 
 
 def measured_activation_scale(profile: Profile, reference: Choice | None,

@@ -64,7 +64,6 @@ from advisor.scaling.layouts.layout import (
     CK_NONE,
     CK_SELECTIVE,
     HSDP,
-    NONE,
     ZERO1,
     ZERO2,
     ZERO3,
@@ -113,13 +112,13 @@ class MemoryParts:
         return self.total if self.paged is None else self.total - self.paged
 
 
-def evicted(mem: MemoryParts, usable_gb: float) -> MemoryParts:
-    """``mem`` with the paged optimizer states that do not fit ``usable_gb`` in host RAM:
-    unified memory keeps them on the GPU while there is room (bitsandbytes' paged
-    optimizers)."""
+def evicted(mem: MemoryParts, usable_gb: float | np.ndarray) -> MemoryParts:
+    """``mem`` with the paged optimizer states that do not fit ``usable_gb`` (one figure, or
+    one per row) in host RAM: unified memory keeps them on the GPU while there is room
+    (bitsandbytes' paged optimizers)."""
     if mem.paged is None:
         return mem
-    out = np.clip(mem.total - max(usable_gb, 0.0), 0.0, mem.paged)
+    out = np.clip(mem.total - np.maximum(usable_gb, 0.0), 0.0, mem.paged)
     host = out if mem.host is None else mem.host + out
     return replace(mem, optimizer=mem.optimizer - out, paged=mem.paged - out, host=host,
                    paged_out=out)
@@ -198,9 +197,10 @@ def memory_parts(shape: ModelShape, c: Candidates, cluster: Cluster, states: Sta
     gathered = np.maximum(layers_in_flight, output_layer + prefetched)
     if not states.weights_on_gpu:  # the layers in flight, never more than the stage holds
         gathered = np.minimum(gathered, stage)
-    buffers = np.select(
-        [((s == NONE) | (s == ZERO1)) & (c.dp > 1), s == ZERO2, s >= ZERO3],
-        [full_buffer, buckets, gathered * states.weight_bytes], default=0.0)
+    # by sharding code: NONE, ZERO1 (a buffer when there is a group), ZERO2, ZERO3, FSDP, HSDP
+    replicated = np.where(c.dp > 1, full_buffer, 0.0)
+    whole = gathered * states.weight_bytes
+    buffers = np.choose(s, [replicated, replicated, buckets, whole, whole, whole])
     streamed = (s >= ZERO3) & (group <= 1) if states.weights_on_gpu else np.zeros(c.size, bool)
     buffers = np.where(streamed, 0.0, buffers)
     if not states.grads_on_gpu:  # gradients leave through the reduction buckets

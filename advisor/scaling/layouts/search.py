@@ -15,13 +15,14 @@ the one that needs the least memory is returned (and reported as not fitting).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from itertools import product
 
 import numpy as np
 
 from advisor.scaling.layouts.cluster import Cluster
+from advisor.scaling.layouts.kept_rows import KeptRows, sliced
 from advisor.scaling.layouts.layout import (
     CHECKPOINTING,
     SHARDING,
@@ -59,29 +60,47 @@ class Fixed:
 
 @dataclass(frozen=True)
 class Choice:
+    """The layout kept for one count: whether it fits, its tokens per step, and its memory
+    and step time (``memory``, ``step``: arrays of length 1, row ``row`` of the search's
+    kept rows)."""
+
     layout: Layout
-    memory: MemoryParts  # of the chosen layout (arrays of length 1)
-    step: StepTime  # of the chosen layout (arrays of length 1)
     fits: bool
     tokens_per_step: float
+    kept: KeptRows = field(repr=False, compare=False)
+    row: int = 0
+
+    @property
+    def memory(self) -> MemoryParts:
+        return self.kept.memory_of(self.row)
+
+    @property
+    def step(self) -> StepTime:
+        return self.kept.step_of(self.row)
 
     @property
     def memory_gb(self) -> float:
-        return float(self.memory.total[0])
+        return float(self.kept.total[self.row])
 
     @property
     def needed_gb(self) -> float:
         """What must fit the card: ``memory_gb`` less paged optimizer states (memory.py)."""
-        return float(self.memory.needed[0])
+        return float(self.kept.needed[self.row])
 
     @property
     def step_s(self) -> float:
-        return float(self.step.step_s[0])
+        return float(self.kept.step.step_s[self.row])
+
+    @property
+    def bottleneck(self) -> str:
+        """The step's bottleneck (``StepTime.bottleneck``)."""
+        return self.kept.bottleneck[self.row]
 
     @property
     def host_gb(self) -> float:
         """Host memory of one GPU's offloaded states (0 without offload)."""
-        return float(self.memory.host[0]) if self.memory.host is not None else 0.0
+        host = self.kept.memory.host
+        return float(host[self.row]) if host is not None else 0.0
 
 
 def _divisors(n: int) -> list[int]:
@@ -134,21 +153,36 @@ def enumerate_layouts(shape: ModelShape, gpus: int, gpus_per_node: int, global_b
                       checkpointing=np.full(len(a), ck), sequence_parallel=a[:, 7].astype(bool))
 
 
-def _slice(value, index: np.ndarray):
-    """One candidate's row of a result (its numpy fields; a nested result likewise)."""
-    if isinstance(value, np.ndarray):
-        return value[index]
-    if hasattr(value, "__dataclass_fields__"):
-        return type(value)(**{k: _slice(v, index) for k, v in vars(value).items()})
-    return value
+def _fitting(shape: ModelShape, groups: list[Candidates], cluster: Cluster, states: StateBytes,
+             usable_gb: list[float], overhead_gb: float, host_usable_gb: float
+             ) -> tuple[Candidates, MemoryParts, np.ndarray, np.ndarray, np.ndarray]:
+    """(the groups' candidates as one set, their memory, what of it must fit the card, each
+    one's usable memory, whether it fits that and a machine's usable RAM)."""
+    c = groups[0] if len(groups) == 1 else Candidates(
+        **{f.name: np.concatenate([getattr(g, f.name) for g in groups])
+           for f in fields(Candidates)})
+    mem = memory_parts(shape, c, cluster, states, overhead_gb)
+    limits = np.repeat(np.array(usable_gb, dtype=float), [g.size for g in groups])
+    host = machine_host_gb(mem, c, cluster.gpus_per_node)
+    if mem.paged is not None:  # paged states that do not fit the card wait in host RAM
+        per_machine = np.minimum(c.tp * c.pp * c.dp, cluster.gpus_per_node)
+        host = host + np.clip(mem.total - np.maximum(limits, 0.0), 0.0,
+                              mem.paged) * per_machine
+    total = mem.needed  # paged optimizer states need no room of their own (memory.py)
+    return c, mem, total, limits, (total <= limits) & (host <= host_usable_gb)
 
 
-def _pick(per_gpu: np.ndarray, total: np.ndarray, fits: np.ndarray, none_fit: str) -> int:
-    if fits.any():
-        return int(np.argmax(np.where(fits, per_gpu, -np.inf)))
-    if none_fit == "fastest":
-        return int(np.argmax(per_gpu))
-    return int(np.argmin(total))
+def groups_fit(shape: ModelShape, groups: list[Candidates], cluster: Cluster,
+               states: StateBytes, usable_gb: list[float], overhead_gb: float,
+               host_usable_gb: float = float("inf")) -> list[bool]:
+    """Whether ``choose_many`` keeps a candidate that fits in each group (one does exactly
+    when some candidate of the group fits): their memory alone decides it."""
+    if not sum(g.size for g in groups):
+        return [False] * len(groups)
+    *_, fits = _fitting(shape, groups, cluster, states, usable_gb, overhead_gb,
+                             host_usable_gb)
+    starts = np.cumsum([0, *(g.size for g in groups)]).tolist()
+    return [bool(fits[a:b].any()) for a, b in zip(starts, starts[1:], strict=False)]
 
 
 def choose_many(shape: ModelShape, groups: list[Candidates], cluster: Cluster,
@@ -160,39 +194,40 @@ def choose_many(shape: ModelShape, groups: list[Candidates], cluster: Cluster,
     offloaded, a machine's usable RAM: ``host_usable_gb``), all groups evaluated in one
     vectorised pass (None for an empty group). When none fits: the smallest
     (``none_fit="smallest"``: how short the memory falls) or the fastest (a published run
-    that did run: its throughput is what is scored)."""
+    that did run: its throughput is what is scored).
+
+    Every candidate's memory is computed; the step time only of those whose speed decides:
+    the candidates that fit and, in a group where none fits, its smallest (or, with
+    ``none_fit="fastest"``, all of it). Every figure of a candidate is computed from its own
+    row alone, so leaving the others out changes none of them."""
     sizes = [g.size for g in groups]
     if not sum(sizes):
         return [None] * len(groups)
-    c = Candidates(**{f.name: np.concatenate([getattr(g, f.name) for g in groups])
-                      for f in fields(Candidates)})
-    mem = memory_parts(shape, c, cluster, states, overhead_gb)
-    step = step_time(shape, c, cluster, states, q, grad_reduce_bytes)
-    tokens = (c.micro_batch * c.micro_batches * c.dp * shape.sequence).astype(float)
-    per_gpu = tokens / (step.step_s * c.tp * c.pp * c.dp)
-    total = mem.needed  # paged optimizer states need no room of their own (memory.py)
-    host = machine_host_gb(mem, c, cluster.gpus_per_node)
-    per_machine = np.minimum(c.tp * c.pp * c.dp, cluster.gpus_per_node)
-    out: list[Choice | None] = []
-    start = 0
-    for size, limit in zip(sizes, usable_gb, strict=True):
-        if size == 0:
-            out.append(None)
-            continue
-        part = slice(start, start + size)
-        # paged states that do not fit the card wait in host RAM beside the offloaded ones
-        spill = 0.0 if mem.paged is None else np.clip(
-            mem.total[part] - max(limit, 0.0), 0.0, mem.paged[part]) * per_machine[part]
-        host_ok = np.zeros(c.size, bool)
-        host_ok[part] = host[part] + spill <= host_usable_gb
-        fits = (total[part] <= limit) & host_ok[part]
-        i = start + _pick(per_gpu[part], total[part], fits, none_fit)
-        start += size
-        one = np.array([i])
-        out.append(Choice(layout=c.layout(i), memory=evicted(_slice(mem, one), limit),
-                          step=_slice(step, one), fits=bool(total[i] <= limit and host_ok[i]),
-                          tokens_per_step=float(tokens[i])))
-    return out
+    c, mem, total, limits, fits = _fitting(shape, groups, cluster, states, usable_gb,
+                                           overhead_gb, host_usable_gb)
+    starts = np.cumsum([0, *sizes]).tolist()
+    timed = fits.copy()
+    for size, a in zip(sizes, starts, strict=False):
+        if size and not timed[a:a + size].any():  # none of the group fits
+            if none_fit == "fastest":
+                timed[a:a + size] = True
+            else:
+                timed[a + int(np.argmin(total[a:a + size]))] = True
+    rows = np.flatnonzero(timed)
+    some = c if rows.size == c.size else c.take(rows)
+    step = step_time(shape, some, cluster, states, q, grad_reduce_bytes)
+    tokens = (some.micro_batch * some.micro_batches * some.dp * shape.sequence).astype(float)
+    per_gpu = tokens / (step.step_s * some.tp * some.pp * some.dp)
+    # each group's rows among the timed ones: the fastest of them is its pick
+    bounds = np.searchsorted(rows, starts).tolist()
+    picks = [lo + int(np.argmax(per_gpu[lo:hi]))
+             for lo, hi, size in zip(bounds, bounds[1:], sizes, strict=False) if size]
+    chosen = rows[picks]
+    kept = KeptRows(evicted(sliced(mem, chosen), limits[chosen]), sliced(step, np.array(picks)))
+    made = iter([Choice(layout=c.layout(i), fits=bool(fits[i]), tokens_per_step=float(tokens[j]),
+                        kept=kept, row=k)
+                 for k, (i, j) in enumerate(zip(chosen.tolist(), picks, strict=True))])
+    return [next(made) if size else None for size in sizes]
 
 
 def machine_host_gb(mem: MemoryParts, c: Candidates, gpus_per_node: int) -> np.ndarray:

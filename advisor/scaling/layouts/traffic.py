@@ -37,6 +37,7 @@ from advisor.scaling.layouts.layout import (
     FSDP,
     HSDP,
     NONE,
+    SHARDING,
     ZERO1,
     ZERO2,
     ZERO3,
@@ -58,23 +59,42 @@ class Traffic:
     network_bytes_per_step: np.ndarray  # through one machine's adapters, per step
 
 
-def collective_s(size: np.ndarray, group: np.ndarray, local: np.ndarray,
-                 concurrent: np.ndarray, cluster: Cluster, passes: float,
-                 per_gpu_network: np.ndarray | bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """(seconds, bytes through one machine's adapters) of a ring collective: ``passes`` = 1 for
-    an all-gather or reduce-scatter of ``size`` bytes, 2 for an all-reduce. ``concurrent``:
-    groups sharing one machine's adapters; ``per_gpu_network``: every member crosses the
-    network itself (no sharing of what a machine already received)."""
-    group = np.maximum(group, 1.0)
-    local = np.clip(local, 1.0, group)
-    nodes = np.maximum(group / local, 1.0)
-    intra = passes * (local - 1.0) / local * size / (cluster.busbw_intra_gbs * 1e9)
-    through = passes * (nodes - 1.0) / nodes * size * concurrent \
-        * np.where(per_gpu_network, local, 1.0)
-    bw = cluster.busbw_node_gbs * 1e9
-    inter = np.where(nodes > 1, through / bw if bw > 0 else np.inf, 0.0)
-    hops = np.log2(local) * cluster.latency_intra_s + np.log2(nodes) * cluster.latency_inter_s
-    return intra + inter + passes * hops, np.where(nodes > 1, through, 0.0)
+class Ring:
+    """Ring collectives over groups of ``group`` GPUs, ``local`` of them in each machine (k =
+    group / local machines), ``concurrent`` such groups sharing one machine's adapters: the
+    placement and the hops every collective over these groups shares, computed once."""
+
+    def __init__(self, group: np.ndarray, local: np.ndarray, concurrent: np.ndarray,
+                 cluster: Cluster) -> None:
+        group = np.maximum(group, 1.0)
+        self.local = np.clip(local, 1.0, group)
+        self.nodes = np.maximum(group / self.local, 1.0)
+        self.across = self.nodes > 1
+        self.some_across = bool(self.across.any())
+        self.concurrent = concurrent
+        self.cluster = cluster
+        self.hops = np.log2(self.local) * cluster.latency_intra_s \
+            + np.log2(self.nodes) * cluster.latency_inter_s
+
+    def collective_s(self, size: np.ndarray, passes: float,
+                     per_gpu_network: np.ndarray | None = None
+                     ) -> tuple[np.ndarray, np.ndarray]:
+        """(seconds, bytes through one machine's adapters) of a ring collective: ``passes`` = 1
+        for an all-gather or reduce-scatter of ``size`` bytes, 2 for an all-reduce.
+        ``per_gpu_network``: where every member crosses the network itself (no sharing of
+        what a machine already received)."""
+        cluster = self.cluster
+        intra = passes * (self.local - 1.0) / self.local * size \
+            / (cluster.busbw_intra_gbs * 1e9)
+        if not self.some_across:  # every group inside one machine: nothing crosses
+            zero = np.zeros_like(intra)
+            return intra + zero + passes * self.hops, zero
+        through = passes * (self.nodes - 1.0) / self.nodes * size * self.concurrent
+        if per_gpu_network is not None:
+            through = through * np.where(per_gpu_network, self.local, 1.0)
+        bw = cluster.busbw_node_gbs * 1e9
+        inter = np.where(self.across, through / bw if bw > 0 else np.inf, 0.0)
+        return intra + inter + passes * self.hops, np.where(self.across, through, 0.0)
 
 
 def data_group_placement(c: Candidates, gpus_per_node: int) -> tuple[np.ndarray, np.ndarray]:
@@ -99,18 +119,24 @@ def traffic(shape: ModelShape, c: Candidates, cluster: Cluster,
     per_node = cluster.gpus_per_node
     # tensor parallel, inside one machine (a group larger than a machine shares its adapters)
     act = b * shape.sequence * shape.hidden * value
-    tp_bw = np.where(c.tp <= per_node, cluster.busbw_intra_gbs,
-                     cluster.busbw_node_gbs / per_node) * 1e9
-    exchanges = np.where(c.checkpointing == CK_FULL, 6.0, 4.0)
     stage_layers = np.ceil(shape.layers / c.pp)
-    tp = np.where(c.tp > 1, exchanges * stage_layers * (
-        2.0 * (t - 1.0) / t * act / tp_bw + 2.0 * np.log2(t) * cluster.latency_intra_s), 0.0)
-    # pipeline: every GPU sends 2 messages per micro-batch and model chunk
-    across = c.tp * c.pp > per_node
-    p2p_bw = np.where(across, cluster.busbw_node_gbs / per_node, cluster.busbw_intra_gbs) * 1e9
-    send = act / t / np.where(p2p_bw > 0, p2p_bw, np.inf) + np.where(
-        across, cluster.latency_inter_s, cluster.latency_intra_s)
-    pp = np.where(c.pp > 1, 2.0 * c.micro_batches * c.interleave * send, 0.0)
+    tp, pp = np.zeros(c.size), np.zeros(c.size)  # computed where some candidate splits so
+    split, staged = c.tp > 1, c.pp > 1
+    if split.any():
+        tp_bw = np.where(c.tp <= per_node, cluster.busbw_intra_gbs,
+                         cluster.busbw_node_gbs / per_node) * 1e9
+        exchanges = np.where(c.checkpointing == CK_FULL, 6.0, 4.0)
+        tp = np.where(split, exchanges * stage_layers * (
+            2.0 * (t - 1.0) / t * act / tp_bw + 2.0 * np.log2(t) * cluster.latency_intra_s),
+            0.0)
+    if staged.any():
+        # pipeline: every GPU sends 2 messages per micro-batch and model chunk
+        across = c.tp * c.pp > per_node
+        p2p_bw = np.where(across, cluster.busbw_node_gbs / per_node,
+                          cluster.busbw_intra_gbs) * 1e9
+        send = act / t / np.where(p2p_bw > 0, p2p_bw, np.inf) + np.where(
+            across, cluster.latency_inter_s, cluster.latency_intra_s)
+        pp = np.where(staged, 2.0 * c.micro_batches * c.interleave * send, 0.0)
     # data parallel
     stage_params = (shape.layer_params * stage_layers + shape.embedding_params) / t
     local, concurrent = data_group_placement(c, per_node)
@@ -118,37 +144,47 @@ def traffic(shape: ModelShape, c: Candidates, cluster: Cluster,
     s = c.sharding
     grads = stage_params * grad_reduce_bytes * trainable_fraction
     weights = stage_params * value
-    allreduce, ar_net = collective_s(grads, dp, local, concurrent, cluster, 2.0)
-    gather, gather_net = collective_s(weights * trainable_fraction, dp, local, concurrent,
-                                      cluster, 1.0)
-    scatter, scatter_net = collective_s(grads, dp, local, concurrent, cluster, 1.0)
-    deepspeed = s == ZERO3
-    gathers = 2.0  # forward and backward; a recomputed forward runs inside the backward's
-    sharded_gather, sharded_gather_net = collective_s(weights, dp, local, concurrent, cluster,
-                                                      1.0, deepspeed)
-    sharded_scatter, sharded_scatter_net = collective_s(grads, dp, local, concurrent, cluster,
-                                                        1.0, deepspeed)
-    # hybrid shard: gathers inside the machine, shard gradients all-reduced between machines
-    group = shard_group(c, per_node)
-    inside, _ = collective_s(weights, group, group, np.ones_like(dp), cluster, 1.0)
-    inside_rs, _ = collective_s(grads, group, group, np.ones_like(dp), cluster, 1.0)
-    replicas = dp / group
-    across_ar, across_net = collective_s(grads / group, replicas, np.ones_like(dp),
-                                         concurrent * local, cluster, 2.0)
+    ring = Ring(dp, local, concurrent, cluster)
     m = c.micro_batches.astype(float)
     zero = np.zeros_like(dp)
     one_replica = dp <= 1
-    grads_step = np.select([(s == NONE) | (s == ZERO1), s == ZERO2, s == HSDP],
-                           [np.where(s == ZERO1, scatter, allreduce), zero, across_ar],
-                           default=zero)
-    exposed = np.where((s == ZERO1) | (s == ZERO2), gather, zero)
-    shard_mb = np.select([s == ZERO2, (s == ZERO3) | (s == FSDP), s == HSDP],
-                         [scatter, gathers * sharded_gather + sharded_scatter,
-                          2.0 * inside + inside_rs], default=zero)
-    net = np.select(
-        [s == NONE, s == ZERO1, s == ZERO2, (s == ZERO3) | (s == FSDP), s == HSDP],
-        [ar_net, scatter_net + gather_net, m * scatter_net + gather_net,
-         m * (gathers * sharded_gather_net + sharded_scatter_net), across_net], default=zero)
+    # the shardings run: only their collectives are computed
+    present = np.bincount(s, minlength=len(SHARDING)) > 0
+    # each sharding code's figure (NONE, ZERO1, ZERO2, ZERO3, FSDP, HSDP), zero where it
+    # runs no such collective
+    grads_by = [zero] * len(SHARDING)
+    exposed_by = [zero] * len(SHARDING)
+    shard_by = [zero] * len(SHARDING)
+    net_by = [zero] * len(SHARDING)
+    if present[NONE]:
+        grads_by[NONE], net_by[NONE] = ring.collective_s(grads, 2.0)
+    if present[ZERO1] or present[ZERO2]:
+        scatter, scatter_net = ring.collective_s(grads, 1.0)
+        gather, gather_net = ring.collective_s(weights * trainable_fraction, 1.0)
+        grads_by[ZERO1], shard_by[ZERO2] = scatter, scatter
+        exposed_by[ZERO1] = exposed_by[ZERO2] = gather
+        net_by[ZERO1] = scatter_net + gather_net
+        net_by[ZERO2] = m * scatter_net + gather_net
+    if present[ZERO3] or present[FSDP]:
+        gathers = 2.0  # forward and backward; a recomputed forward runs inside the backward's
+        deepspeed = s == ZERO3
+        sharded_gather, sharded_gather_net = ring.collective_s(weights, 1.0, deepspeed)
+        sharded_scatter, sharded_scatter_net = ring.collective_s(grads, 1.0, deepspeed)
+        shard_by[ZERO3] = shard_by[FSDP] = gathers * sharded_gather + sharded_scatter
+        net_by[ZERO3] = net_by[FSDP] = m * (gathers * sharded_gather_net + sharded_scatter_net)
+    if present[HSDP]:
+        # hybrid shard: gathers inside the machine, shard gradients all-reduced between
+        # machines
+        group = shard_group(c, per_node)
+        inside_ring = Ring(group, group, np.ones_like(dp), cluster)
+        inside, _ = inside_ring.collective_s(weights, 1.0)
+        inside_rs, _ = inside_ring.collective_s(grads, 1.0)
+        replicas = dp / group
+        grads_by[HSDP], net_by[HSDP] = Ring(replicas, np.ones_like(dp), concurrent * local,
+                                            cluster).collective_s(grads / group, 2.0)
+        shard_by[HSDP] = 2.0 * inside + inside_rs
+    grads_step, exposed, shard_mb, net = (np.choose(s, by) for by in
+                                          (grads_by, exposed_by, shard_by, net_by))
     return Traffic(tp_per_micro_batch=tp, pp_per_step=pp,
                    grads_per_step=np.where(one_replica, 0.0, grads_step),
                    exposed_per_step=np.where(one_replica, 0.0, exposed),
