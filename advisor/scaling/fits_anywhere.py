@@ -1,12 +1,17 @@
-"""Whether a projection fits any of its counts, answered without projecting.
+"""What a layout projection's memory alone says, answered without projecting.
 
 Some questions are asked only to learn that nothing fits (a setting change that does not fit
-the user's GPUs is dropped, a search for more machines that finds none returns nothing):
-for a profile the layouts model, the candidates' memory alone answers it
-(``layouts.engine.any_layout_fits``: no step time, no pick, no notes).
+the user's GPUs is dropped, a search for more machines that finds none returns nothing), or
+how far the smallest layout misses (offload that fits the GPUs but not the machine's RAM):
+for a profile the layouts model, the candidates' memory alone answers them
+(``layouts.engine.kept_memory``: no step time, no pick, no notes).
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
 
 from advisor.catalog.gpus import resolve_gpu
 from advisor.profile import Profile
@@ -14,12 +19,30 @@ from advisor.scaling.layouts.eligibility import uses_layouts
 from advisor.scaling.links import link_figures
 from advisor.scaling.parameters import ScalingParams, load_params
 from advisor.scaling.project import _check_counts, _network, default_gpu_counts
+from advisor.scaling.result import Projection
 
 
-def any_count_fits(profile: Profile, gpus: list[int] | None = None,
-                   params: ScalingParams | None = None) -> bool | None:
-    """``any(project(profile, gpus, params).fits)``, from the layouts' memory; None when only
-    the projection can tell (a profile the layouts do not model, a measured batch that
+@dataclass(frozen=True)
+class MemoryAnswer:
+    """A projection's ``gpus``, ``fits``, ``memory_per_gpu_gb`` and ``usable_memory_gb`` as
+    ``project`` gives them, except that ``memory_per_gpu_gb`` is None at a count that fits
+    when only memory was computed (the layout kept there is the fastest)."""
+
+    gpus: list[int]
+    fits: list[bool]
+    memory_per_gpu_gb: list[float | None]
+    usable_memory_gb: float | None
+
+    @classmethod
+    def of(cls, projection: Projection) -> MemoryAnswer:
+        return cls(projection.gpus, projection.fits, projection.memory_per_gpu_gb,
+                   projection.usable_memory_gb)
+
+
+def memory_answer(profile: Profile, gpus: list[int] | None = None,
+                  params: ScalingParams | None = None) -> MemoryAnswer | None:
+    """``MemoryAnswer.of(project(profile, gpus, params))`` from the layouts' memory; None when
+    only the projection can tell (a profile the layouts do not model, a measured batch that
     corrects the estimate). Raises where ``project`` raises before its layouts (the counts,
     the GPU)."""
     p = params or load_params()
@@ -27,10 +50,19 @@ def any_count_fits(profile: Profile, gpus: list[int] | None = None,
     gpu = resolve_gpu(profile.hardware.gpu, profile.hardware.intra_link)
     if not uses_layouts(profile, gpu.memory_gb, p):
         return None
-    from advisor.scaling.layouts.engine import any_layout_fits  # a layout profile's own import
+    from advisor.scaling.layouts.engine import kept_memory  # a layout profile's own import
 
     hw = profile.hardware
     inter_link, _ = _network(profile, counts[-1], gpu)
     links = link_figures(hw.intra_link, inter_link, gpu, hw.gpus_per_node,
                          hw.allreduce_busbw_gbs)
-    return any_layout_fits(profile, counts, gpu, links, p)
+    found = kept_memory(profile, counts, gpu, links, p)
+    if found is None:
+        return None
+    kept, usable = found
+    # rounded as the projection rounds them (layout_projection)
+    shown = np.round(np.array([np.nan if gb is None else gb for gb in kept]), 2).tolist()
+    return MemoryAnswer(gpus=counts, fits=[gb is None for gb in kept],
+                        memory_per_gpu_gb=[None if gb is None else x
+                                           for gb, x in zip(kept, shown, strict=True)],
+                        usable_memory_gb=round(usable, 2))

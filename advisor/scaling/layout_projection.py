@@ -55,7 +55,7 @@ NOTE_NO_LAYOUT_FITS = Text(
        "（{layout}）。")
 
 
-def _r(values, digits: int = 5) -> list[float]:
+def _r(values, digits: int | np.ndarray = 5) -> list:
     v = np.asarray(values, dtype=float)
     safe = np.where(v > 0, v, 1.0)
     scale = 10.0 ** (digits - 1 - np.floor(np.log10(safe)))
@@ -110,20 +110,26 @@ def layout_projection(profile: Profile, counts: list[int], gpu: GpuSpec, links: 
             mfu_low=float(mfu.min()), mfu_high=float(mfu.max()),
             err=float(np.expm1(q.band_log_width))))
     labels = [c.layout.label() for c in curve.choices]
+    step_time = [c.tokens_per_step / (rate * k * scale) for c, rate, k
+                 in zip(curve.choices, model_rate, n, strict=True)]
+    # the series rounded in one pass, element by element as one pass each would: five
+    # significant digits, the MFU four
+    (speedup, speedup_low, speedup_high, efficiency, step_time_s, run_hours, samples, rates,
+     tflops_per_gpu, mfu) = _r(np.array([speed, low, high, speed / n, step_time,
+                                         hours_one / speed, tokens / seq, tokens, tflops,
+                                         tflops / curve.cluster.peak_tflops]),
+                               np.array([[5]] * 9 + [[4]]))
     return Projection(
         gpus=counts, nodes=[int(k) for k in np.ceil(n / profile.hardware.gpus_per_node)],
-        speedup=_r(speed), speedup_low=_r(low), speedup_high=_r(high),
-        efficiency=_r(speed / n), step_time_s=_r(
-            [c.tokens_per_step / (rate * k * scale) for c, rate, k
-             in zip(curve.choices, model_rate, n, strict=True)]),
-        run_hours=_r(hours_one / speed), bottleneck=bottleneck,
-        memory_per_gpu_gb=np.round(memory, 2).tolist(), fits=fits,
+        speedup=speedup, speedup_low=speedup_low, speedup_high=speedup_high,
+        efficiency=efficiency, step_time_s=step_time_s, run_hours=run_hours,
+        bottleneck=bottleneck, memory_per_gpu_gb=np.round(memory, 2).tolist(), fits=fits,
         parallelism=[c.layout.family for c in curve.choices],
         single_gpu_fits=bool(fits[counts.index(1)]) if 1 in counts
         else bool(curve.reference.needed_gb <= curve.usable_gb),
         notes=[t.en for t in out_notes], notes_zh=[t.zh for t in out_notes],
-        samples_per_s_per_gpu=_r(tokens / seq), tokens_per_s_per_gpu=_r(tokens),
-        tflops_per_gpu=_r(tflops), mfu=_r(tflops / curve.cluster.peak_tflops, 4),
+        samples_per_s_per_gpu=samples, tokens_per_s_per_gpu=rates,
+        tflops_per_gpu=tflops_per_gpu, mfu=mfu,
         layout=[t.en for t in labels], layout_zh=[t.zh for t in labels],
         tensor_parallel=[c.layout.tp for c in curve.choices],
         pipeline_parallel=[c.layout.pp for c in curve.choices],

@@ -6,10 +6,8 @@ from __future__ import annotations
 
 from advisor.profile import Offload, Profile, TrainingMethod
 from advisor.scaling.layouts.engine import LayoutCurve
-from advisor.scaling.layouts.layout import Candidates, candidates_of
 from advisor.scaling.layouts.methods import adapter_params
 from advisor.scaling.layouts.offload import HOST_USABLE_FRACTION
-from advisor.scaling.layouts.search import Choice, machine_host_gb
 from advisor.text.i18n import Text
 from advisor.text.numbers import count_text, quantity
 
@@ -57,9 +55,9 @@ def method_notes(profile: Profile, curve: LayoutCurve, counts: list[int]) -> lis
             else "16 bits",
             bits_zh=" 4 位 NormalFloat（NF4）、嵌入层和输出层以 16 位" if qlora else " 16 位"))
         for n, c in zip(counts, curve.choices, strict=True):
-            out = c.memory.paged_out
-            if out is not None and float(out[0]) >= 0.05:
-                gb = quantity(float(out[0]))
+            out = c.paged_out_gb
+            if out is not None and out >= 0.05:
+                gb = quantity(out)
                 notes.append(Text(en=NOTE_PAGED.en.format(gpus=count_text(n, "GPU"), gb=gb),
                                   zh=NOTE_PAGED.zh.format(n=n, gb=gb)))
                 break
@@ -70,7 +68,7 @@ def method_notes(profile: Profile, curve: LayoutCurve, counts: list[int]) -> lis
     assumed = hw.host_memory_gb is None
     own = [c for n, c in zip(counts, curve.choices, strict=True) if n <= hw.total_gpus]
     at = (own or curve.choices)[-1]  # the most GPUs of the profile's own
-    per_machine = float(machine_host_gb(at.memory, _one(at), hw.gpus_per_node)[0])
+    per_machine = at.machine_host_gb(hw.gpus_per_node)
     notes.append(NOTE_OFFLOAD.format(
         what=what, what_zh=what_zh, moved=moved, moved_zh=moved_zh,
         host=quantity(per_machine), ram=quantity(cluster.host_memory_gb),
@@ -79,7 +77,7 @@ def method_notes(profile: Profile, curve: LayoutCurve, counts: list[int]) -> lis
         link=cluster.host_link_gbs, cpu=cluster.host_bandwidth_gbs))
     usable = cluster.host_memory_gb * HOST_USABLE_FRACTION
     for n, c in zip(counts, curve.choices, strict=True):
-        need = float(machine_host_gb(c.memory, _one(c), hw.gpus_per_node)[0])
+        need = c.machine_host_gb(hw.gpus_per_node)
         if not c.fits and c.memory_gb <= curve.usable_gb and need > usable:
             notes.append(Text(
                 en=NOTE_HOST_SHORT.en.format(gpus=count_text(n, "GPU"), need=quantity(need),
@@ -90,7 +88,3 @@ def method_notes(profile: Profile, curve: LayoutCurve, counts: list[int]) -> lis
             break
     return notes
 
-
-def _one(choice: Choice) -> Candidates:
-    """The chosen layout as candidate arrays of one (for the per-machine host sum)."""
-    return candidates_of([choice.layout])

@@ -19,7 +19,7 @@ from advisor.files.errors import InputError
 from advisor.profile import ActivationCheckpointing, Profile
 from advisor.scaling.result import Projection
 from advisor.verdict.projection_for import projection_for
-from advisor.verdict.shared_projections import fits_nowhere, project_shared
+from advisor.verdict.shared_projections import memory_shared, project_shared
 
 BEYOND_LIMIT = 256  # the largest count searched when nothing considered fits
 
@@ -50,20 +50,21 @@ def beyond_counts(profile: Profile, top: int) -> list[int]:
     return sorted({*own, *(c for c in machines if max(top, hw.total_gpus) < c <= limit)})
 
 
-def _first_fit(profile: Profile, counts: list[int]) -> Projection | None:
-    if fits_nowhere(profile, [1, *counts]):
-        return None  # the projection is read only when a count fits
-    try:
-        bigger = project_shared(profile, [1, *counts])
-    except (InputError, ValueError):
-        return None
-    return bigger if any(bigger.fits) else None
+def _first_fit(profile: Profile, counts: list[int]) -> int | None:
+    """The smallest of 1 and ``counts`` that fits (None: none does, or it cannot be
+    projected): the layouts' memory alone says it (``memory_shared``), else the projection."""
+    known = memory_shared(profile, [1, *counts])
+    if known is None:
+        try:
+            known = project_shared(profile, [1, *counts])
+        except (InputError, ValueError):
+            return None
+    return next((n for n, ok in zip(known.gpus, known.fits, strict=True) if ok), None)
 
 
-def _fit(projection: Projection | None) -> int | None:
-    if projection is None:
-        return None
-    return next(n for n, ok in zip(projection.gpus, projection.fits, strict=True) if ok)
+def _fit(projection: Projection) -> int | None:
+    return next((n for n, ok in zip(projection.gpus, projection.fits, strict=True) if ok),
+                None)
 
 
 def _checkpointed_fit(profile: Profile, counts: list[int]) -> int | None:
@@ -74,7 +75,7 @@ def _checkpointed_fit(profile: Profile, counts: list[int]) -> int | None:
     training = profile.training.model_copy(
         update={"activation_checkpointing": ActivationCheckpointing.full})
     lighter = profile.model_copy(update={"training": training})
-    return _fit(_first_fit(lighter, sorted({n for n in counts if n > 1})))
+    return _first_fit(lighter, sorted({n for n in counts if n > 1}))
 
 
 def beyond(profile: Profile, projection: Projection) -> Beyond:
@@ -84,7 +85,7 @@ def beyond(profile: Profile, projection: Projection) -> Beyond:
     counts = beyond_counts(profile, max(projection.gpus))
     if not counts:
         return NOTHING
-    gpus = _fit(_first_fit(profile, counts))
+    gpus = _first_fit(profile, counts)
     checkpointed = _checkpointed_fit(profile, [*projection.gpus, *counts])
     if checkpointed is not None and gpus is not None and checkpointed >= gpus:
         checkpointed = None

@@ -30,6 +30,7 @@ from advisor.profile import (
     Profile,
     Task,
 )
+from advisor.scaling.fits_anywhere import MemoryAnswer
 from advisor.scaling.project import reference_s_per_token
 from advisor.scaling.result import Projection
 from advisor.verdict.beyond import Beyond
@@ -44,7 +45,7 @@ from advisor.verdict.setting_changes import (
 )
 from advisor.verdict.setup_pricing import Pricing, priced_option, projected_or_none
 from advisor.verdict.setups_elsewhere import more_machines, rented_cards
-from advisor.verdict.shared_projections import fits_nowhere
+from advisor.verdict.shared_projections import memory_shared
 
 POOR_EFFICIENCY = 0.5  # the own GPUs give less than half their compute (speed-up / N)
 CLEARLY_FASTER = 0.9  # a change replaces a poor fit when its run takes under 90 % as long
@@ -161,8 +162,10 @@ def _own(change: Change, profile: Profile, counts: list[int], lang: str | None,
         changed = _retimed(profile, change.apply(profile))
     except ValueError:  # the change cannot be set on this profile
         return None
-    if not change.training.get("offload") and fits_nowhere(changed, counts):
-        return None  # what follows would read only that nothing fits
+    known = memory_shared(changed, counts)
+    if known is not None and not any(known.fits) and (
+            not change.training.get("offload") or _host_short(known, profile) is None):
+        return None  # what follows would read only that nothing fits, nor is the RAM short
     proj = projected_or_none(changed, counts)
     if proj is None:
         return None
@@ -201,8 +204,9 @@ def _retimed(profile: Profile, changed: Profile) -> Profile:
     return changed.model_copy(update={"training": training})
 
 
-def _host_short(proj: Projection, profile: Profile) -> int | None:
-    """The largest own count whose GPUs hold it while the RAM does not (notes say so)."""
+def _host_short(proj: Projection | MemoryAnswer, profile: Profile) -> int | None:
+    """The largest own count whose GPUs hold it while the RAM does not (notes say so); from
+    a ``MemoryAnswer`` when no count fits (its every count's memory then known)."""
     usable = proj.usable_memory_gb or 0.0
     own = [n for n, need in zip(proj.gpus, proj.memory_per_gpu_gb, strict=True)
            if need <= usable and n <= profile.hardware.total_gpus]

@@ -17,10 +17,11 @@ with other parameters calls ``project`` itself. Projections are never changed in
 (``with_measured_speedups`` and the cost model copy), so one object can serve every asker.
 
 Some questions are asked only to learn that nothing fits: a setting change that does not fit
-the user's GPUs is dropped (``fits_here``), and so is a search for more machines that finds
-none (``beyond``). ``fits_nowhere`` answers that before projecting: from the projection when
-it was made already, else from the layouts' memory alone (``any_count_fits``), once per key;
-the projection is then made only when something fits.
+the user's GPUs is dropped (``fits_here``, unless offload fits the GPUs but not the RAM),
+and the search for more machines reads only the first count that fits (``beyond``).
+``memory_shared`` answers them before projecting: from the projection when it was made already, else from the
+layouts' memory alone (``memory_answer``), once per key; the projection is then made only
+when it is read.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from advisor.catalog import resolve_gpu
 from advisor.files.errors import InputError
 from advisor.profile import Profile
 from advisor.scaling import default_gpu_counts, project
-from advisor.scaling.fits_anywhere import any_count_fits
+from advisor.scaling.fits_anywhere import MemoryAnswer, memory_answer
 from advisor.scaling.result import Projection
 
 # Profile fields the projection does not read: what it costs, and the other setups to compare.
@@ -41,8 +42,8 @@ NOT_PROJECTED = frozenset({"economics", "alternatives"})
 
 _memo: ContextVar[dict[tuple[str, str, tuple[int, ...]], Projection] | None] = ContextVar(
     "shared_projections", default=None)
-_fits: ContextVar[dict[tuple[str, str, tuple[int, ...]], bool] | None] = ContextVar(
-    "shared_fits", default=None)
+_memory: ContextVar[dict[tuple[str, str, tuple[int, ...]], MemoryAnswer | None] | None] = \
+    ContextVar("shared_memory", default=None)
 
 
 @contextmanager
@@ -52,12 +53,12 @@ def sharing_projections() -> Iterator[None]:
     if _memo.get() is not None:
         yield
         return
-    token, fits_token = _memo.set({}), _fits.set({})
+    token, memory_token = _memo.set({}), _memory.set({})
     try:
         yield
     finally:
         _memo.reset(token)
-        _fits.reset(fits_token)
+        _memory.reset(memory_token)
 
 
 def projection_key(profile: Profile, gpus: list[int] | None
@@ -88,33 +89,33 @@ def project_shared(profile: Profile, gpus: list[int] | None = None) -> Projectio
     return found
 
 
-def fits_nowhere(profile: Profile, gpus: list[int]) -> bool:
-    """True only when ``project(profile, gpus)`` certainly fits none of ``gpus``; False when
-    it fits one, or when only the projection can tell (a profile the layouts do not model, a
-    question it refuses: the caller's projection then answers, or raises, as before)."""
-    memo, known = _memo.get(), _fits.get()
+def memory_shared(profile: Profile, gpus: list[int] | None) -> MemoryAnswer | None:
+    """What ``project(profile, gpus)`` says of memory (``MemoryAnswer``), from its projection
+    when it was made already, else from the layouts' memory, once per key inside
+    ``sharing_projections``; None when only the projection can tell (a profile the layouts
+    do not model, a question it refuses: the caller's projection then answers, or raises,
+    as before)."""
+    memo, known = _memo.get(), _memory.get()
     if memo is None or known is None:
-        return _nowhere(profile, gpus)
+        return _answer(profile, gpus)
     try:
         key = projection_key(profile, gpus)
     except (InputError, ValueError, KeyError):
-        return False
+        return None
     found = memo.get(key)
     if found is not None:
-        return not any(found.fits)
-    nowhere = known.get(key)
-    if nowhere is None:
-        nowhere = known[key] = _nowhere(profile, gpus)
-    return nowhere
+        return MemoryAnswer.of(found)
+    if key not in known:
+        known[key] = _answer(profile, gpus)
+    return known[key]
 
 
-def _nowhere(profile: Profile, gpus: list[int]) -> bool:
+def _answer(profile: Profile, gpus: list[int] | None) -> MemoryAnswer | None:
     try:
-        fits = any_count_fits(profile, gpus)
+        return memory_answer(profile, gpus)
     except (InputError, ValueError, KeyError):
-        return False
-    return fits is False
+        return None
 
 
-__all__ = ["NOT_PROJECTED", "fits_nowhere", "project_shared", "projection_key",
+__all__ = ["NOT_PROJECTED", "memory_shared", "project_shared", "projection_key",
            "sharing_projections"]

@@ -1,8 +1,9 @@
-"""``any_count_fits`` answers from the layouts' memory alone what ``project`` says of its
-fits: for every example and test profile the layouts project, as given and with each setting
-change the verdict tries (the questions it asks only to learn that nothing fits), at the
-default counts and at 1, 2, 3, 8, 64 GPUs. And ``fits_nowhere``, which the verdict asks
-before projecting, is never True where a count fits."""
+"""``memory_answer`` answers from the layouts' memory alone what ``project`` says of its fits
+and, where no layout fits, of the memory the kept one needs: for every example and test
+profile the layouts project, as given and with each setting change the verdict tries (the
+questions it asks only to learn that nothing fits), at the default counts and at 1, 2, 3, 8,
+64 GPUs. ``memory_shared``, which the verdict asks before projecting, says the same inside
+a comparison's sharing (before and after the projection is made) and outside it."""
 
 from __future__ import annotations
 
@@ -11,9 +12,13 @@ import pytest
 from advisor.catalog.profile_check import load_profile
 from advisor.files.errors import InputError
 from advisor.scaling import project
-from advisor.scaling.fits_anywhere import any_count_fits
+from advisor.scaling.fits_anywhere import MemoryAnswer, memory_answer
 from advisor.verdict import setting_changes as sc
-from advisor.verdict.shared_projections import fits_nowhere, sharing_projections
+from advisor.verdict.shared_projections import (
+    memory_shared,
+    project_shared,
+    sharing_projections,
+)
 from tests.support.paths import EXAMPLES, PROFILES
 
 ALL = sorted([*EXAMPLES.glob("*.yaml"), *PROFILES.rglob("*.yaml")])
@@ -57,16 +62,23 @@ def test_memory_alone_says_what_the_projection_fits(name, variants):
     for profile in variants:
         for counts in (None, ODD):
             try:
-                fits = any(project(profile, counts).fits)
+                projection = project(profile, counts)
             except (InputError, ValueError):
                 continue
-            found = any_count_fits(profile, counts)
-            assert found is None or found == fits, (name, counts)
+            found = memory_answer(profile, counts)
             answered.append(found)
-            assert fits_nowhere(profile, counts) is (found is False)
-            with sharing_projections():  # asked again inside: the same answer
-                assert fits_nowhere(profile, counts) is (found is False)
-                assert fits_nowhere(profile, counts) is not fits or found is None
+            if found is not None:
+                full = MemoryAnswer.of(projection)
+                assert (found.gpus, found.fits, found.usable_memory_gb) == \
+                    (full.gpus, full.fits, full.usable_memory_gb), (name, counts)
+                assert found.memory_per_gpu_gb == [
+                    None if ok else gb for ok, gb in zip(full.fits, full.memory_per_gpu_gb,
+                                                         strict=True)], (name, counts)
+            assert memory_shared(profile, counts) == found
+            with sharing_projections():  # asked inside, before and after projecting
+                assert memory_shared(profile, counts) == found
+                project_shared(profile, counts)
+                assert memory_shared(profile, counts) == MemoryAnswer.of(projection)
     assert any(a is not None for a in answered)
 
 
@@ -75,5 +87,7 @@ def test_both_answers_occur():
     seen = set()
     for _, variants in QUESTIONS:
         for profile in variants:
-            seen.add(any_count_fits(profile, ODD))
+            found = memory_answer(profile, ODD)
+            if found is not None:
+                seen.add(any(found.fits))
     assert {True, False} <= seen

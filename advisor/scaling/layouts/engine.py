@@ -29,7 +29,7 @@ from advisor.scaling.layouts.search import (
     Fixed,
     choose_many,
     enumerate_layouts,
-    groups_fit,
+    kept_by_memory,
 )
 from advisor.scaling.layouts.shape import ModelShape, shape_of
 from advisor.scaling.layouts.states import StateBytes
@@ -186,18 +186,19 @@ def layout_curve(profile: Profile, counts: list[int], gpu: GpuSpec, links: LinkF
                        estimated_one_gpu_gb=estimated)
 
 
-def any_layout_fits(profile: Profile, counts: list[int], gpu: GpuSpec, links: LinkFigures,
-                    p: ScalingParams, q: LlmParams | None = None) -> bool | None:
-    """Whether ``layout_curve`` keeps a layout that fits at one of ``counts``, from the
-    candidates' memory alone (no step time, no pick): a count's kept layout fits exactly
-    when one of its candidates does. None when a batch measured on one GPU may correct the
-    activation estimate (the curve's second search, which reads the reference's pick)."""
+def kept_memory(profile: Profile, counts: list[int], gpu: GpuSpec, links: LinkFigures,
+                p: ScalingParams, q: LlmParams | None = None
+                ) -> tuple[list[float | None], float] | None:
+    """What ``layout_curve`` decides from the candidates' memory alone (no step time, no
+    pick): per count None where a layout fits, else the ``memory_gb`` of the one it keeps
+    (the smallest); and the usable memory. None when a batch measured on one GPU may correct
+    the activation estimate (the curve's second search, which reads the reference's pick)."""
     if measured_batch_runs(profile):
         return None
     search, shape = _search(profile, counts, gpu, links, p, q)
     groups = search.groups(shape)[:-1]
-    return any(groups_fit(shape, groups, search.cluster, search.states, search.limits[:-1],
-                          search.q.context_overhead_gb, search.host_usable_gb))
+    return kept_by_memory(shape, groups, search.cluster, search.states, search.limits[:-1],
+                          search.q.context_overhead_gb, search.host_usable_gb), search.usable
 
 
 def measured_activation_scale(profile: Profile, reference: Choice | None,

@@ -102,6 +102,19 @@ class Choice:
         host = self.kept.memory.host
         return float(host[self.row]) if host is not None else 0.0
 
+    def machine_host_gb(self, gpus_per_node: int) -> float:
+        """Host memory one machine needs for its GPUs' offloaded states (0 without offload):
+        ``machine_host_gb`` of this row."""
+        host = self.kept.memory.host
+        return 0.0 if host is None else float(host[self.row] * min(self.layout.gpus,
+                                                                   gpus_per_node))
+
+    @property
+    def paged_out_gb(self) -> float | None:
+        """GB of paged optimizer states evicted to host RAM (None: nothing paged)."""
+        out = self.kept.memory.paged_out
+        return None if out is None else float(out[self.row])
+
 
 def _divisors(n: int) -> list[int]:
     return [k for k in range(1, n + 1) if n % k == 0]
@@ -172,17 +185,26 @@ def _fitting(shape: ModelShape, groups: list[Candidates], cluster: Cluster, stat
     return c, mem, total, limits, (total <= limits) & (host <= host_usable_gb)
 
 
-def groups_fit(shape: ModelShape, groups: list[Candidates], cluster: Cluster,
-               states: StateBytes, usable_gb: list[float], overhead_gb: float,
-               host_usable_gb: float = float("inf")) -> list[bool]:
-    """Whether ``choose_many`` keeps a candidate that fits in each group (one does exactly
-    when some candidate of the group fits): their memory alone decides it."""
-    if not sum(g.size for g in groups):
-        return [False] * len(groups)
-    *_, fits = _fitting(shape, groups, cluster, states, usable_gb, overhead_gb,
-                             host_usable_gb)
-    starts = np.cumsum([0, *(g.size for g in groups)]).tolist()
-    return [bool(fits[a:b].any()) for a, b in zip(starts, starts[1:], strict=False)]
+def kept_by_memory(shape: ModelShape, groups: list[Candidates], cluster: Cluster,
+                   states: StateBytes, usable_gb: list[float], overhead_gb: float,
+                   host_usable_gb: float = float("inf")) -> list[float | None]:
+    """What ``choose_many`` (``none_fit="smallest"``) decides from memory alone, per group:
+    None where a candidate fits (which one is kept needs the step time), else the
+    ``memory_gb`` of the layout it keeps, the smallest (also for an empty group: inf)."""
+    sizes = [g.size for g in groups]
+    if not sum(sizes):
+        return [float("inf")] * len(groups)
+    _, mem, total, limits, fits = _fitting(shape, groups, cluster, states, usable_gb,
+                                           overhead_gb, host_usable_gb)
+    starts = np.cumsum([0, *sizes]).tolist()
+    smallest = {k: a + int(np.argmin(total[a:a + size]))
+                for k, (a, size) in enumerate(zip(starts, sizes, strict=False))
+                if size and not fits[a:a + size].any()}
+    rows = np.array(list(smallest.values()), dtype=int)
+    kept = evicted(sliced(mem, rows), limits[rows]).total.tolist() if rows.size else []
+    gb = dict(zip(smallest, kept, strict=True))
+    return [None if size and k not in gb else gb.get(k, float("inf"))
+            for k, size in enumerate(sizes)]
 
 
 def choose_many(shape: ModelShape, groups: list[Candidates], cluster: Cluster,
