@@ -144,22 +144,37 @@ def layer_activation_bytes(shape: ModelShape, c: Candidates, cluster: Cluster,
 
 def activation_bytes(shape: ModelShape, c: Candidates, cluster: Cluster
                      ) -> tuple[np.ndarray, np.ndarray]:
-    """(first stage, last stage) activation bytes per GPU."""
+    """(first stage, last stage) activation bytes per GPU. (A term no candidate has, full
+    recomputation, a pipeline, interleaving, is left out rather than added as zero or
+    multiplied as one: the same figures.)"""
     standard = not cluster.flash_attention
-    keep = (c.checkpointing == CK_NONE) & standard
-    per_layer = layer_activation_bytes(shape, c, cluster, keep)
-    working = layer_activation_bytes(shape, c, cluster, standard)  # one layer recomputed
-    split = np.where(c.sequence_parallel & (c.tp > 1), c.tp, 1).astype(float)
-    inputs = 2.0 * shape.sequence * c.micro_batch * shape.hidden / split \
-        * cluster.bytes_per_value / 2.0
+    full = c.checkpointing == CK_FULL
+    any_full = bool(full.any())
+    all_full = any_full and bool(full.all())
+    kept = extra = None
+    if not all_full:
+        keep = (c.checkpointing == CK_NONE) & standard
+        kept = per_layer = layer_activation_bytes(shape, c, cluster, keep)
+    if any_full:
+        working = layer_activation_bytes(shape, c, cluster, standard)  # one layer recomputed
+        split = np.where(c.sequence_parallel & (c.tp > 1), c.tp, 1).astype(float)
+        inputs = 2.0 * shape.sequence * c.micro_batch * shape.hidden / split \
+            * cluster.bytes_per_value / 2.0
+        kept = inputs if all_full else np.where(full, inputs, per_layer)
+        extra = working if all_full else np.where(full, working, 0.0)
     stage_layers = np.ceil(shape.layers / c.pp)
-    p = c.pp.astype(float)
-    in_flight = np.where(c.pp > 1, np.minimum(c.micro_batches, c.pp), 1).astype(float)
-    interleaved = np.where(c.interleave > 1, 1.0 + (p - 1.0) / (p * c.interleave), 1.0)
-    kept = np.where(c.checkpointing == CK_FULL, inputs, per_layer)
-    extra = np.where(c.checkpointing == CK_FULL, working, 0.0)
-    first = in_flight * interleaved * stage_layers * kept + extra
-    last = stage_layers * kept + extra
+    last = stage_layers * kept
+    if (c.pp > 1).any():
+        p = c.pp.astype(float)
+        in_flight = np.where(c.pp > 1, np.minimum(c.micro_batches, c.pp), 1).astype(float)
+        if (c.interleave > 1).any():
+            in_flight = in_flight * np.where(c.interleave > 1,
+                                             1.0 + (p - 1.0) / (p * c.interleave), 1.0)
+        first = in_flight * stage_layers * kept
+    else:  # one micro-batch in flight on every GPU: the first stage is the last
+        first = last
+    if extra is not None:
+        first, last = first + extra, last + extra
     return first * shape.activation_scale, last * shape.activation_scale
 
 
@@ -188,9 +203,14 @@ def memory_parts(shape: ModelShape, c: Candidates, cluster: Cluster, states: Sta
     # logits are computed, the output layer, one tensor, is gathered whole beside what is
     # prefetched for the backward pass (DeepSpeed's prefetch bucket, FSDP's next layer)
     deepspeed3 = s == ZERO3
-    layers_in_flight = np.where(deepspeed3, np.minimum(3.0 * layer, DEEPSPEED_LIVE_ELEMENTS),
-                                3.0 * layer)
-    prefetched = np.where(deepspeed3, np.minimum(layer, DEEPSPEED_PREFETCH_ELEMENTS), layer)
+    some_deepspeed3 = bool(deepspeed3.any())  # (its terms left out where no candidate runs it)
+    layers_in_flight, prefetched = 3.0 * layer, layer
+    if some_deepspeed3:
+        layers_in_flight = np.where(deepspeed3, np.minimum(layers_in_flight,
+                                                           DEEPSPEED_LIVE_ELEMENTS),
+                                    layers_in_flight)
+        prefetched = np.where(deepspeed3, np.minimum(layer, DEEPSPEED_PREFETCH_ELEMENTS),
+                              layer)
     output_layer = shape.embedding_params / t
     if not states.weights_on_gpu:  # its host partition staged on the GPU (docstring)
         output_layer = output_layer + np.where(deepspeed3, output_layer / group, 0.0)
@@ -207,12 +227,14 @@ def memory_parts(shape: ModelShape, c: Candidates, cluster: Cluster, states: Sta
         buffers = np.where(s <= ZERO2, np.minimum(buckets, buffers), buffers)
     # DeepSpeed ZeRO-3 allocates its reduce bucket up front (stage3.py, contiguous_gradients),
     # on one GPU too, whether or not it has anything to gather there (as ZeRO-2 its buckets)
-    buffers = buffers + np.where(deepspeed3, DEEPSPEED_REDUCE_ELEMENTS * states.grad_bytes, 0.0)
-    # QLoRA: the layer computing holds its weights dequantised to 16 bits
-    buffers = buffers + states.dequant_copy_bytes * layer
+    if some_deepspeed3:
+        buffers = buffers + np.where(deepspeed3, DEEPSPEED_REDUCE_ELEMENTS * states.grad_bytes,
+                                     0.0)
+    if states.dequant_copy_bytes:  # QLoRA: the layer computing holds its weights dequantised
+        buffers = buffers + states.dequant_copy_bytes * layer  # to 16 bits
     host = host_gb(stage, trainable, states, opt_shard, grad_shard, weight_shard, s >= ZERO3)
     first, last = activation_bytes(shape, c, cluster)
-    deepspeed = (s == ZERO1) | (s == ZERO2) | (s == ZERO3)  # its engine runs the loss
+    deepspeed = (s >= ZERO1) & (s <= ZERO3)  # ZeRO-1/2/3: its engine runs the loss
     per_logit = np.where(deepspeed, states.zero_logit_bytes, states.logit_bytes)
     logits = per_logit * shape.sequence * c.micro_batch * shape.vocab / t \
         * shape.activation_scale  # a per-token estimate too: a measured run corrects it

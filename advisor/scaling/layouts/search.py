@@ -201,7 +201,10 @@ def kept_by_memory(shape: ModelShape, groups: list[Candidates], cluster: Cluster
                 for k, (a, size) in enumerate(zip(starts, sizes, strict=False))
                 if size and not fits[a:a + size].any()}
     rows = np.array(list(smallest.values()), dtype=int)
-    kept = evicted(sliced(mem, rows), limits[rows]).total.tolist() if rows.size else []
+    if mem.paged is None:  # nothing to evict: what must fit is all of it
+        kept = total[rows].tolist()
+    else:
+        kept = evicted(sliced(mem, rows), limits[rows]).total.tolist() if rows.size else []
     gb = dict(zip(smallest, kept, strict=True))
     return [None if size and k not in gb else gb.get(k, float("inf"))
             for k, size in enumerate(sizes)]
