@@ -21,6 +21,7 @@ from itertools import product
 
 import numpy as np
 
+from advisor.files.records import record
 from advisor.scaling.layouts.cluster import Cluster
 from advisor.scaling.layouts.layout import (
     CHECKPOINTING,
@@ -57,7 +58,7 @@ class Fixed:
     one_pipeline: bool = False  # every GPU (of a tensor group) in one pipeline: p = N / t
 
 
-@dataclass(frozen=True)
+@record
 class Choice:
     layout: Layout
     memory: MemoryParts  # of the chosen layout (arrays of length 1)
