@@ -48,7 +48,7 @@ def main() -> int:
     example = ROOT / "examples" / "medium-model-4gpu-worth-it.yaml"
     window, _hub = build_window([str(example)], "en")
     window.show()
-    window.go_to(window.stack.count() - 1)  # the results page, speed-up tab visible
+    window.go_to(len(window.pages))  # the results page (after the questions), speed-up tab visible
     editor = next(p for p in window.pages if p.page.key == "hardware") \
         .editors["hardware.gpus_per_node"]
 

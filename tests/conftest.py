@@ -6,6 +6,8 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("GPU_ADVISOR_LANG", "en")
 # The market a profile without one is priced in (else the locale's: CN for zh_CN, EU for de_DE).
 os.environ.setdefault("GPU_ADVISOR_MARKET", "US")
+# Records are frozen and printable under test: code that changes one fails (advisor/files/records.py).
+os.environ["GPU_ADVISOR_STRICT_RECORDS"] = "1"
 
 import pytest  # noqa: E402
 from hypothesis import settings  # noqa: E402

@@ -7,7 +7,7 @@ per override file (path, size and modification time), so an edited file is read 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cache
 from pathlib import Path
 
@@ -41,12 +41,13 @@ from advisor.catalog.overrides import (
 from advisor.catalog.price_age import as_of_date
 from advisor.files.builtin_data import compiled
 from advisor.files.paths import resources_dir
+from advisor.files.records import record
 from advisor.profile import Market
 from advisor.profile.market import CURRENCY_MARKET
 from advisor.text.i18n import Text
 
 
-@dataclass(frozen=True)
+@record
 class PriceQuote:
     """A price in one currency and where it comes from."""
 

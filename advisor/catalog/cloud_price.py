@@ -30,12 +30,11 @@ used is named, so the assumptions can say where the price comes from.
 from __future__ import annotations
 
 import math
-import statistics
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 from advisor.catalog.entries import CloudOffer
 from advisor.catalog.gpus import GpuSpec
+from advisor.files.records import record
 from advisor.text.i18n import Text
 
 MIN_OFFERS = 3
@@ -44,7 +43,7 @@ COMPARABLE_TFLOPS_FACTOR = 3.0
 Convert = Callable[[float, str, str], float]
 
 
-@dataclass(frozen=True)
+@record
 class PricedOffer:
     """One offer as it enters the median: its price per GPU-hour in the report's currency,
     scaled to the GPU asked for when it is another GPU's offer."""
@@ -180,4 +179,6 @@ def describe(pool: Sequence[PricedOffer]) -> Text:
 
 
 def median_price(pool: Sequence[PricedOffer]) -> float:
+    import statistics  # here: its import (random, fractions, decimal) is not every start's
+
     return statistics.median(p.per_gpu_hour for p in pool)

@@ -7,6 +7,7 @@ from typing import Any, Literal
 
 from pydantic import ConfigDict, Field
 
+from advisor.files.model_defaults import empty_list
 from advisor.files.number_fields import NoYaml11Numbers
 
 
@@ -17,7 +18,7 @@ class GpuSpec(NoYaml11Numbers):
                               allow_inf_nan=False, defer_build=True)
 
     id: str
-    aliases: list[str] = Field(default_factory=list)
+    aliases: list[str] = Field(default_factory=empty_list)
     name: str
     gpu_class: str | None = Field(default=None, alias="class")
     memory_gb: float = Field(gt=0, le=4096)

@@ -17,13 +17,13 @@ from __future__ import annotations
 import datetime as _dt
 import os
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from advisor.files.errors import InputError, Problem
 from advisor.files.reading import read_text_file
+from advisor.files.records import record
 from advisor.files.yaml_lines import LineIndex, load_yaml_text
 from advisor.text.i18n import pick
 from advisor.text.safe import shown
@@ -33,7 +33,7 @@ MAX_WARNINGS = 50
 _ID = re.compile(r"^[a-z0-9][a-z0-9_.\-]*$")
 
 
-@dataclass(frozen=True)
+@record
 class CatalogWarning:
     """A problem in a user's override file; the built-in catalog entry was used instead."""
 
@@ -50,7 +50,7 @@ class CatalogWarning:
         return f"{where}:{entry} {pick(lang, self.message_en, self.message_zh)}{kept}"
 
 
-@dataclass(frozen=True)
+@record
 class OverrideFile:
     """The parsed file (``data`` None when unreadable, ``problems`` then say why)."""
 

@@ -14,9 +14,9 @@ import datetime as dt
 import os
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 from functools import lru_cache
 
+from advisor.files.records import record
 from advisor.text.i18n import Text
 
 MAX_AGE_MONTHS = 12
@@ -68,7 +68,7 @@ def months_between(earlier: dt.date, later: dt.date) -> float:
     return (later - earlier).days / (365.0 / 12.0)
 
 
-@dataclass(frozen=True)
+@record
 class PriceUse:
     """One catalog entry a report's figures rest on: what it prices, its id and date."""
 

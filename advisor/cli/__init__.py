@@ -15,6 +15,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from advisor.cli.no_pydantic_plugins import use_no_pydantic_plugins
 from advisor.text.lang import system_lang
 
 EXIT_OK, EXIT_INTERNAL, EXIT_INPUT = 0, 1, 2
@@ -124,6 +125,7 @@ def _run(argv: list[str], *, entry: bool) -> int:
     # garbage worth collecting, but enough allocations to make the collector walk every
     # object loaded so far, again and again. It waits until they are loaded; the program
     # then leaves them out of later collections (gc.freeze: they live as long as it does).
+    use_no_pydantic_plugins()  # before the first model is built (no_pydantic_plugins.py)
     collecting = gc.isenabled()
     gc.disable()
     try:
@@ -145,9 +147,6 @@ def _run(argv: list[str], *, entry: bool) -> int:
         return EXIT_INPUT
     from advisor.cli.output import safe_output
     from advisor.files.errors import InputError
-    from advisor.files.logs import setup_logging
-
-    setup_logging()
     with safe_output():  # control and bidi characters escaped in all that is printed
         try:
             return int(args.handler(args) or 0)
@@ -161,8 +160,9 @@ def _run(argv: list[str], *, entry: bool) -> int:
         except Exception as exc:  # noqa: BLE001 - the one place that turns a bug into a clear exit
             import logging
 
-            from advisor.files.logs import internal_error_message
+            from advisor.files.logs import internal_error_message, setup_logging
 
+            setup_logging()  # only now: most calls log nothing (advisor.files.logs)
             logging.getLogger("advisor").exception("internal error in %s", args.command)
             print(internal_error_message(exc, lang), file=sys.stderr)
             return EXIT_INTERNAL

@@ -8,11 +8,11 @@ can be checked against it.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Literal
 
 from advisor.catalog.entries import ArticleDefaults
 from advisor.costs.result import BuyVsRent
+from advisor.files.records import record
 
 HOURS_PER_MONTH = 24.0 * 365.0 / 12.0  # 730 h: "full load for a month" (F11, F31)
 # Owning that pays off only after ten years, or ten planning horizons, does not pay off: the
@@ -79,7 +79,7 @@ def buy_vs_rent_curves(gpus: int, capex: float, own_per_month: float, cloud_per_
                      breakeven_months=crossing, breakeven_hours_per_month=hours)
 
 
-@dataclass(frozen=True)
+@record
 class ArticleBreakeven:
     """F31's break-even in training hours a month, from the article's own price ranges."""
 

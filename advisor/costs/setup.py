@@ -5,15 +5,15 @@ for more than a month by the planned runs)."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 from advisor.costs.breakeven import HOURS_PER_MONTH
 from advisor.costs.inputs import CostInputs
 from advisor.costs.money import gpus_text
+from advisor.files.records import record
 from advisor.text.i18n import Text
 
 
-@dataclass(frozen=True)
+@record
 class SetupCost:
     """Costs of one GPU count (money in the report's currency)."""
 

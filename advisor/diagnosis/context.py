@@ -11,11 +11,12 @@ when the extrapolation really goes beyond the machines.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from advisor.catalog.gpus import GpuSpec, resolve_gpu
 from advisor.diagnosis.measurements import STEP_UNITS, MeasuredSeries
 from advisor.diagnosis.wording import label
+from advisor.files.records import record
 from advisor.profile import InterLink, Profile, default_profile
 from advisor.scaling.inputs import data_parallel_inputs
 from advisor.scaling.links import link_figures
@@ -53,7 +54,7 @@ NOTE_MORE_MACHINES = Text(
     zh="超过 {cap} 张卡（{nodes} 台机器）的外推按更多同样的机器、经{net}互联计算。")
 
 
-@dataclass(frozen=True)
+@record
 class RunContext:
     profile: Profile  # the profile as refitted: its machine grown to the counts in play
     inputs: DataParallelInputs

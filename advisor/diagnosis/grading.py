@@ -11,9 +11,9 @@ serial fraction rather than the same efficiency.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Literal
 
+from advisor.files.records import record
 from advisor.text.i18n import Text
 
 Level = Literal["poor", "below_normal", "normal", "well_tuned", "superlinear"]
@@ -42,7 +42,7 @@ def thresholds(n: int) -> tuple[float, float, float]:
     return tuple(n / (1.0 + s * (n - 1)) for s in fractions)  # type: ignore[return-value]
 
 
-@dataclass(frozen=True)
+@record
 class Grade:
     gpus: int
     speedup: float

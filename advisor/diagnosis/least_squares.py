@@ -24,10 +24,12 @@ from typing import Literal
 
 import numpy as np
 
+from advisor.files.records import record
+
 Transform = Literal["log", "logit"]
 
 
-@dataclass(frozen=True)
+@record
 class FreeParameter:
     name: str
     prior: float  # centre of the prior, in the parameter's own units
@@ -48,7 +50,7 @@ class FreeParameter:
         return float(min(max(v, self.lower), self.upper))
 
 
-@dataclass(frozen=True)
+@record
 class FitOutcome:
     values: dict[str, float]
     free: np.ndarray  # transformed parameter vector at the optimum

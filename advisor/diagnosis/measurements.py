@@ -9,11 +9,11 @@ from __future__ import annotations
 import csv
 import io
 import math
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
 from advisor.files.errors import InputError
+from advisor.files.records import record
 from advisor.profile import MeasuredSpec
 from advisor.profile.bounds import MAX_GPUS, MAX_STEP_TIME_S, MAX_THROUGHPUT, MIN_MEASURED_VALUE
 from advisor.profile.measured import speedup_problem
@@ -27,7 +27,7 @@ MAX_UNIT_CHARS = 40  # as a profile's measured.unit
 STEP_UNITS = {"weak": "per-GPU batches/s", "strong": "global batches/s"}
 
 
-@dataclass(frozen=True)
+@record
 class MeasuredSeries:
     """Throughput (work per second, any unit) at ascending GPU counts.
 

@@ -15,10 +15,10 @@ bytes — F07) or a one-off cost paid on the step from one GPU to two.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Literal
 
 from advisor.diagnosis.measurements import MeasuredSeries
+from advisor.files.records import record
 
 Trend = Literal["flat", "rising", "falling", "unknown"]
 
@@ -27,7 +27,7 @@ Trend = Literal["flat", "rising", "falling", "unknown"]
 FLAT_PER_DOUBLING = 0.015
 
 
-@dataclass(frozen=True)
+@record
 class ScalingMetrics:
     gpus: tuple[int, ...]
     speedup: tuple[float, ...]  # relative to the baseline count, times N0 (so 1 GPU = 1.0)

@@ -40,7 +40,7 @@ measured ratio out, and a model-error floor per doubling calibrated on published
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import numpy as np
 
@@ -68,6 +68,7 @@ from advisor.diagnosis.refit_model import (
     speedup_model,
     step_shares,
 )
+from advisor.files.records import record
 from advisor.profile.bounds import SUPERLINEAR_ALLOWANCE
 from advisor.scaling.parameters import ScalingParams
 from advisor.scaling.physics import DataParallelInputs
@@ -108,7 +109,7 @@ BAND_Z = 1.2816  # two-sided 80 % band
 LEAVE_ONE_OUT_SCALE = 1.0
 
 
-@dataclass(frozen=True)
+@record
 class ScalingFit:
     """The refitted model: parameters and the speed-up (over one GPU) at each count."""
 

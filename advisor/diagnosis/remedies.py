@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from advisor.files.records import record
 from advisor.text.i18n import Text
 
 
-@dataclass(frozen=True)
+@record
 class SuspectKind:
     id: str
     title: Text

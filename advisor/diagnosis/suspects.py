@@ -14,7 +14,6 @@ less bandwidth than the link should give.
 from __future__ import annotations
 
 import statistics
-from dataclasses import dataclass
 
 from advisor.catalog.cooling import fitted_cooling
 from advisor.catalog.gpus import resolve_gpu
@@ -26,6 +25,7 @@ from advisor.diagnosis.suspect_telemetry import THROTTLE_TEMP_C, telemetry_clues
 from advisor.diagnosis.telemetry import RunTelemetry
 from advisor.diagnosis.wording import label
 from advisor.files.errors import InputError
+from advisor.files.records import record
 from advisor.profile import Profile
 from advisor.scaling.task_defaults import takes_turns
 from advisor.text.i18n import Text
@@ -37,7 +37,7 @@ NEAR_LINEAR_EFFICIENCY = 0.9  # every measured count this close to linear: no li
 LONG_EXCHANGE_RATIO = 0.25  # exposed all-reduce / compute above which the link is a suspect
 
 
-@dataclass(frozen=True)
+@record
 class FitSignals:
     """What the refitted projection says, relative to its shipped parameters."""
 

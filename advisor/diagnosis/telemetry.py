@@ -10,15 +10,15 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from advisor.files.errors import InputError
+from advisor.files.records import record
 
 BUSY_UTIL_PCT = 20.0  # below this a sample is idle (start-up, evaluation), not starved
 
 
-@dataclass(frozen=True)
+@record
 class GpuSummary:
     index: int
     util_pct: float | None  # typical utilisation while the GPU works
@@ -29,7 +29,7 @@ class GpuSummary:
     throttle_reasons: tuple[str, ...] = ()  # e.g. "sw_thermal_slowdown", "sw_power_cap"
 
 
-@dataclass(frozen=True)
+@record
 class RunTelemetry:
     """All GPUs of one run, the importer's observation ids (``data_starvation``,
     ``thermal_throttling``, ``laggard_gpu``, ``power_capped``, ``vgpu_sharing``, ...) and the
@@ -40,7 +40,7 @@ class RunTelemetry:
     sources: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@record
 class GpuSamples:
     """Plain samples of one GPU; any series may be empty when it was not recorded."""
 

@@ -20,7 +20,6 @@ import hashlib
 import os
 import pickle
 import sys
-import tempfile
 from collections.abc import Callable, Iterable
 from functools import cache
 from pathlib import Path
@@ -151,6 +150,8 @@ def _store(file: Path, header: bytes, value: object) -> None:
     try:
         blob = header + pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
         file.parent.mkdir(parents=True, exist_ok=True)
+        import tempfile  # only when a compiled form is written (tempfile imports shutil)
+
         fd, tmp = tempfile.mkstemp(dir=file.parent, prefix=f".{file.name}.")
         try:
             with os.fdopen(fd, "wb") as out:

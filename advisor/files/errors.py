@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from advisor.files.records import record
 from advisor.text.lang import pick
 from advisor.text.safe import escape, shorten
 
@@ -13,7 +14,7 @@ MAX_SHOWN_PROBLEMS = 20
 MAX_MESSAGE_CHARS = 400
 
 
-@dataclass(frozen=True)
+@record
 class Problem:
     """One thing wrong with an input: where, and what, in both languages."""
 

@@ -14,7 +14,6 @@ number guards keep them out of every result; should one slip through it is writt
 from __future__ import annotations
 
 import json
-import logging
 import math
 import re
 from typing import Any
@@ -23,8 +22,6 @@ from advisor.files.errors import InputError
 
 MAX_NESTING = 64  # a profile nests three levels
 MAX_INT_DIGITS = 40  # no bound in any input is near 10**40
-
-log = logging.getLogger(__name__)
 
 
 class _Refused(ValueError):
@@ -123,5 +120,7 @@ def dumps_strict(data: Any, *, indent: int | None = 2) -> str:
     except ValueError:
         replaced = [0]
         clean = _finite(data, replaced)
-        log.warning("%d non-finite number(s) written as null in JSON output", replaced[0])
+        from advisor.files.logs import advisor_logger
+
+        advisor_logger(__name__).warning("%d non-finite number(s) written as null in JSON output", replaced[0])
         return json.dumps(clean, indent=indent, ensure_ascii=False, allow_nan=False)

@@ -1,5 +1,10 @@
 """Logging to a file in the user's log folder (platformdirs), shared by CLI and GUI.
 
+The GUI attaches the file when it starts (``setup_logging``); the command line only when it
+has something to log (``advisor_logger``, and an internal error): most calls log nothing, and
+the file handler's modules (``logging.handlers`` and the sockets it imports) are not every
+start's (issue 21).
+
 A log folder that cannot be written (read-only, full, ``advisor.log`` a FIFO or a folder)
 must not put a traceback on the user's terminal, nor make an error message point to a log
 that was never written: logging then goes nowhere, ``active_log_file()`` is None and the
@@ -11,10 +16,7 @@ from __future__ import annotations
 import logging
 import os
 import stat
-from logging.handlers import RotatingFileHandler
 from pathlib import Path
-
-import platformdirs
 
 from advisor.files.os_errors import os_reason
 from advisor.text.i18n import pick
@@ -25,8 +27,11 @@ _unwritable: dict[Path, str] = {}  # log files that could not be opened, and why
 
 def log_file() -> Path:
     override = os.environ.get("GPU_ADVISOR_LOG_DIR")
-    folder = Path(override) if override else Path(platformdirs.user_log_dir(APP, appauthor=False))
-    return folder / "advisor.log"
+    if override:
+        return Path(override) / "advisor.log"
+    import platformdirs
+
+    return Path(platformdirs.user_log_dir(APP, appauthor=False)) / "advisor.log"
 
 
 def _open_handler(path: Path) -> logging.Handler:
@@ -38,6 +43,8 @@ def _open_handler(path: Path) -> logging.Handler:
     if mode is not None and not stat.S_ISREG(mode):  # a FIFO would block the first write
         raise IsADirectoryError(21, "not a regular file") if stat.S_ISDIR(mode) else \
             PermissionError(13, "not a regular file")
+    from logging.handlers import RotatingFileHandler
+
     return RotatingFileHandler(path, maxBytes=1_000_000, backupCount=2, encoding="utf-8")
 
 
@@ -64,6 +71,13 @@ def setup_logging() -> Path | None:
     root.addHandler(handler)
     root.setLevel(logging.INFO)
     return None if path in _unwritable else path
+
+
+def advisor_logger(name: str) -> logging.Logger:
+    """The logger ``name`` (under ``advisor``) with the log file attached: the command line
+    sets logging up on its first record, not at every start."""
+    setup_logging()
+    return logging.getLogger(name)
 
 
 def active_log_file() -> Path | None:

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from advisor.files.errors import InputError, Problem
+from advisor.files.logs import setup_logging
 from advisor.files.reading import read_text_file
 from advisor.hwimport.cleanup import clean_text
 from advisor.hwimport.csv_query import parse_csv
@@ -53,6 +54,7 @@ def _parse_segments(segments: list[tuple[str, list[str]]], source: str | None) -
             memo = memos.get(kind)
             reading = PARSERS[kind](lines) if memo is None else PARSERS[kind](lines, memo)
         except Exception:  # noqa: BLE001 - a parser bug must not lose the rest of the paste
+            setup_logging()  # the command line attaches the log file when it first logs
             log.exception("hwimport: %s parser failed on a segment of %s", kind, source)
             continue
         if reading.recognised:

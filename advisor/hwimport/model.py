@@ -10,6 +10,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
+from advisor.files.model_defaults import empty_list
 from advisor.text.i18n import Text
 
 Kind = Literal["topo", "query", "dmon", "csv", "table", "list", "nvml"]
@@ -36,8 +37,8 @@ class Observation(_Model):
     severity: Severity
     message: Text
     # The raw facts (ids and values as the output named them): the JSON interface.
-    evidence: list[str] = Field(default_factory=list)
-    sources: list[str] = Field(default_factory=list)  # article fact ids, e.g. ["F27"]
+    evidence: list[str] = Field(default_factory=empty_list)
+    sources: list[str] = Field(default_factory=empty_list)  # article fact ids, e.g. ["F27"]
     # The same evidence in sentences for people, in both languages (not part of the JSON).
     _evidence_text: list[Text] = PrivateAttr(default_factory=list)
 
@@ -105,14 +106,14 @@ class HardwareDescription(_Model):
 
     kind: Kind | Literal["merged"]
     kinds: list[Kind]
-    sources: list[str] = Field(default_factory=list)
+    sources: list[str] = Field(default_factory=empty_list)
     driver_version: str | None = None
     cuda_version: str | None = None
     gpu_count: int | None = None
     gpus_not_shown: int | None = None  # counted (gpu_count) but not shown; None: count unknown
-    gpu_names: list[str] = Field(default_factory=list)
-    gpu_memory_mib: list[int] = Field(default_factory=list)
-    gpus: list[GpuFacts] = Field(default_factory=list)
+    gpu_names: list[str] = Field(default_factory=empty_list)
+    gpu_memory_mib: list[int] = Field(default_factory=empty_list)
+    gpus: list[GpuFacts] = Field(default_factory=empty_list)
     nvlink: NvlinkState | None = None
     nvlink_pairs: list[tuple[int, int]] | None = None
     max_nv_links: int | None = None
@@ -129,9 +130,9 @@ class HardwareDescription(_Model):
     pcie_width_max: int | None = None
     pcie_width_current: int | None = None
     mean_sm_util: float | None = None
-    sm_util_per_gpu: list[float | None] = Field(default_factory=list)
-    observations: list[Observation] = Field(default_factory=list)
-    warnings: list[Text] = Field(default_factory=list)
+    sm_util_per_gpu: list[float | None] = Field(default_factory=empty_list)
+    observations: list[Observation] = Field(default_factory=empty_list)
+    warnings: list[Text] = Field(default_factory=empty_list)
 
     def observation_ids(self) -> list[str]:
         return [o.id for o in self.observations]

@@ -11,6 +11,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 from pydantic_core import PydanticCustomError
 
+from advisor.files.model_defaults import empty_list
 from advisor.profile.alternatives import MAX_ALTERNATIVES, Alternative
 from advisor.profile.economics import EconomicsSpec
 from advisor.profile.enums import Offload, Task, TrainingMethod
@@ -35,7 +36,7 @@ class Profile(StrictSection):
     measured: MeasuredSpec | None = None
     # Other setups for the same workload, compared side by side (gpu-advisor compare, the
     # wizard's compare page): each a name and the hardware/economics fields it changes.
-    alternatives: list[Alternative] = Field(default_factory=list, max_length=MAX_ALTERNATIVES)
+    alternatives: list[Alternative] = Field(default_factory=empty_list, max_length=MAX_ALTERNATIVES)
     notes: str = Field(default="", max_length=10_000)
 
     @model_validator(mode="after")

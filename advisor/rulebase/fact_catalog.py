@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
+from advisor.files.records import record
 from advisor.profile import (
     Cooling,
     EconomicsMode,
@@ -48,7 +48,7 @@ NUMBER_LIMIT = 1e15
 NUMBER_EPSILON = 1e-4
 
 
-@dataclass(frozen=True)
+@record
 class FactSpec:
     kind: str  # str | int | float | bool
     choices: tuple[str, ...] = ()

@@ -7,13 +7,13 @@ peer-to-peer, and a faster link type never gets less bandwidth than a slower one
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
 
 from advisor.catalog.gpus import GpuSpec
 from advisor.files.builtin_data import load_builtin
 from advisor.files.paths import resources_dir
+from advisor.files.records import record
 from advisor.profile import InterLink, IntraLink
 
 INTRA_ORDER = [link.value for link in IntraLink]  # slowest first, as in the profile enum
@@ -21,7 +21,7 @@ INTER_ORDER = [link.value for link in InterLink if link != InterLink.none]
 _PCIE_GEN = {"pcie3": 3, "pcie4": 4, "pcie5": 5}
 
 
-@dataclass(frozen=True)
+@record
 class LinkFigures:
     """Bandwidth and latency one profile's job sees."""
 
@@ -51,7 +51,7 @@ def _pcie_busbw(gen: int, consumer: bool) -> float:
     return bw * (_rule("consumer_no_p2p_factor") if consumer else 1.0)
 
 
-@dataclass(frozen=True)
+@record
 class _CardLinks:
     """What the link rules read of a card (a GpuSpec has these too): a plain record, so the
     cached figures never build a catalog model."""

@@ -28,13 +28,14 @@ leave-one-source-out cross-validation) and stored in resources/scaling/llm_param
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import fields, replace
 from functools import cache
 
 import numpy as np
 
 from advisor.files.builtin_data import load_builtin
 from advisor.files.paths import resources_dir
+from advisor.files.records import record
 from advisor.scaling.layouts.cluster import Cluster
 from advisor.scaling.layouts.layout import CK_FULL, CK_NONE, Candidates
 from advisor.scaling.layouts.memory import layer_activation_bytes
@@ -45,7 +46,7 @@ FITTED = ("gemm_share", "gemm_half_width", "activation_traffic", "score_traffic"
           "gradient_overlap", "shard_overlap")
 
 
-@dataclass(frozen=True)
+@record
 class LlmParams:
     gemm_share: float = 0.8
     gemm_half_width: float = 256.0

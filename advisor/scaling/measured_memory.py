@@ -16,8 +16,7 @@ same way: ``advisor.scaling.layouts.engine.measured_activation_scale``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from advisor.files.records import record
 from advisor.profile import Profile
 from advisor.scaling.activations import activation_gb
 from advisor.scaling.parameters import ScalingParams
@@ -34,7 +33,7 @@ NOTE_MEASURED_FITS = Text(
 MEASURED_MARGIN = 0.999  # land just inside the card, not on its edge (rounding)
 
 
-@dataclass(frozen=True)
+@record
 class MemoryEstimate:
     """Memory inputs the projection uses: the parameters (bytes per parameter of the model
     states) and one GPU's batch activations, corrected by a measured run when one exists."""

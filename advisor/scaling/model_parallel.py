@@ -10,15 +10,16 @@ loader must deliver the job's samples per second; a starved one caps them alike 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import numpy as np
 
+from advisor.files.records import record
 from advisor.scaling.parameters import ScalingParams
 from advisor.scaling.physics import DataParallelInputs, StepBreakdown, breakdown
 
 
-@dataclass(frozen=True)
+@record
 class TransformerShape:
     layers: float
     hidden: float

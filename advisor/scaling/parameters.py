@@ -7,12 +7,13 @@ or taken from a cited measurement. Each entry in the YAML says which, why, and i
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import fields
 from functools import cache
 from typing import Any, TypeVar
 
 from advisor.files.builtin_data import load_builtin
 from advisor.files.paths import resources_dir
+from advisor.files.records import record
 
 # Names of the parameters the fit may move; the diagnosis feature refits these per user.
 FITTED = ("overlap_fraction", "busbw_efficiency", "sample_time_cv", "fixed_step_fraction",
@@ -40,7 +41,7 @@ def replaced(record: _Record, **changes: Any) -> _Record:
     return copy
 
 
-@dataclass(frozen=True)
+@record
 class ScalingParams:
     # fitted on published measurements (tuned world)
     overlap_fraction: float = 0.8

@@ -27,14 +27,15 @@ Everything is vectorised over N, so a 1...64 GPU projection is a handful of nump
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 import numpy as np
 
+from advisor.files.records import record
 from advisor.scaling.parameters import ScalingParams
 
 
-@dataclass(frozen=True)
+@record
 class DataParallelInputs:
     """What a user knows about one data-parallel job, in physical units."""
 
@@ -81,7 +82,7 @@ class DataParallelInputs:
     optimizer_step_s: float | np.ndarray = 0.0
 
 
-@dataclass(frozen=True)
+@record
 class StepBreakdown:
     """Per-N components of the step time, seconds; arrays parallel to ``gpus``."""
 

@@ -35,6 +35,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from advisor.files.records import record
 from advisor.rulebase.model import SEVERITY_RANK
 from advisor.verdict.engine import Firing
 
@@ -95,7 +96,7 @@ def _count_from_cost_model(firing: Firing) -> bool:
         and firing.conclusion.get("rating") == "worth_it"
 
 
-@dataclass(frozen=True)
+@record
 class Count:
     """The settled GPU count and the fired rules that decided it, strongest reason first."""
 

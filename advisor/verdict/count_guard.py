@@ -9,8 +9,7 @@ asked for them, so the policy, not a rule that might not fire, takes the smaller
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from advisor.files.records import record
 from advisor.scaling.result import Projection
 from advisor.text.i18n import Text
 from advisor.verdict.result import TraceEntry
@@ -30,7 +29,7 @@ EXPLANATION = Text(
 SOURCES = ("F02", "F20")
 
 
-@dataclass(frozen=True)
+@record
 class Lowered:
     gpus: int
     asked: int  # the count the rules and the cost model chose

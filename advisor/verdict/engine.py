@@ -38,13 +38,13 @@ import json
 import threading
 import weakref
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 import durable_rules_engine
 from durable import engine as durable_engine
 
+from advisor.files.records import record
 from advisor.rulebase.conditions import to_durable
 from advisor.rulebase.fact_catalog import Scalar, check_facts
 from advisor.rulebase.model import Rule
@@ -68,7 +68,7 @@ def _no_action(c) -> None:
     return None
 
 
-@dataclass(frozen=True)
+@record
 class Firing:
     """One rule that held: its conclusion (fact references resolved) and the facts it read."""
 

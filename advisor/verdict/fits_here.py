@@ -23,8 +23,7 @@ recommendation that needs no change costs nothing more.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from advisor.files.records import record
 from advisor.profile import (
     ActivationCheckpointing,
     Profile,
@@ -53,7 +52,7 @@ _ORDER = {"setting": 0, "method": 1, "host_memory": 2, "rent": 3, "more_machines
 
 
 
-@dataclass(frozen=True)
+@record
 class Setups:
     options: list[SetupOption]
     applied: Profile | None = None  # the profile the verdict rests on, when changed
@@ -140,7 +139,7 @@ def _one_measure(projection: Projection, options: list[SetupOption]) -> list[Set
     return [o.model_copy(update={"speedup": base / o.run_hours}) for o in options]
 
 
-@dataclass(frozen=True)
+@record
 class _Found:
     """A change that runs on the user's machine: its option, its profile and projection."""
 

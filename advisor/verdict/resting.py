@@ -6,8 +6,7 @@ figures are ``recommend``'s."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from advisor.files.records import record
 from advisor.profile import Profile
 from advisor.scaling.result import Projection
 from advisor.verdict.beyond import NOTHING, Beyond, considered, extended
@@ -38,7 +37,7 @@ def at_verdict(options: list[SetupOption], rec: Recommendation) -> list[SetupOpt
     return out
 
 
-@dataclass(frozen=True)
+@record
 class Resting:
     """What a recommendation's figures rest on: the profile (the user's, or the user's with
     the setup change ``applied``), its projection and what ``beyond`` found, and the setups

@@ -11,9 +11,9 @@ checkpointing, the cheapest memory saving there is.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
+from advisor.files.records import record
 from advisor.profile import (
     ActivationCheckpointing,
     Offload,
@@ -28,7 +28,7 @@ _ZERO_STAGES = (Parallelism.zero1, Parallelism.zero2, Parallelism.zero3)
 _BELOW_ZERO3 = (Parallelism.data, Parallelism.zero1, Parallelism.zero2)
 
 
-@dataclass(frozen=True)
+@record
 class Change:
     id: str
     kind: str  # setting | method

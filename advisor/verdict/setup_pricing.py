@@ -4,10 +4,9 @@ would (once per comparison: ``shared_projections``) and priced in the market and
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from advisor.costs import estimate_costs
 from advisor.files.errors import InputError
+from advisor.files.records import record
 from advisor.profile import Market, Profile
 from advisor.scaling.result import Projection
 from advisor.text.i18n import Text
@@ -15,7 +14,7 @@ from advisor.verdict.result import SetupOption
 from advisor.verdict.shared_projections import project_shared
 
 
-@dataclass(frozen=True)
+@record
 class Pricing:
     """The market and currency the options are priced in: ``recommend``'s ``--currency`` and
     ``--market`` when given, else the profile's (issue 18: the same money as the headline's)."""

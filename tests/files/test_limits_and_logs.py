@@ -97,3 +97,30 @@ def test_internal_error_message_points_to_the_log_it_wrote(monkeypatch, capsys):
     assert path is not None and logs.active_log_file() == path
     message = logs.internal_error_message(RuntimeError("x"), "zh")
     assert str(path) in message and "内部错误" in message
+
+
+def test_a_command_that_logs_nothing_opens_no_log(tmp_path):
+    """The command line attaches the log file when it first has something to log: a call that
+    logs nothing neither creates the log folder nor loads the file handler's modules."""
+    import json
+    import subprocess
+    import sys
+
+    folder = tmp_path / "log"
+    code = ("import json, sys, contextlib, io\n"
+            "from advisor.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n"
+            f"    status = main(['validate', {str(MEDIUM)!r}])\n"
+            "print(json.dumps([status, 'logging.handlers' in sys.modules]))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env={**os.environ, "GPU_ADVISOR_LOG_DIR": str(folder)}, timeout=120,
+                          check=True)
+    assert json.loads(done.stdout) == [0, False]
+    assert not folder.exists()
+
+
+def test_what_is_logged_reaches_the_log_file_when_logging_starts_with_it():
+    from advisor.files.json_text import dumps_strict
+
+    assert dumps_strict({"x": float("nan")}, indent=None) == '{"x": null}'
+    assert "1 non-finite number(s) written as null" in logs.log_file().read_text("utf-8")

@@ -8,9 +8,8 @@ concurrent collectives of its tensor-parallel ranks share them (``traffic.py``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from advisor.catalog.gpus import GpuSpec
+from advisor.files.records import record
 from advisor.profile import Precision
 from advisor.scaling.layouts.offload import (
     HOST_BANDWIDTH_GBS,
@@ -26,7 +25,7 @@ from advisor.scaling.peak import SIXTEEN_BIT, peak_tflops
 FLASH_GENERATIONS = ("ampere", "ada", "hopper", "blackwell")
 
 
-@dataclass(frozen=True)
+@record
 class Cluster:
     peak_tflops: float  # dense peak at the training precision
     memory_gb: float

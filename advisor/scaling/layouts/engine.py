@@ -9,9 +9,10 @@ memory: the reference a speed-up is measured against (F05, F24).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from advisor.catalog.gpus import GpuSpec
+from advisor.files.records import record
 from advisor.profile import (
     ActivationCheckpointing,
     Offload,
@@ -78,7 +79,7 @@ def fixed_of(profile: Profile, gpus_per_node: int,
                  if t.parallelism == Parallelism.pipeline else None)
 
 
-@dataclass(frozen=True)
+@record
 class LayoutCurve:
     shape: ModelShape
     cluster: Cluster

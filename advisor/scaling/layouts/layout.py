@@ -6,10 +6,11 @@ once); ``Layout`` is one of them, with a label such as "TP 8 x PP 4 x DP 16, ZeR
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import fields
 
 import numpy as np
 
+from advisor.files.records import record
 from advisor.text.i18n import Text
 
 # How the data-parallel replicas hold their states (codes used in the arrays).
@@ -26,7 +27,7 @@ _CHECKPOINT_WORDS = {"selective": ("selective recomputation", "选择性重计�
                      "full": ("full recomputation", "完整重计算")}
 
 
-@dataclass(frozen=True)
+@record
 class Layout:
     tp: int
     pp: int
@@ -81,7 +82,7 @@ def _label(layout: Layout) -> Text:
     return Text(en=", ".join(en), zh="，".join(zh))
 
 
-@dataclass(frozen=True)
+@record
 class Candidates:
     """Many layouts at once: parallel integer arrays, one entry per candidate."""
 

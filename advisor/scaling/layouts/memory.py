@@ -54,10 +54,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import numpy as np
 
+from advisor.files.records import record
 from advisor.scaling.layouts.cluster import Cluster
 from advisor.scaling.layouts.layout import (
     CK_FULL,
@@ -83,7 +84,7 @@ DEEPSPEED_REDUCE_ELEMENTS = 5e8  # ZeRO-3 reduce_bucket_size, allocated when it 
 LOGIT_BYTES = 6.0
 
 
-@dataclass(frozen=True)
+@record
 class MemoryParts:
     """GB per GPU, arrays parallel to the candidates; the busiest pipeline stage."""
 

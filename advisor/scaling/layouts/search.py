@@ -21,6 +21,7 @@ from itertools import product
 
 import numpy as np
 
+from advisor.files.records import record
 from advisor.scaling.layouts.cluster import Cluster
 from advisor.scaling.layouts.kept_rows import KeptRows, sliced
 from advisor.scaling.layouts.layout import (
@@ -58,7 +59,7 @@ class Fixed:
     one_pipeline: bool = False  # every GPU (of a tensor group) in one pipeline: p = N / t
 
 
-@dataclass(frozen=True)
+@record
 class Choice:
     """The layout kept for one count: whether it fits, its tokens per step, and its memory
     and step time (``memory``, ``step``: arrays of length 1, row ``row`` of the search's

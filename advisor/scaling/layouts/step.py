@@ -15,10 +15,9 @@ the micro-batch: Narayanan et al. 2021, Table 2).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
+from advisor.files.records import record
 from advisor.scaling.layouts.cluster import Cluster
 from advisor.scaling.layouts.layout import ZERO1, ZERO3, Candidates
 from advisor.scaling.layouts.memory import shard_group
@@ -31,7 +30,7 @@ from advisor.scaling.llm_compute import LlmParams, compute_per_micro_batch_s, op
 BACKWARD_SHARE = 2.0 / 3.0  # the backward pass is twice the forward
 
 
-@dataclass(frozen=True)
+@record
 class StepTime:
     """Seconds per optimizer step and its parts, arrays parallel to the candidates."""
 

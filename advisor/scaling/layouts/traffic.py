@@ -27,10 +27,9 @@ Per layout:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
+from advisor.files.records import record
 from advisor.scaling.layouts.cluster import Cluster
 from advisor.scaling.layouts.layout import (
     CK_FULL,
@@ -47,7 +46,7 @@ from advisor.scaling.layouts.memory import shard_group
 from advisor.scaling.layouts.shape import ModelShape
 
 
-@dataclass(frozen=True)
+@record
 class Traffic:
     """Seconds, arrays parallel to the candidates."""
 
