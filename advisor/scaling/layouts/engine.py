@@ -99,7 +99,7 @@ class LayoutCurve:
         return self.reference.tokens_per_step / self.reference.step_s
 
 
-@dataclass(frozen=True)
+@record
 class _Search:
     """A profile's search over its counts: the machines, the method's states, what the
     profile fixes, each count's global batch and the one GPU with enough memory that a
