@@ -31,6 +31,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 
 from advisor.catalog import resolve_gpu
+from advisor.catalog.override_location import one_override_state
 from advisor.files.errors import InputError
 from advisor.profile import Profile
 from advisor.scaling import default_gpu_counts, project
@@ -44,21 +45,30 @@ _memo: ContextVar[dict[tuple[str, str, tuple[int, ...]], Projection] | None] = C
     "shared_projections", default=None)
 _memory: ContextVar[dict[tuple[str, str, tuple[int, ...]], MemoryAnswer | None] | None] = \
     ContextVar("shared_memory", default=None)
+# each profile object's key (by identity, the object held so its id is not reused): a question
+# asked of memory first and then projected is keyed once; profiles are not changed in place
+# (each setup change is a copy), so an object's key holds for the block
+_keys: ContextVar[dict[tuple[int, tuple[int, ...] | None],
+                       tuple[Profile, tuple[str, str, tuple[int, ...]]]] | None] = ContextVar(
+    "shared_keys", default=None)
 
 
 @contextmanager
 def sharing_projections() -> Iterator[None]:
     """Within this block each distinct projection is computed once (nested blocks share the
-    outer block's projections); the memo is dropped when the outermost block ends."""
+    outer block's projections) and the user's override file is read as it was when the block
+    began (``one_override_state``); the memo is dropped when the outermost block ends."""
     if _memo.get() is not None:
         yield
         return
-    token, memory_token = _memo.set({}), _memory.set({})
+    token, memory_token, keys_token = _memo.set({}), _memory.set({}), _keys.set({})
     try:
-        yield
+        with one_override_state():  # one catalog for the whole block, one stat
+            yield
     finally:
         _memo.reset(token)
         _memory.reset(memory_token)
+        _keys.reset(keys_token)
 
 
 def projection_key(profile: Profile, gpus: list[int] | None
@@ -80,7 +90,7 @@ def project_shared(profile: Profile, gpus: list[int] | None = None) -> Projectio
     if memo is None:
         return project(profile, gpus)
     try:
-        key = projection_key(profile, gpus)
+        key = _key_of(profile, gpus)
     except (InputError, ValueError, KeyError):
         return project(profile, gpus)
     found = memo.get(key)
@@ -99,7 +109,7 @@ def memory_shared(profile: Profile, gpus: list[int] | None) -> MemoryAnswer | No
     if memo is None or known is None:
         return _answer(profile, gpus)
     try:
-        key = projection_key(profile, gpus)
+        key = _key_of(profile, gpus)
     except (InputError, ValueError, KeyError):
         return None
     found = memo.get(key)
@@ -108,6 +118,19 @@ def memory_shared(profile: Profile, gpus: list[int] | None) -> MemoryAnswer | No
     if key not in known:
         known[key] = _answer(profile, gpus)
     return known[key]
+
+
+def _key_of(profile: Profile, gpus: list[int] | None) -> tuple[str, str, tuple[int, ...]]:
+    """``projection_key``, worked out once per profile object and counts inside the block."""
+    keys = _keys.get()
+    asked = (id(profile), None if gpus is None else tuple(gpus))
+    known = keys.get(asked) if keys is not None else None
+    if known is not None and known[0] is profile:
+        return known[1]
+    key = projection_key(profile, gpus)
+    if keys is not None:
+        keys[asked] = (profile, key)
+    return key
 
 
 def _answer(profile: Profile, gpus: list[int] | None) -> MemoryAnswer | None:

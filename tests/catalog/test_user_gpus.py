@@ -58,3 +58,22 @@ def test_a_broken_file_keeps_every_built_in_gpu() -> None:
     _write("gpus: {not: a list\n")
     assert load_gpus()["rtx4090"].tdp_w == 450
     assert catalog_warnings()  # the file is reported once, by the catalog loader
+
+
+def test_one_piece_of_work_reads_one_state_of_the_override_file() -> None:
+    """Inside ``one_override_state`` (a comparison, a recommendation) the file is read as it
+    was when the work began; an edit counts from the next piece of work on."""
+    import threading
+
+    from advisor.catalog.override_location import one_override_state
+
+    with one_override_state():
+        assert load_gpus()["rtx4090"].tdp_w == 450
+        _write(OVERRIDE)
+        assert load_gpus()["rtx4090"].tdp_w == 450  # the state the work began with
+        seen = []  # another thread (the wizard's worker) is not held to this one's state
+        worker = threading.Thread(target=lambda: seen.append(load_gpus()["rtx4090"].tdp_w))
+        worker.start()
+        worker.join()
+        assert seen == [400]
+    assert load_gpus()["rtx4090"].tdp_w == 400
