@@ -119,7 +119,9 @@ def layout_projection(profile: Profile, counts: list[int], gpu: GpuSpec, links: 
                                          hours_one / speed, tokens / seq, tokens, tflops,
                                          tflops / curve.cluster.peak_tflops]),
                                np.array([[5]] * 9 + [[4]]))
-    return Projection(
+    # built from plain lists, floats, ints and strings of the declared types, every field
+    # given (as ``project`` builds a data-parallel one): validation would only copy them
+    return Projection.model_construct(
         gpus=counts, nodes=[int(k) for k in np.ceil(n / profile.hardware.gpus_per_node)],
         speedup=speedup, speedup_low=speedup_low, speedup_high=speedup_high,
         efficiency=efficiency, step_time_s=step_time_s, run_hours=run_hours,
