@@ -43,13 +43,31 @@ def _yaml11_in(value: Any, annotation: Any) -> Yaml11Scalar | None:
     return None
 
 
+def _may_hold_numbers(annotation: Any) -> bool:
+    """Whether ``_yaml11_in`` can find anything in a value of a field of ``annotation``: a
+    number field, or a list, tuple, set or dict of numbers."""
+    origin, args = get_origin(annotation), get_args(annotation)
+    return (_numeric(annotation)
+            or (origin in (list, tuple, set) and bool(args) and _numeric(args[0]))
+            or (origin is dict and len(args) == 2 and _numeric(args[1])))
+
+
+@lru_cache(maxsize=512)
+def _number_fields(model: type[BaseModel]) -> frozenset[str]:
+    """The fields of ``model`` that may hold YAML 1.1-only text where a number is wanted (the
+    others are passed as they are without looking: a profile section is validated again for
+    each setting change a comparison tries)."""
+    return frozenset(name for name, field in model.model_fields.items()
+                     if _may_hold_numbers(field.annotation))
+
+
 class NoYaml11Numbers(BaseModel):
     """Base of every model read from a user's YAML (profile sections, catalog entries)."""
 
     @field_validator("*", mode="before")
     @classmethod
     def _plain_numbers(cls, value: Any, info: ValidationInfo) -> Any:
-        if isinstance(value, str | list | dict) and info.field_name in cls.model_fields:
+        if info.field_name in _number_fields(cls) and isinstance(value, str | list | dict):
             found = _yaml11_in(value, cls.model_fields[info.field_name].annotation)
             if found is not None:
                 raise PydanticCustomError(
