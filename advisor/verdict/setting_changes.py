@@ -22,6 +22,7 @@ from advisor.profile import (
     TrainingMethod,
 )
 from advisor.text.i18n import Text
+from advisor.verdict.changed_training import changed_training
 
 SELECTIVE, FULL = ActivationCheckpointing.selective, ActivationCheckpointing.full
 _ZERO_STAGES = (Parallelism.zero1, Parallelism.zero2, Parallelism.zero3)
@@ -38,8 +39,7 @@ class Change:
     training: dict[str, Any]  # the training fields it sets
 
     def apply(self, profile: Profile) -> Profile:
-        training = profile.training.model_validate(
-            {**profile.training.model_dump(), **self.training})
+        training = changed_training(profile.training, self.training)
         return profile.model_copy(update={"training": training, "measured": None})
 
     def with_checkpointing(self) -> Change:

@@ -37,6 +37,7 @@ from advisor.profile import Profile
 from advisor.scaling import default_gpu_counts, project
 from advisor.scaling.fits_anywhere import MemoryAnswer, memory_answer
 from advisor.scaling.result import Projection
+from advisor.verdict.changed_training import validating_once
 
 # Profile fields the projection does not read: what it costs, and the other setups to compare.
 NOT_PROJECTED = frozenset({"economics", "alternatives"})
@@ -56,14 +57,16 @@ _keys: ContextVar[dict[tuple[int, tuple[int, ...] | None],
 @contextmanager
 def sharing_projections() -> Iterator[None]:
     """Within this block each distinct projection is computed once (nested blocks share the
-    outer block's projections) and the user's override file is read as it was when the block
-    began (``one_override_state``); the memo is dropped when the outermost block ends."""
+    outer block's projections), the user's override file is read as it was when the block
+    began (``one_override_state``) and each changed training section is validated once
+    (``validating_once``); the memo is dropped when the outermost block ends."""
     if _memo.get() is not None:
         yield
         return
     token, memory_token, keys_token = _memo.set({}), _memory.set({}), _keys.set({})
     try:
-        with one_override_state():  # one catalog for the whole block, one stat
+        # one catalog for the whole block, one stat; each changed training validated once
+        with one_override_state(), validating_once():
             yield
     finally:
         _memo.reset(token)
