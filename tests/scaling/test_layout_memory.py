@@ -129,3 +129,19 @@ def test_frozen_weights_and_offloaded_states_plug_in():
     full = parts(shape, Layout(1, 1, 1))
     assert gb(parts(shape, Layout(1, 1, 1), states=lora).states) < gb(full.states) / 7
     assert gb(parts(shape, Layout(1, 1, 1), states=offloaded).optimizer) == 0.0
+
+
+MIXED = [Layout(1, 1, 8), Layout(1, 1, 16, "hsdp"), Layout(2, 4, 2, "zero1", micro_batches=8),
+         Layout(1, 1, 8, "zero3"), Layout(8, 1, 1), Layout(1, 2, 4, "fsdp", micro_batches=4),
+         Layout(2, 1, 8, "hsdp", checkpointing="full"), Layout(1, 1, 4, "zero2")]
+
+
+def test_each_layouts_memory_is_the_same_alone_as_among_others():
+    """A term no candidate of a set has (a pipeline, hybrid shard) is left out of that set's
+    arithmetic: each layout alone gets, bit for bit, what it gets beside ones that have it."""
+    together = memory_parts(GPT175, candidates_of(MIXED), A100, StateBytes(), 1.0)
+    for i, layout in enumerate(MIXED):
+        alone = parts(GPT175, layout)
+        for name in ("weights", "grads", "optimizer", "buffers", "activations", "logits",
+                     "host"):
+            assert getattr(alone, name)[0] == getattr(together, name)[i], (layout, name)

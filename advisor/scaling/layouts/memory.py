@@ -128,8 +128,11 @@ def evicted(mem: MemoryParts, usable_gb: float | np.ndarray) -> MemoryParts:
 def shard_group(c: Candidates, gpus_per_node: int) -> np.ndarray:
     """GPUs a replica's states are sharded over: the data-parallel group for ZeRO and FSDP,
     its members inside one machine for hybrid shard, none otherwise."""
+    hybrid = c.sharding == HSDP
+    if not hybrid.any():  # the data-parallel group everywhere (the same figures)
+        return c.dp.astype(float)
     local = np.maximum(gpus_per_node // np.maximum(c.tp * c.pp, 1), 1)
-    return np.where(c.sharding == HSDP, np.minimum(c.dp, local), c.dp).astype(float)
+    return np.where(hybrid, np.minimum(c.dp, local), c.dp).astype(float)
 
 
 def layer_activation_bytes(shape: ModelShape, c: Candidates, cluster: Cluster,
@@ -189,11 +192,12 @@ def memory_parts(shape: ModelShape, c: Candidates, cluster: Cluster, states: Sta
     s = c.sharding
     opt_shard = np.where(s >= ZERO1, group, 1.0)
     grad_shard = np.where(s >= ZERO2, group, 1.0)
-    weight_shard = np.where(s >= ZERO3, group, 1.0)
+    zero3 = s >= ZERO3  # ZeRO-3, FSDP, hybrid shard: the weights sharded
+    weight_shard = np.where(zero3, group, 1.0)
     trainable = stage * states.trainable_fraction
     weights = stage * states.weight_bytes / weight_shard
     if not states.weights_on_gpu:  # offloaded (offload.py): only the layers in flight
-        weights = np.where(s >= ZERO3, 0.0, weights)
+        weights = np.where(zero3, 0.0, weights)
     grads = trainable * states.grad_bytes / grad_shard if states.grads_on_gpu \
         else np.zeros_like(stage)
     optimizer = trainable * states.optimizer_bytes / opt_shard if states.optimizer_on_gpu \
@@ -222,7 +226,7 @@ def memory_parts(shape: ModelShape, c: Candidates, cluster: Cluster, states: Sta
     replicated = np.where(c.dp > 1, full_buffer, 0.0)
     whole = gathered * states.weight_bytes
     buffers = np.choose(s, [replicated, replicated, buckets, whole, whole, whole])
-    streamed = (s >= ZERO3) & (group <= 1) if states.weights_on_gpu else np.zeros(c.size, bool)
+    streamed = zero3 & (group <= 1) if states.weights_on_gpu else np.zeros(c.size, bool)
     buffers = np.where(streamed, 0.0, buffers)
     if not states.grads_on_gpu:  # gradients leave through the reduction buckets
         buffers = np.where(s <= ZERO2, np.minimum(buckets, buffers), buffers)
@@ -233,17 +237,21 @@ def memory_parts(shape: ModelShape, c: Candidates, cluster: Cluster, states: Sta
                                      0.0)
     if states.dequant_copy_bytes:  # QLoRA: the layer computing holds its weights dequantised
         buffers = buffers + states.dequant_copy_bytes * layer  # to 16 bits
-    host = host_gb(stage, trainable, states, opt_shard, grad_shard, weight_shard, s >= ZERO3)
+    host = host_gb(stage, trainable, states, opt_shard, grad_shard, weight_shard, zero3)
     first, last = activation_bytes(shape, c, cluster)
     deepspeed = (s >= ZERO1) & (s <= ZERO3)  # ZeRO-1/2/3: its engine runs the loss
     per_logit = np.where(deepspeed, states.zero_logit_bytes, states.logit_bytes)
     logits = per_logit * shape.sequence * c.micro_batch * shape.vocab / t \
         * shape.activation_scale  # a per-token estimate too: a measured run corrects it
     # the busiest stage: the first (most micro-batches in flight) or the last (the logits)
-    last_total = last + logits
-    first_is_larger = (c.pp > 1) & (first >= last_total)
-    act = np.where(c.pp > 1, np.where(first_is_larger, first, last), first)
-    logit = np.where(first_is_larger, 0.0, logits)
+    piped = c.pp > 1
+    if piped.any():
+        last_total = last + logits
+        first_is_larger = piped & (first >= last_total)
+        act = np.where(piped, np.where(first_is_larger, first, last), first)
+        logit = np.where(first_is_larger, 0.0, logits)
+    else:  # one stage: its activations and its logits (the same figures)
+        act, logit = first, logits
     # paged AdamW (QLoRA) unless DeepSpeed's optimizer runs (memory.py docstring)
     paged = np.where(deepspeed, 0.0, optimizer) if states.optimizer_paged else None
     gb = 1e-9
