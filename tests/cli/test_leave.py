@@ -55,12 +55,17 @@ def test_it_leaves_at_once_only_when_nothing_else_needs_the_usual_exit(tmp_path)
              "real = leave.leave\n"
              "def spy(code):\n"
              "    print('at-once' if leave.can_leave_at_once() else 'usual', file=sys.stderr)\n"
+             "    globals().get('release', lambda: None)()  # the worker may end now\n"
              "    return real(code)\n"
              "leave.leave = spy\n")
     plain = _program(tmp_path, probe, "project", MEDIUM)
     assert plain.returncode == 0 and plain.stderr.strip().endswith("at-once"), plain.stderr
-    worker = ("import threading, time\n"
-              "threading.Thread(target=time.sleep, args=(0.5,)).start()\n")
+    # a worker still running when the program decides, however long the command took: it
+    # waits for a pipe the probe closes once the decision is made
+    worker = ("import os, threading\n"
+              "held, freed = os.pipe()\n"
+              "threading.Thread(target=os.read, args=(held, 1)).start()\n"
+              "release = lambda: os.close(freed)\n")
     busy = _program(tmp_path, worker + probe, "project", MEDIUM)
     assert busy.returncode == 0 and busy.stderr.strip().endswith("usual"), busy.stderr
     qt = _program(tmp_path, "import PySide6.QtCore\n" + probe, "project", MEDIUM)
