@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 import sys
 import types
+from functools import cache
 
 LOADER = "pydantic.plugin._loader"
 _ALL_OFF = ("", "__all__", "1", "true")  # unset, or pydantic's own words for "none"
@@ -37,6 +38,7 @@ class _NoPlugins(types.ModuleType):
         return getattr(_real_loader(), name)
 
 
+@cache  # loaded once, on the first name asked that is not ``get_plugins``
 def _real_loader() -> types.ModuleType:
     import importlib.util
 
