@@ -77,13 +77,22 @@ def _applied_first(profile: Profile, counts: list[int] | None, lang: str | None,
     (``beyond``) when nothing fits the profile's own counts and a change that fits is chosen:
     the verdict then rests on the change, and only a listed "more machines" would read that
     search. The choice reads the own counts alone (``setups_that_fit``), where the widened
-    projection and this one agree: nothing fits there (fitting is each count's memory)."""
+    projection and this one agree: nothing fits there (fitting is each count's memory).
+
+    When that search chose nothing, it is not run again on the widened projection unless
+    that projection fits an own count: the widening adds only counts above the own ones, so
+    the search would ask the same questions of the same own counts and, nothing fitting
+    there, choose nothing again."""
     base = projection_for(profile, counts)
-    own_counts = max(base.gpus) >= profile.hardware.total_gpus
-    if own_counts and not any(base.fits) and needs_setups(profile, base):
-        setups = setups_that_fit(profile, base, NOTHING, lang, pricing, listed=False)
-        if setups.applied is not None:
-            return base, NOTHING, setups
+    total = profile.hardware.total_gpus
+    tried = None
+    if max(base.gpus) >= total and not any(base.fits) and needs_setups(profile, base):
+        tried = setups_that_fit(profile, base, NOTHING, lang, pricing, listed=False)
+        if tried.applied is not None:
+            return base, NOTHING, tried
     projection, larger = extended(profile, base)
+    if tried is not None and not any(ok for n, ok in zip(projection.gpus, projection.fits,
+                                                         strict=True) if n <= total):
+        return projection, larger, tried
     return projection, larger, setups_that_fit(profile, projection, larger, lang, pricing,
                                                listed=False)

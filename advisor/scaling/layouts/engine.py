@@ -197,9 +197,11 @@ def kept_memory(profile: Profile, counts: list[int], gpu: GpuSpec, links: LinkFi
     if measured_batch_runs(profile):
         return None
     search, shape = _search(profile, counts, gpu, links, p, q)
-    groups = search.groups(shape)[:-1]
-    return kept_by_memory(shape, groups, search.cluster, search.states, search.limits[:-1],
-                          search.q.context_overhead_gb, search.host_usable_gb), search.usable
+    # the reference's group too, its answer dropped: the candidates ``layout_curve`` searches,
+    # whose memory a projection of the same question then reads again (``shared_memory``)
+    kept = kept_by_memory(shape, search.groups(shape), search.cluster, search.states,
+                          search.limits, search.q.context_overhead_gb, search.host_usable_gb)
+    return kept[:-1], search.usable
 
 
 def measured_activation_scale(profile: Profile, reference: Choice | None,

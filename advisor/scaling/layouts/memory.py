@@ -82,6 +82,8 @@ DEEPSPEED_REDUCE_ELEMENTS = 5e8  # ZeRO-3 reduce_bucket_size, allocated when it 
 # pass starts, when every activation is still held, by writing their 16-bit gradient beside
 # (``StateBytes.logit_bytes``: Hugging Face's unfused loss keeps more, methods.py).
 LOGIT_BYTES = 6.0
+# the only figures of the cluster that a layout's memory reads (``shared_memory`` keys on them)
+MEMORY_FIELDS = ("gpus_per_node", "bytes_per_value", "flash_attention")
 
 
 @record

@@ -49,6 +49,7 @@ profile's optimizer (the ``StateBytes`` the memory and step models read).
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 
 from advisor.profile import Optimizer, Precision, Profile, TrainingMethod
 from advisor.scaling.layouts.memory import LOGIT_BYTES
@@ -97,6 +98,7 @@ def full_training(precision: Precision, optimizer: Optimizer) -> StateBytes:
     return StateBytes(weight_bytes=value, grad_bytes=value, optimizer_bytes=opt)
 
 
+@lru_cache(maxsize=256)  # pure: each setting change and option asks it again (frozen result)
 def method_states(shape: ModelShape, precision: Precision, optimizer: Optimizer,
                   method: TrainingMethod, rank: int = 16, share: float = 1.0,
                   fine_tuning: bool = False) -> StateBytes:

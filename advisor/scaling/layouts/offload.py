@@ -25,6 +25,7 @@ Only the data-parallel family offloads (no tensor or pipeline split), sharded as
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 
 import numpy as np
 
@@ -43,6 +44,7 @@ SHARDING = {Offload.optimizer: ("zero2", "zero3"),
 ORDER = (Offload.none, Offload.optimizer, Offload.parameters)  # more offload, further right
 
 
+@lru_cache(maxsize=256)  # pure, and asked by every search (frozen result)
 def offloaded(states: StateBytes, offload: Offload) -> StateBytes:
     """``states`` with what ``offload`` moves to the host marked off the GPU."""
     if offload == Offload.none:

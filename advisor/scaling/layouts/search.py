@@ -30,8 +30,9 @@ from advisor.scaling.layouts.layout import (
     Candidates,
     Layout,
 )
-from advisor.scaling.layouts.memory import MemoryParts, evicted, memory_parts
+from advisor.scaling.layouts.memory import MEMORY_FIELDS, MemoryParts, evicted, memory_parts
 from advisor.scaling.layouts.shape import ModelShape
+from advisor.scaling.layouts.shared_memory import remembered
 from advisor.scaling.layouts.states import StateBytes
 from advisor.scaling.layouts.step import StepTime, step_time
 from advisor.scaling.llm_compute import LlmParams
@@ -172,10 +173,7 @@ def _fitting(shape: ModelShape, groups: list[Candidates], cluster: Cluster, stat
              ) -> tuple[Candidates, MemoryParts, np.ndarray, np.ndarray, np.ndarray]:
     """(the groups' candidates as one set, their memory, what of it must fit the card, each
     one's usable memory, whether it fits that and a machine's usable RAM)."""
-    c = groups[0] if len(groups) == 1 else Candidates(
-        **{f.name: np.concatenate([getattr(g, f.name) for g in groups])
-           for f in fields(Candidates)})
-    mem = memory_parts(shape, c, cluster, states, overhead_gb)
+    c, mem = _memory(shape, groups, cluster, states, overhead_gb)
     limits = np.repeat(np.array(usable_gb, dtype=float), [g.size for g in groups])
     host = machine_host_gb(mem, c, cluster.gpus_per_node)
     if mem.paged is not None:  # paged states that do not fit the card wait in host RAM
@@ -184,6 +182,22 @@ def _fitting(shape: ModelShape, groups: list[Candidates], cluster: Cluster, stat
                               mem.paged) * per_machine
     total = mem.needed  # paged optimizer states need no room of their own (memory.py)
     return c, mem, total, limits, (total <= limits) & (host <= host_usable_gb)
+
+
+def _memory(shape: ModelShape, groups: list[Candidates], cluster: Cluster, states: StateBytes,
+            overhead_gb: float) -> tuple[Candidates, MemoryParts]:
+    """(the groups' candidates as one set, their memory), once per distinct input inside
+    ``shared_memory.sharing_memory``: the memory reads only the cluster's
+    ``MEMORY_FIELDS``."""
+    def joined_memory() -> tuple[Candidates, MemoryParts]:
+        c = groups[0] if len(groups) == 1 else Candidates(
+            **{f.name: np.concatenate([getattr(g, f.name) for g in groups])
+               for f in fields(Candidates)})
+        return c, memory_parts(shape, c, cluster, states, overhead_gb)
+
+    key = ("memory", shape, *(getattr(cluster, name) for name in MEMORY_FIELDS), states,
+           overhead_gb, *map(id, groups))
+    return remembered(key, tuple(groups), joined_memory)
 
 
 def kept_by_memory(shape: ModelShape, groups: list[Candidates], cluster: Cluster,
