@@ -7,8 +7,10 @@ For the large language model of ``compare_latency`` (examples/plan-7b-on-one-8xh
 its ten default options) and the medium example with that benchmark's nine specs: one
 comparison of the figures (``verdicts=False``) to warm up, then ``--repeat`` more, counted.
 Each side runs in its own interpreter under ``valgrind --tool=callgrind`` with
-instrumentation off until the counted calls begin (``callgrind_control -i on``), so the
-imports cost no instrumented time. ``--against REV`` counts the code of ``REV`` too
+instrumentation on only while the counted calls run (``callgrind_control -i on``, then
+``-i off``), so neither the imports nor the interpreter's teardown (its last collections and
+module clean-up, which earlier counts included: some 35 M a comparison at ``--repeat 2``)
+cost instrumented time. ``--against REV`` counts the code of ``REV`` too
 (``git archive``, first on ``PYTHONPATH``). Needs valgrind; prints millions of instructions
 per comparison, and (outside valgrind) the layout projections one comparison computes and
 the rule engine's evaluations with every option's verdict, with how many distinct fact sets
