@@ -8,6 +8,8 @@ throughput, when given, sets the absolute level; the layouts set the ratios.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from advisor.catalog.gpus import GpuSpec
@@ -156,21 +158,24 @@ def _loader_cap(profile: Profile, curve: LayoutCurve, n: np.ndarray,
     return np.maximum(capacity, 1.0) * readers
 
 
+@lru_cache(maxsize=256)  # the same for every projection of one model on one card
+def _layouts_note(usable_gb: float, memory_gb: float, heads: int, layers: int, hidden: int,
+                  shape_given: bool) -> Text:
+    free = 100 * (1 - usable_gb / memory_gb)
+    return Text(
+        en=NOTE_LAYOUTS.en.format(usable=quantity(usable_gb), memory=quantity(memory_gb),
+                                  free=free, heads=heads, layers=layers, hidden=hidden,
+                                  derived="" if shape_given else ", derived from the parameters"),
+        zh=NOTE_LAYOUTS.zh.format(usable=quantity(usable_gb), memory=quantity(memory_gb),
+                                  free=free, heads=heads, layers=layers, hidden=hidden,
+                                  derived_zh="" if shape_given else "，由参数量推算"))
+
+
 def _layout_notes(profile: Profile, curve: LayoutCurve, counts: list[int],
                   notes: list[Text]) -> None:
     s = curve.shape
-    derived = "" if s.shape_given else ", derived from the parameters"
-    notes.append(Text(
-        en=NOTE_LAYOUTS.en.format(usable=quantity(curve.usable_gb),
-                                  memory=quantity(curve.cluster.memory_gb),
-                                  free=100 * (1 - curve.usable_gb / curve.cluster.memory_gb),
-                                  heads=s.heads, layers=s.layers, hidden=s.hidden,
-                                  derived=derived),
-        zh=NOTE_LAYOUTS.zh.format(usable=quantity(curve.usable_gb),
-                                  memory=quantity(curve.cluster.memory_gb),
-                                  free=100 * (1 - curve.usable_gb / curve.cluster.memory_gb),
-                                  heads=s.heads, layers=s.layers, hidden=s.hidden,
-                                  derived_zh="" if s.shape_given else "，由参数量推算")))
+    notes.append(_layouts_note(curve.usable_gb, curve.cluster.memory_gb, s.heads, s.layers,
+                               s.hidden, s.shape_given))
     if curve.estimated_one_gpu_gb is not None:  # a measured batch corrected the estimate
         notes.append(NOTE_MEASURED_FITS.format(batch=profile.training.batch_per_gpu,
                                                need=curve.estimated_one_gpu_gb,

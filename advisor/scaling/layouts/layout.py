@@ -7,6 +7,7 @@ once); ``Layout`` is one of them, with a label such as "TP 8 x PP 4 x DP 16, ZeR
 from __future__ import annotations
 
 from dataclasses import fields
+from functools import lru_cache
 
 import numpy as np
 
@@ -58,27 +59,33 @@ class Layout:
         """E.g. "TP 8 x PP 4 x DP 16, ZeRO-1, micro-batch 1 x 32"."""
         text = self.__dict__.get("_label")
         if text is None:  # kept on the (frozen) layout: the search hands out shared layouts
-            text = self.__dict__["_label"] = _label(self)
+            text = self.__dict__["_label"] = _label(
+                self.tp, self.pp, self.dp, self.interleave, self.sharding, self.checkpointing,
+                self.micro_batch, self.micro_batches)
         return text
 
 
-def _label(layout: Layout) -> Text:
-    dims = [f"{name} {k}" for name, k in (("TP", layout.tp), ("PP", layout.pp),
-                                           ("DP", layout.dp)) if k > 1] or ["1 GPU"]
+# each search hands out new layouts, and the same layout is kept at a count by several
+# options and setting changes: its label is made once (a Text is frozen)
+@lru_cache(maxsize=1024)
+def _label(tp: int, pp: int, dp: int, interleave: int, sharding: str, checkpointing: str,
+           micro_batch: int, micro_batches: int) -> Text:
+    dims = [f"{name} {k}" for name, k in (("TP", tp), ("PP", pp), ("DP", dp)) if k > 1] \
+        or ["1 GPU"]
     en, zh = [" × ".join(dims)], [" × ".join(dims).replace("1 GPU", "单卡")]
-    if layout.interleave > 1:
-        en.append(f"{layout.interleave} chunks per GPU")
-        zh.append(f"每卡 {layout.interleave} 个交错块")
-    if layout.sharding in _SHARDING_WORDS and layout.dp > 1:
-        e, z = _SHARDING_WORDS[layout.sharding]
+    if interleave > 1:
+        en.append(f"{interleave} chunks per GPU")
+        zh.append(f"每卡 {interleave} 个交错块")
+    if sharding in _SHARDING_WORDS and dp > 1:
+        e, z = _SHARDING_WORDS[sharding]
         en.append(e)
         zh.append(z)
-    if layout.checkpointing in _CHECKPOINT_WORDS:
-        e, z = _CHECKPOINT_WORDS[layout.checkpointing]
+    if checkpointing in _CHECKPOINT_WORDS:
+        e, z = _CHECKPOINT_WORDS[checkpointing]
         en.append(e)
         zh.append(z)
-    en.append(f"micro-batch {layout.micro_batch} × {layout.micro_batches}")
-    zh.append(f"微批次 {layout.micro_batch} × {layout.micro_batches}")
+    en.append(f"micro-batch {micro_batch} × {micro_batches}")
+    zh.append(f"微批次 {micro_batch} × {micro_batches}")
     return Text(en=", ".join(en), zh="，".join(zh))
 
 
