@@ -95,7 +95,8 @@ def setups_that_fit(profile: Profile, projection: Projection, larger: Beyond,
         if not listed and change.kind == "method" and (
                 fits_own or any(o.fits_here for o in options)):
             return False  # a setting change, or none, is chosen before it
-        found = _own(change, profile, counts, lang, pricing, priced=listed)
+        found = _own(change, profile, counts, lang, pricing, priced=listed,
+                     host_memory=listed)
         if found is not None:
             options.append(found.option)
             found_by_id[found.option.id] = found
@@ -154,16 +155,19 @@ class _Found:
 
 
 def _own(change: Change, profile: Profile, counts: list[int], lang: str | None,
-         pricing: Pricing, *, priced: bool = True) -> _Found | None:
+         pricing: Pricing, *, priced: bool = True, host_memory: bool = True) -> _Found | None:
     """``change`` on the user's own GPUs: where it fits, the fewest GPUs giving its speed
-    (``priced`` False: its cost per run left out)."""
+    (``priced`` False: its cost per run left out). An offload that fits the GPUs but not the
+    machine's RAM is a ``host_memory`` option (``host_memory`` False: none, as when nothing
+    fits: such an option is listed, never chosen)."""
     try:
         changed = _retimed(profile, change.apply(profile))
     except ValueError:  # the change cannot be set on this profile
         return None
     known = memory_shared(changed, counts)
     if known is not None and not any(known.fits) and (
-            not change.training.get("offload") or _host_short(known, profile) is None):
+            not host_memory or not change.training.get("offload")
+            or _host_short(known, profile) is None):
         return None  # what follows would read only that nothing fits, nor is the RAM short
     proj = projected_or_none(changed, counts)
     if proj is None:

@@ -161,3 +161,33 @@ def test_the_language_never_changes_a_setup_or_its_price():
     en, zh = (recommend(profile, lang=lang, market="US") for lang in ("en", "zh"))
     assert [o.model_dump() for o in en.setups] == [o.model_dump() for o in zh.setups]
     assert {o.currency for o in en.setups} == {"USD"}
+
+
+def test_a_comparisons_option_projects_no_offload_the_ram_cannot_hold(monkeypatch):
+    """An offload that fits the GPUs but not the machine's RAM is listed (``host_memory``),
+    never chosen: a comparison's option (``resting_on(listed=False)``) does not project it,
+    and rests on what the listed search rests on."""
+    from advisor.catalog.profile_check import load_profile
+    from advisor.scaling import layout_projection as layouts
+    from advisor.verdict.resting import resting_on
+    from advisor.verdict.shared_projections import sharing_projections
+    from tests.support.paths import ROOT
+
+    profile = load_profile(ROOT / "tests" / "profiles" / "verdict"
+                           / "llm-7b-on-4x-rtx4090-checkpointed.yaml")  # 64 GB of RAM
+    listed = resting_on(profile)
+    short = {o.id for o in listed.options if o.kind == "host_memory"}
+    assert short == {"offload_optimizer", "offload_parameters"}
+    projected = []
+    real = layouts.layout_projection
+
+    def counted(p, *args):
+        projected.append(p.training.offload.value)
+        return real(p, *args)
+
+    monkeypatch.setattr(layouts, "layout_projection", counted)  # project() imports it
+    with sharing_projections():
+        unlisted = resting_on(profile, listed=False)
+    assert projected and set(projected) == {"none"}  # the profile as given, no offload
+    assert unlisted.projection.model_dump_json() == listed.projection.model_dump_json()
+    assert unlisted.larger == listed.larger and unlisted.applied is None is listed.applied
