@@ -11,7 +11,7 @@ comparisons filled: what the count drops by is what that part costs. Parts:
 * ``projections``: the layout projection, its search and what it builds from it (notes,
   labels, rounding, the ``Projection``: ``layout_projection``);
 * ``memory``: the memory-only answers (``layouts.engine.kept_memory``);
-* ``costs``: the cost reports (``estimate_costs`` as ``compare`` calls it);
+* ``costs``: the cost reports (``estimate_costs``, as ``verdict.shared_costs`` makes them);
 * ``resting``: everything each option's verdict rests on (``verdict.resting.resting_on``);
 * ``evaluate``: each option's whole evaluation, leaving the comparison's own points, front,
   dominance and answers.
@@ -51,7 +51,7 @@ def _question(profile, counts, gpu, links, *_rest, **_kw) -> tuple:
 
 
 def _cache_part(part: str) -> None:
-    import advisor.compare.evaluate as evaluate
+    import advisor.verdict.shared_costs as shared_costs
     import advisor.scaling.layout_projection as projection
     import advisor.scaling.layouts.engine as engine
     import advisor.verdict.resting as resting
@@ -66,8 +66,8 @@ def _cache_part(part: str) -> None:
     elif part == "memory":  # fits_anywhere imports it at each call
         engine.kept_memory = _cached(engine.kept_memory, _question)
     elif part == "costs":
-        evaluate.estimate_costs = _cached(
-            evaluate.estimate_costs,
+        shared_costs.estimate_costs = _cached(
+            shared_costs.estimate_costs,
             lambda p, proj, **kw: (p.model_dump_json(), proj.model_dump_json(),
                                    repr(sorted((k, str(v)) for k, v in kw.items()))))
     elif part == "resting":

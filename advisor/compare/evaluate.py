@@ -10,7 +10,6 @@ from typing import Any
 from advisor.catalog import Catalog, resolve_gpu
 from advisor.compare.options import Option
 from advisor.compare.result import OptionResult, OptionVerdict, Point
-from advisor.costs import estimate_costs
 from advisor.costs.breakeven import (
     HOURS_PER_MONTH,
     breakeven_hours_per_month,
@@ -20,6 +19,7 @@ from advisor.costs.breakeven import (
 from advisor.costs.result import CostReport
 from advisor.scaling.result import Projection
 from advisor.verdict.beyond import Beyond
+from advisor.verdict.shared_costs import costs_shared
 
 
 @dataclass(frozen=True)
@@ -37,7 +37,7 @@ def evaluate(option: Option, catalog: Catalog, currency: str) -> Evaluated:
     from advisor.verdict.resting import resting_on
 
     rests = resting_on(option.profile, listed=False)  # the verdict's change, not the list
-    costs = estimate_costs(rests.profile, rests.projection, currency=currency, catalog=catalog)
+    costs = costs_shared(rests.profile, rests.projection, currency=currency, catalog=catalog)
     return Evaluated(option, rests.projection, costs, rests.larger, rests)
 
 

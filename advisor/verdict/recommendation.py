@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from advisor.costs import estimate_costs
 from advisor.costs.model import buy_vs_rent_at
 from advisor.costs.result import CostReport
 from advisor.profile import Profile
@@ -43,6 +42,7 @@ from advisor.verdict.result import (
     Verdict,
 )
 from advisor.verdict.setup_pricing import Pricing
+from advisor.verdict.shared_costs import costs_shared
 from advisor.verdict.shared_projections import sharing_projections
 
 HEADLINE_PITFALLS = ("not_enough_gpus", "time_value_not_given")
@@ -72,11 +72,11 @@ def recommend(profile: Profile, *, gpus: list[int] | None = None, hardware: Any 
     (default: the profile's) pick and show the prices; ``lang`` changes no number."""
     # F30: with measurements, their speed-ups (the same curve `project` and `costs` show)
     # F24: when nothing considered fits, machines like this one until it does
-    with sharing_projections():  # the setup change chosen is projected once
+    with sharing_projections():  # the setup change chosen is projected (and priced) once
         rests = resting_on(profile, sorted(set(gpus) | {1}) if gpus else None, lang,
                            Pricing(currency, market))
-    costs = estimate_costs(rests.profile, rests.projection, lang=lang, currency=currency,
-                           market=market)
+        costs = costs_shared(rests.profile, rests.projection, lang=lang, currency=currency,
+                             market=market)
     rec = recommend_from(rests.profile, rests.projection, costs, hardware=hardware,
                          engine=engine, larger=rests.larger, applied=rests.applied)
     return rec.model_copy(update={"setups": at_verdict(rests.options, rec)})

@@ -4,13 +4,13 @@ would (once per comparison: ``shared_projections``) and priced in the market and
 
 from __future__ import annotations
 
-from advisor.costs import estimate_costs
 from advisor.files.errors import InputError
 from advisor.files.records import record
 from advisor.profile import Market, Profile
 from advisor.scaling.result import Projection
 from advisor.text.i18n import Text
 from advisor.verdict.result import SetupOption
+from advisor.verdict.shared_costs import costs_shared
 from advisor.verdict.shared_projections import project_shared
 
 
@@ -29,8 +29,8 @@ def priced_option(oid: str, kind: str, label: Text, change: Text, trade_off: Tex
     i = proj.at(n)
     cost, currency = None, ""
     if priced:
-        costs = estimate_costs(profile, proj, lang=lang, currency=pricing.currency,
-                               market=pricing.market)
+        costs = costs_shared(profile, proj, lang=lang, currency=pricing.currency,
+                             market=pricing.market)
         cost = costs.cost_per_run[costs.gpus.index(n)] if costs.mode_priced \
             and n in costs.gpus else None
         currency = costs.currency

@@ -39,6 +39,7 @@ from advisor.scaling.fits_anywhere import MemoryAnswer, memory_answer
 from advisor.scaling.layouts.shared_memory import sharing_memory
 from advisor.scaling.result import Projection
 from advisor.verdict.changed_training import validating_once
+from advisor.verdict.shared_costs import sharing_costs
 
 # Profile fields the projection does not read: what it costs, and the other setups to compare.
 NOT_PROJECTED = frozenset({"economics", "alternatives"})
@@ -60,15 +61,16 @@ def sharing_projections() -> Iterator[None]:
     """Within this block each distinct projection is computed once (nested blocks share the
     outer block's projections), the user's override file is read as it was when the block
     began (``one_override_state``), each changed training section is validated once
-    (``validating_once``) and the memory of each distinct set of layouts is computed once
-    (``scaling.layouts.shared_memory``); the memo is dropped when the outermost block ends."""
+    (``validating_once``), the memory of each distinct set of layouts is computed once
+    (``scaling.layouts.shared_memory``) and each distinct cost report is made once
+    (``shared_costs``); the memo is dropped when the outermost block ends."""
     if _memo.get() is not None:
         yield
         return
     token, memory_token, keys_token = _memo.set({}), _memory.set({}), _keys.set({})
     try:
         # one catalog for the whole block, one stat; each changed training validated once
-        with one_override_state(), validating_once(), sharing_memory():
+        with one_override_state(), validating_once(), sharing_memory(), sharing_costs():
             yield
     finally:
         _memo.reset(token)
