@@ -23,7 +23,8 @@ def uses_layouts(profile: Profile, memory_gb: float, p: ScalingParams) -> bool:
     t = profile.training
     if profile.task not in (Task.llm, Task.nlp):
         return False
-    split = (bool(t.tensor_parallel) or bool(t.pipeline_parallel)
-             or t.parallelism in LAYOUT_CHOICES or t.method != TrainingMethod.full
-             or t.offload != Offload.none or not single_gpu_fits(profile, memory_gb, p))
-    return split or (profile.task == Task.llm and t.planned_from_size)
+    if profile.task == Task.llm and t.planned_from_size:  # decided before any memory estimate
+        return True
+    return (bool(t.tensor_parallel) or bool(t.pipeline_parallel)
+            or t.parallelism in LAYOUT_CHOICES or t.method != TrainingMethod.full
+            or t.offload != Offload.none or not single_gpu_fits(profile, memory_gb, p))
