@@ -18,14 +18,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from typing import TYPE_CHECKING
 
-from advisor.catalog import Catalog, load_catalog
-from advisor.costs import estimate_costs
-from advisor.costs.inputs import choose_currency, choose_market
-from advisor.costs.result import CostReport
-from advisor.profile import Market, Profile
-from advisor.scaling.result import Projection
 from advisor.text.i18n import system_lang
+
+if TYPE_CHECKING:  # the price model is imported where a report is made (below): entering the
+    # block, as ``project`` does through ``sharing_projections``, needs none of it
+    from advisor.catalog import Catalog
+    from advisor.costs.result import CostReport
+    from advisor.profile import Market, Profile
+    from advisor.scaling.result import Projection
 
 _memo: ContextVar[dict[tuple, tuple[Profile, Projection, Catalog, CostReport]] | None] = \
     ContextVar("shared_costs", default=None)
@@ -50,6 +52,10 @@ def costs_shared(profile: Profile, projection: Projection, *, lang: str | None =
                  market: Market | str | None = None) -> CostReport:
     """``estimate_costs(profile, projection, ...)``, made once per question inside
     ``sharing_costs``. A question that raises (an unknown market) is not remembered."""
+    from advisor.catalog import load_catalog
+    from advisor.costs import estimate_costs
+    from advisor.costs.inputs import choose_currency, choose_market
+
     memo = _memo.get()
     if memo is None:
         return estimate_costs(profile, projection, lang=lang, currency=currency,
