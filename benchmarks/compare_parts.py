@@ -51,10 +51,10 @@ def _question(profile, counts, gpu, links, *_rest, **_kw) -> tuple:
 
 
 def _cache_part(part: str) -> None:
-    import advisor.verdict.shared_costs as shared_costs
     import advisor.scaling.layout_projection as projection
     import advisor.scaling.layouts.engine as engine
     import advisor.verdict.resting as resting
+    import advisor.verdict.shared_costs as shared_costs
 
     if part == "curves":
         projection.layout_curve = _cached(engine.layout_curve, _question)
