@@ -15,11 +15,11 @@ Outside the block it is ``model_validate`` of the merged fields, as before.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from contextvars import ContextVar
 from typing import Any
 
+from advisor.files.memo_block import memo_block
 from advisor.profile import TrainingSpec
 
 _made: ContextVar[dict[tuple[type, str, str], TrainingSpec] | None] = ContextVar(
@@ -29,19 +29,10 @@ _json: ContextVar[dict[int, tuple[TrainingSpec, str]] | None] = ContextVar(
     "training_json", default=None)
 
 
-@contextmanager
-def validating_once() -> Iterator[None]:
+def validating_once() -> AbstractContextManager[None]:
     """Within this block each distinct changed section is validated once (nested blocks
     share the outer one's)."""
-    if _made.get() is not None:
-        yield
-        return
-    made, json = _made.set({}), _json.set({})
-    try:
-        yield
-    finally:
-        _made.reset(made)
-        _json.reset(json)
+    return memo_block(_made, _json)
 
 
 def changed_training(training: TrainingSpec, update: dict[str, Any]) -> TrainingSpec:

@@ -15,11 +15,11 @@ serve every asker.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from contextvars import ContextVar
 from typing import TYPE_CHECKING
 
+from advisor.files.memo_block import memo_block
 from advisor.text.i18n import system_lang
 
 if TYPE_CHECKING:  # the price model is imported where a report is made (below): entering the
@@ -33,18 +33,10 @@ _memo: ContextVar[dict[tuple, tuple[Profile, Projection, Catalog, CostReport]] |
     ContextVar("shared_costs", default=None)
 
 
-@contextmanager
-def sharing_costs() -> Iterator[None]:
+def sharing_costs() -> AbstractContextManager[None]:
     """Within this block each distinct cost report is made once (nested blocks share the
     outer one's); the memo is dropped when the outermost block ends."""
-    if _memo.get() is not None:
-        yield
-        return
-    token = _memo.set({})
-    try:
-        yield
-    finally:
-        _memo.reset(token)
+    return memo_block(_memo)
 
 
 def costs_shared(profile: Profile, projection: Projection, *, lang: str | None = None,

@@ -33,6 +33,7 @@ from contextvars import ContextVar
 from advisor.catalog import resolve_gpu
 from advisor.catalog.override_location import one_override_state
 from advisor.files.errors import InputError
+from advisor.files.memo_block import memo_block
 from advisor.profile import Profile
 from advisor.scaling import default_gpu_counts, project
 from advisor.scaling.fits_anywhere import MemoryAnswer, memory_answer
@@ -64,18 +65,10 @@ def sharing_projections() -> Iterator[None]:
     (``validating_once``), the memory of each distinct set of layouts is computed once
     (``scaling.layouts.shared_memory``) and each distinct cost report is made once
     (``shared_costs``); the memo is dropped when the outermost block ends."""
-    if _memo.get() is not None:
+    # one catalog for the whole block, one stat; each changed training validated once
+    with memo_block(_memo, _memory, _keys), one_override_state(), validating_once(), \
+            sharing_memory(), sharing_costs():
         yield
-        return
-    token, memory_token, keys_token = _memo.set({}), _memory.set({}), _keys.set({})
-    try:
-        # one catalog for the whole block, one stat; each changed training validated once
-        with one_override_state(), validating_once(), sharing_memory(), sharing_costs():
-            yield
-    finally:
-        _memo.reset(token)
-        _memory.reset(memory_token)
-        _keys.reset(keys_token)
 
 
 def projection_key(profile: Profile, gpus: list[int] | None

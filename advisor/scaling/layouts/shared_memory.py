@@ -20,10 +20,12 @@ command no import.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from contextvars import ContextVar
 from typing import TypeVar
+
+from advisor.files.memo_block import memo_block
 
 T = TypeVar("T")
 
@@ -31,18 +33,10 @@ _memo: ContextVar[dict[tuple, tuple[tuple, object]] | None] = ContextVar(
     "shared_layout_memory", default=None)
 
 
-@contextmanager
-def sharing_memory() -> Iterator[None]:
+def sharing_memory() -> AbstractContextManager[None]:
     """Within this block each distinct result asked through ``remembered`` is computed once
     (nested blocks share the outer block's); the memo is dropped when the outermost ends."""
-    if _memo.get() is not None:
-        yield
-        return
-    token = _memo.set({})
-    try:
-        yield
-    finally:
-        _memo.reset(token)
+    return memo_block(_memo)
 
 
 def remembered(key: tuple, held: tuple, compute: Callable[[], T]) -> T:
