@@ -80,7 +80,9 @@ def compare(profile: Profile, options: Sequence[Option] | None = None, *,
     if verdicts:
         yours = next((r for r in results if r.kind == "yours"), None)
         for ev, res in zip(evaluated, results, strict=True):
-            res.verdict = verdict_of(ev)
+            res.verdict = verdict_of(ev, out_currency)
+            if _elsewhere(ev, res.verdict.setup):
+                continue  # it rests on a setup beyond the option: none of its points
             point = res.point(res.verdict.gpus)
             if point is None and yours is not None and res.verdict.gpus < ev.option.min_gpus:
                 point = yours.point(res.verdict.gpus)  # below its start it is the user's setup
@@ -99,6 +101,12 @@ def compare(profile: Profile, options: Sequence[Option] | None = None, *,
     return Comparison(currency=out_currency, market=where.value, options=results, front=refs,
                       answers=found, baseline=baseline, notes=_notes(evaluated),
                       price_warnings=_stale(evaluated))
+
+
+def _elsewhere(ev: Evaluated, setup: str | None) -> bool:
+    """The verdict rests on a setup other than the option's own figures (rented cards)."""
+    applied = ev.rests.applied if ev.rests is not None else None
+    return setup is not None and (applied is None or applied.id != setup)
 
 
 def _at(results: list[OptionResult], ref: PointRef):

@@ -90,15 +90,27 @@ def option_result(ev: Evaluated) -> OptionResult:
         points=points(ev), notes=list(o.notes))
 
 
-def verdict_of(ev: Evaluated) -> OptionVerdict:
-    """The rule base's verdict on the option's profile, from the same projection and costs
-    (what ``recommend(option.profile)`` returns)."""
-    from advisor.verdict.recommendation import recommend_from
+def verdict_of(ev: Evaluated, currency: str | None = None) -> OptionVerdict:
+    """What ``recommend(option.profile)`` answers: the rule base's verdict from the same
+    projection and costs, after the same decision policy (issue 29). An option whose verdict
+    weighs setups beside it (a large model that does not fit its machine, or fits poorly)
+    is recommended in full, as ``recommend`` lists and weighs those setups; any other needs
+    only its own counts, which it has."""
+    from advisor.verdict.fits_here import needs_setups
+    from advisor.verdict.recommendation import decided, recommend, recommend_from
 
     rests = ev.rests
-    profile = rests.profile if rests is not None else ev.option.profile
-    rec = recommend_from(profile, ev.projection, ev.costs, larger=ev.larger,
-                         applied=rests.applied if rests is not None else None)
+    option = ev.option.profile
+    if rests is not None and (rests.applied is not None or needs_setups(option, ev.projection)):
+        rec = recommend(option, currency=currency)
+    else:
+        profile = rests.profile if rests is not None else option
+        rec = recommend_from(profile, ev.projection, ev.costs, larger=ev.larger,
+                             applied=rests.applied if rests is not None else None)
+        if rests is not None:
+            rec = decided(rec, rests, option, currency=currency)
     v = rec.verdict
+    applied = next((o for o in rec.setups if o.applied), None)
     return OptionVerdict(rating=v.rating, gpus=v.gpus, deployment=v.deployment,
-                         runnable=v.runnable, headline=v.headline)
+                         runnable=v.runnable, headline=v.headline,
+                         setup=applied.id if applied is not None else None)

@@ -70,6 +70,9 @@ class OptionVerdict(BaseModel):
     runnable: bool
     headline: Text
     dominated_by: PointRef | None = None  # when the verdict's own point is dominated
+    # the setup change or listed setup the verdict rests on (None: the option as it is); a
+    # setup beyond the option (rented cards) has no point among the option's
+    setup: str | None = None
 
 
 class OptionResult(BaseModel):

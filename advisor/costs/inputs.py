@@ -51,6 +51,11 @@ class CostInputs:
     market: str = "US"
     tax_rate: float = 0.0  # added to the catalog's hardware prices (not to the user's own)
     bridged: bool = False  # NVLink bridges join the cards in pairs (one bought per pair)
+    # Hardware the user already has (sunk: only its electricity counts; a setup buys only the
+    # cards and machines beyond it): ``owned_cards`` of the profile's cards, in
+    # ``owned_machines`` machines like the profile's
+    owned_gpus: int = 0
+    owned_machines: int = 0
     uses: list[PriceUse] = field(default_factory=list)  # catalog entries the figures rest on
     _overheads: dict[int, float] = field(default_factory=dict, repr=False)
 
@@ -80,6 +85,20 @@ class CostInputs:
         if not self.fabric_priced:
             return 0.0
         return self.catalog.fabric_cost(machines, self.currency) * (1.0 + self.tax_rate)
+
+    def purchase(self, gpus: int, machines: int, per_machine: int) -> float:
+        """What a setup of ``gpus`` cards in ``machines`` machines costs to buy beyond the
+        hardware already owned (sunk: never counted again): the cards, the machines and the
+        network that are new. Without a card price the cards are left out (own_priced
+        False), the machines are not."""
+        new_cards = max(0, gpus - self.owned_gpus)
+        new_machines = max(0, machines - self.owned_machines)
+        fabric = 0.0
+        if new_machines:
+            fabric = self.fabric_cost(machines) - (
+                self.fabric_cost(self.owned_machines) if self.owned_machines > 1 else 0.0)
+        return new_cards * (self.gpu_price or 0.0) + \
+            new_machines * self.machine_overhead(per_machine) + max(0.0, fabric)
 
     def priced_with(self) -> dict[str, float]:
         out = {
@@ -195,6 +214,14 @@ def resolve_inputs(profile: Profile, catalog: Catalog, *, lang: str | None = Non
         notes.append(Text(en=f"electricity: {region.en}{dated_en}, {per_kwh}/kWh",
                           zh=f"电费：{region.zh}{dated_zh}，每度 {per_kwh}"))
     day_rate = mine(eco.engineer_day_rate)
+    if day_rate is None and eco.time_value == TimeValue.none:
+        # the user's time counts the same way for the move's days as for the days saved
+        day_rate = 0.0
+        notes.append(Text(en="the move to multi-GPU: its days are your own time, worth "
+                             "nothing by time_value none (set economics.engineer_day_rate "
+                             "to charge them)",
+                          zh="迁移到多卡：所花的天数是你自己的时间，time_value 为 none 时不计钱"
+                             "（要计入请填写 economics.engineer_day_rate）"))
     if day_rate is None:
         day_rate = catalog.engineer_day_rate(out, where)
         notes.append(Text(en=f"engineer day rate: default {money(day_rate, out)} "
@@ -226,6 +253,15 @@ def resolve_inputs(profile: Profile, catalog: Catalog, *, lang: str | None = Non
         row = catalog.machine_overhead_row(profile.hardware.gpus_per_node, machine_class)
         uses.append(PriceUse(Text(en="machine price", zh="整机价格"), row.id, row.as_of))
 
+    owned = owned_cards(profile)
+    if owned:
+        machines_held = -(-owned // profile.hardware.gpus_per_node)
+        notes.append(Text(
+            en=f"hardware you own: {owned} card{'s' if owned != 1 else ''} in "
+               f"{machines_held} machine{'s' if machines_held != 1 else ''}, sunk (only "
+               "its electricity counts; a larger setup buys only what is beyond it)",
+            zh=f"你已有的硬件：{owned} 张卡、{machines_held} 台机器，按沉没成本计"
+               "（只算电费；更大的配置只买超出的部分）"))
     migration = catalog.migration
     # F16: the first move costs 1-3 days; a team that has done it before skips it.
     first_move_days = migration_days(migration, moved_before=eco.moved_to_multi_gpu_before)
@@ -241,7 +277,18 @@ def resolve_inputs(profile: Profile, catalog: Catalog, *, lang: str | None = Non
         gpus_per_node=profile.hardware.gpus_per_node, deadline_days=eco.deadline_days,
         catalog=catalog, notes=notes, machine_class=machine_class,
         fabric_priced=fabric_priced, market=where.value, tax_rate=tax_rate,
-        bridged=bridged and eco.base_system_price is None, uses=uses)
+        bridged=bridged and eco.base_system_price is None, uses=uses, owned_gpus=owned,
+        owned_machines=-(-owned // profile.hardware.gpus_per_node))
+
+
+def owned_cards(profile: Profile) -> int:
+    """The profile's cards the user already has: ``economics.owned_gpus`` when given, else
+    all of them when one card costs 0 (the field's long-standing meaning: cards already
+    owned), else none."""
+    eco = profile.economics
+    if eco.owned_gpus is not None:
+        return eco.owned_gpus
+    return profile.hardware.total_gpus if eco.gpu_price == 0 else 0
 
 
 def _tax(given: float | None, market: Market, catalog: Catalog,

@@ -14,7 +14,7 @@ import math
 
 from advisor.catalog import Catalog, load_catalog
 from advisor.catalog.price_age import stale_warnings
-from advisor.costs.breakeven import buy_vs_rent_curves
+from advisor.costs.breakeven import HOURS_PER_MONTH, buy_vs_rent_curves
 from advisor.costs.inputs import CostInputs, resolve_inputs
 from advisor.costs.result import BuyVsRent, CostReport
 from advisor.costs.setup import SetupCost, hardware_notes, setup_cost
@@ -90,6 +90,12 @@ def estimate_costs(profile: Profile, projection: Projection, *, lang: str | None
         net_value.append(value - (cost_month[i] - base_month))
 
     candidates = [i for i, ok in enumerate(fits) if ok]
+    # Only runs that can happen (issue 29): where some count does the month's runs on one set
+    # of hardware and meets the deadline, the best value is one of those
+    possible = [i for i in candidates if keeps_schedule(runs_pm, setups[i].run_hours)
+                and (inp.deadline_days is None
+                     or meets_deadline(runs_pm, inp.deadline_days, setups[i].run_hours))]
+    candidates = possible or candidates
     best = max(candidates, key=lambda i: (round(net_value[i], 6), -projection.gpus[i])) \
         if candidates else None
     deadline = _deadline_gpus(inp, projection, cost_month, fits)
@@ -132,6 +138,11 @@ def _used(inp: CostInputs) -> list[dict[str, str | None]]:
         seen.setdefault(use.entry, {"what": use.what.en, "what_zh": use.what.zh,
                                     "entry": use.entry, "as_of": use.as_of})
     return list(seen.values())
+
+
+def keeps_schedule(runs_per_month: float, run_hours: float) -> bool:
+    """Whether one set of hardware does a month's runs in a month's 730 hours."""
+    return runs_per_month * run_hours <= HOURS_PER_MONTH * (1 + 1e-9)
 
 
 def meets_deadline(runs_per_month: float, deadline_days: float, run_hours: float) -> bool:

@@ -23,7 +23,7 @@ class SetupCost:
     power_w: float
     energy_kwh_per_run: float
     energy_cost_per_run: float
-    capex: float  # cards + machines (+ network); the machines only without a card price
+    capex: float  # cards + machines (+ network) bought beyond those owned; no cards unpriced
     cloud_cost_per_run: float
     migration_total: float
 
@@ -49,8 +49,8 @@ def setup_cost(inp: CostInputs, gpus: int, machines: int, run_hours: float) -> S
     # F10/F23: the machine around the cards costs more with more cards, and jumps at 8.
     # Without a card price the cards are left out (own_priced False), the machine is not.
     # Server class (review 5): HGX/DGX-class chassis, and the network between machines.
-    capex = gpus * (inp.gpu_price or 0.0) + machines * inp.machine_overhead(per_machine) + \
-        inp.fabric_cost(machines)
+    # Hardware already owned is sunk: only what is bought beyond it counts (issue 29).
+    capex = inp.purchase(gpus, machines, per_machine)
     cloud = 0.0 if inp.cloud_per_gpu_hour is None else gpus * run_hours * inp.cloud_per_gpu_hour
     migration = 0.0
     if gpus > 1:

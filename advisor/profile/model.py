@@ -6,6 +6,7 @@ help, so the wizard and the CLI can be generated from the model alone (see ``fie
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 from pydantic import Field, model_validator
@@ -78,6 +79,23 @@ class Profile(StrictSection):
         ``run_hours_one_gpu`` has it)."""
         return self.training.run_hours_for(self.throughput_items_per_sample)
 
+    @property
+    def fine_tunes(self) -> bool:
+        """Whether a run fine-tunes a pretrained model (issue 29): said so (``fine_tuning``, or
+        a LoRA / QLoRA method); else shown by the profile, unless ``fine_tuning: false`` is
+        written: a language model named as a fine-tune (``fine_tuned_name``), or one of a
+        billion parameters or more trained on fewer tokens than it has parameters
+        (pre-training reads tens of tokens per parameter; a fine-tuning set is far smaller)."""
+        t = self.training
+        if t.is_fine_tuning:
+            return True
+        if "fine_tuning" in t.model_fields_set or self.task not in (Task.llm, Task.nlp):
+            return False
+        if fine_tuned_name(self.model.name):
+            return True
+        params = self.model.params_millions * 1e6
+        return params >= 1e9 and t.dataset_tokens is not None and t.dataset_tokens < params
+
     @model_validator(mode="after")
     def _tensor_parallel_divides_heads(self) -> Profile:
         """Tensor parallel splits the attention heads: 3 ways cannot split 32 heads."""
@@ -99,6 +117,17 @@ class Profile(StrictSection):
             raise ValueError("training.offload applies to transformer language models (task "
                              "llm or nlp)")
         return self
+
+
+_FINE_TUNED = re.compile(
+    r"fine[-_ ]?tun|\bsft\b|instruct|\bchat\b|\bq?lora\b|alpaca|vicuna|\brlhf\b|\bdpo\b"
+    r"|微调|指令", re.IGNORECASE)
+
+
+def fine_tuned_name(name: str) -> bool:
+    """A model name that says fine-tuning: "Llama-2-7B fine-tune", "Qwen2-7B-Instruct",
+    "chatglm-6b chat", "Mistral-7B SFT", "LoRA on Llama", "微调"."""
+    return bool(_FINE_TUNED.search(name.replace("_", " ")))
 
 
 def default_profile() -> Profile:

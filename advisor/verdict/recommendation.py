@@ -29,10 +29,11 @@ from advisor.verdict.conflict_policy import (
     settle_count,
 )
 from advisor.verdict.count_guard import Lowered, as_fast_smaller
+from advisor.verdict.decision import Move, better, candidates, is_option, moved_rating
 from advisor.verdict.engine import Firing, RuleEngine, default_engine
 from advisor.verdict.facts import base_facts, setup_facts, verdict_facts
 from advisor.verdict.headline import headline, joined, with_setup
-from advisor.verdict.resting import at_verdict, resting_on
+from advisor.verdict.resting import Resting, at_verdict, resting_on
 from advisor.verdict.result import (
     Advice,
     Pitfall,
@@ -77,9 +78,44 @@ def recommend(profile: Profile, *, gpus: list[int] | None = None, hardware: Any 
                            Pricing(currency, market))
         costs = costs_shared(rests.profile, rests.projection, lang=lang, currency=currency,
                              market=market)
-    rec = recommend_from(rests.profile, rests.projection, costs, hardware=hardware,
-                         engine=engine, larger=rests.larger, applied=rests.applied)
-    return rec.model_copy(update={"setups": at_verdict(rests.options, rec)})
+        rec = recommend_from(rests.profile, rests.projection, costs, hardware=hardware,
+                             engine=engine, larger=rests.larger, applied=rests.applied)
+        rec = rec.model_copy(update={"setups": at_verdict(rests.options, rec)})
+        return decided(rec, rests, profile, hardware=hardware, engine=engine, lang=lang,
+                       currency=currency, market=market)
+
+
+def decided(rec: Recommendation, rests: Resting, profile: Profile, *, hardware: Any = None,
+            engine: RuleEngine | None = None, lang: str | None = None,
+            currency: str | None = None, market: str | None = None) -> Recommendation:
+    """``rec`` (the rules' pick on what ``rests`` holds) after the decision policy (issue 29,
+    ``advisor.verdict.decision``): moved to the candidate it must be, with every candidate
+    evaluated listed. ``advisor.compare`` settles each option's verdict through this too."""
+    pool = candidates(rec, profile)
+    move = better(rec, profile)  # never an answer the advisor's own figures beat
+    if move is not None:
+        rec = _moved(rec, move, rests, hardware, engine, lang, currency, market)
+    return rec.model_copy(update={"candidates": pool})
+
+
+def _moved(rec: Recommendation, move: Move, rests: Resting, hardware: Any,
+           engine: RuleEngine | None, lang: str | None, currency: str | None,
+           market: str | None) -> Recommendation:
+    """The recommendation resting on the candidate the decision policy moved to: another
+    count of the same setup, or a listed setup (its profile and projection)."""
+    option = is_option(move, rec.setups)
+    if option is None:
+        moved = recommend_from(rests.profile, rests.projection, rec.costs, hardware=hardware,
+                               engine=engine, larger=rests.larger, applied=rests.applied,
+                               moved=move)
+        return moved.model_copy(update={"setups": at_verdict(rests.options, moved)})
+    profile, projection = option.behind()
+    costs = costs_shared(profile, projection, lang=lang, currency=currency, market=market)
+    options = [o.model_copy(update={"applied": o.id == option.id}) for o in rests.options]
+    applied = next(o for o in options if o.applied)
+    moved = recommend_from(profile, projection, costs, hardware=hardware, engine=engine,
+                           applied=applied, moved=move)
+    return moved.model_copy(update={"setups": at_verdict(options, moved)})
 
 
 def _projected_count(projection: Projection, wanted: int) -> int:
@@ -97,11 +133,14 @@ def _projected_count(projection: Projection, wanted: int) -> int:
 def recommend_from(profile: Profile, projection: Projection, costs: CostReport, *,
                    hardware: Any | None = None, engine: RuleEngine | None = None,
                    larger: Beyond = NOTHING,
-                   applied: SetupOption | None = None) -> Recommendation:
+                   applied: SetupOption | None = None,
+                   moved: Move | None = None) -> Recommendation:
     """The recommendation from an existing projection and cost report. ``larger``: what
     ``advisor.verdict.beyond.extended`` found when nothing considered fitted (the projection then
     already holds the larger counts). ``applied``: the setup change ``profile`` already
-    carries (``advisor.verdict.fits_here``), named first in the headline."""
+    carries (``advisor.verdict.fits_here``), named first in the headline. ``moved``: the
+    count the decision policy moved the answer to (``advisor.verdict.decision``), which
+    replaces the rules' count as the count guard's does, with its reason."""
     engine = engine or default_engine()
     fit_beyond = larger.gpus
     base = base_facts(profile, projection, costs, hardware, fit_gpus_beyond=fit_beyond,
@@ -117,7 +156,11 @@ def recommend_from(profile: Profile, projection: Projection, costs: CostReport, 
     wanted = count.gpus
     runnable = any(projection.fits)
     n, at = _projected_count(projection, wanted), projection
-    lowered = as_fast_smaller(at, n) if runnable else None
+    lowered: Lowered | Move | None = as_fast_smaller(at, n) if runnable else None
+    if moved is not None and moved.gpus in projection.gpus and \
+            projection.fits[projection.at(moved.gpus)]:
+        lowered, runnable = moved, True  # issue 29: the decision policy's candidate
+        rating = moved_rating(rating, moved)
     if lowered is not None:  # F02: the policy's last word, whatever rule asked for more
         n = wanted = lowered.gpus
     # F31: owning vs renting the setup recommended, not the cost model's best value (the
@@ -138,6 +181,9 @@ def recommend_from(profile: Profile, projection: Projection, costs: CostReport, 
              if f.conclusion.get("pitfall") == pitfall]
     quoted = _reasons(decided, verdict.winners.get("rating"), count, n, wanted,
                       lowered is not None)
+    if moved is not None and lowered is moved:  # only the rules that rate as the answer does
+        quoted = [f for f in quoted if f.conclusion.get("rating", rating) == rating
+                  and f.conclusion.get("gpus", n) == n]
     if not runnable:  # nothing fits anywhere: only the memory wall speaks (F24)
         quoted = [f for f in decided if f.rule.is_veto and f.conclusion.get("veto")
                   == "memory_wall"][:1] or quoted
@@ -166,7 +212,7 @@ def recommend_from(profile: Profile, projection: Projection, costs: CostReport, 
                           baseline_gpus=baseline_count(projection, costs))
 
 
-def _without_count(slots: dict[str, list[str]], lowered: Lowered | None
+def _without_count(slots: dict[str, list[str]], lowered: Lowered | Move | None
                    ) -> dict[str, list[str]]:
     """When the count guard chose the count, no rule is credited with it."""
     if lowered is None:

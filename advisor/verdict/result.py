@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, PrivateAttr
 
 from advisor.costs.result import CostReport
 from advisor.scaling.result import Projection
@@ -94,6 +94,40 @@ class SetupOption(BaseModel):
     # fewer GPUs): the figures above are at the verdict's count, these at the fastest
     fastest_gpus: int | None = None
     fastest_run_hours: float | None = None
+    # The profile and projection behind the figures (not serialised): what the decision
+    # policy rests the answer on when it moves there (``advisor.verdict.decision``)
+    _profile: Any = PrivateAttr(default=None)
+    _projection: Any = PrivateAttr(default=None)
+
+    def behind(self) -> tuple[Any, Any]:
+        """(profile, projection) the option's figures come from (None, None: unknown)."""
+        return self._profile, self._projection
+
+    def resting_on(self, profile: Any, projection: Any) -> SetupOption:
+        self._profile, self._projection = profile, projection
+        return self
+
+
+class Candidate(BaseModel):
+    """One setup the recommendation evaluated, at one GPU count (issue 29): the setup its
+    figures rest on (``as_given``, or the id of the setup change applied) or a listed setup's
+    id, with its time and cost per run. ``runnable`` False says why (``not_runnable``): the
+    model does not fit (``memory``), no price (``unpriced``), one set of it cannot do the
+    month's runs (``schedule``), or it misses the deadline (``deadline``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    setup: str
+    gpus: int
+    nodes: int
+    run_hours: float
+    cost_per_run: float | None
+    runnable: bool
+    not_runnable: Literal["memory", "unpriced", "schedule", "deadline"] | None = None
+    label: Text | None = None  # a listed setup's name; None: the setup the figures rest on
+    # the kind of setup change (SetupOption.kind), None for the training as configured; a
+    # change of method trains something else, so it never beats one that keeps the method
+    kind: str | None = None
 
 
 class Recommendation(BaseModel):
@@ -115,3 +149,7 @@ class Recommendation(BaseModel):
     # empty when the profile fits its own GPUs well. When one is ``applied`` the verdict,
     # projection and costs are those of the profile with that change.
     setups: list[SetupOption] = []
+    # Additive (issue 29): every setup evaluated, at each count, and whether it can run the
+    # user's schedule; the verdict is never beaten by 15 % on both time and cost per run by a
+    # runnable one (``advisor.verdict.decision``).
+    candidates: list[Candidate] = []

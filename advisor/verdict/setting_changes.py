@@ -176,7 +176,7 @@ def other_changes(profile: Profile) -> list[Change]:
                 if _ZERO_STAGES.index(s) > _stage_index(t.parallelism)]
     order = (Offload.none, Offload.optimizer, Offload.parameters)
     out += [_offload(o) for o in order[order.index(t.offload) + 1:]]
-    if t.is_fine_tuning and t.method != TrainingMethod.qlora:
+    if profile.fine_tunes and t.method != TrainingMethod.qlora:  # said, or shown (issue 29)
         methods = (TrainingMethod.lora, TrainingMethod.qlora) \
             if t.method == TrainingMethod.full else (TrainingMethod.qlora,)
         out += [_method(m) for m in methods]

@@ -37,7 +37,7 @@ def priced_option(oid: str, kind: str, label: Text, change: Text, trade_off: Tex
     return SetupOption(id=oid, kind=kind, label=label, change=change, trade_off=trade_off,
                        gpus=n, nodes=proj.nodes[i], fits_here=here,
                        speedup=proj.speedup[i], run_hours=proj.run_hours[i],
-                       cost_per_run=cost, currency=currency)
+                       cost_per_run=cost, currency=currency).resting_on(profile, proj)
 
 
 def projected_or_none(profile: Profile, counts: list[int]) -> Projection | None:

@@ -162,7 +162,7 @@ def test_zh_markdown_why_table_has_labels_not_raw_pairs(recs) -> None:
 
 
 def test_markdown_intro_is_not_an_empty_bullet(recs) -> None:
-    md = render_markdown(recs["h100fsdp"], "zh")
+    md = render_markdown(recs["unrunnable-2t-8xh100"], "zh")
     lines = md.splitlines()
     intro = next(i for i, line in enumerate(lines) if "模型放不下" in line and "卡（" in line)
     assert not lines[intro].startswith("- ")

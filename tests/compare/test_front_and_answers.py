@@ -14,8 +14,10 @@ from advisor.compare import compare, options_for
 from advisor.compare.answers import answers
 from advisor.compare.pareto import Candidate, dominates, dominators, front
 from advisor.compare.result import Point, PointRef
+from advisor.costs import estimate_costs
 from advisor.text.i18n import Text
 from advisor.verdict.recommendation import recommend
+from advisor.verdict.resting import resting_on
 from tests.support.compare import every_point, small_profile
 from tests.support.ui import EXAMPLES
 
@@ -154,8 +156,15 @@ def test_every_option_shows_the_numbers_recommend_gives_its_profile(example):
     assert len(result.options) == len(options) >= 8
     for option, shown in zip(options, result.options, strict=True):
         rec = recommend(option.profile, currency=result.currency)
-        pr, co = rec.projection, rec.costs
+        # the figures recommend weighs for the option's own setup (before the decision policy
+        # moves its answer, say to rented cards: issue 29), and its candidates at each count
+        rests = resting_on(option.profile)
+        pr = rests.projection
+        co = estimate_costs(rests.profile, pr, currency=result.currency)
+        own = {c.gpus: c for c in rec.candidates if c.label is None}
         for p in shown.points:
+            assert (own[p.gpus].run_hours, own[p.gpus].cost_per_run) == \
+                (p.run_hours, p.cost_per_run if co.mode_priced else None)
             i = pr.gpus.index(p.gpus)
             assert (p.fits, p.nodes) == (pr.fits[i], pr.nodes[i])
             assert (p.speedup, p.speedup_low, p.speedup_high) == \
@@ -166,6 +175,9 @@ def test_every_option_shows_the_numbers_recommend_gives_its_profile(example):
         assert shown.verdict.rating == rec.verdict.rating
         assert shown.verdict.gpus == rec.verdict.gpus
         assert shown.verdict.headline == rec.verdict.headline
+        if shown.verdict.setup is not None and not any(
+                o.applied and o.id == shown.verdict.setup for o in rests.options):
+            continue  # it rests on a setup beyond the option (rented cards): no point of it
         at = shown.point(shown.verdict.gpus)
         if at is None and shown.verdict.gpus < min(p.gpus for p in shown.points):
             # below where the option starts it is the user's setup, dominated as that is

@@ -18,7 +18,7 @@ from tests.support.report import WHEN, beyond_the_rows, llama, only_rows
 from tests.support.ui import example, one_gpu, projection_recommend
 from tests.support.verdict import recommended
 
-H100_70B = PROFILES / "verdict" / "h100fsdp.yaml"
+UNRUNNABLE = PROFILES / "verdict" / "unrunnable-2t-8xh100.yaml"
 
 
 def _pdf(profile_path: Path, lang: str, tmp_path: Path) -> tuple[list[str], object]:
@@ -34,7 +34,7 @@ def _pdf(profile_path: Path, lang: str, tmp_path: Path) -> tuple[list[str], obje
 def test_unrunnable_title_page_names_no_setup_and_caveats_the_numbers(tmp_path, lang):
     from ui.report import labels as L
 
-    pages, rec = _pdf(H100_70B, lang, tmp_path)
+    pages, rec = _pdf(UNRUNNABLE, lang, tmp_path)
     assert rec.verdict.runnable is False
     first = pages[0]
     assert flat(L.CANNOT_RUN_HERE.get(lang)) in first

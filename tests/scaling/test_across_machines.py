@@ -15,7 +15,8 @@ from advisor.scaling.memory import activation_split
 from advisor.scaling.parameters import load_params
 from advisor.verdict.beyond import BEYOND_LIMIT, beyond, beyond_counts
 from advisor.verdict.recommendation import recommend
-from tests.support.verdict import pitfall, verdict_case
+from tests.support.paths import PROFILES
+from tests.support.verdict import pitfall, rules_pick, verdict_case
 
 
 def llm_70b(checkpointing: bool = True, per_node: int = 8, **hardware) -> Profile:
@@ -113,7 +114,7 @@ def test_the_headline_names_both_counts_when_checkpointing_needs_fewer():
 def _h100_70b() -> Profile:
     return Profile.model_validate({
         "schema_version": 1, "task": "llm",
-        "model": {"name": "70B full fine-tune", "params_millions": 70000},
+        "model": {"name": "70B", "params_millions": 70000},  # no "fine-tune": no LoRA
         "training": {"single_gpu_hours": 2000, "runs_per_month": 1, "batch_per_gpu": 1,
                      "precision": "bf16"},
         "hardware": {"gpu": "h100_sxm", "gpus_per_node": 8, "intra_link": "nvswitch",
@@ -208,7 +209,7 @@ def test_a_count_beyond_the_machine_is_counted_in_machines_like_it():
 
 
 def test_the_machines_assumed_are_those_of_the_verdicts_count():
-    r = verdict_case("llama7b-4x4090-batch1", "report")
+    r, _ = rules_pick(PROFILES / "report" / "llama7b-4x4090-batch1.yaml")  # across machines
     v = r.verdict
     assert v.nodes == 2 and max(r.projection.gpus) > v.gpus
     assert r.assumed and f"assumes {v.nodes} machines like this one" in r.assumed[0].en

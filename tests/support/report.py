@@ -1,22 +1,25 @@
 """What the report tests share: the date printed on every report, and a 7B model on 4 x RTX 4090
 at batch 1 whose verdict (8 GPUs: two machines of 4-way tensor parallel) lies beyond the
-profile's own machine, with the recommendation cut back to that machine's rows."""
+profile's own machine (the rule base's own pick: the decision policy would move it to rented
+A100s, issue 29), with the recommendation cut back to that machine's rows."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from functools import cache
 
 from advisor.profile import Profile
 from advisor.verdict.result import Recommendation
 from tests.support.paths import PROFILES
-from tests.support.verdict import recommended
+from tests.support.verdict import rules_pick
 
 WHEN = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 LLAMA = PROFILES / "report" / "llama7b-4x4090-batch1.yaml"
 
 
+@cache
 def llama() -> tuple[Recommendation, Profile]:
-    return recommended(LLAMA, "en")
+    return rules_pick(LLAMA, "en")
 
 
 def only_rows(model, counts: list[int]):

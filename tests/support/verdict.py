@@ -81,3 +81,19 @@ def headline_count(text: str) -> int | None:
     """The count an English headline names before its first full stop ("…: 4 GPUs …")."""
     match = re.match(r"[^.:]*: (\d+) GPUs?\b", text)
     return int(match.group(1)) if match else None
+
+
+def rules_pick(path: Path | Profile, lang: str = "en") -> tuple[Recommendation, Profile]:
+    """The rule base's own pick for the profile at ``path``, before the decision policy
+    (issue 29) may move it to a setup the advisor evaluated beside it: for the pages that
+    must show any recommendation right, such as one across machines."""
+    from advisor.costs import estimate_costs
+    from advisor.verdict.recommendation import recommend_from
+    from advisor.verdict.resting import at_verdict, resting_on
+
+    profile = path if isinstance(path, Profile) else load_profile(path)
+    rests = resting_on(profile, None, lang)
+    costs = estimate_costs(rests.profile, rests.projection, lang=lang)
+    rec = recommend_from(rests.profile, rests.projection, costs, larger=rests.larger,
+                         applied=rests.applied)
+    return rec.model_copy(update={"setups": at_verdict(rests.options, rec)}), profile

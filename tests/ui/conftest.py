@@ -16,8 +16,8 @@ def medium():
 
 @pytest.fixture(scope="session")
 def cases():
-    """A job nothing considered can run (70B FSDP on H100), one without a card price (T4s
+    """A job nothing considered can run (2T dense on H100, nor rented), one without a card price (T4s
     owned), and the medium example."""
-    return {"unrunnable": recommended(PROFILES / "verdict" / "h100fsdp.yaml"),
+    return {"unrunnable": recommended(PROFILES / "verdict" / "unrunnable-2t-8xh100.yaml"),
             "no_price": recommended(PROFILES / "verdict" / "t4-own-no-price.yaml"),
             "medium": recommended(MEDIUM)}

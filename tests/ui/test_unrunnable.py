@@ -9,13 +9,13 @@ from advisor.verdict.recommendation import recommend
 from tests.support.paths import TESTS
 from tests.support.ui import make_window, wait_results
 
-H100_70B = TESTS / "profiles" / "verdict" / "h100fsdp.yaml"
+UNRUNNABLE = TESTS / "profiles" / "verdict" / "unrunnable-2t-8xh100.yaml"
 
 
 @pytest.mark.parametrize("lang,words", [("en", "Cannot run on this hardware"),
                                         ("zh", "在这套硬件上无法运行")])
 def test_verdict_card_and_preview_say_it_cannot_run(qtbot, lang, words):
-    profile = load_profile(H100_70B)
+    profile = load_profile(UNRUNNABLE)
     assert recommend(profile).verdict.runnable is False
     window = make_window(qtbot, lang=lang, recommend=recommend)
     window.answers.load_profile(profile)

@@ -88,9 +88,14 @@ def test_old_profiles_read_the_same():
     assert left_out.economics.time_value is None
     assert said_none.economics.time_value.value == "none"
     assert recommend(left_out, lang="en").verdict.rating == "worth_it"  # F17, as before
-    # both count a day saved as worth nothing: the same cost figures
+    # both count a day saved as worth nothing; "none" also counts the move's engineer-days,
+    # the user's own time, as worth nothing (issue 29): only the move's charge differs
     a, b = (recommend(p, lang="en").costs for p in (left_out, said_none))
-    assert a.net_value_per_month == b.net_value_per_month
+    assert a.cost_per_run[0] == b.cost_per_run[0]  # one GPU: no move
+    assert all(x.migration_cost_per_run == [0.0] * len(x.gpus) or x is a for x in (a, b))
+    moves = [m for m in a.migration_cost_per_run]
+    assert [round(ar - m, 9) for ar, m in zip(a.cost_per_run, moves, strict=True)] == \
+        [round(br, 9) for br in b.cost_per_run]
 
 
 def test_the_wizard_saves_not_said_as_left_out(tmp_path):

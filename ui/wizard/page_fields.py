@@ -84,7 +84,8 @@ PAGES: tuple[PageDef, ...] = (
              # 1400 x 900, the own card's fields open included
              Section(QT_TRANSLATE_NOOP("Pages", "Own or cloud, and prices"),
                      ("economics.mode", "economics.market", "economics.currency",
-                      "economics.gpu_price", "economics.base_system_price",
+                      "economics.gpu_price", "economics.owned_gpus",
+                      "economics.base_system_price",
                       "economics.purchase_tax_rate", "economics.cloud_price_per_gpu_hour",
                       "economics.electricity_per_kwh", "economics.pue"), column=1),
              Section(QT_TRANSLATE_NOOP("Pages", "Virtualisation and cooling"),

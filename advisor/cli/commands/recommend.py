@@ -166,7 +166,10 @@ def _unvalued_line(co, i: int, n: int, base: int, lang: str) -> str:
     extra = co.cost_per_month[i] - (co.baseline_cost_per_month or 0.0)
     to_pay = co.day_value_to_pay(n)
     vs_en, vs_zh = gpus_en(base), ("单卡" if base == 1 else f"{base} 卡")
-    if extra <= 0:
+    if abs(extra) < 0.5:  # rounds to nothing: the same money a month
+        money_en = f"costs the same a month as {vs_en}"
+        money_zh = f"每月花费与{vs_zh}相同"
+    elif extra < 0:
         money_en = f"costs {-extra:,.0f} {cur}/month less than {vs_en}"
         money_zh = f"每月比{vs_zh}少花 {-extra:,.0f} {cur}"
     else:

@@ -1,0 +1,234 @@
+"""The answer a user acts on (issue 29): the best setup the advisor itself evaluated.
+
+The rule base rates the workload and picks a GPU count (``recommendation.recommend_from``);
+this policy then checks that pick against every candidate the recommendation evaluated — the
+user's setup at each GPU count it projected, and each setup listed beside it (a setting
+change, a change of method, rented larger cards, more machines) — and moves the answer when
+the pick is one a user should never act on:
+
+1. **Only runs that can happen.** A candidate is *runnable* when the model fits, its cost is
+   known, one set of its hardware can do the month's runs (runs a month × hours a run within a
+   month's 730 hours) and, where a deadline is set, the runs due finish before it. When the
+   pick is not runnable and a candidate is, the answer moves to the best runnable one.
+2. **Never dominated.** When a runnable candidate is faster *and* cheaper per run by
+   ``MARGIN`` (15 %) or more, the answer moves to the best of those that beat it so. Smaller
+   differences are within what the figures can tell apart, and the rules' pick stands. A
+   change of method (LoRA, QLoRA) trains something else: it is weighed first where nothing
+   that keeps the method runs on the user's machine, but it never beats a pick that keeps it.
+
+"The best" is the user's own criterion: the cost of a run plus the time it takes, valued at
+what the user said a day saved is worth (the time alone counts nothing when they said none or
+nothing); ties go to the faster. The pick the policy moves from, and why, is in the trace
+(``RULE_ID``), as the count guard's step is.
+"""
+
+from __future__ import annotations
+
+from advisor.costs.model import keeps_schedule, meets_deadline
+from advisor.files.records import record
+from advisor.profile import Profile, TimeValue
+from advisor.text.i18n import Text
+from advisor.verdict.result import Candidate, Recommendation, SetupOption, TraceEntry
+
+MARGIN = 0.15  # beaten on both time and cost per run by this much: never the answer
+RULE_ID = "policy.best_candidate"
+SOURCES = ("F02", "F12", "F31")
+EXPLANATION = Text(
+    en="Not a rule of rules/*.yaml but the decision policy's step "
+       "(advisor/verdict/decision.py): the answer is never a setup that another setup the "
+       "advisor evaluated beats by 15 % or more on both time and cost per run, nor one that "
+       "cannot do the month's runs or meet the deadline while another can.",
+    zh="这不是 rules/*.yaml 里的规则，而是决策策略的一步（advisor/verdict/decision.py）：顾问评估过的"
+       "另一个配置在单次时间和单次成本上都好 15% 以上时，不以原配置作答；做不完每月训练或赶不上截止"
+       "时间的配置，在有别的配置做得到时也不作答。")
+
+
+def candidates(rec: Recommendation, profile: Profile) -> list[Candidate]:
+    """Every setup the recommendation evaluated, with its time and cost per run: the GPU
+    counts of the setup its figures rest on, then each listed setup at its count."""
+    proj, costs = rec.projection, rec.costs
+    applied = next((o for o in rec.setups if o.applied), None)
+    out: list[Candidate] = []
+    for i, n in enumerate(proj.gpus):
+        cost = costs.cost_per_run[costs.gpus.index(n)] \
+            if costs.mode_priced and n in costs.gpus else None
+        c = _candidate(profile, "as_given" if applied is None else applied.id, n,
+                       proj.nodes[i], proj.run_hours[i], cost, proj.fits[i])
+        out.append(c if applied is None else c.model_copy(update={"kind": applied.kind}))
+    for o in rec.setups:
+        if o.applied:
+            continue  # its counts are the ones above
+        c = _candidate(profile, o.id, o.gpus, o.nodes, o.run_hours, o.cost_per_run,
+                       o.kind != "host_memory")
+        out.append(c.model_copy(update={"label": o.label, "kind": o.kind}))
+    return out
+
+
+def _candidate(profile: Profile, setup: str, gpus: int, nodes: int, hours: float,
+               cost: float | None, fits: bool) -> Candidate:
+    runs = profile.training.runs_per_month
+    deadline = profile.economics.deadline_days
+    keeps = keeps_schedule(runs, hours)
+    meets = deadline is None or meets_deadline(runs, deadline, hours)
+    why = None
+    if not fits:
+        why = "memory"
+    elif cost is None:
+        why = "unpriced"
+    elif not keeps:
+        why = "schedule"
+    elif not meets:
+        why = "deadline"
+    return Candidate(setup=setup, gpus=gpus, nodes=nodes, run_hours=hours, cost_per_run=cost,
+                     runnable=why is None, not_runnable=why)
+
+
+def beats(a: Candidate, b: Candidate, margin: float = MARGIN) -> bool:
+    """``a`` is faster and cheaper per run than ``b`` by ``margin`` or more on both."""
+    if a.cost_per_run is None or b.cost_per_run is None:
+        return False
+    return a.run_hours <= (1 - margin) * b.run_hours and \
+        a.cost_per_run <= (1 - margin) * b.cost_per_run + 1e-9
+
+
+def chosen(rec: Recommendation, pool: list[Candidate]) -> Candidate | None:
+    """The candidate the recommendation answers with (None: it answers with none)."""
+    if not rec.verdict.runnable:
+        return None
+    applied = next((o for o in rec.setups if o.applied), None)
+    setup = "as_given" if applied is None else applied.id
+    return next((c for c in pool if c.setup == setup and c.gpus == rec.verdict.gpus), None)
+
+
+def score(c: Candidate, profile: Profile, per_day: float) -> tuple[float, float]:
+    """What a run costs the user: its money plus its time at what a day saved is worth to
+    them (nothing when they said none or nothing); the faster first at equal cost."""
+    return ((c.cost_per_run or 0.0) + per_day * c.run_hours / 24.0, c.run_hours)
+
+
+def day_value(rec: Recommendation) -> float:
+    """What a day saved is worth, in the report's currency (0: not counted as money)."""
+    return float(rec.costs.priced_with.get("value_per_day", 0.0) or 0.0)
+
+
+@record
+class Move:
+    """Where the policy moves the answer: a candidate, the one it moves from, and why."""
+
+    to: Candidate
+    from_: Candidate | None
+    reason: Text
+
+    @property
+    def gpus(self) -> int:
+        return self.to.gpus
+
+    def trace_entry(self) -> TraceEntry:
+        facts = {"from_setup": self.from_.setup if self.from_ else "none",
+                 "from_gpus": self.from_.gpus if self.from_ else 0}
+        return TraceEntry(rule=RULE_ID, sources=list(SOURCES),
+                          conclusion={"gpus": self.to.gpus, "setup": self.to.setup},
+                          facts=facts, stage="decide", message=self.reason, decided=["gpus"])
+
+
+def better(rec: Recommendation, profile: Profile) -> Move | None:
+    """Where the answer must move, by the policy above (None: the rules' pick stands)."""
+    pool = candidates(rec, profile)
+    runnable = [c for c in pool if c.runnable]
+    if not runnable:
+        return None
+    pick = chosen(rec, pool)
+    applied = next((o for o in rec.setups if o.applied), None)
+    if pick is not None and applied is not None:  # named with the change it rests on
+        pick = pick.model_copy(update={"label": _at_count(applied.label, pick.gpus)})
+    per_day = day_value(rec)
+    if pick is None or not pick.runnable:
+        best = min(runnable, key=lambda c: score(c, profile, per_day))
+        return Move(best, pick, _reason_unrunnable(pick, best, profile))
+    if pick.kind != "method":  # what is trained stays: a change of method is no rival
+        runnable = [c for c in runnable if c.kind != "method"]
+    beating = [c for c in runnable if beats(c, pick)]
+    if not beating:
+        return None
+    best = min(beating, key=lambda c: score(c, profile, per_day))
+    return Move(best, pick, _reason_beaten(pick, best))
+
+
+def _hours(h: float) -> str:
+    return f"{h:,.1f} h"
+
+
+def _reason_beaten(pick: Candidate, best: Candidate) -> Text:
+    saved_t = 1 - best.run_hours / pick.run_hours
+    saved_c = 1 - (best.cost_per_run or 0.0) / (pick.cost_per_run or 1.0)
+    return Text(
+        en=f"Chosen over {_count_en(pick)} ({_hours(pick.run_hours)} a run), which it beats "
+           f"by {saved_t:.0%} on time and {saved_c:.0%} on cost per run.",
+        zh=f"选它而不选{_count_zh(pick)}（每次 {_hours(pick.run_hours)}）：单次时间少 {saved_t:.0%}，"
+           f"单次成本低 {saved_c:.0%}。")
+
+
+def _reason_unrunnable(pick: Candidate | None, best: Candidate, profile: Profile) -> Text:
+    if pick is None:
+        return Text(en="Chosen because the setup as configured cannot run this job.",
+                    zh="选它是因为按现有配置跑不了这个任务。")
+    runs = profile.training.runs_per_month
+    if pick.not_runnable == "schedule":
+        unit = "run" if runs == 1 else "runs"
+        return Text(
+            en=f"Chosen over {_count_en(pick)}: at {_hours(pick.run_hours)} a run, "
+               f"{runs:g} {unit} a month take more than the month's 730 hours.",
+            zh=f"选它而不选{_count_zh(pick)}：后者每次 {_hours(pick.run_hours)}，每月 {runs:g} 次训练"
+               "超过一个月的 730 小时。")
+    if pick.not_runnable == "deadline":
+        days = profile.economics.deadline_days or 0.0
+        return Text(en=f"Chosen over {_count_en(pick)}, which misses the {days:g}-day deadline.",
+                    zh=f"选它而不选{_count_zh(pick)}：后者赶不上 {days:g} 天的截止时间。")
+    return Text(en=f"Chosen over {_count_en(pick)}, which cannot be priced or run here.",
+                zh=f"选它而不选{_count_zh(pick)}：后者在这里无法计价或运行。")
+
+
+def _at_count(label: Text, gpus: int) -> Text:
+    return Text(en=f"{label.en} on {'1 GPU' if gpus == 1 else f'{gpus} GPUs'}",
+                zh=f"{label.zh}，{'单卡' if gpus == 1 else f'{gpus} 卡'}")
+
+
+def _count_en(c: Candidate) -> str:
+    if c.label is not None:
+        return c.label.en
+    return "1 GPU" if c.gpus == 1 else f"{c.gpus} GPUs"
+
+
+def _count_zh(c: Candidate) -> str:
+    if c.label is not None:
+        return c.label.zh
+    return "单卡" if c.gpus == 1 else f"{c.gpus} 卡"
+
+
+def is_option(move: Move, options: list[SetupOption]) -> SetupOption | None:
+    """The listed setup the move goes to (None: a count of the setup the figures rest on)."""
+    applied = next((o for o in options if o.applied), None)
+    if applied is not None and move.to.setup == applied.id:
+        return None
+    return next((o for o in options if o.id == move.to.setup), None)
+
+
+def time_valued(profile: Profile) -> bool:
+    eco = profile.economics
+    return eco.time_value not in (None, TimeValue.none) and (eco.value_per_day or 0) > 0
+
+
+def moved_rating(rating: str, move: Move) -> str:
+    """The rating that goes with a count the policy moved to: several GPUs are required when
+    the pick could not keep the schedule or the deadline, and worth it when they beat it (a
+    job that needs them stays required); one GPU that beats a larger pick, or one larger
+    card that holds what the user's cards cannot, means more GPUs are not worth it."""
+    gpus = move.gpus
+    if gpus > 1 and move.from_ is not None and move.from_.not_runnable in ("schedule",
+                                                                           "deadline"):
+        return "required"
+    if gpus > 1 and rating in ("not_worth_it", "optional"):
+        return "worth_it"
+    if gpus == 1:  # one card holds it: more GPUs are not what it needs
+        return "not_worth_it"
+    return rating
