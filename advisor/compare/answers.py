@@ -1,4 +1,5 @@
-"""What the comparison answers, each from the Pareto front only (a dominated point is never an
+"""What the comparison answers, each from the Pareto front of the points that can do the
+month's runs (issue 29; a dominated point, or one that cannot keep the schedule, is never an
 answer): the cheapest setup that meets the deadline, the fastest within the monthly budget,
 the best net value when time has a value, and the fastest and the cheapest of all.
 
@@ -34,6 +35,11 @@ def answers(front: Sequence[Entry], labels: dict[str, Text], currency: str, *,
     if not front:
         none = Text(en="no option can run this job at a known price",
                     zh="没有哪个选项能以已知价格运行此任务")
+        return [Answer(key="fastest", point=None, why=none),
+                Answer(key="cheapest", point=None, why=none)]
+    if all(e[1].keeps_schedule is False for e in front):  # issue 29: say so, never imply it
+        none = Text(en="no option can do the month's runs on one set of its hardware",
+                    zh="没有哪个选项能用一套硬件做完每月的训练")
         return [Answer(key="fastest", point=None, why=none),
                 Answer(key="cheapest", point=None, why=none)]
     fastest = min(front, key=lambda e: (e[1].run_hours, e[1].cost_per_month))

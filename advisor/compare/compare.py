@@ -13,6 +13,7 @@ names it; an option's own verdict measures against one GPU of that option and sa
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from advisor.catalog import Catalog, load_catalog
 from advisor.catalog.price_age import PriceUse, stale_warnings
@@ -23,7 +24,7 @@ from advisor.compare.pareto import Candidate, dominators, front, tie
 from advisor.compare.result import Comparison, OptionResult, PointRef
 from advisor.compare.spec import parse_spec
 from advisor.costs.inputs import choose_currency, choose_market
-from advisor.costs.model import meets_deadline, time_value_per_month
+from advisor.costs.model import keeps_schedule, meets_deadline, time_value_per_month
 from advisor.files.errors import InputError
 from advisor.profile import Currency, Market, Profile, TimeValue
 from advisor.text.i18n import Text
@@ -88,8 +89,8 @@ def compare(profile: Profile, options: Sequence[Option] | None = None, *,
                 point = yours.point(res.verdict.gpus)  # below its start it is the user's setup
             if point is not None and point.dominated_by is not None:
                 res.verdict.dominated_by = point.dominated_by
-    labels = {r.id: r.label for r in results}
-    entries = [(ref, _at(results, ref)) for ref in refs]
+    labels = {r.id: _labelled(r) for r in results}
+    entries = _answerable(results)
     eco = profile.economics
     budget = None if eco.monthly_budget is None else \
         catalog.convert(eco.monthly_budget, given_in, out_currency)
@@ -101,6 +102,36 @@ def compare(profile: Profile, options: Sequence[Option] | None = None, *,
     return Comparison(currency=out_currency, market=where.value, options=results, front=refs,
                       answers=found, baseline=baseline, notes=_notes(evaluated),
                       price_warnings=_stale(evaluated))
+
+
+def _labelled(res: OptionResult) -> Text:
+    """The option's name with the setting change its figures carry."""
+    if res.change is None:
+        return res.label
+    return Text(en=f"{res.label.en} + {res.change.en}", zh=f"{res.label.zh} + {res.change.zh}")
+
+
+def _answerable(results: list[OptionResult]) -> list[tuple[PointRef, Any]]:
+    """The points an answer may name (issue 29: only runs that can happen): the Pareto front
+    of the points one set of which does the month's runs; every point that runs when none
+    does (the answers then say so)."""
+    runs = [(r.id, p) for r in results for p in r.points if p.fits and p.priced]
+    keeping = [(rid, p) for rid, p in runs if p.keeps_schedule] or runs
+    candidates = [Candidate((rid, p.gpus), p.run_hours, p.cost_per_month) for rid, p in keeping]
+    kept = {c.key for c in front(candidates)}
+    order = {r.id: i for i, r in enumerate(results)}
+    out = [(PointRef(option=rid, gpus=p.gpus), p) for rid, p in keeping if (rid, p.gpus) in kept]
+    # exact twins: the option listed first answers for both (as on the front)
+    seen: list[tuple[float, float]] = []
+    unique = []
+    for ref, p in sorted(out, key=lambda e: (e[1].run_hours, order[e[0].option], e[0].gpus)):
+        key = (p.run_hours, p.cost_per_month)
+        if any(abs(a - key[0]) <= 1e-9 * max(a, 1) and abs(b - key[1]) <= 1e-9 * max(b, 1)
+               for a, b in seen):
+            continue
+        seen.append(key)
+        unique.append((ref, p))
+    return unique
 
 
 def _elsewhere(ev: Evaluated, setup: str | None) -> bool:
@@ -143,6 +174,7 @@ def _value_and_limits(profile: Profile, results: list[OptionResult], baseline: P
         for p in res.points:
             if not (p.fits and p.priced):
                 continue
+            p.keeps_schedule = keeps_schedule(training.runs_per_month, p.run_hours)
             if eco.deadline_days is not None:
                 p.meets_deadline = meets_deadline(training.runs_per_month, eco.deadline_days,
                                                   p.run_hours)

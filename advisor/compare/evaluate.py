@@ -87,7 +87,8 @@ def option_result(ev: Evaluated) -> OptionResult:
         id=o.id, kind=o.kind, label=o.label, gpu=spec.id, gpu_name=spec.name,  # type: ignore
         gpus_per_node=hw.gpus_per_node, intra_link=hw.intra_link.value,
         inter_link=hw.inter_link.value, deployment=o.deployment, spec=o.spec,  # type: ignore
-        points=points(ev), notes=list(o.notes))
+        points=points(ev), notes=list(o.notes),
+        change=ev.rests.applied.label if ev.rests is not None and ev.rests.applied else None)
 
 
 def verdict_of(ev: Evaluated, currency: str | None = None) -> OptionVerdict:

@@ -52,6 +52,9 @@ class Point(BaseModel):
     net_value_per_month: float | None = None  # time value - (cost - baseline cost)
     meets_deadline: bool | None = None
     within_budget: bool | None = None
+    # one set of it does the month's runs in a month's 730 hours (issue 29: an answer must;
+    # None when it cannot run at all)
+    keeps_schedule: bool | None = None
     on_front: bool = False
     dominated_by: PointRef | None = None  # a point faster and cheaper (or as fast, cheaper)
     # The same time and cost as another option's point on the front (an exact tie: the one
@@ -91,6 +94,9 @@ class OptionResult(BaseModel):
     points: list[Point]
     verdict: OptionVerdict | None = None
     notes: list[Text] = []  # what this option assumes (prices, offers, machines)
+    # the setting change its figures carry (issue 29: every option says which it has, as
+    # recommend would rest on it: checkpointing, offload, LoRA …); None: none
+    change: Text | None = None
     dominated: bool = False  # every point that fits is dominated by another option's
 
     def point(self, gpus: int) -> Point | None:

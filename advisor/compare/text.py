@@ -48,6 +48,8 @@ def _status(p: Point, numbers: dict[str, int], lang: str) -> str:
         return pick(lang, "does not fit", "显存放不下")
     if not p.priced:
         return pick(lang, "no price", "无价格")
+    if p.keeps_schedule is False:  # issue 29: shown, never an answer
+        return pick(lang, "cannot do the month's runs", "做不完每月的训练")
     if p.on_front:
         return pick(lang, "★ front", "★ 前沿")
     if p.same_as is not None:
@@ -78,7 +80,7 @@ def rows(result: Comparison, lang: str, every_count: bool = False) -> list[list[
             fits = p.fits
             out.append([
                 f"[{numbers[option.id]}]" if first else "",
-                option.label.get(lang) if first else "",
+                _name(option, lang) if first else "",
                 str(p.gpus),
                 f"{p.speedup:.2f}x ({p.speedup_low:.2f}-{p.speedup_high:.2f})" if fits else NA,
                 f"{p.run_hours:,.1f}",
@@ -89,6 +91,13 @@ def rows(result: Comparison, lang: str, every_count: bool = False) -> list[list[
                 _status(p, numbers, lang)])
             first = False
     return out
+
+
+def _name(option: OptionResult, lang: str) -> str:
+    """The option's name, with the setting change its figures carry (issue 29)."""
+    if option.change is None:
+        return option.label.get(lang)
+    return f"{option.label.get(lang)} + {option.change.get(lang)}"
 
 
 def _verdict_lines(result: Comparison, lang: str) -> list[str]:

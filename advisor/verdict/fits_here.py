@@ -93,8 +93,9 @@ def setups_that_fit(profile: Profile, projection: Projection, larger: Beyond,
 
     def keep(change: Change) -> bool:
         if not listed and change.kind == "method" and (
-                fits_own or any(o.fits_here for o in options)):
-            return False  # a setting change, or none, is chosen before it
+                fits_own or any(o.fits_here and o.kind == "setting" for o in options)):
+            return False  # a setting change, or none, is chosen before it (every method is
+            # weighed, as the list weighs them: the fastest that fits here is chosen)
         found = _own(change, profile, counts, lang, pricing, priced=listed,
                      host_memory=listed)
         if found is not None:

@@ -17,6 +17,7 @@ from advisor.costs.result import CostReport
 from advisor.profile import Profile
 from advisor.scaling.project import machine_assumptions
 from advisor.scaling.result import Projection
+from advisor.text.i18n import Text
 from advisor.verdict.beyond import NOTHING, Beyond
 from advisor.verdict.conflict_policy import (
     SLOTS,
@@ -45,6 +46,7 @@ from advisor.verdict.result import (
 from advisor.verdict.setup_pricing import Pricing
 from advisor.verdict.shared_costs import costs_shared
 from advisor.verdict.shared_projections import sharing_projections
+from advisor.verdict.summary import five_lines
 
 HEADLINE_PITFALLS = ("not_enough_gpus", "time_value_not_given")
 
@@ -95,7 +97,10 @@ def decided(rec: Recommendation, rests: Resting, profile: Profile, *, hardware: 
     move = better(rec, profile)  # never an answer the advisor's own figures beat
     if move is not None:
         rec = _moved(rec, move, rests, hardware, engine, lang, currency, market)
-    return rec.model_copy(update={"candidates": pool})
+    rec = rec.model_copy(update={"candidates": pool})
+    if rec.summary:  # with the setups listed now: the next step may be the change to set
+        rec.summary = five_lines(rec, rec.summary[0].text, rec.summary[1].text)
+    return rec
 
 
 def _moved(rec: Recommendation, move: Move, rests: Resting, hardware: Any,
@@ -189,6 +194,10 @@ def recommend_from(profile: Profile, projection: Projection, costs: CostReport, 
                   == "memory_wall"][:1] or quoted
     reason = joined([f.rule.render(f.rule.message, facts) for f in quoted + _one_each(short)]
                      + ([lowered.reason] if lowered is not None else []))
+    answer = with_setup(applied, headline(rating, n, nodes, setup.values, Text(en="", zh=""),
+                                          runnable))
+    answer = Text(en=answer.en.strip(), zh=answer.zh.strip())
+    decisive = moved.reason if moved is not None and lowered is moved else reason
     result = Verdict(rating=rating, gpus=n, nodes=nodes, parallelism=setup.values["parallelism"],
                      framework=setup.values["framework"],
                      deployment=setup.values["deployment"],
@@ -203,13 +212,15 @@ def recommend_from(profile: Profile, projection: Projection, costs: CostReport, 
     if lowered is not None:  # after the rating's rule: the count's own step
         decide_trace.insert(int(bool(decide_trace) and "rating" in decide_trace[0].decided),
                             lowered.trace_entry())
-    return Recommendation(verdict=result, projection=projection, costs=costs,
-                          assumed=machine_assumptions(profile, n) if runnable else [],
-                          pitfalls=_pitfalls(found, facts), advice=_advice(found, facts),
-                          trace=decide_trace
-                          + _trace(configured, "setup", overridden, facts, slots)
-                          + _trace(found, "findings", overridden, facts, slots),
-                          baseline_gpus=baseline_count(projection, costs))
+    rec = Recommendation(verdict=result, projection=projection, costs=costs,
+                         assumed=machine_assumptions(profile, n) if runnable else [],
+                         pitfalls=_pitfalls(found, facts), advice=_advice(found, facts),
+                         trace=decide_trace
+                         + _trace(configured, "setup", overridden, facts, slots)
+                         + _trace(found, "findings", overridden, facts, slots),
+                         baseline_gpus=baseline_count(projection, costs))
+    rec.summary = five_lines(rec, answer, decisive)
+    return rec
 
 
 def _without_count(slots: dict[str, list[str]], lowered: Lowered | Move | None

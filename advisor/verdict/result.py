@@ -130,6 +130,16 @@ class Candidate(BaseModel):
     kind: str | None = None
 
 
+class SummaryLine(BaseModel):
+    """One of the five lines every answer opens with (``advisor.verdict.summary``): ``key``
+    do | why | cost | risk | next."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    key: Literal["do", "why", "cost", "risk", "next"]
+    text: Text
+
+
 class Recommendation(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -153,3 +163,5 @@ class Recommendation(BaseModel):
     # user's schedule; the verdict is never beaten by 15 % on both time and cost per run by a
     # runnable one (``advisor.verdict.decision``).
     candidates: list[Candidate] = []
+    # Additive (issue 29): the answer in five lines, what every presenter shows first
+    summary: list[SummaryLine] = []

@@ -16,7 +16,9 @@ MEDIUM = str(ROOT / "examples" / "medium-model-4gpu-worth-it.yaml")
 def test_text_table_front_answers_and_verdicts(capsys):
     assert main(["--lang", "en", "compare", MEDIUM]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("Compare setups (market CN, CNY)")
+    # issue 29: it opens with recommend's answer, then the comparison
+    assert out.startswith("The answer (the same as `gpu-advisor recommend`):\n  Do: ")
+    assert "\nCompare setups (market CN, CNY)" in out
     for words in ("Your setup (4 × RTX 4090, own)", "★ front", "dominated by [",
                   "Answers:", "Best net value:", "Fastest:", "Cheapest a month:",
                   "Each option's verdict", "HGX H100 server", "prices older than 12 months"):
@@ -94,3 +96,22 @@ def test_an_unknown_setup_exits_2_with_the_known_ones(capsys):
     assert main(["compare", MEDIUM, "--setup", "ws_9x"]) == 2
     err = capsys.readouterr().err
     assert "--setup 'ws_9x'" in err and "ws_4x_rtx4090" in err
+
+
+def test_compare_and_costs_open_with_the_answer_recommend_gives(capsys):
+    """Issue 29: one decision, presented everywhere: compare and costs name the setup that
+    recommend names, in text and in JSON."""
+    import json
+
+    assert main(["--lang", "en", "recommend", MEDIUM]) == 0
+    do = capsys.readouterr().out.splitlines()[0]
+    assert do.startswith("Do: ")
+    for command in ("compare", "costs"):
+        assert main(["--lang", "en", command, MEDIUM]) == 0
+        assert f"\n  {do}\n" in "\n" + capsys.readouterr().out
+    assert main(["recommend", MEDIUM, "--format", "json"]) == 0
+    verdict = json.loads(capsys.readouterr().out)["verdict"]
+    for command in ("compare", "costs"):
+        assert main([command, MEDIUM, "--format", "json"]) == 0
+        said = json.loads(capsys.readouterr().out)["recommended"]
+        assert (said["gpus"], said["rating"]) == (verdict["gpus"], verdict["rating"])

@@ -28,9 +28,9 @@ def test_json_is_a_recommendation(capsys):
 
 
 def test_text_in_chinese(capsys):
-    assert main(["recommend", MEDIUM, "--lang", "zh"]) == 0
+    assert main(["recommend", MEDIUM, "--lang", "zh", "--details"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("划算：4 卡") and "注意事项" in out and "F02" in out
+    assert out.startswith("建议：划算：4 卡") and "注意事项" in out and "F02" in out
 
 
 def test_global_lang_option_also_works(capsys):
@@ -106,7 +106,7 @@ def test_a_model_that_fits_nowhere_considered_prints_in_every_format(capsys):
     rec = Recommendation.model_validate(json.loads(capsys.readouterr().out))
     v = rec.verdict
     assert v.rating == "required" and v.gpus > 4 and v.gpus in rec.projection.gpus
-    assert main(["recommend", seven_b, "--lang", "en"]) == 0
+    assert main(["recommend", seven_b, "--lang", "en", "--details"]) == 0
     out = capsys.readouterr().out
     assert f"speed-up at {v.gpus} GPUs" in out and "cannot run" in out
     assert "where the model does not fit" not in out
@@ -141,7 +141,7 @@ def test_no_net_value_against_itself(capsys, tmp_path):
         # 32 GPUs' ~10 hours saved a run pay for themselves: then a net value vs 8 is right)
         economics=dict(mode="cloud", currency="USD", time_value="revenue",
                        value_per_day=10000))).model_dump_json())
-    assert main(["recommend", str(path), "--lang", "en"]) == 0
+    assert main(["recommend", str(path), "--lang", "en", "--details"]) == 0
     out = capsys.readouterr().out
     rec_line = next(line for line in out.splitlines() if "cost per run" in line)
     assert "vs 8 GPUs" not in rec_line and "fewest GPUs that hold the model" in rec_line
@@ -175,3 +175,19 @@ def test_pdf_to_an_unwritable_place_prints_nothing_and_says_why_in_chinese(capsy
     assert code == 2
     assert out == ""  # nothing printed before the failed write
     assert "No such file" not in err and "文件或文件夹不存在" in err
+
+
+def test_the_answer_opens_with_five_lines_and_the_rest_is_behind_details(capsys) -> None:
+    """Issue 29: do this, why, what it costs, the main risk, the next step; everything else
+    (figures, setups, pitfalls, set-up, the rules) only with --details."""
+    for lang, labels in (("en", ("Do: ", "Why: ", "Cost: ", "Main risk: ", "Next: ")),
+                         ("zh", ("建议：", "原因：", "花费：", "主要风险：", "下一步："))):
+        assert main(["recommend", MEDIUM, "--lang", lang]) == 0
+        short = capsys.readouterr().out.splitlines()
+        assert [line[:len(label)] for line, label in zip(short, labels, strict=False)] == \
+            list(labels)
+        assert len(short) <= 9 and "--details" in short[6]
+        assert not any("F02" in line or "DataLoader" in line for line in short)
+        assert main(["recommend", MEDIUM, "--lang", lang, "--details"]) == 0
+        full = capsys.readouterr().out.splitlines()
+        assert full[:5] == short[:5] and len(full) > 20

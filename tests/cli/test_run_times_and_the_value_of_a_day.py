@@ -11,17 +11,17 @@ SHORT = PROFILES / "verdict" / "bert-6-minute-runs-8x4090.yaml"
 
 
 def test_a_six_minute_run_is_said_in_minutes(capsys):
-    assert main(["recommend", str(SHORT), "--lang", "en"]) == 0
+    assert main(["recommend", str(SHORT), "--lang", "en", "--details"]) == 0
     out = capsys.readouterr().out
     assert "one run: 6 min on 1 GPU, 1 min on 8" in out
     assert "0.1 h" not in out and "0.0 h" not in out
-    assert main(["recommend", str(SHORT), "--lang", "zh"]) == 0
+    assert main(["recommend", str(SHORT), "--lang", "zh", "--details"]) == 0
     assert "单次训练：1 卡 6 分钟，8 卡 1 分钟" in capsys.readouterr().out
 
 
 def test_days_compare_with_days(capsys):
     medium = ROOT / "examples" / "medium-model-4gpu-worth-it.yaml"  # 48 h on one GPU
-    assert main(["recommend", str(medium), "--lang", "en"]) == 0
+    assert main(["recommend", str(medium), "--lang", "en", "--details"]) == 0
     line = next(row for row in capsys.readouterr().out.splitlines() if "one run:" in row)
     assert "2.0 days on 1 GPU" in line and "days on 4" in line and " h on 4" not in line
 
@@ -29,11 +29,11 @@ def test_days_compare_with_days(capsys):
 def test_not_said_prints_the_extra_cost_and_the_day_value(tmp_path, capsys):
     profile = tmp_path / "default.yaml"
     profile.write_text("schema_version: 1\n", encoding="utf-8")  # the wizard's defaults
-    assert main(["recommend", str(profile), "--lang", "en"]) == 0
+    assert main(["recommend", str(profile), "--lang", "en", "--details"]) == 0
     numbers = capsys.readouterr().out.split("Pitfalls:")[0]
     assert "net value" not in numbers
     assert "USD/month more than 1 GPU; pays for itself if a day saved is worth at least" \
         in numbers
-    assert main(["recommend", str(profile), "--lang", "zh"]) == 0
+    assert main(["recommend", str(profile), "--lang", "zh", "--details"]) == 0
     numbers = capsys.readouterr().out.split("注意事项")[0]
     assert "净收益" not in numbers and "才能回本" in numbers

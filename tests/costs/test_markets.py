@@ -138,7 +138,7 @@ def test_the_cost_and_recommend_outputs_warn_about_old_prices(monkeypatch, capsy
     text = render_text(report, "zh")
     assert "提醒：以下价格已超过 12 个月（请核实）：" in text and "cn_household (2024-03)" in text
     example = str(ROOT / "examples" / "medium-model-4gpu-worth-it.yaml")
-    assert main(["--lang", "en", "recommend", example]) == 0
+    assert main(["--lang", "en", "recommend", example, "--details"]) == 0
     assert "Warning: prices older than 12 months (check them):" in capsys.readouterr().out
     monkeypatch.setenv("GPU_ADVISOR_TODAY", "2024-04-01")  # everything was fresh then
     fresh = estimate_costs(_profile(market="CN"), projection(10), lang="zh")

@@ -158,7 +158,7 @@ def test_a_verdict_across_machines_states_the_machines_and_network_it_assumes(ca
                         encoding="utf-8")
         for lang, words in (("en", "assumed: Beyond the profile's 8 GPUs"),
                             ("zh", "假设：超出配置中 8 张卡的部分")):
-            assert main(["recommend", str(path), "--lang", lang]) == 0
+            assert main(["recommend", str(path), "--lang", lang, "--details"]) == 0
             out = capsys.readouterr().out
             assert words in out and "InfiniBand NDR" in out
 

@@ -38,16 +38,24 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
+    from advisor.cli.answer_lines import answer_json, answer_text, the_answer
+
     profile = load_profile(args.profile)
     catalog = load_catalog()
     result = compare(profile, specs=args.option, setups=args.setup, market=args.market,
                      currency=args.currency, catalog=catalog)
+    rec = the_answer(profile, args)  # issue 29: compare opens with recommend's answer
     if args.format == "json":
         data = result.model_dump(mode="json")
         data["catalog_warnings"] = [w.render(args.lang) for w in catalog.warnings]
+        data["recommended"] = answer_json(rec)
         print(dumps_strict(data))
-    elif args.format == "markdown":
-        print(render_markdown(result, args.lang, args.all_counts), end="")
+    elif args.format == "markdown":  # the title, then the answer, then the comparison
+        title, _, rest = render_markdown(result, args.lang, args.all_counts).partition("\n")
+        answer = [f"- {line.strip()}" if i else f"**{line}**" for i, line
+                  in enumerate(answer_text(rec, args.lang)[:-1])]
+        print("\n".join([title, "", *answer, rest]), end="")
     else:
+        print("\n".join(answer_text(rec, args.lang)))
         print(render_text(result, args.lang, args.all_counts), end="")
     return 0

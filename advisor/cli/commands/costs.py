@@ -34,16 +34,23 @@ def project(profile: Profile, gpus: list[int] | None) -> Projection:
 
 
 def run(args) -> int:
+    from advisor.cli.answer_lines import answer_json, answer_text, the_answer
+    from advisor.verdict.shared_projections import sharing_projections
+
     profile = load_profile(args.profile)
     gpus = parse_gpu_counts(args.gpus)
-    projection = project(profile, gpus)
     catalog = load_catalog()
-    report = estimate_costs(profile, projection, lang=args.lang, currency=args.currency,
-                            catalog=catalog, market=args.market)
+    with sharing_projections():  # the answer and the table ask the same projections
+        rec = the_answer(profile, args, gpus)
+        projection = project(profile, gpus)
+        report = estimate_costs(profile, projection, lang=args.lang, currency=args.currency,
+                                catalog=catalog, market=args.market)
     if args.format == "json":
         data = report.model_dump(mode="json")
         data["catalog_warnings"] = [w.render(args.lang) for w in catalog.warnings]
+        data["recommended"] = answer_json(rec)  # issue 29: the same answer as recommend
         print(dumps_strict(data))
     else:
+        print("\n".join(answer_text(rec, args.lang)))
         print(render_text(report, args.lang, catalog.warnings), end="")
     return 0

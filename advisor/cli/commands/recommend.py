@@ -25,6 +25,7 @@ from advisor.text.numbers import quantity
 from advisor.verdict.recommendation import recommend
 from advisor.verdict.result import Recommendation
 from advisor.verdict.setup_text import HEADING, setup_line
+from advisor.verdict.summary import render as summary_lines
 
 NA = "—"  # not applicable: the same mark as the costs table (advisor.costs.text)
 SEVERITY_LABEL = {"critical": ("critical", "严重"), "warning": ("warning", "警告"),
@@ -41,6 +42,9 @@ def register(sub) -> None:
                    help="GPU counts to consider (default: 1 up to the hardware's total)")
     p.add_argument("--pdf", default=None, metavar="OUT.pdf",
                    help="also write the PDF report to OUT.pdf")
+    p.add_argument("--details", action="store_true",
+                   help="text: after the five-line answer, everything behind it (figures, "
+                        "setups, pitfalls, set-up advice, the rules that fired)")
     p.add_argument("--appendix", action="store_true",
                    help="with --pdf: add the appendix of every rule that fired and the "
                         "article facts it rests on")
@@ -66,7 +70,7 @@ def run(args) -> int:
     elif args.format == "markdown":
         print(render_markdown(rec, lang))
     else:
-        print(render_text(rec, lang))
+        print(render_text(rec, lang, details=args.details))
     return 0
 
 
@@ -188,9 +192,21 @@ def gpus_en(n: int) -> str:
     return f"{n} GPU" if n == 1 else f"{n} GPUs"
 
 
-def render_text(rec: Recommendation, lang: str = "en") -> str:
+def render_text(rec: Recommendation, lang: str = "en", *, details: bool = True) -> str:
+    """The five-line answer (issue 29); with ``details`` everything behind it: the headline
+    in full, the figures, setups, pitfalls, set-up advice and the rules that fired."""
     v = rec.verdict
-    out = [v.headline.get(lang), ""]
+    short = summary_lines(rec.summary, lang)
+    if not details:
+        stale = [pick(lang, "Warning: some prices used are older than 12 months or undated "
+                            "(--details lists them)",
+                      "提醒：部分价格已超过 12 个月或没有日期（加 --details 查看）")] \
+            if stale_lines(rec.costs, lang) else []
+        return "\n".join([*short, "", pick(
+            lang, "Details (figures, setups, pitfalls, set-up, the rules that fired): add "
+                  "--details",
+            "详情（数字、可行方案、注意事项、配置建议、触发的规则）：加 --details"), *stale])
+    out = [*short, "", v.headline.get(lang), ""] if short else [v.headline.get(lang), ""]
     intro, lines = _numbers(rec, lang)
     out += ["  " + line for line in ([intro] if intro else []) + lines]
     if rec.setups:  # issue 17: the changes that fit here, before more machines
@@ -217,7 +233,10 @@ def render_text(rec: Recommendation, lang: str = "en") -> str:
 def render_markdown(rec: Recommendation, lang: str = "en") -> str:
     v = rec.verdict
     title = pick(lang, "GPU scaling recommendation", "多卡训练推荐报告")
-    out = [f"# {title}", "", f"**{v.headline.get(lang)}**", ""]
+    out = [f"# {title}", ""]
+    if rec.summary:  # the answer in five lines, then everything behind it
+        out += [f"- {line}" for line in summary_lines(rec.summary, lang)] + [""]
+    out += [f"**{v.headline.get(lang)}**", ""]
     intro, lines = _numbers(rec, lang)
     out += [intro, ""] if intro else []  # a paragraph, not an empty bullet above its items
     out += [f"- {line}" for line in lines]
