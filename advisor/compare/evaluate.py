@@ -94,15 +94,17 @@ def option_result(ev: Evaluated) -> OptionResult:
 def verdict_of(ev: Evaluated, currency: str | None = None) -> OptionVerdict:
     """What ``recommend(option.profile)`` answers: the rule base's verdict from the same
     projection and costs, after the same decision policy (issue 29). An option whose verdict
-    weighs setups beside it (a large model that does not fit its machine, or fits poorly)
-    is recommended in full, as ``recommend`` lists and weighs those setups; any other needs
+    weighs setups beside it (a large model that does not fit its machine, or fits poorly; a
+    starved input pipeline) is recommended in full, as ``recommend`` lists and weighs those setups; any other needs
     only its own counts, which it has."""
     from advisor.verdict.fits_here import needs_setups
+    from advisor.verdict.pipeline_fix import starved
     from advisor.verdict.recommendation import decided, recommend, recommend_from
 
     rests = ev.rests
     option = ev.option.profile
-    if rests is not None and (rests.applied is not None or needs_setups(option, ev.projection)):
+    if rests is not None and (rests.applied is not None or needs_setups(option, ev.projection)
+                              or starved(option)):
         rec = recommend(option, currency=currency)
     else:
         profile = rests.profile if rests is not None else option

@@ -43,9 +43,11 @@ EXPLANATION = Text(
        "时间的配置，在有别的配置做得到时也不作答。")
 
 
-def candidates(rec: Recommendation, profile: Profile) -> list[Candidate]:
+def candidates(rec: Recommendation, profile: Profile, currency: str | None = None,
+               market: str | None = None) -> list[Candidate]:
     """Every setup the recommendation evaluated, with its time and cost per run: the GPU
-    counts of the setup its figures rest on, then each listed setup at its count."""
+    counts of the setup its figures rest on, then each listed setup at its count, and a
+    setting change on the user's own machine at each of its own counts too."""
     proj, costs = rec.projection, rec.costs
     applied = next((o for o in rec.setups if o.applied), None)
     out: list[Candidate] = []
@@ -61,6 +63,27 @@ def candidates(rec: Recommendation, profile: Profile) -> list[Candidate]:
         c = _candidate(profile, o.id, o.gpus, o.nodes, o.run_hours, o.cost_per_run,
                        o.kind != "host_memory")
         out.append(c.model_copy(update={"label": o.label, "kind": o.kind}))
+        if o.kind == "setting" and o.cost_per_run is not None:
+            out += [x.model_copy(update={"label": o.label, "kind": o.kind})
+                    for x in _own_counts(o, profile, currency, market)]
+    return out
+
+
+def _own_counts(o: SetupOption, profile: Profile, currency: str | None,
+                market: str | None) -> list[Candidate]:
+    """A setting change at each count of the user's own GPUs but its listed one."""
+    from advisor.verdict.shared_costs import costs_shared
+
+    changed, proj = o.behind()
+    if changed is None or proj is None:
+        return []
+    costs = costs_shared(changed, proj, currency=currency, market=market)
+    out = []
+    for i, n in enumerate(proj.gpus):
+        if n == o.gpus or n > profile.hardware.total_gpus or not costs.mode_priced:
+            continue
+        out.append(_candidate(profile, o.id, n, proj.nodes[i], proj.run_hours[i],
+                              costs.cost_per_run[costs.gpus.index(n)], proj.fits[i]))
     return out
 
 
@@ -131,9 +154,10 @@ class Move:
                           facts=facts, stage="decide", message=self.reason, decided=["gpus"])
 
 
-def better(rec: Recommendation, profile: Profile) -> Move | None:
+def better(rec: Recommendation, profile: Profile, pool: list[Candidate] | None = None
+           ) -> Move | None:
     """Where the answer must move, by the policy above (None: the rules' pick stands)."""
-    pool = candidates(rec, profile)
+    pool = candidates(rec, profile) if pool is None else pool
     runnable = [c for c in pool if c.runnable]
     if not runnable:
         return None
@@ -232,3 +256,29 @@ def moved_rating(rating: str, move: Move) -> str:
     if gpus == 1:  # one card holds it: more GPUs are not what it needs
         return "not_worth_it"
     return rating
+
+
+def stands(rec: Recommendation, pool: list[Candidate], profile: Profile) -> bool:
+    """Whether ``rec``'s answer may stand against ``pool``: it is one of the candidates, it
+    can run, and none that may rival it beats it by the margin on both."""
+    pick = chosen(rec, pool)
+    if pick is None or not pick.runnable:
+        return False
+    rivals = [c for c in pool if c.runnable and (pick.kind == "method" or c.kind != "method")]
+    return not any(beats(c, pick) for c in rivals)
+
+
+def reason_against(pick: Candidate | None, answer: Candidate, currency: str) -> Text:
+    """Why the answer stands where the rules' pick did not, in the figures of both."""
+    from advisor.costs.money import money
+
+    if pick is None:
+        return Text(en="Chosen because the setup as configured cannot run this job.",
+                    zh="选它是因为按现有配置跑不了这个任务。")
+    cost = "—" if pick.cost_per_run is None else money(pick.cost_per_run, currency)
+    mine = "—" if answer.cost_per_run is None else money(answer.cost_per_run, currency)
+    return Text(
+        en=f"Chosen over {_count_en(pick)} ({_hours(pick.run_hours)} and {cost} a run): "
+           f"{_hours(answer.run_hours)} and {mine} a run.",
+        zh=f"选它而不选{_count_zh(pick)}（每次 {_hours(pick.run_hours)}、{cost}）：每次 "
+           f"{_hours(answer.run_hours)}、{mine}。")

@@ -30,10 +30,20 @@ from advisor.verdict.conflict_policy import (
     settle_count,
 )
 from advisor.verdict.count_guard import Lowered, as_fast_smaller
-from advisor.verdict.decision import Move, better, candidates, is_option, moved_rating
+from advisor.verdict.decision import (
+    Move,
+    better,
+    candidates,
+    chosen,
+    is_option,
+    moved_rating,
+    reason_against,
+    stands,
+)
 from advisor.verdict.engine import Firing, RuleEngine, default_engine
 from advisor.verdict.facts import base_facts, setup_facts, verdict_facts
 from advisor.verdict.headline import headline, joined, with_setup
+from advisor.verdict.pipeline_fix import FIX
 from advisor.verdict.resting import Resting, at_verdict, resting_on
 from advisor.verdict.result import (
     Advice,
@@ -93,10 +103,10 @@ def decided(rec: Recommendation, rests: Resting, profile: Profile, *, hardware: 
     """``rec`` (the rules' pick on what ``rests`` holds) after the decision policy (issue 29,
     ``advisor.verdict.decision``): moved to the candidate it must be, with every candidate
     evaluated listed. ``advisor.compare`` settles each option's verdict through this too."""
-    pool = candidates(rec, profile)
-    move = better(rec, profile)  # never an answer the advisor's own figures beat
+    pool = candidates(rec, profile, currency, market)
+    move = better(rec, profile, pool)  # never an answer the advisor's own figures beat
     if move is not None:
-        rec = _moved(rec, move, rests, hardware, engine, lang, currency, market)
+        rec = _moved(rec, move, rests, hardware, engine, lang, currency, market, pool)
     rec = rec.model_copy(update={"candidates": pool})
     if rec.summary:  # with the setups listed now: the next step may be the change to set
         rec.summary = five_lines(rec, rec.summary[0].text, rec.summary[1].text)
@@ -105,7 +115,7 @@ def decided(rec: Recommendation, rests: Resting, profile: Profile, *, hardware: 
 
 def _moved(rec: Recommendation, move: Move, rests: Resting, hardware: Any,
            engine: RuleEngine | None, lang: str | None, currency: str | None,
-           market: str | None) -> Recommendation:
+           market: str | None, pool: list | None = None) -> Recommendation:
     """The recommendation resting on the candidate the decision policy moved to: another
     count of the same setup, or a listed setup (its profile and projection)."""
     option = is_option(move, rec.setups)
@@ -118,9 +128,32 @@ def _moved(rec: Recommendation, move: Move, rests: Resting, hardware: Any,
     costs = costs_shared(profile, projection, lang=lang, currency=currency, market=market)
     options = [o.model_copy(update={"applied": o.id == option.id}) for o in rests.options]
     applied = next(o for o in options if o.applied)
+    # the rules choose the count on the setup moved to, as they would on it; the policy's
+    # count only where theirs would again be one it must not answer with
+    own = recommend_from(profile, projection, costs, hardware=hardware, engine=engine,
+                         applied=applied)
+    own = own.model_copy(update={"setups": at_verdict(options, own)})
+    if stands(own, pool, rests.profile):
+        return _with_reason(own, move, pool)
     moved = recommend_from(profile, projection, costs, hardware=hardware, engine=engine,
                            applied=applied, moved=move)
     return moved.model_copy(update={"setups": at_verdict(options, moved)})
+
+
+def _with_reason(rec: Recommendation, move: Move, pool: list) -> Recommendation:
+    """``rec`` with the policy's step in its trace (it chose the setup; the rules chose the
+    count on it) and its reason, against the answer as it stands, in the headline."""
+    v = rec.verdict
+    answer = chosen(rec, pool)
+    reason = move.reason if answer is None else \
+        reason_against(move.from_, answer, rec.costs.currency)
+    verdict = v.model_copy(update={"headline": joined([v.headline, reason])})
+    step = move.trace_entry().model_copy(update={"decided": [], "message": reason})
+    rec = rec.model_copy(update={"verdict": verdict, "trace": [*rec.trace[:1], step,
+                                                               *rec.trace[1:]]})
+    if rec.summary:
+        rec.summary = five_lines(rec, rec.summary[0].text, reason)
+    return rec
 
 
 def _projected_count(projection: Projection, wanted: int) -> int:
@@ -151,7 +184,7 @@ def recommend_from(profile: Profile, projection: Projection, costs: CostReport, 
     base = base_facts(profile, projection, costs, hardware, fit_gpus_beyond=fit_beyond,
                       fit_gpus_checkpointing=larger.gpus_checkpointing,
                       considered=larger.considered,
-                      setup_change=applied.kind if applied is not None else "none")
+                      setup_change=_change_kind(applied))
     decided = engine.evaluate(base, "decide")
     verdict = decide(decided, ("rating", "gpus"))
     if "rating" not in verdict.values:
@@ -221,6 +254,13 @@ def recommend_from(profile: Profile, projection: Projection, costs: CostReport, 
                          baseline_gpus=baseline_count(projection, costs))
     rec.summary = five_lines(rec, answer, decisive)
     return rec
+
+
+def _change_kind(applied: SetupOption | None) -> str:
+    """The ``setup_change`` fact: none, setting, method, rent, more_machines, pipeline."""
+    if applied is None:
+        return "none"
+    return "pipeline" if applied.id == FIX.id else applied.kind
 
 
 def _without_count(slots: dict[str, list[str]], lowered: Lowered | Move | None

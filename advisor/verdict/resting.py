@@ -11,6 +11,7 @@ from advisor.profile import Profile
 from advisor.scaling.result import Projection
 from advisor.verdict.beyond import NOTHING, Beyond, considered, extended
 from advisor.verdict.fits_here import Setups, needs_setups, setups_that_fit
+from advisor.verdict.pipeline_fix import pipeline_fixed
 from advisor.verdict.projection_for import projection_for
 from advisor.verdict.result import Recommendation, SetupOption
 from advisor.verdict.setup_pricing import Pricing
@@ -62,6 +63,9 @@ def resting_on(profile: Profile, counts: list[int] | None = None,
     if listed:
         projection, larger = considered(profile, counts)
         setups = setups_that_fit(profile, projection, larger, lang, pricing)
+        fixed = pipeline_fixed(profile, projection, lang, pricing)  # F28: the loader first
+        if fixed is not None:
+            setups = Setups([*setups.options, fixed], setups.applied)
     else:
         projection, larger, setups = _applied_first(profile, counts, lang, pricing)
     applied = next((o for o in setups.options if o.applied), None)

@@ -1,0 +1,65 @@
+"""Issue 29: the answer a user acts on is the best setup the advisor itself evaluated. Over
+random profiles and every repro profile: the answer can run the user's schedule whenever some
+candidate can, and no runnable candidate beats it by 15 % or more on both time and cost per
+run (a change of method only rivals an answer that changes the method too)."""
+
+from __future__ import annotations
+
+import os
+
+from hypothesis import HealthCheck, given, settings
+
+from advisor.verdict.decision import MARGIN, beats
+from advisor.verdict.recommendation import recommend
+from advisor.verdict.result import Candidate, Recommendation
+from tests.support.strategies import realistic_profiles
+
+
+def answer_of(rec: Recommendation) -> Candidate | None:
+    """The candidate the verdict names: its setup (the one applied, or as given) and count."""
+    if not rec.verdict.runnable:
+        return None
+    applied = next((o for o in rec.setups if o.applied), None)
+    setup = applied.id if applied is not None else "as_given"
+    return next((c for c in rec.candidates if c.setup == setup and c.gpus == rec.verdict.gpus),
+                None)
+
+
+def assert_best_seen(rec: Recommendation) -> None:
+    runnable = [c for c in rec.candidates if c.runnable]
+    answer = answer_of(rec)
+    if not runnable:
+        return
+    assert answer is not None, rec.verdict.headline.en
+    assert answer.runnable, (answer, rec.verdict.headline.en)
+    rivals = runnable if answer.kind == "method" else \
+        [c for c in runnable if c.kind != "method"]
+    beaten = [c for c in rivals if beats(c, answer)]
+    assert not beaten, (answer, beaten, rec.verdict.headline.en)
+
+
+# PROP_EXAMPLES=500 runs a wider search by hand (CI keeps 40, derandomised).
+@settings(max_examples=int(os.environ.get("PROP_EXAMPLES", "40")), deadline=None,
+          derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(profile=realistic_profiles())
+def test_the_answer_is_never_beaten_by_a_candidate_it_evaluated(profile):
+    assert_best_seen(recommend(profile, lang="en"))
+
+
+def test_every_repro_profile_and_example_answers_with_its_best_candidate(recs):
+    for name, rec in recs.items():
+        assert rec.candidates, name
+        try:
+            assert_best_seen(rec)
+        except AssertionError as exc:
+            raise AssertionError(f"{name}: {exc}") from None
+
+
+def test_beaten_means_by_the_margin_on_both():
+    a = Candidate(setup="a", gpus=1, nodes=1, run_hours=10.0, cost_per_run=100.0,
+                  runnable=True)
+    assert beats(a.model_copy(update={"run_hours": 10 * (1 - MARGIN),
+                                      "cost_per_run": 100 * (1 - MARGIN)}), a)
+    assert not beats(a.model_copy(update={"run_hours": 8.6, "cost_per_run": 10.0}), a)
+    assert not beats(a.model_copy(update={"run_hours": 1.0, "cost_per_run": 86.0}), a)
+    assert not beats(a.model_copy(update={"cost_per_run": None}), a)
