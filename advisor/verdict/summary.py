@@ -22,7 +22,9 @@ LABELS = {
 }
 KEYS = tuple(LABELS)
 _SEVERITY = {"critical": 0, "warning": 1, "info": 2}
-NOT_RISKS = frozenset({"setup_change"})  # says what the figures rest on: the "do" line does
+# says what the figures rest on, which the "do" line says (a critical one, a change of
+# method, is a risk all the same)
+NOT_RISKS = frozenset({"setup_change"})
 
 
 def five_lines(rec: Recommendation, answer: Text, why: Text) -> list[SummaryLine]:
@@ -81,7 +83,7 @@ def _cost(rec: Recommendation) -> Text:
 
 
 def _top(rec: Recommendation):
-    risks = [p for p in rec.pitfalls if p.id not in NOT_RISKS]
+    risks = [p for p in rec.pitfalls if p.id not in NOT_RISKS or p.severity == "critical"]
     return min(risks, key=lambda p: _SEVERITY[p.severity]) if risks else None
 
 

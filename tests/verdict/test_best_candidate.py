@@ -63,3 +63,22 @@ def test_beaten_means_by_the_margin_on_both():
     assert not beats(a.model_copy(update={"run_hours": 8.6, "cost_per_run": 10.0}), a)
     assert not beats(a.model_copy(update={"run_hours": 1.0, "cost_per_run": 86.0}), a)
     assert not beats(a.model_copy(update={"cost_per_run": None}), a)
+
+
+def test_the_five_lines_name_the_answer_its_cost_and_its_worst_risk(recs):
+    """Issue 29: do, why, cost, main risk, next; the risk is the most severe pitfall (a change
+    of method included), the cost is the answer's own run."""
+    from advisor.verdict.summary import KEYS
+
+    order = {"critical": 0, "warning": 1, "info": 2}
+    for name, rec in recs.items():
+        assert [line.key for line in rec.summary] == list(KEYS), name
+        do, _, cost, risk, _ = (line.text for line in rec.summary)
+        assert do.en.rstrip(".") in rec.verdict.headline.en, name
+        worst = min((order[p.severity] for p in rec.pitfalls), default=None)
+        if worst == 0:
+            assert any(p.title == risk and p.severity == "critical" for p in rec.pitfalls), name
+        if rec.verdict.runnable and rec.costs.mode_priced:
+            i = rec.costs.gpus.index(rec.verdict.gpus)
+            from advisor.costs.money import money
+            assert money(rec.costs.cost_per_run[i], rec.costs.currency) in cost.en, name

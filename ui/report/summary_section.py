@@ -133,6 +133,18 @@ def pitfall_summary(rec: Recommendation, lang: str) -> str:
     return f"<h3>{esc(L.WATCH_OUT.get(lang))}</h3><ul>{items}</ul>"
 
 
+def in_short(rec: Recommendation, lang: str) -> str:
+    """The answer in five lines (issue 29: do this, why, cost, main risk, next step), the
+    same lines `gpu-advisor recommend` prints first."""
+    from advisor.verdict.summary import LABELS
+
+    if not rec.summary:
+        return ""
+    sep = colon(lang)
+    return "".join(f'<p style="font-size: 11pt"><b>{esc(LABELS[line.key].get(lang))}{sep}</b>'
+                   f"{esc(line.text.get(lang))}</p>" for line in rec.summary)
+
+
 def _row(label: str, value: str) -> str:
     return (f'<tr><td width="38%" bgcolor="#eef1f6"><b>{esc(label)}</b></td>'
             f"<td>{value}</td></tr>")
@@ -209,7 +221,8 @@ def summary_html(rec: Recommendation, profile: Profile, lang: str, generated: da
 <p class="muted">{esc(L.RATING_L.get(lang))}</p>
 <p style="font-size: 26pt; font-weight: bold; color: {colour}">{esc(rating)}</p>
 <p style="font-size: 13pt"><b>{esc(L.RECOMMENDED.get(lang))}{colon(lang)}</b>{esc(setup)}</p>
-<p style="font-size: 11pt">{esc(v.headline.get(lang))}</p>
+{in_short(rec, lang)}
+<p style="font-size: 9pt" class="muted">{esc(v.headline.get(lang))}</p>
 </td></tr></table>
 <h3>{esc(keys)}</h3>
 <table class="keys" width="100%" cellspacing="0" cellpadding="4" border="0">{"".join(rows)}</table>

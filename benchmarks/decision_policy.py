@@ -1,0 +1,107 @@
+"""Issue 29: how often the rules' own pick is one a user should not act on, and what the
+decision policy answers instead. Over every example, every repro profile under
+tests/profiles and a fixed sample of random realistic profiles (tests/support/strategies):
+the picks that cannot run while a candidate can, the picks a runnable candidate beats by
+15 % or more on both time and cost per run, and the same counts for the answers after the
+policy (which must be 0). Rerun: ``.venv/bin/python -m benchmarks.decision_policy``."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+from advisor.catalog.profile_check import load_profile
+from advisor.costs import estimate_costs
+from advisor.verdict.decision import beats, candidates, chosen
+from advisor.verdict.recommendation import recommend, recommend_from
+from advisor.verdict.resting import at_verdict, resting_on
+from advisor.verdict.shared_projections import sharing_projections
+
+ROOT = Path(__file__).resolve().parent.parent
+RANDOM = 300
+
+
+def _rules_pick(profile):
+    with sharing_projections():
+        rests = resting_on(profile, None, "en")
+        costs = estimate_costs(rests.profile, rests.projection, lang="en")
+        rec = recommend_from(rests.profile, rests.projection, costs, larger=rests.larger,
+                             applied=rests.applied)
+        return rec.model_copy(update={"setups": at_verdict(rests.options, rec)})
+
+
+def _bad(rec, pool) -> str | None:
+    """'unrunnable' / 'beaten' / None for the answer ``rec`` names among ``pool``."""
+    runnable = [c for c in pool if c.runnable]
+    if not runnable:
+        return None
+    pick = chosen(rec, pool)
+    applied = next((o for o in rec.setups if o.applied), None)
+    if pick is not None and applied is not None:
+        pick = pick.model_copy(update={"kind": applied.kind})
+    if pick is None or not pick.runnable:
+        return "unrunnable"
+    rivals = [c for c in runnable if pick.kind == "method" or c.kind != "method"]
+    return "beaten" if any(beats(c, pick) for c in rivals) else None
+
+
+def _profiles():
+    files = sorted((ROOT / "examples").glob("*.yaml")) + \
+        sorted((ROOT / "tests" / "profiles").rglob("*.yaml"))
+    for f in files:
+        try:
+            yield f.stem, load_profile(f)
+        except Exception:  # noqa: BLE001 - a repro profile of bad input
+            continue
+    from hypothesis import HealthCheck, given, settings
+
+    from tests.support.strategies import realistic_profiles
+    drawn = []
+
+    @settings(max_examples=RANDOM, deadline=None, derandomize=True,
+              suppress_health_check=list(HealthCheck))
+    @given(realistic_profiles())
+    def draw(p):
+        drawn.append(p)
+
+    draw()
+    for i, p in enumerate(drawn):
+        yield f"random-{i}", p
+
+
+def main() -> int:
+    sys.path.insert(0, str(ROOT))
+    counts = {"profiles": 0, "before_unrunnable": 0, "before_beaten": 0,
+              "after_unrunnable": 0, "after_beaten": 0, "moved": 0}
+    moved_names = []
+    start = time.perf_counter()
+    for name, profile in _profiles():
+        before = _rules_pick(profile)
+        after = recommend(profile, lang="en")
+        pool = after.candidates
+        counts["profiles"] += 1
+        b, a = _bad(before, candidates(before, profile)), _bad(after, pool)
+        if b:
+            counts[f"before_{b}"] += 1
+        if a:
+            counts[f"after_{a}"] += 1
+            print(f"  still {a}: {name}: {after.verdict.headline.en[:120]}")
+        if any(t.rule == "policy.best_candidate" for t in after.trace):
+            counts["moved"] += 1
+            if not name.startswith("random"):
+                moved_names.append(f"{name}: {after.summary[0].text.en}")
+    took = time.perf_counter() - start
+    print(f"{counts['profiles']} profiles ({RANDOM} random), {took:.1f} s")
+    print(f"rules' own pick: cannot run while a candidate can: {counts['before_unrunnable']}; "
+          f"beaten by 15 % on time and cost: {counts['before_beaten']}")
+    print(f"answer after the policy: cannot run: {counts['after_unrunnable']}; "
+          f"beaten: {counts['after_beaten']}; moved: {counts['moved']}")
+    print("moved (examples and repro profiles):")
+    for line in moved_names:
+        print(f"  - {line}")
+    return 1 if counts["after_unrunnable"] or counts["after_beaten"] else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
