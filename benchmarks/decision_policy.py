@@ -13,7 +13,7 @@ from pathlib import Path
 
 from advisor.catalog.profile_check import load_profile
 from advisor.costs import estimate_costs
-from advisor.verdict.decision import beats, candidates, chosen
+from advisor.verdict.decision import beats, candidates, chosen, rivals
 from advisor.verdict.recommendation import recommend, recommend_from
 from advisor.verdict.resting import at_verdict, resting_on
 from advisor.verdict.shared_projections import sharing_projections
@@ -42,8 +42,7 @@ def _bad(rec, pool) -> str | None:
         pick = pick.model_copy(update={"kind": applied.kind})
     if pick is None or not pick.runnable:
         return "unrunnable"
-    rivals = [c for c in runnable if pick.kind == "method" or c.kind != "method"]
-    return "beaten" if any(beats(c, pick) for c in rivals) else None
+    return "beaten" if any(beats(c, pick) for c in rivals(pool, pick)) else None
 
 
 def _profiles():

@@ -13,7 +13,6 @@ names it; an option's own verdict measures against one GPU of that option and sa
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from advisor.catalog import Catalog, load_catalog
 from advisor.catalog.price_age import PriceUse, stale_warnings
@@ -21,7 +20,7 @@ from advisor.compare.answers import answers as find_answers
 from advisor.compare.evaluate import Evaluated, evaluate, option_result, verdict_of
 from advisor.compare.options import Context, Option, default_options, setup_option
 from advisor.compare.pareto import Candidate, dominators, front, tie
-from advisor.compare.result import Comparison, OptionResult, PointRef
+from advisor.compare.result import Comparison, OptionResult, Point, PointRef
 from advisor.compare.spec import parse_spec
 from advisor.costs.inputs import choose_currency, choose_market
 from advisor.costs.model import keeps_schedule, meets_deadline, time_value_per_month
@@ -111,27 +110,21 @@ def _labelled(res: OptionResult) -> Text:
     return Text(en=f"{res.label.en} + {res.change.en}", zh=f"{res.label.zh} + {res.change.zh}")
 
 
-def _answerable(results: list[OptionResult]) -> list[tuple[PointRef, Any]]:
+def _answerable(results: list[OptionResult]) -> list[tuple[PointRef, Point]]:
     """The points an answer may name (issue 29: only runs that can happen): the Pareto front
     of the points one set of which does the month's runs; every point that runs when none
     does (the answers then say so)."""
     runs = [(r.id, p) for r in results for p in r.points if p.fits and p.priced]
     keeping = [(rid, p) for rid, p in runs if p.keeps_schedule] or runs
     candidates = [Candidate((rid, p.gpus), p.run_hours, p.cost_per_month) for rid, p in keeping]
-    kept = {c.key for c in front(candidates)}
     order = {r.id: i for i, r in enumerate(results)}
-    out = [(PointRef(option=rid, gpus=p.gpus), p) for rid, p in keeping if (rid, p.gpus) in kept]
-    # exact twins: the option listed first answers for both (as on the front)
-    seen: list[tuple[float, float]] = []
-    unique = []
-    for ref, p in sorted(out, key=lambda e: (e[1].run_hours, order[e[0].option], e[0].gpus)):
-        key = (p.run_hours, p.cost_per_month)
-        if any(abs(a - key[0]) <= 1e-9 * max(a, 1) and abs(b - key[1]) <= 1e-9 * max(b, 1)
-               for a, b in seen):
-            continue
-        seen.append(key)
-        unique.append((ref, p))
-    return unique
+    kept: list[Candidate] = []  # exact twins: the option listed first answers for both
+    for c in sorted(front(candidates), key=lambda c: (order[c.key[0]], c.key[1])):
+        if not any(tie(k, c) for k in kept):
+            kept.append(c)
+    points = {(rid, p.gpus): p for rid, p in keeping}
+    return [(PointRef(option=c.key[0], gpus=c.key[1]), points[c.key])
+            for c in sorted(kept, key=lambda c: (c.hours, c.cost))]
 
 
 def _elsewhere(ev: Evaluated, setup: str | None) -> bool:

@@ -95,8 +95,8 @@ def verdict_of(ev: Evaluated, currency: str | None = None) -> OptionVerdict:
     """What ``recommend(option.profile)`` answers: the rule base's verdict from the same
     projection and costs, after the same decision policy (issue 29). An option whose verdict
     weighs setups beside it (a large model that does not fit its machine, or fits poorly; a
-    starved input pipeline) is recommended in full, as ``recommend`` lists and weighs those setups; any other needs
-    only its own counts, which it has."""
+    starved input pipeline) is recommended in full, as ``recommend`` lists and weighs those
+    setups; any other needs only its own counts, which it has."""
     from advisor.verdict.fits_here import needs_setups
     from advisor.verdict.pipeline_fix import starved
     from advisor.verdict.recommendation import decided, recommend, recommend_from

@@ -52,10 +52,9 @@ class CostInputs:
     tax_rate: float = 0.0  # added to the catalog's hardware prices (not to the user's own)
     bridged: bool = False  # NVLink bridges join the cards in pairs (one bought per pair)
     # Hardware the user already has (sunk: only its electricity counts; a setup buys only the
-    # cards and machines beyond it): ``owned_cards`` of the profile's cards, in
-    # ``owned_machines`` machines like the profile's
+    # cards and machines beyond it): ``owned_cards`` of the profile's cards, in the machines
+    # like the profile's that hold them (``owned_machines``)
     owned_gpus: int = 0
-    owned_machines: int = 0
     uses: list[PriceUse] = field(default_factory=list)  # catalog entries the figures rest on
     _overheads: dict[int, float] = field(default_factory=dict, repr=False)
 
@@ -85,6 +84,10 @@ class CostInputs:
         if not self.fabric_priced:
             return 0.0
         return self.catalog.fabric_cost(machines, self.currency) * (1.0 + self.tax_rate)
+
+    @property
+    def owned_machines(self) -> int:
+        return -(-self.owned_gpus // self.gpus_per_node)
 
     def purchase(self, gpus: int, machines: int, per_machine: int) -> float:
         """What a setup of ``gpus`` cards in ``machines`` machines costs to buy beyond the
@@ -255,7 +258,7 @@ def resolve_inputs(profile: Profile, catalog: Catalog, *, lang: str | None = Non
 
     owned = owned_cards(profile)
     if owned:
-        machines_held = -(-owned // profile.hardware.gpus_per_node)
+        machines_held = -(-owned // profile.hardware.gpus_per_node)  # owned_machines
         notes.append(Text(
             en=f"hardware you own: {owned} card{'s' if owned != 1 else ''} in "
                f"{machines_held} machine{'s' if machines_held != 1 else ''}, sunk (only "
@@ -277,8 +280,7 @@ def resolve_inputs(profile: Profile, catalog: Catalog, *, lang: str | None = Non
         gpus_per_node=profile.hardware.gpus_per_node, deadline_days=eco.deadline_days,
         catalog=catalog, notes=notes, machine_class=machine_class,
         fabric_priced=fabric_priced, market=where.value, tax_rate=tax_rate,
-        bridged=bridged and eco.base_system_price is None, uses=uses, owned_gpus=owned,
-        owned_machines=-(-owned // profile.hardware.gpus_per_node))
+        bridged=bridged and eco.base_system_price is None, uses=uses, owned_gpus=owned)
 
 
 def owned_cards(profile: Profile) -> int:

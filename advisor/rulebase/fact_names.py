@@ -22,6 +22,7 @@ FACT_NAMES: dict[str, Text] = {
     "runs_per_month": T("runs a month", "每月训练次数"),
     "monthly_gpu_hours": T("one-GPU hours of work a month", "每月工作量（单卡小时）"),
     "asked_gpus": T("GPUs the rules asked for", "规则要求的卡数"),
+    "from_gpus": T("GPUs of the pick it replaced", "被替换的原结论的卡数"),
     "keep_up_gpus": T("fewest GPUs that keep up with the schedule", "跟得上训练节奏的最少卡数"),
     "keep_up_monthly_hours": T("training hours a month there", "该卡数下每月训练小时数"),
     "horizon_months": T("planning horizon (months)", "规划期（月）"),

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from advisor.costs.model import keeps_schedule, meets_deadline
 from advisor.files.records import record
-from advisor.profile import Profile, TimeValue
+from advisor.profile import Profile
 from advisor.text.i18n import Text
 from advisor.verdict.result import Candidate, Recommendation, SetupOption, TraceEntry
 
@@ -114,6 +114,12 @@ def beats(a: Candidate, b: Candidate, margin: float = MARGIN) -> bool:
         a.cost_per_run <= (1 - margin) * b.cost_per_run + 1e-9
 
 
+def rivals(pool: list[Candidate], pick: Candidate) -> list[Candidate]:
+    """The runnable candidates that may beat ``pick``: a change of method (what is trained
+    changes) only rivals a pick that changes the method too."""
+    return [c for c in pool if c.runnable and (pick.kind == "method" or c.kind != "method")]
+
+
 def chosen(rec: Recommendation, pool: list[Candidate]) -> Candidate | None:
     """The candidate the recommendation answers with (None: it answers with none)."""
     if not rec.verdict.runnable:
@@ -123,7 +129,7 @@ def chosen(rec: Recommendation, pool: list[Candidate]) -> Candidate | None:
     return next((c for c in pool if c.setup == setup and c.gpus == rec.verdict.gpus), None)
 
 
-def score(c: Candidate, profile: Profile, per_day: float) -> tuple[float, float]:
+def score(c: Candidate, per_day: float) -> tuple[float, float]:
     """What a run costs the user: its money plus its time at what a day saved is worth to
     them (nothing when they said none or nothing); the faster first at equal cost."""
     return ((c.cost_per_run or 0.0) + per_day * c.run_hours / 24.0, c.run_hours)
@@ -147,11 +153,11 @@ class Move:
         return self.to.gpus
 
     def trace_entry(self) -> TraceEntry:
-        facts = {"from_setup": self.from_.setup if self.from_ else "none",
-                 "from_gpus": self.from_.gpus if self.from_ else 0}
+        """The step in the Why list; its message names the setups, moved from and to."""
+        facts = {"from_gpus": self.from_.gpus} if self.from_ is not None else {}
         return TraceEntry(rule=RULE_ID, sources=list(SOURCES),
-                          conclusion={"gpus": self.to.gpus, "setup": self.to.setup},
-                          facts=facts, stage="decide", message=self.reason, decided=["gpus"])
+                          conclusion={"gpus": self.to.gpus}, facts=facts, stage="decide",
+                          message=self.reason, decided=["gpus"])
 
 
 def better(rec: Recommendation, profile: Profile, pool: list[Candidate] | None = None
@@ -167,14 +173,12 @@ def better(rec: Recommendation, profile: Profile, pool: list[Candidate] | None =
         pick = pick.model_copy(update={"label": _at_count(applied.label, pick.gpus)})
     per_day = day_value(rec)
     if pick is None or not pick.runnable:
-        best = min(runnable, key=lambda c: score(c, profile, per_day))
-        return Move(best, pick, _reason_unrunnable(pick, best, profile))
-    if pick.kind != "method":  # what is trained stays: a change of method is no rival
-        runnable = [c for c in runnable if c.kind != "method"]
-    beating = [c for c in runnable if beats(c, pick)]
+        best = min(runnable, key=lambda c: score(c, per_day))
+        return Move(best, pick, _reason_unrunnable(pick, profile))
+    beating = [c for c in rivals(pool, pick) if beats(c, pick)]
     if not beating:
         return None
-    best = min(beating, key=lambda c: score(c, profile, per_day))
+    best = min(beating, key=lambda c: score(c, per_day))
     return Move(best, pick, _reason_beaten(pick, best))
 
 
@@ -192,10 +196,13 @@ def _reason_beaten(pick: Candidate, best: Candidate) -> Text:
            f"单次成本低 {saved_c:.0%}。")
 
 
-def _reason_unrunnable(pick: Candidate | None, best: Candidate, profile: Profile) -> Text:
+CANNOT_RUN_AS_CONFIGURED = Text(en="Chosen because the setup as configured cannot run this job.",
+                                zh="选它是因为按现有配置跑不了这个任务。")
+
+
+def _reason_unrunnable(pick: Candidate | None, profile: Profile) -> Text:
     if pick is None:
-        return Text(en="Chosen because the setup as configured cannot run this job.",
-                    zh="选它是因为按现有配置跑不了这个任务。")
+        return CANNOT_RUN_AS_CONFIGURED
     runs = profile.training.runs_per_month
     if pick.not_runnable == "schedule":
         unit = "run" if runs == 1 else "runs"
@@ -237,11 +244,6 @@ def is_option(move: Move, options: list[SetupOption]) -> SetupOption | None:
     return next((o for o in options if o.id == move.to.setup), None)
 
 
-def time_valued(profile: Profile) -> bool:
-    eco = profile.economics
-    return eco.time_value not in (None, TimeValue.none) and (eco.value_per_day or 0) > 0
-
-
 def moved_rating(rating: str, move: Move) -> str:
     """The rating that goes with a count the policy moved to: several GPUs are required when
     the pick could not keep the schedule or the deadline, and worth it when they beat it (a
@@ -258,14 +260,13 @@ def moved_rating(rating: str, move: Move) -> str:
     return rating
 
 
-def stands(rec: Recommendation, pool: list[Candidate], profile: Profile) -> bool:
+def stands(rec: Recommendation, pool: list[Candidate]) -> bool:
     """Whether ``rec``'s answer may stand against ``pool``: it is one of the candidates, it
     can run, and none that may rival it beats it by the margin on both."""
     pick = chosen(rec, pool)
     if pick is None or not pick.runnable:
         return False
-    rivals = [c for c in pool if c.runnable and (pick.kind == "method" or c.kind != "method")]
-    return not any(beats(c, pick) for c in rivals)
+    return not any(beats(c, pick) for c in rivals(pool, pick))
 
 
 def reason_against(pick: Candidate | None, answer: Candidate, currency: str) -> Text:
@@ -273,8 +274,7 @@ def reason_against(pick: Candidate | None, answer: Candidate, currency: str) -> 
     from advisor.costs.money import money
 
     if pick is None:
-        return Text(en="Chosen because the setup as configured cannot run this job.",
-                    zh="选它是因为按现有配置跑不了这个任务。")
+        return CANNOT_RUN_AS_CONFIGURED
     cost = "—" if pick.cost_per_run is None else money(pick.cost_per_run, currency)
     mine = "—" if answer.cost_per_run is None else money(answer.cost_per_run, currency)
     return Text(

@@ -133,7 +133,7 @@ def _moved(rec: Recommendation, move: Move, rests: Resting, hardware: Any,
     own = recommend_from(profile, projection, costs, hardware=hardware, engine=engine,
                          applied=applied)
     own = own.model_copy(update={"setups": at_verdict(options, own)})
-    if stands(own, pool, rests.profile):
+    if stands(own, pool):
         return _with_reason(own, move, pool)
     moved = recommend_from(profile, projection, costs, hardware=hardware, engine=engine,
                            applied=applied, moved=move)
@@ -148,7 +148,8 @@ def _with_reason(rec: Recommendation, move: Move, pool: list) -> Recommendation:
     reason = move.reason if answer is None else \
         reason_against(move.from_, answer, rec.costs.currency)
     verdict = v.model_copy(update={"headline": joined([v.headline, reason])})
-    step = move.trace_entry().model_copy(update={"decided": [], "message": reason})
+    step = move.trace_entry().model_copy(update={"decided": [], "message": reason,
+                                                  "conclusion": {"gpus": v.gpus}})
     rec = rec.model_copy(update={"verdict": verdict, "trace": [*rec.trace[:1], step,
                                                                *rec.trace[1:]]})
     if rec.summary:

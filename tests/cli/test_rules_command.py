@@ -56,6 +56,18 @@ def test_the_count_guard_step_is_explained_too(capsys):
     assert "[net_value_best] 未知" in capsys.readouterr().out
 
 
+def test_every_policy_step_the_why_list_shows_is_explained(capsys, recs):
+    """Issue 29: the decision policy's step (policy.best_candidate) is in the Why list of
+    moved answers; `rules explain` knows it as it knows the count guard's."""
+    shown = {t.rule for rec in recs.values() for t in rec.trace if t.rule.startswith("policy.")}
+    assert "policy.best_candidate" in shown
+    for rule in shown:
+        for lang, words in (("en", "Not a rule of rules/*.yaml"), ("zh", "这不是 rules/*.yaml")):
+            assert main(["rules", "explain", rule, "--lang", lang]) == 0
+            out = capsys.readouterr().out
+            assert out.startswith(rule) and words in out and "F02" in out
+
+
 def test_rules_explain_in_chinese_has_no_raw_values(capsys) -> None:
     assert main(["--lang", "zh", "rules", "explain", "decision_table.medium_model_training"]) == 0
     out = capsys.readouterr().out

@@ -169,3 +169,15 @@ def test_no_two_x_axis_labels_touch(qtbot, name):
             assert len(boxes) >= 2
             for (_, right, a), (left, _, b) in zip(boxes, boxes[1:], strict=False):
                 assert left - right >= 4, (name, size, a, b, boxes)
+
+
+def test_the_appendix_explains_the_decision_policys_step(recs):
+    """Issue 29: a moved answer's Why list holds policy.best_candidate; the appendix gives
+    its message as it fired and what the step does, as for the count guard."""
+    from ui.report.appendix_section import rule_text
+
+    rec = recs["starved-pipeline-rtx4090"]
+    step = next(t for t in rec.trace if t.rule == "policy.best_candidate")
+    for lang, words in (("en", "decision policy"), ("zh", "决策策略")):
+        message, why = rule_text(step, lang)
+        assert message == step.message.get(lang) and words in why

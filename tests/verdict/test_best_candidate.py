@@ -9,7 +9,7 @@ import os
 
 from hypothesis import HealthCheck, given, settings
 
-from advisor.verdict.decision import MARGIN, beats
+from advisor.verdict.decision import MARGIN, beats, rivals
 from advisor.verdict.recommendation import recommend
 from advisor.verdict.result import Candidate, Recommendation
 from tests.support.strategies import realistic_profiles
@@ -32,9 +32,7 @@ def assert_best_seen(rec: Recommendation) -> None:
         return
     assert answer is not None, rec.verdict.headline.en
     assert answer.runnable, (answer, rec.verdict.headline.en)
-    rivals = runnable if answer.kind == "method" else \
-        [c for c in runnable if c.kind != "method"]
-    beaten = [c for c in rivals if beats(c, answer)]
+    beaten = [c for c in rivals(rec.candidates, answer) if beats(c, answer)]
     assert not beaten, (answer, beaten, rec.verdict.headline.en)
 
 

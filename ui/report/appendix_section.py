@@ -13,7 +13,7 @@ from functools import cache
 from advisor.rulebase import rule_by_id
 from advisor.rulebase.article_facts import article_title, fact_text
 from advisor.rulebase.model import format_text
-from advisor.verdict import count_guard
+from advisor.verdict.policy_steps import policy_step
 from advisor.verdict.result import Recommendation, TraceEntry
 from ui.report import labels as L
 from ui.report.formatting import colon, esc
@@ -29,8 +29,9 @@ def rule_text(entry: TraceEntry, lang: str) -> tuple[str, str]:
     message when its placeholders need facts the trace did not keep. Empty for an unknown
     rule."""
     rule = rule_by_id(entry.rule)
-    if rule is None and entry.rule == count_guard.RULE_ID and entry.message is not None:
-        return entry.message.get(lang), count_guard.EXPLANATION.get(lang)  # the policy's step
+    step = policy_step(entry.rule) if rule is None else None
+    if step is not None and entry.message is not None:  # a policy step, not a rule
+        return entry.message.get(lang), step.explanation.get(lang)
     if entry.message is not None:
         return entry.message.get(lang), rule.why.get(lang) if rule is not None else ""
     if rule is None:

@@ -39,12 +39,14 @@ def register(sub) -> None:
 
 def run(args) -> int:
     from advisor.cli.answer_lines import answer_json, answer_text, the_answer
+    from advisor.verdict.shared_projections import sharing_projections
 
     profile = load_profile(args.profile)
     catalog = load_catalog()
-    result = compare(profile, specs=args.option, setups=args.setup, market=args.market,
-                     currency=args.currency, catalog=catalog)
-    rec = the_answer(profile, args)  # issue 29: compare opens with recommend's answer
+    with sharing_projections():  # the answer asks questions the comparison has answered
+        result = compare(profile, specs=args.option, setups=args.setup, market=args.market,
+                         currency=args.currency, catalog=catalog)
+        rec = the_answer(profile, args)  # issue 29: compare opens with recommend's answer
     if args.format == "json":
         data = result.model_dump(mode="json")
         data["catalog_warnings"] = [w.render(args.lang) for w in catalog.warnings]

@@ -16,7 +16,6 @@ from advisor.rulebase.conditions import AllOf, AnyOf, Cond, Node
 from advisor.rulebase.fact_names import fact_name
 from advisor.rulebase.model import FactRef, Rule
 from advisor.text.i18n import pick
-from advisor.verdict import count_guard
 
 _OP_TEXT = {"eq": "=", "ne": "≠", "lt": "<", "le": "≤", "gt": ">", "ge": "≥",
             "in": ("in", "属于"), "not_in": ("not in", "不属于"), "is_true": ("is true", "为是"),
@@ -106,11 +105,14 @@ def run_list(args) -> int:
 def run_explain(args) -> int:
     lang = args.lang
     rule = rule_by_id(args.rule_id)
-    if rule is None and args.rule_id == count_guard.RULE_ID:  # the policy step the Why list shows
-        print(f"{count_guard.RULE_ID}  (advisor/verdict/count_guard.py)")
-        print(count_guard.EXPLANATION.get(lang))
+    from advisor.verdict.policy_steps import policy_step  # only where a step is explained
+
+    step = policy_step(args.rule_id) if rule is None else None
+    if step is not None:  # a policy step the Why list shows beside the rules
+        print(f"{step.rule}  ({step.path})")
+        print(step.explanation.get(lang))
         print(f"\n{pick(lang, 'article facts:', '文章依据：')}")
-        for fact_id in count_guard.SOURCES:
+        for fact_id in step.sources:
             print(f"  {fact_id}: {fact_text(fact_id, lang)}")
         return 0
     if rule is None:
