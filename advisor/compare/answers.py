@@ -4,7 +4,8 @@ answer): the cheapest setup that meets the deadline, the fastest within the mont
 the best net value when time has a value, and the fastest and the cheapest of all.
 
 Ties go to the other axis (the cheapest of equally fast, the fastest of equally cheap), so an
-answer is never a point another one beats on both."""
+answer is never a point another one beats on both. The fastest is the fastest that pays for
+itself (its time saved worth its extra cost), never the fastest at any price."""
 
 from __future__ import annotations
 
@@ -42,10 +43,8 @@ def answers(front: Sequence[Entry], labels: dict[str, Text], currency: str, *,
                     zh="没有哪个选项能用一套硬件做完每月的训练")
         return [Answer(key="fastest", point=None, why=none),
                 Answer(key="cheapest", point=None, why=none)]
-    fastest = min(front, key=lambda e: (e[1].run_hours, e[1].cost_per_month))
     cheapest = min(front, key=lambda e: (e[1].cost_per_month, e[1].run_hours))
-    out.append(Answer(key="fastest", point=fastest[0], why=_says(
-        fastest, labels, currency, "the fastest of all", "所有选项中最快")))
+    out.append(_fastest(front, labels, currency, valued))
     out.append(Answer(key="cheapest", point=cheapest[0], why=_says(
         cheapest, labels, currency, "the cheapest a month", "每月最便宜")))
     if deadline_days is not None:
@@ -82,6 +81,30 @@ def answers(front: Sequence[Entry], labels: dict[str, Text], currency: str, *,
                                         "time saved less the extra cost)",
                 f"净收益最高（相对{base.zh}，每月 {value}：省下时间的价值减去多花的钱）")))
     return out
+
+
+def _fastest(front: Sequence[Entry], labels: dict[str, Text], currency: str,
+             valued: bool) -> Answer:
+    """The fastest setup worth acting on (issue 29: never a million a month for a run the
+    user values at nothing): the fastest whose time saved pays for its extra cost, when a day
+    saved has a value; with none, no answer (the budget's answer is the fastest within it)."""
+    if not valued:
+        return Answer(key="fastest", point=None, why=Text(
+            en="none: time saved counts as nothing in this profile, so being faster pays for "
+               "nothing (set economics.value_per_day, or economics.monthly_budget for the "
+               "fastest within a budget)",
+            zh="无：此配置中省下的时间不计价值，更快并不划算（设置 economics.value_per_day，"
+               "或设置 economics.monthly_budget 查看预算内最快的配置）"))
+    paying = [e for e in front if (e[1].net_value_per_month or 0.0) >= 0.0
+              and e[1].net_value_per_month is not None]
+    if not paying:
+        return Answer(key="fastest", point=None, why=Text(
+            en="none: no setup faster than the baseline saves time worth its extra cost",
+            zh="无：没有哪个比基准更快的配置，省下的时间值得多花的钱"))
+    best = min(paying, key=lambda e: (e[1].run_hours, e[1].cost_per_month))
+    return Answer(key="fastest", point=best[0], why=_says(
+        best, labels, currency, "the fastest whose time saved pays for its extra cost",
+        "省下时间的价值足以抵消多花的钱的配置中最快的"))
 
 
 def _against(entry: Entry | None, labels: dict[str, Text]) -> Text:

@@ -33,14 +33,35 @@ def _ref(ref: PointRef | None, numbers: dict[str, int], lang: str) -> str:
                 f"[{numbers[ref.option]}] {ref.gpus} 卡")
 
 
-def shown_points(option: OptionResult, every_count: bool = False) -> list[Point]:
-    if every_count or len(option.points) <= 4:
+def round_count(gpus: int, per_machine: int) -> bool:
+    """A count a setup is built at (issue 29: no odd cross-node counts by default): a power of
+    two, or whole machines."""
+    return gpus & (gpus - 1) == 0 or gpus % max(per_machine, 1) == 0
+
+
+def answered_counts(result: Comparison, option: OptionResult) -> frozenset[int]:
+    """The counts of ``option`` that answer one of the comparison's questions."""
+    return frozenset(a.point.gpus for a in result.answers
+                     if a.point is not None and a.point.option == option.id)
+
+
+def shown_points(option: OptionResult, every_count: bool = False,
+                 answers: frozenset[int] = frozenset()) -> list[Point]:
+    """The handful of counts worth a row (issue 29): the option's verdict, the counts that
+    answer a question (``answers``), and the smallest and largest of its counts on the front
+    that a setup is built at; an option with none of those shows its verdict's count alone, or
+    its first. ``every_count``: every count."""
+    if every_count:
         return option.points
-    keep = {option.points[0].gpus, option.points[-1].gpus}
-    keep |= {p.gpus for p in option.points if p.on_front}
-    if option.verdict is not None:
-        keep.add(option.verdict.gpus)
-    return [p for p in option.points if p.gpus in keep]
+    verdict = option.verdict.gpus if option.verdict is not None else None
+    front = [p.gpus for p in option.points
+             if p.on_front and round_count(p.gpus, option.gpus_per_node)]
+    keep = {g for g in (verdict, *answers) if g is not None}
+    if front:
+        keep |= {front[0], front[-1]}
+    shown = [p for p in option.points if p.gpus in keep]
+    built = [p for p in option.points if round_count(p.gpus, option.gpus_per_node)]
+    return shown or built[:1] or option.points[:1]
 
 
 def _status(p: Point, numbers: dict[str, int], lang: str) -> str:
@@ -76,7 +97,7 @@ def rows(result: Comparison, lang: str, every_count: bool = False) -> list[list[
     out = [head]
     for option in result.options:
         first = True
-        for p in shown_points(option, every_count):
+        for p in shown_points(option, every_count, answered_counts(result, option)):
             fits = p.fits
             out.append([
                 f"[{numbers[option.id]}]" if first else "",

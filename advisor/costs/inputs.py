@@ -55,6 +55,7 @@ class CostInputs:
     # cards and machines beyond it): ``owned_cards`` of the profile's cards, in the machines
     # like the profile's that hold them (``owned_machines``)
     owned_gpus: int = 0
+    owned_per_machine: int | None = None  # cards in each owned machine (None: gpus_per_node)
     uses: list[PriceUse] = field(default_factory=list)  # catalog entries the figures rest on
     _overheads: dict[int, float] = field(default_factory=dict, repr=False)
 
@@ -87,7 +88,13 @@ class CostInputs:
 
     @property
     def owned_machines(self) -> int:
-        return -(-self.owned_gpus // self.gpus_per_node)
+        return -(-self.owned_gpus // (self.owned_per_machine or self.gpus_per_node))
+
+    def owned_machines_for(self, per_machine: int) -> int:
+        """The owned machines a setup of ``per_machine`` cards a machine can use: none when
+        they hold fewer cards than it puts in one."""
+        held = self.owned_per_machine or self.gpus_per_node
+        return self.owned_machines if per_machine <= held else 0
 
     def purchase(self, gpus: int, machines: int, per_machine: int) -> float:
         """What a setup of ``gpus`` cards in ``machines`` machines costs to buy beyond the
@@ -95,11 +102,12 @@ class CostInputs:
         network that are new. Without a card price the cards are left out (own_priced
         False), the machines are not."""
         new_cards = max(0, gpus - self.owned_gpus)
-        new_machines = max(0, machines - self.owned_machines)
+        owned_machines = self.owned_machines_for(per_machine)
+        new_machines = max(0, machines - owned_machines)
         fabric = 0.0
         if new_machines:
             fabric = self.fabric_cost(machines) - (
-                self.fabric_cost(self.owned_machines) if self.owned_machines > 1 else 0.0)
+                self.fabric_cost(owned_machines) if owned_machines > 1 else 0.0)
         return new_cards * (self.gpu_price or 0.0) + \
             new_machines * self.machine_overhead(per_machine) + max(0.0, fabric)
 
@@ -256,9 +264,19 @@ def resolve_inputs(profile: Profile, catalog: Catalog, *, lang: str | None = Non
         row = catalog.machine_overhead_row(profile.hardware.gpus_per_node, machine_class)
         uses.append(PriceUse(Text(en="machine price", zh="整机价格"), row.id, row.as_of))
 
-    owned = owned_cards(profile)
+    owned = owned_cards(profile, card_priced=gpu_price is not None)
+    held = eco.owned_per_machine or profile.hardware.gpus_per_node
+    if held < profile.hardware.gpus_per_node:
+        notes.append(Text(
+            en=f"your machine holds {held} GPU{'s' if held != 1 else ''}: the counts above it "
+               f"are for a machine with up to {profile.hardware.gpus_per_node} of the same "
+               "cards, bought beyond the cards you have (set hardware.gpus_per_node to weigh "
+               "another size)",
+            zh=f"你的机器装 {held} 张卡：多于此数的卡数按一台最多装 "
+               f"{profile.hardware.gpus_per_node} 张同款卡的新机器计算，只买超出现有的卡"
+               "（要换个规模请设置 hardware.gpus_per_node）"))
     if owned:
-        machines_held = -(-owned // profile.hardware.gpus_per_node)  # owned_machines
+        machines_held = -(-owned // held)  # owned_machines
         notes.append(Text(
             en=f"hardware you own: {owned} card{'s' if owned != 1 else ''} in "
                f"{machines_held} machine{'s' if machines_held != 1 else ''}, sunk (only "
@@ -280,17 +298,22 @@ def resolve_inputs(profile: Profile, catalog: Catalog, *, lang: str | None = Non
         gpus_per_node=profile.hardware.gpus_per_node, deadline_days=eco.deadline_days,
         catalog=catalog, notes=notes, machine_class=machine_class,
         fabric_priced=fabric_priced, market=where.value, tax_rate=tax_rate,
-        bridged=bridged and eco.base_system_price is None, uses=uses, owned_gpus=owned)
+        bridged=bridged and eco.base_system_price is None, uses=uses, owned_gpus=owned,
+        owned_per_machine=eco.owned_per_machine)
 
 
-def owned_cards(profile: Profile) -> int:
+def owned_cards(profile: Profile, card_priced: bool = True) -> int:
     """The profile's cards the user already has: ``economics.owned_gpus`` when given, else
     all of them when one card costs 0 (the field's long-standing meaning: cards already
-    owned), else none."""
+    owned) or when own hardware is costed with no price for the card at all
+    (``card_priced`` False: neither the profile nor the catalog prices it, so nothing in the
+    profile is a purchase, and the machine around the cards is not one either), else none."""
     eco = profile.economics
     if eco.owned_gpus is not None:
         return eco.owned_gpus
-    return profile.hardware.total_gpus if eco.gpu_price == 0 else 0
+    if eco.gpu_price == 0 or (not card_priced and eco.mode.value == "own"):
+        return profile.hardware.total_gpus
+    return 0
 
 
 def _tax(given: float | None, market: Market, catalog: Catalog,

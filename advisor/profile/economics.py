@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pydantic import model_validator
+from pydantic import PrivateAttr, model_validator
 from pydantic_core import PydanticCustomError
 
 from advisor.profile.enums import Currency, EconomicsMode, Market, TimeValue
@@ -107,6 +107,21 @@ class EconomicsSpec(StrictSection):
         "Done multi-GPU before", "以前做过多卡迁移",
         "Has the team already moved a job to multi-GPU (data loader, learning rate, NCCL)?",
         "团队是否已有把任务迁移到多卡的经验（数据加载、学习率、NCCL）？", default=False)
+
+    # The cards of each machine the user owns, where the profile's machines are larger than
+    # theirs (``advisor.verdict.more_cards``: a one-GPU machine weighed as a larger one); None:
+    # the profile's own machines
+    _owned_per_machine: int | None = PrivateAttr(default=None)
+
+    @property
+    def owned_per_machine(self) -> int | None:
+        return self._owned_per_machine
+
+    def owning_machines_of(self, gpus: int) -> EconomicsSpec:
+        """A copy whose owned cards sit in machines of ``gpus`` cards."""
+        out = self.model_copy()
+        out._owned_per_machine = gpus
+        return out
 
     @model_validator(mode="after")
     def _day_value_given(self) -> EconomicsSpec:

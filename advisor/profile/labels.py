@@ -130,6 +130,7 @@ FRAMEWORK = {
     "ddp": Text(en="PyTorch DDP", zh="PyTorch DDP"),
     "fsdp": Text(en="PyTorch FSDP", zh="PyTorch FSDP"),
     "deepspeed": Text(en="DeepSpeed", zh="DeepSpeed"),
+    "megatron": Text(en="Megatron-LM", zh="Megatron-LM"),
     "horovod": Text(en="Horovod", zh="Horovod"),
     "torchrec": Text(en="TorchRec (or HugeCTR)", zh="TorchRec（或 HugeCTR）"),
     "none": Text(en="no framework (one GPU)", zh="无需框架（单卡）"),

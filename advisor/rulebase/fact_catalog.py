@@ -92,6 +92,9 @@ FACTS: dict[str, FactSpec] = {
     # one pass over the data or less (LLM pre-training, most fine-tuning): warm-up in steps
     "single_pass_run": _B,
     "fine_tuning": _B,
+    "pretrains_llm": _B,
+    "reads_tokenised_data": _B,
+    "nominal_batch_framework": _B,
     # the verdict rests on a setup change (advisor.verdict.fits_here): none, a setting of the
     # same training, or a change of method (LoRA / QLoRA instead of full fine-tuning)
     "setup_change": _s("none", "setting", "method", "rent", "more_machines", "pipeline"),
@@ -160,6 +163,8 @@ FACTS: dict[str, FactSpec] = {
     # the costs (F02, F09-F12, F31)
     "best_value_gpus": _n("int", 1, 100_000),
     "deadline_gpus": _n("int", 1, 100_000, optional=True),
+    "deadline_gpus_for_time": _n("int", 1, 100_000, optional=True),
+    "deadline_gpus_for_memory": _n("int", 1, 100_000, optional=True),
     # a month, at best_value_gpus, vs one GPU; unknown (absent) when renting is the mode and no
     # cloud price is known: the figures would hold only the one-off move, not a price
     "net_value_best": _n("float", -1e12, 1e12, optional=True),
@@ -191,6 +196,7 @@ FACTS: dict[str, FactSpec] = {
     "verdict_projected_parallelism": _s(*PARALLELISMS, stage="verdict"),
     "verdict_bottleneck": _s(*BOTTLENECKS, stage="verdict"),
     "verdict_fits": _VB,
+    "verdict_interleaved": _VB,
     "verdict_not_best_value": _VB,
     "verdict_monthly_hours": _n("float", 0, 1_000_000, stage="verdict"),
     "verdict_hours_over_breakeven": _n("float", 0, 1e6, optional=True, stage="verdict"),

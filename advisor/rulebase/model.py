@@ -13,7 +13,7 @@ from advisor.rulebase.conditions import Node, guaranteed_facts, leaves
 from advisor.rulebase.fact_catalog import FACTS, PARALLELISMS, RATINGS, Scalar
 from advisor.text.i18n import Text
 
-FRAMEWORKS = ("ddp", "fsdp", "deepspeed", "horovod", "torchrec", "none")
+FRAMEWORKS = ("ddp", "fsdp", "deepspeed", "megatron", "horovod", "torchrec", "none")
 DEPLOYMENTS = ("own", "cloud", "either")
 SEVERITIES = ("info", "warning", "critical")
 SEVERITY_RANK = {s: i for i, s in enumerate(SEVERITIES)}

@@ -48,6 +48,8 @@ class Projection(BaseModel):
     tensor_parallel: list[int] = Field(default_factory=empty_list)
     pipeline_parallel: list[int] = Field(default_factory=empty_list)
     data_parallel: list[int] = Field(default_factory=empty_list)
+    # model chunks per GPU of an interleaved pipeline schedule (Megatron-LM), 1: none
+    pipeline_interleave: list[int] = Field(default_factory=empty_list)
     # GPU memory one may fill (the rest is kept free for fragmentation and the allocator) and
     # what is left of it at each count (negative: does not fit)
     usable_memory_gb: float | None = None

@@ -172,6 +172,13 @@ def base_facts(profile: Profile, projection: Projection, costs: CostReport,
         "optimizer_family": optimizer_family(profile),
         "single_pass_run": single_pass(profile),
         "fine_tuning": profile.fine_tunes,
+        # a language model trained from scratch sets its learning rate for the global batch
+        # it is designed for; its data is tokenised once and read memory-mapped
+        "pretrains_llm": profile.task == Task.llm and not profile.fine_tunes,
+        "reads_tokenised_data": profile.task == Task.llm,
+        # Ultralytics (YOLO) accumulates up to its nominal batch of 64 and scales the weight
+        # decay with the batch: its learning rate needs no change when GPUs are added
+        "nominal_batch_framework": nominal_batch_framework(profile),
         "setup_change": setup_change,
         "input_pipeline": tr.input_pipeline.value,
         "user_parallelism": user_par,
@@ -212,6 +219,9 @@ def base_facts(profile: Profile, projection: Projection, costs: CostReport,
         "value_per_day": ec.value_per_day,
         "deadline_days": ec.deadline_days,
         "deadline_gpus": costs.deadline_gpus,
+        # the deadline's count, by what rules out one GPU: its time, or its memory
+        "deadline_gpus_for_time": costs.deadline_gpus if projection.single_gpu_fits else None,
+        "deadline_gpus_for_memory": None if projection.single_gpu_fits else costs.deadline_gpus,
         "breakeven_months": costs.buy_vs_rent.breakeven_months,
         "breakeven_hours_per_month": costs.buy_vs_rent.breakeven_hours_per_month,
     }
@@ -278,6 +288,17 @@ def data_parallel_degree(parallelism: str, gpus: int, gpus_per_node: int) -> int
     return gpus
 
 
+NOMINAL_BATCH_NAMES = ("yolo", "ultralytics", "rt-detr", "rtdetr")
+
+
+def nominal_batch_framework(profile: Profile) -> bool:
+    """The model's name says Ultralytics (YOLOv5/v8/11, RT-DETR in Ultralytics): its trainer
+    takes the total batch, accumulates gradients up to a nominal batch of 64 (``nbs``) and
+    scales the weight decay with the batch, so the learning rate stays as configured."""
+    name = profile.model.name.lower()
+    return profile.task != Task.llm and any(k in name for k in NOMINAL_BATCH_NAMES)
+
+
 def single_pass(profile: Profile) -> bool:
     """One pass over the data or less: epochs at most one, or tokens planned without epochs
     (a warm-up counted in epochs would outlast such a run)."""
@@ -338,6 +359,9 @@ def verdict_facts(base: Mapping[str, Scalar], profile: Profile, projection: Proj
         * profile.training.batch_per_gpu
         * profile.training.gradient_accumulation_steps,  # accumulation multiplies it too (F14)
         "verdict_data_parallel": dp,
+        # an interleaved pipeline schedule is Megatron-LM's (virtual pipeline stages)
+        "verdict_interleaved": bool(projection.pipeline_interleave
+                                    and projection.pipeline_interleave[i] > 1),
         "verdict_lr_factor": lr_factor(str(base["optimizer_family"]), dp),
         "verdict_workers_low": 2 * gpus,
         "verdict_workers_high": 4 * gpus,

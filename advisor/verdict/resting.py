@@ -11,6 +11,7 @@ from advisor.profile import Profile
 from advisor.scaling.result import Projection
 from advisor.verdict.beyond import NOTHING, Beyond, considered, extended
 from advisor.verdict.fits_here import Setups, needs_setups, setups_that_fit
+from advisor.verdict.more_cards import wider_machine
 from advisor.verdict.pipeline_fix import pipeline_fixed
 from advisor.verdict.projection_for import projection_for
 from advisor.verdict.result import Recommendation, SetupOption
@@ -61,6 +62,8 @@ def resting_on(profile: Profile, counts: list[int] | None = None,
     setups (``listed`` False: ``options`` holds only the change applied, if any, and the
     machines the profile as given would need are not searched when a change is applied)."""
     if listed:
+        if counts is None:  # a one-GPU machine weighed against more of its cards
+            profile = wider_machine(profile) or profile
         projection, larger = considered(profile, counts)
         setups = setups_that_fit(profile, projection, larger, lang, pricing)
         fixed = pipeline_fixed(profile, projection, lang, pricing)  # F28: the loader first

@@ -20,7 +20,7 @@ class Verdict(BaseModel):
     gpus: int
     nodes: int
     parallelism: Literal["data", "zero", "fsdp", "tensor", "pipeline", "hybrid"]
-    framework: Literal["ddp", "fsdp", "deepspeed", "horovod", "torchrec", "none"]
+    framework: Literal["ddp", "fsdp", "deepspeed", "megatron", "horovod", "torchrec", "none"]
     deployment: Literal["own", "cloud", "either"]
     headline: Text
     # Additive: False when the model fits on no GPU count of this hardware, nor on many more of

@@ -78,6 +78,10 @@ def _cost(rec: Recommendation) -> Text:
     run, month = money(co.cost_per_run[k], co.currency), money(co.cost_per_month[k], co.currency)
     side = co.deployment[k] if co.deployment and k < len(co.deployment) else co.mode
     how = Text(en="owned", zh="自建") if side == "own" else Text(en="rented", zh="租用")
+    bought = co.capex[k] if side == "own" and k < len(co.capex) else 0.0
+    if bought > 0:  # what is bought beyond what the user owns (issue 29: owned is sunk)
+        spent = money(bought, co.currency)
+        how = Text(en=f"own, buying {spent} of hardware", zh=f"自建，需购置 {spent} 的硬件")
     return Text(en=f"{hours_en} a run on {on_en} ({how.en}); {run} a run, {month} a month",
                 zh=f"{on_zh}（{how.zh}）每次 {hours_zh}；每次 {run}，每月 {month}")
 

@@ -1228,7 +1228,7 @@ The application keeps running. The details were written to the log file:
         <translation>显卡与互联</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="90"/>
+        <location filename="../../ui/wizard/page_fields.py" line="91"/>
         <source>Virtualisation and cooling</source>
         <translation>虚拟化与散热</translation>
     </message>
@@ -1238,27 +1238,27 @@ The application keeps running. The details were written to the log file:
         <translation>自建还是租用，以及价格</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="93"/>
+        <location filename="../../ui/wizard/page_fields.py" line="94"/>
         <source>Input pipeline</source>
         <translation>数据加载管线</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="94"/>
+        <location filename="../../ui/wizard/page_fields.py" line="95"/>
         <source>How the data reaches the GPUs. With single-threaded reading, four GPUs mostly wait (F28); the data loader usually needs 2–4 workers per GPU (F13).</source>
         <translation>数据如何送到显卡。单线程读盘时，4张卡大部分时间都在饿等数据（F28）；DataLoader 的 num_workers 通常要按卡数乘以2到4倍（F13）。</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="97"/>
+        <location filename="../../ui/wizard/page_fields.py" line="98"/>
         <source>Data loading</source>
         <translation>数据加载</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="102"/>
+        <location filename="../../ui/wizard/page_fields.py" line="103"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="104"/>
+        <location filename="../../ui/wizard/page_fields.py" line="105"/>
         <source>Check a measured run</source>
         <translation>诊断实测结果</translation>
     </message>
@@ -1273,7 +1273,7 @@ The application keeps running. The details were written to the log file:
         <translation>自定义显卡</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="103"/>
+        <location filename="../../ui/wizard/page_fields.py" line="104"/>
         <source>Compare setups</source>
         <translation>配置对比</translation>
     </message>
@@ -1722,67 +1722,72 @@ The application keeps running. The details were written to the log file:
         <translation>DeepSpeed</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="37"/>
+        <location filename="../../ui/results/verdict_card.py" line="38"/>
         <source>Horovod</source>
         <translation>Horovod</translation>
     </message>
     <message>
         <location filename="../../ui/results/verdict_card.py" line="38"/>
+        <source>Megatron-LM</source>
+        <translation>Megatron-LM</translation>
+    </message>
+    <message>
+        <location filename="../../ui/results/verdict_card.py" line="39"/>
         <source>TorchRec (or HugeCTR)</source>
         <translation>TorchRec（或 HugeCTR）</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="39"/>
+        <location filename="../../ui/results/verdict_card.py" line="40"/>
         <source>None needed (one GPU)</source>
         <translation>无需（单卡）</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="43"/>
+        <location filename="../../ui/results/verdict_card.py" line="44"/>
         <source>Own hardware</source>
         <translation>自建（自有硬件）</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="43"/>
+        <location filename="../../ui/results/verdict_card.py" line="44"/>
         <source>Cloud rental</source>
         <translation>云实例租用</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="44"/>
+        <location filename="../../ui/results/verdict_card.py" line="45"/>
         <source>Own or cloud</source>
         <translation>自建或租用皆可</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="48"/>
+        <location filename="../../ui/results/verdict_card.py" line="49"/>
         <source>1 GPU</source>
         <translation>单卡</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="48"/>
+        <location filename="../../ui/results/verdict_card.py" line="49"/>
         <source>%1 GPUs</source>
         <translation>%1卡</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="53"/>
+        <location filename="../../ui/results/verdict_card.py" line="54"/>
         <source>1 machine</source>
         <translation>单机</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="53"/>
+        <location filename="../../ui/results/verdict_card.py" line="54"/>
         <source>%1 machines</source>
         <translation>%1台机器</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="237"/>
+        <location filename="../../ui/results/verdict_card.py" line="238"/>
         <source>%1 days</source>
         <translation>%1 天</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="239"/>
+        <location filename="../../ui/results/verdict_card.py" line="240"/>
         <source>%1 h</source>
         <translation>%1 小时</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="240"/>
+        <location filename="../../ui/results/verdict_card.py" line="241"/>
         <source>%1 min</source>
         <translation>%1 分钟</translation>
     </message>
@@ -1790,83 +1795,83 @@ The application keeps running. The details were written to the log file:
 <context>
     <name>VerdictCard</name>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="120"/>
+        <location filename="../../ui/results/verdict_card.py" line="121"/>
         <source>GPUs</source>
         <translation>卡数</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="120"/>
+        <location filename="../../ui/results/verdict_card.py" line="121"/>
         <source>Parallelism</source>
         <translation>并行方式</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="121"/>
+        <location filename="../../ui/results/verdict_card.py" line="122"/>
         <source>Framework</source>
         <translation>框架</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="121"/>
+        <location filename="../../ui/results/verdict_card.py" line="122"/>
         <source>Deployment</source>
         <translation>部署</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="122"/>
+        <location filename="../../ui/results/verdict_card.py" line="123"/>
         <source>Speed-up at that count</source>
         <translation>该卡数的加速比</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="123"/>
+        <location filename="../../ui/results/verdict_card.py" line="124"/>
         <source>One run: one GPU → that count</source>
         <translation>单次训练：单卡 → 该卡数</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="124"/>
+        <location filename="../../ui/results/verdict_card.py" line="125"/>
         <source>Cost per month</source>
         <translation>每月费用</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="124"/>
-        <location filename="../../ui/results/verdict_card.py" line="167"/>
+        <location filename="../../ui/results/verdict_card.py" line="125"/>
+        <location filename="../../ui/results/verdict_card.py" line="168"/>
         <source>Best value</source>
         <translation>性价比最高</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="127"/>
+        <location filename="../../ui/results/verdict_card.py" line="128"/>
         <source>Export PDF…</source>
         <translation>导出 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="134"/>
+        <location filename="../../ui/results/verdict_card.py" line="135"/>
         <source>Computing…</source>
         <translation>计算中…</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="143"/>
+        <location filename="../../ui/results/verdict_card.py" line="144"/>
         <source>No results</source>
         <translation>没有结果</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="173"/>
+        <location filename="../../ui/results/verdict_card.py" line="174"/>
         <source>Cannot run on this hardware</source>
         <translation>在这套硬件上无法运行</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="203"/>
+        <location filename="../../ui/results/verdict_card.py" line="204"/>
         <source>No purchase price is known for this GPU: the own-hardware costs leave out the cards. Enter the price of one GPU on the hardware page.</source>
         <translation>目录中没有该显卡的购买价格：自建成本未计入显卡本身。请在“硬件与部署”页填写单卡价格。</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="207"/>
+        <location filename="../../ui/results/verdict_card.py" line="208"/>
         <source>No cloud offer is known for this GPU: cloud costs are not shown.</source>
         <translation>目录中没有该显卡的云上报价：不显示云上成本。</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="128"/>
+        <location filename="../../ui/results/verdict_card.py" line="129"/>
         <source>Say what a day saved is worth…</source>
         <translation>说明省下一天值多少…</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="168"/>
+        <location filename="../../ui/results/verdict_card.py" line="169"/>
         <source>Cheapest, time not valued</source>
         <translation>最省钱（未给时间定价）</translation>
     </message>

@@ -35,7 +35,8 @@ def test_explain_in_chinese_comes_from_the_yaml(capsys):
     assert "数据加载方式 [input_pipeline] = 喂不饱 (starved)" in out
     assert main(["rules", "explain", "economics.deadline_needs_more_gpus", "--lang", "zh"]) == 0
     out = capsys.readouterr().out
-    assert "{赶上截止时间的最少卡数}" in out and "{deadline_gpus}" not in out.split("\n", 2)[2]
+    assert "{单卡放得下时赶上截止时间的最少卡数}" in out
+    assert "{deadline_gpus_for_time}" not in out.split("\n", 2)[2]
 
 
 def test_explain_unknown_rule_exits_2(capsys):

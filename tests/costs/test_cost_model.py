@@ -108,10 +108,19 @@ def test_missing_prices_degrade_compare_and_leave_the_unknown_side_out():
     assert mine.mode == "own" and not mine.own_priced and "gpu_price" not in mine.priced_with
     assert any("economics.gpu_price" in t.en and "economics.gpu_price" in t.zh
                for t in mine.assumption_texts)
-    tax = 1 + mine.priced_with["tax_rate"]
+    # issue 29: own hardware costed without a card price is the user's own: nothing bought
+    # within the machine the profile describes
+    total = own.hardware.total_gpus
+    assert all(capex == 0 for n, capex in zip(mine.gpus, mine.capex, strict=True)
+               if n <= total)
+    to_buy = own.model_copy(deep=True)
+    to_buy.economics.owned_gpus = 0  # said to be bought: the machine only, no card
+    bought = estimate_costs(to_buy, projection(10), lang="en")
+    tax = 1 + bought.priced_with["tax_rate"]
     catalog = load_catalog()
-    for n, capex in zip(mine.gpus, mine.capex, strict=True):  # the machine only, no card
-        assert capex == pytest.approx(catalog.machine_overhead(n, "USD") * tax)
+    for n, capex in zip(bought.gpus, bought.capex, strict=True):
+        if n <= total:
+            assert capex == pytest.approx(catalog.machine_overhead(n, "USD") * tax)
     nothing = Profile.model_validate({"training": {"single_gpu_hours": 10},
                                       "hardware": {"gpu": custom}})
     blind = estimate_costs(nothing, projection(10), lang="en")

@@ -91,19 +91,37 @@ def test_a_count_beyond_the_projection_uses_the_verdicts_split():
     assert data_parallel_replicas(beyond, profile) == _rule_factor(rec)
 
 
+def _fine_tuned() -> tuple[Recommendation, Profile]:
+    """The Llama profile fine-tuning a pretrained model: a pre-training run sets its rate for
+    its designed global batch instead (migration.learning_rate_advice_pretraining)."""
+    from tests.support.verdict import rules_pick
+
+    _, profile = llama()
+    training = profile.training.model_copy(update={"fine_tuning": True})
+    return rules_pick(profile.model_copy(update={"training": training}))
+
+
+def test_a_pre_training_run_is_told_its_recipe_sets_the_rate():
+    rec, _ = llama()
+    advice = next(a for a in rec.advice if a.id == "learning_rate")
+    assert advice.text.en.startswith("Learning rate (pre-training)")
+    assert not any("at most" in p.title.en for p in rec.pitfalls if p.id == "lr_scaling")
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_pdf_names_one_factor(tmp_path, lang):
     from ui.report import export_pdf
 
-    rec, profile = llama()
+    rec, profile = _fine_tuned()
     path = export_pdf(rec, profile, tmp_path / f"{lang}.pdf", lang, generated=WHEN)
     text = "".join("".join((page.extract_text() or "").split())
                    for page in pypdf.PdfReader(path).pages)
-    if lang == "en":  # Adam-family: "at most 1.4" (the square root of the 2 replicas)
+    if lang == "en":  # Adam-family: "at most 1.7" (the square root of the 3 replicas)
         factors = set(re.findall(r"atmost(\d+(?:\.\d+)?)", text))
     else:
         factors = set(re.findall(r"最多(?:放大|乘以)(\d+(?:\.\d+)?)", text))
-    assert factors == {"1.4"}, factors
+    expected = f"{(_rule_factor(rec)) ** 0.5:.2g}"  # the square root of the replicas
+    assert factors == {expected}, factors
 
 
 def test_a_global_batch_the_profile_keeps_scales_no_learning_rate():

@@ -41,6 +41,12 @@ def test_walk_example_to_results(qtbot, example):
     card = window.results_page.card
     assert card.rating_label.text() == rating_text(expected.verdict.rating)
     assert card.headline_label.text() == expected.verdict.headline.en
+    # issue 29: the card opens with the answer's five lines (cost, main risk, next step below
+    # the headline), the same as `gpu-advisor recommend` prints
+    shown_lines = card.summary_label.accessibleName()
+    for line in expected.summary:
+        if line.key in ("cost", "risk", "next"):
+            assert line.text.en in shown_lines, line.key
     assert card.values["gpus"].text().startswith(gpus_text(expected.verdict.gpus))
     items = window.results_page.speedup.advisor_items
     pr = expected.projection

@@ -113,7 +113,7 @@ def test_shuffling_rule_order_changes_nothing():
         {"single_gpu_hours": 5, "runs_per_month": 76, "net_value_best": -1,
          "time_value": "unsaid"},
         {"task": "gan", "alternating_training": True, "fits_one_gpu": False, "min_gpus_fit": 4},
-        {"single_gpu_hours": 400, "time_value": "deadline", "deadline_gpus": 16,
+        {"single_gpu_hours": 400, "time_value": "deadline", "deadline_gpus": 16, "deadline_gpus_for_time": 16,
          "economics_mode": "own", "verdict_gpus": 16, "verdict_nodes": 2},
     )]
     reference = [_outcome(default_engine(), f) for f in fact_sets]
@@ -126,7 +126,9 @@ def test_shuffling_rule_order_changes_nothing():
 
 def test_shuffled_firings_decide_the_same():
     fired = default_engine().evaluate(apply_changes(BASE, {"time_value": "deadline",
-                                                           "deadline_gpus": 2}), "decide")
+                                                           "deadline_gpus": 2,
+                                                           "deadline_gpus_for_time": 2}),
+                                     "decide")
     reference = decide(fired)
     rng = random.Random(3)
     for _ in range(10):
@@ -189,7 +191,7 @@ def test_gpus_that_add_nothing_are_cut():
 def test_at_least_beats_at_most():
     changes = {**MEDIUM_ROW, "net_value_best": -1,
                "more_gpus_add_nothing": True, "useful_gpus": 3, "useful_speedup": 1.5,
-               "time_value": "deadline", "deadline_gpus": 4}
+               "time_value": "deadline", "deadline_gpus": 4, "deadline_gpus_for_time": 4}
     assert count(changes)[1] == 4
 
 

@@ -29,11 +29,11 @@ EXAMPLES = int(os.environ.get("PROP_EXAMPLES", "40"))  # PROP_EXAMPLES=1500: a w
 # say is not about the money: the job cannot run on fewer (the memory wall's vetoes, F24), or
 # must finish by a date (F12); the article's table only while the value of a day is not said
 # (and then says so)
-DEADLINE = "economics.deadline_needs_more_gpus"
+DEADLINE = {"economics.deadline_needs_more_gpus", "economics.deadline_gpus_that_hold_the_model"}
 
 
 def _not_about_the_money(entry) -> bool:
-    return entry.conclusion.get("veto") == "memory_wall" or entry.rule == DEADLINE
+    return entry.conclusion.get("veto") == "memory_wall" or entry.rule in DEADLINE
 
 
 def _first_sentence(text: str) -> str:

@@ -7,7 +7,7 @@ from typing import Any
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP
 
-from advisor.compare.text import shown_points
+from advisor.compare.text import answered_counts, shown_points
 from advisor.costs.money import money
 from ui.app.translation import tr_lang
 
@@ -63,7 +63,7 @@ def table_rows(result: Any, lang: str) -> list[tuple[tuple[str, int], list[str],
     out = []
     cur = result.currency
     for number, option in enumerate(result.options, start=1):
-        for p in shown_points(option):
+        for p in shown_points(option, answers=answered_counts(result, option)):
             ok = p.fits and p.priced
             band = f"{p.speedup:.2f}× ({p.speedup_low:.2f}–{p.speedup_high:.2f})" if p.fits \
                 else NA

@@ -57,6 +57,7 @@ FRAMEWORK = {
     "ddp": T("PyTorch DDP", "PyTorch DDP"),
     "fsdp": T("PyTorch FSDP", "PyTorch FSDP"),
     "deepspeed": T("DeepSpeed", "DeepSpeed"),
+    "megatron": T("Megatron-LM", "Megatron-LM"),
     "horovod": T("Horovod", "Horovod"),
     "torchrec": T("TorchRec (or HugeCTR)", "TorchRec（或 HugeCTR）"),
     "none": T("none needed (one GPU)", "无需（单卡）"),

@@ -3,12 +3,14 @@ where to run, the headline, and the few numbers behind it."""
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import QFrame, QGridLayout, QHBoxLayout, QLabel, QPushButton, QVBoxLayout
 
 from advisor.text.durations import DAYS, HOURS, shared_unit, unit_for
+from advisor.verdict.summary import LABELS
 
 # F17's four ratings, in the article's words (the .ts file holds 不划算 … 必须上多卡).
 RATING_COLORS = {"not_worth_it": "#8a8a8a", "optional": "#c98a00", "worth_it": "#2e8b3e",
@@ -34,7 +36,8 @@ def parallelism_text(value: str) -> str:
 
 def framework_text(value: str) -> str:
     return {"ddp": QCoreApplication.translate("Verdict", "PyTorch DDP"), "fsdp": QCoreApplication.translate("Verdict", "PyTorch FSDP"),
-            "deepspeed": QCoreApplication.translate("Verdict", "DeepSpeed"), "horovod": QCoreApplication.translate("Verdict", "Horovod"),
+            "deepspeed": QCoreApplication.translate("Verdict", "DeepSpeed"),
+            "megatron": QCoreApplication.translate("Verdict", "Megatron-LM"), "horovod": QCoreApplication.translate("Verdict", "Horovod"),
             "torchrec": QCoreApplication.translate("Verdict", "TorchRec (or HugeCTR)"),
             "none": QCoreApplication.translate("Verdict", "None needed (one GPU)")}.get(value, value)
 
@@ -102,6 +105,14 @@ class VerdictCard(QFrame):
             grid.addWidget(name, row * 2, col)
             grid.addWidget(value, row * 2 + 1, col)
             self._names[key], self.values[key] = name, value
+        # issue 29: the answer's five lines open every presenter; the headline above says what
+        # to do and why, these three what it costs, the main risk and the next step
+        self.summary_label = QLabel()
+        self.summary_label.setObjectName("verdictSummary")
+        self.summary_label.setWordWrap(True)
+        self.summary_label.setTextFormat(Qt.TextFormat.RichText)
+        self.summary_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.summary_label.hide()
         self.price_note = QLabel()  # what the costs leave out (no card price, no cloud offer)
         self.price_note.setObjectName("priceNote")
         self.price_note.setWordWrap(True)
@@ -109,6 +120,7 @@ class VerdictCard(QFrame):
         self.price_note.hide()
         layout = QVBoxLayout(self)
         layout.addLayout(top)
+        layout.addWidget(self.summary_label)
         layout.addLayout(grid)
         layout.addWidget(self.price_note)
         self._rec: Any = None
@@ -133,6 +145,21 @@ class VerdictCard(QFrame):
         else:
             self.rating_label.setText(self.tr("Computing…"))
 
+    def _show_summary(self, rec: Any, lang: str) -> None:
+        """The five lines' cost, main risk and next step (the headline says the rest)."""
+        lines = [line for line in getattr(rec, "summary", None) or []
+                 if line.key in ("cost", "risk", "next")]
+        if not lines:
+            self.summary_label.hide()
+            return
+        rows = [f"<b>{html.escape(LABELS[line.key].get(lang))}</b>"
+                f"{'：' if lang == 'zh' else ': '}{html.escape(line.text.get(lang))}"
+                for line in lines]
+        self.summary_label.setText("<br>".join(rows))
+        self.summary_label.setAccessibleName(" ".join(
+            f"{LABELS[line.key].get(lang)}: {line.text.get(lang)}." for line in lines))
+        self.summary_label.show()
+
     def show_error(self, text: str | None) -> None:
         """No verdict for the latest answers: say so instead of "Computing…" or a stale one."""
         self._error = text
@@ -145,6 +172,7 @@ class VerdictCard(QFrame):
             "background: #8a8a8a; color: white; font-size: 20px; font-weight: 700;"
             "padding: 8px 16px; border-radius: 6px;")
         self.headline_label.setText(text)
+        self.summary_label.hide()
         self.price_note.hide()
         for value in self.values.values():
             value.setText("—")
@@ -161,6 +189,7 @@ class VerdictCard(QFrame):
         if self.rating_label.styleSheet() != style:  # a style sheet re-polishes the widget
             self.rating_label.setStyleSheet(style)
         self.headline_label.setText(verdict.headline.get(lang))
+        self._show_summary(rec, lang)
         valued = getattr(rec.costs, "time_value_given", True)
         # "Best value" counts a day saved at what the user said it is worth; not said, the
         # cost figures count it as nothing, which is the cheapest count, not the best value.

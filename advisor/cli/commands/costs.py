@@ -11,6 +11,7 @@ from advisor.costs.text import render_text
 from advisor.files.json_text import dumps_strict
 from advisor.profile import Profile
 from advisor.scaling.result import Projection
+from advisor.text.i18n import pick
 
 
 def register(sub) -> None:
@@ -42,9 +43,12 @@ def run(args) -> int:
     catalog = load_catalog()
     with sharing_projections():  # the answer and the table ask the same projections
         rec = the_answer(profile, args, gpus)
-        projection = project(profile, gpus)
-        report = estimate_costs(profile, projection, lang=args.lang, currency=args.currency,
-                                catalog=catalog, market=args.market)
+        applied = next((o for o in rec.setups if o.applied), None)
+        # issue 29: the table is the answer's, on the setup it rests on (a setting change, a
+        # one-GPU machine weighed with more of its cards); counts asked for: the profile's
+        report = rec.costs if applied is not None or gpus is None else estimate_costs(
+            profile, project(profile, gpus), lang=args.lang, currency=args.currency,
+            catalog=catalog, market=args.market)
     if args.format == "json":
         data = report.model_dump(mode="json")
         data["catalog_warnings"] = [w.render(args.lang) for w in catalog.warnings]
@@ -52,5 +56,9 @@ def run(args) -> int:
         print(dumps_strict(data))
     else:
         print("\n".join(answer_text(rec, args.lang)))
+        if applied is not None:
+            print(pick(args.lang, f"The costs below are for the answer's setup: "
+                                  f"{applied.label.en}.",
+                       f"以下成本按结论采用的配置计算：{applied.label.zh}。"))
         print(render_text(report, args.lang, catalog.warnings), end="")
     return 0
