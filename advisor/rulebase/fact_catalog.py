@@ -197,6 +197,7 @@ FACTS: dict[str, FactSpec] = {
     "verdict_bottleneck": _s(*BOTTLENECKS, stage="verdict"),
     "verdict_fits": _VB,
     "verdict_interleaved": _VB,
+    "verdict_micro_batches": _n("int", 1, 1_000_000, optional=True),
     "verdict_not_best_value": _VB,
     "verdict_monthly_hours": _n("float", 0, 1_000_000, stage="verdict"),
     "verdict_hours_over_breakeven": _n("float", 0, 1e6, optional=True, stage="verdict"),

@@ -117,6 +117,8 @@ FACT_NAMES: dict[str, Text] = {
     "verdict_projected_parallelism": T("projected parallelism", "预测的并行方式"),
     "verdict_bottleneck": T("bottleneck at the recommended count", "推荐卡数下的瓶颈"),
     "verdict_fits": T("fits at the recommended count", "推荐卡数下放得下"),
+    "verdict_micro_batches": T("micro-batches a step at the recommended count",
+                               "推荐卡数下每步的微批次数"),
     "verdict_interleaved": T("interleaved pipeline schedule at the recommended count",
                              "推荐卡数下采用交错流水线调度"),
     "verdict_monthly_hours": T("training hours a month there", "该配置每月训练小时数"),

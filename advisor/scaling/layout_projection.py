@@ -139,6 +139,7 @@ def layout_projection(profile: Profile, counts: list[int], gpu: GpuSpec, links: 
         pipeline_parallel=[c.layout.pp for c in curve.choices],
         data_parallel=[c.layout.dp for c in curve.choices],
         pipeline_interleave=[c.layout.interleave for c in curve.choices],
+        micro_batches=[c.layout.micro_batches for c in curve.choices],
         usable_memory_gb=round(curve.usable_gb, 2),
         memory_margin_gb=np.round(curve.usable_gb - memory, 2).tolist(),
         run_hours_one_gpu=float(f"{hours_one:.5g}"),

@@ -363,7 +363,7 @@ def project(profile: Profile, gpus: list[int] | None = None,
     # given (a default factory left to model_construct costs more than the validation)
     return Projection.model_construct(
         layout=[], layout_zh=[], tensor_parallel=[], pipeline_parallel=[], data_parallel=[],
-        pipeline_interleave=[],
+        pipeline_interleave=[], micro_batches=[],
         gpus=counts, nodes=[int(k) for k in np.ceil(n / hw.gpus_per_node).tolist()],
         speedup=rounded[:k], speedup_low=rounded[k:2 * k], speedup_high=rounded[2 * k:3 * k],
         efficiency=rounded[3 * k:4 * k], step_time_s=rounded[4 * k:5 * k],

@@ -50,6 +50,9 @@ class Projection(BaseModel):
     data_parallel: list[int] = Field(default_factory=empty_list)
     # model chunks per GPU of an interleaved pipeline schedule (Megatron-LM), 1: none
     pipeline_interleave: list[int] = Field(default_factory=empty_list)
+    # micro-batches per step of each data-parallel replica (a pipeline fills its stages with
+    # them), as the layout search chose
+    micro_batches: list[int] = Field(default_factory=empty_list)
     # GPU memory one may fill (the rest is kept free for fragmentation and the allocator) and
     # what is left of it at each count (negative: does not fit)
     usable_memory_gb: float | None = None

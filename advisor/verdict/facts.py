@@ -366,6 +366,11 @@ def verdict_facts(base: Mapping[str, Scalar], profile: Profile, projection: Proj
         "verdict_workers_low": 2 * gpus,
         "verdict_workers_high": 4 * gpus,
     })
+    # the micro-batches a step feeds the pipeline: the layout's, else the profile's (if any)
+    micro = projection.micro_batches[i] if projection.micro_batches \
+        else profile.training.micro_batches
+    if micro is not None:
+        facts["verdict_micro_batches"] = micro
     to_pay = costs.day_value_to_pay(gpus) if base.get("net_value_best") is not None else None
     if to_pay is not None:  # "at least": rounded up to a whole unit of money
         facts["verdict_day_value_to_pay"] = float(math.ceil(to_pay - 1e-9))

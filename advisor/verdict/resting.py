@@ -61,9 +61,9 @@ def resting_on(profile: Profile, counts: list[int] | None = None,
     its options through this too, so their figures are ``recommend``'s; it shows no list of
     setups (``listed`` False: ``options`` holds only the change applied, if any, and the
     machines the profile as given would need are not searched when a change is applied)."""
+    if counts is None:  # a one-GPU machine weighed against more of its cards
+        profile = wider_machine(profile) or profile
     if listed:
-        if counts is None:  # a one-GPU machine weighed against more of its cards
-            profile = wider_machine(profile) or profile
         projection, larger = considered(profile, counts)
         setups = setups_that_fit(profile, projection, larger, lang, pricing)
         fixed = pipeline_fixed(profile, projection, lang, pricing)  # F28: the loader first
