@@ -307,12 +307,17 @@ def owned_cards(profile: Profile, card_priced: bool = True) -> int:
     all of them when one card costs 0 (the field's long-standing meaning: cards already
     owned) or when own hardware is costed with no price for the card at all
     (``card_priced`` False: neither the profile nor the catalog prices it, so nothing in the
-    profile is a purchase, and the machine around the cards is not one either), else none."""
+    profile is a purchase, and the machine around the cards is not one either); the cards a
+    run was measured on when own hardware is costed (the measurement ran on them); else
+    none."""
     eco = profile.economics
     if eco.owned_gpus is not None:
         return eco.owned_gpus
     if eco.gpu_price == 0 or (not card_priced and eco.mode.value == "own"):
         return profile.hardware.total_gpus
+    if eco.mode.value == "own" and profile.measured is not None:
+        # a run measured on the user's own hardware: the cards it ran on are theirs
+        return min(max(p.gpus for p in profile.measured.points), profile.hardware.total_gpus)
     return 0
 
 

@@ -39,9 +39,10 @@ class EconomicsSpec(StrictSection):
         "How many of the cards described under hardware you already have, in their machines. "
         "Owned hardware is sunk: it costs only its electricity, and a larger setup buys only "
         "the cards and machines beyond it. Empty: all of them when the price of one GPU is 0, or "
-        "when own hardware is costed and neither you nor the catalog price the card; else none.",
+        "when own hardware is costed and neither you nor the catalog price the card; the cards a "
+        "measured run ran on, when own hardware is costed; else none.",
         "硬件部分描述的卡中你已经有几张（连同装它们的机器）。已有的硬件是沉没成本：只算电费，更大的配置只买"
-        "超出的卡和机器。留空：单卡价格填 0 时，或自建模式下你和价格目录都没有这款卡的价格时，按全部已有；否则按没有。",
+        "超出的卡和机器。留空：单卡价格填 0 时，或自建模式下你和价格目录都没有这款卡的价格时，按全部已有；自建模式下有实测数据时，按实测用到的卡数已有；否则按没有。",
         unit="GPUs", unit_zh="张", default=None, ge=0, le=100_000)
     base_system_price: float | None = meta(
         "Price of the machine without GPUs", "不含显卡的整机价格",

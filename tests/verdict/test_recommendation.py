@@ -36,8 +36,9 @@ ARTICLE_VERDICTS = {
 }
 # Examples beyond the article's seven: the F30 diagnosis example (a 4-GPU workstation that
 # measured 1.69x on 2 GPUs and only 1.8x on 4). The recommendation uses those measurements,
-# not the model's 3.3x: the third and fourth card add almost nothing, so 2 GPUs are the value.
-OTHER_EXAMPLES = {"measured-4gpu-only-1.8x-diagnose": ("worth_it", 2, 3),
+# not the model's 3.3x; the four cards it was measured on are the user's (issue 29), so the
+# third and fourth cost only their electricity and all four are used.
+OTHER_EXAMPLES = {"measured-4gpu-only-1.8x-diagnose": ("worth_it", 4, 4),
                   # planned from their size: a 70B pre-training to finish in 90 days, a 7B
                   # on one 8 x H100 machine (it fits from 2, all 8 pay)
                   "plan-70b-pretraining-from-tokens": ("required", 128, 512),
@@ -270,8 +271,24 @@ def test_imported_temperature_counts_like_a_measured_one():
     assert hot.facts["max_temp_c"] == 89.0
 
 
-def test_measured_example_trace_shows_the_deciding_rule_as_winning(recs) -> None:
+def test_the_cards_a_run_was_measured_on_are_the_users(recs) -> None:
     rec = recs["measured-4gpu-only-1.8x-diagnose"]
+    assert rec.verdict.gpus == 4
+    assert all(c == 0 for c in rec.costs.capex)  # owned: only electricity is spent
+    by_rule = {t.rule: t for t in rec.trace}
+    winner = by_rule["economics.revenue_covers_electricity"]  # the extra money is electricity
+    assert winner.overridden_by is None and set(winner.decided) >= {"rating", "gpus"}
+
+
+def test_measured_example_trace_shows_the_deciding_rule_as_winning() -> None:
+    from advisor.catalog.profile_check import load_profile
+    from advisor.verdict.recommendation import recommend
+
+    # the same measurements on cards to be bought: the cards are what the extra money buys
+    profile = load_profile(EXAMPLES / "measured-4gpu-only-1.8x-diagnose.yaml")
+    profile = profile.model_copy(update={"economics": profile.economics.model_copy(
+        update={"owned_gpus": 0})})
+    rec = recommend(profile, lang="en")
     assert rec.verdict.gpus == 2
     by_rule = {t.rule: t for t in rec.trace}
     # the second card is mostly what the extra money buys, not electricity: the net value
