@@ -14,9 +14,25 @@ Python API::
     result = compare(profile, specs=["8x l40s pcie4 own"], market="EU")
 """
 
+import sys
+import types
+
 from advisor.compare.compare import compare, options_for
 from advisor.compare.options import Option, register_source, unregister_source
 from advisor.compare.result import Answer, Comparison, OptionResult, Point, PointRef
 
 __all__ = ["Answer", "Comparison", "Option", "OptionResult", "Point", "PointRef", "compare",
            "options_for", "register_source", "unregister_source"]
+
+
+class _CallablePackage(types.ModuleType):
+    """``advisor.compare`` names both this package and the function (``advisor/__init__``'s
+    lazy API): once the package is imported, Python binds the name to it, so the package
+    answers a call as the function does (issue 35: ``advisor.compare(profile)`` works the
+    second time, and after ``advisor.recommend``, as the first)."""
+
+    def __call__(self, *args, **kwargs):
+        return compare(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallablePackage

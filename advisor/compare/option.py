@@ -85,7 +85,9 @@ def on_its_gpu(original: Profile, changed: Profile) -> Profile:
         update["single_gpu_hours"] = t.single_gpu_hours / ratio
     if t.single_gpu_throughput is not None:
         update["single_gpu_throughput"] = t.single_gpu_throughput * ratio
-    training = t.model_validate({**t.model_dump(), **update})
+    # derived, not typed: the bounds a user's input is held to (0.01-100,000 h) do not apply
+    # to the same run moved to a far slower or faster card (issue 35: a T4 at 113,000 h)
+    training = t.model_copy(update=update)
     return changed.model_copy(update={"training": training})
 
 

@@ -87,20 +87,33 @@ def parse_spec(text: str, profile: Profile, ctx: Context, index: int) -> Option:
     inter: InterLink | None = None
     deployment, paid = "own", None
     name: list[str] = []
+    said: dict[str, str] = {}  # each kind of word once (issue 35: "own cloud", "pcie4 pcie5")
+
+    def once(kind: str, word: str) -> None:
+        if kind in said:
+            raise _error(text, f"{said[kind]!r} and {word!r} contradict each other: give one",
+                         f"{said[kind]!r} 与 {word!r} 互相矛盾：只能写一个")
+        said[kind] = word
+
     for word in spec.split(" "):
         low = word.lower()
         head, _, value = low.partition("=")
         count = _COUNT.match(low)
-        if count and per_node is None:
+        if count:
+            once("count", word)
             machines = int(count.group(1) or 1)
             per_node = int(count.group(2))
         elif low in _INTRA:
+            once("intra", word)
             intra = IntraLink(low)
         elif low in _INTER:
+            once("inter", word)
             inter = InterLink(low)
         elif low in _OWN:
+            once("paid", word)
             deployment = "own"
         elif head in _CLOUD:
+            once("paid", word)
             deployment, paid = "cloud", (word.partition("=")[2] or None)
         else:
             name.append(word)

@@ -67,6 +67,11 @@ class NoYaml11Numbers(BaseModel):
     @field_validator("*", mode="before")
     @classmethod
     def _plain_numbers(cls, value: Any, info: ValidationInfo) -> Any:
+        if isinstance(value, bool) and info.field_name in _number_fields(cls) \
+                and _numeric(cls.model_fields[info.field_name].annotation):
+            # issue 35: ``gpus_per_node: true`` is not one GPU
+            raise PydanticCustomError("bool_not_number", "must be a number, got {input}",
+                                      {})
         if info.field_name in _number_fields(cls) and isinstance(value, str | list | dict):
             found = _yaml11_in(value, cls.model_fields[info.field_name].annotation)
             if found is not None:

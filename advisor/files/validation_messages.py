@@ -51,6 +51,8 @@ _TEMPLATES: dict[str, tuple[str, str]] = {
                       "write the number you mean",
                       "必须是普通数字，实际为 {input}：YAML 1.1 会把它读作 {meaning}——请直接写出"
                       "您想要的数字"),
+    # advisor.files.number_fields: true/false where a number is due (issue 35)
+    "bool_not_number": ("must be a number, got {input}", "必须是数值，实际为 {input}"),
     # catalog bands (advisor/catalog/entries.py)
     "band_order": ("must not exceed {high_name} ({high}), got {input}",
                    "不能大于 {high_name}（{high}），实际为 {input}"),

@@ -58,6 +58,14 @@ def parse_profile_text(text: str, *, source: str = "<profile>", fmt: str | None 
         except InputError as exc:
             raise InputError([_at_line(p, index) for p in exc.problems], source) from None
     _check_money_has_currency(profile, index, source)
+    if "training" not in data:  # issue 35: no verdict built on the defaults alone
+        raise InputError.single(
+            "missing: give single_gpu_hours, single_gpu_throughput with "
+            "dataset_samples and epochs, or the data's size to plan from (dataset_tokens, or "
+            "dataset_samples and epochs)",
+            "缺失：请给出 single_gpu_hours、single_gpu_throughput 及 dataset_samples 与 "
+            "epochs，或用于规划的数据规模（dataset_tokens，或 dataset_samples 与 epochs）",
+            path="training", line=1, source=source)
     return profile
 
 

@@ -56,7 +56,7 @@ class ModelSpec(StrictSection):
     params_millions: float = meta(
         "Parameters", "参数量", "Number of trainable parameters, in millions (ResNet-50: 25.6).",
         "可训练参数数量，单位百万（ResNet-50 约 25.6）。", unit="M", unit_zh="百万",
-        default=25.6, gt=0, le=10_000_000)
+        default=25.6, ge=0.001, le=10_000_000)  # from 1,000 parameters (issue 35)
     flops_per_sample_gflops: float | None = meta(
         "Training FLOPs per sample", "每样本训练计算量",
         "Forward + backward GFLOPs for one sample, if known (ResNet-50 at 224 px: about 12).",

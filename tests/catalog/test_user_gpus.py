@@ -44,7 +44,8 @@ def test_user_gpus_override_and_add() -> None:
     assert warnings["gpus[t4]"].line == 11 and "memory_gb" in warnings["gpus[t4]"].render("en")
     assert "tdp_watts" in warnings["gpus[l4]"].render("en")
     assert str(path) in warnings["gpus[l4]"].render("zh")
-    profile = parse_profile_text("hardware: {gpu: rtx3050, gpus_per_node: 2}\n")
+    profile = parse_profile_text("training: {single_gpu_hours: 24}\n"
+                                 "hardware: {gpu: rtx3050, gpus_per_node: 2}\n")
     assert profile.hardware.gpu == "rtx3050"
 
 

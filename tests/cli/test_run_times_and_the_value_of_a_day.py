@@ -28,7 +28,10 @@ def test_days_compare_with_days(capsys):
 
 def test_not_said_prints_the_extra_cost_and_the_day_value(tmp_path, capsys):
     profile = tmp_path / "default.yaml"
-    profile.write_text("schema_version: 1\n", encoding="utf-8")  # the wizard's defaults
+    # the wizard's defaults, its one-GPU run time given (a file of schema_version alone is
+    # refused: issue 35)
+    profile.write_text("schema_version: 1\ntraining: {single_gpu_hours: 24}\n",
+                       encoding="utf-8")
     assert main(["recommend", str(profile), "--lang", "en", "--details"]) == 0
     numbers = capsys.readouterr().out.split("Pitfalls:")[0]
     assert "net value" not in numbers

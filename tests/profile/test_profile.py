@@ -87,14 +87,16 @@ def test_several_problems_are_all_reported() -> None:
 
 
 def test_custom_gpu_is_accepted() -> None:
-    text = ("hardware:\n  gpu: {name: My Card, memory_gb: 20, tflops_fp16: 100, "
+    text = ("training: {single_gpu_hours: 24}\n"
+            "hardware:\n  gpu: {name: My Card, memory_gb: 20, tflops_fp16: 100, "
             "tflops_fp32: 30}\n")
     profile = parse_profile_text(text)
     assert profile.hardware.gpu.name == "My Card"  # type: ignore[union-attr]
 
 
 def test_gpu_aliases_resolve() -> None:
-    profile = parse_profile_text("hardware: {gpu: h100_sxm5, intra_link: nvswitch}\n")
+    profile = parse_profile_text("training: {single_gpu_hours: 24}\n"
+                                 "hardware: {gpu: h100_sxm5, intra_link: nvswitch}\n")
     assert profile.hardware.gpu == "h100_sxm5"
 
 

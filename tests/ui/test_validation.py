@@ -85,7 +85,7 @@ def test_broken_file_loads_with_field_messages_and_is_never_overwritten(qtbot, t
     assert window.document.open_path(broken) is False
     assert warnings and "params_millions" in warnings[-1][1] and "broken.yaml:3" in warnings[-1][1]
     editor = _page(window, "model").editors["model.params_millions"]
-    assert editor.input.text() == "-5" and editor.error_label.text().startswith("must be > 0")
+    assert editor.input.text() == "-5" and editor.error_label.text().startswith("must be ≥ 0.001")
     # Fix it, then Save: it must ask for a new name, and refuse the broken file's own name.
     editor.input.selectAll()
     qtbot.keyClicks(editor.input, "110")
