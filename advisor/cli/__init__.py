@@ -10,6 +10,7 @@ Exit status: 0 ok, 2 bad input, 1 internal error.
 from __future__ import annotations
 
 import argparse
+import errno
 import gc
 import importlib
 import sys
@@ -120,7 +121,38 @@ def main(argv: Sequence[str] | None = None) -> int:
     return leave(code)
 
 
+OUTPUT_ERRNOS = frozenset({errno.ENOSPC, errno.EIO, errno.EDQUOT, errno.EFBIG})
+
+
+def output_failed(exc: OSError, lang: str) -> int:
+    """Standard output could not be written (a full disk, a device error): say so on standard
+    error, never as an internal error (issue 35), and end with status 1."""
+    reason = exc.strerror or str(exc)
+    try:
+        print(f"gpu-advisor: cannot write the output: {reason}" if lang != "zh" else
+              f"gpu-advisor：无法写出结果：{reason}", file=sys.stderr, flush=True)
+    except (OSError, ValueError):
+        pass
+    return EXIT_INTERNAL
+
+
+def _printable_streams() -> None:
+    """Standard output and error in a legacy code page (what Python uses on Windows when
+    output is redirected: cp1252, GBK, cp932) cannot encode every character the advisor
+    prints (¥, ★, ·, ×, Chinese): each such character becomes '?' instead of a traceback
+    (issue 35). UTF-8 streams are left as they are."""
+    for stream in (sys.stdout, sys.stderr):
+        encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
+        if encoding in ("utf8", "utf16", "utf32") or not hasattr(stream, "reconfigure"):
+            continue
+        try:
+            stream.reconfigure(errors="replace")
+        except (ValueError, OSError, TypeError):  # closed, or not a text stream of its own
+            continue
+
+
 def _run(argv: list[str], *, entry: bool) -> int:
+    _printable_streams()
     # Importing the command builds a few hundred classes and their validators: no cyclic
     # garbage worth collecting, but enough allocations to make the collector walk every
     # object loaded so far, again and again. It waits until they are loaded; the program
@@ -140,7 +172,12 @@ def _run(argv: list[str], *, entry: bool) -> int:
     if args.version:  # after parsing, so `--version --lang zh` speaks Chinese too
         from advisor.files.about import about_text
 
-        print(about_text(lang))
+        try:
+            print(about_text(lang), flush=True)
+        except BrokenPipeError:
+            return EXIT_OK
+        except OSError as exc:
+            return output_failed(exc, lang)
         return EXIT_OK
     if not getattr(args, "handler", None):
         parser.print_help()
@@ -157,6 +194,10 @@ def _run(argv: list[str], *, entry: bool) -> int:
             return 130
         except BrokenPipeError:
             return EXIT_OK
+        except OSError as exc:
+            if exc.errno not in OUTPUT_ERRNOS:
+                raise
+            return output_failed(exc, lang)
         except Exception as exc:  # noqa: BLE001 - the one place that turns a bug into a clear exit
             import logging
 

@@ -42,6 +42,13 @@ def leave(code: int) -> int:
         try:
             if stream is not None:
                 stream.flush()
-        except (OSError, ValueError):  # a closed pipe or stream: nothing more can reach it
+        except BrokenPipeError:  # a reader that closed the pipe early: nothing is lost to it
+            pass
+        except OSError as exc:  # a full disk, a device error: what was printed is lost
+            if stream is sys.stdout:
+                from advisor.cli import output_failed
+
+                code = code or output_failed(exc, "en")
+        except ValueError:  # a closed stream: nothing more can reach it
             pass
     os._exit(code)

@@ -1,0 +1,47 @@
+"""Issue 35, classes 5 and 6: every command ends cleanly on the consoles users have — standard
+output in a legacy code page (what Python uses on Windows when output is redirected: cp1252,
+GBK) and a standard output that cannot be written (a full disk)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.support.paths import EXAMPLES
+
+MEDIUM = str(EXAMPLES / "medium-model-4gpu-worth-it.yaml")
+COMMANDS = [["--help"], ["--version"], ["recommend", MEDIUM, "--lang", "zh"],
+            ["costs", MEDIUM, "--lang", "en"], ["compare", MEDIUM, "--lang", "zh"],
+            ["catalog", "--lang", "en"]]
+
+
+def _run(args: list[str], encoding: str | None = None, stdout=subprocess.PIPE):
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    if encoding:
+        env["PYTHONIOENCODING"] = encoding
+    return subprocess.run([sys.executable, "-m", "advisor.cli", *args], env=env,
+                          stdout=stdout, stderr=subprocess.PIPE, timeout=120, check=False)
+
+
+@pytest.mark.parametrize("encoding", ["cp1252", "gbk"])
+@pytest.mark.parametrize("args", COMMANDS, ids=lambda a: a[0].lstrip("-"))
+def test_a_legacy_code_page_prints_instead_of_crashing(encoding, args):
+    done = _run(args, encoding)
+    assert done.returncode == 0, done.stderr.decode(encoding, "replace")[-400:]
+    assert b"Traceback" not in done.stderr and done.stdout.strip()
+    done.stdout.decode(encoding)  # all of it in the console's code page
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (Linux)")
+@pytest.mark.parametrize("args", [["--version"], ["costs", MEDIUM, "--lang", "en"]],
+                         ids=lambda a: a[0].lstrip("-"))
+def test_a_full_disk_is_said_not_an_internal_error(args):
+    with open("/dev/full", "w") as full:
+        done = _run(args, stdout=full)
+    err = done.stderr.decode()
+    assert done.returncode == 1 and "cannot write the output" in err
+    assert "Traceback" not in err and "internal error" not in err
