@@ -307,9 +307,34 @@ def load_yaml_text(text: str, *, source: str = "<yaml>") -> tuple[Any, LineIndex
             finally:
                 fast.dispose()
             return data, LineIndex(root)
-        except (yaml.YAMLError, RecursionError, ValueError):
+        except (yaml.YAMLError, RecursionError, *_BUILD_ERRORS):
             pass  # the pure-Python loader below names the problem and its line
     return _load_slowly(text, source)
+
+
+# what building a value can raise for text its tag cannot hold (issue 35: ``!!int abc``,
+# ``!!bool maybe``, ``!!timestamp 2023-02-29``)
+_BUILD_ERRORS = (ValueError, KeyError, TypeError, OverflowError, AttributeError)
+
+
+def _unbuildable(loader: Any, root: Any) -> Any:
+    """The first scalar under ``root`` that its tag cannot build (None: none found)."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, yaml.ScalarNode):
+            loader.constructed_objects, loader.recursive_objects = {}, {}  # a failed build's
+            try:
+                loader.construct_object(node, deep=True)
+            except _BUILD_ERRORS:
+                return node
+            except yaml.YAMLError:
+                continue
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend(reversed(node.value))
+        elif isinstance(node, yaml.MappingNode):
+            stack.extend(item for pair in reversed(node.value) for item in reversed(pair))
+    return None
 
 
 def _raise(exc: yaml.MarkedYAMLError, source: str) -> None:
@@ -323,7 +348,17 @@ def _load_slowly(text: str, source: str) -> tuple[Any, LineIndex]:
     try:
         loader = _UniqueKeyLoader(text)  # its reader refuses control characters at once
         root = loader.get_single_node()
-        data = loader.construct_document(root) if root is not None else None
+        try:
+            data = loader.construct_document(root) if root is not None else None
+        except _BUILD_ERRORS:
+            node = _unbuildable(loader, root)
+            line = node.start_mark.line + 1 if node is not None else None
+            value = node.value if node is not None else "?"
+            tag = node.tag.rsplit(":", 1)[-1] if node is not None else "?"
+            raise InputError.single(
+                f"{value!r} cannot be read as {tag} (an explicit tag, or a date that does "
+                "not exist)", f"{value!r} 无法按 {tag} 读取（显式标签，或不存在的日期）",
+                line=line, source=source) from None
     except yaml.MarkedYAMLError as exc:
         _raise(exc, source)
     except yaml.YAMLError as exc:

@@ -72,3 +72,18 @@ def test_the_public_compare_works_every_time():
     advisor.recommend(profile)
     after = advisor.compare(profile)
     assert first.model_dump_json() == again.model_dump_json() == after.model_dump_json()
+
+
+@pytest.mark.parametrize(("line", "value", "tag"), [
+    ("training: {single_gpu_hours: !!int abc}", "abc", "int"),
+    ("training: {single_gpu_hours: 10, fine_tuning: !!bool maybe}", "maybe", "bool"),
+    ("training: {single_gpu_hours: 10}\nmodel: {name: !!timestamp x}", "x", "timestamp"),
+    ("training: {single_gpu_hours: 10}\nmodel: {name: 2023-02-29}", "2023-02-29", "timestamp"),
+    ("training: {single_gpu_hours: 10}\nmodel: {name: 2024-01-01 25:00:00}",
+     "2024-01-01 25:00:00", "timestamp"),
+])
+def test_a_value_its_tag_cannot_hold_names_its_line(tmp_path, capsys, line, value, tag):
+    path = _write(tmp_path, f"schema_version: 1\n{line}\n")
+    assert main(["recommend", str(path), "--lang", "en"]) == 2
+    at = 1 + line.count("\n") + 1
+    assert f"{path}:{at}: {value!r} cannot be read as {tag}" in capsys.readouterr().err
