@@ -9,12 +9,13 @@ must not lose the rest.
 from __future__ import annotations
 
 import importlib
+import math
 from collections.abc import Callable
 from typing import Any
 
 from advisor.hwimport.merge import merge_readings
 from advisor.hwimport.model import HardwareDescription
-from advisor.hwimport.reading import GpuReading, Reading, TopoReading, norm_bus_id
+from advisor.hwimport.reading import MAX_GPUS, GpuReading, Reading, TopoReading, norm_bus_id
 from advisor.hwimport.summary import describe
 from advisor.hwimport.throttle import reasons_from_mask
 from advisor.text.i18n import Text
@@ -81,7 +82,14 @@ def _read(nvml: Any) -> Reading:
     cuda = _try(getattr(nvml, "nvmlSystemGetCudaDriverVersion", lambda: None))
     if isinstance(cuda, int) and cuda > 0:
         reading.cuda_version = f"{cuda // 1000}.{cuda % 1000 // 10}"
-    count = _try(nvml.nvmlDeviceGetCount) or 0
+    declared = _whole(_try(nvml.nvmlDeviceGetCount))
+    if declared is None:
+        reading.warn("NVML gave no usable GPU count", "NVML 没有给出可用的显卡数量")
+        declared = 0
+    count = min(declared, MAX_GPUS)  # issue 35: a driver's 10^9 is not read one by one
+    if declared > MAX_GPUS:
+        reading.warn(f"NVML reports {declared:,} GPUs; only the first {MAX_GPUS:,} were read",
+                     f"NVML 报告 {declared:,} 张显卡；只读取了前 {MAX_GPUS:,} 张")
     reading.declared_gpu_count = count
     handles = []
     for i in range(count):
@@ -95,6 +103,22 @@ def _read(nvml: Any) -> Reading:
     return reading
 
 
+def _whole(value: Any) -> int | None:
+    """A non-negative whole number NVML gave (None: none, or not one: NaN, text, 2.5)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    if not math.isfinite(value) or value < 0 or value != int(value):
+        return None
+    return int(value)
+
+
+def _number(value: Any) -> float | None:
+    """A finite number NVML gave (None: none, NaN, infinite or not a number)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value) if math.isfinite(value) else None
+
+
 def _opt(value: Any) -> str | None:
     return _text(value) if value is not None else None
 
@@ -104,37 +128,45 @@ def _gpu(nvml: Any, index: int, h: Any) -> GpuReading:
                    uuid=_opt(_try(nvml.nvmlDeviceGetUUID, h)))
     pci = _try(nvml.nvmlDeviceGetPciInfo, h)
     g.bus_id = norm_bus_id(_text(getattr(pci, "busId", ""))) if pci is not None else None
+    # every value as NVML gave it, used only when it is a finite number (issue 35: a NaN
+    # memory size or a text count from a broken driver or shim)
     memory = _try(nvml.nvmlDeviceGetMemoryInfo, h)
     if memory is not None:
-        g.memory_total_mib = int(memory.total) // (1024 * 1024)
-        g.memory_used_mib = int(memory.used) // (1024 * 1024)
+        total, used = _whole(getattr(memory, "total", None)), \
+            _whole(getattr(memory, "used", None))
+        g.memory_total_mib = total // (1024 * 1024) if total is not None else None
+        g.memory_used_mib = used // (1024 * 1024) if used is not None else None
     util = _try(nvml.nvmlDeviceGetUtilizationRates, h)
     if util is not None:
-        g.sm_util.append(float(util.gpu))
-        g.mem_util.append(float(util.memory))
-    temp = _try(nvml.nvmlDeviceGetTemperature, h, getattr(nvml, "NVML_TEMPERATURE_GPU", 0))
+        sm, mem = _number(getattr(util, "gpu", None)), _number(getattr(util, "memory", None))
+        if sm is not None:
+            g.sm_util.append(sm)
+        if mem is not None:
+            g.mem_util.append(mem)
+    temp = _number(_try(nvml.nvmlDeviceGetTemperature, h,
+                        getattr(nvml, "NVML_TEMPERATURE_GPU", 0)))
     if temp is not None:
-        g.temp_c.append(float(temp))
-    power = _try(nvml.nvmlDeviceGetPowerUsage, h)
+        g.temp_c.append(temp)
+    power = _number(_try(nvml.nvmlDeviceGetPowerUsage, h))
     if power is not None:
         g.power_w.append(power / 1000.0)
-    limit = _try(nvml.nvmlDeviceGetEnforcedPowerLimit, h)
+    limit = _number(_try(nvml.nvmlDeviceGetEnforcedPowerLimit, h))
     g.power_limit_w = limit / 1000.0 if limit is not None else None
     pstate = _try(nvml.nvmlDeviceGetPerformanceState, h)
     g.pstate = f"P{pstate}" if isinstance(pstate, int) and 0 <= pstate < 32 else None
-    clock = _try(nvml.nvmlDeviceGetClockInfo, h, getattr(nvml, "NVML_CLOCK_SM", 1))
+    clock = _number(_try(nvml.nvmlDeviceGetClockInfo, h, getattr(nvml, "NVML_CLOCK_SM", 1)))
     if clock is not None:
-        g.pclk_mhz.append(float(clock))
+        g.pclk_mhz.append(clock)
     reasons = getattr(nvml, "nvmlDeviceGetCurrentClocksEventReasons", None) or \
         getattr(nvml, "nvmlDeviceGetCurrentClocksThrottleReasons", None)
     mask = _try(reasons, h) if reasons else None
     if isinstance(mask, int):
         g.throttle = reasons_from_mask(mask)
         g.throttle_shown = True
-    g.pcie_gen_current = _try(nvml.nvmlDeviceGetCurrPcieLinkGeneration, h)
-    g.pcie_gen_max = _try(nvml.nvmlDeviceGetMaxPcieLinkGeneration, h)
-    g.pcie_width_current = _try(nvml.nvmlDeviceGetCurrPcieLinkWidth, h)
-    g.pcie_width_max = _try(nvml.nvmlDeviceGetMaxPcieLinkWidth, h)
+    g.pcie_gen_current = _whole(_try(nvml.nvmlDeviceGetCurrPcieLinkGeneration, h))
+    g.pcie_gen_max = _whole(_try(nvml.nvmlDeviceGetMaxPcieLinkGeneration, h))
+    g.pcie_width_current = _whole(_try(nvml.nvmlDeviceGetCurrPcieLinkWidth, h))
+    g.pcie_width_max = _whole(_try(nvml.nvmlDeviceGetMaxPcieLinkWidth, h))
     virt = _try(getattr(nvml, "nvmlDeviceGetVirtualizationMode", lambda _h: None), h)
     g.virtualization = _VIRT.get(virt) if isinstance(virt, int) else None
     mig = _try(getattr(nvml, "nvmlDeviceGetMigMode", lambda _h: None), h)

@@ -96,3 +96,26 @@ def test_replay_of_the_real_h200_agrees_with_its_nvidia_smi_q(monkeypatch):
     assert nvml.observation_ids() == q.observation_ids() == ["power_capped"]
     # NVML cannot see network cards: it must not claim there are none.
     assert nvml.rdma_nics is None and nvml.nvlink is None and nvml.intra_link is None
+
+
+def test_hostile_nvml_values_end_cleanly(monkeypatch, capsys):
+    """Issue 35, classes 8 and 12: a NaN memory size, a text temperature and a GPU count that
+    is not a whole number are not read as values; a count of 10^9 is read up to the limit."""
+    from advisor.hwimport.reading import MAX_GPUS
+
+    fake = fake_pynvml([dict(RTX), dict(RTX)])
+    fake.nvmlDeviceGetMemoryInfo = lambda h: type("M", (), {"total": float("nan"), "used": 0})()
+    fake.nvmlDeviceGetTemperature = lambda h, _s: "hot"
+    monkeypatch.setitem(sys.modules, "pynvml", fake)
+    d = detect_machine()
+    assert d.gpu_count == 2 and not any(d.gpu_memory_mib or [])
+    assert main(["import-smi", "--detect"]) == 0
+    fake.nvmlDeviceGetCount = lambda: 2.5
+    assert detect_machine().gpu_count == 0
+    assert main(["import-smi", "--detect"]) in (0, 2)
+    fake.nvmlDeviceGetCount = lambda: 10**9
+    fake.nvmlDeviceGetHandleByIndex = lambda i: 0  # every index answers as GPU 0
+    many = detect_machine()
+    assert many.gpu_count <= MAX_GPUS
+    assert any("1,000,000,000" in w.en for w in many.warnings)
+    capsys.readouterr()
