@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
+import stat
 import sys
 from collections.abc import Callable, Iterable
 from functools import cache
@@ -127,10 +128,7 @@ def compiled(name: str, sources: Iterable[Path], build: Callable[[], T],
         return build()
     file = folder / f"{name}-{key[:24]}.pickle"
     header = FORMAT + key.encode() + b"\n"
-    try:
-        blob = file.read_bytes()
-    except OSError:
-        blob = b""
+    blob = _read_cache(file)
     if blob.startswith(header):
         try:
             return pickle.loads(blob[len(header):])  # noqa: S301 - our own file, keyed above
@@ -139,6 +137,35 @@ def compiled(name: str, sources: Iterable[Path], build: Callable[[], T],
     value = build()
     _store(file, header, value)
     return value
+
+
+CACHE_MAX_BYTES = 64 << 20  # far above any compiled form (the rule base's is under 1 MB)
+
+
+def _read_cache(file: Path) -> bytes:
+    """The cache file's bytes, read only when it is a regular file of a sane size (issue 35:
+    a FIFO in its place blocked every command; a link to /dev/zero grew without end): b"" for
+    anything else, which is then rebuilt and replaced."""
+    try:
+        fd = os.open(file, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except OSError:
+        return b""
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > CACHE_MAX_BYTES:
+            return b""
+        chunks, total = [], 0
+        while total <= CACHE_MAX_BYTES:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                return b"".join(chunks)
+            chunks.append(chunk)
+            total += len(chunk)
+        return b""
+    except OSError:
+        return b""
+    finally:
+        os.close(fd)
 
 
 KEEP = 4  # compiled forms kept per name (several installations may share the folder)

@@ -3,6 +3,7 @@ cleanly: exit 0 with an answer, or exit 2 naming the file, field and line."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -87,3 +88,27 @@ def test_a_value_its_tag_cannot_hold_names_its_line(tmp_path, capsys, line, valu
     assert main(["recommend", str(path), "--lang", "en"]) == 2
     at = 1 + line.count("\n") + 1
     assert f"{path}:{at}: {value!r} cannot be read as {tag}" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs (POSIX)")
+def test_a_fifo_or_endless_device_in_the_cache_is_rebuilt_not_read(tmp_path):
+    """Issue 35, class 9: the compiled-data cache is read only when it is a regular file of a
+    sane size; a FIFO in its place blocked every command, a link to /dev/zero grew without
+    end."""
+    from advisor.files import builtin_data
+
+    source = tmp_path / "source.yaml"
+    source.write_text("a: 1\n", encoding="utf-8")
+    env = {"GPU_ADVISOR_CACHE_DIR": str(tmp_path / "cache")}
+    with pytest.MonkeyPatch.context() as mp:
+        for key, value in env.items():
+            mp.setenv(key, value)
+        built = builtin_data.compiled("probe", [source], lambda: {"a": 1}, ["files"])
+        stored = next((tmp_path / "cache").glob("probe-*.pickle"))
+        stored.unlink()
+        os.mkfifo(stored)  # a reader would wait for a writer forever
+        assert builtin_data.compiled("probe", [source], lambda: {"a": 1}, ["files"]) == built
+        stored.unlink(missing_ok=True)
+        if Path("/dev/zero").exists():
+            stored.symlink_to("/dev/zero")
+            assert builtin_data.compiled("probe", [source], lambda: {"a": 1}, ["files"]) == built
