@@ -74,7 +74,7 @@ FACTS: dict[str, FactSpec] = {
     # the workload
     "task": _s(*(t.value for t in Task)),
     "alternating_training": _B,
-    "params_millions": _n("float", 0.1, 1_000_000),
+    "params_millions": _n("float", 0.001, 10_000_000),
     # one GPU's hours: a large model planned from its size is timed on one hypothetical GPU
     "single_gpu_hours": _n("float", 0.01, 10_000_000),
     "runs_per_month": _n("float", 0, 10_000),
@@ -197,7 +197,11 @@ FACTS: dict[str, FactSpec] = {
     "verdict_bottleneck": _s(*BOTTLENECKS, stage="verdict"),
     "verdict_fits": _VB,
     "verdict_interleaved": _VB,
-    "verdict_micro_batches": _n("int", 1, 1_000_000, optional=True),
+    "nearly_free_gpus": _n("int", 1, 1_000_000, optional=True, stage="verdict"),
+    "nearly_free_hours": _n("float", 0, 1e12, optional=True, stage="verdict"),
+    "nearly_free_extra_pct": _n("float", 0, 100, optional=True, stage="verdict"),
+    "verdict_run_hours": _n("float", 0, 1e12, optional=True, stage="verdict"),
+    "verdict_micro_batches": _n("int", 1, 1_000_000, optional=True, stage="verdict"),
     "verdict_not_best_value": _VB,
     "verdict_monthly_hours": _n("float", 0, 1_000_000, stage="verdict"),
     "verdict_hours_over_breakeven": _n("float", 0, 1e6, optional=True, stage="verdict"),

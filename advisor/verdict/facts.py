@@ -366,6 +366,7 @@ def verdict_facts(base: Mapping[str, Scalar], profile: Profile, projection: Proj
         "verdict_workers_low": 2 * gpus,
         "verdict_workers_high": 4 * gpus,
     })
+    facts.update(_nearly_free(projection, costs, gpus))
     # the micro-batches a step feeds the pipeline: the layout's, else the profile's (if any)
     micro = projection.micro_batches[i] if projection.micro_batches \
         else profile.training.micro_batches
@@ -395,6 +396,36 @@ def verdict_facts(base: Mapping[str, Scalar], profile: Profile, projection: Proj
             if n in (4, 8):
                 facts[f"efficiency_{n}"] = _at(projection, n, projection.efficiency)
     return check_facts(facts)
+
+
+NEARLY_FREE = 0.05  # at most this much more a run
+NEARLY_FREE_SPEEDUP = 1.5  # for at least this much faster
+
+
+def _nearly_free(projection: Projection, costs: CostReport, gpus: int) -> dict[str, Any]:
+    """The fastest count that runs at least 1.5x faster than the verdict's for at most 5 %
+    more a run (issue 29: with time worth nothing, a far faster setup at almost the same cost
+    is still worth saying beside the answer); {} when there is none."""
+    if not costs.mode_priced or gpus not in costs.gpus or gpus not in projection.gpus:
+        return {}
+    base_cost = costs.cost_per_run[costs.gpus.index(gpus)]
+    base_hours = projection.run_hours[projection.at(gpus)]
+    fits = costs.fits or [True] * len(costs.gpus)
+    best = None
+    for k, n in enumerate(costs.gpus):
+        if n == gpus or not fits[k] or n not in projection.gpus:
+            continue
+        hours = projection.run_hours[projection.at(n)]
+        cost = costs.cost_per_run[k]
+        if base_hours >= NEARLY_FREE_SPEEDUP * hours and cost <= (1 + NEARLY_FREE) * base_cost \
+                and (best is None or hours < best[1]):
+            best = (n, hours, cost)
+    if best is None or base_cost <= 0:
+        return {}
+    n, hours, cost = best
+    return {"nearly_free_gpus": n, "nearly_free_hours": hours,
+            "nearly_free_extra_pct": max(0.0, (cost / base_cost - 1.0) * 100.0),
+            "verdict_run_hours": base_hours}
 
 
 def _deadline_facts(profile: Profile, projection: Projection, i: int) -> dict[str, Any]:

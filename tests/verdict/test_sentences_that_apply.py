@@ -113,3 +113,12 @@ def test_ultralytics_keeps_its_learning_rate():
 def test_one_worker_per_gpu_is_enough_for_memory_mapped_tokens():
     rec = verdict_case("gpt1b-pretraining-8xa100-default-value")
     assert "Only one data-loader worker per GPU" not in _texts(rec)
+
+
+def test_a_far_faster_count_at_almost_the_same_cost_is_said_beside_the_answer():
+    rec = verdict_case("gpt1b-pretraining-8xa100-default-value")
+    assert rec.verdict.gpus == 1  # time counts as nothing: the cheapest stands
+    note = next(p for p in rec.pitfalls if p.id == "nearly_free_speedup")
+    assert note.severity == "info" and note.title.en.startswith("8 GPUs would take")
+    k1, k8 = rec.costs.gpus.index(1), rec.costs.gpus.index(8)
+    assert rec.costs.cost_per_run[k8] <= 1.05 * rec.costs.cost_per_run[k1]
