@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QLocale, Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -21,6 +21,7 @@ from advisor.catalog.gpus import spelling_key
 from ui.app.translation import tr_lang
 from ui.forms.choices import choice_label
 from ui.forms.field_spec import FieldSpec, format_number, parse_number
+from ui.forms.typed_numbers import Marks
 
 ERROR_STYLE = "color: #b3261e;"
 _OPTIONAL = QT_TRANSLATE_NOOP("Fields", "optional")
@@ -110,20 +111,27 @@ class NumberEditor(FieldEditor):
             self.input.setPlaceholderText("")
 
     def _typed(self, text: str) -> None:
-        value, error_en, error_zh = parse_number(self.spec, text)
+        value, error_en, error_zh = parse_number(self.spec, text, typing_marks())
         if error_en:
             self.parseFailed.emit(error_en, error_zh or error_en)
         else:
             self.edited.emit(value)
 
     def set_value(self, value: Any) -> None:
-        text = format_number(self.spec, value) if isinstance(value, int | float) else \
+        text = format_number(self.spec, value, typing_marks()) \
+            if isinstance(value, int | float) else \
             ("" if value is None else str(value))
         if text != self.input.text():
             self.input.setText(text)
 
     def value(self) -> Any:
-        return parse_number(self.spec, self.input.text())[0]
+        return parse_number(self.spec, self.input.text(), typing_marks())[0]
+
+
+def typing_marks() -> Marks:
+    """The decimal mark and grouping the user types numbers with: the system locale's (a
+    German laptop writes 2,5 whatever language the app speaks)."""
+    return Marks.of_locale(QLocale.system())
 
 
 class ChoiceEditor(FieldEditor):

@@ -20,6 +20,7 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP
 
 from advisor.profile import CustomGpu, Profile, field_meta
 from ui.app.translation import tr_lang
+from ui.forms.typed_numbers import POINT, Marks, read_number, write_number
 
 _RANGE = QT_TRANSLATE_NOOP("Fields", "Range: %1")
 _MAY_BE_EMPTY = QT_TRANSLATE_NOOP("Fields", "May be left empty.")
@@ -150,18 +151,21 @@ def field_spec(path: str | tuple[str, ...]) -> FieldSpec:
         exclusive_min="gt" in meta, decimals=decimals, choices=choices, default=default)
 
 
-def parse_number(spec: FieldSpec, text: str) -> tuple[float | int | None, str | None, str | None]:
-    """(value, error_en, error_zh) for what was typed into a number field.
+def parse_number(spec: FieldSpec, text: str, marks: Marks = POINT
+                 ) -> tuple[float | int | None, str | None, str | None]:
+    """(value, error_en, error_zh) for what was typed into a number field, written as the
+    locale of ``marks`` writes numbers (``ui.forms.typed_numbers``: never a silent
+    reinterpretation of a decimal comma).
 
     Empty text is ``None`` (the model then says whether the field may be empty). Bounds are
     left to the model's validation so the message is the same as for a file."""
-    cleaned = text.strip().replace(",", "").replace("，", "").replace(" ", "")
-    if not cleaned:
+    reading = read_number(text, marks)
+    if reading.error_en:
+        return None, reading.error_en, reading.error_zh
+    if reading.value is None:
         return None, None, None
-    try:
-        number = float(cleaned)
-    except ValueError:
-        return None, f"must be a number, got {text.strip()!r}", f"必须是数值，实际为 {text.strip()!r}"
+    number = reading.value
+    cleaned = text.strip()
     if not math.isfinite(number):
         return None, "must be a finite number", "必须是有限数值"
     if spec.kind == "int":
@@ -171,7 +175,13 @@ def parse_number(spec: FieldSpec, text: str) -> tuple[float | int | None, str | 
     return number, None, None
 
 
-def format_number(spec: FieldSpec, value: float | int | None) -> str:
+def format_number(spec: FieldSpec, value: float | int | None, marks: Marks = POINT) -> str:
+    """``_format_number`` with the locale's decimal mark (what a field shows reads back as
+    itself through ``parse_number`` with the same ``marks``)."""
+    return write_number(_format_number(spec, value), marks)
+
+
+def _format_number(spec: FieldSpec, value: float | int | None) -> str:
     """A value as its field shows it: 2.5 runs a week as "10.83" runs a month, not "10.8333"
     (two decimals from 1 up, four significant digits below: 0.0125); the model keeps the
     value itself until the field is edited."""
