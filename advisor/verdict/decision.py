@@ -63,15 +63,19 @@ def candidates(rec: Recommendation, profile: Profile, currency: str | None = Non
         c = _candidate(profile, o.id, o.gpus, o.nodes, o.run_hours, o.cost_per_run,
                        o.kind != "host_memory")
         out.append(c.model_copy(update={"label": o.label, "kind": o.kind}))
-        if o.kind == "setting" and o.cost_per_run is not None:
+        if o.kind in ("setting", "rent") and o.cost_per_run is not None:
+            # a setting change at each of the user's own counts; rented larger cards at each
+            # count rented (one large-memory card among them, where one holds the job)
             out += [x.model_copy(update={"label": o.label, "kind": o.kind})
-                    for x in _own_counts(o, profile, currency, market)]
+                    for x in _own_counts(o, profile, currency, market,
+                                         any_count=o.kind == "rent")]
     return out
 
 
 def _own_counts(o: SetupOption, profile: Profile, currency: str | None,
-                market: str | None) -> list[Candidate]:
-    """A setting change at each count of the user's own GPUs but its listed one."""
+                market: str | None, any_count: bool = False) -> list[Candidate]:
+    """A setting change at each count of the user's own GPUs but its listed one (``any_count``:
+    at each count its projection has)."""
     from advisor.verdict.shared_costs import costs_shared
 
     changed, proj = o.behind()
@@ -80,7 +84,8 @@ def _own_counts(o: SetupOption, profile: Profile, currency: str | None,
     costs = costs_shared(changed, proj, currency=currency, market=market)
     out = []
     for i, n in enumerate(proj.gpus):
-        if n == o.gpus or n > profile.hardware.total_gpus or not costs.mode_priced:
+        if n == o.gpus or (n > profile.hardware.total_gpus and not any_count) \
+                or not costs.mode_priced:
             continue
         out.append(_candidate(profile, o.id, n, proj.nodes[i], proj.run_hours[i],
                               costs.cost_per_run[costs.gpus.index(n)], proj.fits[i]))
@@ -227,13 +232,15 @@ def _at_count(label: Text, gpus: int) -> Text:
 def _count_en(c: Candidate) -> str:
     if c.label is not None:
         return c.label.en
-    return "1 GPU" if c.gpus == 1 else f"{c.gpus} GPUs"
+    n = "1 GPU" if c.gpus == 1 else f"{c.gpus} GPUs"
+    return f"your setup at {n}" if c.setup == "as_given" else n
 
 
 def _count_zh(c: Candidate) -> str:
     if c.label is not None:
         return c.label.zh
-    return "单卡" if c.gpus == 1 else f"{c.gpus} 卡"
+    n = "单卡" if c.gpus == 1 else f"{c.gpus} 卡"
+    return f"你的配置（{n}）" if c.setup == "as_given" else n
 
 
 def is_option(move: Move, options: list[SetupOption]) -> SetupOption | None:

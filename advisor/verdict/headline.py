@@ -44,12 +44,22 @@ def headline(rating: str, gpus: int, nodes: int, setup: dict[str, str], reason: 
                 zh=f"{label.zh}：{how_zh}；{where.zh}。{reason.zh}")
 
 
-def with_setup(applied: SetupOption | None, headline: Text) -> Text:
-    """The setup change the figures rest on, named before the verdict (setups.* rules)."""
+def with_setup(applied: SetupOption | None, headline: Text, gpus: int | None = None) -> Text:
+    """The setup change the figures rest on, named before the verdict (setups.* rules); a
+    label that names its count ("rent 2 × …") names the verdict's ``gpus`` instead."""
     if applied is None:
         return headline
-    return Text(en=f"With {applied.label.en} — {headline.en}",
-                zh=f"采用{applied.label.zh}——{headline.zh}")
+    label = applied.label
+    if gpus is not None and gpus != applied.gpus:
+        label = recounted(label, applied.gpus, gpus)
+    return Text(en=f"With {label.en} — {headline.en}", zh=f"采用{label.zh}——{headline.zh}")
+
+
+def recounted(label: Text, old: int, new: int) -> Text:
+    """A label that names its count ("rent 2 × A100 …") at another count (issue 29: never
+    "rent 2 ×" beside "8 GPUs")."""
+    return Text(en=label.en.replace(f"rent {old} ×", f"rent {new} ×", 1),
+                zh=label.zh.replace(f"租用 {old} ×", f"租用 {new} ×", 1))
 
 
 def joined(texts: list[Text]) -> Text:

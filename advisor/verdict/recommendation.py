@@ -229,14 +229,15 @@ def recommend_from(profile: Profile, projection: Projection, costs: CostReport, 
     reason = joined([f.rule.render(f.rule.message, facts) for f in quoted + _one_each(short)]
                      + ([lowered.reason] if lowered is not None else []))
     answer = with_setup(applied, headline(rating, n, nodes, setup.values, Text(en="", zh=""),
-                                          runnable))
+                                          runnable), n if runnable else None)
     answer = Text(en=answer.en.strip(), zh=answer.zh.strip())
     decisive = moved.reason if moved is not None and lowered is moved else reason
     result = Verdict(rating=rating, gpus=n, nodes=nodes, parallelism=setup.values["parallelism"],
                      framework=setup.values["framework"],
                      deployment=setup.values["deployment"],
                      headline=with_setup(applied, headline(rating, n, nodes, setup.values,
-                                                             reason, runnable)),
+                                                             reason, runnable),
+                                         n if runnable else None),
                      runnable=runnable)
     overridden = {**final_overrides(decided, verdict, count, wanted,
                                     [f.rule.id for f in quoted]), **setup.overridden}

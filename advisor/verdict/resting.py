@@ -11,6 +11,7 @@ from advisor.profile import Profile
 from advisor.scaling.result import Projection
 from advisor.verdict.beyond import NOTHING, Beyond, considered, extended
 from advisor.verdict.fits_here import Setups, needs_setups, setups_that_fit
+from advisor.verdict.headline import recounted
 from advisor.verdict.more_cards import wider_machine
 from advisor.verdict.pipeline_fix import pipeline_fixed
 from advisor.verdict.projection_for import projection_for
@@ -34,7 +35,8 @@ def at_verdict(options: list[SetupOption], rec: Recommendation) -> list[SetupOpt
             o = o.model_copy(update={"gpus": n, "nodes": proj.nodes[i], "run_hours": hours,
                                      "speedup": o.speedup * o.run_hours / hours,
                                      "cost_per_run": cost, "fastest_gpus": o.gpus,
-                                     "fastest_run_hours": o.run_hours})
+                                     "fastest_run_hours": o.run_hours,
+                                     "label": recounted(o.label, o.gpus, n)})
         out.append(o)
     return out
 

@@ -74,7 +74,7 @@ def test_not_worth_it_is_never_more_than_one_gpu():
     # that meet it, required, and says why; the vGPU warning stays, critical
     v = rec.verdict
     assert v.rating == "required" and v.gpus > 1
-    assert "Chosen over 1 GPU, which misses the 8-day deadline" in v.headline.en
+    assert "Chosen over your setup at 1 GPU, which misses the 8-day deadline" in v.headline.en
     at = next(c for c in rec.candidates if c.gpus == v.gpus and c.label is None)
     assert at.runnable and all(not c.runnable for c in rec.candidates if c.gpus < v.gpus)
     assert next(p for p in rec.pitfalls if p.id == "vgpu_sharing").severity == "critical"

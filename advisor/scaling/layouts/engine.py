@@ -15,6 +15,7 @@ from advisor.catalog.gpus import GpuSpec
 from advisor.files.records import record
 from advisor.profile import (
     ActivationCheckpointing,
+    KeepBatch,
     Offload,
     Parallelism,
     Profile,
@@ -155,8 +156,11 @@ def _search(profile: Profile, counts: list[int], gpu: GpuSpec, links: LinkFigure
     offloading = t.offload != Offload.none
     search = _Search(
         gpus_per_node=hw.gpus_per_node, counts=counts,
-        batches=[t.global_batch or t.batch_per_gpu * t.gradient_accumulation_steps * n
-                 for n in counts],
+        # the global batch a step holds: the profile's, else the one-GPU batch when it is kept
+        # as GPUs are added (keep_batch: global; issue 29: the layout's global batch is the
+        # one the learning-rate text names), else the one-GPU batch on every GPU
+        batches=[t.global_batch or t.batch_per_gpu * t.gradient_accumulation_steps
+                 * (1 if t.keep_batch == KeepBatch.global_ else n) for n in counts],
         checkpointing=ActivationCheckpointing(t.activation_checkpointing).value,
         fixed=fixed_of(profile, hw.gpus_per_node, p.default_microbatches_per_stage),
         loose=Fixed(max_micro_batch=t.batch_per_gpu, tp=1 if offloading else None,

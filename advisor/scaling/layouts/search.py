@@ -161,6 +161,10 @@ def enumerate_layouts(shape: ModelShape, gpus: int, gpus_per_node: int, global_b
                         else t > 1
                     rows.append((t, p, d, SHARDING.index(s), b, m, v, sp))
     rows = sorted(set(rows))
+    # a global batch of B samples splits over at most B data-parallel replicas: more would
+    # grow it (issue 29: a held batch of 1 is not 8), unless no layout keeps it
+    held = [r for r in rows if r[2] <= max(global_batch, 1)]
+    rows = held or rows
     a = np.array(rows, dtype=np.int64).reshape(-1, 8)
     ck = CHECKPOINTING.index(checkpointing)
     return Candidates(tp=a[:, 0], pp=a[:, 1], dp=a[:, 2], sharding=a[:, 3],
