@@ -122,3 +122,16 @@ def test_a_far_faster_count_at_almost_the_same_cost_is_said_beside_the_answer():
     assert note.severity == "info" and note.title.en.startswith("8 GPUs would take")
     k1, k8 = rec.costs.gpus.index(1), rec.costs.gpus.index(8)
     assert rec.costs.cost_per_run[k8] <= 1.05 * rec.costs.cost_per_run[k1]
+
+
+def test_a_held_global_batch_is_the_layouts_too():
+    rec = verdict_case("llama7b-keep-global-batch-8x4090")
+    pr = rec.projection
+    for i, n in enumerate(pr.gpus):
+        if pr.fits[i] and pr.data_parallel:
+            batch = pr.data_parallel[i] * pr.micro_batches[i]
+            assert batch >= 1 and pr.data_parallel[i] <= 1, (n, pr.layout[i])
+    # the answer's label names the count the verdict took
+    applied = next((o for o in rec.setups if o.applied), None)
+    if applied is not None and applied.kind == "rent":
+        assert f"rent {rec.verdict.gpus} ×" in rec.verdict.headline.en
