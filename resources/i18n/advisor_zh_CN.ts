@@ -952,27 +952,27 @@ The application keeps running. The details were written to the log file:
 <context>
     <name>Fields</name>
     <message>
-        <location filename="../../ui/forms/editors.py" line="26"/>
+        <location filename="../../ui/forms/editors.py" line="27"/>
         <source>optional</source>
         <translation>可不填</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/editors.py" line="27"/>
+        <location filename="../../ui/forms/editors.py" line="28"/>
         <source>%1 (custom)</source>
         <translation>%1（自定义）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/field_spec.py" line="24"/>
+        <location filename="../../ui/forms/field_spec.py" line="25"/>
         <source>Range: %1</source>
         <translation>范围：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/field_spec.py" line="25"/>
+        <location filename="../../ui/forms/field_spec.py" line="26"/>
         <source>May be left empty.</source>
         <translation>可以留空。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/editors.py" line="184"/>
+        <location filename="../../ui/forms/editors.py" line="192"/>
         <source>Custom GPU… (enter its specs)</source>
         <translation>自定义显卡…（填写参数）</translation>
     </message>
@@ -1035,122 +1035,132 @@ The application keeps running. The details were written to the log file:
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ui/window/main_window.py" line="300"/>
-        <source>&lt; Back</source>
-        <translation>&lt; 上一步</translation>
-    </message>
-    <message>
-        <location filename="../../ui/window/main_window.py" line="301"/>
-        <source>Next &gt;</source>
-        <translation>下一步 &gt;</translation>
-    </message>
-    <message>
-        <location filename="../../ui/window/main_window.py" line="302"/>
+        <location filename="../../ui/window/main_window.py" line="342"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="303"/>
+        <location filename="../../ui/window/main_window.py" line="343"/>
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="304"/>
+        <location filename="../../ui/window/main_window.py" line="344"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="305"/>
+        <location filename="../../ui/window/main_window.py" line="345"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="306"/>
+        <location filename="../../ui/window/main_window.py" line="346"/>
         <source>&amp;New profile</source>
         <translation>新建配置(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="307"/>
+        <location filename="../../ui/window/main_window.py" line="347"/>
         <source>&amp;Open profile…</source>
         <translation>打开配置(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="308"/>
+        <location filename="../../ui/window/main_window.py" line="348"/>
         <source>&amp;Save</source>
         <translation>保存(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="309"/>
+        <location filename="../../ui/window/main_window.py" line="349"/>
         <source>Save &amp;as…</source>
         <translation>另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="310"/>
+        <location filename="../../ui/window/main_window.py" line="350"/>
         <source>Import nvidia-smi…</source>
         <translation>导入 nvidia-smi…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="311"/>
+        <location filename="../../ui/window/main_window.py" line="351"/>
         <source>Export PDF…</source>
         <translation>导出 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="313"/>
+        <location filename="../../ui/window/main_window.py" line="353"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="314"/>
+        <location filename="../../ui/window/main_window.py" line="354"/>
         <source>&amp;About</source>
         <translation>关于(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="347"/>
+        <location filename="../../ui/window/main_window.py" line="387"/>
         <source>Some answers need attention (%1); the results are for the last valid answers.</source>
         <translation>有 %1 个答案需要修改；下面的结果基于最后一次有效的答案。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="380"/>
+        <location filename="../../ui/window/main_window.py" line="420"/>
         <source>The results cannot be computed with these answers: %1</source>
         <translation>按当前的回答无法计算结果：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="383"/>
+        <location filename="../../ui/window/main_window.py" line="423"/>
         <source>The results cannot be computed: see the marked answer.</source>
         <translation>无法计算结果：请查看标出的回答。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="385"/>
+        <location filename="../../ui/window/main_window.py" line="425"/>
         <source>The results could not be computed because of an internal error; the details are in the log.</source>
         <translation>内部错误导致无法计算结果；详情见日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="401"/>
+        <location filename="../../ui/window/main_window.py" line="441"/>
         <source>Verdict so far: %1 · %2</source>
         <translation>当前结论：%1 · %2</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="403"/>
+        <location filename="../../ui/window/main_window.py" line="443"/>
         <source>cannot run on this hardware</source>
         <translation>在这套硬件上无法运行</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="405"/>
+        <location filename="../../ui/window/main_window.py" line="445"/>
         <source>answers to fix: %1</source>
         <translation>待修改的答案：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="202"/>
+        <location filename="../../ui/window/main_window.py" line="239"/>
         <source>No results yet: some answers need attention; they are marked at their fields.</source>
         <translation>还没有结果：有些答案需要修改，已在对应字段处标出。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="312"/>
+        <location filename="../../ui/window/main_window.py" line="338"/>
+        <source>&lt; &amp;Back</source>
+        <translation>&lt; 上一步(&amp;B)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window.py" line="339"/>
+        <source>&amp;Next &gt;</source>
+        <translation>下一步(&amp;N) &gt;</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window.py" line="340"/>
+        <source>Back</source>
+        <translation>上一步</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window.py" line="341"/>
+        <source>Next</source>
+        <translation>下一步</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window.py" line="352"/>
         <source>Export PDF with the rule appendix…</source>
         <translation>导出 PDF（含规则附录）…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="344"/>
+        <location filename="../../ui/window/main_window.py" line="384"/>
         <source>Some answers need attention (%1): fix them to see the results.</source>
         <translation>有 %1 个答案需要修改：改好后才能看到结果。</translation>
     </message>
@@ -1639,17 +1649,17 @@ The application keeps running. The details were written to the log file:
 <context>
     <name>Units</name>
     <message>
-        <location filename="../../ui/window/main_window.py" line="35"/>
+        <location filename="../../ui/window/main_window.py" line="38"/>
         <source>CNY</source>
         <translation>元</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="35"/>
+        <location filename="../../ui/window/main_window.py" line="38"/>
         <source>USD</source>
         <translation>美元</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="36"/>
+        <location filename="../../ui/window/main_window.py" line="39"/>
         <source>EUR</source>
         <translation>欧元</translation>
     </message>
@@ -1657,137 +1667,137 @@ The application keeps running. The details were written to the log file:
 <context>
     <name>Verdict</name>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="20"/>
+        <location filename="../../ui/results/verdict_card.py" line="22"/>
         <source>Not worth it</source>
         <translation>不划算</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="21"/>
+        <location filename="../../ui/results/verdict_card.py" line="23"/>
         <source>Optional (2 GPUs if you like)</source>
         <translation>可选（2卡看心情）</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="22"/>
+        <location filename="../../ui/results/verdict_card.py" line="24"/>
         <source>Worth it</source>
         <translation>划算</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="23"/>
+        <location filename="../../ui/results/verdict_card.py" line="25"/>
         <source>Multi-GPU required</source>
         <translation>必须上多卡</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="28"/>
+        <location filename="../../ui/results/verdict_card.py" line="30"/>
         <source>Data parallel</source>
         <translation>数据并行</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="28"/>
+        <location filename="../../ui/results/verdict_card.py" line="30"/>
         <source>DeepSpeed ZeRO</source>
         <translation>DeepSpeed ZeRO</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="29"/>
+        <location filename="../../ui/results/verdict_card.py" line="31"/>
         <source>Fully sharded (FSDP)</source>
         <translation>全分片（FSDP）</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="30"/>
+        <location filename="../../ui/results/verdict_card.py" line="32"/>
         <source>Tensor (model) parallel</source>
         <translation>模型并行（张量并行）</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="31"/>
+        <location filename="../../ui/results/verdict_card.py" line="33"/>
         <source>Pipeline parallel</source>
         <translation>流水线并行</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="32"/>
+        <location filename="../../ui/results/verdict_card.py" line="34"/>
         <source>Hybrid (data + model/pipeline)</source>
         <translation>混合（数据并行 + 模型/流水线并行）</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="36"/>
+        <location filename="../../ui/results/verdict_card.py" line="38"/>
         <source>PyTorch DDP</source>
         <translation>PyTorch DDP</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="36"/>
+        <location filename="../../ui/results/verdict_card.py" line="38"/>
         <source>PyTorch FSDP</source>
         <translation>PyTorch FSDP</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="37"/>
+        <location filename="../../ui/results/verdict_card.py" line="39"/>
         <source>DeepSpeed</source>
         <translation>DeepSpeed</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="38"/>
+        <location filename="../../ui/results/verdict_card.py" line="40"/>
         <source>Horovod</source>
         <translation>Horovod</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="38"/>
+        <location filename="../../ui/results/verdict_card.py" line="40"/>
         <source>Megatron-LM</source>
         <translation>Megatron-LM</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="39"/>
+        <location filename="../../ui/results/verdict_card.py" line="41"/>
         <source>TorchRec (or HugeCTR)</source>
         <translation>TorchRec（或 HugeCTR）</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="40"/>
+        <location filename="../../ui/results/verdict_card.py" line="42"/>
         <source>None needed (one GPU)</source>
         <translation>无需（单卡）</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="44"/>
+        <location filename="../../ui/results/verdict_card.py" line="46"/>
         <source>Own hardware</source>
         <translation>自建（自有硬件）</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="44"/>
+        <location filename="../../ui/results/verdict_card.py" line="46"/>
         <source>Cloud rental</source>
         <translation>云实例租用</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="45"/>
+        <location filename="../../ui/results/verdict_card.py" line="47"/>
         <source>Own or cloud</source>
         <translation>自建或租用皆可</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="49"/>
+        <location filename="../../ui/results/verdict_card.py" line="51"/>
         <source>1 GPU</source>
         <translation>单卡</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="49"/>
+        <location filename="../../ui/results/verdict_card.py" line="51"/>
         <source>%1 GPUs</source>
         <translation>%1卡</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="54"/>
+        <location filename="../../ui/results/verdict_card.py" line="56"/>
         <source>1 machine</source>
         <translation>单机</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="54"/>
+        <location filename="../../ui/results/verdict_card.py" line="56"/>
         <source>%1 machines</source>
         <translation>%1台机器</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="238"/>
+        <location filename="../../ui/results/verdict_card.py" line="266"/>
         <source>%1 days</source>
         <translation>%1 天</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="240"/>
+        <location filename="../../ui/results/verdict_card.py" line="268"/>
         <source>%1 h</source>
         <translation>%1 小时</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="241"/>
+        <location filename="../../ui/results/verdict_card.py" line="269"/>
         <source>%1 min</source>
         <translation>%1 分钟</translation>
     </message>
@@ -1795,83 +1805,83 @@ The application keeps running. The details were written to the log file:
 <context>
     <name>VerdictCard</name>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="121"/>
+        <location filename="../../ui/results/verdict_card.py" line="132"/>
         <source>GPUs</source>
         <translation>卡数</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="121"/>
+        <location filename="../../ui/results/verdict_card.py" line="132"/>
         <source>Parallelism</source>
         <translation>并行方式</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="122"/>
+        <location filename="../../ui/results/verdict_card.py" line="133"/>
         <source>Framework</source>
         <translation>框架</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="122"/>
+        <location filename="../../ui/results/verdict_card.py" line="133"/>
         <source>Deployment</source>
         <translation>部署</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="123"/>
+        <location filename="../../ui/results/verdict_card.py" line="134"/>
         <source>Speed-up at that count</source>
         <translation>该卡数的加速比</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="124"/>
+        <location filename="../../ui/results/verdict_card.py" line="135"/>
         <source>One run: one GPU → that count</source>
         <translation>单次训练：单卡 → 该卡数</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="125"/>
+        <location filename="../../ui/results/verdict_card.py" line="136"/>
         <source>Cost per month</source>
         <translation>每月费用</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="125"/>
-        <location filename="../../ui/results/verdict_card.py" line="168"/>
+        <location filename="../../ui/results/verdict_card.py" line="136"/>
+        <location filename="../../ui/results/verdict_card.py" line="196"/>
         <source>Best value</source>
         <translation>性价比最高</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="128"/>
+        <location filename="../../ui/results/verdict_card.py" line="139"/>
         <source>Export PDF…</source>
         <translation>导出 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="135"/>
+        <location filename="../../ui/results/verdict_card.py" line="146"/>
         <source>Computing…</source>
         <translation>计算中…</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="144"/>
+        <location filename="../../ui/results/verdict_card.py" line="170"/>
         <source>No results</source>
         <translation>没有结果</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="174"/>
+        <location filename="../../ui/results/verdict_card.py" line="202"/>
         <source>Cannot run on this hardware</source>
         <translation>在这套硬件上无法运行</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="204"/>
+        <location filename="../../ui/results/verdict_card.py" line="232"/>
         <source>No purchase price is known for this GPU: the own-hardware costs leave out the cards. Enter the price of one GPU on the hardware page.</source>
         <translation>目录中没有该显卡的购买价格：自建成本未计入显卡本身。请在“硬件与部署”页填写单卡价格。</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="208"/>
+        <location filename="../../ui/results/verdict_card.py" line="236"/>
         <source>No cloud offer is known for this GPU: cloud costs are not shown.</source>
         <translation>目录中没有该显卡的云上报价：不显示云上成本。</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="129"/>
+        <location filename="../../ui/results/verdict_card.py" line="140"/>
         <source>Say what a day saved is worth…</source>
         <translation>说明省下一天值多少…</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="169"/>
+        <location filename="../../ui/results/verdict_card.py" line="197"/>
         <source>Cheapest, time not valued</source>
         <translation>最省钱（未给时间定价）</translation>
     </message>

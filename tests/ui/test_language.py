@@ -41,7 +41,7 @@ def test_switching_language_retranslates_every_page_and_the_results(qtbot):
     assert model_page.title_label.text() == "任务与模型"
     assert model_page.editors["model.params_millions"].label.text() == "参数量"
     assert window.steps.item(4).text() == "5. 结果"
-    assert window.next_button.text() == "下一步 >"
+    assert window.next_button.text() == "下一步(&N) >"
     assert window.results_page.card.rating_label.text() in {"划算", "不划算"}
     assert window.results_page.tabs.tabText(0) == "加速比"
     plot_title = window.results_page.speedup.getPlotItem().titleLabel.text

@@ -54,9 +54,14 @@ def build_window(argv: list[str], lang: str | None = None,
 
 
 def run_app(argv: list[str], lang: str | None = None) -> int:
+    from ui.window import session
+
     setup_logging()
     app = make_application()
-    window, _hub = build_window(argv, lang)
+    store = session.settings()  # issue 34: the language, size, place and page of last time
+    window, _hub = build_window(argv, lang or session.remembered_language(store))
+    session.restore(window, store)
+    app.aboutToQuit.connect(lambda: session.save(window, store))
     hook = ExceptionHook(lambda: window).install()
     window.show()
     try:

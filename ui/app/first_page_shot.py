@@ -36,6 +36,9 @@ def save_first_page(app, window, path: Path) -> int:
     """Show ``window`` (built by ui.app.application), save its first painted page to ``path``
     and quit ``app``; 0 when the picture was written."""
     outcome = {"code": 1}
+    from ui.window.main_window import FIRST_SIZE
+
+    window.resize(*FIRST_SIZE)  # a picture of the standard window, whatever the screen's size
 
     def grab() -> None:
         app.processEvents()

@@ -34,6 +34,11 @@ def main() -> int:
     """The ``gpu-advisor-gui`` program: the wizard, or one line saying why it cannot start;
     ``--screenshot FILE`` saves the first page and quits (offscreen, no display needed)."""
     argv = sys.argv[1:]
+    if "--version" in argv:  # issue 34: a version, not a window
+        from advisor import __version__
+
+        print(f"gpu-advisor-gui {__version__}")
+        return 0
     if "--screenshot" in argv:
         from ui.app.application import main as first_page_or_window
 

@@ -10,13 +10,16 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
+    QApplication,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QListWidget,
     QMainWindow,
     QPushButton,
+    QSizePolicy,
     QStackedWidget,
     QVBoxLayout,
     QWidget,
@@ -34,6 +37,20 @@ from ui.wizard.page_fields import COMPARE_TITLE, DIAGNOSIS_TITLE, PAGES, RESULTS
 
 _UNITS = {"CNY": QT_TRANSLATE_NOOP("Units", "CNY"), "USD": QT_TRANSLATE_NOOP("Units", "USD"),
           "EUR": QT_TRANSLATE_NOOP("Units", "EUR")}
+
+
+FIRST_SIZE = (1280, 800)
+
+
+def first_size(window: QWidget) -> tuple[int, int]:
+    """The window's first size (issue 34): 1280 x 800 where the screen has room, else what its
+    available geometry leaves (a 1366 x 768 laptop, 1920 x 1080 at 150 %), never larger."""
+    screen = window.screen() or QApplication.primaryScreen()
+    if screen is None:
+        return FIRST_SIZE
+    room = screen.availableGeometry()
+    return (min(FIRST_SIZE[0], max(640, room.width() - 40)),
+            min(FIRST_SIZE[1], max(480, room.height() - 60)))
 
 
 def currency_unit(lang: str, currency: str) -> str:
@@ -66,7 +83,10 @@ class MainWindow(QMainWindow):
         self.compute_error: Exception | None = None  # why the latest answers have no results
         self.results_page: Any = None  # built after the first page is on screen (start-up)
         self.steps = QListWidget()
-        self.steps.setFixedWidth(300)
+        # no fixed width (issue 34): narrow screens shrink the step list before the page
+        self.steps.setMinimumWidth(170)
+        self.steps.setMaximumWidth(300)
+        self.steps.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Expanding)
         self.steps.setWordWrap(True)
         self.steps.setTextElideMode(Qt.TextElideMode.ElideNone)
         self.steps.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -121,11 +141,28 @@ class MainWindow(QMainWindow):
         self.recomputer.betterLinkReady.connect(self._show_better_link)
         self.recomputer.failed.connect(self._recompute_failed)
         hub.languageChanged.connect(lambda _lang: self.retranslate())
-        self.resize(1280, 800)
+        self.resize(*first_size(self))
+        self._navigation_keys()
         self.retranslate()
         self.go_to(0)
         # Results (pyqtgraph, the rules engine) load after the first page is painted.
         self.stack.installEventFilter(self)
+
+    def _navigation_keys(self) -> None:
+        """Wizard keys (issue 34): Alt+N / Alt+B (the buttons' mnemonics), Ctrl+PgDown /
+        Ctrl+PgUp anywhere in the window, and Enter in a field goes to the next page."""
+        for keys, step in ((QKeySequence("Ctrl+PgDown"), 1), (QKeySequence("Ctrl+PgUp"), -1)):
+            shortcut = QShortcut(keys, self)
+            shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
+            shortcut.activated.connect(lambda step=step: self.go_to(
+                self.stack.currentIndex() + step))
+        for page in self.pages:
+            for line in page.findChildren(QLineEdit):
+                line.returnPressed.connect(self._enter_in_a_field)
+
+    def _enter_in_a_field(self) -> None:
+        if self.stack.currentIndex() < len(self.pages):
+            self.go_to(self.stack.currentIndex() + 1)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.stack and event.type() == QEvent.Type.Paint:
@@ -297,8 +334,11 @@ class MainWindow(QMainWindow):
             self.compare_page.retranslate(lang)  # redrawn, not recomputed: no number changes
         if self.diagnosis_page is not None:
             self.diagnosis_page.retranslate(lang, unit)
-        self.back_button.setText(self.tr("< Back"))
-        self.next_button.setText(self.tr("Next >"))
+        # a mnemonic on each (Alt+B, Alt+N; issue 34); the Chinese text keeps its own letter
+        self.back_button.setText(self.tr("< &Back"))
+        self.next_button.setText(self.tr("&Next >"))
+        self.back_button.setAccessibleName(self.tr("Back").replace("&", ""))
+        self.next_button.setAccessibleName(self.tr("Next").replace("&", ""))
         self.file_menu.setTitle(self.tr("&File"))
         self.recent_menu.setTitle(self.tr("Open &recent"))
         self.language_menu.setTitle(self.tr("&Language"))

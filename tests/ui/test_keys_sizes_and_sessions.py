@@ -1,0 +1,89 @@
+"""Issue 34 (part): the wizard by keyboard (Alt+N / Alt+B mnemonics, Ctrl+PgDown / Ctrl+PgUp,
+Enter in a field), a first size that fits the screen, the step list that shrinks, and a
+session remembered between starts (language, size and place, page)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtWidgets import QApplication, QLineEdit
+
+from tests.support.ui import make_window
+from ui.window import session
+from ui.window.main_window import FIRST_SIZE, first_size
+
+
+def _window(qtbot, lang="en"):
+    window = make_window(qtbot, lang, None, threaded=False)
+    window.show()
+    qtbot.waitExposed(window)
+    return window
+
+
+def test_ctrl_page_keys_and_enter_in_a_field_move_through_the_pages(qtbot):
+    window = _window(qtbot)
+    window.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
+    assert window.stack.currentIndex() == 0
+    field = window.pages[0].findChildren(QLineEdit)[0]
+    field.setFocus()
+    qtbot.keyClick(field, Qt.Key.Key_PageDown, Qt.KeyboardModifier.ControlModifier)
+    assert window.stack.currentIndex() == 1
+    qtbot.keyClick(window.steps, Qt.Key.Key_PageUp, Qt.KeyboardModifier.ControlModifier)
+    assert window.stack.currentIndex() == 0
+    qtbot.keyClick(field, Qt.Key.Key_Return)
+    assert window.stack.currentIndex() == 1
+
+
+def test_next_and_back_carry_mnemonics_and_names_in_both_languages(qtbot):
+    window = _window(qtbot)
+    assert window.next_button.text() == "&Next >" and window.back_button.text() == "< &Back"
+    assert window.next_button.accessibleName() == "Next"
+    window.hub.set_language("zh")
+    assert "(&N)" in window.next_button.text() and "(&B)" in window.back_button.text()
+    assert window.next_button.accessibleName() == "下一步"
+
+
+def test_the_first_size_fits_the_screen_and_the_step_list_shrinks(qtbot):
+    window = _window(qtbot)
+    room = window.screen().availableGeometry()
+    width, height = first_size(window)
+    assert width <= min(FIRST_SIZE[0], room.width()) and height <= min(FIRST_SIZE[1],
+                                                                        room.height())
+    assert window.steps.minimumWidth() < 300 <= window.steps.maximumWidth()
+
+
+def test_a_session_is_remembered(qtbot, tmp_path):
+    store = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    window = _window(qtbot, "zh")
+    window.resize(700, 500)
+    window.go_to(2)
+    session.save(window, store)
+    again = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    assert session.remembered_language(again) == "zh"
+    second = _window(qtbot, session.remembered_language(again))
+    session.restore(second, again)
+    assert second.lang == "zh" and second.stack.currentIndex() == 2
+    assert abs(second.width() - 700) <= 40 and abs(second.height() - 500) <= 40
+
+
+def test_a_broken_session_is_ignored(qtbot, tmp_path):
+    path = tmp_path / "settings.ini"
+    path.write_text("[General]\nlanguage=klingon\npage=abc\ngeometry=@Invalid()\n",
+                    encoding="utf-8")
+    store = QSettings(str(path), QSettings.Format.IniFormat)
+    assert session.remembered_language(store) is None
+    window = _window(qtbot)
+    session.restore(window, store)
+    assert window.stack.currentIndex() == 0
+
+
+def test_the_gui_program_prints_its_version_without_a_window():
+    done = subprocess.run([sys.executable, "-c", "import sys; from ui.app.launch import main; "
+                           "sys.argv = ['gpu-advisor-gui', '--version']; sys.exit(main())"],
+                          capture_output=True, text=True, timeout=60,
+                          env={"QT_QPA_PLATFORM": "offscreen", "PATH": "/usr/bin:/bin"},
+                          check=False)
+    assert done.returncode == 0 and done.stdout.startswith("gpu-advisor-gui ")
