@@ -67,6 +67,9 @@ def test_the_archive_holds_both_programs_the_icon_and_the_menu_entry(bundle: Pat
     for line in ("[Desktop Entry]", "Type=Application", "Exec=gpu-advisor-gui %f",
                  "Icon=gpu-scaling-advisor", "Name[zh_CN]=多卡训练顾问"):
         assert line in entry.splitlines(), line
+    # issue 34: the entry claims no file type (it opened docker-compose and Kubernetes YAML
+    # as profiles); a profile opens with File > Open or "Open with"
+    assert not any(line.startswith("MimeType=") for line in entry.splitlines())
     licences = bundle / "LICENSES"
     for name in ("LGPL-3.0.txt", "GPL-3.0.txt", "DroidSansFallback-Apache-2.0.txt"):
         assert (licences / name).stat().st_size > 1000, name
