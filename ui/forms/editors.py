@@ -71,10 +71,20 @@ class FieldEditor(QWidget):
         for widget in (self.label, self.input):
             widget.setToolTip(tip)
         self.label.setBuddy(self.input)
+        # issue 34: the label and the input live in different parents, so a screen reader
+        # does not find the input's name through the buddy; it is set on the input itself
+        self.input.setAccessibleName(self.spec.title(lang) + (f" ({unit})" if unit else ""))
+        self._describe()
+
+    def _describe(self) -> None:
+        """The field's message, read with the field (its accessible description)."""
+        message = self.error_label.text() if not self.error_label.isHidden() else ""
+        self.input.setAccessibleDescription(message)
 
     def set_error(self, message: str | None) -> None:
         self.error_label.setText(message or "")
         self.error_label.setVisible(bool(message))
+        self.input.setAccessibleDescription(message or "")
         self.input.setProperty("invalid", bool(message))
         self.input.setStyleSheet("border: 1px solid #b3261e;" if message else "")
 
