@@ -121,7 +121,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     return leave(code)
 
 
-OUTPUT_ERRNOS = frozenset({errno.ENOSPC, errno.EIO, errno.EDQUOT, errno.EFBIG})
+# a full disk, a device error, a quota, a file too large (EDQUOT is not on every platform)
+OUTPUT_ERRNOS = frozenset(getattr(errno, name) for name in ("ENOSPC", "EIO", "EDQUOT", "EFBIG")
+                          if hasattr(errno, name))
 
 
 def output_failed(exc: OSError, lang: str) -> int:

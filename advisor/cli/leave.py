@@ -47,8 +47,9 @@ def leave(code: int) -> int:
         except OSError as exc:  # a full disk, a device error: what was printed is lost
             if stream is sys.stdout:
                 from advisor.cli import output_failed
+                from advisor.text.i18n import system_lang
 
-                code = code or output_failed(exc, "en")
+                code = code or output_failed(exc, system_lang())
         except ValueError:  # a closed stream: nothing more can reach it
             pass
     os._exit(code)

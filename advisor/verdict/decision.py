@@ -67,12 +67,12 @@ def candidates(rec: Recommendation, profile: Profile, currency: str | None = Non
             # a setting change at each of the user's own counts; rented larger cards at each
             # count rented (one large-memory card among them, where one holds the job)
             out += [x.model_copy(update={"label": o.label, "kind": o.kind})
-                    for x in _own_counts(o, profile, currency, market,
+                    for x in _other_counts(o, profile, currency, market,
                                          any_count=o.kind == "rent")]
     return out
 
 
-def _own_counts(o: SetupOption, profile: Profile, currency: str | None,
+def _other_counts(o: SetupOption, profile: Profile, currency: str | None,
                 market: str | None, any_count: bool = False) -> list[Candidate]:
     """A setting change at each count of the user's own GPUs but its listed one (``any_count``:
     at each count its projection has)."""

@@ -63,12 +63,8 @@ def read_number(text: str, marks: Marks = POINT) -> Reading:
     """The number ``text`` writes in the locale of ``marks`` (see the module)."""
     raw = text.strip()
     s = "".join(_FULL_WIDTH.get(ch, ch) for ch in raw)
-    if marks.group == " ":
-        s = _SPACES.sub("", s)
-        group = None
-    else:
-        s = _SPACES.sub("", s)
-        group = marks.group
+    s = _SPACES.sub("", s)  # spaces group digits in any locale; a space group is no mark
+    group = None if marks.group == " " else marks.group
     if not s:
         return Reading(None)
     if not re.search(r"\d", s) and s.lower().lstrip("+-") not in ("nan", "inf", "infinity"):
@@ -81,8 +77,6 @@ def read_number(text: str, marks: Marks = POINT) -> Reading:
     if mantissa[:1] in "+-" and mantissa:
         sign, mantissa = mantissa[0], mantissa[1:]
     dec, other = marks.decimal, ("," if marks.decimal == "." else ".")
-    if group is not None and group not in (",", "."):
-        other = group
     # which mark is the decimal one: the locale's, where the text allows no other reading
     if dec in mantissa:
         whole, _, frac = mantissa.rpartition(dec)
