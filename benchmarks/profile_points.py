@@ -22,6 +22,7 @@ from advisor.scaling.links import link_figures
 from advisor.scaling.parameters import ScalingParams, load_params
 from advisor.scaling.physics import DataParallelInputs, breakdown
 from advisor.scaling.project import NVLINK_MACHINES, _network
+from advisor.scaling.waiting import held_to_ideal
 
 
 @dataclass
@@ -103,7 +104,8 @@ def predict(points: ProfilePoints, params: ScalingParams) -> np.ndarray:
     """Projected speed-up of every point over its series' baseline count."""
     def at(gpus: np.ndarray, x: DataParallelInputs) -> np.ndarray:
         stall = np.where(points.tuned, params.pipeline_stall_tuned, x.pipeline_stall)
-        return breakdown(gpus, replace(x, pipeline_stall=stall), params).speedup
+        return held_to_ideal(gpus, breakdown(gpus, replace(x, pipeline_stall=stall),
+                                             params).speedup, params.step_time_cv)
 
     return at(points.gpus, points.at_n) / at(points.baseline, points.at_base)
 

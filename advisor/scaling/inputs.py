@@ -28,6 +28,7 @@ from advisor.scaling.parameters import (
     membound_share_by_task,
     mfu_by_task,
 )
+from advisor.scaling.peak import peak_tflops
 from advisor.scaling.physics import DataParallelInputs
 from advisor.scaling.task_defaults import inputs_vary, takes_turns
 
@@ -80,12 +81,7 @@ def effective_tflops(gpu: GpuSpec, precision: Precision, p: ScalingParams,
     soft-max) streams memory instead of multiplying: consumer and older cards with a low peak
     but a similar bandwidth train faster than their peak says. Both shares are fitted on the
     published single-GPU throughputs (benchmarks/fit_projection.py)."""
-    if precision in (Precision.fp16, Precision.bf16, Precision.amp):
-        peak = gpu.tflops_fp16_dense
-    elif precision == Precision.tf32:
-        peak = max(gpu.tflops_fp32, gpu.tflops_fp16_dense / 2.0)
-    else:
-        peak = gpu.tflops_fp32
+    peak = peak_tflops(gpu, precision, task)
     mfu = mfu_by_task()
     share = mfu.get(task.value, mfu.get("other", p.model_flops_utilisation))
     memory = membound_share_by_task()

@@ -56,6 +56,10 @@ class LlmParams:
     shard_overlap: float = 0.9
     band_log_width: float = 0.15
     context_overhead_gb: float = 1.343  # CUDA context and kernels (HF "model memory anatomy")
+    # share of the memory bandwidth a 4-bit weight's dequantisation streams at (small
+    # per-matrix kernels, table lookups; fitted on Qwen's LoRA vs Q-LoRA step times by
+    # benchmarks/qlora_speed.py)
+    dequant_bandwidth_share: float = 1.0
 
     def with_values(self, **values: float) -> LlmParams:
         return replace(self, **values)
@@ -117,7 +121,8 @@ def compute_per_micro_batch_s(shape: ModelShape, c: Candidates, cluster: Cluster
     unless moving a layer off it makes the busiest stage lighter (Llama 3's pipeline,
     DeepSpeed's partitioning by parameters). Frozen weights (LoRA, QLoRA: ``states``) take
     no weight gradient: their matmuls run one pass fewer, the adapters' own three passes
-    are added, and 4-bit weights are dequantised at the memory bandwidth every pass."""
+    are added, and 4-bit weights are dequantised every pass, at the share of the memory
+    bandwidth their kernels reach (``dequant_bandwidth_share``)."""
     t = c.tp.astype(float)
     tokens = c.micro_batch * shape.sequence
     full = c.checkpointing == CK_FULL
@@ -134,7 +139,8 @@ def compute_per_micro_batch_s(shape: ModelShape, c: Candidates, cluster: Cluster
     layer_bytes = (q.activation_traffic * kept * layer_passes
                    + q.score_traffic * scores * standard * attention_passes)
     if states is not None and states.dequant_bytes:
-        layer_bytes = layer_bytes + states.dequant_bytes * shape.layer_params / t * weight_passes
+        layer_bytes = layer_bytes + (states.dequant_bytes / q.dequant_bandwidth_share
+                                     * shape.layer_params / t * weight_passes)
     # the loss: soft-max of the fp32 logits forward, its gradient backward
     output_bytes = 2.0 * q.activation_traffic * 4.0 * tokens * shape.vocab / t
     # seconds per FLOP: the wide-matrix rate x each product's 1 + d0 (1/M + 1/K + 1/N)

@@ -1,18 +1,52 @@
 """A GPU's dense peak at the training precision: what MFU and the compute time are measured
-against (the data-parallel model and the large-model layouts both read it)."""
+against (the data-parallel model and the large-model layouts both read it).
+
+An "fp32" job on a card with TF32 tensor cores (Ampere and later) does not run all of its
+work in full fp32: the frameworks' defaults route part of it to TF32. PyTorch runs
+convolutions in TF32 by default (``torch.backends.cudnn.allow_tf32`` is True) while its
+matmuls stay in fp32 unless the user enables them (``allow_tf32`` /
+``set_float32_matmul_precision``, off since 1.12); TensorFlow (2.4 and later) and JAX run
+both in TF32. So a convolutional network in fp32 on an A100 runs at the TF32 rate, while a
+transformer in PyTorch runs its matmuls at the fp32 rate (where an RTX 3090, whose fp32 peak
+is higher, is faster). ``FP32_RUN_IN_TF32`` is the share of the work each task runs in TF32;
+the peak is the time-weighted blend of the two rates.
+"""
 
 from __future__ import annotations
 
 from advisor.catalog.gpus import GpuSpec
-from advisor.profile import Precision
+from advisor.profile import Precision, Task
 
 SIXTEEN_BIT = (Precision.fp16, Precision.bf16, Precision.amp)
+# generations whose tensor cores run TF32
+TF32_GENERATIONS = frozenset({"ampere", "ada", "hopper", "blackwell"})
+# share of an fp32 job's FLOPs that framework defaults run in TF32 on those cards:
+# convolutional networks all of it (cuDNN), transformers and recommenders' MLPs none of it
+# (PyTorch's matmuls); speech models half (convolutional front-end, transformer body); a
+# network of unknown kind two thirds (its convolutions, and its matmuls under TensorFlow or
+# JAX, run in TF32; only PyTorch's matmuls stay in fp32). An assumption, not a fit.
+FP32_RUN_IN_TF32 = {Task.image_classification: 1.0, Task.object_detection: 1.0,
+                    Task.segmentation: 1.0, Task.gan: 1.0, Task.speech_recognition: 0.5,
+                    Task.reinforcement_learning: 2.0 / 3.0, Task.other: 2.0 / 3.0,
+                    Task.nlp: 0.0, Task.llm: 0.0, Task.recommendation: 0.0}
 
 
-def peak_tflops(gpu: GpuSpec, precision: Precision) -> float:
-    """Dense peak at a precision: tensor cores for 16-bit, TF32 at half their rate."""
+def tf32_tflops(gpu: GpuSpec) -> float:
+    """The TF32 tensor-core peak: half the 16-bit rate on cards that have it."""
+    if (gpu.generation or "").lower() in TF32_GENERATIONS:
+        return max(gpu.tflops_fp32, gpu.tflops_fp16_dense / 2.0)
+    return gpu.tflops_fp32
+
+
+def peak_tflops(gpu: GpuSpec, precision: Precision, task: Task = Task.llm) -> float:
+    """Dense peak at a precision: tensor cores for 16-bit, TF32 at half their rate, fp32 as
+    the frameworks run it by default on the task's kind of network (module docstring)."""
     if precision in SIXTEEN_BIT:
         return gpu.tflops_fp16_dense
     if precision == Precision.tf32:
         return max(gpu.tflops_fp32, gpu.tflops_fp16_dense / 2.0)
-    return gpu.tflops_fp32
+    share = FP32_RUN_IN_TF32.get(task, 2.0 / 3.0)
+    fast = tf32_tflops(gpu)
+    if share <= 0.0 or fast <= gpu.tflops_fp32:
+        return gpu.tflops_fp32
+    return 1.0 / (share / fast + (1.0 - share) / gpu.tflops_fp32)

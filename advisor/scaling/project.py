@@ -41,6 +41,7 @@ from advisor.scaling.result import Projection
 from advisor.scaling.run_length import one_gpu_hours
 from advisor.scaling.task_defaults import turn_notes
 from advisor.scaling.throughput_check import impossible_throughput
+from advisor.scaling.waiting import held_to_ideal
 from advisor.text.i18n import Text
 
 # ZeRO-3 / FSDP gather weights twice: 1.5x traffic (also across the replicas of a hybrid
@@ -312,9 +313,10 @@ def project(profile: Profile, gpus: list[int] | None = None,
                     bottleneck[i] = neck
         speed[idx] = s
         low[idx] = s_low
-    # not a number or infinite: 0 (what nan_to_num and the clip below made of them, faster)
+    # at most N GPUs as fast as one, less the wait for the slowest; a long run on many GPUs
+    # also loses time to interruptions; not a number or infinite: 0 (waiting.py)
+    speed = held_to_ideal(n, speed, p.step_time_cv)
     # np.clip(a, lo, hi) is minimum(maximum(a, lo), hi); the ufuncs skip its Python wrapper
-    speed = np.minimum(np.maximum(np.where(np.isfinite(speed), speed, 0.0), 0.0), n)
     low = np.minimum(np.maximum(np.where(np.isfinite(low), low, 0.0), 0.0), n)
     below, above = band_factors(profile, n, p)
     band_low = np.minimum(np.maximum(np.minimum(speed * below, low), 0.0), speed)  # 0 <= low <= speed-up
@@ -393,7 +395,7 @@ def _absolute(profile: Profile, gpu, p: ScalingParams, speed: np.ndarray,
     tflops = samples * flops / 1e12
     sequence = sequence_length(profile) if profile.task in SEQUENCE_TASKS else 0
     rows = (samples, samples * sequence, tflops,
-            tflops / peak_tflops(gpu, profile.training.precision))
+            tflops / peak_tflops(gpu, profile.training.precision, profile.task))
     return {"one": one, "rows": rows, "sequence": bool(sequence)}
 
 

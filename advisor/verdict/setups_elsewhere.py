@@ -105,7 +105,8 @@ def _timed_on(profile: Profile, spec):
     run needs no moving: the layouts time it)."""
     t = profile.training
     mine = resolve_gpu(profile.hardware.gpu, profile.hardware.intra_link)
-    ratio = peak_tflops(spec, t.precision) / peak_tflops(mine, t.precision)
+    ratio = peak_tflops(spec, t.precision, profile.task) / peak_tflops(mine, t.precision,
+                                                                 profile.task)
     update = {}
     if t.single_gpu_hours is not None:
         update["single_gpu_hours"] = t.single_gpu_hours / ratio

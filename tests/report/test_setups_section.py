@@ -54,4 +54,6 @@ def test_the_report_says_the_same_figures_in_both_languages(tmp_path):
     for lang in ("en", "zh"):
         path = export_pdf(rec, profile, tmp_path / f"{lang}.pdf", lang, generated=WHEN)
         figures[lang] = re.findall(r"\d[\d,]*\.\d+|\d{1,3}(?:,\d{3})+", _section(path, lang))
-    assert figures["en"] and figures["en"][:20] == figures["zh"][:20]
+    # as sets: the text layer repeats a line a page break cuts, in one language and not the
+    # other
+    assert figures["en"] and set(figures["en"]) == set(figures["zh"])

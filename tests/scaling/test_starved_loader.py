@@ -1,6 +1,6 @@
 """A starved data loader bounds every parallelism mode alike (F28): data parallel, a tensor-parallel
 group, FSDP and a pipeline all run at most the samples a second the loader feeds (a flat curve,
-no jump between modes), while a loader that keeps up lets tensor parallelism scale."""
+no jump between modes), while a loader that keeps up lets a split or sharded model scale."""
 
 from __future__ import annotations
 
@@ -37,10 +37,11 @@ def test_starved_loader_caps_tensor_and_fsdp_rows_alike():
     assert all(r.bottleneck[i] == "input_pipeline" for i in fitting)
 
 
-def test_tensor_parallel_scales_when_the_loader_keeps_up():
+def test_a_split_or_sharded_model_scales_when_the_loader_keeps_up():
     tuned = project(starved_13b(input_pipeline="tuned"), [1, 4])
-    assert tuned.parallelism[1] in ("tensor", "hybrid") and tuned.speedup[1] > 3.0
-    assert tuned.tensor_parallel[1] > 1  # the 13B model is split, not replicated
+    # the 13B model is split or sharded, not replicated (its states need 200 GB)
+    assert tuned.parallelism[1] in ("tensor", "hybrid", "fsdp") and tuned.speedup[1] > 3.0
+    assert tuned.tensor_parallel[1] > 1 or "FSDP" in tuned.layout[1]
 
 
 def test_tensor_group_loader_bound_is_in_samples_per_second():

@@ -7,6 +7,10 @@ For the busiest stage's GPU, with m micro-batches per replica and v model chunks
     step         = m x micro-batch + (p - 1) / v x micro-batch      (bubble, Narayanan Sec. 2.2)
                    + stage-boundary sends + gradient reduction not hidden behind the last
                    backward pass + gathers after the optimizer step + the optimizer step
+                   + the wait for the slowest of the N GPUs (``waiting.py``)
+
+Sharded weights: one layer's gather and reduce-scatter are always exposed (the first gather
+has nothing before it to hide behind, the last reduce-scatter nothing after it).
 
 ZeRO-3 / FSDP pay their gathers every micro-batch: halve the micro-batch and the compute that
 hides them halves while the gathers do not (DeepSpeed's ZeRO-3 per-GPU throughput halves with
@@ -26,8 +30,11 @@ from advisor.scaling.layouts.shape import ModelShape
 from advisor.scaling.layouts.states import StateBytes
 from advisor.scaling.layouts.traffic import Traffic, traffic
 from advisor.scaling.llm_compute import LlmParams, compute_per_micro_batch_s, optimizer_step_s
+from advisor.scaling.parameters import load_params
+from advisor.scaling.waiting import slowest_wait_share
 
 BACKWARD_SHARE = 2.0 / 3.0  # the backward pass is twice the forward
+STEP_TIME_CV = load_params().step_time_cv  # step-to-step noise of any job
 
 
 @record
@@ -40,6 +47,7 @@ class StepTime:
     optimizer_s: np.ndarray
     step_s: np.ndarray
     traffic: Traffic
+    wait_s: np.ndarray | float = 0.0  # waiting for the slowest GPU (waiting.py)
 
     @property
     def bottleneck(self) -> list[str]:
@@ -74,7 +82,11 @@ def step_time(shape: ModelShape, c: Candidates, cluster: Cluster, states: StateB
               q: LlmParams, grad_reduce_bytes: float) -> StepTime:
     compute_mb = compute_per_micro_batch_s(shape, c, cluster, q, states)
     moved = traffic(shape, c, cluster, grad_reduce_bytes, states.trainable_fraction)
-    shard_exposed = np.maximum(moved.shard_per_micro_batch - q.shard_overlap * compute_mb, 0.0)
+    # the first layer's gather of the forward pass has no compute before it to hide behind,
+    # nor the last reduce-scatter of the backward pass after it: one layer's share never hides
+    first_last = moved.shard_per_micro_batch / np.ceil(shape.layers / c.pp)
+    shard_exposed = np.maximum(moved.shard_per_micro_batch - q.shard_overlap * compute_mb,
+                               first_last)
     micro = compute_mb + moved.tp_per_micro_batch + shard_exposed
     m = c.micro_batches.astype(float)
     bubble = np.where(c.pp > 1, (c.pp - 1.0) / c.interleave * micro, 0.0)
@@ -87,6 +99,9 @@ def step_time(shape: ModelShape, c: Candidates, cluster: Cluster, states: StateB
     host_mb, host_step = host_copies_s(shape, c, cluster, states, q, compute_mb, group)
     communication = m * (moved.tp_per_micro_batch + shard_exposed + host_mb) \
         + moved.pp_per_step + grads_exposed + moved.exposed_per_step + host_step
-    step = m * compute_mb + communication + bubble + optimizer
+    busy = m * compute_mb + communication + bubble + optimizer
+    # every GPU waits for the slowest at the step's end; the m micro-batches' own jitter
+    # averages out (1 / sqrt(m)), as in the data-parallel model (physics.py)
+    wait = busy * slowest_wait_share(c.tp * c.pp * c.dp, STEP_TIME_CV) / np.sqrt(m)
     return StepTime(compute_s=m * compute_mb, communication_s=communication, bubble_s=bubble,
-                    optimizer_s=optimizer, step_s=step, traffic=moved)
+                    optimizer_s=optimizer, step_s=busy + wait, traffic=moved, wait_s=wait)
