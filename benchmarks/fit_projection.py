@@ -72,7 +72,7 @@ DOCS: dict[str, tuple[str, str, str]] = {
     "model_flops_utilisation": ("1", "fallback share of the GPU's dense peak a step reaches when compute time is estimated from FLOPs; per-task values in mfu_by_task are medians measured on the data set's single-GPU throughputs", "assumption; see mfu_by_task"),
     "default_microbatches_per_stage": ("1", "pipeline micro-batches per stage when not given: m = 2p gives 4 GPUs about 3x (F06)", "calibrated to article F06"),
     "tensor_activation_exchanges_per_layer": ("1", "activation all-reduces per transformer layer per step in tensor parallel (2 forward, 2 backward; Megatron-LM)", "Megatron-LM"),
-    "memory_usable_fraction": ("1", "share of GPU memory a job can use (allocator fragmentation, reserve)", "assumption"),
+    "memory_usable_fraction": ("1", "share of a card's bytes (its nominal GB read as GiB) a job can fill; the rest is the driver's reserve (ECC) and the caching allocator's fragmentation", "bounded by published claims (benchmarks/llm_claims.py): GPT 530B under ZeRO-3 at micro-batch 4 fits 640 A100s (83.8 % of the bytes estimated) and not 560 (86.0 %); nvidia-smi totals: 81,920 MiB of an A100 80GB's 80 GiB, 40,537 MiB of 40 GiB, 24,564 MiB of 24 GiB"),
     "memory_overhead_gb": ("GB", "CUDA context, cuDNN/cuBLAS workspaces, NCCL buffers per GPU", "assumption"),
     "optimizer_bytes_per_param": ("B", "weights + gradients + Adam states per parameter (mixed precision: 2+2+4+4+4 = 16; fp32 Adam: 4+4+8 = 16) (F24)", "ZeRO paper (Rajbhandari et al. 2020)"),
     "activation_bytes_per_token_width_layer": ("B", "activation memory per token x hidden x layer of a transformer without recomputation (34 + attention)", "Korthikanti et al. 2022"),

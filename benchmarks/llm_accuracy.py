@@ -27,6 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
+from advisor.scaling.card_memory import usable_gb
 from advisor.scaling.layouts.layout import candidates_of
 from advisor.scaling.layouts.memory import memory_parts
 from advisor.scaling.layouts.search import Fixed
@@ -221,13 +222,14 @@ def main() -> None:
     # memory
     check_claims(cl := claims())
     usable = load_params().memory_usable_fraction
-    lines += ["", f"## Memory claims (usable memory = {usable:.0%} of the GPU's)", "",
+    lines += ["", f"## Memory claims (usable memory = {usable:.0%} of the GPU's bytes, its "
+              "nominal GB read as GiB)", "",
               "| claim | source says | model GB | usable GB | agrees | note |",
               "|---|---|---|---|---|---|"]
     agree, gb_errs = 0, []
     for c in cl:
         need = claim_memory(c)
-        limit = cluster(c.machines, c.flash).memory_gb * usable
+        limit = usable_gb(cluster(c.machines, c.flash).memory_gb, load_params())
         if c.claim == "gb":
             err = need / c.value_gb - 1
             gb_errs.append(abs(err))

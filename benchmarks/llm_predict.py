@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from advisor.scaling.card_memory import usable_gb
 from advisor.scaling.layouts.search import Choice, best_layout
 from advisor.scaling.layouts.states import mixed_precision_adam
 from advisor.scaling.llm_compute import LlmParams, load_llm_params
@@ -29,7 +30,7 @@ def predict(pt: Point, q: LlmParams | None = None) -> Prediction:
     best: Prediction | None = None
     for ck in pt.checkpointing:
         choice = best_layout(pt.shape, pt.gpus, c, states, q, pt.grad_reduce_bytes,
-                             pt.global_batch, ck, c.memory_gb * p.memory_usable_fraction,
+                             pt.global_batch, ck, usable_gb(c.memory_gb, p),
                              q.context_overhead_gb, pt.fixed, none_fit="fastest")
         if choice is None:
             continue

@@ -14,6 +14,7 @@ import numpy as np
 
 from advisor.catalog.gpus import GpuSpec
 from advisor.profile import Profile
+from advisor.scaling.card_memory import memory_reading_note
 from advisor.scaling.inputs import pipeline_terms, single_gpu_samples_per_s
 from advisor.scaling.layouts.engine import LayoutCurve, layout_curve
 from advisor.scaling.layouts.methods import model_flops_per_token
@@ -101,6 +102,8 @@ def layout_projection(profile: Profile, counts: list[int], gpu: GpuSpec, links: 
     tflops = tokens * per_token / 1e12
     out_notes = list(notes)
     _layout_notes(profile, curve, counts, out_notes)
+    out_notes.append(memory_reading_note(float(memory[fits.index(True)] if any(fits)
+                                               else memory.min()), gpu.memory_gb, p))
     if profile.training.planned_from_size:
         total_tokens = run_tokens(profile) or 0.0
         mfu = (tflops / curve.cluster.peak_tflops)[np.array(fits)] if any(fits) \

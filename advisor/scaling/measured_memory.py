@@ -19,6 +19,7 @@ from __future__ import annotations
 from advisor.files.records import record
 from advisor.profile import Profile
 from advisor.scaling.activations import activation_gb
+from advisor.scaling.card_memory import usable_gb
 from advisor.scaling.parameters import ScalingParams
 from advisor.text.i18n import Text
 
@@ -55,7 +56,7 @@ def memory_estimate(profile: Profile, memory_gb: float, p: ScalingParams) -> Mem
     act = activation_gb(profile, p)
     if not measured_batch_runs(profile):
         return MemoryEstimate(p, act)
-    usable = memory_gb * p.memory_usable_fraction
+    usable = usable_gb(memory_gb, p)
     states = profile.model.params_millions * 1e6 * p.optimizer_bytes_per_param / 1e9
     room = usable - p.memory_overhead_gb
     need = states + act + p.memory_overhead_gb

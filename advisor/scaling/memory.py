@@ -13,6 +13,8 @@ import numpy as np
 
 from advisor.profile import Parallelism, Profile, Task
 from advisor.scaling.activations import activation_gb, is_transformer
+from advisor.scaling.card_memory import capacity_gb as capacity_gb  # re-exported
+from advisor.scaling.card_memory import usable_gb as usable_gb  # re-exported
 from advisor.scaling.measured_memory import memory_estimate
 from advisor.scaling.parameters import ScalingParams
 
@@ -63,8 +65,6 @@ def memory_per_gpu_gb(strategy: str, gpus: np.ndarray, profile: Profile,
     return states + act / ways + p.memory_overhead_gb
 
 
-def usable_gb(memory_gb: float, p: ScalingParams) -> float:
-    return memory_gb * p.memory_usable_fraction
 
 
 def choose_strategies(profile: Profile, gpus: np.ndarray, memory_gb: float,

@@ -76,7 +76,7 @@ class ScalingParams:
     reference_flops_per_byte: float = 153.0
     default_microbatches_per_stage: float = 2.0
     tensor_activation_exchanges_per_layer: float = 4.0
-    memory_usable_fraction: float = 0.92
+    memory_usable_fraction: float = 0.8568
     memory_overhead_gb: float = 1.0
     optimizer_bytes_per_param: float = 16.0
     optimizer_traffic_bytes_per_param: float = 32.0

@@ -13,6 +13,7 @@ from advisor.profile import InputPipeline, InterLink, IntraLink, KeepBatch, Prec
 from advisor.profile.labels import INTER_LINK as INTER_LINK_LABEL
 from advisor.scaling.activations import SEQUENCE_TASKS
 from advisor.scaling.batch_scaling import scaled_batches
+from advisor.scaling.card_memory import memory_reading_note
 from advisor.scaling.inputs import (
     data_parallel_inputs,
     dense_params_millions,
@@ -353,6 +354,8 @@ def project(profile: Profile, gpus: list[int] | None = None,
                           zh=NOTE_SLOWER.zh.format(n=counts[i], neck=zh, step=one)))
     if counts[-1] > TESTED_GPUS:
         notes.append(NOTE_UNTESTED_SCALE.format(tested=TESTED_GPUS))
+    notes.append(memory_reading_note(float(memory[int(np.argmax(fits))] if fits.any()
+                                           else memory.min()), gpu.memory_gb, p))
     per_gpu = _absolute(profile, gpu, p, speed, n)
     hours_one = one_gpu_hours(profile, per_gpu["one"])
     run_hours = hours_one / speed

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from advisor.catalog.gpus import resolve_gpu
 from advisor.profile import Profile
 from advisor.scaling import project
+from advisor.scaling.card_memory import usable_gb
 from advisor.scaling.layouts.engine import uses_layouts
 from advisor.scaling.parameters import load_params
 from advisor.scaling.project import says_one_gpu_cannot_hold
@@ -42,7 +43,7 @@ def test_a_measured_batch_always_fits(profile):
     gpu = resolve_gpu(profile.hardware.gpu, profile.hardware.intra_link)
     p = load_params()
     states_gb = profile.model.params_millions * 1e6 * p.optimizer_bytes_per_param / 1e9
-    assume(states_gb + p.memory_overhead_gb < gpu.memory_gb * p.memory_usable_fraction)
+    assume(states_gb + p.memory_overhead_gb < usable_gb(gpu.memory_gb, p))
     assume(not uses_layouts(profile, gpu.memory_gb, p))
     r = project(profile)
     assert r.single_gpu_fits
@@ -122,7 +123,7 @@ def test_a_measured_batch_fits_one_gpu_on_the_layouts_too(split, batch):
     assert uses_layouts(profile, 40.0, p)
     r = project(profile, [1, 2, 4, 8])
     assert r.single_gpu_fits and all(r.fits), (r.fits, r.memory_per_gpu_gb)
-    assert r.memory_per_gpu_gb[0] <= 40.0 * p.memory_usable_fraction
+    assert r.memory_per_gpu_gb[0] <= usable_gb(40.0, p)
     assert any(f"was measured at {batch} samples per GPU" in n for n in r.notes)
     assert any(f"每卡 {batch} 个样本下实测" in n for n in r.notes_zh)
     assert not says_one_gpu_cannot_hold(r.notes)
@@ -159,7 +160,7 @@ def test_a_measured_batch_always_fits_the_layouts_too(drawn, split, batch):
     gpu = resolve_gpu(profile.hardware.gpu, profile.hardware.intra_link)
     p = load_params()
     states_gb = profile.model.params_millions * 1e6 * p.optimizer_bytes_per_param / 1e9
-    assume(states_gb * 1.25 + 2.0 < gpu.memory_gb * p.memory_usable_fraction)
+    assume(states_gb * 1.25 + 2.0 < usable_gb(gpu.memory_gb, p))
     assume(uses_layouts(profile, gpu.memory_gb, p))
     r = project(profile)
     assert r.single_gpu_fits and r.fits[0], (r.layout[:1], r.memory_per_gpu_gb[:1])

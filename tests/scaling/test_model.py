@@ -227,7 +227,9 @@ def test_counts_beyond_the_machine_assume_more_machines_on_a_default_network():
     same = project(profile(hardware={"gpus_per_node": 4, "nodes": 4,
                                      "inter_link": "ethernet_25g"}), [1, 4, 8, 16])
     assert same.speedup == r.speedup  # exactly "more machines like this one over 25 GbE"
-    assert project(one, [1, 4]).notes == []  # inside the machine: no note
+    inside = project(one, [1, 4]).notes  # inside the machine: no note of machines
+    assert not any("25 GbE" in note for note in inside)
+    assert [n for n in inside if "nvidia-smi" not in n] == []
 
 
 def test_counts_beyond_the_nodes_keep_the_profile_network():

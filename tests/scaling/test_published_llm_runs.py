@@ -9,6 +9,7 @@ import sys
 
 import numpy as np
 
+from advisor.scaling.card_memory import usable_gb
 from advisor.scaling.parameters import load_params
 from benchmarks import llm_baseline
 from benchmarks.llm_accuracy import claim_memory
@@ -24,14 +25,14 @@ def test_every_point_and_claim_cites_its_row():
 
 
 def test_every_published_fit_or_out_of_memory_claim_agrees():
-    usable = load_params().memory_usable_fraction
     wrong = []
     for c in claims():
         need = claim_memory(c)
         if c.claim == "gb":
             ok = abs(need / c.value_gb - 1) <= 0.15
         else:
-            ok = (need <= cluster(c.machines, c.flash).memory_gb * usable) == (c.claim == "fits")
+            ok = (need <= usable_gb(cluster(c.machines, c.flash).memory_gb, load_params())
+                  ) == (c.claim == "fits")
         if not ok:
             wrong.append((c.key, round(need, 1)))
     assert not wrong

@@ -20,6 +20,7 @@ from advisor.profile import (
     Parallelism,
     Profile,
 )
+from advisor.scaling.card_memory import usable_gb
 from advisor.scaling.inputs import grad_bytes_per_param
 from advisor.scaling.layouts.cluster import Cluster, cluster_of
 from advisor.scaling.layouts.eligibility import uses_layouts as uses_layouts  # re-exported
@@ -170,7 +171,7 @@ def _search(profile: Profile, counts: list[int], gpu: GpuSpec, links: LinkFigure
         cluster=cluster_of(gpu, links, t.precision, hw.gpus_per_node, p.busbw_efficiency,
                            hw.host_memory_gb),
         states=states_of(profile, shape), grads=grad_bytes_per_param(profile),
-        usable=gpu.memory_gb * p.memory_usable_fraction, q=q or load_llm_params())
+        usable=usable_gb(gpu.memory_gb, p), q=q or load_llm_params())
     return search, shape
 
 
