@@ -79,6 +79,11 @@ _TEMPLATES: dict[str, tuple[str, str]] = {
         "the throughput in samples per second",
         "单卡吞吐按 {unit} 计，需要序列长度才能折算成样本：请填写 model.sequence_length（每个样本的 "
         "token 数或帧数），或按每秒样本数填写吞吐"),
+    "pure_16bit_needs_16bit": (
+        "pure 16-bit training keeps the weights and optimizer states in bf16 or fp16: set "
+        "training.precision to bf16 or fp16 (it is {precision}), or pure_16bit to false",
+        "纯 16 位训练的权重和优化器状态是 bf16 或 fp16：请把 training.precision 设为 bf16 或 fp16"
+        "（现在是 {precision}），或把 pure_16bit 设为 false"),
     "audio_samples_per_sample_missing": (
         "the single-GPU throughput counts audio samples: fill in "
         "training.audio_samples_per_sample (audio samples in one training sample), or give the "

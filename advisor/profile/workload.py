@@ -212,6 +212,15 @@ class TrainingSpec(StrictSection):
         "learning rate follows a larger batch; 8-bit AdamW keeps a quarter of the states.",
         "auto：视觉任务按带动量的 SGD，其他按 AdamW。优化器类别决定批次变大时学习率怎么调；8 位 AdamW "
         "的状态只占四分之一。", default=Optimizer.auto)
+    pure_16bit: bool = meta(
+        "Pure 16-bit training", "纯 16 位训练",
+        "The model is loaded in bf16 or fp16 and the optimizer keeps its states in that dtype, "
+        "with no fp32 master weights: torchtune, LitGPT's bf16-true, a Hugging Face Trainer on a "
+        "model loaded with torch_dtype=bfloat16. About 8 bytes per parameter with AdamW instead "
+        "of 16. Needs precision bf16 or fp16.",
+        "模型以 bf16 或 fp16 加载，优化器状态也用这一精度，没有 fp32 主权重：torchtune、LitGPT 的 "
+        "bf16-true、以 torch_dtype=bfloat16 加载模型后用 Hugging Face Trainer 训练。AdamW 每个参数约 "
+        "8 字节，而不是 16 字节。需要精度为 bf16 或 fp16。", default=False)
     offload: Offload = meta(
         "Offload to host memory", "卸载到主机内存",
         "none; optimizer: optimizer states and gradients in the machine's RAM and the optimizer "
@@ -322,6 +331,14 @@ class TrainingSpec(StrictSection):
     def planned_from_size(self) -> bool:
         """No measured time: the run's length comes from its FLOPs (advisor.scaling)."""
         return self.single_gpu_hours is None and self.single_gpu_throughput is None
+
+    @model_validator(mode="after")
+    def _pure_16bit_in_16_bits(self) -> TrainingSpec:
+        if self.pure_16bit and self.precision not in (Precision.bf16, Precision.fp16):
+            raise PydanticCustomError(
+                "pure_16bit_needs_16bit", "pure_16bit needs precision bf16 or fp16",
+                {"at": "pure_16bit", "precision": self.precision.value})
+        return self
 
     @model_validator(mode="after")
     def _audio_samples_known(self) -> TrainingSpec:

@@ -21,6 +21,7 @@ from advisor.profile import Profile
 from advisor.scaling.activations import activation_gb
 from advisor.scaling.card_memory import usable_gb
 from advisor.scaling.parameters import ScalingParams
+from advisor.scaling.state_bytes import state_bytes_per_param
 from advisor.text.i18n import Text
 
 NOTE_MEASURED_FITS = Text(
@@ -57,7 +58,7 @@ def memory_estimate(profile: Profile, memory_gb: float, p: ScalingParams) -> Mem
     if not measured_batch_runs(profile):
         return MemoryEstimate(p, act)
     usable = usable_gb(memory_gb, p)
-    states = profile.model.params_millions * 1e6 * p.optimizer_bytes_per_param / 1e9
+    states = profile.model.params_millions * 1e6 * state_bytes_per_param(profile, p) / 1e9
     room = usable - p.memory_overhead_gb
     need = states + act + p.memory_overhead_gb
     if need <= usable:

@@ -17,6 +17,7 @@ from advisor.scaling.card_memory import capacity_gb as capacity_gb  # re-exporte
 from advisor.scaling.card_memory import usable_gb as usable_gb  # re-exported
 from advisor.scaling.measured_memory import memory_estimate
 from advisor.scaling.parameters import ScalingParams
+from advisor.scaling.state_bytes import state_bytes_per_param
 
 # Bytes per parameter kept on every GPU, and the share that is divided among N GPUs.
 _STATE_SPLIT = {  # strategy -> (replicated bytes, sharded bytes) out of 16
@@ -44,12 +45,13 @@ def memory_per_gpu_gb(strategy: str, gpus: np.ndarray, profile: Profile,
     ``act``: the batch's activation memory when already known)."""
     n = np.asarray(gpus, dtype=float)
     params = profile.model.params_millions * 1e6
-    scale = p.optimizer_bytes_per_param / 16.0
+    per_param = state_bytes_per_param(profile, p)
+    scale = per_param / 16.0
     act = activation_gb(profile, p) if act is None else act
     if strategy == "embedding":
         dense = params * p.recommendation_dense_fraction
         tables = (params - dense) * p.embedding_bytes_per_param / n
-        return (dense * p.optimizer_bytes_per_param + tables) / 1e9 + act + p.memory_overhead_gb
+        return (dense * per_param + tables) / 1e9 + act + p.memory_overhead_gb
     if strategy == "hsdp":  # FSDP hybrid shard: sharded inside one machine, replicated across
         shards = np.minimum(n, profile.hardware.gpus_per_node)
         return params * scale * 16.0 / shards / 1e9 + act + p.memory_overhead_gb
@@ -60,7 +62,7 @@ def memory_per_gpu_gb(strategy: str, gpus: np.ndarray, profile: Profile,
     ways = np.asarray(model_split if model_split is not None else n, dtype=float)
     # hybrid_zero3: the t-way slice's states are sharded again over the N / t replicas.
     shards = n if strategy == "hybrid_zero3" else ways
-    states = params * p.optimizer_bytes_per_param / shards / 1e9
+    states = params * per_param / shards / 1e9
     # Tensor parallel splits activations too; a pipeline stage keeps its layers' share.
     return states + act / ways + p.memory_overhead_gb
 

@@ -89,10 +89,12 @@ def test_a_command_imports_its_own_module_only() -> None:
 def test_recommend_for_a_data_parallel_profile_loads_no_layout_model() -> None:
     # the rule facts read the optimizer family and the GPU's peak, which need no layout code;
     # the recommendation's sharing block enters the layouts' memory memo, a module that
-    # imports nothing of the layouts (contextvars only)
+    # imports nothing of the layouts (contextvars only); the data-parallel memory reads the
+    # state bytes per parameter from the layouts' table of them (a dataclass and two dicts)
     status, modules = _loaded_after(["recommend", str(EXAMPLES / "medium-model-4gpu-worth-it.yaml"),
                                      "--format", "json"])
     assert status == 0
-    assert [m for m in modules if m.startswith("advisor.scaling.layouts.")] == [
-        "advisor.scaling.layouts.eligibility", "advisor.scaling.layouts.shared_memory"]
+    assert sorted(m for m in modules if m.startswith("advisor.scaling.layouts.")) == [
+        "advisor.scaling.layouts.eligibility", "advisor.scaling.layouts.shared_memory",
+        "advisor.scaling.layouts.states"]
     assert _heavy(modules, LAYOUT_MODULES) == []

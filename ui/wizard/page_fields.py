@@ -45,7 +45,7 @@ PAGES: tuple[PageDef, ...] = (
                       "model.flops_per_sample_gflops", "model.layers", "model.hidden_size",
                       "model.attention_heads", "model.sequence_length", "model.vocab_size")),
              Section(QT_TRANSLATE_NOOP("Pages", "How it trains"),
-                     ("training.precision", "training.batch_per_gpu", "training.global_batch",
+                     ("training.precision", "training.pure_16bit", "training.batch_per_gpu", "training.global_batch",
                       "training.parallelism", "training.tensor_parallel",
                       "training.pipeline_parallel", "training.pipeline_interleave",
                       "training.gradient_dtype", "training.micro_batches",

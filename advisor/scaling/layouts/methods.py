@@ -5,6 +5,10 @@ profile's optimizer (the ``StateBytes`` the memory and step models read).
   optimizer's moments: Adam 2/2/12 bytes (ZeRO, Sec. 3.1), SGD with momentum 2/2/8, 8-bit
   AdamW 2/2/6 (bitsandbytes: the moments in 2 bytes instead of 8, 75 % less). AMP and fp32
   keep fp32 weights and gradients (4/4 and 8, 4 or 2 bytes of moments).
+* Pure 16-bit training (``training.pure_16bit``: a model loaded in bf16 and an optimizer
+  whose states take the weights' dtype, as torchtune, LitGPT's ``bf16-true`` and the Hugging
+  Face Trainer on a bf16-loaded model run it): no master copy, the moments in 16 bits: Adam
+  2/2/4, SGD 2/2/2, 8-bit AdamW 2/2/2; gradients all-reduced in 16 bits.
 * LoRA (Hu et al. 2021) freezes the weights and trains two low-rank factors beside each
   adapted d_in x d_out matrix: r (d_in + d_out) parameters. A layer's matrices hold about
   12 h^2 parameters and 18 h of (d_in + d_out) (four attention projections of h + h, two
@@ -55,7 +59,7 @@ from advisor.profile import Optimizer, Precision, Profile, TrainingMethod
 from advisor.scaling.layouts.memory import LOGIT_BYTES
 from advisor.scaling.layouts.offload import offloaded
 from advisor.scaling.layouts.shape import ModelShape
-from advisor.scaling.layouts.states import StateBytes
+from advisor.scaling.layouts.states import MIXED_16BIT, StateBytes, full_training
 from advisor.scaling.optimizer_family import optimizer_of
 
 ADAPTER_SHARE_PER_RANK = 1.5  # adapter parameters per layer parameter, x f r / h
@@ -65,12 +69,6 @@ DEQUANT_COPY_BYTES = 2.0  # per weight of the layer computing: its dequantised 1
 UNQUANTISED_BYTES = 2.0  # embedding and output layer of a QLoRA model, kept in 16 bits
 HF_LOSS_TENSORS = 3.0  # log-softmax output, its gradient, its input's gradient
 HF_LOGIT_BYTES = HF_LOSS_TENSORS * 4.0  # the Trainer's autocast: cross-entropy in fp32
-_MIXED = (Precision.fp16, Precision.bf16)
-# optimizer state bytes per trained parameter: (16-bit training incl. the fp32 master, fp32)
-_OPTIMIZER_BYTES = {Optimizer.adamw: (12.0, 8.0), Optimizer.sgd: (8.0, 4.0),
-                    Optimizer.adamw_8bit: (6.0, 2.0)}
-
-
 def adapter_params(shape: ModelShape, rank: int, share: float) -> float:
     """Parameters of the LoRA adapters (see the module docstring), never above the layers'."""
     layers = shape.layer_params * shape.layers
@@ -90,24 +88,16 @@ def unquantised_params(shape: ModelShape) -> float:
     return min(max(beyond, one), 2.0 * one, shape.params)
 
 
-def full_training(precision: Precision, optimizer: Optimizer) -> StateBytes:
-    """Every weight trained with ``optimizer`` at ``precision``."""
-    mixed = precision in _MIXED
-    opt = _OPTIMIZER_BYTES[optimizer][0 if mixed else 1]
-    value = 2.0 if mixed else 4.0
-    return StateBytes(weight_bytes=value, grad_bytes=value, optimizer_bytes=opt)
-
-
 @lru_cache(maxsize=256)  # pure: each setting change and option asks it again (frozen result)
 def method_states(shape: ModelShape, precision: Precision, optimizer: Optimizer,
                   method: TrainingMethod, rank: int = 16, share: float = 1.0,
-                  fine_tuning: bool = False) -> StateBytes:
+                  fine_tuning: bool = False, pure_16bit: bool = False) -> StateBytes:
     """Bytes per parameter of ``method`` on ``shape`` (adapters counted as a share of it)."""
-    base = full_training(precision, optimizer)
+    base = full_training(precision, optimizer, pure_16bit)
     hf_loss = fine_tuning or method != TrainingMethod.full
     logit = HF_LOGIT_BYTES if hf_loss else LOGIT_BYTES
     # DeepSpeed runs a 16-bit model's Hugging Face loss in 16 bits (module docstring)
-    zero_logit = HF_LOSS_TENSORS * (2.0 if precision in _MIXED else 4.0) if hf_loss \
+    zero_logit = HF_LOSS_TENSORS * (2.0 if precision in MIXED_16BIT else 4.0) if hf_loss \
         else LOGIT_BYTES
     if method == TrainingMethod.full:
         return replace(base, logit_bytes=logit, zero_logit_bytes=zero_logit)
@@ -132,7 +122,7 @@ def states_for(profile: Profile, shape: ModelShape) -> StateBytes:
     live. AMP (autocast) keeps fp32 weights and gradients, as fp32 and tf32 training do."""
     t = profile.training
     states = method_states(shape, t.precision, optimizer_of(profile), t.method, t.lora_rank,
-                           t.lora_target_share, t.is_fine_tuning)
+                           t.lora_target_share, t.is_fine_tuning, t.pure_16bit)
     return offloaded(states, t.offload)
 
 

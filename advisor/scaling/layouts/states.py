@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from advisor.profile import Optimizer, Precision
+
 
 @dataclass(frozen=True)
 class StateBytes:
@@ -49,3 +51,26 @@ def mixed_precision_adam(bytes_per_value: float = 2.0) -> StateBytes:
     if bytes_per_value >= 4.0:
         return StateBytes(weight_bytes=4.0, grad_bytes=4.0, optimizer_bytes=8.0)
     return StateBytes()
+
+
+MIXED_16BIT = (Precision.fp16, Precision.bf16)
+# optimizer state bytes per trained parameter: (16-bit training incl. the fp32 master, fp32)
+_OPTIMIZER_BYTES = {Optimizer.adamw: (12.0, 8.0), Optimizer.sgd: (8.0, 4.0),
+                    Optimizer.adamw_8bit: (6.0, 2.0)}
+# pure 16-bit training: the moments in the weights' dtype, no master copy (AdamW 2 x 2 bytes,
+# SGD's momentum 2, 8-bit AdamW 2 x 1)
+_PURE_OPTIMIZER_BYTES = {Optimizer.adamw: 4.0, Optimizer.sgd: 2.0, Optimizer.adamw_8bit: 2.0}
+
+
+def full_training(precision: Precision, optimizer: Optimizer,
+                  pure_16bit: bool = False) -> StateBytes:
+    """Every weight trained with ``optimizer`` at ``precision``; pure 16-bit training keeps
+    no fp32 master copy and the optimizer's moments in the weights' dtype (methods.py)."""
+    mixed = precision in MIXED_16BIT
+    if pure_16bit and mixed:
+        return StateBytes(weight_bytes=2.0, grad_bytes=2.0,
+                          optimizer_bytes=_PURE_OPTIMIZER_BYTES[optimizer],
+                          grad_buffer_bytes=2.0)
+    opt = _OPTIMIZER_BYTES[optimizer][0 if mixed else 1]
+    value = 2.0 if mixed else 4.0
+    return StateBytes(weight_bytes=value, grad_bytes=value, optimizer_bytes=opt)
