@@ -787,136 +787,171 @@
 <context>
     <name>Document</name>
     <message>
-        <location filename="../../ui/window/document.py" line="43"/>
+        <location filename="../../ui/window/document.py" line="61"/>
         <source>untitled</source>
         <translation>未命名</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="44"/>
+        <location filename="../../ui/window/document.py" line="63"/>
         <source>GPU Scaling Advisor</source>
         <translation>多卡训练顾问</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="50"/>
+        <location filename="../../ui/window/document.py" line="80"/>
+        <source>Unsaved answers</source>
+        <translation>答案未保存</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/document.py" line="81"/>
+        <source>The answers have changes that are not saved. Save them first?</source>
+        <translation>答案有尚未保存的修改。先保存吗？</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/document.py" line="92"/>
+        <source>The file changed on disk</source>
+        <translation>文件在磁盘上已被修改</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/document.py" line="93"/>
+        <source>%1 was changed, replaced or removed since it was opened here. Overwrite it with these answers, save them under another name, or reload the file?</source>
+        <translation>%1 在这里打开之后已被修改、替换或删除。用这些答案覆盖它、另存为其他名称，还是重新载入该文件？</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/document.py" line="97"/>
+        <source>Overwrite</source>
+        <translation>覆盖</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/document.py" line="99"/>
+        <source>Save As…</source>
+        <translation>另存为…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/document.py" line="101"/>
+        <source>Reload</source>
+        <translation>重新载入</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/document.py" line="130"/>
         <source>Profiles (*.yaml *.yml *.json);;All files (*)</source>
         <translation>配置文件 (*.yaml *.yml *.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="64"/>
+        <location filename="../../ui/window/document.py" line="150"/>
         <source>Open profile</source>
         <translation>打开配置</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="76"/>
-        <location filename="../../ui/window/document.py" line="108"/>
+        <location filename="../../ui/window/document.py" line="162"/>
+        <location filename="../../ui/window/document.py" line="199"/>
         <source>Cannot open the profile</source>
         <translation>无法打开配置</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="94"/>
+        <location filename="../../ui/window/document.py" line="181"/>
         <source>The profile has problems</source>
         <translation>配置有问题</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="96"/>
+        <location filename="../../ui/window/document.py" line="183"/>
         <source>The file was not changed. Fix the answers and save under a new name.</source>
         <translation>文件没有被改动。请修正答案后另存为新文件。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="109"/>
+        <location filename="../../ui/window/document.py" line="200"/>
         <source>The file no longer exists:
 %1</source>
         <translation>文件已不存在：
 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="137"/>
+        <location filename="../../ui/window/document.py" line="228"/>
         <source>Save profile</source>
         <translation>保存配置</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="144"/>
-        <location filename="../../ui/window/document.py" line="148"/>
+        <location filename="../../ui/window/document.py" line="236"/>
+        <location filename="../../ui/window/document.py" line="240"/>
         <source>Cannot save yet</source>
         <translation>暂时无法保存</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="145"/>
+        <location filename="../../ui/window/document.py" line="237"/>
         <source>Some answers need attention; they are marked at their fields.</source>
         <translation>有些答案需要修改，已在对应的输入项旁标出。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="149"/>
+        <location filename="../../ui/window/document.py" line="241"/>
         <source>Choose a new name: the file with problems is kept as it was.</source>
         <translation>请另选文件名：有问题的原文件保持原样。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="157"/>
+        <location filename="../../ui/window/document.py" line="258"/>
         <source>Cannot save the profile</source>
         <translation>无法保存配置</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="162"/>
-        <location filename="../../ui/window/document.py" line="255"/>
+        <location filename="../../ui/window/document.py" line="265"/>
+        <location filename="../../ui/window/document.py" line="368"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="173"/>
+        <location filename="../../ui/window/document.py" line="276"/>
         <source>Replace a read-only file?</source>
         <translation>替换只读文件？</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="174"/>
+        <location filename="../../ui/window/document.py" line="277"/>
         <source>%1 is read-only. Replace it anyway?</source>
         <translation>%1 是只读文件。仍要替换吗？</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="198"/>
+        <location filename="../../ui/window/document.py" line="303"/>
         <source>Previous answers could not be restored</source>
         <translation>无法恢复上次的答案</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="199"/>
+        <location filename="../../ui/window/document.py" line="304"/>
         <source>The autosaved answers were damaged (%1). They were kept as %2; starting with a new profile.</source>
         <translation>自动保存的答案已损坏（%1）。原文件已保留为 %2；现在从新配置开始。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="220"/>
+        <location filename="../../ui/window/document.py" line="333"/>
         <source>Restored the answers of the last session.</source>
         <translation>已恢复上次的答案。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="229"/>
-        <location filename="../../ui/window/document.py" line="233"/>
-        <location filename="../../ui/window/document.py" line="237"/>
-        <location filename="../../ui/window/document.py" line="253"/>
+        <location filename="../../ui/window/document.py" line="342"/>
+        <location filename="../../ui/window/document.py" line="346"/>
+        <location filename="../../ui/window/document.py" line="350"/>
+        <location filename="../../ui/window/document.py" line="366"/>
         <source>Export PDF</source>
         <translation>导出 PDF</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="230"/>
+        <location filename="../../ui/window/document.py" line="343"/>
         <source>The PDF report is not available in this build.</source>
         <translation>此版本未包含 PDF 报告功能。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="233"/>
+        <location filename="../../ui/window/document.py" line="346"/>
         <source>The results are not ready yet.</source>
         <translation>结果尚未算好。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="261"/>
-        <location filename="../../ui/window/document.py" line="278"/>
+        <location filename="../../ui/window/document.py" line="374"/>
+        <location filename="../../ui/window/document.py" line="391"/>
         <source>Import nvidia-smi</source>
         <translation>导入 nvidia-smi</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="262"/>
+        <location filename="../../ui/window/document.py" line="375"/>
         <source>The nvidia-smi import is not available in this build.</source>
         <translation>此版本未包含 nvidia-smi 导入功能。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="92"/>
+        <location filename="../../ui/window/document.py" line="179"/>
         <source>No results: the opened file has problems. Fix the marked answers to see the results for it.</source>
         <translation>没有结果：打开的文件有问题。请修改标出的答案，才能看到它的结果。</translation>
     </message>
@@ -972,7 +1007,7 @@ The application keeps running. The details were written to the log file:
         <translation>可以留空。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/editors.py" line="192"/>
+        <location filename="../../ui/forms/editors.py" line="202"/>
         <source>Custom GPU… (enter its specs)</source>
         <translation>自定义显卡…（填写参数）</translation>
     </message>

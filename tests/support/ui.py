@@ -59,6 +59,9 @@ def make_window(qtbot, lang: str = "en", recommend=projection_recommend, threade
     from ui.app.application import build_window
 
     window, hub = build_window(argv or [], lang, recommend, threaded=threaded)
+    # no modal question in a test unless the test asks for one: unsaved answers are discarded
+    # when the test's window closes
+    window.document.ask_unsaved = lambda: "discard"
     qtbot.addWidget(window)
     return window
 

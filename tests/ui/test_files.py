@@ -35,7 +35,7 @@ def test_save_and_load_round_trip(qtbot, tmp_path, suffix):
     other = make_window(qtbot)
     assert other.document.open_path(target)
     assert other.answers.profile == saved
-    assert other.windowTitle().endswith(f"copy{suffix}")
+    assert other.windowTitle().endswith(f"copy{suffix}[*]") and not other.isWindowModified()
 
 
 def test_recent_files_newest_first_and_missing_ones_forgotten(qtbot, tmp_path, warnings):
@@ -74,80 +74,10 @@ def test_answers_are_autosaved_and_restored_even_when_invalid(qtbot):
 
 def test_quitting_saves_the_answers_immediately(qtbot):
     window = make_window(qtbot)
+    window.show()
     window.answers.set("training.single_gpu_hours", 77.0)
+    window.document.ask_unsaved = lambda: "cancel"  # the question stays open: a crash now
     window.close()  # before the autosave timer fires
+    assert window.isVisible()
     assert "single_gpu_hours: 77.0" in user_files.autosave_path().read_text(encoding="utf-8")
     assert make_window(qtbot).answers.profile.training.single_gpu_hours == 77.0
-
-
-def test_broken_autosave_is_reported_and_kept(qtbot, warnings):
-    path = user_files.autosave_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("answers: [this is: not, a mapping\n", encoding="utf-8")
-    window = make_window(qtbot)
-    assert warnings and "damaged" in warnings[0][1]
-    kept = list(path.parent.glob("autosave.broken-*.yaml"))
-    assert len(kept) == 1 and kept[0].read_text(encoding="utf-8").startswith("answers: [this")
-    assert window.answers.profile is not None  # started with a new profile
-
-
-def test_new_profile_resets_the_answers(qtbot):
-    window = make_window(qtbot, argv=[str(EXAMPLES[0])])
-    window.document.new()
-    assert window.document.path is None
-    assert window.answers.profile.model.name == "my-model"
-
-
-def test_export_pdf_hands_the_shown_results_to_the_report(qtbot, tmp_path, monkeypatch):
-    from PySide6.QtWidgets import QFileDialog
-
-    import ui.report
-
-    calls = []
-    monkeypatch.setattr(ui.report, "export_pdf",
-                        lambda rec, profile, path, lang, appendix=False:
-                        calls.append((rec, profile, path, lang, appendix)))
-    target = tmp_path / "report.pdf"
-    monkeypatch.setattr(QFileDialog, "getSaveFileName",
-                        staticmethod(lambda *a, **k: (str(target), "")))
-    window = make_window(qtbot, "zh")
-    with qtbot.waitSignal(window.resultsShown):
-        window.recompute()
-    window.results_page.card.export_button.click()
-    shown = (window.results.recommendation, window.results.profile, str(target), "zh")
-    assert calls == [(*shown, False)]  # the report a reader acts on: no rule appendix
-    window.act_export_appendix.trigger()  # File > Export PDF with the rule appendix…
-    assert calls[-1] == (*shown, True)
-    window.hub.set_language("en")
-
-
-def test_import_nvidia_smi_fills_the_hardware_answers(qtbot, monkeypatch):
-    import ui.dialogs.import_dialog
-    from advisor.profile import IntraLink
-
-    class FakeDialog:
-        def __init__(self, parent, lang):
-            self.lang = lang
-
-        def exec(self):
-            return 1
-
-        def result_description(self):
-            return "a machine"
-
-    def apply(desc, profile):
-        assert desc == "a machine"
-        # An NVSwitch board holds SXM cards (a PCIe card on NVSwitch is refused as impossible).
-        hardware = profile.hardware.model_copy(update={"gpu": "h100_sxm", "gpus_per_node": 8,
-                                                       "intra_link": IntraLink.nvswitch})
-        return profile.model_copy(update={"hardware": hardware})
-
-    import advisor.hwimport
-
-    monkeypatch.setattr(ui.dialogs.import_dialog, "ImportDialog", FakeDialog)
-    monkeypatch.setattr(advisor.hwimport, "apply_to_profile", apply)
-    window = make_window(qtbot)
-    window.act_import.trigger()
-    assert window.answers.profile.hardware.gpus_per_node == 8
-    hardware = next(p for p in window.pages if p.page.key == "hardware")
-    assert hardware.editors["hardware.intra_link"].value() == "nvswitch"

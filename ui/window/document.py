@@ -1,8 +1,17 @@
 """The profile as a document: new, open, save, recent files, autosave and restore, and the
-two hand-offs (nvidia-smi import, PDF export). A broken file is reported, never overwritten."""
+two hand-offs (nvidia-smi import, PDF export). A broken file is reported, never overwritten.
+
+Nothing typed is lost (issue 33): the answers as last opened or saved are kept
+(``_clean``), the title marks answers that differ from them (``[*]``), and New, Open and
+Quit ask Save / Discard / Cancel first (``ask_unsaved``); the file's identity is recorded
+when it is opened or saved (``advisor.files.identity``), and Save asks Overwrite / Save As /
+Reload / Cancel when the file changed on disk since (``ask_changed_on_disk``). Paths are kept
+absolute and resolved: a session restored in another folder never binds Save to that
+folder's file of the same name."""
 
 from __future__ import annotations
 
+import copy
 import importlib
 import importlib.util
 import logging
@@ -15,6 +24,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 from advisor.catalog.profile_check import load_profile, parse_profile_text
 from advisor.files.atomic import ReadOnlyTarget
 from advisor.files.errors import InputError
+from advisor.files.identity import FileIdentity, changed_since, identity_of
 from advisor.files.reading import read_text_file
 from advisor.profile import Profile
 from advisor.profile.reading import load_profile_data
@@ -36,12 +46,82 @@ class Document(QObject):
         self._autosave_timer.setInterval(400)
         self._autosave_timer.timeout.connect(self.autosave_now)
         self._restoring = False
+        # the answers as last opened, saved or started (None: never matching, e.g. a file
+        # with problems), and the identity of the file they were read from or written to
+        self._clean: dict | None = copy.deepcopy(window.answers.data)
+        self._identity: FileIdentity | None = None
+        # the questions asked (replaced in tests): "save" | "discard" | "cancel", and
+        # "overwrite" | "save_as" | "reload" | "cancel"
+        self.ask_unsaved = self._ask_unsaved
+        self.ask_changed_on_disk = self._ask_changed_on_disk
 
-    # -- title --------------------------------------------------------------------------------
+    # -- title and modified state ---------------------------------------------------------------
     def update_title(self) -> None:
         name = self.path.name if self.path else (
             self.broken_source.name if self.broken_source else self.tr("untitled"))
-        self.window.setWindowTitle(self.tr("GPU Scaling Advisor") + f" — {name}")
+        # [*]: Qt shows the platform's mark of unsaved changes there
+        self.window.setWindowTitle(self.tr("GPU Scaling Advisor") + f" — {name}[*]")
+        self.window.setWindowModified(self.is_modified())
+
+    def is_modified(self) -> bool:
+        """Whether the answers differ from the file's (or the new profile's)."""
+        return self._clean is None or self.window.answers.data != self._clean
+
+    def mark_clean(self) -> None:
+        self._clean = copy.deepcopy(self.window.answers.data)
+        self.window.setWindowModified(False)
+
+    def edited(self) -> None:
+        """An answer changed (or many were loaded): the title's mark, then the autosave."""
+        self.window.setWindowModified(self.is_modified())
+        self.schedule_autosave()
+
+    def _ask_unsaved(self) -> str:
+        box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Unsaved answers"),
+                          self.tr("The answers have changes that are not saved. Save them "
+                                  "first?"), parent=self.window)
+        buttons = {box.addButton(QMessageBox.StandardButton.Save): "save",
+                   box.addButton(QMessageBox.StandardButton.Discard): "discard",
+                   box.addButton(QMessageBox.StandardButton.Cancel): "cancel"}
+        box.setDefaultButton(QMessageBox.StandardButton.Save)
+        with modal(self.window):
+            box.exec()
+        return buttons.get(box.clickedButton(), "cancel")
+
+    def _ask_changed_on_disk(self, path: Path) -> str:
+        box = QMessageBox(QMessageBox.Icon.Warning, self.tr("The file changed on disk"),
+                          self.tr("%1 was changed, replaced or removed since it was opened "
+                                  "here. Overwrite it with these answers, save them under "
+                                  "another name, or reload the file?").replace("%1", str(path)),
+                          parent=self.window)
+        buttons = {box.addButton(self.tr("Overwrite"),
+                                 QMessageBox.ButtonRole.DestructiveRole): "overwrite",
+                   box.addButton(self.tr("Save As…"),
+                                 QMessageBox.ButtonRole.AcceptRole): "save_as",
+                   box.addButton(self.tr("Reload"), QMessageBox.ButtonRole.ResetRole): "reload",
+                   box.addButton(QMessageBox.StandardButton.Cancel): "cancel"}
+        with modal(self.window):
+            box.exec()
+        return buttons.get(box.clickedButton(), "cancel")
+
+    def may_discard(self) -> bool:
+        """True when the answers may be replaced: nothing unsaved, saved now, or discarded."""
+        if not self.is_modified():
+            return True
+        choice = self.ask_unsaved()
+        if choice == "save":
+            return self.save()
+        return choice == "discard"
+
+    def may_close(self) -> bool:
+        """Quit: the answers are autosaved first (a crash during the question loses nothing);
+        discarded answers are not brought back at the next start."""
+        self.autosave_now()
+        if not self.may_discard():
+            return False
+        if self.is_modified():  # discarded: the next start shows what was saved
+            self.autosave_now(self._clean)
+        return True
 
     def _lang(self) -> str:
         return self.window.lang
@@ -55,11 +135,17 @@ class Document(QObject):
 
     # -- new / open ---------------------------------------------------------------------------
     def new(self) -> None:
+        if not self.may_discard():
+            return
         self.path = self.broken_source = None
+        self._identity = None
         self.window.answers.load_profile(Profile())
+        self.mark_clean()
         self.update_title()
 
     def open_dialog(self) -> None:
+        if not self.may_discard():
+            return
         with modal(self.window):
             path, _ = QFileDialog.getOpenFileName(self.window, self.tr("Open profile"), "",
                                                   self._filters())
@@ -69,7 +155,7 @@ class Document(QObject):
     def open_path(self, path: str | Path) -> bool:
         """Load a profile; invalid answers load with messages at their fields. True if the
         file was valid."""
-        path = Path(path)
+        path = _absolute(path)
         try:
             text = read_text_file(path)
         except InputError as exc:
@@ -85,6 +171,7 @@ class Document(QObject):
                 # a new name so the original file is never overwritten.
                 self.window.answers.load(raw)
                 self.path, self.broken_source = None, path
+                self._clean, self._identity = None, None
                 self.update_title()
                 # The verdict on screen was the previous profile's: it must not stand beside
                 # this file's answers (the fixed answers bring new results).
@@ -98,11 +185,15 @@ class Document(QObject):
             return False
         self.window.answers.load_profile(profile)
         self.path, self.broken_source = path, None
+        self._identity = identity_of(path)
+        self.mark_clean()
         self._remember(path)
         self.update_title()
         return True
 
     def open_recent(self, path: str) -> None:
+        if not self.may_discard():
+            return
         if not Path(path).exists():
             user_files.forget_recent(path)
             self._warn(self.tr("Cannot open the profile"),
@@ -139,6 +230,7 @@ class Document(QObject):
         return self.save_to(Path(path)) if path else False
 
     def save_to(self, path: Path) -> bool:
+        path = _absolute(path)
         answers = self.window.answers
         if answers.all_problems():
             self._warn(self.tr("Cannot save yet"),
@@ -148,6 +240,15 @@ class Document(QObject):
             self._warn(self.tr("Cannot save yet"),
                        self.tr("Choose a new name: the file with problems is kept as it was."))
             return False
+        if path == self.path and changed_since(path, self._identity):
+            choice = self.ask_changed_on_disk(path)
+            if choice == "save_as":
+                return self.save_as()
+            if choice == "reload":
+                self.open_path(path)
+                return False
+            if choice != "overwrite":
+                return False
         try:
             self._replacing(path, lambda replace: save_profile(answers.profile, path,
                                                                replace_read_only=replace))
@@ -157,6 +258,8 @@ class Document(QObject):
             self._warn(self.tr("Cannot save the profile"), exc.render(self._lang()))
             return False
         self.path, self.broken_source = path, None
+        self._identity = identity_of(path)
+        self.mark_clean()
         self._remember(path)
         self.update_title()
         self.window.statusBar().showMessage(self.tr("Saved %1").replace("%1", str(path)), 5000)
@@ -181,11 +284,13 @@ class Document(QObject):
         if not self._restoring:
             self._autosave_timer.start()
 
-    def autosave_now(self) -> None:
+    def autosave_now(self, answers: dict | None = None) -> None:
+        """The answers (or ``answers``) and the file they belong to, written now."""
         self._autosave_timer.stop()
         source = self.path or self.broken_source
         try:
-            user_files.write_autosave(self.window.answers.data, str(source) if source else None,
+            user_files.write_autosave(self.window.answers.data if answers is None else answers,
+                                      str(source) if source else None,
                                       source_broken=self.path is None and source is not None)
         except (InputError, OSError) as exc:
             log.warning("autosave failed: %s", exc)
@@ -208,14 +313,22 @@ class Document(QObject):
         finally:
             self._restoring = False
         self.path = self.broken_source = None
-        if saved.source and Path(saved.source).exists():
+        self._clean, self._identity = _default_answers(), None
+        # a relative path (an earlier version's autosave) names a file in whatever folder the
+        # app starts in: the answers come back untitled rather than bound to another file
+        if saved.source and Path(saved.source).is_absolute() and Path(saved.source).exists():
             # A file that had problems keeps its mark across the restart: Save asks for a new
             # name instead of writing over it (an autosave of an earlier version has no mark:
             # whether the file still loads decides)
-            if saved.source_broken or not _loads(Path(saved.source)):
-                self.broken_source = Path(saved.source)
+            source = Path(saved.source)
+            loaded = _loaded(source)
+            if saved.source_broken or loaded is None:
+                self.broken_source, self._clean = source, None
             else:
-                self.path = Path(saved.source)
+                self.path = source
+                # the file as it is now: answers that differ from it are unsaved changes
+                self._identity = identity_of(source)
+                self._clean = _answers_of(loaded)
         self.update_title()
         self.window.statusBar().showMessage(self.tr("Restored the answers of the last session."),
                                             5000)
@@ -295,10 +408,30 @@ def _raw_mapping(text: str, source: str, fmt: str | None) -> dict | None:
     return data if isinstance(data, dict) else None
 
 
-def _loads(path: Path) -> bool:
-    """Whether ``path`` is a valid profile now."""
+def _loaded(path: Path) -> Profile | None:
+    """The profile ``path`` holds now, None when it is not a valid one."""
     try:
-        load_profile(path)
+        return load_profile(path)
     except InputError:
-        return False
-    return True
+        return None
+
+
+def _absolute(path: str | Path) -> Path:
+    """``path`` absolute, its folder resolved; the name itself is kept, a link included (a
+    file replaced by a link is then seen as changed, not followed to another file)."""
+    path = Path(path).expanduser()
+    return path.parent.resolve(strict=False) / path.name
+
+
+def _answers_of(profile: Profile) -> dict:
+    """The answers the wizard holds after loading ``profile`` (defaults merged, cooling
+    fitted), without touching the window's."""
+    from ui.window.answers import AnswerModel  # noqa: PLC0415 - a model, no widgets
+
+    scratch = AnswerModel()
+    scratch.load_profile(profile)
+    return copy.deepcopy(scratch.data)
+
+
+def _default_answers() -> dict:
+    return _answers_of(Profile())

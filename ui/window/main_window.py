@@ -136,7 +136,7 @@ class MainWindow(QMainWindow):
         self._build_menus()
         self.answers.profileChanged.connect(self._profile_changed)
         self.answers.problemsChanged.connect(self._problems_changed)
-        self.answers.edited.connect(self.document.schedule_autosave)
+        self.answers.edited.connect(self.document.edited)
         self.recomputer.resultsReady.connect(self._show_results)
         self.recomputer.betterLinkReady.connect(self._show_better_link)
         self.recomputer.failed.connect(self._recompute_failed)
@@ -446,5 +446,7 @@ class MainWindow(QMainWindow):
         self.summary.setText(text)
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        self.document.autosave_now()
+        if not self.document.may_close():  # unsaved answers: Save / Discard / Cancel
+            event.ignore()
+            return
         super().closeEvent(event)

@@ -1,0 +1,222 @@
+"""Issue 33: nothing typed is lost. The title marks unsaved answers; New, Open and Quit ask
+Save / Discard / Cancel; Save asks when the file changed on disk since it was opened (edited,
+replaced by a link, removed); paths are absolute, so a session restored in another folder
+never binds Save to a file there; a restored session that differs from its file is marked."""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+from advisor.catalog.profile_check import load_profile
+from advisor.files.identity import changed_since, identity_of
+from tests.support.ui import EXAMPLES, make_window
+from ui.window import user_files
+
+EXAMPLE = next(p for p in EXAMPLES if "research-deadline" in p.stem)
+
+
+@pytest.fixture(autouse=True)
+def warnings(monkeypatch):
+    """A warning box is recorded, not shown (it would wait for a click)."""
+    shown: list[tuple[str, str]] = []
+    monkeypatch.setattr(QMessageBox, "warning",
+                        staticmethod(lambda parent, title, text, *a: shown.append((title, text))))
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(lambda *a, **k: ("", "")))
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(lambda *a, **k: ("", "")))
+    return shown
+
+
+@pytest.fixture
+def profile_file(tmp_path):
+    path = tmp_path / "job.yaml"
+    shutil.copyfile(EXAMPLE, path)
+    return path
+
+
+def _asked(window, answer: str) -> list[str]:
+    asked: list[str] = []
+    window.document.ask_unsaved = lambda: asked.append("unsaved") or answer
+    return asked
+
+
+def test_the_title_marks_unsaved_answers_until_they_are_saved(qtbot, profile_file, tmp_path):
+    window = make_window(qtbot, argv=[str(profile_file)])
+    assert window.windowTitle().endswith("job.yaml[*]") and not window.isWindowModified()
+    window.answers.set("training.single_gpu_hours", 33.0)
+    assert window.isWindowModified() and window.document.is_modified()
+    window.answers.set("training.single_gpu_hours",
+                       load_profile(profile_file).training.single_gpu_hours)
+    assert not window.isWindowModified()  # back to the file's answers: nothing unsaved
+    window.answers.set("training.single_gpu_hours", 34.0)
+    assert window.document.save_to(tmp_path / "other.yaml")
+    assert not window.isWindowModified() and window.windowTitle().endswith("other.yaml[*]")
+
+
+@pytest.mark.parametrize("answer,kept", [("cancel", True), ("discard", False)])
+def test_new_asks_before_it_replaces_unsaved_answers(qtbot, profile_file, answer, kept):
+    window = make_window(qtbot, argv=[str(profile_file)])
+    window.answers.set("training.single_gpu_hours", 33.0)
+    asked = _asked(window, answer)
+    window.document.new()
+    assert asked == ["unsaved"]
+    assert (window.answers.get("training.single_gpu_hours") == 33.0) is kept
+    assert (window.document.path == profile_file.resolve()) is kept
+
+
+def test_new_saves_first_when_asked_to(qtbot, profile_file):
+    window = make_window(qtbot, argv=[str(profile_file)])
+    window.answers.set("training.single_gpu_hours", 33.0)
+    _asked(window, "save")
+    window.document.new()
+    assert load_profile(profile_file).training.single_gpu_hours == 33.0
+    assert window.document.path is None and not window.isWindowModified()
+
+
+def test_open_and_recent_ask_too_and_nothing_is_asked_without_changes(qtbot, profile_file,
+                                                                      monkeypatch):
+    window = make_window(qtbot, argv=[str(profile_file)])
+    asked = _asked(window, "cancel")
+    window.document.new()  # nothing changed: no question
+    assert asked == []
+    window.answers.set("training.single_gpu_hours", 33.0)
+    window.document.open_dialog()
+    window.document.open_recent(str(profile_file))
+    assert asked == ["unsaved", "unsaved"]
+    assert window.answers.get("training.single_gpu_hours") == 33.0
+
+
+@pytest.mark.parametrize("answer", ["cancel", "discard", "save"])
+def test_quit_asks_and_the_autosave_is_written_before_the_question(qtbot, profile_file,
+                                                                    answer):
+    window = make_window(qtbot, argv=[str(profile_file)])
+    window.show()
+    window.answers.set("training.single_gpu_hours", 55.0)
+
+    def ask():
+        # the answers are on disk while the question is open (a crash now loses nothing)
+        assert "single_gpu_hours: 55.0" in user_files.autosave_path().read_text(
+            encoding="utf-8")
+        return answer
+
+    window.document.ask_unsaved = ask
+    window.close()
+    assert window.isVisible() is (answer == "cancel")
+    restored = make_window(qtbot)
+    hours = restored.answers.get("training.single_gpu_hours")
+    on_disk = load_profile(profile_file).training.single_gpu_hours
+    if answer == "save":
+        assert on_disk == 55.0 and hours == 55.0 and not restored.isWindowModified()
+    elif answer == "discard":
+        assert on_disk != 55.0 and hours == on_disk and not restored.isWindowModified()
+    else:
+        assert hours == 55.0 and restored.isWindowModified()  # unsaved, and marked so
+    window.document.ask_unsaved = lambda: "discard"
+
+
+@pytest.mark.parametrize("change", ["edited", "replaced_by_link", "removed"])
+@pytest.mark.parametrize("answer", ["cancel", "overwrite", "reload"])
+def test_save_asks_when_the_file_changed_on_disk(qtbot, profile_file, tmp_path, change,
+                                                 answer):
+    window = make_window(qtbot, argv=[str(profile_file)])
+    window.answers.set("training.single_gpu_hours", 66.0)
+    text = profile_file.read_text(encoding="utf-8")
+    if change == "edited":  # a colleague's edit, a git pull
+        profile_file.write_text(text.replace("runs_per_month", "runs_per_month") + "# edited\n",
+                                encoding="utf-8")
+    elif change == "replaced_by_link":
+        target = tmp_path / "elsewhere.yaml"
+        target.write_text(text, encoding="utf-8")
+        profile_file.unlink()
+        os.symlink(target, profile_file)
+    else:
+        profile_file.unlink()
+    before = profile_file.read_text(encoding="utf-8") if profile_file.exists() else None
+    asked: list[str] = []
+    window.document.ask_changed_on_disk = lambda path: asked.append(str(path)) or answer
+    saved = window.document.save()
+    assert asked == [str(profile_file.parent.resolve() / profile_file.name)]
+    if answer == "cancel":
+        assert not saved
+        assert (profile_file.read_text(encoding="utf-8") if profile_file.exists()
+                else None) == before
+    elif answer == "overwrite":
+        assert saved and load_profile(profile_file).training.single_gpu_hours == 66.0
+        window.answers.set("training.single_gpu_hours", 67.0)
+        asked.clear()
+        assert window.document.save() and asked == []  # its own write is not a change
+    elif change != "removed":
+        assert not saved and window.answers.get("training.single_gpu_hours") != 66.0
+
+
+def test_a_file_rewritten_with_the_same_bytes_is_not_a_change(tmp_path):
+    path = tmp_path / "a.yaml"
+    path.write_text("x: 1\n", encoding="utf-8")
+    seen = identity_of(path)
+    os.replace(_copy(path, tmp_path / "b.yaml"), path)  # an editor's save by rename
+    assert not changed_since(path, seen)
+    path.write_text("x: 2\n", encoding="utf-8")
+    assert changed_since(path, seen)
+    path.unlink()
+    assert changed_since(path, seen)
+
+
+def _copy(src, dst):
+    shutil.copyfile(src, dst)
+    return dst
+
+
+def test_a_restored_session_never_binds_save_to_a_relative_path(qtbot, tmp_path,
+                                                                monkeypatch):
+    # an earlier version kept the path as typed: started in another folder, that folder's
+    # file of the same name must not become the one Save writes
+    monkeypatch.chdir(tmp_path)
+    decoy = tmp_path / "profile.yaml"
+    shutil.copyfile(EXAMPLE, decoy)
+    answers = make_window(qtbot).answers.data
+    user_files.write_autosave(answers, "profile.yaml")
+    window = make_window(qtbot)
+    assert window.document.path is None
+    assert window.windowTitle().endswith("untitled[*]")
+
+
+def test_a_restored_session_that_differs_from_its_file_is_marked(qtbot, profile_file):
+    window = make_window(qtbot, argv=[str(profile_file)])
+    window.answers.set("training.single_gpu_hours", 44.0)
+    window.document.autosave_now()
+    restored = make_window(qtbot)
+    assert restored.document.path == profile_file.resolve()
+    assert restored.isWindowModified()
+    same = make_window(qtbot, argv=[str(profile_file)])
+    same.document.autosave_now()
+    again = make_window(qtbot)
+    assert again.document.path == profile_file.resolve() and not again.isWindowModified()
+
+
+@pytest.mark.parametrize("lang,words,changed", [
+    ("en", "not saved", "was changed, replaced or removed"),
+    ("zh", "尚未保存", "已被修改、替换或删除")])
+def test_the_questions_are_asked_in_the_apps_language(qtbot, profile_file, lang, words,
+                                                      changed):
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    window = make_window(qtbot, lang=lang, argv=[str(profile_file)])
+    seen: list[str] = []
+
+    def answer_cancel():
+        box = QApplication.activeModalWidget()
+        if not isinstance(box, QMessageBox):
+            QTimer.singleShot(20, answer_cancel)
+            return
+        seen.append(box.text())
+        box.button(QMessageBox.StandardButton.Cancel).click()
+
+    QTimer.singleShot(20, answer_cancel)
+    assert window.document._ask_unsaved() == "cancel"
+    QTimer.singleShot(20, answer_cancel)
+    assert window.document._ask_changed_on_disk(profile_file) == "cancel"
+    assert words in seen[0] and changed in seen[1], seen
