@@ -64,6 +64,9 @@ class Yaml11Scalar(str):
         obj.meaning = meaning
         return obj
 
+    def __reduce__(self):  # copied, deep-copied and pickled with its meaning (a str
+        return (type(self), (str(self), self.meaning))  # subclass would lose the argument)
+
 
 def _yaml11_meaning(value: str) -> str:
     if value.lower() in ("yes", "y", "on"):

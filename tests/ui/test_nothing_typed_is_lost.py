@@ -220,3 +220,39 @@ def test_the_questions_are_asked_in_the_apps_language(qtbot, profile_file, lang,
     QTimer.singleShot(20, answer_cancel)
     assert window.document._ask_changed_on_disk(profile_file) == "cancel"
     assert words in seen[0] and changed in seen[1], seen
+
+
+BAD_AUTOSAVES = {
+    "explicit_tag": "answers:\n  training: {single_gpu_hours: !!int abc}\n",
+    "no_such_date": "answers:\n  training: {single_gpu_hours: 2023-02-29}\n",
+    "yaml11_sexagesimal": "answers:\n  training: {single_gpu_hours: 1:30}\n",
+    "yaml11_octal": "answers:\n  training: {batch_per_gpu: 010}\n",
+    "not_a_number": "answers:\n  training: {single_gpu_hours: .nan}\n",
+    "source_too_long": "source: /" + "a" * 5000 + "\nanswers: {}\n",
+    "source_unreadable": "source: /proc/1/root/x/profile.yaml\nanswers: {}\n",
+    "answers_not_a_mapping": "answers: [1, 2]\n",
+    "nested_too_deeply": "answers: {model: " + "[" * 3000 + "]" * 3000 + "}\n",
+}
+
+
+@pytest.mark.parametrize("kind", sorted(BAD_AUTOSAVES))
+def test_a_bad_autosave_of_any_kind_never_stops_the_start(qtbot, kind, warnings):
+    path = user_files.autosave_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("autosave_version: 1\n" + BAD_AUTOSAVES[kind], encoding="utf-8")
+    window = make_window(qtbot)
+    assert window.windowTitle().startswith("GPU Scaling Advisor")
+    if warnings:  # unreadable: moved aside, said, never lost
+        assert "kept as" in warnings[0][1]
+        assert list(path.parent.glob("autosave.broken-*.yaml"))
+
+
+def test_a_profile_with_yaml_11_numbers_on_the_command_line_is_reported(qtbot, tmp_path,
+                                                                         warnings):
+    bad = tmp_path / "p.yaml"
+    bad.write_text("task: llm\nmodel: {name: x, params_millions: 100}\n"
+                   "training: {single_gpu_hours: 1:30}\nhardware: {gpu: rtx4090}\n",
+                   encoding="utf-8")
+    window = make_window(qtbot, argv=[str(bad)])
+    assert warnings and "single_gpu_hours" in warnings[0][1]
+    assert window.document.path is None and window.document.broken_source == bad

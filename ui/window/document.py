@@ -194,7 +194,7 @@ class Document(QObject):
     def open_recent(self, path: str) -> None:
         if not self.may_discard():
             return
-        if not Path(path).exists():
+        if not _exists(path):
             user_files.forget_recent(path)
             self._warn(self.tr("Cannot open the profile"),
                        self.tr("The file no longer exists:\n%1").replace("%1", path))
@@ -316,7 +316,7 @@ class Document(QObject):
         self._clean, self._identity = _default_answers(), None
         # a relative path (an earlier version's autosave) names a file in whatever folder the
         # app starts in: the answers come back untitled rather than bound to another file
-        if saved.source and Path(saved.source).is_absolute() and Path(saved.source).exists():
+        if saved.source and Path(saved.source).is_absolute() and _exists(saved.source):
             # A file that had problems keeps its mark across the restart: Save asks for a new
             # name instead of writing over it (an autosave of an earlier version has no mark:
             # whether the file still loads decides)
@@ -406,6 +406,14 @@ def _raw_mapping(text: str, source: str, fmt: str | None) -> dict | None:
     except InputError:
         return None
     return data if isinstance(data, dict) else None
+
+
+def _exists(path: str | Path) -> bool:
+    """Whether a file is there; a name too long or a folder that cannot be read says no."""
+    try:
+        return Path(path).exists()
+    except (OSError, ValueError):
+        return False
 
 
 def _loaded(path: Path) -> Profile | None:
