@@ -892,7 +892,7 @@
     </message>
     <message>
         <location filename="../../ui/window/document.py" line="265"/>
-        <location filename="../../ui/window/document.py" line="368"/>
+        <location filename="../../ui/window/document.py" line="406"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
@@ -907,46 +907,68 @@
         <translation>%1 是只读文件。仍要替换吗？</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="303"/>
+        <location filename="../../ui/window/document.py" line="310"/>
+        <source>Answers of other sessions</source>
+        <translation>其他会话的答案</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/document.py" line="311"/>
+        <source>The answers of %1 more sessions that ended without being saved are kept. File &gt; Recover answers… opens them:
+%2</source>
+        <translation>另有 %1 个未保存就结束的会话，其答案已保留。用“文件 &gt; 恢复答案…”打开：
+%2</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/document.py" line="323"/>
+        <source>Recover answers</source>
+        <translation>恢复答案</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/document.py" line="324"/>
+        <source>Autosaved answers (autosave*.yaml)</source>
+        <translation>自动保存的答案 (autosave*.yaml)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/document.py" line="334"/>
         <source>Previous answers could not be restored</source>
         <translation>无法恢复上次的答案</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="304"/>
+        <location filename="../../ui/window/document.py" line="335"/>
         <source>The autosaved answers were damaged (%1). They were kept as %2; starting with a new profile.</source>
         <translation>自动保存的答案已损坏（%1）。原文件已保留为 %2；现在从新配置开始。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="333"/>
+        <location filename="../../ui/window/document.py" line="372"/>
         <source>Restored the answers of the last session.</source>
         <translation>已恢复上次的答案。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="342"/>
-        <location filename="../../ui/window/document.py" line="346"/>
-        <location filename="../../ui/window/document.py" line="350"/>
-        <location filename="../../ui/window/document.py" line="366"/>
+        <location filename="../../ui/window/document.py" line="380"/>
+        <location filename="../../ui/window/document.py" line="384"/>
+        <location filename="../../ui/window/document.py" line="388"/>
+        <location filename="../../ui/window/document.py" line="404"/>
         <source>Export PDF</source>
         <translation>导出 PDF</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="343"/>
+        <location filename="../../ui/window/document.py" line="381"/>
         <source>The PDF report is not available in this build.</source>
         <translation>此版本未包含 PDF 报告功能。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="346"/>
+        <location filename="../../ui/window/document.py" line="384"/>
         <source>The results are not ready yet.</source>
         <translation>结果尚未算好。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="374"/>
-        <location filename="../../ui/window/document.py" line="391"/>
+        <location filename="../../ui/window/document.py" line="412"/>
+        <location filename="../../ui/window/document.py" line="429"/>
         <source>Import nvidia-smi</source>
         <translation>导入 nvidia-smi</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="375"/>
+        <location filename="../../ui/window/document.py" line="413"/>
         <source>The nvidia-smi import is not available in this build.</source>
         <translation>此版本未包含 nvidia-smi 导入功能。</translation>
     </message>
@@ -1070,132 +1092,137 @@ The application keeps running. The details were written to the log file:
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ui/window/main_window.py" line="342"/>
+        <location filename="../../ui/window/main_window.py" line="344"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="343"/>
+        <location filename="../../ui/window/main_window.py" line="345"/>
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="344"/>
+        <location filename="../../ui/window/main_window.py" line="346"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="345"/>
+        <location filename="../../ui/window/main_window.py" line="347"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="346"/>
+        <location filename="../../ui/window/main_window.py" line="348"/>
         <source>&amp;New profile</source>
         <translation>新建配置(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="347"/>
+        <location filename="../../ui/window/main_window.py" line="349"/>
         <source>&amp;Open profile…</source>
         <translation>打开配置(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="348"/>
+        <location filename="../../ui/window/main_window.py" line="350"/>
         <source>&amp;Save</source>
         <translation>保存(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="349"/>
+        <location filename="../../ui/window/main_window.py" line="351"/>
         <source>Save &amp;as…</source>
         <translation>另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="350"/>
+        <location filename="../../ui/window/main_window.py" line="352"/>
+        <source>Recover answers…</source>
+        <translation>恢复答案…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window.py" line="353"/>
         <source>Import nvidia-smi…</source>
         <translation>导入 nvidia-smi…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="351"/>
+        <location filename="../../ui/window/main_window.py" line="354"/>
         <source>Export PDF…</source>
         <translation>导出 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="353"/>
+        <location filename="../../ui/window/main_window.py" line="356"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="354"/>
+        <location filename="../../ui/window/main_window.py" line="357"/>
         <source>&amp;About</source>
         <translation>关于(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="387"/>
+        <location filename="../../ui/window/main_window.py" line="390"/>
         <source>Some answers need attention (%1); the results are for the last valid answers.</source>
         <translation>有 %1 个答案需要修改；下面的结果基于最后一次有效的答案。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="420"/>
+        <location filename="../../ui/window/main_window.py" line="423"/>
         <source>The results cannot be computed with these answers: %1</source>
         <translation>按当前的回答无法计算结果：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="423"/>
+        <location filename="../../ui/window/main_window.py" line="426"/>
         <source>The results cannot be computed: see the marked answer.</source>
         <translation>无法计算结果：请查看标出的回答。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="425"/>
+        <location filename="../../ui/window/main_window.py" line="428"/>
         <source>The results could not be computed because of an internal error; the details are in the log.</source>
         <translation>内部错误导致无法计算结果；详情见日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="441"/>
+        <location filename="../../ui/window/main_window.py" line="444"/>
         <source>Verdict so far: %1 · %2</source>
         <translation>当前结论：%1 · %2</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="443"/>
+        <location filename="../../ui/window/main_window.py" line="446"/>
         <source>cannot run on this hardware</source>
         <translation>在这套硬件上无法运行</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="445"/>
+        <location filename="../../ui/window/main_window.py" line="448"/>
         <source>answers to fix: %1</source>
         <translation>待修改的答案：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="239"/>
+        <location filename="../../ui/window/main_window.py" line="241"/>
         <source>No results yet: some answers need attention; they are marked at their fields.</source>
         <translation>还没有结果：有些答案需要修改，已在对应字段处标出。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="338"/>
+        <location filename="../../ui/window/main_window.py" line="340"/>
         <source>&lt; &amp;Back</source>
         <translation>&lt; 上一步(&amp;B)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="339"/>
+        <location filename="../../ui/window/main_window.py" line="341"/>
         <source>&amp;Next &gt;</source>
         <translation>下一步(&amp;N) &gt;</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="340"/>
+        <location filename="../../ui/window/main_window.py" line="342"/>
         <source>Back</source>
         <translation>上一步</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="341"/>
+        <location filename="../../ui/window/main_window.py" line="343"/>
         <source>Next</source>
         <translation>下一步</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="352"/>
+        <location filename="../../ui/window/main_window.py" line="355"/>
         <source>Export PDF with the rule appendix…</source>
         <translation>导出 PDF（含规则附录）…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="384"/>
+        <location filename="../../ui/window/main_window.py" line="387"/>
         <source>Some answers need attention (%1): fix them to see the results.</source>
         <translation>有 %1 个答案需要修改：改好后才能看到结果。</translation>
     </message>

@@ -256,3 +256,52 @@ def test_a_profile_with_yaml_11_numbers_on_the_command_line_is_reported(qtbot, t
     window = make_window(qtbot, argv=[str(bad)])
     assert warnings and "single_gpu_hours" in warnings[0][1]
     assert window.document.path is None and window.document.broken_source == bad
+
+
+def _session(pid: int, hours: float, age_s: float = 0.0):
+    """An autosave left by a copy (process ``pid``) that no longer runs."""
+    import time
+
+    from advisor.files.yaml_lines import dump_yaml
+
+    path = user_files.autosave_path(pid)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(dump_yaml({"autosave_version": 1, "source": None, "answers": {
+        "training": {"single_gpu_hours": hours}}}), encoding="utf-8")
+    stamp = time.time() - age_s
+    os.utime(path, (stamp, stamp))
+    return path
+
+
+def test_two_running_copies_keep_their_own_autosaves(qtbot):
+    window = make_window(qtbot)
+    window.answers.set("training.single_gpu_hours", 11.0)
+    window.document.autosave_now()
+    mine = user_files.autosave_path()
+    other = _session(424242, 22.0)
+    # the other copy is alive: its lock is held (here by this process, under its name)
+    from PySide6.QtCore import QLockFile
+
+    held = QLockFile(str(other.with_suffix(".lock")))
+    held.setStaleLockTime(0)
+    assert held.tryLock(0)
+    assert other not in user_files.recoverable_autosaves()
+    assert "single_gpu_hours: 11.0" in mine.read_text(encoding="utf-8")
+    assert "single_gpu_hours: 22.0" in other.read_text(encoding="utf-8")
+    held.unlock()
+    assert other in user_files.recoverable_autosaves()  # its copy ended without saving
+
+
+def test_every_session_that_ended_unsaved_is_offered(qtbot, warnings, monkeypatch):
+    older = _session(424243, 33.0, age_s=600)
+    newer = _session(424244, 44.0, age_s=60)
+    window = make_window(qtbot)
+    assert window.answers.get("training.single_gpu_hours") == 44.0  # the newest comes back
+    assert not newer.exists() and older.exists()  # it is this copy's now, never offered twice
+    assert user_files.autosave_path().exists()
+    assert warnings and str(older) in warnings[-1][1]  # the other one is said, with its path
+    monkeypatch.setattr(QFileDialog, "getOpenFileName",
+                        staticmethod(lambda *a, **k: (str(older), "")))
+    window.document.recover_dialog()  # File > Recover Answers…
+    assert window.answers.get("training.single_gpu_hours") == 33.0
+    assert not older.exists() and user_files.recoverable_autosaves() == []

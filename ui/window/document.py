@@ -296,9 +296,40 @@ class Document(QObject):
             log.warning("autosave failed: %s", exc)
 
     def restore_autosave(self) -> bool:
-        """Bring back the last session's answers; True when there were any."""
+        """Bring back the last session's answers; True when there were any. This copy's own
+        autosave first (a window opened again in the same run); else the newest a copy that
+        no longer runs left, the others offered (File > Recover answers…)."""
+        user_files.claim_session()
+        if user_files.autosave_path().exists():
+            return self.recover(user_files.autosave_path())
+        others = user_files.recoverable_autosaves()
+        if not others:
+            return False
+        restored = self.recover(others[0])
+        if len(others) > 1:
+            self._warn(self.tr("Answers of other sessions"),
+                       self.tr("The answers of %1 more sessions that ended without being "
+                               "saved are kept. File > Recover answers… opens them:\n%2")
+                       .replace("%1", str(len(others) - 1))
+                       .replace("%2", "\n".join(str(p) for p in others[1:6])))
+        return restored
+
+    def recover_dialog(self) -> None:
+        """Pick an autosave of an earlier session and bring its answers back."""
+        if not self.may_discard():
+            return
+        with modal(self.window):
+            path, _ = QFileDialog.getOpenFileName(
+                self.window, self.tr("Recover answers"), str(user_files.state_dir()),
+                self.tr("Autosaved answers (autosave*.yaml)"))
+        if path:
+            self.recover(Path(path))
+
+    def recover(self, path: Path) -> bool:
+        """The answers of the autosave ``path``; one of another session becomes this copy's
+        own (written now, then the other removed: it is never offered twice)."""
         try:
-            saved = user_files.read_autosave()
+            saved = user_files.read_autosave(path)
         except user_files.BrokenAutosave as exc:
             self._warn(self.tr("Previous answers could not be restored"),
                        self.tr("The autosaved answers were damaged (%1). They were kept as "
@@ -307,6 +338,14 @@ class Document(QObject):
             return False
         if saved is None:
             return False
+        self._restore(saved)
+        if path != user_files.autosave_path():
+            self.autosave_now()
+            if user_files.autosave_path().exists():
+                user_files.retire_autosave(path)
+        return True
+
+    def _restore(self, saved: user_files.Autosave) -> None:
         self._restoring = True
         try:
             self.window.answers.load(saved.answers)
@@ -332,7 +371,6 @@ class Document(QObject):
         self.update_title()
         self.window.statusBar().showMessage(self.tr("Restored the answers of the last session."),
                                             5000)
-        return True
 
     # -- hand-offs ----------------------------------------------------------------------------
     def export_pdf(self, appendix: bool = False) -> None:

@@ -184,6 +184,7 @@ class MainWindow(QMainWindow):
         self.act_save = QAction(self, triggered=doc.save, shortcut=QKeySequence.StandardKey.Save)
         self.act_save_as = QAction(self, triggered=doc.save_as,
                                    shortcut=QKeySequence.StandardKey.SaveAs)
+        self.act_recover = QAction(self, triggered=doc.recover_dialog)
         self.act_import = QAction(self, triggered=doc.import_nvidia_smi)
         self.act_export = QAction(self, triggered=lambda: doc.export_pdf())
         # the report with every rule that fired and the article facts it rests on (the
@@ -192,6 +193,7 @@ class MainWindow(QMainWindow):
         self.act_quit = QAction(self, triggered=self.close, shortcut=QKeySequence.StandardKey.Quit)
         for action in (self.act_new, self.act_open):
             self.file_menu.insertAction(self.recent_menu.menuAction(), action)
+        self.file_menu.addAction(self.act_recover)
         for action in (self.act_save, self.act_save_as, self.act_import, self.act_export,
                        self.act_export_appendix, self.act_quit):
             self.file_menu.addAction(action)
@@ -347,6 +349,7 @@ class MainWindow(QMainWindow):
         self.act_open.setText(self.tr("&Open profile…"))
         self.act_save.setText(self.tr("&Save"))
         self.act_save_as.setText(self.tr("Save &as…"))
+        self.act_recover.setText(self.tr("Recover answers…"))
         self.act_import.setText(self.tr("Import nvidia-smi…"))
         self.act_export.setText(self.tr("Export PDF…"))
         self.act_export_appendix.setText(self.tr("Export PDF with the rule appendix…"))

@@ -4,7 +4,13 @@ They live in the state folder (``GPU_ADVISOR_STATE_DIR``, else the platform's us
 folder) and are written atomically. Both are read through the same guards as the user's files
 (``advisor.files.reading``: a regular file, capped; ``advisor.files.yaml_lines``: no aliases,
 bounded nesting): an autosave is a file on disk like any other, and a damaged or hostile one
-must not hang or crash every start. A broken autosave is moved aside, never overwritten."""
+must not hang or crash every start. A broken autosave is moved aside, never overwritten.
+
+Each running app keeps its own autosave (``autosave-<pid>.yaml``) beside a lock file that
+QLockFile holds while it runs (a lock whose process is gone is stale, on every platform): two
+copies never write over each other's answers, and at the next start the autosaves no running
+copy holds are the ones to recover (``recoverable_autosaves``; an earlier version's
+``autosave.yaml`` among them)."""
 
 from __future__ import annotations
 
@@ -74,8 +80,72 @@ def forget_recent(path: str) -> list[str]:
 
 
 # -- autosave ----------------------------------------------------------------------------------
-def autosave_path() -> Path:
-    return state_dir() / "autosave.yaml"
+LEGACY_AUTOSAVE = "autosave.yaml"  # one for every running copy, before issue 33
+_session_lock: Any = None  # this process's QLockFile, held while it runs
+
+
+def autosave_path(pid: int | None = None) -> Path:
+    """This running app's autosave (or process ``pid``'s)."""
+    return state_dir() / f"autosave-{os.getpid() if pid is None else pid}.yaml"
+
+
+def claim_session() -> None:
+    """Hold this process's lock, so no other copy recovers its autosave while it runs."""
+    global _session_lock
+    if _session_lock is not None:
+        return
+    from PySide6.QtCore import QLockFile  # noqa: PLC0415 - only the window needs it
+
+    try:
+        _ensure_dir()
+    except (InputError, OSError):
+        return
+    lock = QLockFile(str(autosave_path().with_suffix(".lock")))
+    lock.setStaleLockTime(0)  # never stale while the process lives
+    if lock.tryLock(0):
+        _session_lock = lock
+
+
+def _held_by_a_running_copy(path: Path) -> bool:
+    from PySide6.QtCore import QLockFile  # noqa: PLC0415
+
+    lock = QLockFile(str(path.with_suffix(".lock")))
+    lock.setStaleLockTime(0)
+    if lock.tryLock(0):  # nobody holds it: its process is gone
+        lock.unlock()
+        return False
+    return lock.error() == QLockFile.LockError.LockFailedError
+
+
+def recoverable_autosaves() -> list[Path]:
+    """Autosaves of copies that no longer run, newest first (this copy's own excluded)."""
+    folder = state_dir()
+    try:
+        found = [p for p in folder.glob("autosave*.yaml")
+                 if p.name == LEGACY_AUTOSAVE or (p.stem.startswith("autosave-")
+                                                  and p.stem[9:].isdigit())]
+    except OSError:
+        return []
+    own = autosave_path()
+    out = [p for p in found if p != own and (p.name == LEGACY_AUTOSAVE
+                                              or not _held_by_a_running_copy(p))]
+
+    def newest(p: Path) -> float:
+        try:
+            return -p.stat().st_mtime
+        except OSError:
+            return 0.0
+
+    return sorted(out, key=newest)
+
+
+def retire_autosave(path: Path) -> None:
+    """An autosave recovered into this copy (its answers live on in this copy's own)."""
+    for stale in (path, path.with_suffix(".lock")):
+        try:
+            stale.unlink()
+        except OSError:
+            pass
 
 
 def write_autosave(answers: dict[str, Any], source: str | None, *,
@@ -114,11 +184,11 @@ class Autosave:
         return iter((self.answers, self.source))
 
 
-def read_autosave() -> Autosave | None:
-    """The last session's answers; None when there is none. The file is read through the user
-    files' guards; a damaged one is moved aside (``autosave.broken-<time>.yaml``) and reported
-    with :class:`BrokenAutosave`."""
-    path = autosave_path()
+def read_autosave(path: Path | None = None) -> Autosave | None:
+    """A session's answers (this copy's by default); None when there are none. The file is
+    read through the user files' guards; a damaged one is moved aside
+    (``autosave.broken-<time>.yaml``) and reported with :class:`BrokenAutosave`."""
+    path = path or autosave_path()
     if not os.path.lexists(path):
         return None
     try:
