@@ -21,15 +21,33 @@ from advisor.files.validation_messages import problems_from_validation
 from advisor.files.yaml_lines import LineIndex, load_yaml_text
 from advisor.profile.economics import MONEY_FIELDS, names_money
 from advisor.profile.model import Profile
+from advisor.profile.writing import is_draft
 
 # A vet returns the profile as later steps should read it (names settled), or raises an
 # InputError whose problems carry field paths (their lines are found here).
 Vet = Callable[[Profile], Profile]
 
 
+DRAFT_PROBLEM = Problem(
+    "", "this is a draft saved by the desktop app: its answers are not valid yet (below); "
+    "open it in the app to finish it",
+    "这是桌面应用保存的草稿：其中的答案尚未全部有效（见下）；请在应用中打开并完成", 1)
+
+
 def parse_profile_text(text: str, *, source: str = "<profile>", fmt: str | None = None,
                        vet: Vet | None = None) -> Profile:
-    """Parse and validate profile text; ``fmt`` is 'json' or 'yaml' (guessed when None)."""
+    """Parse and validate profile text; ``fmt`` is 'json' or 'yaml' (guessed when None). A
+    draft (``writing.DRAFT_MARK``) that is not valid says so first."""
+    try:
+        return _parse_profile_text(text, source=source, fmt=fmt, vet=vet)
+    except InputError as exc:
+        if not is_draft(text):
+            raise
+        raise InputError([DRAFT_PROBLEM, *exc.problems], exc.source, more=exc.more) from None
+
+
+def _parse_profile_text(text: str, *, source: str, fmt: str | None,
+                        vet: Vet | None) -> Profile:
     if not text.strip():
         raise InputError.single("file is empty", "文件为空", source=source)
     index: LineIndex | None = None

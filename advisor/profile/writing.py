@@ -36,3 +36,22 @@ def save_profile(profile: Profile, path: str | Path, *, replace_read_only: bool 
             "economics": profile.economics.model_copy(update={"currency": currency})})
     fmt = "json" if path.suffix.lower() == ".json" else "yaml"
     atomic_write_text(path, dump_profile(profile, fmt), replace_read_only=replace_read_only)
+
+
+# The first line of a profile saved with answers that are not valid yet (the desktop app's
+# drafts): the readers report such a file as a draft, and the app saves over it again.
+DRAFT_MARK = "# gpu-advisor draft:"
+DRAFT_HEADER = (f"{DRAFT_MARK} some answers are not valid yet; the advisor names them when "
+                "the file is opened\n")
+
+
+def is_draft(text: str) -> bool:
+    """Whether ``text`` is a draft profile (its first line is the draft mark)."""
+    return text.lstrip("\ufeff").startswith(DRAFT_MARK)
+
+
+def save_draft(answers: dict, path: str | Path, *, replace_read_only: bool = False) -> None:
+    """The answers as they are, valid or not, as YAML marked as a draft (atomically). JSON
+    has no comments to carry the mark: a draft is YAML."""
+    atomic_write_text(Path(path), DRAFT_HEADER + dump_yaml(answers),
+                      replace_read_only=replace_read_only)

@@ -787,193 +787,213 @@
 <context>
     <name>Document</name>
     <message>
-        <location filename="../../ui/window/document.py" line="61"/>
+        <location filename="../../ui/window/document.py" line="62"/>
         <source>untitled</source>
         <translation>未命名</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="63"/>
+        <location filename="../../ui/window/document.py" line="64"/>
+        <source>%1 (draft)</source>
+        <translation>%1（草稿）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/document.py" line="66"/>
         <source>GPU Scaling Advisor</source>
         <translation>多卡训练顾问</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="80"/>
+        <location filename="../../ui/window/document.py" line="83"/>
         <source>Unsaved answers</source>
         <translation>答案未保存</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="81"/>
+        <location filename="../../ui/window/document.py" line="84"/>
         <source>The answers have changes that are not saved. Save them first?</source>
         <translation>答案有尚未保存的修改。先保存吗？</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="92"/>
+        <location filename="../../ui/window/document.py" line="95"/>
         <source>The file changed on disk</source>
         <translation>文件在磁盘上已被修改</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="93"/>
+        <location filename="../../ui/window/document.py" line="96"/>
         <source>%1 was changed, replaced or removed since it was opened here. Overwrite it with these answers, save them under another name, or reload the file?</source>
         <translation>%1 在这里打开之后已被修改、替换或删除。用这些答案覆盖它、另存为其他名称，还是重新载入该文件？</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="97"/>
+        <location filename="../../ui/window/document.py" line="100"/>
         <source>Overwrite</source>
         <translation>覆盖</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="99"/>
+        <location filename="../../ui/window/document.py" line="102"/>
         <source>Save As…</source>
         <translation>另存为…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="101"/>
+        <location filename="../../ui/window/document.py" line="104"/>
         <source>Reload</source>
         <translation>重新载入</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="130"/>
+        <location filename="../../ui/window/document.py" line="133"/>
         <source>Profiles (*.yaml *.yml *.json);;All files (*)</source>
         <translation>配置文件 (*.yaml *.yml *.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="150"/>
+        <location filename="../../ui/window/document.py" line="153"/>
         <source>Open profile</source>
         <translation>打开配置</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="162"/>
-        <location filename="../../ui/window/document.py" line="199"/>
+        <location filename="../../ui/window/document.py" line="165"/>
+        <location filename="../../ui/window/document.py" line="216"/>
         <source>Cannot open the profile</source>
         <translation>无法打开配置</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="181"/>
+        <location filename="../../ui/window/document.py" line="182"/>
+        <source>No results: this profile is a draft. Finish the marked answers to see the results.</source>
+        <translation>没有结果：这个配置是草稿。完成标出的答案后即可看到结果。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/document.py" line="184"/>
+        <source>A draft</source>
+        <translation>草稿</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/document.py" line="198"/>
         <source>The profile has problems</source>
         <translation>配置有问题</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="183"/>
+        <location filename="../../ui/window/document.py" line="200"/>
         <source>The file was not changed. Fix the answers and save under a new name.</source>
         <translation>文件没有被改动。请修正答案后另存为新文件。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="200"/>
+        <location filename="../../ui/window/document.py" line="217"/>
         <source>The file no longer exists:
 %1</source>
         <translation>文件已不存在：
 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="228"/>
+        <location filename="../../ui/window/document.py" line="245"/>
         <source>Save profile</source>
         <translation>保存配置</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="236"/>
-        <location filename="../../ui/window/document.py" line="240"/>
+        <location filename="../../ui/window/document.py" line="254"/>
+        <location filename="../../ui/window/document.py" line="259"/>
         <source>Cannot save yet</source>
         <translation>暂时无法保存</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="237"/>
-        <source>Some answers need attention; they are marked at their fields.</source>
-        <translation>有些答案需要修改，已在对应的输入项旁标出。</translation>
+        <location filename="../../ui/window/document.py" line="255"/>
+        <source>Some answers are not valid yet: they can be saved as a draft, which is YAML. Choose a name ending in .yaml.</source>
+        <translation>有些答案尚未有效：可以保存为草稿，草稿是 YAML 格式。请选择以 .yaml 结尾的文件名。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="241"/>
+        <location filename="../../ui/window/document.py" line="260"/>
         <source>Choose a new name: the file with problems is kept as it was.</source>
         <translation>请另选文件名：有问题的原文件保持原样。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="258"/>
+        <location filename="../../ui/window/document.py" line="281"/>
         <source>Cannot save the profile</source>
         <translation>无法保存配置</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="265"/>
-        <location filename="../../ui/window/document.py" line="406"/>
+        <location filename="../../ui/window/document.py" line="289"/>
+        <source>Saved %1 as a draft: %2 answers are not valid yet</source>
+        <translation>已将 %1 保存为草稿：%2 个答案尚未有效</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/document.py" line="290"/>
+        <location filename="../../ui/window/document.py" line="437"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="276"/>
+        <location filename="../../ui/window/document.py" line="302"/>
         <source>Replace a read-only file?</source>
         <translation>替换只读文件？</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="277"/>
+        <location filename="../../ui/window/document.py" line="303"/>
         <source>%1 is read-only. Replace it anyway?</source>
         <translation>%1 是只读文件。仍要替换吗？</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="310"/>
+        <location filename="../../ui/window/document.py" line="336"/>
         <source>Answers of other sessions</source>
         <translation>其他会话的答案</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="311"/>
+        <location filename="../../ui/window/document.py" line="337"/>
         <source>The answers of %1 more sessions that ended without being saved are kept. File &gt; Recover answers… opens them:
 %2</source>
         <translation>另有 %1 个未保存就结束的会话，其答案已保留。用“文件 &gt; 恢复答案…”打开：
 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="323"/>
+        <location filename="../../ui/window/document.py" line="349"/>
         <source>Recover answers</source>
         <translation>恢复答案</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="324"/>
+        <location filename="../../ui/window/document.py" line="350"/>
         <source>Autosaved answers (autosave*.yaml)</source>
         <translation>自动保存的答案 (autosave*.yaml)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="334"/>
+        <location filename="../../ui/window/document.py" line="360"/>
         <source>Previous answers could not be restored</source>
         <translation>无法恢复上次的答案</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="335"/>
+        <location filename="../../ui/window/document.py" line="361"/>
         <source>The autosaved answers were damaged (%1). They were kept as %2; starting with a new profile.</source>
         <translation>自动保存的答案已损坏（%1）。原文件已保留为 %2；现在从新配置开始。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="372"/>
+        <location filename="../../ui/window/document.py" line="403"/>
         <source>Restored the answers of the last session.</source>
         <translation>已恢复上次的答案。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="380"/>
-        <location filename="../../ui/window/document.py" line="384"/>
-        <location filename="../../ui/window/document.py" line="388"/>
-        <location filename="../../ui/window/document.py" line="404"/>
+        <location filename="../../ui/window/document.py" line="411"/>
+        <location filename="../../ui/window/document.py" line="415"/>
+        <location filename="../../ui/window/document.py" line="419"/>
+        <location filename="../../ui/window/document.py" line="435"/>
         <source>Export PDF</source>
         <translation>导出 PDF</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="381"/>
+        <location filename="../../ui/window/document.py" line="412"/>
         <source>The PDF report is not available in this build.</source>
         <translation>此版本未包含 PDF 报告功能。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="384"/>
+        <location filename="../../ui/window/document.py" line="415"/>
         <source>The results are not ready yet.</source>
         <translation>结果尚未算好。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="412"/>
-        <location filename="../../ui/window/document.py" line="429"/>
+        <location filename="../../ui/window/document.py" line="443"/>
+        <location filename="../../ui/window/document.py" line="460"/>
         <source>Import nvidia-smi</source>
         <translation>导入 nvidia-smi</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="413"/>
+        <location filename="../../ui/window/document.py" line="444"/>
         <source>The nvidia-smi import is not available in this build.</source>
         <translation>此版本未包含 nvidia-smi 导入功能。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="179"/>
+        <location filename="../../ui/window/document.py" line="196"/>
         <source>No results: the opened file has problems. Fix the marked answers to see the results for it.</source>
         <translation>没有结果：打开的文件有问题。请修改标出的答案，才能看到它的结果。</translation>
     </message>

@@ -305,3 +305,54 @@ def test_every_session_that_ended_unsaved_is_offered(qtbot, warnings, monkeypatc
     window.document.recover_dialog()  # File > Recover Answers…
     assert window.answers.get("training.single_gpu_hours") == 33.0
     assert not older.exists() and user_files.recoverable_autosaves() == []
+
+
+def _make_invalid(window):
+    hardware = next(p for p in window.pages if p.page.key == "hardware")
+    window.answers.set("hardware.max_gpu_temp_c", 999)  # above 130: not valid
+    assert window.answers.all_problems()
+    return hardware
+
+
+@pytest.mark.parametrize("lang,draft_word", [("en", "draft"), ("zh", "草稿")])
+def test_half_finished_answers_are_saved_as_a_draft_and_reported_so(qtbot, tmp_path, warnings,
+                                                                     lang, draft_word):
+    window = make_window(qtbot, lang=lang, argv=[str(EXAMPLE)])
+    _make_invalid(window)
+    target = tmp_path / "half.yaml"
+    assert window.document.save_to(target)
+    assert draft_word in window.windowTitle() and not window.isWindowModified()
+    text = target.read_text(encoding="utf-8")
+    assert text.startswith("# gpu-advisor draft:") and "max_gpu_temp_c: 999" in text
+    # the command line names it a draft, first, in the user's language
+    from advisor.files.errors import InputError
+
+    with pytest.raises(InputError) as caught:
+        load_profile(target)
+    first = caught.value.render(lang).splitlines()[0]
+    assert ("draft" if lang == "en" else "草稿") in first
+    assert "max_gpu_temp_c" in caught.value.render(lang)
+    # opened again: the answers as they were, Save bound to the draft itself
+    other = make_window(qtbot, lang=lang)
+    assert not other.document.open_path(target)
+    assert other.document.path == target and other.document.draft
+    assert other.answers.get("hardware.max_gpu_temp_c") == 999
+    assert warnings  # reported as a draft
+    other.answers.set("hardware.max_gpu_temp_c", 80)
+    assert other.document.save()  # finished: a profile, no longer a draft
+    assert not target.read_text(encoding="utf-8").startswith("# gpu-advisor draft:")
+    assert load_profile(target).hardware.max_gpu_temp_c == 80
+    assert draft_word not in other.windowTitle()
+
+
+def test_a_draft_is_yaml_and_a_restart_keeps_it_bound(qtbot, tmp_path, warnings):
+    window = make_window(qtbot, argv=[str(EXAMPLE)])
+    _make_invalid(window)
+    assert not window.document.save_to(tmp_path / "half.json")  # JSON has no mark
+    assert warnings and ".yaml" in warnings[-1][1]
+    target = tmp_path / "half.yaml"
+    assert window.document.save_to(target)
+    window.document.autosave_now()
+    restored = make_window(qtbot)
+    assert restored.document.path == target and restored.document.draft
+    assert not restored.isWindowModified()

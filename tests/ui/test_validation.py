@@ -112,14 +112,16 @@ def test_unreadable_file_is_reported_and_changes_nothing(qtbot, tmp_path, warnin
     assert window.answers.data == before
 
 
-def test_saving_with_problems_is_refused(qtbot, tmp_path, warnings):
+def test_saving_with_problems_writes_a_draft_never_a_profile(qtbot, tmp_path, warnings):
     window = make_window(qtbot)
     editor = _page(window, "habits").editors["training.horizon_months"]
     editor.input.selectAll()
     qtbot.keyClicks(editor.input, "999")
-    assert window.document.save_to(tmp_path / "p.yaml") is False
-    assert not (tmp_path / "p.yaml").exists()
-    assert warnings and "attention" in warnings[-1][1]
+    assert window.document.save_to(tmp_path / "p.json") is False  # a draft is YAML
+    assert not (tmp_path / "p.json").exists()
+    assert window.document.save_to(tmp_path / "p.yaml") is True
+    assert (tmp_path / "p.yaml").read_text(encoding="utf-8").startswith("# gpu-advisor draft:")
+    assert window.document.draft
 
 
 def test_the_wizard_shows_it_at_the_field():

@@ -28,7 +28,7 @@ from advisor.files.identity import FileIdentity, changed_since, identity_of
 from advisor.files.reading import read_text_file
 from advisor.profile import Profile
 from advisor.profile.reading import load_profile_data
-from advisor.profile.writing import save_profile
+from advisor.profile.writing import is_draft, save_draft, save_profile
 from ui.window import user_files
 from ui.window.focus import modal
 
@@ -48,6 +48,7 @@ class Document(QObject):
         self._restoring = False
         # the answers as last opened, saved or started (None: never matching, e.g. a file
         # with problems), and the identity of the file they were read from or written to
+        self.draft = False  # the file is a draft: answers saved before they were valid
         self._clean: dict | None = copy.deepcopy(window.answers.data)
         self._identity: FileIdentity | None = None
         # the questions asked (replaced in tests): "save" | "discard" | "cancel", and
@@ -59,6 +60,8 @@ class Document(QObject):
     def update_title(self) -> None:
         name = self.path.name if self.path else (
             self.broken_source.name if self.broken_source else self.tr("untitled"))
+        if self.draft:
+            name = self.tr("%1 (draft)").replace("%1", name)
         # [*]: Qt shows the platform's mark of unsaved changes there
         self.window.setWindowTitle(self.tr("GPU Scaling Advisor") + f" — {name}[*]")
         self.window.setWindowModified(self.is_modified())
@@ -138,7 +141,7 @@ class Document(QObject):
         if not self.may_discard():
             return
         self.path = self.broken_source = None
-        self._identity = None
+        self._identity, self.draft = None, False
         self.window.answers.load_profile(Profile())
         self.mark_clean()
         self.update_title()
@@ -166,6 +169,20 @@ class Document(QObject):
             profile = parse_profile_text(text, source=str(path), fmt=fmt)
         except InputError as exc:
             raw = _raw_mapping(text, str(path), fmt)
+            if raw is not None and is_draft(text):
+                # a draft: its answers come back as they were, marked at their fields, and
+                # Save writes the draft again (or the profile, once the answers are valid)
+                self.window.answers.load(raw)
+                self.path, self.broken_source, self.draft = path, None, True
+                self._identity = identity_of(path)
+                self.mark_clean()
+                self._remember(path)
+                self.update_title()
+                self.window.forget_results(self.tr(
+                    "No results: this profile is a draft. Finish the marked answers to see "
+                    "the results."))
+                self._warn(self.tr("A draft"), exc.render(self._lang()))
+                return False
             if raw is not None:
                 # Show what could be read, with the problems at the fields; Save will ask for
                 # a new name so the original file is never overwritten.
@@ -184,7 +201,7 @@ class Document(QObject):
                            "new name."))
             return False
         self.window.answers.load_profile(profile)
-        self.path, self.broken_source = path, None
+        self.path, self.broken_source, self.draft = path, None, False
         self._identity = identity_of(path)
         self.mark_clean()
         self._remember(path)
@@ -232,9 +249,11 @@ class Document(QObject):
     def save_to(self, path: Path) -> bool:
         path = _absolute(path)
         answers = self.window.answers
-        if answers.all_problems():
+        problems = answers.all_problems()
+        if problems and path.suffix.lower() == ".json":
             self._warn(self.tr("Cannot save yet"),
-                       self.tr("Some answers need attention; they are marked at their fields."))
+                       self.tr("Some answers are not valid yet: they can be saved as a draft, "
+                               "which is YAML. Choose a name ending in .yaml."))
             return False
         if self.broken_source is not None and path.resolve() == self.broken_source.resolve():
             self._warn(self.tr("Cannot save yet"),
@@ -250,19 +269,26 @@ class Document(QObject):
             if choice != "overwrite":
                 return False
         try:
-            self._replacing(path, lambda replace: save_profile(answers.profile, path,
-                                                               replace_read_only=replace))
+            if problems:  # a draft: the answers as they are, marked so in the file
+                self._replacing(path, lambda replace: save_draft(
+                    answers.data, path, replace_read_only=replace))
+            else:
+                self._replacing(path, lambda replace: save_profile(
+                    answers.profile, path, replace_read_only=replace))
         except _Declined:
             return False
         except InputError as exc:
             self._warn(self.tr("Cannot save the profile"), exc.render(self._lang()))
             return False
-        self.path, self.broken_source = path, None
+        self.path, self.broken_source, self.draft = path, None, bool(problems)
         self._identity = identity_of(path)
         self.mark_clean()
         self._remember(path)
         self.update_title()
-        self.window.statusBar().showMessage(self.tr("Saved %1").replace("%1", str(path)), 5000)
+        self.window.statusBar().showMessage(
+            (self.tr("Saved %1 as a draft: %2 answers are not valid yet").replace(
+                "%2", str(len(problems))) if problems else self.tr("Saved %1"))
+            .replace("%1", str(path)), 5000)
         return True
 
     def _replacing(self, path: Path, write) -> None:
@@ -352,7 +378,7 @@ class Document(QObject):
         finally:
             self._restoring = False
         self.path = self.broken_source = None
-        self._clean, self._identity = _default_answers(), None
+        self._clean, self._identity, self.draft = _default_answers(), None, False
         # a relative path (an earlier version's autosave) names a file in whatever folder the
         # app starts in: the answers come back untitled rather than bound to another file
         if saved.source and Path(saved.source).is_absolute() and _exists(saved.source):
@@ -361,7 +387,12 @@ class Document(QObject):
             # whether the file still loads decides)
             source = Path(saved.source)
             loaded = _loaded(source)
-            if saved.source_broken or loaded is None:
+            draft = _draft_answers(source) if loaded is None else None
+            if draft is not None:  # a draft: Save writes it again
+                self.path, self.draft = source, True
+                self._identity = identity_of(source)
+                self._clean = draft
+            elif saved.source_broken or loaded is None:
                 self.broken_source, self._clean = source, None
             else:
                 self.path = source
@@ -444,6 +475,22 @@ def _raw_mapping(text: str, source: str, fmt: str | None) -> dict | None:
     except InputError:
         return None
     return data if isinstance(data, dict) else None
+
+
+def _draft_answers(path: Path) -> dict | None:
+    """The answers a draft file holds as the wizard loads them; None when it is no draft."""
+    try:
+        text = read_text_file(path)
+    except InputError:
+        return None
+    raw = _raw_mapping(text, str(path), None) if is_draft(text) else None
+    if raw is None:
+        return None
+    from ui.window.answers import AnswerModel  # noqa: PLC0415 - a model, no widgets
+
+    scratch = AnswerModel()
+    scratch.load(raw)
+    return copy.deepcopy(scratch.data)
 
 
 def _exists(path: str | Path) -> bool:
