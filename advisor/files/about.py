@@ -67,6 +67,7 @@ COMPONENTS = (
               "library exception)",
               "含 OpenBLAS（BSD-3-Clause）与 GCC 运行库（GPL-3.0，附运行库例外）"),
     Component("PyYAML", "MIT", "PyYAML"),
+    Component("ruamel.yaml", "MIT", "ruamel.yaml"),
     Component("platformdirs", "MIT", "platformdirs"),
     Component("typing-extensions", "PSF-2.0", "typing-extensions"),
     Component("annotated-types", "MIT", "annotated-types"),

@@ -19,9 +19,9 @@ from advisor.files.json_text import load_json_text
 from advisor.files.reading import STDIN, read_text_file
 from advisor.files.validation_messages import problems_from_validation
 from advisor.files.yaml_lines import LineIndex, load_yaml_text
+from advisor.profile.drafts import is_draft
 from advisor.profile.economics import MONEY_FIELDS, names_money
 from advisor.profile.model import Profile
-from advisor.profile.writing import is_draft
 
 # A vet returns the profile as later steps should read it (names settled), or raises an
 # InputError whose problems carry field paths (their lines are found here).

@@ -8,6 +8,7 @@ from typing import Any
 
 from advisor.files.atomic import atomic_write_text
 from advisor.files.yaml_lines import dump_yaml
+from advisor.profile.drafts import DRAFT_HEADER, is_draft
 from advisor.profile.economics import names_money
 from advisor.profile.market import MARKET_CURRENCY, profile_market
 from advisor.profile.model import Profile
@@ -25,29 +26,28 @@ def dump_profile(profile: Profile, fmt: str = "yaml") -> str:
     return dump_yaml(data)
 
 
-def save_profile(profile: Profile, path: str | Path, *, replace_read_only: bool = False) -> None:
+def save_profile(profile: Profile, path: str | Path, *, replace_read_only: bool = False,
+                 original: str | None = None) -> str:
     """Write atomically (temporary file + rename; ``advisor.files.atomic`` refuses what must
     not be replaced, and a read-only file unless ``replace_read_only``). Prices are written
-    with the currency they were entered in (the market's, if unset: never the language's)."""
+    with the currency they were entered in (the market's, if unset: never the language's).
+    ``original``: the YAML text the profile was read from, whose comments, key order and
+    left-out defaults the file keeps (``round_trip.edited_yaml``). Returns the text written."""
     path = Path(path)
     if profile.economics.currency is None and names_money(profile.economics):
         currency = MARKET_CURRENCY[profile_market(profile.economics)]
         profile = profile.model_copy(update={
             "economics": profile.economics.model_copy(update={"currency": currency})})
     fmt = "json" if path.suffix.lower() == ".json" else "yaml"
-    atomic_write_text(path, dump_profile(profile, fmt), replace_read_only=replace_read_only)
+    text = None
+    if fmt == "yaml" and original and not is_draft(original):
+        from advisor.profile.round_trip import edited_yaml  # noqa: PLC0415
 
-
-# The first line of a profile saved with answers that are not valid yet (the desktop app's
-# drafts): the readers report such a file as a draft, and the app saves over it again.
-DRAFT_MARK = "# gpu-advisor draft:"
-DRAFT_HEADER = (f"{DRAFT_MARK} some answers are not valid yet; the advisor names them when "
-                "the file is opened\n")
-
-
-def is_draft(text: str) -> bool:
-    """Whether ``text`` is a draft profile (its first line is the draft mark)."""
-    return text.lstrip("\ufeff").startswith(DRAFT_MARK)
+        text = edited_yaml(original, profile, profile_to_data(profile))
+    if text is None:
+        text = dump_profile(profile, fmt)
+    atomic_write_text(path, text, replace_read_only=replace_read_only)
+    return text
 
 
 def save_draft(answers: dict, path: str | Path, *, replace_read_only: bool = False) -> None:

@@ -356,3 +356,26 @@ def test_a_draft_is_yaml_and_a_restart_keeps_it_bound(qtbot, tmp_path, warnings)
     restored = make_window(qtbot)
     assert restored.document.path == target and restored.document.draft
     assert not restored.isWindowModified()
+
+
+def test_save_keeps_the_users_comments_key_order_and_left_out_defaults(qtbot, profile_file):
+    original = profile_file.read_text(encoding="utf-8")
+    window = make_window(qtbot, argv=[str(profile_file)])
+    window.answers.set("hardware.max_gpu_temp_c", 86)
+    assert window.document.save()
+    saved = profile_file.read_text(encoding="utf-8")
+    comments = [line for line in original.splitlines() if line.startswith("#")]
+    assert comments and all(line in saved for line in comments)
+    assert "runs_per_week: 3" in saved  # as the user wrote it, not runs a month
+    assert "max_gpu_temp_c: 86" in saved
+    # the keys in the user's order, and no default the user left out added
+    keys = [line.split(":")[0] for line in saved.splitlines() if line and line[0].isalpha()]
+    assert keys == [line.split(":")[0] for line in original.splitlines()
+                    if line and line[0].isalpha()]
+    assert len(saved.splitlines()) == len(original.splitlines())
+    assert load_profile(profile_file) == window.answers.profile
+    # saved again after another change: still the user's file
+    window.answers.set("training.batch_per_gpu", 16)
+    assert window.document.save()
+    again = profile_file.read_text(encoding="utf-8")
+    assert all(line in again for line in comments) and "batch_per_gpu: 16" in again

@@ -28,7 +28,8 @@ from advisor.files.identity import FileIdentity, changed_since, identity_of
 from advisor.files.reading import read_text_file
 from advisor.profile import Profile
 from advisor.profile.reading import load_profile_data
-from advisor.profile.writing import is_draft, save_draft, save_profile
+from advisor.profile.drafts import is_draft
+from advisor.profile.writing import save_draft, save_profile
 from ui.window import user_files
 from ui.window.focus import modal
 
@@ -49,6 +50,7 @@ class Document(QObject):
         # the answers as last opened, saved or started (None: never matching, e.g. a file
         # with problems), and the identity of the file they were read from or written to
         self.draft = False  # the file is a draft: answers saved before they were valid
+        self._text: str | None = None  # the file's text as read or written (its comments)
         self._clean: dict | None = copy.deepcopy(window.answers.data)
         self._identity: FileIdentity | None = None
         # the questions asked (replaced in tests): "save" | "discard" | "cancel", and
@@ -140,7 +142,7 @@ class Document(QObject):
     def new(self) -> None:
         if not self.may_discard():
             return
-        self.path = self.broken_source = None
+        self.path = self.broken_source = self._text = None
         self._identity, self.draft = None, False
         self.window.answers.load_profile(Profile())
         self.mark_clean()
@@ -202,7 +204,7 @@ class Document(QObject):
             return False
         self.window.answers.load_profile(profile)
         self.path, self.broken_source, self.draft = path, None, False
-        self._identity = identity_of(path)
+        self._identity, self._text = identity_of(path), text
         self.mark_clean()
         self._remember(path)
         self.update_title()
@@ -273,8 +275,10 @@ class Document(QObject):
                 self._replacing(path, lambda replace: save_draft(
                     answers.data, path, replace_read_only=replace))
             else:
-                self._replacing(path, lambda replace: save_profile(
-                    answers.profile, path, replace_read_only=replace))
+                written: list[str] = []
+                self._replacing(path, lambda replace: written.append(save_profile(
+                    answers.profile, path, replace_read_only=replace, original=self._text)))
+                self._text = written[-1] if written else None
         except _Declined:
             return False
         except InputError as exc:
@@ -377,7 +381,7 @@ class Document(QObject):
             self.window.answers.load(saved.answers)
         finally:
             self._restoring = False
-        self.path = self.broken_source = None
+        self.path = self.broken_source = self._text = None
         self._clean, self._identity, self.draft = _default_answers(), None, False
         # a relative path (an earlier version's autosave) names a file in whatever folder the
         # app starts in: the answers come back untitled rather than bound to another file
@@ -398,6 +402,10 @@ class Document(QObject):
                 self.path = source
                 # the file as it is now: answers that differ from it are unsaved changes
                 self._identity = identity_of(source)
+                try:
+                    self._text = read_text_file(source)
+                except InputError:
+                    self._text = None
                 self._clean = _answers_of(loaded)
         self.update_title()
         self.window.statusBar().showMessage(self.tr("Restored the answers of the last session."),
