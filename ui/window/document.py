@@ -27,8 +27,8 @@ from advisor.files.errors import InputError
 from advisor.files.identity import FileIdentity, changed_since, identity_of
 from advisor.files.reading import read_text_file
 from advisor.profile import Profile
-from advisor.profile.reading import load_profile_data
 from advisor.profile.drafts import is_draft
+from advisor.profile.reading import load_profile_data
 from advisor.profile.writing import save_draft, save_profile
 from ui.window import user_files
 from ui.window.focus import modal
