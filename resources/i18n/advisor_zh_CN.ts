@@ -787,213 +787,234 @@
 <context>
     <name>Document</name>
     <message>
-        <location filename="../../ui/window/document.py" line="62"/>
+        <location filename="../../ui/window/document.py" line="66"/>
         <source>untitled</source>
         <translation>未命名</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="64"/>
+        <location filename="../../ui/window/document.py" line="68"/>
         <source>%1 (draft)</source>
         <translation>%1（草稿）</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="66"/>
+        <location filename="../../ui/window/document.py" line="70"/>
         <source>GPU Scaling Advisor</source>
         <translation>多卡训练顾问</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="83"/>
+        <location filename="../../ui/window/document.py" line="87"/>
         <source>Unsaved answers</source>
         <translation>答案未保存</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="84"/>
+        <location filename="../../ui/window/document.py" line="88"/>
         <source>The answers have changes that are not saved. Save them first?</source>
         <translation>答案有尚未保存的修改。先保存吗？</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="95"/>
+        <location filename="../../ui/window/document.py" line="99"/>
         <source>The file changed on disk</source>
         <translation>文件在磁盘上已被修改</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="96"/>
+        <location filename="../../ui/window/document.py" line="100"/>
         <source>%1 was changed, replaced or removed since it was opened here. Overwrite it with these answers, save them under another name, or reload the file?</source>
         <translation>%1 在这里打开之后已被修改、替换或删除。用这些答案覆盖它、另存为其他名称，还是重新载入该文件？</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="100"/>
+        <location filename="../../ui/window/document.py" line="104"/>
         <source>Overwrite</source>
         <translation>覆盖</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="102"/>
+        <location filename="../../ui/window/document.py" line="106"/>
         <source>Save As…</source>
         <translation>另存为…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="104"/>
+        <location filename="../../ui/window/document.py" line="108"/>
         <source>Reload</source>
         <translation>重新载入</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="133"/>
+        <location filename="../../ui/window/document.py" line="137"/>
         <source>Profiles (*.yaml *.yml *.json);;All files (*)</source>
         <translation>配置文件 (*.yaml *.yml *.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="153"/>
+        <location filename="../../ui/window/document.py" line="157"/>
         <source>Open profile</source>
         <translation>打开配置</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="165"/>
-        <location filename="../../ui/window/document.py" line="216"/>
+        <location filename="../../ui/window/document.py" line="169"/>
+        <location filename="../../ui/window/document.py" line="220"/>
         <source>Cannot open the profile</source>
         <translation>无法打开配置</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="182"/>
+        <location filename="../../ui/window/document.py" line="186"/>
         <source>No results: this profile is a draft. Finish the marked answers to see the results.</source>
         <translation>没有结果：这个配置是草稿。完成标出的答案后即可看到结果。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="184"/>
+        <location filename="../../ui/window/document.py" line="188"/>
         <source>A draft</source>
         <translation>草稿</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="198"/>
+        <location filename="../../ui/window/document.py" line="202"/>
         <source>The profile has problems</source>
         <translation>配置有问题</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="200"/>
+        <location filename="../../ui/window/document.py" line="204"/>
         <source>The file was not changed. Fix the answers and save under a new name.</source>
         <translation>文件没有被改动。请修正答案后另存为新文件。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="217"/>
+        <location filename="../../ui/window/document.py" line="221"/>
         <source>The file no longer exists:
 %1</source>
         <translation>文件已不存在：
 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="245"/>
+        <location filename="../../ui/window/document.py" line="249"/>
         <source>Save profile</source>
         <translation>保存配置</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="254"/>
-        <location filename="../../ui/window/document.py" line="259"/>
+        <location filename="../../ui/window/document.py" line="258"/>
+        <location filename="../../ui/window/document.py" line="263"/>
         <source>Cannot save yet</source>
         <translation>暂时无法保存</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="255"/>
+        <location filename="../../ui/window/document.py" line="259"/>
         <source>Some answers are not valid yet: they can be saved as a draft, which is YAML. Choose a name ending in .yaml.</source>
         <translation>有些答案尚未有效：可以保存为草稿，草稿是 YAML 格式。请选择以 .yaml 结尾的文件名。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="260"/>
+        <location filename="../../ui/window/document.py" line="264"/>
         <source>Choose a new name: the file with problems is kept as it was.</source>
         <translation>请另选文件名：有问题的原文件保持原样。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="281"/>
+        <location filename="../../ui/window/document.py" line="287"/>
         <source>Cannot save the profile</source>
         <translation>无法保存配置</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="289"/>
+        <location filename="../../ui/window/document.py" line="295"/>
         <source>Saved %1 as a draft: %2 answers are not valid yet</source>
         <translation>已将 %1 保存为草稿：%2 个答案尚未有效</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="290"/>
-        <location filename="../../ui/window/document.py" line="437"/>
+        <location filename="../../ui/window/document.py" line="296"/>
+        <location filename="../../ui/window/document.py" line="447"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="302"/>
+        <location filename="../../ui/window/document.py" line="308"/>
         <source>Replace a read-only file?</source>
         <translation>替换只读文件？</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="303"/>
+        <location filename="../../ui/window/document.py" line="309"/>
         <source>%1 is read-only. Replace it anyway?</source>
         <translation>%1 是只读文件。仍要替换吗？</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="336"/>
+        <location filename="../../ui/window/document.py" line="342"/>
         <source>Answers of other sessions</source>
         <translation>其他会话的答案</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="337"/>
+        <location filename="../../ui/window/document.py" line="343"/>
         <source>The answers of %1 more sessions that ended without being saved are kept. File &gt; Recover answers… opens them:
 %2</source>
         <translation>另有 %1 个未保存就结束的会话，其答案已保留。用“文件 &gt; 恢复答案…”打开：
 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="349"/>
+        <location filename="../../ui/window/document.py" line="355"/>
         <source>Recover answers</source>
         <translation>恢复答案</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="350"/>
+        <location filename="../../ui/window/document.py" line="356"/>
         <source>Autosaved answers (autosave*.yaml)</source>
         <translation>自动保存的答案 (autosave*.yaml)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="360"/>
+        <location filename="../../ui/window/document.py" line="366"/>
         <source>Previous answers could not be restored</source>
         <translation>无法恢复上次的答案</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="361"/>
+        <location filename="../../ui/window/document.py" line="367"/>
         <source>The autosaved answers were damaged (%1). They were kept as %2; starting with a new profile.</source>
         <translation>自动保存的答案已损坏（%1）。原文件已保留为 %2；现在从新配置开始。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="403"/>
+        <location filename="../../ui/window/document.py" line="413"/>
         <source>Restored the answers of the last session.</source>
         <translation>已恢复上次的答案。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="411"/>
-        <location filename="../../ui/window/document.py" line="415"/>
-        <location filename="../../ui/window/document.py" line="419"/>
-        <location filename="../../ui/window/document.py" line="435"/>
+        <location filename="../../ui/window/document.py" line="421"/>
+        <location filename="../../ui/window/document.py" line="425"/>
+        <location filename="../../ui/window/document.py" line="429"/>
+        <location filename="../../ui/window/document.py" line="445"/>
         <source>Export PDF</source>
         <translation>导出 PDF</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="412"/>
+        <location filename="../../ui/window/document.py" line="422"/>
         <source>The PDF report is not available in this build.</source>
         <translation>此版本未包含 PDF 报告功能。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="415"/>
+        <location filename="../../ui/window/document.py" line="425"/>
         <source>The results are not ready yet.</source>
         <translation>结果尚未算好。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="443"/>
-        <location filename="../../ui/window/document.py" line="460"/>
+        <location filename="../../ui/window/document.py" line="453"/>
+        <location filename="../../ui/window/document.py" line="470"/>
+        <location filename="../../ui/window/document.py" line="488"/>
         <source>Import nvidia-smi</source>
         <translation>导入 nvidia-smi</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="444"/>
+        <location filename="../../ui/window/document.py" line="454"/>
         <source>The nvidia-smi import is not available in this build.</source>
         <translation>此版本未包含 nvidia-smi 导入功能。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="196"/>
+        <location filename="../../ui/window/document.py" line="476"/>
+        <source>The import changes none of the answers.</source>
+        <translation>导入不会改变任何答案。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/document.py" line="481"/>
+        <source>Imported: %1 answers changed (Edit &gt; Undo takes them back).</source>
+        <translation>已导入：改变了 %1 个答案（“编辑 &gt; 撤销”可以撤回）。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/document.py" line="489"/>
+        <source>The import changes these answers:</source>
+        <translation>导入会改变这些答案：</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/document.py" line="491"/>
+        <source>Apply</source>
+        <translation>应用</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/document.py" line="200"/>
         <source>No results: the opened file has problems. Fix the marked answers to see the results for it.</source>
         <translation>没有结果：打开的文件有问题。请修改标出的答案，才能看到它的结果。</translation>
     </message>
@@ -1112,137 +1133,157 @@ The application keeps running. The details were written to the log file:
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ui/window/main_window.py" line="344"/>
+        <location filename="../../ui/window/main_window.py" line="362"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="345"/>
+        <location filename="../../ui/window/main_window.py" line="363"/>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window.py" line="364"/>
+        <source>&amp;Undo</source>
+        <translation>撤销(&amp;U)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window.py" line="365"/>
+        <source>&amp;Redo</source>
+        <translation>重做(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window.py" line="366"/>
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="346"/>
+        <location filename="../../ui/window/main_window.py" line="367"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="347"/>
+        <location filename="../../ui/window/main_window.py" line="368"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="348"/>
+        <location filename="../../ui/window/main_window.py" line="369"/>
         <source>&amp;New profile</source>
         <translation>新建配置(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="349"/>
+        <location filename="../../ui/window/main_window.py" line="370"/>
         <source>&amp;Open profile…</source>
         <translation>打开配置(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="350"/>
+        <location filename="../../ui/window/main_window.py" line="371"/>
         <source>&amp;Save</source>
         <translation>保存(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="351"/>
+        <location filename="../../ui/window/main_window.py" line="372"/>
         <source>Save &amp;as…</source>
         <translation>另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="352"/>
+        <location filename="../../ui/window/main_window.py" line="373"/>
         <source>Recover answers…</source>
         <translation>恢复答案…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="353"/>
+        <location filename="../../ui/window/main_window.py" line="374"/>
         <source>Import nvidia-smi…</source>
         <translation>导入 nvidia-smi…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="354"/>
+        <location filename="../../ui/window/main_window.py" line="375"/>
         <source>Export PDF…</source>
         <translation>导出 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="356"/>
+        <location filename="../../ui/window/main_window.py" line="377"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="357"/>
+        <location filename="../../ui/window/main_window.py" line="378"/>
         <source>&amp;About</source>
         <translation>关于(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="390"/>
+        <location filename="../../ui/window/main_window.py" line="411"/>
         <source>Some answers need attention (%1); the results are for the last valid answers.</source>
         <translation>有 %1 个答案需要修改；下面的结果基于最后一次有效的答案。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="423"/>
+        <location filename="../../ui/window/main_window.py" line="444"/>
         <source>The results cannot be computed with these answers: %1</source>
         <translation>按当前的回答无法计算结果：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="426"/>
+        <location filename="../../ui/window/main_window.py" line="447"/>
         <source>The results cannot be computed: see the marked answer.</source>
         <translation>无法计算结果：请查看标出的回答。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="428"/>
+        <location filename="../../ui/window/main_window.py" line="449"/>
         <source>The results could not be computed because of an internal error; the details are in the log.</source>
         <translation>内部错误导致无法计算结果；详情见日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="444"/>
+        <location filename="../../ui/window/main_window.py" line="465"/>
         <source>Verdict so far: %1 · %2</source>
         <translation>当前结论：%1 · %2</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="446"/>
+        <location filename="../../ui/window/main_window.py" line="467"/>
         <source>cannot run on this hardware</source>
         <translation>在这套硬件上无法运行</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="448"/>
+        <location filename="../../ui/window/main_window.py" line="469"/>
         <source>answers to fix: %1</source>
         <translation>待修改的答案：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="241"/>
+        <location filename="../../ui/window/main_window.py" line="259"/>
         <source>No results yet: some answers need attention; they are marked at their fields.</source>
         <translation>还没有结果：有些答案需要修改，已在对应字段处标出。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="340"/>
+        <location filename="../../ui/window/main_window.py" line="230"/>
+        <source>several answers</source>
+        <translation>多个答案</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window.py" line="358"/>
         <source>&lt; &amp;Back</source>
         <translation>&lt; 上一步(&amp;B)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="341"/>
+        <location filename="../../ui/window/main_window.py" line="359"/>
         <source>&amp;Next &gt;</source>
         <translation>下一步(&amp;N) &gt;</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="342"/>
+        <location filename="../../ui/window/main_window.py" line="360"/>
         <source>Back</source>
         <translation>上一步</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="343"/>
+        <location filename="../../ui/window/main_window.py" line="361"/>
         <source>Next</source>
         <translation>下一步</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="355"/>
+        <location filename="../../ui/window/main_window.py" line="376"/>
         <source>Export PDF with the rule appendix…</source>
         <translation>导出 PDF（含规则附录）…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="387"/>
+        <location filename="../../ui/window/main_window.py" line="408"/>
         <source>Some answers need attention (%1): fix them to see the results.</source>
         <translation>有 %1 个答案需要修改：改好后才能看到结果。</translation>
     </message>
@@ -1731,17 +1772,17 @@ The application keeps running. The details were written to the log file:
 <context>
     <name>Units</name>
     <message>
-        <location filename="../../ui/window/main_window.py" line="38"/>
+        <location filename="../../ui/window/main_window.py" line="39"/>
         <source>CNY</source>
         <translation>元</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="38"/>
+        <location filename="../../ui/window/main_window.py" line="39"/>
         <source>USD</source>
         <translation>美元</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="39"/>
+        <location filename="../../ui/window/main_window.py" line="40"/>
         <source>EUR</source>
         <translation>欧元</translation>
     </message>

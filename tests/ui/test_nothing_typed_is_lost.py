@@ -379,3 +379,79 @@ def test_save_keeps_the_users_comments_key_order_and_left_out_defaults(qtbot, pr
     assert window.document.save()
     again = profile_file.read_text(encoding="utf-8")
     assert all(line in again for line in comments) and "batch_per_gpu: 16" in again
+
+
+def test_undo_and_redo_take_back_answers_and_typing_is_one_step(qtbot):
+    window = make_window(qtbot, argv=[str(EXAMPLE)])
+    stack = window.history.stack
+    assert not window.act_undo.isEnabled()  # an opened file has no history
+    hours = next(p for p in window.pages if p.page.key == "habits") \
+        .editors["training.single_gpu_hours"]
+    hours.input.selectAll()
+    qtbot.keyClicks(hours.input, "123")  # three key presses, one step
+    assert window.answers.get("training.single_gpu_hours") == 123
+    window.answers.set("hardware.gpu", "a100_sxm4_80gb")  # the model fits cooling and link
+    assert stack.count() == 2 and window.act_undo.isEnabled()
+    window.act_undo.trigger()
+    assert window.answers.get("hardware.gpu") == "rtx4090"
+    # the cooling and link the model fitted to the A100 went back with it
+    assert window.answers.get("hardware.intra_link") == load_profile(EXAMPLE).hardware.intra_link
+    window.act_undo.trigger()
+    assert window.answers.get("training.single_gpu_hours") == \
+        load_profile(EXAMPLE).training.single_gpu_hours
+    assert hours.input.text() == f"{load_profile(EXAMPLE).training.single_gpu_hours:g}"
+    assert not window.isWindowModified()  # back to the file's answers
+    window.act_redo.trigger()
+    window.act_redo.trigger()
+    assert window.answers.get("training.single_gpu_hours") == 123
+    assert window.answers.get("hardware.gpu") == "a100_sxm4_80gb"
+    window.document.new()  # a new document starts a new history
+    assert stack.count() == 0 and not window.act_undo.isEnabled()
+
+
+@pytest.mark.parametrize("apply", [False, True])
+def test_an_import_shows_the_answers_it_changes_before_it_changes_them(qtbot, monkeypatch,
+                                                                       apply):
+    from advisor.hwimport import parse_texts
+    from tests.support.paths import TESTS
+
+    text = (TESTS / "fixtures" / "nvidia-smi" / "topo" /
+            "h100-della-8gpu-nv18-6nic-empty-cpu-affinity.txt").read_text(encoding="utf-8")
+    description = parse_texts([(text, "topo.txt")])
+
+    class Accepting:
+        def __init__(self, *args):
+            pass
+
+        def exec(self):
+            return 1
+
+        def result_description(self):
+            return description
+
+    import ui.dialogs.import_dialog as dialog_module
+
+    monkeypatch.setattr(dialog_module, "ImportDialog", Accepting)
+    window = make_window(qtbot, argv=[str(EXAMPLE)])
+    before = copy_of(window.answers.data)
+    shown: list = []
+    window.document.confirm_import = lambda changes: shown.append(changes) or apply
+    window.document.import_nvidia_smi()
+    assert shown and shown[0], "the changes are shown first"
+    paths = [path for path, _title, _old, _new in shown[0]]
+    assert "hardware.gpus_per_node" in paths or "hardware.gpu" in paths
+    assert all(title and title != path for path, title, _o, _n in shown[0]
+               if path in ("hardware.gpu", "hardware.gpus_per_node"))
+    if not apply:
+        assert window.answers.data == before  # nothing changed
+        return
+    for path, _title, _old, new in shown[0]:
+        assert window.answers.get(path) == new
+    window.act_undo.trigger()  # one step takes the whole import back
+    assert window.answers.data == before
+
+
+def copy_of(data):
+    import copy
+
+    return copy.deepcopy(data)

@@ -124,6 +124,9 @@ class AnswerModel(QObject):
     answersReset = Signal()  # many answers replaced at once (open, preset, restore)
     edited = Signal()  # any change by the user or a load (autosave listens)
     answerChanged = Signal(str)  # an answer changed by the model itself (the cooling default)
+    # the user changed answers: one field's path, or None for several at once (Undo records)
+    changedBy = Signal(object)
+    loaded = Signal()  # a new document's answers (open, New, restore): a new history
 
     def __init__(self, profile: Profile | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -178,6 +181,7 @@ class AnswerModel(QObject):
             self.answerChanged.emit(COOLING)
         if link is not None:
             self.answerChanged.emit(LINK)
+        self.changedBy.emit(path)
         self.edited.emit()
 
     def set_many(self, values: dict[str, Any]) -> None:
@@ -185,6 +189,15 @@ class AnswerModel(QObject):
         for path, value in values.items():
             self._typing_problems.pop(path, None)
             set_path(self.data, path, value)
+        self._revalidate()
+        self.answersReset.emit()
+        self.changedBy.emit(None)
+        self.edited.emit()
+
+    def replace_data(self, data: Answers) -> None:
+        """Every answer put back as it was (Undo, Redo): validated, the forms refilled."""
+        self.data = data
+        self._typing_problems.clear()
         self._revalidate()
         self.answersReset.emit()
         self.edited.emit()
@@ -215,6 +228,7 @@ class AnswerModel(QObject):
         self.profile = None
         self._revalidate()
         self.answersReset.emit()
+        self.loaded.emit()
         self.edited.emit()
 
     def load_profile(self, profile: Profile) -> None:

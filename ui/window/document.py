@@ -57,6 +57,8 @@ class Document(QObject):
         # "overwrite" | "save_as" | "reload" | "cancel"
         self.ask_unsaved = self._ask_unsaved
         self.ask_changed_on_disk = self._ask_changed_on_disk
+        # the import's changes shown before they are made: True applies them
+        self.confirm_import = self._confirm_import
 
     # -- title and modified state ---------------------------------------------------------------
     def update_title(self) -> None:
@@ -467,8 +469,31 @@ class Document(QObject):
         except InputError as exc:
             self._warn(self.tr("Import nvidia-smi"), exc.render(self._lang()))
             return
-        window.answers.set_many({f"hardware.{k}": v for k, v in
-                                 updated.hardware.model_dump(mode="json").items()})
+        changes = import_changes(window.answers, updated.hardware.model_dump(mode="json"),
+                                 self._lang())
+        if not changes:
+            window.statusBar().showMessage(
+                self.tr("The import changes none of the answers."), 5000)
+            return
+        if not self.confirm_import(changes):
+            return
+        window.answers.set_many({path: new for path, _title, _old, new in changes})
+        window.statusBar().showMessage(self.tr("Imported: %1 answers changed (Edit > Undo takes "
+                                               "them back).").replace("%1", str(len(changes))),
+                                       8000)
+
+    def _confirm_import(self, changes: list[tuple[str, str, Any, Any]]) -> bool:
+        rows = "\n".join(f"• {title}: {_shown(old)} → {_shown(new)}"
+                         for _path, title, old, new in changes)
+        box = QMessageBox(QMessageBox.Icon.Question, self.tr("Import nvidia-smi"),
+                          self.tr("The import changes these answers:") + "\n\n" + rows,
+                          parent=self.window)
+        apply = box.addButton(self.tr("Apply"), QMessageBox.ButtonRole.AcceptRole)
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(apply)
+        with modal(self.window):
+            box.exec()
+        return box.clickedButton() is apply
 
 
 class _Declined(Exception):
@@ -483,6 +508,30 @@ def _raw_mapping(text: str, source: str, fmt: str | None) -> dict | None:
     except InputError:
         return None
     return data if isinstance(data, dict) else None
+
+
+def import_changes(answers: Any, hardware: dict[str, Any], lang: str
+                   ) -> list[tuple[str, str, Any, Any]]:
+    """(path, the field's title, the answer now, the imported one) for every hardware answer
+    the import would change."""
+    from ui.forms.field_spec import field_spec  # noqa: PLC0415
+
+    out = []
+    for key, new in hardware.items():
+        path = f"hardware.{key}"
+        old = answers.get(path)
+        if old == new or (old in (None, "") and new in (None, "")):
+            continue
+        try:
+            title = field_spec(path).title(lang)
+        except (KeyError, ValueError, TypeError, AttributeError):
+            title = path
+        out.append((path, title, old, new))
+    return out
+
+
+def _shown(value: Any) -> str:
+    return "—" if value in (None, "") else str(value)
 
 
 def _draft_answers(path: Path) -> dict | None:

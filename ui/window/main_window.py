@@ -31,6 +31,7 @@ from ui.app.translation import LanguageHub
 from ui.window.answers import AnswerModel
 from ui.window.document import Document
 from ui.window.focus import modal
+from ui.window.history import AnswerHistory
 from ui.window.recompute import Recomputer, Results, effective_profile
 from ui.wizard.form_page import FormPage
 from ui.wizard.page_fields import COMPARE_TITLE, DIAGNOSIS_TITLE, PAGES, RESULTS_TITLE
@@ -133,6 +134,9 @@ class MainWindow(QMainWindow):
         row.addLayout(right, 1)
         self.setCentralWidget(central)
         self.document = Document(self)
+        self.history = AnswerHistory(self.answers, self)
+        self.answers.changedBy.connect(self._record_change)
+        self.answers.loaded.connect(self.history.restart)
         self._build_menus()
         self.answers.profileChanged.connect(self._profile_changed)
         self.answers.problemsChanged.connect(self._problems_changed)
@@ -175,6 +179,7 @@ class MainWindow(QMainWindow):
         bar = self.menuBar()
         self.file_menu = bar.addMenu("")
         self.recent_menu = self.file_menu.addMenu("")
+        self.edit_menu = bar.addMenu("")
         self.language_menu = bar.addMenu("")
         self.help_menu = bar.addMenu("")
         doc = self.document
@@ -199,6 +204,15 @@ class MainWindow(QMainWindow):
             self.file_menu.addAction(action)
         self.file_menu.insertSeparator(self.act_import)
         self.file_menu.insertSeparator(self.act_quit)
+        stack = self.history.stack
+        self.act_undo = QAction(self, triggered=stack.undo, shortcut=QKeySequence.StandardKey.Undo,
+                                enabled=False)
+        self.act_redo = QAction(self, triggered=stack.redo, shortcut=QKeySequence.StandardKey.Redo,
+                                enabled=False)
+        stack.canUndoChanged.connect(self.act_undo.setEnabled)
+        stack.canRedoChanged.connect(self.act_redo.setEnabled)
+        self.edit_menu.addAction(self.act_undo)
+        self.edit_menu.addAction(self.act_redo)
         group = QActionGroup(self)
         self.act_en = QAction("English", self, checkable=True,
                               triggered=lambda: self.hub.set_language("en"))
@@ -210,6 +224,10 @@ class MainWindow(QMainWindow):
         self.act_about = QAction(self, triggered=self.show_about)
         self.help_menu.addAction(self.act_about)
         self.file_menu.aboutToShow.connect(doc.fill_recent_menu)
+
+    def _record_change(self, path: str | None) -> None:
+        """An answer the user changed becomes a step Undo takes back."""
+        self.history.changed(path, path or self.tr("several answers"))
 
     def show_about(self) -> None:
         """Help → About: version, price and parameter dates, licences (modal)."""
@@ -342,6 +360,9 @@ class MainWindow(QMainWindow):
         self.back_button.setAccessibleName(self.tr("Back").replace("&", ""))
         self.next_button.setAccessibleName(self.tr("Next").replace("&", ""))
         self.file_menu.setTitle(self.tr("&File"))
+        self.edit_menu.setTitle(self.tr("&Edit"))
+        self.act_undo.setText(self.tr("&Undo"))
+        self.act_redo.setText(self.tr("&Redo"))
         self.recent_menu.setTitle(self.tr("Open &recent"))
         self.language_menu.setTitle(self.tr("&Language"))
         self.help_menu.setTitle(self.tr("&Help"))
