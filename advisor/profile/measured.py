@@ -77,6 +77,19 @@ class MeasuredSpec(StrictSection):
     unit: str = Field(default="samples/s", max_length=40)
     scaling: Literal["weak", "strong"] = "weak"
     points: list[MeasuredPoint] = Field(min_length=2, max_length=1000)
+    # GPU logs recorded during the run (nvidia-smi dmon, -q, query CSV): the diagnosis reads
+    # them beside the points (the desktop app's diagnosis page keeps them with the profile)
+    logs: list[str] = Field(default_factory=list, max_length=50)
+
+    @model_validator(mode="after")
+    def _log_paths(self) -> MeasuredSpec:
+        for i, path in enumerate(self.logs):
+            if not path.strip() or len(path) > 4096 or "\x00" in path:
+                raise PydanticCustomError(
+                    "measured_log_path", "a log's path must be a file name of at most 4096 "
+                    "characters", {"at_path": ("logs", i),
+                                   "message_zh": "日志路径须为不超过 4096 个字符的文件名"})
+        return self
 
     @model_validator(mode="after")
     def _distinct_counts(self) -> MeasuredSpec:

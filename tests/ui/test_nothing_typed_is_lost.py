@@ -455,3 +455,37 @@ def copy_of(data):
     import copy
 
     return copy.deepcopy(data)
+
+
+def test_the_diagnosis_pages_measurements_and_logs_belong_to_the_document(qtbot, tmp_path):
+    from tests.support.paths import TESTS
+
+    window = make_window(qtbot, argv=[str(EXAMPLE)])
+    window.go_to(len(window.pages) + 1)
+    page = window.diagnosis_page
+    page.set_points([1, 2, 4], [100.0, 190.0, 340.0], unit="images/s")
+    log = TESTS / "fixtures" / "nvidia-smi" / "dmon" / \
+        "dmon-new-1gpu-training-100sm-trailing-spaces.txt"
+    assert page.load_gpu_logs([log])
+    assert page.run_diagnosis() is not None
+    assert window.isWindowModified()  # typed measurements are unsaved answers
+    target = tmp_path / "with-measurements.yaml"
+    assert window.document.save_to(target)
+    saved = load_profile(target)
+    assert [p.gpus for p in saved.measured.points] == [1, 2, 4]
+    assert saved.measured.points[2].throughput == 340.0 and saved.measured.unit == "images/s"
+    assert saved.measured.logs == [str(log.absolute())]
+    window.document.autosave_now()  # (the timer's, 0.4 s after the change)
+    assert "measured:" in user_files.autosave_path().read_text(encoding="utf-8")
+    # opened again, the page shows them and reads the logs
+    other = make_window(qtbot, argv=[str(target)])
+    other.go_to(len(other.pages) + 1)
+    other.show()  # the page fills itself from the profile when it is shown
+    qtbot.waitUntil(lambda: other.diagnosis_page.result is not None)
+    assert other.diagnosis_page.telemetry is not None
+    assert not other.isWindowModified()  # showing them changes nothing
+    # and the PDF diagnoses them
+    from ui.report.export import report_diagnosis
+
+    d = report_diagnosis(saved, None)
+    assert d is not None and [p for p in d.measured.gpus] == [1, 2, 4]

@@ -66,6 +66,9 @@ GRADE_COLOUR = {"poor": "#b3261e", "below_normal": "#8a6d00", "normal": "#1b7f3b
 
 class DiagnosisPage(QWidget):
     diagnosed = Signal(object)  # the new Diagnosis
+    # the measurements and logs diagnosed, as the profile's ``measured`` section: they belong
+    # to the document (saved, autosaved, in the PDF; issue 33)
+    measurementsChanged = Signal(object)
 
     def __init__(self, profile_provider: Callable[[], Profile | None], lang: str = "en",
                  parent: QWidget | None = None) -> None:
@@ -74,6 +77,8 @@ class DiagnosisPage(QWidget):
         self.lang = "zh" if lang == "zh" else "en"
         self.result: Diagnosis | None = None
         self.telemetry: RunTelemetry | None = None
+        self.log_paths: list[str] = []  # the logs read, absolute
+        self._typed: tuple[list[int], list[float]] = ([], [])
         self.title_label = QLabel()
         self.title_label.setStyleSheet("font-size: 20px; font-weight: 600;")
         self.intro_label = QLabel()
@@ -214,6 +219,7 @@ class DiagnosisPage(QWidget):
             raise InputError.single("enter measurements at two or more GPU counts",
                                     "请至少填写两个不同卡数下的测量值")
         scaling = "strong" if self.scaling_combo.currentIndex() == 1 else "weak"
+        self._typed = (gpus, values)
         return from_points(gpus, values, step_time=self.kind_combo.currentIndex() == 1,
                            unit=self.unit_edit.text().strip() or "samples/s",
                            scaling=scaling)
@@ -234,6 +240,7 @@ class DiagnosisPage(QWidget):
         except InputError as exc:
             self._error(exc)
             return False
+        self.log_paths = [str(Path(p).expanduser().absolute()) for p in paths]
         self._show_logs()
         return True
 
@@ -271,6 +278,8 @@ class DiagnosisPage(QWidget):
         self.set_points(list(s.gpus), [float(v) for v in values], step_time=step,
                         unit=profile.measured.unit)
         self.scaling_combo.setCurrentIndex(1 if profile.measured.scaling == "strong" else 0)
+        if profile.measured.logs and self.telemetry is None:  # the logs kept with the profile
+            self.load_gpu_logs(profile.measured.logs)
         return True
 
     # ---- diagnosis ---------------------------------------------------------------------------
@@ -291,7 +300,19 @@ class DiagnosisPage(QWidget):
         self.result = diagnose(series, self._profile(), self.telemetry)
         self._show_result()
         self.diagnosed.emit(self.result)
+        self.measurementsChanged.emit(self.measured_section())
         return self.result
+
+    def measured_section(self) -> dict:
+        """The points diagnosed last (and the logs read) as the profile's ``measured``."""
+        gpus, values = self._typed
+        key = "step_time_s" if self.kind_combo.currentIndex() == 1 else "throughput"
+        section = {"unit": self.unit_edit.text().strip() or "samples/s",
+                   "scaling": "strong" if self.scaling_combo.currentIndex() == 1 else "weak",
+                   "points": [{"gpus": n, key: v} for n, v in zip(gpus, values, strict=True)]}
+        if self.log_paths:
+            section["logs"] = list(self.log_paths)
+        return section
 
     def _error(self, exc: InputError) -> None:
         self.banner.setText(exc.render(self.lang))

@@ -14,7 +14,7 @@ from typing import Any
 
 from PySide6.QtCore import QBuffer, QIODevice
 
-from advisor.diagnosis import Diagnosis, diagnose, from_measured_spec
+from advisor.diagnosis import Diagnosis, diagnose, from_measured_spec, read_gpu_logs
 from advisor.files.atomic import atomic_write_bytes
 from advisor.files.atomic import check_target as atomic_check_target
 from advisor.files.errors import InputError
@@ -85,7 +85,13 @@ def report_diagnosis(profile: Profile, diagnosis: Diagnosis | None) -> Diagnosis
     section (F30), else none."""
     if diagnosis is not None or profile.measured is None:
         return diagnosis
-    return diagnose(from_measured_spec(profile.measured), profile)
+    telemetry = None
+    if profile.measured.logs:  # the run's GPU logs, when they can still be read
+        try:
+            telemetry = read_gpu_logs(profile.measured.logs)
+        except InputError:
+            telemetry = None
+    return diagnose(from_measured_spec(profile.measured), profile, telemetry)
 
 
 def report_comparison(rec: Recommendation, profile: Profile, comparison: Any) -> Any:

@@ -225,6 +225,17 @@ class MainWindow(QMainWindow):
         self.help_menu.addAction(self.act_about)
         self.file_menu.aboutToShow.connect(doc.fill_recent_menu)
 
+    def _keep_measurements(self, section: dict) -> None:
+        """The diagnosis page's measurements and logs become the profile's ``measured``."""
+        from advisor.profile.measured import MeasuredSpec  # noqa: PLC0415
+
+        try:  # as the answers hold a loaded section: every field, unset ones None
+            kept = MeasuredSpec.model_validate(section).model_dump(mode="json")
+        except ValueError:
+            return  # the page shows what is wrong with them
+        if self.answers.get("measured") != kept:
+            self.answers.set("measured", kept)
+
     def _record_change(self, path: str | None) -> None:
         """An answer the user changed becomes a step Undo takes back."""
         self.history.changed(path, path or self.tr("several answers"))
@@ -263,6 +274,7 @@ class MainWindow(QMainWindow):
         from ui.diagnosis import DiagnosisPage
 
         self.diagnosis_page = DiagnosisPage(lambda: self.answers.profile, self.lang)
+        self.diagnosis_page.measurementsChanged.connect(self._keep_measurements)
         self._diagnosis_holder.layout().addWidget(self.diagnosis_page)
         self.diagnosis_page.retranslate(self.lang, currency_unit(self.lang, self.currency()))
 

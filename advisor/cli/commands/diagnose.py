@@ -76,7 +76,10 @@ def run(args) -> int:
             "give a profile with a 'measured' section, or add --profile PROFILE to the CSV",
             "PDF 报告需要一份配置（硬件、模型和费用）来给出推荐：请提供带 measured 部分的配置，"
             "或为 CSV 加上 --profile PROFILE", path="--pdf", source=str(source))
-    telemetry = read_gpu_logs(args.dmon) if args.dmon else None
+    # --dmon, else the logs the profile's measured section keeps (the desktop app's page)
+    logs = args.dmon or (profile.measured.logs if profile is not None and profile.measured
+                         is not None else [])
+    telemetry = read_gpu_logs(logs) if logs else None
     result = diagnose(series, profile, telemetry, up_to=args.up_to)
     if args.format == "json":
         print(dumps_strict(result.model_dump(mode="json")))
