@@ -292,10 +292,12 @@ def test_two_running_copies_keep_their_own_autosaves(qtbot):
     assert other in user_files.recoverable_autosaves()  # its copy ended without saving
 
 
-def test_every_session_that_ended_unsaved_is_offered(qtbot, warnings, monkeypatch):
+@pytest.mark.parametrize("lang,menu", [("en", "Recover answers"), ("zh", "恢复答案")])
+def test_every_session_that_ended_unsaved_is_offered(qtbot, warnings, monkeypatch, lang, menu):
     older = _session(424243, 33.0, age_s=600)
     newer = _session(424244, 44.0, age_s=60)
-    window = make_window(qtbot)
+    window = make_window(qtbot, lang=lang)
+    assert menu in warnings[-1][1] and menu in window.act_recover.text()
     assert window.answers.get("training.single_gpu_hours") == 44.0  # the newest comes back
     assert not newer.exists() and older.exists()  # it is this copy's now, never offered twice
     assert user_files.autosave_path().exists()
@@ -409,9 +411,9 @@ def test_undo_and_redo_take_back_answers_and_typing_is_one_step(qtbot):
     assert stack.count() == 0 and not window.act_undo.isEnabled()
 
 
-@pytest.mark.parametrize("apply", [False, True])
+@pytest.mark.parametrize("apply,lang", [(False, "en"), (True, "en"), (True, "zh")])
 def test_an_import_shows_the_answers_it_changes_before_it_changes_them(qtbot, monkeypatch,
-                                                                       apply):
+                                                                       apply, lang):
     from advisor.hwimport import parse_texts
     from tests.support.paths import TESTS
 
@@ -432,7 +434,7 @@ def test_an_import_shows_the_answers_it_changes_before_it_changes_them(qtbot, mo
     import ui.dialogs.import_dialog as dialog_module
 
     monkeypatch.setattr(dialog_module, "ImportDialog", Accepting)
-    window = make_window(qtbot, argv=[str(EXAMPLE)])
+    window = make_window(qtbot, lang=lang, argv=[str(EXAMPLE)])
     before = copy_of(window.answers.data)
     shown: list = []
     window.document.confirm_import = lambda changes: shown.append(changes) or apply
@@ -440,7 +442,9 @@ def test_an_import_shows_the_answers_it_changes_before_it_changes_them(qtbot, mo
     assert shown and shown[0], "the changes are shown first"
     paths = [path for path, _title, _old, _new in shown[0]]
     assert "hardware.gpus_per_node" in paths or "hardware.gpu" in paths
-    assert all(title and title != path for path, title, _o, _n in shown[0]
+    from ui.forms.field_spec import field_spec
+
+    assert all(title == field_spec(path).title(lang) for path, title, _o, _n in shown[0]
                if path in ("hardware.gpu", "hardware.gpus_per_node"))
     if not apply:
         assert window.answers.data == before  # nothing changed
