@@ -493,3 +493,13 @@ def test_the_diagnosis_pages_measurements_and_logs_belong_to_the_document(qtbot,
 
     d = report_diagnosis(saved, None)
     assert d is not None and [p for p in d.measured.gpus] == [1, 2, 4]
+
+
+def test_sessions_that_ended_are_said_even_when_this_copy_has_its_own(qtbot, warnings):
+    window = make_window(qtbot)
+    window.answers.set("training.single_gpu_hours", 12.0)
+    window.document.autosave_now()
+    ended = _session(424245, 21.0)
+    again = make_window(qtbot)  # this copy's own autosave comes back first
+    assert again.answers.get("training.single_gpu_hours") == 12.0
+    assert ended.exists() and warnings and str(ended) in warnings[-1][1]

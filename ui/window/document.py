@@ -332,18 +332,19 @@ class Document(QObject):
         autosave first (a window opened again in the same run); else the newest a copy that
         no longer runs left, the others offered (File > Recover answers…)."""
         user_files.claim_session()
-        if user_files.autosave_path().exists():
-            return self.recover(user_files.autosave_path())
         others = user_files.recoverable_autosaves()
-        if not others:
+        if user_files.autosave_path().exists():
+            restored = self.recover(user_files.autosave_path())
+        elif others:
+            restored = self.recover(others.pop(0))
+        else:
             return False
-        restored = self.recover(others[0])
-        if len(others) > 1:
+        if others:  # never dropped in silence: said, with where they are
             self._warn(self.tr("Answers of other sessions"),
                        self.tr("The answers of %1 more sessions that ended without being "
                                "saved are kept. File > Recover answers… opens them:\n%2")
-                       .replace("%1", str(len(others) - 1))
-                       .replace("%2", "\n".join(str(p) for p in others[1:6])))
+                       .replace("%1", str(len(others)))
+                       .replace("%2", "\n".join(str(p) for p in others[:5])))
         return restored
 
     def recover_dialog(self) -> None:
