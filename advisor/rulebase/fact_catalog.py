@@ -84,6 +84,9 @@ FACTS: dict[str, FactSpec] = {
     "keep_up_monthly_hours": _n("float", 0, 1_000_000, optional=True),
     "horizon_months": _n("float", 0.1, 120),
     "precision": _s(*(p.value for p in Precision)),
+    # activation checkpointing already on (full or selective), and pure 16-bit states
+    "checkpointing_on": _B,
+    "pure_16bit": _B,
     "batch_per_gpu": _n("int", 1, 1_000_000),
     # the profile holds the global batch (training.global_batch): more GPUs do not grow it
     "global_batch_fixed": _B,

@@ -27,6 +27,8 @@ FACT_NAMES: dict[str, Text] = {
     "keep_up_monthly_hours": T("training hours a month there", "该卡数下每月训练小时数"),
     "horizon_months": T("planning horizon (months)", "规划期（月）"),
     "precision": T("precision", "精度"),
+    "checkpointing_on": T("activation checkpointing on", "已开启激活重计算"),
+    "pure_16bit": T("pure 16-bit training", "纯 16 位训练"),
     "batch_per_gpu": T("batch per GPU", "每卡批大小"),
     "global_batch_fixed": T("global batch held fixed", "全局批大小固定"),
     "optimizer_family": T("optimizer family (SGD-like or Adam-family)", "优化器类别（SGD 类或 Adam 类）"),

@@ -165,6 +165,8 @@ def base_facts(profile: Profile, projection: Projection, costs: CostReport,
         "monthly_gpu_hours": hours * tr.runs_per_month,
         "horizon_months": tr.horizon_months,
         "precision": tr.precision.value,
+        "checkpointing_on": tr.activation_checkpointing != "none",
+        "pure_16bit": tr.pure_16bit,
         "batch_per_gpu": tr.batch_per_gpu,
         # a global batch the profile holds (a plan's, or "keep the global batch" when adding
         # GPUs) does not grow with the GPUs: the learning rate does not change with them

@@ -66,3 +66,32 @@ def test_pure_16bit_with_amp_is_refused_naming_the_field(lang, words):
         parse_profile_text(text)
     message = caught.value.render(lang)
     assert "pure_16bit" in message and words in message, message
+
+
+def _sdxl(pure: bool, optimizer: str) -> Profile:
+    return Profile.model_validate({
+        "task": "other", "model": {"name": "SDXL UNet", "params_millions": 2567,
+                                   "flops_per_sample_gflops": 6000},
+        "training": {"single_gpu_hours": 20, "batch_per_gpu": 1, "precision": "bf16",
+                     "pure_16bit": pure, "optimizer": optimizer, "fine_tuning": True,
+                     "activation_checkpointing": "full"},
+        "hardware": {"gpu": "rtx4090", "gpus_per_node": 1, "intra_link": "pcie4"},
+        "economics": {"mode": "own", "currency": "USD"}})
+
+
+def test_an_sdxl_full_fine_tune_fits_a_24_gb_card_as_the_community_runs_it():
+    """Issue 31, cause 7: bf16 weights, 8-bit AdamW and checkpointing (the community's
+    recipe) fit one RTX 4090; mixed precision with fp32 Adam states does not."""
+    assert project(_sdxl(True, "adamw_8bit"), [1]).fits == [True]
+    assert project(_sdxl(False, "adamw"), [1]).fits == [False]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_memory_remedy_never_asks_for_what_is_already_on(lang):
+    from advisor.verdict.recommendation import recommend
+
+    rec = recommend(_sdxl(False, "adamw"), lang=lang)
+    wall = next(p for p in rec.pitfalls if p.id == "memory_wall")
+    remedy = wall.remedy.get(lang)
+    assert ("add activation checkpointing" not in remedy and "pure_16bit" in remedy) \
+        if lang == "en" else ("配合激活重计算" not in remedy and "pure_16bit" in remedy)
