@@ -182,7 +182,8 @@ def resolve_gpu(gpu: str | CustomGpu, intra_link: Any = None) -> GpuSpec:
         return GpuSpec(id="custom", name=gpu.name, memory_gb=gpu.memory_gb,
                        tflops_fp16_dense=gpu.tflops_fp16, tflops_fp32=gpu.tflops_fp32,
                        tdp_w=gpu.tdp_w, pcie_gen=gpu.pcie_gen, launch_price_usd=gpu.price_usd,
-                       source="user")
+                       generation=gpu.generation.value if gpu.generation else None,
+                       memory_bandwidth_gbs=gpu.memory_bandwidth_gbs, source="user")
     table = load_gpus()
     spec = table.get(gpu.strip().lower()) or table.get(spelling_key(gpu))
     if spec is not None:

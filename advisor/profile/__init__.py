@@ -14,6 +14,7 @@ from advisor.profile.enums import (
     Cooling,
     Currency,
     EconomicsMode,
+    GpuGeneration,
     GradientDtype,
     InputPipeline,
     InputSizes,
@@ -41,6 +42,7 @@ from advisor.profile.workload import ModelSpec, TrainingSpec
 
 __all__ = [
     "SCHEMA_VERSION", "ActivationCheckpointing", "Alternative", "Cooling", "Currency",
+    "GpuGeneration",
     "CustomGpu", "EconomicsMode", "EconomicsSpec", "GradientDtype", "HardwareSpec",
     "InputPipeline", "InputSizes", "InterLink", "IntraLink", "KeepBatch", "Market",
     "MeasuredPoint", "MeasuredSpec", "ModelSpec", "Offload", "Optimizer", "Parallelism",

@@ -156,6 +156,17 @@ class Virtualization(StrEnum):
     unknown = "unknown"
 
 
+class GpuGeneration(StrEnum):
+    """A card's architecture: which kernels it runs (TF32, flash attention)."""
+
+    turing = "turing"
+    volta = "volta"
+    ampere = "ampere"
+    ada = "ada"
+    hopper = "hopper"
+    blackwell = "blackwell"
+
+
 class Cooling(StrEnum):
     open_air = "open_air"
     blower = "blower"

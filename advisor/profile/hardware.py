@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import model_validator
 
-from advisor.profile.enums import Cooling, InterLink, IntraLink, Virtualization
+from advisor.profile.enums import Cooling, GpuGeneration, InterLink, IntraLink, Virtualization
 from advisor.profile.field_meta import StrictSection, meta
 
 
@@ -29,6 +29,17 @@ class CustomGpu(StrictSection):
                         "显卡的功耗上限（TDP）。", unit="W", default=300, gt=0, le=5000)
     pcie_gen: int = meta("PCIe generation", "PCIe 代数", "PCIe generation of the card's slot.",
                          "显卡插槽的 PCIe 代数。", default=4, ge=1, le=7)
+    generation: GpuGeneration | None = meta(
+        "Architecture", "架构",
+        "The card's generation (Ampere: A100, RTX 30; Ada: RTX 40, L40; Hopper: H100): it "
+        "decides whether fp32 convolutions run in TF32 and 16-bit attention in a flash kernel. "
+        "Empty: neither is assumed.",
+        "显卡的架构代际（Ampere：A100、RTX 30 系；Ada：RTX 40 系、L40；Hopper：H100）：决定 fp32 "
+        "卷积是否走 TF32、16 位注意力是否用 flash 内核。留空：两者都不假定。", default=None)
+    memory_bandwidth_gbs: float | None = meta(
+        "Memory bandwidth", "显存带宽", "GB/s of one card's memory, if known (the memory-bound "
+        "part of a step runs at it).", "单卡显存带宽，可不填（每步中受带宽限制的部分按它计算）。",
+        unit="GB/s", default=None, gt=0, le=100_000)
     price_usd: float | None = meta("Price in USD", "美元价格",
                                    "Purchase price of one card in US dollars, if known.",
                                    "单卡的美元购买价，可不填。", unit="USD", default=None, ge=0,

@@ -363,66 +363,96 @@
     </message>
     <message>
         <location filename="../../ui/forms/choices.py" line="95"/>
+        <source>Turing (RTX 20, T4)</source>
+        <translation>Turing（RTX 20 系、T4）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms/choices.py" line="96"/>
+        <source>Volta (V100)</source>
+        <translation>Volta（V100）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms/choices.py" line="97"/>
+        <source>Ampere (A100, RTX 30, A10)</source>
+        <translation>Ampere（A100、RTX 30 系、A10）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms/choices.py" line="98"/>
+        <source>Ada (RTX 40, L4, L40)</source>
+        <translation>Ada（RTX 40 系、L4、L40）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms/choices.py" line="99"/>
+        <source>Hopper (H100, H200, H20)</source>
+        <translation>Hopper（H100、H200、H20）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms/choices.py" line="100"/>
+        <source>Blackwell (B200, RTX 50)</source>
+        <translation>Blackwell（B200、RTX 50 系）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms/choices.py" line="102"/>
         <source>Open-air (gaming coolers)</source>
         <translation>开放式风扇（游戏卡）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="96"/>
+        <location filename="../../ui/forms/choices.py" line="103"/>
         <source>Blower (turbo cards)</source>
         <translation>涡轮散热（涡轮卡）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="97"/>
+        <location filename="../../ui/forms/choices.py" line="104"/>
         <source>Server chassis</source>
         <translation>服务器机箱风道</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="98"/>
+        <location filename="../../ui/forms/choices.py" line="105"/>
         <source>Liquid cooling</source>
         <translation>水冷</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="100"/>
+        <location filename="../../ui/forms/choices.py" line="107"/>
         <source>Own hardware</source>
         <translation>自建（自有硬件）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="101"/>
+        <location filename="../../ui/forms/choices.py" line="108"/>
         <source>Cloud rental</source>
         <translation>云实例租用</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="102"/>
+        <location filename="../../ui/forms/choices.py" line="109"/>
         <source>Compare both</source>
         <translation>两者比较</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="103"/>
+        <location filename="../../ui/forms/choices.py" line="110"/>
         <source>CNY (¥)</source>
         <translation>人民币（¥）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="104"/>
+        <location filename="../../ui/forms/choices.py" line="111"/>
         <source>USD ($)</source>
         <translation>美元（$）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="110"/>
+        <location filename="../../ui/forms/choices.py" line="117"/>
         <source>Research with a deadline</source>
         <translation>科研（有截止日期）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="111"/>
+        <location filename="../../ui/forms/choices.py" line="118"/>
         <source>Product: a day earns revenue</source>
         <translation>产品（早一天上线多赚一天钱）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="115"/>
+        <location filename="../../ui/forms/choices.py" line="122"/>
         <source>Learning: time has no money value</source>
         <translation>个人学习（时间不折算成钱）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="122"/>
+        <location filename="../../ui/forms/choices.py" line="129"/>
         <source>— not set —</source>
         <translation>— 未设置 —</translation>
     </message>
@@ -442,42 +472,42 @@
         <translation>完整（每层都重算）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="116"/>
+        <location filename="../../ui/forms/choices.py" line="123"/>
         <source>Off (every activation kept)</source>
         <translation>关闭（保留全部激活）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="121"/>
+        <location filename="../../ui/forms/choices.py" line="128"/>
         <source>Not said yet (the article&apos;s table rates it)</source>
         <translation>尚未说明（按文章的判断表评级）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="105"/>
+        <location filename="../../ui/forms/choices.py" line="112"/>
         <source>EUR (€)</source>
         <translation>欧元（€）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="107"/>
+        <location filename="../../ui/forms/choices.py" line="114"/>
         <source>China (CN)</source>
         <translation>中国（CN）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="108"/>
+        <location filename="../../ui/forms/choices.py" line="115"/>
         <source>United States (US)</source>
         <translation>美国（US）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="109"/>
+        <location filename="../../ui/forms/choices.py" line="116"/>
         <source>European Union (EU)</source>
         <translation>欧盟（EU）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="123"/>
+        <location filename="../../ui/forms/choices.py" line="130"/>
         <source>The market&apos;s currency</source>
         <translation>按市场的货币</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="124"/>
+        <location filename="../../ui/forms/choices.py" line="131"/>
         <source>Automatic: the currency&apos;s, else this computer&apos;s (%1)</source>
         <translation>自动：按货币对应的市场，否则按本机区域设置（%1）</translation>
     </message>
@@ -517,12 +547,12 @@
         <translation>优化器状态、梯度和权重</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="118"/>
+        <location filename="../../ui/forms/choices.py" line="125"/>
         <source>Full (every weight trained)</source>
         <translation>全参数（训练全部权重）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="119"/>
+        <location filename="../../ui/forms/choices.py" line="126"/>
         <source>Off (every state on the GPU)</source>
         <translation>关闭（全部状态留在 GPU 上）</translation>
     </message>
@@ -912,7 +942,7 @@
     </message>
     <message>
         <location filename="../../ui/window/document.py" line="296"/>
-        <location filename="../../ui/window/document.py" line="447"/>
+        <location filename="../../ui/window/document.py" line="448"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
@@ -927,89 +957,89 @@
         <translation>%1 是只读文件。仍要替换吗？</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="342"/>
+        <location filename="../../ui/window/document.py" line="343"/>
         <source>Answers of other sessions</source>
         <translation>其他会话的答案</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="343"/>
+        <location filename="../../ui/window/document.py" line="344"/>
         <source>The answers of %1 more sessions that ended without being saved are kept. File &gt; Recover answers… opens them:
 %2</source>
         <translation>另有 %1 个未保存就结束的会话，其答案已保留。用“文件 &gt; 恢复答案…”打开：
 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="355"/>
+        <location filename="../../ui/window/document.py" line="356"/>
         <source>Recover answers</source>
         <translation>恢复答案</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="356"/>
+        <location filename="../../ui/window/document.py" line="357"/>
         <source>Autosaved answers (autosave*.yaml)</source>
         <translation>自动保存的答案 (autosave*.yaml)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="366"/>
+        <location filename="../../ui/window/document.py" line="367"/>
         <source>Previous answers could not be restored</source>
         <translation>无法恢复上次的答案</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="367"/>
+        <location filename="../../ui/window/document.py" line="368"/>
         <source>The autosaved answers were damaged (%1). They were kept as %2; starting with a new profile.</source>
         <translation>自动保存的答案已损坏（%1）。原文件已保留为 %2；现在从新配置开始。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="413"/>
+        <location filename="../../ui/window/document.py" line="414"/>
         <source>Restored the answers of the last session.</source>
         <translation>已恢复上次的答案。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="421"/>
-        <location filename="../../ui/window/document.py" line="425"/>
-        <location filename="../../ui/window/document.py" line="429"/>
-        <location filename="../../ui/window/document.py" line="445"/>
+        <location filename="../../ui/window/document.py" line="422"/>
+        <location filename="../../ui/window/document.py" line="426"/>
+        <location filename="../../ui/window/document.py" line="430"/>
+        <location filename="../../ui/window/document.py" line="446"/>
         <source>Export PDF</source>
         <translation>导出 PDF</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="422"/>
+        <location filename="../../ui/window/document.py" line="423"/>
         <source>The PDF report is not available in this build.</source>
         <translation>此版本未包含 PDF 报告功能。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="425"/>
+        <location filename="../../ui/window/document.py" line="426"/>
         <source>The results are not ready yet.</source>
         <translation>结果尚未算好。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="453"/>
-        <location filename="../../ui/window/document.py" line="470"/>
-        <location filename="../../ui/window/document.py" line="488"/>
+        <location filename="../../ui/window/document.py" line="454"/>
+        <location filename="../../ui/window/document.py" line="471"/>
+        <location filename="../../ui/window/document.py" line="489"/>
         <source>Import nvidia-smi</source>
         <translation>导入 nvidia-smi</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="454"/>
+        <location filename="../../ui/window/document.py" line="455"/>
         <source>The nvidia-smi import is not available in this build.</source>
         <translation>此版本未包含 nvidia-smi 导入功能。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="476"/>
+        <location filename="../../ui/window/document.py" line="477"/>
         <source>The import changes none of the answers.</source>
         <translation>导入不会改变任何答案。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="481"/>
+        <location filename="../../ui/window/document.py" line="482"/>
         <source>Imported: %1 answers changed (Edit &gt; Undo takes them back).</source>
         <translation>已导入：改变了 %1 个答案（“编辑 &gt; 撤销”可以撤回）。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="489"/>
+        <location filename="../../ui/window/document.py" line="490"/>
         <source>The import changes these answers:</source>
         <translation>导入会改变这些答案：</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="491"/>
+        <location filename="../../ui/window/document.py" line="492"/>
         <source>Apply</source>
         <translation>应用</translation>
     </message>
@@ -1133,157 +1163,157 @@ The application keeps running. The details were written to the log file:
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ui/window/main_window.py" line="362"/>
+        <location filename="../../ui/window/main_window.py" line="374"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="363"/>
+        <location filename="../../ui/window/main_window.py" line="375"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="364"/>
+        <location filename="../../ui/window/main_window.py" line="376"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="365"/>
+        <location filename="../../ui/window/main_window.py" line="377"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="366"/>
+        <location filename="../../ui/window/main_window.py" line="378"/>
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="367"/>
+        <location filename="../../ui/window/main_window.py" line="379"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="368"/>
+        <location filename="../../ui/window/main_window.py" line="380"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="369"/>
+        <location filename="../../ui/window/main_window.py" line="381"/>
         <source>&amp;New profile</source>
         <translation>新建配置(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="370"/>
+        <location filename="../../ui/window/main_window.py" line="382"/>
         <source>&amp;Open profile…</source>
         <translation>打开配置(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="371"/>
+        <location filename="../../ui/window/main_window.py" line="383"/>
         <source>&amp;Save</source>
         <translation>保存(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="372"/>
+        <location filename="../../ui/window/main_window.py" line="384"/>
         <source>Save &amp;as…</source>
         <translation>另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="373"/>
+        <location filename="../../ui/window/main_window.py" line="385"/>
         <source>Recover answers…</source>
         <translation>恢复答案…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="374"/>
+        <location filename="../../ui/window/main_window.py" line="386"/>
         <source>Import nvidia-smi…</source>
         <translation>导入 nvidia-smi…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="375"/>
+        <location filename="../../ui/window/main_window.py" line="387"/>
         <source>Export PDF…</source>
         <translation>导出 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="377"/>
+        <location filename="../../ui/window/main_window.py" line="389"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="378"/>
+        <location filename="../../ui/window/main_window.py" line="390"/>
         <source>&amp;About</source>
         <translation>关于(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="411"/>
+        <location filename="../../ui/window/main_window.py" line="423"/>
         <source>Some answers need attention (%1); the results are for the last valid answers.</source>
         <translation>有 %1 个答案需要修改；下面的结果基于最后一次有效的答案。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="444"/>
+        <location filename="../../ui/window/main_window.py" line="456"/>
         <source>The results cannot be computed with these answers: %1</source>
         <translation>按当前的回答无法计算结果：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="447"/>
+        <location filename="../../ui/window/main_window.py" line="459"/>
         <source>The results cannot be computed: see the marked answer.</source>
         <translation>无法计算结果：请查看标出的回答。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="449"/>
+        <location filename="../../ui/window/main_window.py" line="461"/>
         <source>The results could not be computed because of an internal error; the details are in the log.</source>
         <translation>内部错误导致无法计算结果；详情见日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="465"/>
+        <location filename="../../ui/window/main_window.py" line="477"/>
         <source>Verdict so far: %1 · %2</source>
         <translation>当前结论：%1 · %2</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="467"/>
+        <location filename="../../ui/window/main_window.py" line="479"/>
         <source>cannot run on this hardware</source>
         <translation>在这套硬件上无法运行</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="469"/>
+        <location filename="../../ui/window/main_window.py" line="481"/>
         <source>answers to fix: %1</source>
         <translation>待修改的答案：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="259"/>
+        <location filename="../../ui/window/main_window.py" line="270"/>
         <source>No results yet: some answers need attention; they are marked at their fields.</source>
         <translation>还没有结果：有些答案需要修改，已在对应字段处标出。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="230"/>
+        <location filename="../../ui/window/main_window.py" line="241"/>
         <source>several answers</source>
         <translation>多个答案</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="358"/>
+        <location filename="../../ui/window/main_window.py" line="370"/>
         <source>&lt; &amp;Back</source>
         <translation>&lt; 上一步(&amp;B)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="359"/>
+        <location filename="../../ui/window/main_window.py" line="371"/>
         <source>&amp;Next &gt;</source>
         <translation>下一步(&amp;N) &gt;</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="360"/>
+        <location filename="../../ui/window/main_window.py" line="372"/>
         <source>Back</source>
         <translation>上一步</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="361"/>
+        <location filename="../../ui/window/main_window.py" line="373"/>
         <source>Next</source>
         <translation>下一步</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="376"/>
+        <location filename="../../ui/window/main_window.py" line="388"/>
         <source>Export PDF with the rule appendix…</source>
         <translation>导出 PDF（含规则附录）…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="408"/>
+        <location filename="../../ui/window/main_window.py" line="420"/>
         <source>Some answers need attention (%1): fix them to see the results.</source>
         <translation>有 %1 个答案需要修改：改好后才能看到结果。</translation>
     </message>
@@ -1306,112 +1336,112 @@ The application keeps running. The details were written to the log file:
         <translation>显存 %1 GB · FP16 %2 TFLOPS · 功耗 %3 W</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="40"/>
+        <location filename="../../ui/wizard/page_fields.py" line="41"/>
         <source>Task and model</source>
         <translation>任务与模型</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="41"/>
+        <location filename="../../ui/wizard/page_fields.py" line="42"/>
         <source>What you train. Pick a preset or type the numbers; empty fields are estimated.</source>
         <translation>你在训练什么。选一个常见模型，或直接填数字；留空的项会自动估算。</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="43"/>
+        <location filename="../../ui/wizard/page_fields.py" line="44"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="47"/>
+        <location filename="../../ui/wizard/page_fields.py" line="48"/>
         <source>How it trains</source>
         <translation>训练方式</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="59"/>
+        <location filename="../../ui/wizard/page_fields.py" line="60"/>
         <source>Training habits and the value of time</source>
         <translation>训练习惯与时间价值</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="63"/>
+        <location filename="../../ui/wizard/page_fields.py" line="64"/>
         <source>One run</source>
         <translation>单次训练</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="67"/>
+        <location filename="../../ui/wizard/page_fields.py" line="68"/>
         <source>How often</source>
         <translation>训练频率</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="69"/>
+        <location filename="../../ui/wizard/page_fields.py" line="70"/>
         <source>Value of time</source>
         <translation>时间价值</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="74"/>
+        <location filename="../../ui/wizard/page_fields.py" line="75"/>
         <source>Hardware and deployment</source>
         <translation>硬件与部署</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="75"/>
+        <location filename="../../ui/wizard/page_fields.py" line="76"/>
         <source>The GPUs, how they are connected, and whether you own them or rent them (F22–F25, F27, F29, F31).</source>
         <translation>用什么卡、卡之间怎么连，以及自建还是租用（F22–F25、F27、F29、F31）。</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="77"/>
+        <location filename="../../ui/wizard/page_fields.py" line="78"/>
         <source>GPUs and links</source>
         <translation>显卡与互联</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="91"/>
-        <source>Virtualisation and cooling</source>
-        <translation>虚拟化与散热</translation>
-    </message>
-    <message>
-        <location filename="../../ui/wizard/page_fields.py" line="85"/>
+        <location filename="../../ui/wizard/page_fields.py" line="86"/>
         <source>Own or cloud, and prices</source>
         <translation>自建还是租用，以及价格</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="94"/>
+        <location filename="../../ui/wizard/page_fields.py" line="92"/>
+        <source>Virtualisation, cooling and host memory</source>
+        <translation>虚拟化、散热与主机内存</translation>
+    </message>
+    <message>
+        <location filename="../../ui/wizard/page_fields.py" line="96"/>
         <source>Input pipeline</source>
         <translation>数据加载管线</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="95"/>
+        <location filename="../../ui/wizard/page_fields.py" line="97"/>
         <source>How the data reaches the GPUs. With single-threaded reading, four GPUs mostly wait (F28); the data loader usually needs 2–4 workers per GPU (F13).</source>
         <translation>数据如何送到显卡。单线程读盘时，4张卡大部分时间都在饿等数据（F28）；DataLoader 的 num_workers 通常要按卡数乘以2到4倍（F13）。</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="98"/>
+        <location filename="../../ui/wizard/page_fields.py" line="100"/>
         <source>Data loading</source>
         <translation>数据加载</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="103"/>
+        <location filename="../../ui/wizard/page_fields.py" line="105"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="105"/>
+        <location filename="../../ui/wizard/page_fields.py" line="107"/>
         <source>Check a measured run</source>
         <translation>诊断实测结果</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="60"/>
+        <location filename="../../ui/wizard/page_fields.py" line="61"/>
         <source>How long one run takes on one GPU (or how much data it reads: a large model is then planned from its FLOPs), how often you run it, and what a day saved is worth to you (F02, F12).</source>
         <translation>单卡跑一次要多久（或一次读多少数据：大模型据此按计算量规划），多久跑一次，以及省下一天对你值多少（F02、F12）。</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="81"/>
+        <location filename="../../ui/wizard/page_fields.py" line="82"/>
         <source>Your own GPU</source>
         <translation>自定义显卡</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="104"/>
+        <location filename="../../ui/wizard/page_fields.py" line="106"/>
         <source>Compare setups</source>
         <translation>配置对比</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="55"/>
+        <location filename="../../ui/wizard/page_fields.py" line="56"/>
         <source>Fine-tuning, optimizer and offload</source>
         <translation>微调、优化器与卸载</translation>
     </message>

@@ -91,6 +91,13 @@ CHOICE_LABELS: dict[str, str] = {
     "passthrough": QT_TRANSLATE_NOOP("Choices", "Full pass-through"),
     "vgpu": QT_TRANSLATE_NOOP("Choices", "NVIDIA vGPU (shared cards)"),
     "unknown": QT_TRANSLATE_NOOP("Choices", "Unknown"),
+    # GPU generation (a custom card's architecture)
+    "turing": QT_TRANSLATE_NOOP("Choices", "Turing (RTX 20, T4)"),
+    "volta": QT_TRANSLATE_NOOP("Choices", "Volta (V100)"),
+    "ampere": QT_TRANSLATE_NOOP("Choices", "Ampere (A100, RTX 30, A10)"),
+    "ada": QT_TRANSLATE_NOOP("Choices", "Ada (RTX 40, L4, L40)"),
+    "hopper": QT_TRANSLATE_NOOP("Choices", "Hopper (H100, H200, H20)"),
+    "blackwell": QT_TRANSLATE_NOOP("Choices", "Blackwell (B200, RTX 50)"),
     # Cooling
     "open_air": QT_TRANSLATE_NOOP("Choices", "Open-air (gaming coolers)"),
     "blower": QT_TRANSLATE_NOOP("Choices", "Blower (turbo cards)"),

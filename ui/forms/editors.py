@@ -257,6 +257,10 @@ class GpuEditor(FieldEditor):
                                 "tflops_fp16": gpu.tflops_fp16_dense,
                                 "tflops_fp32": gpu.tflops_fp32, "tdp_w": gpu.tdp_w,
                                 "pcie_gen": gpu.pcie_gen or 4}
+        if gpu.generation:
+            data["generation"] = gpu.generation
+        if gpu.memory_bandwidth_gbs:
+            data["memory_bandwidth_gbs"] = gpu.memory_bandwidth_gbs
         if gpu.launch_price_usd is not None:
             data["price_usd"] = gpu.launch_price_usd
         return data

@@ -20,8 +20,9 @@ class Section:
 
 
 CUSTOM_GPU_FIELDS = ("hardware.gpu.name", "hardware.gpu.memory_gb", "hardware.gpu.tflops_fp16",
-                     "hardware.gpu.tflops_fp32", "hardware.gpu.tdp_w", "hardware.gpu.pcie_gen",
-                     "hardware.gpu.price_usd")
+                     "hardware.gpu.tflops_fp32", "hardware.gpu.generation",
+                     "hardware.gpu.memory_bandwidth_gbs", "hardware.gpu.tdp_w",
+                     "hardware.gpu.pcie_gen", "hardware.gpu.price_usd")
 
 
 @dataclass(frozen=True)
@@ -77,7 +78,7 @@ PAGES: tuple[PageDef, ...] = (
             (Section(QT_TRANSLATE_NOOP("Pages", "GPUs and links"),
                      ("hardware.gpu", "hardware.gpus_per_node", "hardware.nodes",
                       "hardware.intra_link", "hardware.inter_link",
-                      "hardware.allreduce_busbw_gbs", "hardware.host_memory_gb")),
+                      "hardware.allreduce_busbw_gbs")),
              Section(QT_TRANSLATE_NOOP("Pages", "Your own GPU"), CUSTOM_GPU_FIELDS,
                      custom_gpu_only=True),
              # the right column holds the rest, so neither runs under the live preview at
@@ -88,9 +89,10 @@ PAGES: tuple[PageDef, ...] = (
                       "economics.base_system_price",
                       "economics.purchase_tax_rate", "economics.cloud_price_per_gpu_hour",
                       "economics.electricity_per_kwh", "economics.pue"), column=1),
-             Section(QT_TRANSLATE_NOOP("Pages", "Virtualisation and cooling"),
+             Section(QT_TRANSLATE_NOOP("Pages", "Virtualisation, cooling and host memory"),
                      ("hardware.virtualization", "hardware.vgpus_per_physical_gpu",
-                      "hardware.cooling", "hardware.max_gpu_temp_c"), column=1))),
+                      "hardware.cooling", "hardware.max_gpu_temp_c",
+                      "hardware.host_memory_gb"), column=1))),
     PageDef("pipeline", QT_TRANSLATE_NOOP("Pages", "Input pipeline"),
             QT_TRANSLATE_NOOP("Pages", "How the data reaches the GPUs. With single-threaded "
                               "reading, four GPUs mostly wait (F28); the data loader usually "
