@@ -542,13 +542,7 @@ def _draft_answers(path: Path) -> dict | None:
     except InputError:
         return None
     raw = _raw_mapping(text, str(path), None) if is_draft(text) else None
-    if raw is None:
-        return None
-    from ui.window.answers import AnswerModel  # noqa: PLC0415 - a model, no widgets
-
-    scratch = AnswerModel()
-    scratch.load(raw)
-    return copy.deepcopy(scratch.data)
+    return None if raw is None else _loaded_answers(lambda scratch: scratch.load(raw))
 
 
 def _exists(path: str | Path) -> bool:
@@ -577,10 +571,15 @@ def _absolute(path: str | Path) -> Path:
 def _answers_of(profile: Profile) -> dict:
     """The answers the wizard holds after loading ``profile`` (defaults merged, cooling
     fitted), without touching the window's."""
+    return _loaded_answers(lambda scratch: scratch.load_profile(profile))
+
+
+def _loaded_answers(load) -> dict:
+    """The answers a scratch model holds after ``load(model)``."""
     from ui.window.answers import AnswerModel  # noqa: PLC0415 - a model, no widgets
 
     scratch = AnswerModel()
-    scratch.load_profile(profile)
+    load(scratch)
     return copy.deepcopy(scratch.data)
 
 
