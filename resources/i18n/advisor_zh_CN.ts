@@ -942,7 +942,7 @@
     </message>
     <message>
         <location filename="../../ui/window/document.py" line="296"/>
-        <location filename="../../ui/window/document.py" line="448"/>
+        <location filename="../../ui/window/document.py" line="454"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
@@ -997,7 +997,8 @@
         <location filename="../../ui/window/document.py" line="422"/>
         <location filename="../../ui/window/document.py" line="426"/>
         <location filename="../../ui/window/document.py" line="430"/>
-        <location filename="../../ui/window/document.py" line="446"/>
+        <location filename="../../ui/window/document.py" line="436"/>
+        <location filename="../../ui/window/document.py" line="452"/>
         <source>Export PDF</source>
         <translation>导出 PDF</translation>
     </message>
@@ -1012,34 +1013,39 @@
         <translation>结果尚未算好。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="454"/>
-        <location filename="../../ui/window/document.py" line="471"/>
-        <location filename="../../ui/window/document.py" line="489"/>
+        <location filename="../../ui/window/document.py" line="431"/>
+        <source>%1 answers are not valid: the results on screen belong to earlier answers. Fix the marked answers first.</source>
+        <translation>有 %1 个答案无效：屏幕上的结果属于之前的答案。请先改正标出的答案。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/document.py" line="460"/>
+        <location filename="../../ui/window/document.py" line="477"/>
+        <location filename="../../ui/window/document.py" line="495"/>
         <source>Import nvidia-smi</source>
         <translation>导入 nvidia-smi</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="455"/>
+        <location filename="../../ui/window/document.py" line="461"/>
         <source>The nvidia-smi import is not available in this build.</source>
         <translation>此版本未包含 nvidia-smi 导入功能。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="477"/>
+        <location filename="../../ui/window/document.py" line="483"/>
         <source>The import changes none of the answers.</source>
         <translation>导入不会改变任何答案。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="482"/>
+        <location filename="../../ui/window/document.py" line="488"/>
         <source>Imported: %1 answers changed (Edit &gt; Undo takes them back).</source>
         <translation>已导入：改变了 %1 个答案（“编辑 &gt; 撤销”可以撤回）。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="490"/>
+        <location filename="../../ui/window/document.py" line="496"/>
         <source>The import changes these answers:</source>
         <translation>导入会改变这些答案：</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="492"/>
+        <location filename="../../ui/window/document.py" line="498"/>
         <source>Apply</source>
         <translation>应用</translation>
     </message>
@@ -1163,117 +1169,117 @@ The application keeps running. The details were written to the log file:
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ui/window/main_window.py" line="374"/>
+        <location filename="../../ui/window/main_window.py" line="375"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="375"/>
+        <location filename="../../ui/window/main_window.py" line="376"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="376"/>
+        <location filename="../../ui/window/main_window.py" line="377"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="377"/>
+        <location filename="../../ui/window/main_window.py" line="378"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="378"/>
+        <location filename="../../ui/window/main_window.py" line="379"/>
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="379"/>
+        <location filename="../../ui/window/main_window.py" line="380"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="380"/>
+        <location filename="../../ui/window/main_window.py" line="381"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="381"/>
+        <location filename="../../ui/window/main_window.py" line="382"/>
         <source>&amp;New profile</source>
         <translation>新建配置(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="382"/>
+        <location filename="../../ui/window/main_window.py" line="383"/>
         <source>&amp;Open profile…</source>
         <translation>打开配置(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="383"/>
+        <location filename="../../ui/window/main_window.py" line="384"/>
         <source>&amp;Save</source>
         <translation>保存(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="384"/>
+        <location filename="../../ui/window/main_window.py" line="385"/>
         <source>Save &amp;as…</source>
         <translation>另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="385"/>
+        <location filename="../../ui/window/main_window.py" line="386"/>
         <source>Recover answers…</source>
         <translation>恢复答案…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="386"/>
+        <location filename="../../ui/window/main_window.py" line="387"/>
         <source>Import nvidia-smi…</source>
         <translation>导入 nvidia-smi…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="387"/>
+        <location filename="../../ui/window/main_window.py" line="388"/>
         <source>Export PDF…</source>
         <translation>导出 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="389"/>
+        <location filename="../../ui/window/main_window.py" line="390"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="390"/>
+        <location filename="../../ui/window/main_window.py" line="391"/>
         <source>&amp;About</source>
         <translation>关于(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="423"/>
+        <location filename="../../ui/window/main_window.py" line="424"/>
         <source>Some answers need attention (%1); the results are for the last valid answers.</source>
         <translation>有 %1 个答案需要修改；下面的结果基于最后一次有效的答案。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="456"/>
+        <location filename="../../ui/window/main_window.py" line="457"/>
         <source>The results cannot be computed with these answers: %1</source>
         <translation>按当前的回答无法计算结果：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="459"/>
+        <location filename="../../ui/window/main_window.py" line="460"/>
         <source>The results cannot be computed: see the marked answer.</source>
         <translation>无法计算结果：请查看标出的回答。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="461"/>
+        <location filename="../../ui/window/main_window.py" line="462"/>
         <source>The results could not be computed because of an internal error; the details are in the log.</source>
         <translation>内部错误导致无法计算结果；详情见日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="477"/>
+        <location filename="../../ui/window/main_window.py" line="478"/>
         <source>Verdict so far: %1 · %2</source>
         <translation>当前结论：%1 · %2</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="479"/>
+        <location filename="../../ui/window/main_window.py" line="480"/>
         <source>cannot run on this hardware</source>
         <translation>在这套硬件上无法运行</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="481"/>
+        <location filename="../../ui/window/main_window.py" line="482"/>
         <source>answers to fix: %1</source>
         <translation>待修改的答案：%1</translation>
     </message>
@@ -1308,12 +1314,17 @@ The application keeps running. The details were written to the log file:
         <translation>下一步</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="388"/>
+        <location filename="../../ui/window/main_window.py" line="374"/>
+        <source>Steps of the questionnaire</source>
+        <translation>问卷步骤</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window.py" line="389"/>
         <source>Export PDF with the rule appendix…</source>
         <translation>导出 PDF（含规则附录）…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="420"/>
+        <location filename="../../ui/window/main_window.py" line="421"/>
         <source>Some answers need attention (%1): fix them to see the results.</source>
         <translation>有 %1 个答案需要修改：改好后才能看到结果。</translation>
     </message>
@@ -1797,6 +1808,16 @@ The application keeps running. The details were written to the log file:
         <location filename="../../ui/results/results_page.py" line="60"/>
         <source>Why</source>
         <translation>为什么</translation>
+    </message>
+    <message>
+        <location filename="../../ui/results/results_page.py" line="64"/>
+        <source>Result views</source>
+        <translation>结果视图</translation>
+    </message>
+    <message>
+        <location filename="../../ui/results/results_page.py" line="65"/>
+        <source>Verdict</source>
+        <translation>结论</translation>
     </message>
 </context>
 <context>

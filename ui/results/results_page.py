@@ -59,6 +59,10 @@ class ResultsPage(QWidget):
                                       self.tr("Buy vs rent"), self.tr("Pitfalls && advice"),
                                       self.tr("Why"))):
             self.tabs.setTabText(index, text)
+            # a screen reader names each view (plots included) as its tab does
+            self.tabs.widget(index).setAccessibleName(text.replace("&&", "&"))
+        self.tabs.setAccessibleName(self.tr("Result views"))
+        self.card.setAccessibleName(self.tr("Verdict"))
         self.card.retranslate()
 
     def show_results(self, results: Any, lang: str) -> None:

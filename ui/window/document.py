@@ -425,6 +425,12 @@ class Document(QObject):
         if window.results is None:
             self._warn(self.tr("Export PDF"), self.tr("The results are not ready yet."))
             return
+        problems = window.answers.all_problems()
+        if problems:  # the results on screen are of earlier answers: never exported as these
+            self._warn(self.tr("Export PDF"), self.tr(
+                "%1 answers are not valid: the results on screen belong to earlier answers. "
+                "Fix the marked answers first.").replace("%1", str(len(problems))))
+            return
         start = (self.path.with_suffix(".pdf").name if self.path else "recommendation.pdf")
         with modal(window):
             path, _ = QFileDialog.getSaveFileName(window, self.tr("Export PDF"), start,

@@ -371,6 +371,7 @@ class MainWindow(QMainWindow):
         self.next_button.setText(self.tr("&Next >"))
         self.back_button.setAccessibleName(self.tr("Back").replace("&", ""))
         self.next_button.setAccessibleName(self.tr("Next").replace("&", ""))
+        self.steps.setAccessibleName(self.tr("Steps of the questionnaire"))
         self.file_menu.setTitle(self.tr("&File"))
         self.edit_menu.setTitle(self.tr("&Edit"))
         self.act_undo.setText(self.tr("&Undo"))
