@@ -1249,37 +1249,37 @@ The application keeps running. The details were written to the log file:
         <translation>关于(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="424"/>
+        <location filename="../../ui/window/main_window.py" line="426"/>
         <source>Some answers need attention (%1); the results are for the last valid answers.</source>
         <translation>有 %1 个答案需要修改；下面的结果基于最后一次有效的答案。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="457"/>
+        <location filename="../../ui/window/main_window.py" line="459"/>
         <source>The results cannot be computed with these answers: %1</source>
         <translation>按当前的回答无法计算结果：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="460"/>
+        <location filename="../../ui/window/main_window.py" line="462"/>
         <source>The results cannot be computed: see the marked answer.</source>
         <translation>无法计算结果：请查看标出的回答。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="462"/>
+        <location filename="../../ui/window/main_window.py" line="464"/>
         <source>The results could not be computed because of an internal error; the details are in the log.</source>
         <translation>内部错误导致无法计算结果；详情见日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="478"/>
+        <location filename="../../ui/window/main_window.py" line="480"/>
         <source>Verdict so far: %1 · %2</source>
         <translation>当前结论：%1 · %2</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="480"/>
+        <location filename="../../ui/window/main_window.py" line="482"/>
         <source>cannot run on this hardware</source>
         <translation>在这套硬件上无法运行</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="482"/>
+        <location filename="../../ui/window/main_window.py" line="484"/>
         <source>answers to fix: %1</source>
         <translation>待修改的答案：%1</translation>
     </message>
@@ -1324,7 +1324,7 @@ The application keeps running. The details were written to the log file:
         <translation>导出 PDF（含规则附录）…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="421"/>
+        <location filename="../../ui/window/main_window.py" line="423"/>
         <source>Some answers need attention (%1): fix them to see the results.</source>
         <translation>有 %1 个答案需要修改：改好后才能看到结果。</translation>
     </message>
@@ -1718,66 +1718,71 @@ The application keeps running. The details were written to the log file:
 <context>
     <name>Preview</name>
     <message>
-        <location filename="../../ui/results/live_preview.py" line="55"/>
+        <location filename="../../ui/results/live_preview.py" line="65"/>
         <source>Live result</source>
         <translation>实时结果</translation>
     </message>
     <message>
-        <location filename="../../ui/results/live_preview.py" line="64"/>
+        <location filename="../../ui/results/live_preview.py" line="67"/>
+        <source>For earlier answers: %1 to fix</source>
+        <translation>属于之前的答案：有 %1 个要改正</translation>
+    </message>
+    <message>
+        <location filename="../../ui/results/live_preview.py" line="77"/>
         <source>No results</source>
         <translation>没有结果</translation>
     </message>
     <message>
-        <location filename="../../ui/results/live_preview.py" line="83"/>
+        <location filename="../../ui/results/live_preview.py" line="97"/>
         <source>Cannot run on this hardware</source>
         <translation>在这套硬件上无法运行</translation>
     </message>
     <message>
-        <location filename="../../ui/results/live_preview.py" line="85"/>
+        <location filename="../../ui/results/live_preview.py" line="99"/>
         <source>%1: beyond the counts projected</source>
         <translation>%1：超出已预测的卡数范围</translation>
     </message>
     <message>
-        <location filename="../../ui/results/live_preview.py" line="87"/>
+        <location filename="../../ui/results/live_preview.py" line="101"/>
         <source>Stay on one GPU
 %3 a month</source>
         <translation>单卡即可
 每月 %3</translation>
     </message>
     <message>
-        <location filename="../../ui/results/live_preview.py" line="89"/>
+        <location filename="../../ui/results/live_preview.py" line="103"/>
         <source>%1: %2× one GPU
 %3 a month</source>
         <translation>%1：单卡的 %2 倍
 每月 %3</translation>
     </message>
     <message>
-        <location filename="../../ui/results/live_preview.py" line="110"/>
+        <location filename="../../ui/results/live_preview.py" line="124"/>
         <source>Blue: projected speed-up and its likely range.</source>
         <translation>蓝线：预计加速比及可能范围。</translation>
     </message>
     <message>
-        <location filename="../../ui/results/live_preview.py" line="113"/>
+        <location filename="../../ui/results/live_preview.py" line="127"/>
         <source>Red crosses: the model does not fit in memory there.</source>
         <translation>红叉：该卡数下显存放不下模型。</translation>
     </message>
     <message>
-        <location filename="../../ui/results/live_preview.py" line="116"/>
+        <location filename="../../ui/results/live_preview.py" line="130"/>
         <source>Green dashed: on a faster link.</source>
         <translation>绿色虚线：换用更快的互联。</translation>
     </message>
     <message>
-        <location filename="../../ui/results/live_preview.py" line="118"/>
+        <location filename="../../ui/results/live_preview.py" line="132"/>
         <source>Orange bars: the article&apos;s typical range (F01).</source>
         <translation>橙色竖条：原文的常见区间（F01）。</translation>
     </message>
     <message>
-        <location filename="../../ui/results/live_preview.py" line="120"/>
+        <location filename="../../ui/results/live_preview.py" line="134"/>
         <source>Grey: ideal.</source>
         <translation>灰线：理想线性。</translation>
     </message>
     <message>
-        <location filename="../../ui/results/live_preview.py" line="95"/>
+        <location filename="../../ui/results/live_preview.py" line="109"/>
         <source>With %1:</source>
         <translation>采用%1：</translation>
     </message>

@@ -37,3 +37,19 @@ def test_export_refuses_while_answers_are_invalid(qtbot, monkeypatch):
                         staticmethod(lambda *a, **k: asked.append(a) or ("", "")))
     window.document.export_pdf()
     assert asked == [] and shown and "not valid" in shown[-1]
+
+
+@pytest.mark.parametrize("lang,words", [("en", "For earlier answers: 1 to fix"),
+                                        ("zh", "属于之前的答案：有 1 个要改正")])
+def test_a_stale_preview_says_so_and_greys_its_verdict(qtbot, lang, words):
+    window = make_window(qtbot, lang=lang)
+    wait_results(qtbot, window)
+    preview = window.preview
+    assert preview is not None and preview._results is not None
+    green = preview.rating.styleSheet()
+    window.answers.set("hardware.max_gpu_temp_c", 999)  # invalid: the verdict is of before
+    assert preview.caption.text() == words
+    assert "italic" in preview.rating.styleSheet() and "italic" not in green
+    window.answers.set("hardware.max_gpu_temp_c", 80)  # valid again: current
+    assert words not in preview.caption.text()
+    assert "italic" not in preview.rating.styleSheet()

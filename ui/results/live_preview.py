@@ -49,10 +49,23 @@ class LivePreview(QFrame):
         row.addWidget(self.plot, 5)
         self._results: Any = None
         self._lang = "en"
+        self._stale = 0  # invalid answers since the results shown (0: they are current)
+        self.retranslate()
+
+    def set_stale(self, problems: int) -> None:
+        """``problems`` answers to fix: the verdict shown is of earlier answers, and says so
+        (greyed, the caption counting them); 0: current again."""
+        if problems == self._stale:
+            return
+        self._stale = problems
         self.retranslate()
 
     def retranslate(self) -> None:
-        self.caption.setText(QCoreApplication.translate("Preview", "Live result"))
+        self.caption.setText(
+            QCoreApplication.translate("Preview", "Live result") if not self._stale
+            or self._results is None else
+            QCoreApplication.translate("Preview", "For earlier answers: %1 to fix").replace(
+                "%1", str(self._stale)))
         self.key.setText(self.key_text())
         if self._results is not None:
             self.show_results(self._results, self._lang)
@@ -70,7 +83,10 @@ class LivePreview(QFrame):
         self._results, self._lang = results, lang
         rec = results.recommendation
         verdict, projection, costs = rec.verdict, rec.projection, rec.costs
-        style = (f"background: {RATING_COLORS.get(verdict.rating, '#444')}; color: white;"
+        # a verdict of earlier answers: greyed and in italics, never the rating's own colour
+        colour = "#b0b0b0" if self._stale else RATING_COLORS.get(verdict.rating, "#444")
+        style = (f"background: {colour}; color: white;"
+                 + ("font-style: italic;" if self._stale else "") +
                  "font-size: 16px; font-weight: 700; padding: 4px 10px; border-radius: 5px;")
         if self.rating.styleSheet() != style:
             self.rating.setStyleSheet(style)

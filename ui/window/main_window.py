@@ -412,9 +412,11 @@ class MainWindow(QMainWindow):
                 page.retranslate(self.lang, unit)
 
     def _problems_changed(self, _problems: dict | None = None) -> None:
+        count = len(self.answers.all_problems())  # invalid answers, not the computation's
+        if self.preview is not None:  # a verdict of earlier answers is shown as such
+            self.preview.set_stale(count)
         if self.results_page is None:
             return
-        count = len(self.answers.all_problems())  # invalid answers, not the computation's
         if not count:
             text = None
         elif self.results is None:  # nothing shown that could be for other answers
