@@ -72,6 +72,11 @@ def write(q: LlmParams, band: float | None = None) -> None:
         raw["parameters"][name]["value"] = round(float(getattr(q, name)), 6)
     if band is not None:
         raw["parameters"]["band_log_width"]["value"] = round(band, 4)
+    dump(raw)
+
+
+def dump(raw: dict) -> None:
+    """``raw`` (the whole file's data) written back with its header."""
     header = ("# The large-model layout model's parameters; see advisor/scaling/llm_compute.py.\n")
     OUT.write_text(header + yaml.safe_dump(raw, sort_keys=False, allow_unicode=True, width=100),
                    encoding="utf-8")

@@ -34,11 +34,12 @@ import advisor.scaling.layouts.engine as engine
 from advisor.profile import Profile
 from advisor.scaling import project
 from advisor.scaling.llm_compute import LlmParams, load_llm_params
+from benchmarks import fit_llm
 from benchmarks.finetune_memory import _QWEN_METHOD, _QWEN_RUN, QWEN
 from benchmarks.llm_points import DATA
 
 ROOT = Path(__file__).resolve().parent.parent
-OUT = ROOT / "resources" / "scaling" / "llm_parameters.yaml"
+OUT = fit_llm.OUT
 SIZES = ("1.8B", "7B", "14B")
 GRID = [round(0.02 * k, 2) for k in range(2, 51)]
 
@@ -112,9 +113,7 @@ def write(share: float) -> None:
                    "the LoRA step",
         "source": "fitted on the Qwen (v1) README's LoRA vs Q-LoRA s/it, Qwen-1.8B/7B/14B "
                   "on one A100 (benchmarks/qlora_speed.py)"}
-    header = "# The large-model layout model's parameters; see advisor/scaling/llm_compute.py.\n"
-    OUT.write_text(header + yaml.safe_dump(raw, sort_keys=False, allow_unicode=True, width=100),
-                   encoding="utf-8")
+    fit_llm.dump(raw)
 
 
 def main() -> None:

@@ -25,7 +25,7 @@ from advisor.scaling.method_notes import method_notes
 from advisor.scaling.parameters import ScalingParams
 from advisor.scaling.result import Projection
 from advisor.scaling.run_length import one_gpu_hours, run_tokens
-from advisor.scaling.waiting import kept_share, slowest_wait_share
+from advisor.scaling.waiting import held_to_ideal
 from advisor.text.i18n import Text
 from advisor.text.numbers import count_text, quantity
 
@@ -80,8 +80,7 @@ def layout_projection(profile: Profile, counts: list[int], gpu: GpuSpec, links: 
     # sharding the optimizer step can make a GPU's share faster than one GPU alone; the
     # speed-up is still at most N GPUs as fast as one, less the wait for the slowest
     # (waiting.py); a long run on many GPUs also loses time to interruptions
-    speed = np.minimum(n * model_rate / reference,
-                       n / (1.0 + slowest_wait_share(n, p.step_time_cv))) * kept_share(n)
+    speed = held_to_ideal(n, n * model_rate / reference, p.step_time_cv)
     fed = _loader_cap(profile, curve, n, p)  # F28: a starved loader feeds each machine
     starved = speed > fed
     speed = np.minimum(speed, fed)

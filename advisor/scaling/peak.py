@@ -31,10 +31,14 @@ FP32_RUN_IN_TF32 = {Task.image_classification: 1.0, Task.object_detection: 1.0,
                     Task.nlp: 0.0, Task.llm: 0.0, Task.recommendation: 0.0}
 
 
+def _tf32_rate(gpu: GpuSpec) -> float:
+    return max(gpu.tflops_fp32, gpu.tflops_fp16_dense / 2.0)
+
+
 def tf32_tflops(gpu: GpuSpec) -> float:
     """The TF32 tensor-core peak: half the 16-bit rate on cards that have it."""
     if (gpu.generation or "").lower() in TF32_GENERATIONS:
-        return max(gpu.tflops_fp32, gpu.tflops_fp16_dense / 2.0)
+        return _tf32_rate(gpu)
     return gpu.tflops_fp32
 
 
@@ -43,8 +47,8 @@ def peak_tflops(gpu: GpuSpec, precision: Precision, task: Task = Task.llm) -> fl
     the frameworks run it by default on the task's kind of network (module docstring)."""
     if precision in SIXTEEN_BIT:
         return gpu.tflops_fp16_dense
-    if precision == Precision.tf32:
-        return max(gpu.tflops_fp32, gpu.tflops_fp16_dense / 2.0)
+    if precision == Precision.tf32:  # said by the user: their card runs it
+        return _tf32_rate(gpu)
     share = FP32_RUN_IN_TF32.get(task, 2.0 / 3.0)
     fast = tf32_tflops(gpu)
     if share <= 0.0 or fast <= gpu.tflops_fp32:

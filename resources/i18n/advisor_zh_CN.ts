@@ -817,240 +817,240 @@
 <context>
     <name>Document</name>
     <message>
-        <location filename="../../ui/window/document.py" line="66"/>
+        <location filename="../../ui/window/document.py" line="76"/>
         <source>untitled</source>
         <translation>未命名</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="68"/>
+        <location filename="../../ui/window/document.py" line="78"/>
         <source>%1 (draft)</source>
         <translation>%1（草稿）</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="70"/>
+        <location filename="../../ui/window/document.py" line="80"/>
         <source>GPU Scaling Advisor</source>
         <translation>多卡训练顾问</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="87"/>
+        <location filename="../../ui/window/document.py" line="97"/>
         <source>Unsaved answers</source>
         <translation>答案未保存</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="88"/>
+        <location filename="../../ui/window/document.py" line="98"/>
         <source>The answers have changes that are not saved. Save them first?</source>
         <translation>答案有尚未保存的修改。先保存吗？</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="99"/>
+        <location filename="../../ui/window/document.py" line="109"/>
         <source>The file changed on disk</source>
         <translation>文件在磁盘上已被修改</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="100"/>
+        <location filename="../../ui/window/document.py" line="110"/>
         <source>%1 was changed, replaced or removed since it was opened here. Overwrite it with these answers, save them under another name, or reload the file?</source>
         <translation>%1 在这里打开之后已被修改、替换或删除。用这些答案覆盖它、另存为其他名称，还是重新载入该文件？</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="104"/>
+        <location filename="../../ui/window/document.py" line="114"/>
         <source>Overwrite</source>
         <translation>覆盖</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="106"/>
+        <location filename="../../ui/window/document.py" line="116"/>
         <source>Save As…</source>
         <translation>另存为…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="108"/>
+        <location filename="../../ui/window/document.py" line="118"/>
         <source>Reload</source>
         <translation>重新载入</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="137"/>
+        <location filename="../../ui/window/document.py" line="147"/>
         <source>Profiles (*.yaml *.yml *.json);;All files (*)</source>
         <translation>配置文件 (*.yaml *.yml *.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="157"/>
+        <location filename="../../ui/window/document.py" line="167"/>
         <source>Open profile</source>
         <translation>打开配置</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="169"/>
-        <location filename="../../ui/window/document.py" line="220"/>
+        <location filename="../../ui/window/document.py" line="179"/>
+        <location filename="../../ui/window/document.py" line="230"/>
         <source>Cannot open the profile</source>
         <translation>无法打开配置</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="186"/>
+        <location filename="../../ui/window/document.py" line="196"/>
         <source>No results: this profile is a draft. Finish the marked answers to see the results.</source>
         <translation>没有结果：这个配置是草稿。完成标出的答案后即可看到结果。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="188"/>
+        <location filename="../../ui/window/document.py" line="198"/>
         <source>A draft</source>
         <translation>草稿</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="202"/>
+        <location filename="../../ui/window/document.py" line="212"/>
         <source>The profile has problems</source>
         <translation>配置有问题</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="204"/>
+        <location filename="../../ui/window/document.py" line="214"/>
         <source>The file was not changed. Fix the answers and save under a new name.</source>
         <translation>文件没有被改动。请修正答案后另存为新文件。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="221"/>
+        <location filename="../../ui/window/document.py" line="231"/>
         <source>The file no longer exists:
 %1</source>
         <translation>文件已不存在：
 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="249"/>
+        <location filename="../../ui/window/document.py" line="259"/>
         <source>Save profile</source>
         <translation>保存配置</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="258"/>
-        <location filename="../../ui/window/document.py" line="263"/>
+        <location filename="../../ui/window/document.py" line="268"/>
+        <location filename="../../ui/window/document.py" line="273"/>
         <source>Cannot save yet</source>
         <translation>暂时无法保存</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="259"/>
+        <location filename="../../ui/window/document.py" line="269"/>
         <source>Some answers are not valid yet: they can be saved as a draft, which is YAML. Choose a name ending in .yaml.</source>
         <translation>有些答案尚未有效：可以保存为草稿，草稿是 YAML 格式。请选择以 .yaml 结尾的文件名。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="264"/>
+        <location filename="../../ui/window/document.py" line="274"/>
         <source>Choose a new name: the file with problems is kept as it was.</source>
         <translation>请另选文件名：有问题的原文件保持原样。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="287"/>
+        <location filename="../../ui/window/document.py" line="297"/>
         <source>Cannot save the profile</source>
         <translation>无法保存配置</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="295"/>
+        <location filename="../../ui/window/document.py" line="305"/>
         <source>Saved %1 as a draft: %2 answers are not valid yet</source>
         <translation>已将 %1 保存为草稿：%2 个答案尚未有效</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="296"/>
-        <location filename="../../ui/window/document.py" line="454"/>
+        <location filename="../../ui/window/document.py" line="306"/>
+        <location filename="../../ui/window/document.py" line="464"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="308"/>
+        <location filename="../../ui/window/document.py" line="318"/>
         <source>Replace a read-only file?</source>
         <translation>替换只读文件？</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="309"/>
+        <location filename="../../ui/window/document.py" line="319"/>
         <source>%1 is read-only. Replace it anyway?</source>
         <translation>%1 是只读文件。仍要替换吗？</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="343"/>
+        <location filename="../../ui/window/document.py" line="353"/>
         <source>Answers of other sessions</source>
         <translation>其他会话的答案</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="344"/>
+        <location filename="../../ui/window/document.py" line="354"/>
         <source>The answers of %1 more sessions that ended without being saved are kept. File &gt; Recover answers… opens them:
 %2</source>
         <translation>另有 %1 个未保存就结束的会话，其答案已保留。用“文件 &gt; 恢复答案…”打开：
 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="356"/>
+        <location filename="../../ui/window/document.py" line="366"/>
         <source>Recover answers</source>
         <translation>恢复答案</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="357"/>
+        <location filename="../../ui/window/document.py" line="367"/>
         <source>Autosaved answers (autosave*.yaml)</source>
         <translation>自动保存的答案 (autosave*.yaml)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="367"/>
+        <location filename="../../ui/window/document.py" line="377"/>
         <source>Previous answers could not be restored</source>
         <translation>无法恢复上次的答案</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="368"/>
+        <location filename="../../ui/window/document.py" line="378"/>
         <source>The autosaved answers were damaged (%1). They were kept as %2; starting with a new profile.</source>
         <translation>自动保存的答案已损坏（%1）。原文件已保留为 %2；现在从新配置开始。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="414"/>
+        <location filename="../../ui/window/document.py" line="424"/>
         <source>Restored the answers of the last session.</source>
         <translation>已恢复上次的答案。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="422"/>
-        <location filename="../../ui/window/document.py" line="426"/>
-        <location filename="../../ui/window/document.py" line="430"/>
+        <location filename="../../ui/window/document.py" line="432"/>
         <location filename="../../ui/window/document.py" line="436"/>
-        <location filename="../../ui/window/document.py" line="452"/>
+        <location filename="../../ui/window/document.py" line="440"/>
+        <location filename="../../ui/window/document.py" line="446"/>
+        <location filename="../../ui/window/document.py" line="462"/>
         <source>Export PDF</source>
         <translation>导出 PDF</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="423"/>
+        <location filename="../../ui/window/document.py" line="433"/>
         <source>The PDF report is not available in this build.</source>
         <translation>此版本未包含 PDF 报告功能。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="426"/>
+        <location filename="../../ui/window/document.py" line="436"/>
         <source>The results are not ready yet.</source>
         <translation>结果尚未算好。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="431"/>
+        <location filename="../../ui/window/document.py" line="441"/>
         <source>%1 answers are not valid: the results on screen belong to earlier answers. Fix the marked answers first.</source>
         <translation>有 %1 个答案无效：屏幕上的结果属于之前的答案。请先改正标出的答案。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="460"/>
-        <location filename="../../ui/window/document.py" line="477"/>
-        <location filename="../../ui/window/document.py" line="495"/>
+        <location filename="../../ui/window/document.py" line="470"/>
+        <location filename="../../ui/window/document.py" line="487"/>
+        <location filename="../../ui/window/document.py" line="505"/>
         <source>Import nvidia-smi</source>
         <translation>导入 nvidia-smi</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="461"/>
+        <location filename="../../ui/window/document.py" line="471"/>
         <source>The nvidia-smi import is not available in this build.</source>
         <translation>此版本未包含 nvidia-smi 导入功能。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="483"/>
+        <location filename="../../ui/window/document.py" line="493"/>
         <source>The import changes none of the answers.</source>
         <translation>导入不会改变任何答案。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="488"/>
+        <location filename="../../ui/window/document.py" line="498"/>
         <source>Imported: %1 answers changed (Edit &gt; Undo takes them back).</source>
         <translation>已导入：改变了 %1 个答案（“编辑 &gt; 撤销”可以撤回）。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="496"/>
+        <location filename="../../ui/window/document.py" line="506"/>
         <source>The import changes these answers:</source>
         <translation>导入会改变这些答案：</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="498"/>
+        <location filename="../../ui/window/document.py" line="508"/>
         <source>Apply</source>
         <translation>应用</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="200"/>
+        <location filename="../../ui/window/document.py" line="210"/>
         <source>No results: the opened file has problems. Fix the marked answers to see the results for it.</source>
         <translation>没有结果：打开的文件有问题。请修改标出的答案，才能看到它的结果。</translation>
     </message>
@@ -1733,56 +1733,56 @@ The application keeps running. The details were written to the log file:
         <translation>没有结果</translation>
     </message>
     <message>
-        <location filename="../../ui/results/live_preview.py" line="97"/>
+        <location filename="../../ui/results/live_preview.py" line="99"/>
         <source>Cannot run on this hardware</source>
         <translation>在这套硬件上无法运行</translation>
     </message>
     <message>
-        <location filename="../../ui/results/live_preview.py" line="99"/>
+        <location filename="../../ui/results/live_preview.py" line="101"/>
         <source>%1: beyond the counts projected</source>
         <translation>%1：超出已预测的卡数范围</translation>
     </message>
     <message>
-        <location filename="../../ui/results/live_preview.py" line="101"/>
+        <location filename="../../ui/results/live_preview.py" line="103"/>
         <source>Stay on one GPU
 %3 a month</source>
         <translation>单卡即可
 每月 %3</translation>
     </message>
     <message>
-        <location filename="../../ui/results/live_preview.py" line="103"/>
+        <location filename="../../ui/results/live_preview.py" line="105"/>
         <source>%1: %2× one GPU
 %3 a month</source>
         <translation>%1：单卡的 %2 倍
 每月 %3</translation>
     </message>
     <message>
-        <location filename="../../ui/results/live_preview.py" line="124"/>
+        <location filename="../../ui/results/live_preview.py" line="126"/>
         <source>Blue: projected speed-up and its likely range.</source>
         <translation>蓝线：预计加速比及可能范围。</translation>
     </message>
     <message>
-        <location filename="../../ui/results/live_preview.py" line="127"/>
+        <location filename="../../ui/results/live_preview.py" line="129"/>
         <source>Red crosses: the model does not fit in memory there.</source>
         <translation>红叉：该卡数下显存放不下模型。</translation>
     </message>
     <message>
-        <location filename="../../ui/results/live_preview.py" line="130"/>
+        <location filename="../../ui/results/live_preview.py" line="132"/>
         <source>Green dashed: on a faster link.</source>
         <translation>绿色虚线：换用更快的互联。</translation>
     </message>
     <message>
-        <location filename="../../ui/results/live_preview.py" line="132"/>
+        <location filename="../../ui/results/live_preview.py" line="134"/>
         <source>Orange bars: the article&apos;s typical range (F01).</source>
         <translation>橙色竖条：原文的常见区间（F01）。</translation>
     </message>
     <message>
-        <location filename="../../ui/results/live_preview.py" line="134"/>
+        <location filename="../../ui/results/live_preview.py" line="136"/>
         <source>Grey: ideal.</source>
         <translation>灰线：理想线性。</translation>
     </message>
     <message>
-        <location filename="../../ui/results/live_preview.py" line="109"/>
+        <location filename="../../ui/results/live_preview.py" line="111"/>
         <source>With %1:</source>
         <translation>采用%1：</translation>
     </message>

@@ -95,3 +95,17 @@ def test_the_memory_remedy_never_asks_for_what_is_already_on(lang):
     remedy = wall.remedy.get(lang)
     assert ("add activation checkpointing" not in remedy and "pure_16bit" in remedy) \
         if lang == "en" else ("配合激活重计算" not in remedy and "pure_16bit" in remedy)
+
+
+@pytest.mark.parametrize("lang,words", [("en", "at most 4096 characters"),
+                                        ("zh", "不超过 4096 个字符")])
+def test_a_measured_runs_log_path_is_checked_naming_the_field(lang, words):
+    """Issue 33: the measured section keeps its GPU logs' paths; an empty one is refused."""
+    text = ("task: image_classification\nmodel: {name: r, params_millions: 25}\n"
+            "training: {single_gpu_hours: 10}\nhardware: {gpu: rtx4090}\n"
+            "measured:\n  points: [{gpus: 1, throughput: 100}, {gpus: 2, throughput: 190}]\n"
+            "  logs: ['  ']\n")
+    with pytest.raises(InputError) as caught:
+        parse_profile_text(text)
+    message = caught.value.render(lang)
+    assert "measured.logs" in message and words in message, message

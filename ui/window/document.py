@@ -21,16 +21,26 @@ from typing import Any
 from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
-from advisor.catalog.profile_check import load_profile, parse_profile_text
+from advisor.catalog.profile_check import parse_profile_text
 from advisor.files.atomic import ReadOnlyTarget
 from advisor.files.errors import InputError
 from advisor.files.identity import FileIdentity, changed_since, identity_of
 from advisor.files.reading import read_text_file
 from advisor.profile import Profile
 from advisor.profile.drafts import is_draft
-from advisor.profile.reading import load_profile_data
 from advisor.profile.writing import save_draft, save_profile
 from ui.window import user_files
+from ui.window.document_files import (
+    absolute,
+    answers_of,
+    default_answers,
+    draft_answers,
+    file_exists,
+    import_changes,
+    loaded_profile,
+    raw_mapping,
+    shown,
+)
 from ui.window.focus import modal
 
 log = logging.getLogger("advisor.ui")
@@ -162,7 +172,7 @@ class Document(QObject):
     def open_path(self, path: str | Path) -> bool:
         """Load a profile; invalid answers load with messages at their fields. True if the
         file was valid."""
-        path = _absolute(path)
+        path = absolute(path)
         try:
             text = read_text_file(path)
         except InputError as exc:
@@ -172,7 +182,7 @@ class Document(QObject):
         try:
             profile = parse_profile_text(text, source=str(path), fmt=fmt)
         except InputError as exc:
-            raw = _raw_mapping(text, str(path), fmt)
+            raw = raw_mapping(text, str(path), fmt)
             if raw is not None and is_draft(text):
                 # a draft: its answers come back as they were, marked at their fields, and
                 # Save writes the draft again (or the profile, once the answers are valid)
@@ -215,7 +225,7 @@ class Document(QObject):
     def open_recent(self, path: str) -> None:
         if not self.may_discard():
             return
-        if not _exists(path):
+        if not file_exists(path):
             user_files.forget_recent(path)
             self._warn(self.tr("Cannot open the profile"),
                        self.tr("The file no longer exists:\n%1").replace("%1", path))
@@ -251,7 +261,7 @@ class Document(QObject):
         return self.save_to(Path(path)) if path else False
 
     def save_to(self, path: Path) -> bool:
-        path = _absolute(path)
+        path = absolute(path)
         answers = self.window.answers
         problems = answers.all_problems()
         if problems and path.suffix.lower() == ".json":
@@ -385,16 +395,16 @@ class Document(QObject):
         finally:
             self._restoring = False
         self.path = self.broken_source = self._text = None
-        self._clean, self._identity, self.draft = _default_answers(), None, False
+        self._clean, self._identity, self.draft = default_answers(), None, False
         # a relative path (an earlier version's autosave) names a file in whatever folder the
         # app starts in: the answers come back untitled rather than bound to another file
-        if saved.source and Path(saved.source).is_absolute() and _exists(saved.source):
+        if saved.source and Path(saved.source).is_absolute() and file_exists(saved.source):
             # A file that had problems keeps its mark across the restart: Save asks for a new
             # name instead of writing over it (an autosave of an earlier version has no mark:
             # whether the file still loads decides)
             source = Path(saved.source)
-            loaded = _loaded(source)
-            draft = _draft_answers(source) if loaded is None else None
+            loaded = loaded_profile(source)
+            draft = draft_answers(source) if loaded is None else None
             if draft is not None:  # a draft: Save writes it again
                 self.path, self.draft = source, True
                 self._identity = identity_of(source)
@@ -409,7 +419,7 @@ class Document(QObject):
                     self._text = read_text_file(source)
                 except InputError:
                     self._text = None
-                self._clean = _answers_of(loaded)
+                self._clean = answers_of(loaded)
         self.update_title()
         self.window.statusBar().showMessage(self.tr("Restored the answers of the last session."),
                                             5000)
@@ -490,7 +500,7 @@ class Document(QObject):
                                        8000)
 
     def _confirm_import(self, changes: list[tuple[str, str, Any, Any]]) -> bool:
-        rows = "\n".join(f"• {title}: {_shown(old)} → {_shown(new)}"
+        rows = "\n".join(f"• {title}: {shown(old)} → {shown(new)}"
                          for _path, title, old, new in changes)
         box = QMessageBox(QMessageBox.Icon.Question, self.tr("Import nvidia-smi"),
                           self.tr("The import changes these answers:") + "\n\n" + rows,
@@ -505,89 +515,3 @@ class Document(QObject):
 
 class _Declined(Exception):
     """The user chose not to replace a read-only file."""
-
-
-def _raw_mapping(text: str, source: str, fmt: str | None) -> dict | None:
-    """The file's data if it parses to a mapping (even an invalid profile), else None; read by
-    the same strict readers as a profile (no recursion error on deep JSON)."""
-    try:
-        data, _ = load_profile_data(text, source=source, fmt=fmt)
-    except InputError:
-        return None
-    return data if isinstance(data, dict) else None
-
-
-def import_changes(answers: Any, hardware: dict[str, Any], lang: str
-                   ) -> list[tuple[str, str, Any, Any]]:
-    """(path, the field's title, the answer now, the imported one) for every hardware answer
-    the import would change."""
-    from ui.forms.field_spec import field_spec  # noqa: PLC0415
-
-    out = []
-    for key, new in hardware.items():
-        path = f"hardware.{key}"
-        old = answers.get(path)
-        if old == new or (old in (None, "") and new in (None, "")):
-            continue
-        try:
-            title = field_spec(path).title(lang)
-        except (KeyError, ValueError, TypeError, AttributeError):
-            title = path
-        out.append((path, title, old, new))
-    return out
-
-
-def _shown(value: Any) -> str:
-    return "—" if value in (None, "") else str(value)
-
-
-def _draft_answers(path: Path) -> dict | None:
-    """The answers a draft file holds as the wizard loads them; None when it is no draft."""
-    try:
-        text = read_text_file(path)
-    except InputError:
-        return None
-    raw = _raw_mapping(text, str(path), None) if is_draft(text) else None
-    return None if raw is None else _loaded_answers(lambda scratch: scratch.load(raw))
-
-
-def _exists(path: str | Path) -> bool:
-    """Whether a file is there; a name too long or a folder that cannot be read says no."""
-    try:
-        return Path(path).exists()
-    except (OSError, ValueError):
-        return False
-
-
-def _loaded(path: Path) -> Profile | None:
-    """The profile ``path`` holds now, None when it is not a valid one."""
-    try:
-        return load_profile(path)
-    except InputError:
-        return None
-
-
-def _absolute(path: str | Path) -> Path:
-    """``path`` absolute, its folder resolved; the name itself is kept, a link included (a
-    file replaced by a link is then seen as changed, not followed to another file)."""
-    path = Path(path).expanduser()
-    return path.parent.resolve(strict=False) / path.name
-
-
-def _answers_of(profile: Profile) -> dict:
-    """The answers the wizard holds after loading ``profile`` (defaults merged, cooling
-    fitted), without touching the window's."""
-    return _loaded_answers(lambda scratch: scratch.load_profile(profile))
-
-
-def _loaded_answers(load) -> dict:
-    """The answers a scratch model holds after ``load(model)``."""
-    from ui.window.answers import AnswerModel  # noqa: PLC0415 - a model, no widgets
-
-    scratch = AnswerModel()
-    load(scratch)
-    return copy.deepcopy(scratch.data)
-
-
-def _default_answers() -> dict:
-    return _answers_of(Profile())
