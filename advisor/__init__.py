@@ -28,7 +28,7 @@ __all__ = ["__version__", "compare", "load_profile", "project", "recommend"]
 _LAZY = {
     "load_profile": "advisor.catalog.profile_check",
     "project": "advisor.scaling",
-    "recommend": "advisor.verdict.recommendation",
+    "recommend": "advisor.compare.weighed",
     "compare": "advisor.compare.compare",
 }
 

@@ -3,7 +3,10 @@ decision policy answers instead. Over every example, every repro profile under
 tests/profiles and a fixed sample of random realistic profiles (tests/support/strategies):
 the picks that cannot run while a candidate can, the picks a runnable candidate beats by
 15 % or more on both time and cost per run, and the same counts for the answers after the
-policy (which must be 0). Rerun: ``.venv/bin/python -m benchmarks.decision_policy``."""
+policy (which must be 0); the answers a runnable point of ``compare`` beats so (spot offers
+and counts no setup is built at aside: must be 0), and how many moved to a setup only the
+comparison evaluates (rented at an offer, a ready setup bought, more machines). Rerun:
+``.venv/bin/python -m benchmarks.decision_policy``."""
 
 from __future__ import annotations
 
@@ -12,9 +15,12 @@ import time
 from pathlib import Path
 
 from advisor.catalog.profile_check import load_profile
+from advisor.compare.compare import compare
+from advisor.compare.text import round_count
+from advisor.compare.weighed import recommend
 from advisor.costs import estimate_costs
-from advisor.verdict.decision import beats, candidates, chosen, rivals
-from advisor.verdict.recommendation import recommend, recommend_from
+from advisor.verdict.decision import MARGIN, beats, candidates, chosen, rivals
+from advisor.verdict.recommendation import recommend_from
 from advisor.verdict.resting import at_verdict, resting_on
 from advisor.verdict.shared_projections import sharing_projections
 
@@ -69,10 +75,24 @@ def _profiles():
         yield f"random-{i}", p
 
 
+def _beaten_in_compare(rec, profile) -> bool:
+    """Whether a runnable point ``compare`` shows beats ``rec``'s answer by the margin."""
+    pick = chosen(rec, rec.candidates)
+    if pick is None or pick.cost_per_run is None:
+        return False
+    comp = compare(profile, verdicts=False)
+    return any(p.run_hours <= (1 - MARGIN) * pick.run_hours and
+               p.cost_per_run <= (1 - MARGIN) * pick.cost_per_run + 1e-9
+               for o in comp.options if o.id != "rent_spot" for p in o.points
+               if p.fits and p.priced and p.keeps_schedule and p.meets_deadline is not False
+               and round_count(p.gpus, o.gpus_per_node))
+
+
 def main() -> int:
     sys.path.insert(0, str(ROOT))
     counts = {"profiles": 0, "before_unrunnable": 0, "before_beaten": 0,
-              "after_unrunnable": 0, "after_beaten": 0, "moved": 0}
+              "after_unrunnable": 0, "after_beaten": 0, "moved": 0, "compare_beats": 0,
+              "elsewhere": 0}
     moved_names = []
     start = time.perf_counter()
     for name, profile in _profiles():
@@ -86,6 +106,12 @@ def main() -> int:
         if a:
             counts[f"after_{a}"] += 1
             print(f"  still {a}: {name}: {after.verdict.headline.en[:120]}")
+        if _beaten_in_compare(after, profile):
+            counts["compare_beats"] += 1
+            print(f"  beaten in compare: {name}: {after.verdict.headline.en[:120]}")
+        answer = chosen(after, pool)
+        if answer is not None and answer.kind in ("rent_offer", "buy_setup", "more_machines"):
+            counts["elsewhere"] += 1
         if any(t.rule == "policy.best_candidate" for t in after.trace):
             counts["moved"] += 1
             if not name.startswith("random"):
@@ -96,10 +122,14 @@ def main() -> int:
           f"beaten by 15 % on time and cost: {counts['before_beaten']}")
     print(f"answer after the policy: cannot run: {counts['after_unrunnable']}; "
           f"beaten: {counts['after_beaten']}; moved: {counts['moved']}")
+    print(f"answers a runnable point of compare beats by 15 % on both: "
+          f"{counts['compare_beats']}; answers on a setup only the comparison evaluates "
+          f"(rented at an offer, a ready setup bought, more machines): {counts['elsewhere']}")
     print("moved (examples and repro profiles):")
     for line in moved_names:
         print(f"  - {line}")
-    return 1 if counts["after_unrunnable"] or counts["after_beaten"] else 0
+    return 1 if counts["after_unrunnable"] or counts["after_beaten"] or \
+        counts["compare_beats"] else 0
 
 
 if __name__ == "__main__":

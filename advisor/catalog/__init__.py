@@ -1,5 +1,6 @@
 """The hardware and price catalog: GPUs, cloud offers, card prices, electricity, exchange rate,
-machine overheads and power, engineer day rates, and the article's own defaults.
+machine overheads and power, engineer day rates, the article's own defaults, and the models a
+profile can name by id (``models``: ``resources/catalog/models.yaml``).
 
 Data lives in ``resources/catalog/*.yaml``; every entry carries its source and date. Users can
 override any price entry from ``catalog.yaml`` in their config folder (see ``overrides``).
@@ -21,12 +22,17 @@ _LAZY = {
     "gpu_ids": "advisor.catalog.gpus",
     "load_gpus": "advisor.catalog.gpus",
     "resolve_gpu": "advisor.catalog.gpus",
+    "ModelEntry": "advisor.catalog.models",
+    "find_model": "advisor.catalog.models",
+    "load_models": "advisor.catalog.models",
+    "resolve_model": "advisor.catalog.models",
     "CatalogWarning": "advisor.catalog.overrides",
     "override_path": "advisor.catalog.override_location",
 }
 
-__all__ = ["Catalog", "CatalogWarning", "GpuSpec", "PriceQuote", "catalog_warnings", "gpu_ids",
-           "load_catalog", "load_gpus", "override_path", "resolve_gpu"]
+__all__ = ["Catalog", "CatalogWarning", "GpuSpec", "ModelEntry", "PriceQuote", "catalog_warnings",
+           "find_model", "gpu_ids", "load_catalog", "load_gpus", "load_models", "override_path",
+           "resolve_gpu", "resolve_model"]
 
 
 def __getattr__(name: str):

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from advisor.catalog.cloud_price import describe, median_price, representative_offers
 from advisor.catalog.entries import (
+    CONFIDENCE_WORDS,
     ArticleDefaults,
     CloudOffer,
     DayRate,
@@ -29,6 +30,8 @@ from advisor.catalog.entries import (
     ReadySetup,
     ServerPue,
     SystemPower,
+    confidence_level,
+    dated_text,
 )
 from advisor.catalog.gpus import CATALOG_LAYERS, GpuSpec, gpu_ids, load_gpus
 from advisor.catalog.override_location import override_state
@@ -57,6 +60,31 @@ class PriceQuote:
     sources: tuple[str, ...] = field(default_factory=tuple)
     entries: tuple[str, ...] = field(default_factory=tuple)  # catalog ids behind the price
     dates: tuple[str | None, ...] = field(default_factory=tuple)  # as_of of each entry
+    # the confidence of each entry (high, medium or low, and why)
+    confidences: tuple[str | None, ...] = field(default_factory=tuple)
+
+    @property
+    def confidence(self) -> str | None:
+        """The levels the price rests on: 'low', or 'low-high' when its entries differ (None
+        when none says)."""
+        levels = {confidence_level(c) for c in self.confidences} - {None}
+        ranked = [lv for lv in ("low", "medium", "high") if lv in levels]
+        if not ranked:
+            return None
+        return ranked[0] if len(ranked) == 1 else f"{ranked[0]}-{ranked[-1]}"
+
+    @property
+    def dated(self) -> Text:
+        """Its dates (one, or the oldest .. newest) with its confidence beside them."""
+        known = sorted({str(d) for d in self.dates if d})
+        span = None if not known else known[0] if len(known) == 1 else \
+            f"{known[0]} .. {known[-1]}"
+        level = self.confidence
+        if level is None or "-" not in level:
+            return dated_text(span, level)
+        low, high = (CONFIDENCE_WORDS[w] for w in level.split("-"))
+        return Text(en=f"{span or 'undated'}, confidence {low.en} to {high.en}",
+                    zh=f"{span or '无日期'}，可信度{low.zh}至{high.zh}")
 
 
 def _market(currency: str, market: Market | str | None) -> Market:
@@ -207,7 +235,7 @@ class Catalog:
             self._quotes[key] = None if not pool else PriceQuote(
                 median_price(pool), currency, describe(pool),
                 tuple(str(p.offer.source) for p in pool), tuple(p.offer.id for p in pool),
-                tuple(p.offer.as_of for p in pool))
+                tuple(p.offer.as_of for p in pool), tuple(p.offer.confidence for p in pool))
         return self._quotes[key]
 
     def cloud_price_per_gpu_hour(self, gpu_id: str, currency: str,
@@ -249,14 +277,15 @@ class Catalog:
             return PriceQuote(value, currency,
                               Text(en=f"{kind_en}{used_en} of {name}{where}",
                                    zh=f"{name} 的{kind_zh}{used_zh}{where_zh}"),
-                              (str(p.source),), (p.id,), (p.as_of,))
+                              (str(p.source),), (p.id,), (p.as_of,), (p.confidence,))
         spec = load_gpus().get(gpu_id)
         if spec is not None and spec.launch_price_usd:
             usd = f"${spec.launch_price_usd:,.0f}"
             return PriceQuote(self.convert(spec.launch_price_usd, "USD", currency), currency,
                               Text(en=f"launch price of {spec.name} ({usd})",
                                    zh=f"按 {spec.name} 的首发价（{usd}）"),
-                              (str(spec.source),), (spec.id,), (_text(spec.as_of),))
+                              (str(spec.source),), (spec.id,), (_text(spec.as_of),),
+                              (_price_confidence(spec.confidence),))
         return None
 
     def gpu_price(self, gpu_id: str, currency: str,
@@ -365,6 +394,18 @@ def _name(gpu_id: str) -> str:
 def _ordinal(as_of: object) -> int:
     date = as_of_date(as_of)
     return date.toordinal() if date is not None else 0
+
+
+def _price_confidence(text: object) -> str | None:
+    """The confidence of a launch price in gpus.yaml: its 'price <level>' where the entry
+    rates specs and price apart ('specs high; price low (blog)'), else its level."""
+    import re
+
+    found = re.search(r"\bprice\s+(high|medium|low)\b", str(text or ""), re.IGNORECASE)
+    if found:
+        return found.group(1).lower()
+    found = re.search(r"\b(high|medium|low)\b", str(text or ""), re.IGNORECASE)
+    return found.group(1).lower() if found else None
 
 
 def _text(value: object) -> str | None:

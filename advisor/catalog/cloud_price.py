@@ -18,6 +18,12 @@ three or more:
 5. this GPU's spot and reserved offers (a spot instance can be taken away mid-run, a
    reservation commits for months: neither is what renting when needed costs).
 
+Where the market rents the GPU not at all (no offer of its own there), it is priced as where
+it is rented: 3, then 4, then 2. The same card abroad, and the cards it is rented beside there,
+are a closer price than another card at home scaled by tensor throughput (in the EU, where the
+catalog's only A10G offers are AWS Frankfurt's, an A10 or A40 would otherwise be priced as
+AWS's A10G times 1.8 or 2.1, above the A100 the same marketplaces rent for less; issue 32).
+
 A GPU without a single offer of its own is priced from comparable cards' offers (tiers 2 and
 4): of the same class and generation, the market's first, then other markets' (an H800 rents
 like an H100 abroad, not like an L40S at home), else of the nearest generation that has one
@@ -119,11 +125,18 @@ def representative_offers(offers: Sequence[CloudOffer], gpu: GpuSpec, currency: 
             add(by_gpu[other])  # the closest GPU first, one GPU's offers at a time
         return bool(by_gpu)
 
-    add([own(o) for o in mine if o.market_of == where and _steady(o)])
+    mine_here = [own(o) for o in mine if o.market_of == where and _steady(o)]
+    mine_abroad = [own(o) for o in mine if o.market_of != where and _steady(o)]
+    add(mine_here)
     if mine:
-        add_comparables(here, gpu.generation)
-        add([own(o) for o in mine if o.market_of != where and _steady(o)])
-        add_comparables(abroad, gpu.generation)
+        if mine_here:
+            add_comparables(here, gpu.generation)
+            add(mine_abroad)
+            add_comparables(abroad, gpu.generation)
+        else:  # not rented here: priced as where it is rented (module)
+            add(mine_abroad)
+            add_comparables(abroad, gpu.generation)
+            add_comparables(here, gpu.generation)
         add([own(o) for o in mine if not _steady(o)])
         return pool
     # No offer of its own: its generation's cards here, then abroad, then the nearest

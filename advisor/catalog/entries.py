@@ -1,13 +1,16 @@
 """The kinds of catalog entry the cost model reads, each validated like a profile field.
 
 Every entry names its ``source`` and ``as_of`` (``null`` when the source is undated) so a
-number shown to a user can always be traced. Unknown keys are refused, so a typo in a user's
-override file is reported instead of silently ignored.
+number shown to a user can always be traced, and how far to trust it (``confidence``: ``high``,
+``medium`` or ``low``, optionally followed by why: ``"low (blog)"``); a price entry must say
+it. Unknown keys are refused, so a typo in a user's override file is reported instead of
+silently ignored.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
+import re
 from functools import cached_property
 from typing import Any, Literal
 
@@ -20,6 +23,39 @@ from advisor.profile.market import CURRENCY_MARKET
 from advisor.text.i18n import Text
 
 SourceText = str | list[str]
+
+# How far a number can be trusted, as its ``confidence`` begins: a price list read on its date
+# (high), a secondary compilation or a derived figure (medium), a blog, a tutorial or a quote of
+# a grey market (low).
+CONFIDENCE_LEVELS = ("high", "medium", "low")
+CONFIDENCE_WORDS: dict[str, Text] = {
+    "high": Text(en="high", zh="高"), "medium": Text(en="medium", zh="中"),
+    "low": Text(en="low", zh="低")}
+_LEVEL = re.compile(r"^\s*(high|medium|low)\b", re.IGNORECASE)
+# A user's entry that gives none: their own figure, trusted as much as a secondary compilation.
+USER_CONFIDENCE = "medium (user override: confidence not given)"
+
+
+def confidence_level(text: object) -> str | None:
+    """'high', 'medium' or 'low': the level ``text`` begins with (None when it names none)."""
+    found = _LEVEL.match(str(text)) if text is not None else None
+    return found.group(1).lower() if found else None
+
+
+def confidence_text(text: object) -> Text:
+    """'confidence low' / '可信度低' (the level only; 'confidence not stated' without one)."""
+    level = confidence_level(text)
+    if level is None:
+        return Text(en="confidence not stated", zh="可信度未注明")
+    word = CONFIDENCE_WORDS[level]
+    return Text(en=f"confidence {word.en}", zh=f"可信度{word.zh}")
+
+
+def dated_text(as_of: object, confidence: object) -> Text:
+    """A price's date with its confidence beside it: '2026-11-09, confidence high' /
+    '2026-11-09，可信度高' ('undated' / '无日期' without a date)."""
+    conf = confidence_text(confidence)
+    return Text(en=f"{as_of or 'undated'}, {conf.en}", zh=f"{as_of or '无日期'}，{conf.zh}")
 
 
 class Sourced(NoYaml11Numbers):
@@ -51,6 +87,57 @@ class Sourced(NoYaml11Numbers):
         if not items or not all(item.strip() for item in items):
             raise ValueError("source must name where the number comes from")
         return value
+
+    @field_validator("confidence")
+    @classmethod
+    def _confidence_level(cls, value: str | None) -> str | None:
+        if value is not None and confidence_level(value) is None:
+            raise PydanticCustomError(
+                "confidence_level",
+                "confidence must begin with high, medium or low (e.g. 'low (blog)')",
+                {"message_zh": "可信度（confidence）须以 high、medium 或 low 开头"
+                               "（如 'low (blog)'）"})
+        return value
+
+    @property
+    def dated(self) -> Text:
+        """Its date with its confidence beside it, in both languages."""
+        return dated_text(self.as_of, self.confidence)
+
+
+class Priced(Sourced):
+    """An entry that is a price: how far to trust it is required (``confidence``)."""
+
+    @model_validator(mode="after")
+    def _confidence_given(self) -> Priced:
+        if self.confidence is None:
+            raise PydanticCustomError(
+                "confidence_missing",
+                "confidence is required for a price: high, medium or low (e.g. 'low (blog)')",
+                {"at": "confidence",
+                 "message_zh": "价格须注明可信度（confidence）：high、medium 或 low"
+                               "（如 'low (blog)'）"})
+        return self
+
+
+# Why a card is priced above a strictly better one in its market, by the better card's id, in
+# the words of the entry's source (tests/catalog/test_prices_agree.py refuses any other).
+PricedAbove = dict[str, str]
+
+
+def check_priced_above(value: PricedAbove | None) -> PricedAbove | None:
+    for better, why in (value or {}).items():
+        if not better.strip():
+            raise PydanticCustomError(
+                "priced_above", "name the better card by its id",
+                {"message_zh": "请用型号 id 写明更好的那张卡"})
+        if len(why.strip()) < 20:
+            raise PydanticCustomError(
+                "priced_above",
+                "{better}: say why, with the source that says so (at least 20 characters)",
+                {"better": better,
+                 "message_zh": f"{better}：请写明原因及出处（至少 20 个字符）"})
+    return value
 
 
 def check_band(entry: Any, value_name: str, low_name: str, high_name: str) -> None:
@@ -88,7 +175,7 @@ class Range(NoYaml11Numbers):
         return (self.low + self.high) / 2
 
 
-class Marketed(Sourced):
+class Marketed(Priced):
     """An entry that belongs to one market (where it is sold, rented or billed). Without a
     ``market`` it belongs to the market of its currency (CNY: CN, USD: US, EUR: EU), as files
     written before markets existed expect."""
@@ -109,7 +196,11 @@ class CloudOffer(Marketed):
     ``kind``: on_demand, community (marketplace hosts), spot (can be taken away mid-run) or
     reserved (a commitment of ``term_months``). ``intra_link``: how the instance's GPUs are
     joined (None: the card's usual link); ``max_gpus_per_instance``: the largest shape sold at
-    the same price per GPU (None: ``gpus_per_instance``)."""
+    the same price per GPU (None: ``gpus_per_instance``). A cluster of instances (a reserved
+    InfiniBand cluster): ``inter_link`` between its instances, ``min_gpus`` the fewest GPUs
+    one reservation takes and ``max_gpus`` the most a source says it offers (None: not
+    stated). ``priced_above_because``: why its card rents above a strictly better one in its
+    market, by that card's id, as its source says."""
 
     provider: str = Field(min_length=1)
     provider_zh: str | None = None  # the provider as a Chinese reader should see it
@@ -125,11 +216,31 @@ class CloudOffer(Marketed):
     region: str | None = None
     intra_link: IntraLink | None = None
     max_gpus_per_instance: int | None = Field(default=None, ge=1, le=1024)
+    inter_link: InterLink | None = None
+    min_gpus: int | None = Field(default=None, ge=1, le=1_000_000)
+    max_gpus: int | None = Field(default=None, ge=1, le=1_000_000)
+    priced_above_because: PricedAbove | None = None
 
     @model_validator(mode="after")
     def _band(self) -> CloudOffer:
         check_band(self, "price_per_hour", "price_low", "price_high")
+        if self.min_gpus is not None and self.max_gpus is not None and \
+                self.min_gpus > self.max_gpus:
+            raise PydanticCustomError("band_order", "{low_name} must not exceed {high_name}",
+                                      {"at": "min_gpus", "low_name": "min_gpus",
+                                       "high_name": "max_gpus", "low": self.min_gpus,
+                                       "high": self.max_gpus})
+        if self.kind == "reserved" and self.term_months is None and self.min_gpus is not None:
+            raise PydanticCustomError("term_missing",
+                                      "a reserved cluster states its term (term_months)",
+                                      {"at": "term_months",
+                                       "message_zh": "包年包月的集群须注明期限（term_months）"})
         return self
+
+    @field_validator("priced_above_because")
+    @classmethod
+    def _priced_above(cls, value: PricedAbove | None) -> PricedAbove | None:
+        return check_priced_above(value)
 
     @property
     def per_gpu_hour(self) -> float:
@@ -166,7 +277,8 @@ class GpuPrice(Marketed):
     """Price of one card in one market: a street price, or the market's launch price (``kind:
     launch``). ``tax_included``: the price already holds the market's sales tax or VAT (retail
     prices in China and the EU do; US prices do not). ``condition: used`` for cards no longer
-    sold new."""
+    sold new. ``priced_above_because``: why the card sells above a strictly better one in its
+    market, by that card's id, as its source says."""
 
     gpu: str = Field(min_length=1)
     price: float = Field(gt=0, le=100_000_000)
@@ -176,11 +288,17 @@ class GpuPrice(Marketed):
     kind: Literal["street", "launch"] = "street"
     condition: Literal["new", "used"] = "new"
     tax_included: bool = False
+    priced_above_because: PricedAbove | None = None
 
     @model_validator(mode="after")
     def _band(self) -> GpuPrice:
         check_band(self, "price", "price_low", "price_high")
         return self
+
+    @field_validator("priced_above_because")
+    @classmethod
+    def _priced_above(cls, value: PricedAbove | None) -> PricedAbove | None:
+        return check_priced_above(value)
 
 
 # A workstation or PC around PCIe cards (F10, F23), or a data-centre server around an SXM
@@ -214,7 +332,7 @@ class SystemPower(Sourced):
     watts: float = Field(ge=0, le=20_000)
 
 
-class Fabric(Sourced):
+class Fabric(Priced):
     """The network between server-class machines: cables and transceivers per machine, and a
     switch for every ``nodes_per_switch`` machines once there are more than
     ``direct_up_to_machines`` (two can be cabled directly). Adapters are in the server."""
@@ -236,7 +354,7 @@ class GpuDraw(Sourced):
     fraction_of_tdp: float = Field(gt=0, le=2)
 
 
-class DayRate(Sourced):
+class DayRate(Priced):
     price: float = Field(ge=0, le=10_000_000)
     currency: Currency
 
@@ -273,7 +391,7 @@ class PurchaseTax(Sourced):
         return Text(en=self.region, zh=self.region_zh or self.region)
 
 
-class NvlinkBridge(Sourced):
+class NvlinkBridge(Priced):
     """An NVLink bridge joining two cards (RTX 3090, A6000, A100/H100 PCIe): one per pair."""
 
     price: float = Field(ge=0, le=1_000_000)

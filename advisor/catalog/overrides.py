@@ -23,7 +23,8 @@ Example ``catalog.yaml``::
 Sections: gpus (GPU specs, see ``advisor.catalog.user_gpus``), cloud_offers, electricity, gpu_prices, machine_overheads, system_power,
 engineer_day_rates (lists of entries with an ``id``), fx, gpu_draw, migration,
 article_defaults (single entries). An entry without ``source``/``as_of`` is marked as a user
-override dated by the file's modification time.
+override dated by the file's modification time; one without ``confidence`` (high, medium or
+low) is trusted as ``medium``.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from advisor.catalog.entries import SECTIONS, Sourced
+from advisor.catalog.entries import SECTIONS, USER_CONFIDENCE, Sourced
 from advisor.catalog.override_file import (
     MAX_ENTRIES,
     CatalogWarning,
@@ -160,6 +161,9 @@ def _merge_entry(existing: dict[str, Sourced], item: Any, model: type[Sourced], 
         data["source"] = f"user override ({source})"
     if "as_of" not in item:
         data["as_of"] = file.stamp
+    if "confidence" not in item:
+        # the built-in entry's confidence belongs to its own figure, not to the user's
+        data["confidence"] = USER_CONFIDENCE
     if not is_list and base is not None:
         data["id"] = base.id
     try:

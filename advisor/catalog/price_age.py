@@ -70,11 +70,13 @@ def months_between(earlier: dt.date, later: dt.date) -> float:
 
 @record
 class PriceUse:
-    """One catalog entry a report's figures rest on: what it prices, its id and date."""
+    """One catalog entry a report's figures rest on: what it prices, its id and date, and its
+    confidence where the caller knows it (shown beside the date)."""
 
     what: Text
     entry: str
     as_of: str | None
+    confidence: str | None = None
 
     def age_months(self, on: dt.date | None = None) -> float | None:
         date = as_of_date(self.as_of)
@@ -86,23 +88,31 @@ def stale_warnings(uses: Iterable[PriceUse], on: dt.date | None = None,
     """One line per kind of price (cloud offers, card prices, electricity ...) naming its
     entries older than ``max_months`` with their dates, then one for the undated ones; both
     languages, each entry once."""
+    from advisor.catalog.entries import CONFIDENCE_WORDS, confidence_level
+
     on = on or today()
-    old: dict[str, tuple[Text, list[str]]] = {}
-    undated: list[str] = []
+    old: dict[str, tuple[Text, list[Text]]] = {}
+    undated: list[Text] = []
     seen: set[str] = set()
     for use in uses:
         if use.entry in seen or not use.entry:
             continue
         seen.add(use.entry)
         age = use.age_months(on)
+        level = confidence_level(use.confidence)
+        word = CONFIDENCE_WORDS[level] if level else None
         if age is None:
-            undated.append(use.entry)
+            undated.append(Text(en=use.entry + (f" (confidence {word.en})" if word else ""),
+                                zh=use.entry + (f" (可信度{word.zh})" if word else "")))
         elif age > max_months:
-            old.setdefault(use.what.en, (use.what, []))[1].append(f"{use.entry} ({use.as_of})")
-    out = [Text(en=f"{what.en} older than {max_months} months: {', '.join(items)}",
-                zh=f"超过 {max_months} 个月的{what.zh}：{'、'.join(items)}")
+            old.setdefault(use.what.en, (use.what, []))[1].append(Text(
+                en=f"{use.entry} ({use.as_of}" + (f", confidence {word.en})" if word else ")"),
+                zh=f"{use.entry} ({use.as_of}" + (f"，可信度{word.zh})" if word else ")")))
+    out = [Text(en=f"{what.en} older than {max_months} months: "
+                   f"{', '.join(i.en for i in items)}",
+                zh=f"超过 {max_months} 个月的{what.zh}：{'、'.join(i.zh for i in items)}")
            for what, items in old.values()]
     if undated:
-        out.append(Text(en=f"undated (age unknown): {', '.join(undated)}",
-                        zh=f"没有日期（无法判断新旧）：{'、'.join(undated)}"))
+        out.append(Text(en=f"undated (age unknown): {', '.join(i.en for i in undated)}",
+                        zh=f"没有日期（无法判断新旧）：{'、'.join(i.zh for i in undated)}"))
     return out

@@ -1,7 +1,9 @@
 """A profile checked against the catalog: its GPU exists (a family name settled by the link,
-'H100' on PCIe: h100_pcie) and its link is one the card can have. The readers every command
-and the wizard use (``load_profile``, ``parse_profile_text``) are the profile's own with this
-check added, so problems are reported at their lines."""
+'H100' on PCIe: h100_pcie) and its link is one the card can have; a model named by its catalog
+id (``model: {id: llama-3.1-8b}``) is filled in from the catalog before the profile is validated
+(``advisor.catalog.models.expand_model_id``). The readers every command and the wizard use
+(``load_profile``, ``parse_profile_text``) are the profile's own with these steps added, so
+problems are reported at their lines."""
 
 from __future__ import annotations
 
@@ -17,6 +19,12 @@ def catalog_problems(profile: Profile) -> list[Problem]:
     """What the catalog says is wrong with the profile's hardware: an unknown GPU, a name that
     covers several cards the link does not tell apart, or a link the card cannot have. Used by
     the file loader (with lines) and by the wizard (at the field)."""
+    model_id = profile.model.id
+    if model_id is not None:  # a wizard's answers name one the reader did not fill in
+        from advisor.catalog.models import find_model, unknown_model
+
+        if find_model(model_id) is None:
+            return unknown_model(model_id).problems
     link = profile.hardware.intra_link
     try:
         spec = resolve_gpu(profile.hardware.gpu, link)
@@ -69,11 +77,23 @@ def vet_profile(profile: Profile) -> Profile:
         "hardware": profile.hardware.model_copy(update={"gpu": chosen})})
 
 
+def expand_profile_data(data: dict[str, Any]) -> dict[str, Any]:
+    """The reader's step before validation: a catalog model's id filled in (imported on
+    first use: a profile without an id never loads the model table)."""
+    model = data.get("model") if isinstance(data, dict) else None
+    if not isinstance(model, dict) or "id" not in model:
+        return data
+    from advisor.catalog.models import expand_model_id
+
+    return expand_model_id(data)
+
+
 def parse_profile_text(text: str, **kwargs: Any) -> Profile:
     """Profile text parsed, validated and checked against the catalog."""
-    return reading.parse_profile_text(text, vet=vet_profile, **kwargs)
+    return reading.parse_profile_text(text, vet=vet_profile, expand=expand_profile_data,
+                                      **kwargs)
 
 
 def load_profile(path: str | Path) -> Profile:
     """A profile file read, validated and checked against the catalog."""
-    return reading.load_profile(path, vet=vet_profile)
+    return reading.load_profile(path, vet=vet_profile, expand=expand_profile_data)

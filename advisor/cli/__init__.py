@@ -30,6 +30,8 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("costs", "costs", "costs per run and per month, buy vs rent, value of time"),
     ("diagnose", "diagnose", "diagnose measured multi-GPU scaling (why only 1.8x?)"),
     ("gui", "gui", "open the desktop application"),
+    ("import-model", "import_model", "read a Hugging Face config.json (offline) into a "
+                                     "profile's model section"),
     ("import-smi", "import_smi", "read nvidia-smi output files (or this machine via NVML) into "
                                  "a hardware description"),
     ("project", "project", "project the speed-up of 1...N GPUs for a profile"),

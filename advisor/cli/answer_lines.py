@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from advisor.compare.weighed import recommend
 from advisor.profile import Profile
 from advisor.text.i18n import pick
-from advisor.verdict.recommendation import recommend
 from advisor.verdict.result import Recommendation
 from advisor.verdict.summary import render
 

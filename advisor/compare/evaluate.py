@@ -16,6 +16,7 @@ from advisor.costs.breakeven import (
     breakeven_month_limit,
     breakeven_months,
 )
+from advisor.costs.model import committed_share
 from advisor.costs.result import CostReport
 from advisor.scaling.result import Projection
 from advisor.verdict.beyond import Beyond
@@ -68,12 +69,16 @@ def points(ev: Evaluated) -> list[Point]:
                                          usage * n * cloud_hour)
             if breakeven is not None and breakeven > breakeven_month_limit(horizon):
                 breakeven = None
+        cost_run, cost_month = co.cost_per_run[i], co.cost_per_month[i]
+        if ev.option.committed and cloud_hour is not None:  # the idle hours of the term too
+            idle = n * hours * cloud_hour * (committed_share(runs_pm, hours) - 1.0)
+            cost_run, cost_month = cost_run + idle, cost_month + idle * runs_pm
         out.append(Point(
             gpus=n, nodes=pr.nodes[i], fits=pr.fits[i], priced=priced,
             speedup=pr.speedup[i], speedup_low=pr.speedup_low[i],
             speedup_high=pr.speedup_high[i], run_hours=hours,
             runs_per_month_capacity=HOURS_PER_MONTH / hours if hours > 0 else float("inf"),
-            cost_per_run=co.cost_per_run[i], cost_per_month=co.cost_per_month[i],
+            cost_per_run=cost_run, cost_per_month=cost_month,
             deployment=co.deployment[i] if co.deployment else ev.option.deployment,
             capex=co.capex[i], breakeven_hours_per_month=hours_pm,
             breakeven_months=breakeven))

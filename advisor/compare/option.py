@@ -31,6 +31,12 @@ class Option:
     # The smallest GPU count that belongs to this option: more machines, or more cards in one,
     # start where the user's setup ends (below it they are the user's setup again).
     min_gpus: int = 1
+    # A reserved (committed) offer: paid for every hour of its term, so its points charge the
+    # hours a month's runs leave idle (``advisor.costs.model.committed_share``)
+    committed: bool = False
+    # A rental offer in a few words ("cheapest offer: RunPod, $0.86/GPU-h"); None: the
+    # catalog's typical price, or not rented
+    offer_words: Text | None = None
 
 
 @dataclass(frozen=True)

@@ -37,7 +37,9 @@ def rent_the_same(profile: Profile, ctx: Context) -> list[Option]:
                        ("spot", Text(en="spot", zh="竞价")),
                        ("reserved", Text(en="reserved", zh="包年包月"))):
         kinds = ("on_demand", "community") if kind == "on_demand" else (kind,)
-        pool = [o for o in offers if o.kind in kinds]
+        # a cluster reservation only for a job of at least its fewest GPUs
+        pool = [o for o in offers if o.kind in kinds
+                and (o.min_gpus is None or o.min_gpus <= profile.hardware.total_gpus)]
         if not pool:
             continue
         offer = min(pool, key=lambda o: (ctx.catalog.convert(o.per_gpu_hour, o.currency.value,
@@ -68,8 +70,15 @@ def offer_option(profile: Profile, ctx: Context, offer: CloudOffer, option_id: s
     shape = shape_text(changed)
     label = Text(en=f"Rent {shape.en}: {who.en} {kind.en}{term} ({per}/GPU-h)",
                  zh=f"租用 {shape.zh}：{who.zh}{kind.zh}{term}（每卡时 {per}）")
-    note = Text(en=f"{offer.id}: {offer.instance or offer.provider}, {offer.as_of or 'undated'}",
-                zh=f"{offer.id}：{who.zh}，{offer.as_of or '无日期'}")
-    return Option(option_id, "cloud", label, changed, "cloud", notes=(note,))
+    note = Text(en=f"{offer.id}: {offer.instance or offer.provider}, {offer.dated.en}",
+                zh=f"{offer.id}：{who.zh}，{offer.dated.zh}")
+    committed = offer.kind == "reserved"
+    if committed:
+        note = Text(en=f"{note.en}; reserved: paid for every hour of the term, idle ones too",
+                    zh=f"{note.zh}；包年包月：整个期限的每小时都要付费，闲置时也一样")
+    words = Text(en=f"{kind.en}{term}: {who.en}, {per}/GPU-h",
+                 zh=f"{kind.zh}{term}：{who.zh}，每卡时 {per}")
+    return Option(option_id, "cloud", label, changed, "cloud", notes=(note,),
+                  committed=committed, offer_words=words)
 
 

@@ -145,6 +145,14 @@ def keeps_schedule(runs_per_month: float, run_hours: float) -> bool:
     return runs_per_month * run_hours <= HOURS_PER_MONTH * (1 + 1e-9)
 
 
+def committed_share(runs_per_month: float, run_hours: float) -> float:
+    """What a reserved (committed) rental charges for each hour a run uses: a reservation
+    is paid for every hour of its term, so a set busy less than the month's 730 hours pays
+    the idle hours too (1: the month's runs keep it busy)."""
+    busy = runs_per_month * run_hours
+    return max(1.0, HOURS_PER_MONTH / busy) if busy > 0 else 1.0
+
+
 def meets_deadline(runs_per_month: float, deadline_days: float, run_hours: float) -> bool:
     """Whether the runs due before the deadline (at least one) finish in time, one after
     another on one set of hardware."""

@@ -121,6 +121,8 @@ def diagnose(series: MeasuredSeries, profile: Profile | None = None,
         sources += list(telemetry.sources)
         if all(g.util_pct is None for g in telemetry.gpus):
             notes.append(NOTE_IDLE_LOGS)
+        # what the importer said of the logs (lines skipped, files left out: issue 35)
+        notes += [n for n in telemetry.notes if n not in notes]
     return Diagnosis(
         measured=MeasuredScaling(
             gpus=list(m.gpus), throughput=[float(x) for x in series.throughput],

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from advisor.files.errors import InputError
 from advisor.files.records import record
+from advisor.text.i18n import Text
 
 BUSY_UTIL_PCT = 20.0  # below this a sample is idle (start-up, evaluation), not starved
 
@@ -32,12 +33,13 @@ class GpuSummary:
 @record
 class RunTelemetry:
     """All GPUs of one run, the importer's observation ids (``data_starvation``,
-    ``thermal_throttling``, ``laggard_gpu``, ``power_capped``, ``vgpu_sharing``, ...) and the
-    files they came from."""
+    ``thermal_throttling``, ``laggard_gpu``, ``power_capped``, ``vgpu_sharing``, ...), the
+    files they came from and the importer's notes on them (lines skipped, files left out)."""
 
     gpus: tuple[GpuSummary, ...]
     observations: tuple[str, ...] = ()
     sources: tuple[str, ...] = ()
+    notes: tuple[Text, ...] = ()
 
 
 @record
@@ -95,7 +97,8 @@ def from_hardware(desc) -> RunTelemetry:
             index=g.index if g.index is not None else i, util_pct=util, temp_max_c=g.temp_c,
             clock_median_mhz=g.sm_clock_mhz, power_w=g.power_draw_w,
             power_limit_w=g.power_limit_w, throttle_reasons=tuple(g.throttle_active or ())))
-    return RunTelemetry(tuple(gpus), tuple(desc.observation_ids()), tuple(desc.sources))
+    return RunTelemetry(tuple(gpus), tuple(desc.observation_ids()), tuple(desc.sources),
+                        tuple(desc.warnings))
 
 
 def read_gpu_logs(paths: Sequence[str | Path]) -> RunTelemetry:
@@ -109,5 +112,5 @@ def read_gpu_logs(paths: Sequence[str | Path]) -> RunTelemetry:
     telemetry = from_hardware(desc)
     if not telemetry.sources:
         telemetry = RunTelemetry(telemetry.gpus, telemetry.observations,
-                                 tuple(str(p) for p in paths))
+                                 tuple(str(p) for p in paths), telemetry.notes)
     return telemetry

@@ -23,7 +23,7 @@ DMON_UNITS = frozenset({"idx", "yyyymmdd", "hh:mm:ss", "w", "c", "%", "mhz", "mb
                         "mb/s", "kb/s", "gb/s", "#", "c/g", "name", "bool", "errs", "count", "-"})
 _GPU_BLOCK = re.compile(r"^GPU [0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.[0-9A-Fa-f]\s*$")
 _DATA_TOKEN = re.compile(r"^(?:-|[+-]?\d+(?:\.\d+)?|\d{8}|\d\d:\d\d:\d\d)$")
-_LIST_LINE = re.compile(r"^GPU \d{1,4}: \S.*(?:\(UUID|\(S/N|NVIDIA|Tesla|GeForce|Quadro)")
+_LIST_LINE = re.compile(r"^GPU \d{1,9}: \S.*(?:\(UUID|\(S/N|NVIDIA|Tesla|GeForce|Quadro)")
 
 
 def dmon_header(line: str) -> tuple[str, ...] | None:

@@ -28,6 +28,9 @@ _ELLIPSIS = ("...", "…")
 _SEP = "\0"  # between rows when a block is split in one go (cleanup removes NUL characters)
 _ROW_END = f" {_SEP} "
 
+# A GPU index of up to 9 digits is read (past reading.MAX_GPUS GPUs are counted and said, not
+# kept); a longer run of digits is no index.
+_INDEX_DIGITS = 9
 Columns = list[Sequence[str]]  # one block's rows of one GPU, column by column
 Groups = dict[tuple[str, tuple[str, ...]], list[Columns]]  # (GPU index, header) -> blocks
 
@@ -147,7 +150,7 @@ def _collect(groups: Groups, header: tuple[str, ...], flat: list[str], stride: i
     indices = list(dict.fromkeys(ids))
     n = len(indices)
     wanted = _wanted(header)
-    if all(i.isdigit() and len(i) <= 4 for i in indices) and \
+    if all(i.isdigit() and len(i) <= _INDEX_DIGITS for i in indices) and \
             all(ids[k::n].count(index) == len(ids[k::n]) for k, index in enumerate(indices)):
         # the usual log: each sample lists the GPUs in the same order
         step = stride * n
@@ -156,13 +159,23 @@ def _collect(groups: Groups, header: tuple[str, ...], flat: list[str], stride: i
             groups.setdefault((index, header), []).append(mine)
         return 0
     bad = 0
+    rows_of: dict[str, list[int]] | None = None
+    if n > 16:  # many GPUs in an irregular order: each row's GPU found once, not per GPU
+        rows_of = {}
+        for r, index in enumerate(ids):
+            rows_of.setdefault(index, []).append(r)
     for index in indices:
-        if not index.isdigit() or len(index) > 4:
+        if not index.isdigit() or len(index) > _INDEX_DIGITS:
             bad += ids.count(index)
             continue
-        mask = [v == index for v in ids]
-        mine = [list(compress(flat[pos::stride], mask)) if wanted[pos] else ()
-                for pos in range(width)]
+        if rows_of is None:
+            mask = [v == index for v in ids]
+            mine = [list(compress(flat[pos::stride], mask)) if wanted[pos] else ()
+                    for pos in range(width)]
+        else:
+            starts = [r * stride for r in rows_of[index]]
+            mine = [[flat[at + pos] for at in starts] if wanted[pos] else ()
+                    for pos in range(width)]
         groups.setdefault((index, header), []).append(mine)
     return bad
 

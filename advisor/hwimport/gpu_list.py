@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from advisor.hwimport.reading import GpuReading, Reading
+from advisor.hwimport.reading import MAX_GPUS, GpuReading, Reading
 
 _MIG = re.compile(r"^MIG\s+(\S+)\s+Device\s+(\d+)\s*:")
 
@@ -19,6 +19,7 @@ def parse_list(lines: list[str]) -> Reading:
     seen_uuids: set[str] = set()
     current: GpuReading | None = None
     seen_lines: set[str] = set()
+    listed = [0]  # GPU lines of each machine (past MAX_GPUS counted, not kept)
     for line in lines:
         s = line.strip()
         if not s:
@@ -40,6 +41,12 @@ def parse_list(lines: list[str]) -> Reading:
             if group and (group[-1].index is None or index <= group[-1].index):
                 group = []
                 machines.append(group)
+                listed.append(0)
+            listed[-1] += 1
+            if len(group) >= MAX_GPUS:  # issue 35: 100,000 GPUs were cut to 10,000 unsaid
+                current = None
+                reading.recognised = True
+                continue
             current = GpuReading(index=index, name=name, uuid=uuid or None)
             group.append(current)
             reading.recognised = True
@@ -47,6 +54,10 @@ def parse_list(lines: list[str]) -> Reading:
             current.mig_devices = (current.mig_devices or 0) + 1
             current.mig_enabled = True
     reading.gpus = max(machines, key=len)
+    if max(listed) > MAX_GPUS:
+        reading.warn(f"the list names {max(listed):,} GPUs of one machine; only the first "
+                     f"{MAX_GPUS:,} were read",
+                     f"列表中一台机器有 {max(listed):,} 张显卡；只读取了前 {MAX_GPUS:,} 张")
     if len(machines) > 1:
         reading.warn(f"the list repeats GPU indices: it looks like {len(machines)} machines; "
                      "GPUs were counted per machine",
@@ -57,7 +68,7 @@ def parse_list(lines: list[str]) -> Reading:
 def _gpu_line(s: str) -> tuple[int, str, str] | None:
     """``GPU 0: NAME (UUID: GPU-...)`` → (0, NAME, GPU-...), by string splitting (fast)."""
     number, sep, rest = s[4:].partition(": ")
-    if not sep or not number.isdigit() or len(number) > 4:
+    if not sep or not number.isdigit() or len(number) > 9:
         return None
     name, paren, tail = rest.partition(" (")
     uuid = ""

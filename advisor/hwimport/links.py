@@ -31,57 +31,62 @@ class LinkFacts:
     nv_connected: bool = False  # every GPU reaches every other over NVLink hops
 
 
-def topo_links(topo: TopoReading, gpu_count: int) -> LinkFacts:
-    facts = LinkFacts()
-    pairs = sorted(p for p, t in topo.links.items() if t.startswith("NV"))
+# The NVLink pairs a description lists: a machine has at most a few hundred; a 2,048-GPU
+# matrix has 2 million, which say no more than "every pair" and cost 200 MB as a list.
+MAX_LISTED_PAIRS = 10_000
+
+
+def _is_nv(token: str) -> bool:
+    return token.startswith("NV")
+
+
+def _nv_count(token: str) -> int:
     # "NV#" of the legend, or a damaged token: a link of unknown width (1), never int()'s
     # 4,300-digit error
-    counts = [int(t[2:]) if t[2:].isdigit() and len(t) <= 5 else 1
-              for t in (topo.links[p] for p in pairs)]
-    pcie = [t for t in topo.links.values() if t in PCIE_PATH_ORDER]
+    return int(token[2:]) if token[2:].isdigit() and len(token) <= 5 else 1
+
+
+def topo_links(topo: TopoReading, gpu_count: int,
+               notes: list[tuple[str, str]] | None = None) -> LinkFacts:
+    """What the topology says; each fact is read from the pair table in one pass or less,
+    never pair by pair (a 2,048-GPU matrix has 2 million pairs)."""
+    facts = LinkFacts()
+    links = topo.links
+    tokens = links.tokens()
+    nv_tokens = [t for t in tokens if _is_nv(t)]
+    counts = [_nv_count(t) for t in nv_tokens]
+    pcie = [t for t in tokens if t in PCIE_PATH_ORDER]
     if pcie:
         facts.worst_pcie_path = max(pcie, key=PCIE_PATH_ORDER.index)
-    nearest: dict[int, str] = {}  # each GPU's closest RDMA NIC (GPUDirect RDMA wants PIX/PXB)
-    for (gpu, _nic), token in topo.nic_links.items():
-        if token in PCIE_PATH_ORDER and (gpu not in nearest or PCIE_PATH_ORDER.index(token) <
-                                         PCIE_PATH_ORDER.index(nearest[gpu])):
-            nearest[gpu] = token
+    # each GPU's closest RDMA NIC (GPUDirect RDMA wants PIX/PXB)
+    nearest = [t for t in topo.nic_paths.values() if t in PCIE_PATH_ORDER]
     if nearest:
-        facts.worst_nic_path = max(nearest.values(), key=PCIE_PATH_ORDER.index)
+        facts.worst_nic_path = max(nearest, key=PCIE_PATH_ORDER.index)
     if topo.pcie_only_view:
         return facts  # -mp: NVLink not shown, cannot be judged
-    facts.nvlink_pairs = pairs
+    nv_pairs = links.count(_is_nv)
+    facts.nvlink_pairs = links.pairs(_is_nv, MAX_LISTED_PAIRS)
+    if nv_pairs > MAX_LISTED_PAIRS and notes is not None:
+        notes.append((f"{nv_pairs:,} GPU pairs are joined by NVLink; the description lists "
+                      f"the first {MAX_LISTED_PAIRS:,} (nvlink_pairs)",
+                      f"共有 {nv_pairs:,} 对显卡通过 NVLink 相连；描述中只列出前 "
+                      f"{MAX_LISTED_PAIRS:,} 对（nvlink_pairs）"))
     facts.max_nv_links = max(counts) if counts else None
-    if gpu_count < 2 or not topo.links:
+    if gpu_count < 2 or not links:
         facts.nvlink = None if gpu_count < 2 else facts.nvlink
         return facts
-    known_gpus = {i for p in topo.links for i in p}
-    if not pairs:
+    if not nv_pairs:
         facts.nvlink = "none"
         return facts
-    all_nv = len(pairs) == len(topo.links) and len(known_gpus) >= gpu_count
+    all_nv = nv_pairs == len(links) and len(links.gpus()) >= gpu_count
     facts.nvlink = "full" if all_nv else "partial"
-    facts.nv_connected = _connected(pairs, gpu_count)
+    components = links.components(_is_nv)
+    facts.nv_connected = len(components) == 1 and len(components[0]) == gpu_count
     if all_nv and (topo.switch_known or max(counts) >= MAX_LINKS_PER_GPU or
                    (gpu_count - 1) * min(counts) > MAX_LINKS_PER_GPU):
         facts.nvswitch = True
-    components = _components(pairs)
     facts.bridge_pairs = all(len(c) == 2 for c in components)
     return facts
-
-
-def _components(pairs: list[tuple[int, int]]) -> list[set[int]]:
-    groups: list[set[int]] = []
-    for a, b in pairs:
-        touching = [g for g in groups if a in g or b in g]
-        merged = {a, b}.union(*touching) if touching else {a, b}
-        groups = [g for g in groups if g not in touching] + [merged]
-    return groups
-
-
-def _connected(pairs: list[tuple[int, int]], gpu_count: int) -> bool:
-    groups = _components(pairs)
-    return len(groups) == 1 and len(groups[0]) == gpu_count
 
 
 def pcie_link(gen: int | None) -> str | None:

@@ -98,8 +98,7 @@ def merge_readings(readings: list[Reading]) -> Merged:
             if merged.topo is None:
                 merged.topo = r.topo
             else:
-                for pair, token in r.topo.links.items():
-                    merged.topo.links.setdefault(pair, token)
+                merged.topo.links.merge_from(r.topo.links)
                 merged.topo.gpu_rows |= r.topo.gpu_rows
                 merged.topo.gpu_columns = max(merged.topo.gpu_columns, r.topo.gpu_columns)
                 merged.topo.nics += [n for n in r.topo.nics if n not in merged.topo.nics]

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from advisor.hwimport.pair_links import PairLinks
 from advisor.text.i18n import Text
 
 _BUS_RE = re.compile(r"([0-9A-Fa-f]{4,8}):([0-9A-Fa-f]{2}):([0-9A-Fa-f]{2})\.([0-9A-Fa-f])")
@@ -105,8 +106,8 @@ class TopoReading:
 
     gpu_columns: int = 0
     gpu_rows: set[int] = field(default_factory=set)
-    links: dict[tuple[int, int], str] = field(default_factory=dict)  # i < j -> token
-    nic_links: dict[tuple[int, str], str] = field(default_factory=dict)  # (GPU, NIC) -> token
+    links: PairLinks = field(default_factory=PairLinks)  # (i, j), i < j -> token
+    nic_paths: dict[int, str] = field(default_factory=dict)  # GPU -> path to its nearest NIC
     nics: list[str] = field(default_factory=list)
     nics_shown: bool = True  # NVML sees no NICs: an empty list there means "not known"
     pcie_only_view: bool = False  # -mp: NVLink not shown

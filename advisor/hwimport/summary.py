@@ -67,7 +67,8 @@ def describe(merged: Merged) -> HardwareDescription:
     gpu_count = max(merged.counts) if merged.counts else None
     warnings = list(merged.warnings)
     notes: list[tuple[str, str]] = []
-    links = topo_links(merged.topo, gpu_count or 0) if merged.topo is not None else None
+    links = topo_links(merged.topo, gpu_count or 0, notes) if merged.topo is not None \
+        else None
     link = intra_link(links, merged.gpus, gpu_count, notes)
     warnings += [Text(en=en, zh=zh) for en, zh in notes if Text(en=en, zh=zh) not in warnings]
     if merged.topo is not None and merged.topo.pcie_only_view and (gpu_count or 0) != 1:

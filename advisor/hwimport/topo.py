@@ -12,11 +12,13 @@ import re
 from functools import lru_cache
 
 from advisor.hwimport.detect import is_link_token
-from advisor.hwimport.reading import Reading, TopoReading
+from advisor.hwimport.model import PCIE_PATH_ORDER
+from advisor.hwimport.pair_links import PairLinks
+from advisor.hwimport.reading import MAX_GPUS, Reading, TopoReading
 
 _MULTIWORD = (("GPU", "NUMA", "ID"), ("CPU", "Affinity"), ("NUMA", "Affinity"))
 _TAIL_COLUMNS = frozenset({"CPU Affinity", "NUMA Affinity", "GPU NUMA ID"})
-_GPU_LABEL = re.compile(r"^GPU(\d{1,3})$")
+_GPU_LABEL = re.compile(r"^GPU(\d{1,4})$")
 _NIC_LEGEND = re.compile(r"^(NIC\d+)\s*:\s*(\S+)")
 # A cell fused with its neighbour ("PH0-115") or clipped: read the link from its first letters.
 _PREFIXES = (("NV", None), ("PIX", "PIX"), ("PXB", "PXB"), ("PHB", "PHB"), ("PH", "PHB"),
@@ -81,62 +83,127 @@ def _mode_hint(line: str, topo: TopoReading) -> None:
 
 
 _NOT_A_ROW = ()
-Row = tuple[int | None, int, bool, list[tuple[tuple[int, str], str]],
-            list[tuple[tuple[int, int], str]], set[int]]
+_INVALID = -1  # a cell that is no link: the row is read up to it
 
 
-def _row(line: str, s: str, devices: list[str], device_set: set[str], gpu_of: dict[str, int],
-         gpu_at_column: list[int | None], tails: list[str]) -> Row | tuple[()]:
-    """One matrix row under the header ``devices``: (GPU number or None for a NIC row, garbled
-    cells, any NV# cell, GPU→NIC links, GPU pair links in column order, NUMA ids), or
-    ``_NOT_A_ROW``."""
+class _Cells:
+    """The codes of the raw cells of one matrix (each distinct cell read once, with
+    ``_link``): ``code`` the pair table's code (0 for ``X``, ``_INVALID`` for no link),
+    ``fuzzy`` 1 for a cell read from its first letters, ``nv`` the codes of NVLink tokens."""
+
+    def __init__(self, links: PairLinks) -> None:
+        self.links = links
+        self.code: dict[str, int] = {}
+        self.fuzzy: dict[str, int] = {}
+        self.nv: set[int] = set()
+        self.any_fuzzy = False
+
+    def learn(self, cells: list[str]) -> None:
+        for cell in set(cells).difference(self.code):
+            token, exact = _link(cell)
+            code = _INVALID if token is None else 0 if token == "X" else self.links.code(token)
+            if code is None:  # more distinct tokens than the table holds: not read
+                code = _INVALID
+            self.code[cell] = code
+            self.fuzzy[cell] = 0 if exact or code == _INVALID else 1
+            self.any_fuzzy = self.any_fuzzy or bool(self.fuzzy[cell])
+            if code > 0 and token is not None and token[:2] == "NV":
+                self.nv.add(code)
+
+
+class _Header:
+    """What the header line says: the device columns, which of them are GPUs (and at which
+    position of the pair table), the NICs and the tail columns."""
+
+    def __init__(self, toks: list[str], links: PairLinks) -> None:
+        cut = next((i for i, t in enumerate(toks) if t in _TAIL_COLUMNS), len(toks))
+        self.devices, self.tails = toks[:cut], toks[cut:]
+        numbers = [int(m.group(1)) if (m := _GPU_LABEL.match(d)) else None
+                   for d in self.devices]
+        self.gpu_of = {d: n for d, n in zip(self.devices, numbers, strict=True)
+                       if n is not None}
+        self.device_set = set(self.devices)
+        self.gpu_columns = sum(n is not None for n in numbers)
+        self.nics = [d for d, n in zip(self.devices, numbers, strict=True) if n is None]
+        # the first column of each GPU, in order, and its position in the pair table
+        self.gpu_cols: list[int] = []
+        seen: set[int] = set()
+        for col, n in enumerate(numbers):
+            if n is not None and n not in seen and links.position(n) is not None:
+                seen.add(n)
+                self.gpu_cols.append(col)
+        self.positions = [links.position(numbers[c]) for c in self.gpu_cols]  # type: ignore[arg-type]
+        # the usual header, GPU0..GPUn-1 first: a row's first n cells are the table's row
+        self.plain = self.gpu_cols == list(range(len(self.gpu_cols))) and \
+            self.positions == list(range(len(self.gpu_cols)))
+        self.nic_cols = [col for col, n in enumerate(numbers) if n is None]
+        self.nic_names = {col: self.devices[col] for col in self.nic_cols}
+
+
+Row = tuple[int | None, int, bool, bytes, str | None, set[int]]
+
+
+def _row(line: str, s: str, head: _Header, cells_of: _Cells) -> Row | tuple[()]:
+    """One matrix row: (GPU number or None for a NIC row, garbled cells, any NV# cell, the
+    codes of its links to the GPU columns in table order, its path to the nearest NIC, NUMA
+    ids), or ``_NOT_A_ROW``. Every step is a C-level pass over the row (split, map, bytes),
+    not Python work per cell: a 2,048-GPU row has 2,048 cells."""
     toks = s.split()
     label = toks[0]
-    if label not in device_set or len(toks) < 2:
+    if label not in head.device_set or len(toks) < 2:
         return _NOT_A_ROW
-    i = gpu_of.get(label)  # this row's GPU number; None for a NIC row
-    fuzzy, nv = 0, False
-    nic_links: list[tuple[tuple[int, str], str]] = []
-    links: list[tuple[tuple[int, int], str]] = []
-    for col, cell in enumerate(toks[1:1 + len(devices)]):
-        token, exact = _link(cell)
-        if token is None:
+    i = head.gpu_of.get(label)  # this row's GPU number; None for a NIC row
+    cells = toks[1:1 + len(head.devices)]
+    try:
+        codes = list(map(cells_of.code.__getitem__, cells))
+    except KeyError:  # a cell not seen before in this matrix
+        cells_of.learn(cells)
+        codes = list(map(cells_of.code.__getitem__, cells))
+    if _INVALID in codes:  # read up to the first cell that is no link
+        cut = codes.index(_INVALID)
+        codes, cells = codes[:cut], cells[:cut]
+    fuzzy = sum(map(cells_of.fuzzy.__getitem__, cells)) if cells_of.any_fuzzy else 0
+    nv = not cells_of.nv.isdisjoint(codes)
+    if i is None:
+        return None, fuzzy, nv, b"", None, set()
+    if head.plain:
+        gpu_codes = bytes(codes[:len(head.gpu_cols)])
+    else:
+        gpu_codes = bytes(codes[c] for c in head.gpu_cols if c < len(codes))
+    nearest = None
+    for col in head.nic_cols:  # a machine has a few NICs
+        if col >= len(codes):
             break
-        fuzzy += not exact
-        if i is not None and token != "X":
-            j = gpu_at_column[col]
-            if j is None:
-                nic_links.append(((i, devices[col]), token))
-            elif i != j:
-                links.append(((min(i, j), max(i, j)), token))
-        if token[:2] == "NV":
-            nv = True
+        token = cells_of.links.token_of(codes[col])
+        if token in PCIE_PATH_ORDER and (nearest is None or PCIE_PATH_ORDER.index(token) <
+                                         PCIE_PATH_ORDER.index(nearest)):
+            nearest = token
     numa: set[int] = set()
-    if i is not None and "NUMA Affinity" in tails and "\t" in line:
+    if "NUMA Affinity" in head.tails and "\t" in line:
         parts = line.rstrip("\n").split("\t")
-        at = 1 + len(devices) + tails.index("NUMA Affinity")
+        at = 1 + len(head.devices) + head.tails.index("NUMA Affinity")
         if at < len(parts):
             numa = _numa_ids(parts[at])
-    return i, fuzzy, nv, nic_links, links, numa
+    return i, fuzzy, nv, gpu_codes, nearest, numa
 
 
-def parse_topo(lines: list[str], memo: dict[tuple[str, ...], dict[str, tuple]] | None = None
-               ) -> Reading:
-    """``memo``: header → {line: its ``_row``}, shared by the topo segments of one paste (a
+Memo = dict[tuple[str, ...], tuple[list[str], dict[str, tuple]]]
+
+
+def parse_topo(lines: list[str], memo: Memo | None = None) -> Reading:
+    """``memo``: header → (the pair table's tokens, {line: its ``_row``}), shared by the topo segments of one paste (a
     watch log of several commands cuts the same matrix into many segments)."""
     memo = {} if memo is None else memo
     reading = Reading(kind="topo")
     topo = reading.topo = TopoReading()
-    devices: list[str] = []
-    device_set: set[str] = set()
-    gpu_at_column: list[int | None] = []  # GPU number of each device column, None for a NIC
-    gpu_of: dict[str, int] = {}
-    tails: list[str] = []
+    head: _Header | None = None
+    cells_of = _Cells(topo.links)
     nic_names: dict[str, str] = {}
     numa: set[int] = set()
     legend_nv = legend_pix_next = False
     fuzzy_cells = 0
     rows: dict[str, tuple] = {}  # line → its _row under this header
+    tokens: list[str] = []
     for line in lines:
         s = line.strip()
         if legend_pix_next:  # the line after "PIX = ..." is "NV# = ..." only in `topo -m`
@@ -145,37 +212,38 @@ def parse_topo(lines: list[str], memo: dict[tuple[str, ...], dict[str, tuple]] |
                 topo.pcie_only_view = topo.mode_known = not legend_nv
         if not s:
             continue
-        if not devices:
+        if head is None:
             if "GPU0" in s or ("GPU" in s and "Affinity" in s):
                 toks = _header_tokens(s)
-                rows = memo.setdefault(tuple(toks), {})
-                devices = [t for t in toks if t not in _TAIL_COLUMNS]
-                cut = next((i for i, t in enumerate(toks) if t in _TAIL_COLUMNS), len(toks))
-                devices, tails = toks[:cut], toks[cut:]
-                gpu_at_column = [int(m.group(1)) if (m := _GPU_LABEL.match(d)) else None
-                                 for d in devices]
-                gpu_of = {d: n for d, n in zip(devices, gpu_at_column, strict=True)
-                          if n is not None}
-                device_set = set(devices)
-                topo.gpu_columns = sum(n is not None for n in gpu_at_column)
-                topo.nics = [d for d, n in zip(devices, gpu_at_column, strict=True) if n is None]
+                columns = sum(1 for t in toks if _GPU_LABEL.match(t))
+                topo.links = PairLinks(min(columns, MAX_GPUS), MAX_GPUS)
+                cells_of = _Cells(topo.links)
+                # a memo's rows hold the codes of the table they were read into: a table for
+                # the same header starts with the same codes (the memo keeps their tokens)
+                tokens, rows = memo.setdefault(tuple(toks), ([], {}))
+                for token in tokens:
+                    topo.links.code(token)
+                head = _Header(toks, topo.links)
+                topo.gpu_columns = head.gpu_columns
+                topo.nics = list(head.nics)
                 reading.recognised = topo.gpu_columns > 0
             else:
                 _mode_hint(s, topo)
             continue
         row = rows.get(line)
         if row is None:  # a matrix row, read once per distinct line (watch logs repeat them)
-            row = rows[line] = _row(line, s, devices, device_set, gpu_of, gpu_at_column,
-                                    tails)
+            row = rows[line] = _row(line, s, head, cells_of)
         if row:  # _NOT_A_ROW is empty
-            i, fuzzy, nv, nic_links, links, numa_ids = row
+            i, fuzzy, nv, gpu_codes, nearest, numa_ids = row
             fuzzy_cells += fuzzy
             if nv:
                 topo.mode_known = True
-            topo.nic_links.update(nic_links)
-            for pair, token in links:
-                topo.links.setdefault(pair, token)  # the first row naming a pair wins
             if i is not None:
+                p = topo.links.position(i)
+                if p is not None:  # the first row naming a pair wins
+                    topo.links.fill_row(p, gpu_codes)
+                if nearest is not None:
+                    topo.nic_paths[i] = nearest
                 topo.gpu_rows.add(i)
                 numa |= numa_ids
             continue
@@ -184,14 +252,15 @@ def parse_topo(lines: list[str], memo: dict[tuple[str, ...], dict[str, tuple]] |
             topo.mode_known, topo.pcie_only_view = True, False
         elif s.startswith("PIX") and "=" in s:
             legend_pix_next = True
-        elif (m := _NIC_LEGEND.match(s)) and m.group(1) in devices:
+        elif (m := _NIC_LEGEND.match(s)) and m.group(1) in head.device_set:
             nic_names[m.group(1)] = m.group(2)
         else:
             _mode_hint(s, topo)
-    if any(t.startswith("NV") for t in topo.links.values()):
+    if head is not None:
+        tokens[:] = topo.links.token_list()
+    if any(t.startswith("NV") for t in topo.links.tokens()):
         topo.pcie_only_view, topo.mode_known = False, True
     topo.nics = [nic_names.get(n, n) for n in topo.nics]
-    topo.nic_links = {(g, nic_names.get(n, n)): t for (g, n), t in topo.nic_links.items()}
     if len(numa) > 0:
         topo.numa_affinities = {str(n) for n in numa}
     reading.declared_gpu_count = max(topo.gpu_columns, len(topo.gpu_rows)) or None

@@ -102,6 +102,9 @@ class Profile(StrictSection):
         tp, heads = self.training.tensor_parallel, self.model.attention_heads
         if tp and heads and heads % tp:
             raise ValueError("training.tensor_parallel must divide model.attention_heads")
+        kv = self.model.kv_heads  # Megatron-LM splits the key/value heads (query groups) too
+        if tp and kv and kv % tp:
+            raise ValueError("training.tensor_parallel must divide model.kv_heads")
         return self
 
     @model_validator(mode="after")

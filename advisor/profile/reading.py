@@ -3,7 +3,9 @@ line.
 
 The profile knows nothing of the catalog: whether its GPU and link exist is checked by a
 ``vet`` step the caller passes in (``advisor.catalog.profile_check`` passes the catalog's), and
-the problems it finds are reported at their lines here.
+the problems it finds are reported at their lines here. A model named by its catalog id
+(``model: {id: llama-3.1-8b}``) is filled in before validation by an ``expand`` step the caller
+passes the same way (the catalog's ``expand_model_id``), its problems reported at their lines.
 """
 
 from __future__ import annotations
@@ -26,6 +28,9 @@ from advisor.profile.model import Profile
 # A vet returns the profile as later steps should read it (names settled), or raises an
 # InputError whose problems carry field paths (their lines are found here).
 Vet = Callable[[Profile], Profile]
+# An expand step returns the profile's data with what a name stands for filled in before the
+# data is validated (a catalog model's size and shape), or raises an InputError like a vet.
+Expand = Callable[[dict[str, Any]], dict[str, Any]]
 
 
 DRAFT_PROBLEM = Problem(
@@ -35,11 +40,11 @@ DRAFT_PROBLEM = Problem(
 
 
 def parse_profile_text(text: str, *, source: str = "<profile>", fmt: str | None = None,
-                       vet: Vet | None = None) -> Profile:
+                       vet: Vet | None = None, expand: Expand | None = None) -> Profile:
     """Parse and validate profile text; ``fmt`` is 'json' or 'yaml' (guessed when None). A
     draft (``writing.DRAFT_MARK``) that is not valid says so first."""
     try:
-        return _parse_profile_text(text, source=source, fmt=fmt, vet=vet)
+        return _parse_profile_text(text, source=source, fmt=fmt, vet=vet, expand=expand)
     except InputError as exc:
         if not is_draft(text):
             raise
@@ -47,7 +52,7 @@ def parse_profile_text(text: str, *, source: str = "<profile>", fmt: str | None 
 
 
 def _parse_profile_text(text: str, *, source: str, fmt: str | None,
-                        vet: Vet | None) -> Profile:
+                        vet: Vet | None, expand: Expand | None = None) -> Profile:
     if not text.strip():
         raise InputError.single("file is empty", "文件为空", source=source)
     index: LineIndex | None = None
@@ -63,6 +68,11 @@ def _parse_profile_text(text: str, *, source: str, fmt: str | None,
             f"unsupported schema_version {version!r}; this version reads 1",
             f"不支持的 schema_version {version!r}；本版本只读取 1", path="schema_version",
             line=index.line_of(("schema_version",)) if index else None, source=source)
+    if expand is not None:
+        try:
+            data = expand(data)
+        except InputError as exc:
+            raise InputError([_at_line(p, index) for p in exc.problems], source) from None
     try:
         profile = Profile.model_validate(data)
     except RecursionError:
@@ -129,11 +139,13 @@ def _check_money_has_currency(profile: Profile, index: LineIndex | None, source:
             "请注明本文件中价格的货币（CNY、USD 或 EUR）或市场", line)], source)
 
 
-def load_profile(path: str | Path, *, vet: Vet | None = None) -> Profile:
+def load_profile(path: str | Path, *, vet: Vet | None = None,
+                 expand: Expand | None = None) -> Profile:
     """A profile file (``-``: standard input, YAML or JSON) read through the file guard."""
     if str(path) == STDIN:
-        return parse_profile_text(read_text_file(STDIN), source="<stdin>", vet=vet)
+        return parse_profile_text(read_text_file(STDIN), source="<stdin>", vet=vet,
+                                  expand=expand)
     path = Path(path)
     text = read_text_file(path)
     fmt = "json" if path.suffix.lower() == ".json" else None
-    return parse_profile_text(text, source=str(path), fmt=fmt, vet=vet)
+    return parse_profile_text(text, source=str(path), fmt=fmt, vet=vet, expand=expand)

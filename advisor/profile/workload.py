@@ -50,6 +50,14 @@ def run_hours_problem(hours: float, at: str, *path: str) -> PydanticCustomError 
 
 
 class ModelSpec(StrictSection):
+    id: str | None = meta(
+        "Catalog model", "模型库中的模型",
+        "A model by name from the advisor's catalog (gpu-advisor catalog --section models), "
+        "e.g. llama-3.1-8b or Qwen/Qwen2.5-7B: its size and shape fill every field left out "
+        "here; a field given here wins.",
+        "顾问模型库中的模型名称（gpu-advisor catalog --section models），例如 llama-3.1-8b 或 "
+        "Qwen/Qwen2.5-7B：此处未填写的字段按该模型的规模和结构补全；此处填写的字段优先。",
+        default=None, min_length=1, max_length=200)
     name: str = meta("Model name", "模型名称", "A name you recognise, e.g. ResNet-50.",
                      "便于识别的名称，例如 ResNet-50。", default="my-model", min_length=1,
                      max_length=120)
@@ -77,6 +85,12 @@ class ModelSpec(StrictSection):
         "Attention heads per layer (LLMs), if known: tensor parallel splits them, so its degree "
         "must divide them.", "每层的注意力头数（大语言模型），可不填：张量并行按头切分，"
         "并行度必须整除头数。", default=None, ge=1, le=4096)
+    kv_heads: int | None = meta(
+        "Key/value heads", "键值头数",
+        "Key/value heads per layer (grouped-query attention: 8 in Llama 3 8B, whose 32 query "
+        "heads share them), if known: tensor parallel must divide them too.",
+        "每层的键值头数（分组查询注意力：Llama 3 8B 的 32 个查询头共用 8 个），可不填：张量并行度"
+        "也必须整除它。", default=None, ge=1, le=4096)
     vocab_size: int | None = meta(
         "Vocabulary size", "词表大小",
         "Tokens in the vocabulary (LLMs), if known; the output layer's logits take memory.",
@@ -87,6 +101,8 @@ class ModelSpec(StrictSection):
     def _heads_divide_width(self) -> ModelSpec:
         if self.attention_heads and self.hidden_size and self.hidden_size % self.attention_heads:
             raise ValueError("attention_heads must divide hidden_size")
+        if self.kv_heads and self.attention_heads and self.attention_heads % self.kv_heads:
+            raise ValueError("kv_heads must divide attention_heads")
         return self
 
 

@@ -100,7 +100,8 @@ FACTS: dict[str, FactSpec] = {
     "nominal_batch_framework": _B,
     # the verdict rests on a setup change (advisor.verdict.fits_here): none, a setting of the
     # same training, or a change of method (LoRA / QLoRA instead of full fine-tuning)
-    "setup_change": _s("none", "setting", "method", "rent", "more_machines", "pipeline"),
+    "setup_change": _s("none", "setting", "method", "rent", "more_machines", "pipeline",
+                       "rent_offer", "buy_setup"),
     "input_pipeline": _s(*(p.value for p in InputPipeline)),
     "workers_per_gpu": _n("int", 0, 256, optional=True),
     "user_parallelism": _s("auto", *PARALLELISMS),

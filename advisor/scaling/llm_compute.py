@@ -124,7 +124,7 @@ def compute_per_micro_batch_s(shape: ModelShape, c: Candidates, cluster: Cluster
     are added, and 4-bit weights are dequantised every pass, at the share of the memory
     bandwidth their kernels reach (``dequant_bandwidth_share``)."""
     t = c.tp.astype(float)
-    tokens = c.micro_batch * shape.sequence
+    tokens = c.micro_batch.astype(float) * shape.sequence  # never int64's wrap (issue 35)
     full = c.checkpointing == CK_FULL
     layer_passes = np.where(full, 4.0, 3.0)
     frozen = states is not None and states.weights_frozen

@@ -27,6 +27,7 @@ from __future__ import annotations
 from advisor.costs.model import keeps_schedule, meets_deadline
 from advisor.files.records import record
 from advisor.profile import Profile
+from advisor.text.durations import duration, durations
 from advisor.text.i18n import Text
 from advisor.verdict.result import Candidate, Recommendation, SetupOption, TraceEntry
 
@@ -54,13 +55,13 @@ def candidates(rec: Recommendation, profile: Profile, currency: str | None = Non
     for i, n in enumerate(proj.gpus):
         cost = costs.cost_per_run[costs.gpus.index(n)] \
             if costs.mode_priced and n in costs.gpus else None
-        c = _candidate(profile, "as_given" if applied is None else applied.id, n,
+        c = candidate_at(profile, "as_given" if applied is None else applied.id, n,
                        proj.nodes[i], proj.run_hours[i], cost, proj.fits[i])
         out.append(c if applied is None else c.model_copy(update={"kind": applied.kind}))
     for o in rec.setups:
         if o.applied:
             continue  # its counts are the ones above
-        c = _candidate(profile, o.id, o.gpus, o.nodes, o.run_hours, o.cost_per_run,
+        c = candidate_at(profile, o.id, o.gpus, o.nodes, o.run_hours, o.cost_per_run,
                        o.kind != "host_memory")
         out.append(c.model_copy(update={"label": o.label, "kind": o.kind}))
         if o.kind in ("setting", "rent") and o.cost_per_run is not None:
@@ -87,12 +88,12 @@ def _other_counts(o: SetupOption, profile: Profile, currency: str | None,
         if n == o.gpus or (n > profile.hardware.total_gpus and not any_count) \
                 or not costs.mode_priced:
             continue
-        out.append(_candidate(profile, o.id, n, proj.nodes[i], proj.run_hours[i],
+        out.append(candidate_at(profile, o.id, n, proj.nodes[i], proj.run_hours[i],
                               costs.cost_per_run[costs.gpus.index(n)], proj.fits[i]))
     return out
 
 
-def _candidate(profile: Profile, setup: str, gpus: int, nodes: int, hours: float,
+def candidate_at(profile: Profile, setup: str, gpus: int, nodes: int, hours: float,
                cost: float | None, fits: bool) -> Candidate:
     runs = profile.training.runs_per_month
     deadline = profile.economics.deadline_days
@@ -184,20 +185,20 @@ def better(rec: Recommendation, profile: Profile, pool: list[Candidate] | None =
     if not beating:
         return None
     best = min(beating, key=lambda c: score(c, per_day))
-    return Move(best, pick, _reason_beaten(pick, best))
+    return Move(best, pick, reason_beaten(pick, best))
 
 
-def _hours(h: float) -> str:
-    return f"{h:,.1f} h"
+def _hours(h: float, lang: str = "en") -> str:
+    return duration(h, lang)
 
 
-def _reason_beaten(pick: Candidate, best: Candidate) -> Text:
+def reason_beaten(pick: Candidate, best: Candidate) -> Text:
     saved_t = 1 - best.run_hours / pick.run_hours
     saved_c = 1 - (best.cost_per_run or 0.0) / (pick.cost_per_run or 1.0)
     return Text(
         en=f"Chosen over {_count_en(pick)} ({_hours(pick.run_hours)} a run), which it beats "
            f"by {saved_t:.0%} on time and {saved_c:.0%} on cost per run.",
-        zh=f"选它而不选{_count_zh(pick)}（每次 {_hours(pick.run_hours)}）：单次时间少 {saved_t:.0%}，"
+        zh=f"选它而不选{_count_zh(pick)}（每次 {_hours(pick.run_hours, 'zh')}）：单次时间少 {saved_t:.0%}，"
            f"单次成本低 {saved_c:.0%}。")
 
 
@@ -214,7 +215,7 @@ def _reason_unrunnable(pick: Candidate | None, profile: Profile) -> Text:
         return Text(
             en=f"Chosen over {_count_en(pick)}: at {_hours(pick.run_hours)} a run, "
                f"{runs:g} {unit} a month take more than the month's 730 hours.",
-            zh=f"选它而不选{_count_zh(pick)}：后者每次 {_hours(pick.run_hours)}，每月 {runs:g} 次训练"
+            zh=f"选它而不选{_count_zh(pick)}：后者每次 {_hours(pick.run_hours, 'zh')}，每月 {runs:g} 次训练"
                "超过一个月的 730 小时。")
     if pick.not_runnable == "deadline":
         days = profile.economics.deadline_days or 0.0
@@ -284,8 +285,9 @@ def reason_against(pick: Candidate | None, answer: Candidate, currency: str) -> 
         return CANNOT_RUN_AS_CONFIGURED
     cost = "—" if pick.cost_per_run is None else money(pick.cost_per_run, currency)
     mine = "—" if answer.cost_per_run is None else money(answer.cost_per_run, currency)
+    was_en, now_en = durations("en", pick.run_hours, answer.run_hours)
+    was_zh, now_zh = durations("zh", pick.run_hours, answer.run_hours)
     return Text(
-        en=f"Chosen over {_count_en(pick)} ({_hours(pick.run_hours)} and {cost} a run): "
-           f"{_hours(answer.run_hours)} and {mine} a run.",
-        zh=f"选它而不选{_count_zh(pick)}（每次 {_hours(pick.run_hours)}、{cost}）：每次 "
-           f"{_hours(answer.run_hours)}、{mine}。")
+        en=f"Chosen over {_count_en(pick)} ({was_en} and {cost} a run): {now_en} and {mine} "
+           "a run.",
+        zh=f"选它而不选{_count_zh(pick)}（每次 {was_zh}、{cost}）：每次 {now_zh}、{mine}。")

@@ -48,7 +48,8 @@ from advisor.verdict.shared_projections import memory_shared
 
 POOR_EFFICIENCY = 0.5  # the own GPUs give less than half their compute (speed-up / N)
 CLEARLY_FASTER = 0.9  # a change replaces a poor fit when its run takes under 90 % as long
-_ORDER = {"setting": 0, "method": 1, "host_memory": 2, "rent": 3, "more_machines": 4}
+_ORDER = {"setting": 0, "method": 1, "host_memory": 2, "rent": 3, "more_machines": 4,
+          "rent_offer": 5, "buy_setup": 6}
 
 
 

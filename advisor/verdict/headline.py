@@ -52,6 +52,9 @@ def with_setup(applied: SetupOption | None, headline: Text, gpus: int | None = N
     label = applied.label
     if gpus is not None and gpus != applied.gpus:
         label = recounted(label, applied.gpus, gpus)
+    if label.en.startswith(("rent ", "buy ")):  # a label that is already what to do
+        return Text(en=f"{label.en[0].upper()}{label.en[1:]} — {headline.en}",
+                    zh=f"{label.zh}——{headline.zh}")
     return Text(en=f"With {label.en} — {headline.en}", zh=f"采用{label.zh}——{headline.zh}")
 
 

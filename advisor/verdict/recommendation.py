@@ -83,18 +83,41 @@ def recommend(profile: Profile, *, gpus: list[int] | None = None, hardware: Any 
     GPU is always added: every verdict is relative to it), ``hardware`` an imported
     ``HardwareDescription`` whose observations become pitfalls. ``market`` and ``currency``
     (default: the profile's) pick and show the prices; ``lang`` changes no number."""
+    with sharing_projections():  # the setup change chosen is projected (and priced) once
+        return recommend_resting(profile, gpus=gpus, hardware=hardware, lang=lang,
+                                 engine=engine, currency=currency, market=market)[0]
+
+
+def recommend_resting(profile: Profile, *, gpus: list[int] | None = None,
+                      hardware: Any | None = None, lang: str | None = None,
+                      engine: RuleEngine | None = None, currency: str | None = None,
+                      market: str | None = None) -> tuple[Recommendation, Resting]:
+    """``recommend`` and what its figures rest on (``advisor.compare.weighed`` weighs the
+    setups a comparison evaluates against it, and moves it through ``moved_to``)."""
     # F30: with measurements, their speed-ups (the same curve `project` and `costs` show)
     # F24: when nothing considered fits, machines like this one until it does
-    with sharing_projections():  # the setup change chosen is projected (and priced) once
-        rests = resting_on(profile, sorted(set(gpus) | {1}) if gpus else None, lang,
-                           Pricing(currency, market))
-        costs = costs_shared(rests.profile, rests.projection, lang=lang, currency=currency,
-                             market=market)
-        rec = recommend_from(rests.profile, rests.projection, costs, hardware=hardware,
-                             engine=engine, larger=rests.larger, applied=rests.applied)
-        rec = rec.model_copy(update={"setups": at_verdict(rests.options, rec)})
-        return decided(rec, rests, profile, hardware=hardware, engine=engine, lang=lang,
-                       currency=currency, market=market)
+    rests = resting_on(profile, sorted(set(gpus) | {1}) if gpus else None, lang,
+                       Pricing(currency, market))
+    costs = costs_shared(rests.profile, rests.projection, lang=lang, currency=currency,
+                         market=market)
+    rec = recommend_from(rests.profile, rests.projection, costs, hardware=hardware,
+                         engine=engine, larger=rests.larger, applied=rests.applied)
+    rec = rec.model_copy(update={"setups": at_verdict(rests.options, rec)})
+    return decided(rec, rests, profile, hardware=hardware, engine=engine, lang=lang,
+                   currency=currency, market=market), rests
+
+
+def moved_to(rec: Recommendation, move: Move, rests: Resting, pool: list, *,
+             hardware: Any = None, engine: RuleEngine | None = None, lang: str | None = None,
+             currency: str | None = None, market: str | None = None) -> Recommendation:
+    """``rec`` moved by the decision policy to ``move.to``, a setup listed in ``rests``
+    (``advisor.compare.weighed``: a setup a comparison evaluates), against ``pool``, every
+    candidate weighed, which the recommendation then lists."""
+    rec = _moved(rec, move, rests, hardware, engine, lang, currency, market, pool)
+    rec = rec.model_copy(update={"candidates": pool})
+    if rec.summary:
+        rec.summary = five_lines(rec, rec.summary[0].text, rec.summary[1].text)
+    return rec
 
 
 def decided(rec: Recommendation, rests: Resting, profile: Profile, *, hardware: Any = None,
@@ -259,7 +282,8 @@ def recommend_from(profile: Profile, projection: Projection, costs: CostReport, 
 
 
 def _change_kind(applied: SetupOption | None) -> str:
-    """The ``setup_change`` fact: none, setting, method, rent, more_machines, pipeline."""
+    """The ``setup_change`` fact: none, setting, method, rent, more_machines, pipeline,
+    rent_offer (the job as configured at a rental offer), buy_setup (a ready setup bought)."""
     if applied is None:
         return "none"
     return "pipeline" if applied.id == FIX.id else applied.kind

@@ -4,6 +4,7 @@ time. The CLI and the PDF print the same lines."""
 
 from __future__ import annotations
 
+from advisor.text.durations import duration
 from advisor.text.i18n import Text
 from advisor.verdict.result import SetupOption
 
@@ -28,17 +29,17 @@ def setup_line(option: SetupOption, lang: str) -> str:
         where = f"{option.gpus} 卡" + (f"（{option.nodes} 台机器）" if option.nodes > 1 else "")
         money = f"，每次 {cost}" if cost else ""
         here = "，在你的机器上" if option.fits_here else ""
-        fastest = f"（用 {option.fastest_gpus} 卡：单次 {option.fastest_run_hours:.1f} 小时）" \
+        fastest = f"（用 {option.fastest_gpus} 卡：单次 {duration(option.fastest_run_hours, lang)}）" \
             if option.fastest_gpus is not None else ""
         return (f"{mark}{option.label.zh}{kind}：{where}{here}，加速比 {option.speedup:.2f} 倍，"
-                f"单次 {option.run_hours:.1f} 小时{money}{fastest}。设置：{option.change.zh}。"
+                f"单次 {duration(option.run_hours, lang)}{money}{fastest}。设置：{option.change.zh}。"
                 f"{option.trade_off.zh}")
     where = f"{option.gpus} GPU{'s' if option.gpus != 1 else ''}" \
         + (f" on {option.nodes} machines" if option.nodes > 1 else "")
     money = f", {cost} a run" if cost else ""
     here = " on your machine" if option.fits_here else ""
-    fastest = f" ({option.fastest_gpus} GPUs: {option.fastest_run_hours:.1f} h a run)" \
+    fastest = f" ({option.fastest_gpus} GPUs: {duration(option.fastest_run_hours, lang)} a run)" \
         if option.fastest_gpus is not None else ""
     return (f"{mark}{option.label.en}{kind}: {where}{here}, {option.speedup:.2f}x, "
-            f"{option.run_hours:.1f} h a run{money}{fastest}. Set {option.change.en}. "
+            f"{duration(option.run_hours, lang)} a run{money}{fastest}. Set {option.change.en}. "
             f"{option.trade_off.en}")

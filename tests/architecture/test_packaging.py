@@ -19,6 +19,7 @@ from tests.support.paths import EXAMPLES, ROOT
 
 ROOT = ROOT
 DATA = ("advisor/_data/resources/catalog/gpus.yaml", "advisor/_data/rules",
+        "advisor/_data/resources/catalog/models.yaml",
         "advisor/_data/resources/i18n/advisor_zh_CN.qm",
         "advisor/_data/resources/fonts/DroidSansFallbackFull.ttf",
         "advisor/_data/resources/scaling/parameters.yaml",
@@ -65,6 +66,9 @@ def _run(target: Path, cwd: Path, *args: str) -> subprocess.CompletedProcess:
 def test_installed_cli_runs_outside_the_source_tree(installed: Path, tmp_path: Path) -> None:
     for example in EXAMPLES.glob("*.yaml"):
         shutil.copy(example, tmp_path / example.name)
+    # a model named by its catalog id: the catalog's models.yaml is read from the wheel
+    shutil.copy(ROOT / "tests" / "profiles" / "models" / "finetune-llama-3.1-8b-by-name.yaml",
+                tmp_path)
     where = _run(installed, tmp_path, "-c", "import advisor, advisor.files.paths as p; "
                  "print(advisor.__file__); print(p.resources_dir()); print(p.rules_dir())")
     assert where.returncode == 0, where.stderr

@@ -13,9 +13,9 @@ from functools import cache
 from pathlib import Path
 
 from advisor.catalog.profile_check import load_profile
+from advisor.compare.weighed import recommend
 from advisor.profile import Profile
 from advisor.text.i18n import Text
-from advisor.verdict.recommendation import recommend
 from advisor.verdict.result import Recommendation
 from tests.support.paths import EXAMPLES, PROFILES
 
@@ -33,6 +33,23 @@ def recommended(path: Path, lang: str | None = None) -> tuple[Recommendation, Pr
 
 def rec_of(path: Path) -> Recommendation:
     return recommended(path, "en")[0]
+
+
+def own_recommended(path: Path) -> tuple[Recommendation, Profile]:
+    """``recommended`` weighed among the setups beside the user's own only (``on_own_setups``):
+    for what the views show of the user's own setup, such as a card no offer prices."""
+    return on_own_setups(path), load_profile(path)
+
+
+@cache
+def on_own_setups(path: Path) -> Recommendation:
+    """The recommendation weighed among the setups beside the user's own only
+    (``advisor.verdict.recommendation.recommend``: before the setups only a comparison
+    evaluates, rented at an offer or bought, may take the answer): for the rules' advice on
+    the user's own cards."""
+    from advisor.verdict.recommendation import recommend as own_recommend
+
+    return own_recommend(load_profile(path), lang="en")
 
 
 @cache
@@ -78,7 +95,10 @@ def user_texts(rec: Recommendation) -> list[Text]:
 
 
 def headline_count(text: str) -> int | None:
-    """The count an English headline names before its first full stop ("…: 4 GPUs …")."""
+    """The count an English headline names before its first full stop ("…: 4 GPUs …"),
+    after the setup it rests on ("Rent 4 × … ($0.29/GPU-h) — Worth it: 4 GPUs …")."""
+    if " — " in text:
+        text = text.split(" — ", 1)[1]
     match = re.match(r"[^.:]*: (\d+) GPUs?\b", text)
     return int(match.group(1)) if match else None
 

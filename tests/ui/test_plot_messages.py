@@ -10,7 +10,7 @@ import pytest
 from advisor.catalog.profile_check import load_profile
 from tests.support.paths import EXAMPLES
 from tests.support.ui import MEDIUM, cloud_unpriced, plot_message
-from tests.support.verdict import recommended
+from tests.support.verdict import own_recommended, recommended
 from ui.diagnosis import DiagnosisPage
 from ui.diagnosis.plot import LABELS, diagnosis_plot
 from ui.plots import buy_vs_rent_plot, cost_plot
@@ -55,7 +55,8 @@ def test_diagnosis_plot_after_the_empty_message_spans_every_count(qtbot):
 
 @pytest.mark.parametrize(("lang", "words"), [("en", "No cloud price"), ("zh", "云租用价格")])
 def test_cost_plot_without_a_cloud_price_says_what_to_fill(qtbot, tmp_path, lang, words):
-    rec, profile = recommended(cloud_unpriced(tmp_path))
+    # the views of the user's own setup, unpriced (the answer moves to a priced setup)
+    rec, profile = own_recommended(cloud_unpriced(tmp_path))
     assert rec.costs.mode == "cloud" and not rec.costs.mode_priced
     plot = cost_plot(rec, profile, lang)
     qtbot.addWidget(plot)

@@ -16,7 +16,7 @@ from tests.support.ui import (
     plot_message,
     projection_recommend,
 )
-from tests.support.verdict import recommended
+from tests.support.verdict import own_recommended, recommended
 from ui.plots import buy_vs_rent_plot
 from ui.results.live_preview import LivePreview
 from ui.results.verdict_card import VerdictCard
@@ -24,7 +24,8 @@ from ui.window.recompute import Results
 
 
 def test_card_and_buy_vs_rent_without_a_cloud_price(qtbot, tmp_path):
-    rec, profile = recommended(cloud_unpriced(tmp_path))
+    # the views of the user's own setup, unpriced (the answer moves to a priced setup)
+    rec, profile = own_recommended(cloud_unpriced(tmp_path))
     card = VerdictCard()
     qtbot.addWidget(card)
     card.show_recommendation(rec, "en")

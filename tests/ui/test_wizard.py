@@ -14,7 +14,7 @@ from ui.window.recompute import effective_profile
 
 
 def real_recommend(profile):
-    from advisor.verdict.recommendation import recommend
+    from advisor.compare.weighed import recommend
 
     return recommend(profile)
 

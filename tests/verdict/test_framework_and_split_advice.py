@@ -6,11 +6,13 @@ names that framework too (F05, F26)."""
 from __future__ import annotations
 
 from tests.support.paths import ROOT
-from tests.support.verdict import rec_of, rules_case
+from tests.support.verdict import on_own_setups, rules_case
 
 
 def test_no_learning_rate_scaling_without_data_parallel_replicas():
-    rec = rec_of(ROOT / "tests" / "profiles" / "scaling" / "tensor-parallel-a6000.yaml")
+    # the rules' advice on the user's own A6000s (a comparison's ready setup, bought, would
+    # take the answer: tests/compare/test_one_decision_everywhere.py)
+    rec = on_own_setups(ROOT / "tests" / "profiles" / "scaling" / "tensor-parallel-a6000.yaml")
     assert rec.verdict.parallelism == "tensor" and rec.verdict.gpus == 2
     assert "lr_scaling" not in {p.id for p in rec.pitfalls}
     assert "learning_rate" not in {a.id for a in rec.advice}

@@ -134,4 +134,4 @@ def test_a_held_global_batch_is_the_layouts_too():
     # the answer's label names the count the verdict took
     applied = next((o for o in rec.setups if o.applied), None)
     if applied is not None and applied.kind == "rent":
-        assert f"rent {rec.verdict.gpus} ×" in rec.verdict.headline.en
+        assert f"rent {rec.verdict.gpus} ×" in rec.verdict.headline.en.lower()

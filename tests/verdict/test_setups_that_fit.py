@@ -35,7 +35,8 @@ def test_a_7b_full_fine_tune_on_two_4090s_runs_there_with_qlora_or_lora():
     assert all(o.run_hours > 0 and o.cost_per_run and o.cost_per_run > 0 for o in here)
     applied = next(o for o in rec.setups if o.applied)
     assert applied.kind == "method" and applied is here[0] and applied.gpus <= 2
-    assert rec.verdict.headline.en.startswith(f"With {applied.label.en}")
+    label = applied.label.en  # "rent 4 × …" reads as what to do: "Rent 4 × … — …"
+    assert rec.verdict.headline.en.startswith((f"With {label}", label[:1].upper() + label[1:]))
     assert rec.verdict.runnable and rec.verdict.gpus <= 2
     assert any(p.id == "setup_change" and p.severity == "critical" for p in rec.pitfalls)
     # renting 80 GB cards keeps full fine-tuning; more machines like these come last
@@ -53,7 +54,8 @@ def test_two_4090s_to_buy_lose_to_rented_80_gb_cards_that_keep_full_fine_tuning(
     rec = recommend(on_two_4090s())
     applied = next(o for o in rec.setups if o.applied)
     assert applied.kind == "rent" and rec.verdict.deployment == "cloud"
-    assert rec.verdict.headline.en.startswith(f"With {applied.label.en}")
+    label = applied.label.en  # "rent 4 × …" reads as what to do: "Rent 4 × … — …"
+    assert rec.verdict.headline.en.startswith((f"With {label}", label[:1].upper() + label[1:]))
     method = [o for o in rec.setups if o.kind == "method"]
     assert method and all(o.run_hours > applied.run_hours and o.cost_per_run > applied.cost_per_run
                           for o in method)

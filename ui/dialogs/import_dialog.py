@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 from advisor.files.errors import InputError
 from advisor.hwimport import HardwareDescription, NvmlUnavailable, detect_machine, parse_texts
 from advisor.hwimport.display import observation_title, severity_label
-from advisor.hwimport.importer import read_file_text
+from advisor.hwimport.importer import MAX_FILES, MAX_TOTAL_CHARS, read_file_text
 from advisor.hwimport.summary_rows import summary_rows
 from ui.app.translation import tr_lang
 
@@ -46,6 +46,8 @@ class ImportDialog(QDialog):
         super().__init__(parent)
         self._lang = "zh" if lang == "zh" else "en"
         self._files: list[tuple[str, str]] = []  # (text, file name)
+        # files past what one import reads (advisor.hwimport.importer): named, never held
+        self._left_out: list[str] = []
         self._description: HardwareDescription | None = None
         self.setWindowTitle(self.tr("Import nvidia-smi output"))
         self.resize(900, 680)
@@ -110,6 +112,10 @@ class ImportDialog(QDialog):
     def load_files(self, paths: list[str | Path]) -> None:
         """Add saved outputs (the "Open files…" button ends here)."""
         for path in paths:
+            if len(self._files) >= MAX_FILES or \
+                    sum(len(text) for text, _ in self._files) >= MAX_TOTAL_CHARS:
+                self._left_out.append(Path(path).name)
+                continue
             try:
                 self._files.append((read_file_text(path), Path(path).name))
             except InputError as exc:
@@ -130,7 +136,7 @@ class ImportDialog(QDialog):
             self._show(None, self.tr("Nothing read yet."))
             return
         try:
-            desc = parse_texts(sources)
+            desc = parse_texts(sources, left_out=self._left_out)
         except InputError as exc:
             self._show(None, exc.render(self._lang), error=True)
             return
@@ -144,6 +150,7 @@ class ImportDialog(QDialog):
             self._show(None, exc.message.get(self._lang), error=True)
             return
         self._files.clear()
+        self._left_out.clear()
         self.paste_edit.blockSignals(True)
         self.paste_edit.clear()
         self.paste_edit.blockSignals(False)
@@ -151,6 +158,7 @@ class ImportDialog(QDialog):
 
     def clear(self) -> None:
         self._files.clear()
+        self._left_out.clear()
         self.paste_edit.clear()
         self.read_now()
 

@@ -52,7 +52,7 @@ def effective_profile(profile: Profile) -> Profile:
 
 
 def default_recommend(profile: Profile) -> Any:
-    from advisor.verdict.recommendation import recommend
+    from advisor.compare.weighed import recommend
 
     return recommend(profile)
 

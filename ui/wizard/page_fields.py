@@ -42,9 +42,10 @@ PAGES: tuple[PageDef, ...] = (
             QT_TRANSLATE_NOOP("Pages", "What you train. Pick a preset or type the numbers; "
                               "empty fields are estimated."),
             (Section(QT_TRANSLATE_NOOP("Pages", "Model"),
-                     ("task", "model.name", "model.params_millions",
+                     ("task", "model.id", "model.name", "model.params_millions",
                       "model.flops_per_sample_gflops", "model.layers", "model.hidden_size",
-                      "model.attention_heads", "model.sequence_length", "model.vocab_size")),
+                      "model.attention_heads", "model.kv_heads", "model.sequence_length",
+                      "model.vocab_size")),
              Section(QT_TRANSLATE_NOOP("Pages", "How it trains"),
                      ("training.precision", "training.pure_16bit", "training.batch_per_gpu", "training.global_batch",
                       "training.parallelism", "training.tensor_parallel",
@@ -53,10 +54,12 @@ PAGES: tuple[PageDef, ...] = (
                       "training.gradient_accumulation_steps", "training.keep_batch",
                       "training.activation_checkpointing", "training.input_sizes",
                       "training.sub_networks"), column=1),
+             # a column of its own: the model section holds a catalog model's id and the
+             # key/value heads too (issue 32), and two columns no longer fit 1400 x 900
              Section(QT_TRANSLATE_NOOP("Pages", "Fine-tuning, optimizer and offload"),
                      ("training.fine_tuning", "training.method", "training.lora_rank",
                       "training.lora_target_share", "training.optimizer",
-                      "training.offload")))),
+                      "training.offload"), column=2))),
     PageDef("habits", QT_TRANSLATE_NOOP("Pages", "Training habits and the value of time"),
             QT_TRANSLATE_NOOP("Pages", "How long one run takes on one GPU (or how much data it "
                               "reads: a large model is then planned from its FLOPs), how often "

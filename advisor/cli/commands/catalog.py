@@ -5,8 +5,8 @@ For each market: every GPU with the card price a profile there pays (the market'
 else another market's converted, else the launch price; the market's tax added) and the
 representative cloud price per GPU-hour with the number of offers behind it; electricity,
 the tax on purchases, machines without GPUs, the ready setups, and the GPUs the projection
-cannot represent. An entry older than 12 months is marked ``old``, one without a date
-``undated``.
+cannot represent. Every price shows its confidence (high, medium, low) beside its date; an
+entry older than 12 months is marked ``old``, one without a date ``undated``.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from advisor.catalog import load_catalog, load_gpus
+from advisor.catalog.entries import CONFIDENCE_WORDS, confidence_level
 from advisor.catalog.gpus import gpu_ids, not_modelled
 from advisor.catalog.price_age import MAX_AGE_MONTHS, as_of_date, months_between, today
 from advisor.cli.money_options import CURRENCIES, MARKETS
@@ -24,7 +25,7 @@ from advisor.profile.market import MARKET_CURRENCY
 from advisor.text.i18n import pick
 from advisor.text.width import display_width, pad
 
-SECTIONS = ("gpus", "electricity", "tax", "machines", "setups", "not-modelled")
+SECTIONS = ("gpus", "electricity", "tax", "machines", "setups", "not-modelled", "models")
 
 
 def register(sub) -> None:
@@ -48,12 +49,31 @@ def _age(as_of: object) -> str | None:
     return "old" if months_between(date, today()) > MAX_AGE_MONTHS else None
 
 
-def _dated(as_of: object, lang: str) -> str:
+def _dated(as_of: object, lang: str, confidence: object = None, short: bool = False) -> str:
+    """A date (marked old when over 12 months) with its confidence beside it: '2026-11-09,
+    confidence high' ('2026-11-09, high' in a table's column headed 'as of, confidence')."""
     mark = _age(as_of)
     text = str(as_of) if as_of else pick(lang, "undated", "无日期")
     if mark == "old":
         text += pick(lang, " (old)", "（已过期）")
-    return text
+    return text + _confidence(confidence, lang, short)
+
+
+def _confidence(confidence: object, lang: str, short: bool) -> str:
+    """', confidence low' / '，可信度低' (', low' / '，低' when short); a range of levels
+    ('low-high', a median of offers) reads 'low to high' / '低至高'."""
+    level = str(confidence) if confidence else ""
+    ranged = level.split("-")
+    levels = ranged if len(ranged) == 2 and all(lv in CONFIDENCE_WORDS for lv in ranged) \
+        else [confidence_level(level) or ""]
+    if not all(lv in CONFIDENCE_WORDS for lv in levels):
+        words = pick(lang, "confidence not stated", "可信度未注明")
+        return pick(lang, f", {words}", f"，{words}")
+    en = " to ".join(CONFIDENCE_WORDS[lv].en for lv in levels)
+    zh = "至".join(CONFIDENCE_WORDS[lv].zh for lv in levels)
+    if short:
+        return pick(lang, f", {en}", f"，{zh}")
+    return pick(lang, f", confidence {en}", f"，可信度{zh}")
 
 
 def gpu_rows(market: Market, currency: str, gpu: str | None) -> list[dict[str, Any]]:
@@ -74,13 +94,16 @@ def gpu_rows(market: Market, currency: str, gpu: str | None) -> list[dict[str, A
             "card_price": None if card is None else card.value * (1 + rate),
             "card_basis": None if card is None else card.basis.model_dump(),
             "card_as_of": None if card is None else (card.dates[0] if card.dates else None),
+            "card_confidence": None if card is None else card.confidence,
             "cloud_per_gpu_hour": None if cloud is None else cloud.value,
             "cloud_basis": None if cloud is None else cloud.basis.model_dump(),
             "cloud_offers": [] if cloud is None else list(cloud.entries),
             "cloud_as_of": None if cloud is None else _range(cloud.dates),
+            "cloud_confidence": None if cloud is None else cloud.confidence,
             "offers_in_market": [{"id": o.id, "provider": o.provider, "kind": o.kind,
                                   "per_gpu_hour": o.per_gpu_hour, "currency": o.currency.value,
-                                  "as_of": o.as_of} for o in own]})
+                                  "as_of": o.as_of, "confidence": o.confidence}
+                                 for o in own]})
     return rows
 
 
@@ -105,18 +128,21 @@ def collect(markets: list[Market], currency: str | None, section: str,
             entry["electricity"] = [
                 {"id": r.id, "region": r.region, "region_zh": r.region_text.zh, "use": r.use,
                  "per_kwh": catalog.convert(r.price_per_kwh, r.currency.value, cur),
-                 "default": r.id == catalog.electricity_entry(market).id, "as_of": r.as_of}
+                 "default": r.id == catalog.electricity_entry(market).id, "as_of": r.as_of,
+                 "confidence": r.confidence}
                 for r in catalog.electricity_prices if r.market_of == market]
         if section in ("all", "tax"):
             entry["tax"] = None if tax is None else {
                 "id": tax.id, "rate": tax.rate, "region": tax.region,
-                "region_zh": tax.region_text.zh, "as_of": tax.as_of}
+                "region_zh": tax.region_text.zh, "as_of": tax.as_of,
+                "confidence": tax.confidence}
         if section in ("all", "machines"):
             rate = catalog.tax_rate(market)
             entry["machines"] = [
                 {"id": r.id, "class": r.machine_class, "up_to_gpus": r.up_to_gpus,
                  "price": catalog.machine_overhead(r.up_to_gpus, cur, r.machine_class)
-                 * (1 + rate), "as_of": r.as_of} for r in catalog.machine_overheads]
+                 * (1 + rate), "as_of": r.as_of, "confidence": r.confidence}
+                for r in catalog.machine_overheads]
         if section in ("all", "setups"):
             entry["setups"] = [
                 {"id": s.id, "name": s.name, "name_zh": s.name_text.zh, "gpu": s.gpu,
@@ -128,6 +154,10 @@ def collect(markets: list[Market], currency: str | None, section: str,
         seen = {e["id"]: e for e in not_modelled().values()}
         out["not_modelled"] = [{"id": e["id"], "name": e["name"], "reason": e["reason"],
                                 "reason_zh": e["reason_zh"]} for e in seen.values()]
+    if section in ("all", "models"):  # by name, for a profile's model.id (issue 32)
+        from advisor.cli.catalog_models import model_rows
+
+        out["models"] = model_rows()
     return out
 
 
@@ -139,41 +169,44 @@ def render(data: dict[str, Any], lang: str) -> str:
         cur = entry["currency"]
         lines += ["", pick(lang, f"== Market {market} ({cur}) ==", f"== 市场 {market}（{cur}）==")]
         if "gpus" in entry:
-            table = [pick(lang, ["GPU", "GB", "card (with tax)", "as of", "cloud /GPU-h",
-                                 "offers", "as of"],
-                          ["显卡", "显存", "单卡（含税）", "日期", "每卡时租金", "报价数", "日期"])]
+            table = [pick(lang, ["GPU", "GB", "card (with tax)", "as of, confidence",
+                                 "cloud /GPU-h", "offers", "as of, confidence"],
+                          ["显卡", "显存", "单卡（含税）", "日期，可信度", "每卡时租金", "报价数",
+                           "日期，可信度"])]
             for row in entry["gpus"]:
                 table.append([
                     row["gpu"], f"{row['memory_gb']:g}",
                     money(row["card_price"], cur) if row["card_price"] is not None else "—",
-                    _dated(row["card_as_of"], lang) if row["card_price"] is not None else "",
+                    _dated(row["card_as_of"], lang, row["card_confidence"], short=True)
+                    if row["card_price"] is not None else "",
                     unit_price(row["cloud_per_gpu_hour"], cur)
                     if row["cloud_per_gpu_hour"] is not None else "—",
                     str(len(row["offers_in_market"])),
-                    _dated(row["cloud_as_of"], lang) if row["cloud_offers"] else ""])
+                    _dated(row["cloud_as_of"], lang, row["cloud_confidence"], short=True)
+                    if row["cloud_offers"] else ""])
             lines += _table(table)
         for row in entry.get("electricity", []):
             mark = pick(lang, " (default)", "（默认）") if row["default"] else ""
             use = pick(lang, "business", "商业") if row["use"] == "business" else \
                 pick(lang, "household", "居民")
             lines.append(pick(lang, f"  electricity {row['id']}: {unit_price(row['per_kwh'], cur)}"
-                                    f"/kWh, {use}{mark}, {_dated(row['as_of'], lang)}",
+                                    f"/kWh, {use}{mark}, "
+                                    f"{_dated(row['as_of'], lang, row['confidence'])}",
                               f"  电价 {row['id']}：每度 {unit_price(row['per_kwh'], cur)}，{use}"
-                              f"{mark}，{_dated(row['as_of'], lang)}"))
+                              f"{mark}，{_dated(row['as_of'], lang, row['confidence'])}"))
         tax = entry.get("tax")
         if tax:
             region = tax["region_zh"] if lang == "zh" else tax["region"]
-            lines.append(pick(lang, f"  tax on purchases: {tax['rate']:.2%} ({region}), "
-                                    f"{_dated(tax['as_of'], lang)}",
-                              f"  购置税费：{tax['rate']:.2%}（{region}），{_dated(tax['as_of'], lang)}"))
+            dated = _dated(tax["as_of"], lang, tax["confidence"])
+            lines.append(pick(lang, f"  tax on purchases: {tax['rate']:.2%} ({region}), {dated}",
+                              f"  购置税费：{tax['rate']:.2%}（{region}），{dated}"))
         for row in entry.get("machines", []):
+            dated = _dated(row["as_of"], lang, row["confidence"])
             lines.append(pick(lang, f"  machine {row['id']} ({row['class']}, up to "
                                     f"{row['up_to_gpus']} GPUs, without them): "
-                                    f"{money(row['price'], cur)} with tax, "
-                                    f"{_dated(row['as_of'], lang)}",
+                                    f"{money(row['price'], cur)} with tax, {dated}",
                               f"  整机 {row['id']}（{row['class']}，最多 {row['up_to_gpus']} 卡，"
-                              f"不含显卡）：含税 {money(row['price'], cur)}，"
-                              f"{_dated(row['as_of'], lang)}"))
+                              f"不含显卡）：含税 {money(row['price'], cur)}，{dated}"))
         for row in entry.get("setups", []):
             name = row["name_zh"] if lang == "zh" else row["name"]
             lines.append(pick(lang, f"  setup {row['id']}: {name}",
@@ -182,6 +215,12 @@ def render(data: dict[str, Any], lang: str) -> str:
         reason = row["reason_zh"] if lang == "zh" else row["reason"]
         lines += ["", pick(lang, f"Not modelled: {row['name']} ({row['id']}): {reason}",
                            f"暂不支持建模：{row['name']}（{row['id']}）：{reason}")]
+    if "models" in data:
+        from advisor.cli.catalog_models import render_models
+
+        models = render_models(data["models"], lang)
+        lines = [*lines, "", *models] if data["markets"] or data.get("not_modelled") \
+            else models
     return "\n".join(lines) + "\n"
 
 
@@ -193,6 +232,8 @@ def _table(rows: list[list[str]]) -> list[str]:
 
 def run(args) -> int:
     markets = list(Market) if args.market == "ALL" else [Market(args.market)]
+    if args.section == "models":  # the same in every market
+        markets = []
     if args.gpu is not None:
         from advisor.catalog import resolve_gpu
 

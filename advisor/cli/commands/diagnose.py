@@ -93,7 +93,7 @@ def run(args) -> int:
 def _write_pdf(result, profile, args) -> int:
     # the recommendation (rules, costs) only for the report: a diagnosis alone needs neither
     from advisor.cli.commands.recommend import write_pdf
-    from advisor.verdict.recommendation import recommend
+    from advisor.compare.weighed import recommend
 
     rec = recommend(profile, lang=args.lang, currency=args.currency, market=args.market)
     return write_pdf(rec, profile, args.pdf, args.lang, diagnosis=result)

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from advisor.files.errors import InputError
 from advisor.files.json_text import dumps_strict
-from advisor.hwimport import HardwareDescription, NvmlUnavailable, detect_machine, parse_texts
+from advisor.hwimport import HardwareDescription, NvmlUnavailable, detect_machine, parse_files
 from advisor.hwimport.display import observation_title, severity_label
-from advisor.hwimport.importer import read_file_text
 from advisor.hwimport.summary_rows import summary_rows
 from advisor.text.i18n import pick
 from advisor.text.width import display_width, pad
@@ -39,8 +38,9 @@ def run(args) -> int:
         except NvmlUnavailable as exc:
             raise InputError.single(exc.message.en, exc.message.zh) from exc
     else:
-        texts = [(read_file_text(f), "<stdin>" if f == "-" else f) for f in args.files]
-        desc = parse_texts(texts)
+        # read one file at a time as it is parsed, at most MAX_FILES and MAX_TOTAL_CHARS in
+        # all (the others named in the description's notes)
+        desc = parse_files(args.files)
     if args.format == "json":
         print(dumps_strict(desc.model_dump(mode="json")))
     else:

@@ -15,6 +15,7 @@ import sys
 from advisor.catalog.profile_check import load_profile
 from advisor.cli.gpu_counts import parse_gpu_counts
 from advisor.cli.money_options import add_money_arguments
+from advisor.compare.weighed import recommend
 from advisor.costs.text import stale_lines
 from advisor.files.atomic import check_target
 from advisor.files.json_text import dumps_strict
@@ -22,7 +23,6 @@ from advisor.profile.labels import conclusion_text
 from advisor.text.durations import durations
 from advisor.text.i18n import pick
 from advisor.text.numbers import quantity
-from advisor.verdict.recommendation import recommend
 from advisor.verdict.result import Recommendation
 from advisor.verdict.setup_text import HEADING, setup_line
 from advisor.verdict.summary import render as summary_lines

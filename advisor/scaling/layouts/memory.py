@@ -141,7 +141,9 @@ def layer_activation_bytes(shape: ModelShape, c: Candidates, cluster: Cluster,
                            keep_scores: np.ndarray | bool) -> np.ndarray:
     """Bytes one layer keeps for one micro-batch without recomputation (Korthikanti Eq. 1-4)."""
     t = c.tp.astype(float)
-    sbh = shape.sequence * c.micro_batch * shape.hidden
+    # in floats: a 10-million-token sequence x 16 million x 1 million wide passes 2^63 in
+    # int64 and wrapped to a negative size that "fits" (issue 35)
+    sbh = float(shape.sequence) * c.micro_batch * shape.hidden
     scores = np.where(keep_scores, 5.0 * shape.heads * shape.sequence / shape.hidden, 0.0)
     parallel = np.where(c.sequence_parallel & (c.tp > 1), (34.0 + scores) / t,
                         10.0 + 24.0 / t + scores / t)

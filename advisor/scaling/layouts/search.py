@@ -260,7 +260,7 @@ def choose_many(shape: ModelShape, groups: list[Candidates], cluster: Cluster,
     rows = np.flatnonzero(timed)
     some = c if rows.size == c.size else c.take(rows)
     step = step_time(shape, some, cluster, states, q, grad_reduce_bytes)
-    tokens = (some.micro_batch * some.micro_batches * some.dp * shape.sequence).astype(float)
+    tokens = some.micro_batch.astype(float) * some.micro_batches * some.dp * shape.sequence
     per_gpu = tokens / (step.step_s * some.tp * some.pp * some.dp)
     # each group's rows among the timed ones: the fastest of them is its pick
     bounds = np.searchsorted(rows, starts).tolist()

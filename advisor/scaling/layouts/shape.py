@@ -38,6 +38,7 @@ class ModelShape:
     # below 1 when a single-GPU run measured at the profile's batch says the activation
     # estimate is too large (advisor.scaling.measured_memory; layouts.engine applies it)
     activation_scale: float = 1.0
+    kv_heads: int | None = None  # grouped-query attention's key/value heads, when given
 
     @property
     def embedding_params(self) -> float:
@@ -70,9 +71,11 @@ class ModelShape:
     def tensor_degrees(self, limit: int) -> list[int]:
         """Tensor-parallel degrees up to ``limit`` that divide the heads and the width: a
         degree that does not divide the heads cannot split attention (never 3, 5 or 7 ways
-        for 32 heads)."""
+        for 32 heads); with grouped-query attention it divides the key/value heads too
+        (Megatron-LM splits the query groups: Qwen2.5-7B's 4 allow 1, 2 and 4)."""
         return [t for t in range(1, max(limit, 1) + 1)
-                if self.heads % t == 0 and self.hidden % t == 0]
+                if self.heads % t == 0 and self.hidden % t == 0
+                and (not self.kv_heads or self.kv_heads % t == 0)]
 
 
 def default_heads(hidden: int) -> int:
@@ -97,4 +100,4 @@ def shape_of(profile: Profile) -> ModelShape:
     heads = m.attention_heads or default_heads(hidden)
     return ModelShape(params=m.params_millions * 1e6, layers=layers, hidden=hidden, heads=heads,
                       sequence=sequence, vocab=m.vocab_size or DEFAULT_VOCAB,
-                      shape_given=bool(m.layers and m.hidden_size))
+                      shape_given=bool(m.layers and m.hidden_size), kv_heads=m.kv_heads)

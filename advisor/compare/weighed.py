@@ -1,0 +1,203 @@
+"""The answer weighed against every setup a comparison evaluates (issue 29: one decision, made
+once, presented everywhere).
+
+``advisor.verdict.recommendation.recommend`` weighs the user's setup at each count and the
+setups listed beside it (setting changes, a change of method, a fixed input pipeline, rented
+larger cards, more machines, more of the user's cards). A comparison also evaluates the
+user's cards rented (at the market's typical price, its cheapest on-demand offer and its
+cheapest reservation) and the catalog's ready setups, bought. ``recommend`` here is the
+answer every command, the wizard and the PDF present: the same decision policy
+(``advisor.verdict.decision``) over all of those candidates, each at the counts such a setup
+is built at (powers of two, whole machines), so the answer is never one a setup the advisor
+evaluated, and can run, beats by 15 % or more on both time and cost per run.
+
+Left out of the candidates, and said so in ``rules/README.md``: spot offers (a run can be
+stopped at any time), and counts a setup is not built at. A reservation is paid for every
+hour of its term: its cost per run counts the hours the month's runs leave idle
+(``advisor.costs.model.committed_share``), the same in the comparison's table.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from advisor.catalog import load_catalog, resolve_gpu
+from advisor.compare.evaluate import Evaluated, evaluate, points
+from advisor.compare.option import Context, Option
+from advisor.compare.options import more_of_the_same, ready_setups
+from advisor.compare.rent import rent_the_same
+from advisor.compare.text import round_count
+from advisor.costs.inputs import choose_currency, choose_market
+from advisor.costs.model import committed_share
+from advisor.profile import Currency, Profile
+from advisor.text.i18n import Text
+from advisor.verdict.decision import (
+    CANNOT_RUN_AS_CONFIGURED,
+    Candidate,
+    Move,
+    beats,
+    candidate_at,
+    chosen,
+    day_value,
+    reason_beaten,
+    rivals,
+    score,
+)
+from advisor.verdict.recommendation import moved_to, recommend_resting
+from advisor.verdict.resting import Resting
+from advisor.verdict.result import Recommendation, SetupOption
+from advisor.verdict.setup_pricing import Pricing, priced_option
+from advisor.verdict.setups_elsewhere import MORE_TRADE_OFF
+from advisor.verdict.shared_projections import sharing_projections
+
+LEFT_OUT = frozenset({"rent_spot"})  # a spot run can be stopped at any time
+RENT_TRADE_OFF = Text(
+    en="Rented by the hour at this offer: the training as configured, no purchase; the data "
+       "and checkpoints move to the provider.",
+    zh="按此报价按小时租用：训练配置不变，无需购买；数据和检查点要传到云上。")
+BUY_TRADE_OFF = Text(
+    en="A ready setup from the catalog, bought at its catalog prices: the training as "
+       "configured on its cards; the machines to buy, install and run.",
+    zh="目录里的现成配置，按目录价格购买：训练配置不变，换用它的卡；机器要购买、安装和运维。")
+
+
+def recommend(profile: Profile, *, gpus: list[int] | None = None, hardware: Any | None = None,
+              lang: str | None = None, engine: Any = None, currency: str | None = None,
+              market: str | None = None) -> Recommendation:
+    """The answer a user acts on: ``advisor.verdict.recommendation.recommend`` weighed
+    against the setups a comparison evaluates as well (``gpus`` given: the user asked about
+    their own setup at those counts, which is weighed alone)."""
+    with sharing_projections():
+        rec, rests = recommend_resting(profile, gpus=gpus, hardware=hardware, lang=lang,
+                                       engine=engine, currency=currency, market=market)
+        if gpus is not None or not rec.candidates:
+            return rec
+        elsewhere = _elsewhere(profile, rec, currency, market)
+        pool = [*rec.candidates, *(c for c, _ in elsewhere)]
+        best = _beating(rec, pool, [c for c, _ in elsewhere])
+        if best is None:
+            return rec.model_copy(update={"candidates": pool})
+        ev = next(e for c, e in elsewhere if c is best)
+        option = _as_setup(ev, best, lang, Pricing(currency, market))
+        if option is None:
+            return rec.model_copy(update={"candidates": pool})
+        pick = chosen(rec, rec.candidates)
+        move = Move(best, pick, reason_beaten(pick, best) if pick is not None and
+                    pick.runnable else CANNOT_RUN_AS_CONFIGURED)
+        listed = Resting(rests.profile, rests.projection, rests.larger,
+                         [*rests.options, option], rests.applied)
+        return moved_to(rec.model_copy(update={"setups": [*rec.setups, option]}), move,
+                        listed, pool, hardware=hardware, engine=engine, lang=lang,
+                        currency=currency, market=market)
+
+
+def _beating(rec: Recommendation, pool: list[Candidate], extra: list[Candidate]
+             ) -> Candidate | None:
+    """The candidate of ``extra`` the answer must move to: the best runnable one when the
+    answer cannot run, else the best that beats it by the margin on both (None: it stands)."""
+    per_day = day_value(rec)
+    pick = chosen(rec, rec.candidates)
+    if pick is None or not pick.runnable:
+        runnable = [c for c in pool if c.runnable]
+        if not runnable or any(c.runnable for c in rec.candidates):
+            return None  # the policy already chose among the recommendation's own
+        return min(runnable, key=lambda c: score(c, per_day))
+    beating = [c for c in rivals(extra, pick) if beats(c, pick)]
+    return min(beating, key=lambda c: score(c, per_day)) if beating else None
+
+
+def _elsewhere(profile: Profile, rec: Recommendation, currency: str | None,
+               market: str | None) -> list[tuple[Candidate, Evaluated]]:
+    """The setups a comparison evaluates beyond the user's own (twice the machines or the
+    cards; the user's cards rented at the typical price, the cheapest on-demand offer and the
+    cheapest reservation; the ready setups, bought), each at the counts it is built at, as
+    candidates."""
+    catalog = load_catalog()
+    where = choose_market(profile, market)
+    out_currency, given_in = choose_currency(profile, where, currency)
+    if out_currency != rec.costs.currency:
+        return []  # the answer's money is another currency: not comparable here
+    ctx = Context(catalog, where, Currency(given_in))
+    options = [o for o in (*more_of_the_same(profile, ctx), *rent_the_same(profile, ctx),
+                          *ready_setups(profile, ctx))
+               if o.id not in LEFT_OUT]
+    out: list[tuple[Candidate, Evaluated]] = []
+    for option in options:
+        try:
+            ev = evaluate(option, catalog, out_currency)
+        except (ValueError, KeyError):
+            continue  # an option its own figures cannot carry (a bound, a missing price)
+        per_node = ev.option.profile.hardware.gpus_per_node
+        for p in points(ev):
+            if not round_count(p.gpus, per_node):
+                continue
+            c = candidate_at(profile, option.id, p.gpus, p.nodes, p.run_hours,
+                           p.cost_per_run if p.priced else None, p.fits)
+            kind = _kind(option)
+            out.append((c.model_copy(update={"label": _label(option, ev, p.gpus, p.nodes),
+                                             "kind": kind}), ev))
+    return out
+
+
+def _kind(option: Option) -> str:
+    """The kind of setup change the option is (``SetupOption.kind``)."""
+    if option.kind == "more":
+        return "more_machines"
+    return "rent_offer" if option.deployment == "cloud" else "buy_setup"
+
+
+def _label(option: Option, ev: Evaluated, n: int, nodes: int) -> Text:
+    """The setup at ``n`` GPUs: "rent 4 × RTX 4090 (typical price)", "buy the 4 × RTX 4090
+    workstation" (the headline says how many GPUs and machines)."""
+    hw = ev.option.profile.hardware
+    name = resolve_gpu(hw.gpu, hw.intra_link).name.replace("NVIDIA ", "")
+    if option.kind == "more":
+        return Text(en=f"{option.label.en[:1].lower()}{option.label.en[1:]}",
+                    zh=option.label.zh)
+    if option.deployment == "cloud":
+        words = option.offer_words or Text(en="typical price", zh="典型价格")
+        return Text(en=f"rent {n} × {name} ({words.en})", zh=f"租用 {n} × {name}（{words.zh}）")
+    if max(hw.nodes, nodes) > 1:
+        return Text(en=f"buy machines like the {option.label.en}",
+                    zh=f"购买 {option.label.zh} 这样的机器")
+    return Text(en=f"buy the {option.label.en}", zh=f"购买 {option.label.zh}")
+
+
+def _as_setup(ev: Evaluated, c: Candidate, lang: str | None, pricing: Pricing
+              ) -> SetupOption | None:
+    """The candidate as a listed setup the recommendation can rest on: its profile (a
+    reservation priced at what each hour used costs, the idle hours of its term included)
+    and projection, at its count."""
+    rests = ev.rests
+    profile = rests.profile if rests is not None else ev.option.profile
+    projection = ev.projection
+    if ev.option.committed:
+        eco = profile.economics
+        price = eco.cloud_price_per_gpu_hour
+        if price is None:
+            return None
+        i = projection.at(c.gpus)
+        share = committed_share(profile.training.runs_per_month, projection.run_hours[i])
+        profile = profile.model_copy(update={"economics": eco.model_copy(
+            update={"cloud_price_per_gpu_hour": price * share})})
+    hw = ev.option.profile.hardware
+    kind = _kind(ev.option)
+    if kind == "more_machines":
+        trade_off = MORE_TRADE_OFF
+        change = Text(en=f"hardware.nodes: {hw.nodes}, gpus_per_node: {hw.gpus_per_node}",
+                      zh=f"hardware.nodes: {hw.nodes}，gpus_per_node: {hw.gpus_per_node}")
+    elif kind == "rent_offer":
+        trade_off = RENT_TRADE_OFF
+        change = Text(en=f"hardware.gpu: {hw.gpu}, economics.mode: cloud",
+                      zh=f"hardware.gpu: {hw.gpu}，economics.mode: cloud")
+    else:
+        trade_off = BUY_TRADE_OFF
+        change = Text(en=f"hardware.gpu: {hw.gpu}, gpus_per_node: {hw.gpus_per_node}, "
+                         "economics.mode: own",
+                      zh=f"hardware.gpu: {hw.gpu}，gpus_per_node: {hw.gpus_per_node}，"
+                         "economics.mode: own")
+    if rests is not None and rests.applied is not None:
+        change = Text(en=f"{change.en}; {rests.applied.change.en}",
+                      zh=f"{change.zh}；{rests.applied.change.zh}")
+    return priced_option(c.setup, kind, c.label or ev.option.label, change, trade_off,
+                         profile, projection, c.gpus, False, lang, pricing)
