@@ -17,7 +17,16 @@ and the growth of its peak resident memory over the process after imports and a 
   query CSV of 300,000 rows over 100,000 GPU indices (ran past 590 s for 5.7 MB);
 - measurement CSV: 1 MB (the cap) with the 1,000 points allowed and comments;
 - dmon log: the 32 MiB cap of a 4-GPU dmon log, read for a diagnosis;
+- nvidia-smi topo -m of 2,048 GPUs, every pair NV18 (21 MB: 16-74 s and 0.6-1 GB before
+  issue 35), a `-L` of 100,000 GPUs (cut to 10,000 without a note) and a dmon log of 100,000
+  rows over 5,000 GPUs in no fixed order (a pass over the rows per GPU: minutes);
+- one import of many outputs: 40 dmon logs of 32 MiB each (38 s and 2.2 GB before issue 35),
+  through import-smi and through diagnose --dmon, read up to the import's caps (``MAX_FILES``
+  outputs, ``MAX_TOTAL_CHARS`` in all) with a note naming the rest; 100 small outputs;
 - special files: /dev/zero and a FIFO, refused (they hung or grew to gigabytes).
+
+The limits the code holds are printed first (read from the modules, not copied here), so the
+figures and the README's statement of them come from one run.
 
 Prints one row per case (median of ``--repeat`` runs, the largest peak) and exits 1 if any
 case takes over ``BUDGET_S`` or grows memory by over ``BUDGET_MB`` (generous: the point is
@@ -71,8 +80,52 @@ def _repeat_to(text: str, cap: int) -> str:
     return body[:body.rfind("\n") + 1]
 
 
-# name -> (file name, builder of its content, how the child reads it)
-def _cases(tmp: Path) -> dict[str, tuple[str, Callable[[], str | None], str]]:
+def _topo(n: int) -> str:
+    """`topo -m` of ``n`` GPUs joined by an NVSwitch (every pair NV18), with affinities."""
+    head = "\t" + "\t".join(f"GPU{i}" for i in range(n)) + \
+        "\tCPU Affinity\tNUMA Affinity\tGPU NUMA ID\n"
+    rows = "".join(f"GPU{i}\t" + "\t".join(" X " if i == j else "NV18" for j in range(n))
+                   + f"\t0-55\t{i % 2}\t\tN/A\n" for i in range(n))
+    return "nvidia-smi topo -m\n" + head + rows + "\nLegend:\n\n  X    = Self\n  NV#  = " \
+        "Connection traversing a bonded set of # NVLinks\n"
+
+
+def _shuffled_dmon(dmon: list[str], rows: int, gpus: int) -> str:
+    """A dmon log of ``rows`` rows over ``gpus`` GPU indices in no fixed order."""
+    import random
+
+    order = [i % gpus for i in range(rows)]
+    random.Random(35).shuffle(order)
+    return "\n".join(dmon[:2]) + "\n" + "".join(
+        f" {i}  300  50  40  {i % 100}  40  0  0  2619  1980\n" for i in order)
+
+
+def limits() -> list[tuple[str, str]]:
+    """The caps the readers hold, read from the code."""
+    from advisor.files import reading, yaml_lines
+    from advisor.hwimport import importer, links
+    from advisor.hwimport import reading as smi_reading
+
+    mib = 2**20
+    out = [("profile, catalog override, autosave, measurement CSV",
+            f"{getattr(reading, 'MAX_TEXT_BYTES', MB):,} bytes")]
+    for name, what in (("MAX_ITEMS", "YAML entries in one mapping or list"),
+                       ("MAX_NESTING", "YAML levels of nesting")):
+        if hasattr(yaml_lines, name):
+            out.append((what, f"{getattr(yaml_lines, name):,}"))
+    out += [("nvidia-smi output or log, each", f"{importer.MAX_FILE_BYTES // mib} MiB")]
+    if hasattr(importer, "MAX_FILES"):
+        out += [("outputs in one import", f"{importer.MAX_FILES}"),
+                ("characters in one import", f"{importer.MAX_TOTAL_CHARS // mib} MiB")]
+    out.append(("GPUs kept from one output", f"{smi_reading.MAX_GPUS:,}"))
+    if hasattr(links, "MAX_LISTED_PAIRS"):
+        out.append(("NVLink pairs listed", f"{links.MAX_LISTED_PAIRS:,}"))
+    return out
+
+
+# name -> (file name, builder of its content, how the child reads it[, copies]): a case of
+# several copies is a folder of that many files (hard links to one), read as one import
+def _cases(tmp: Path) -> dict[str, tuple]:
     from advisor.files import reading
     from advisor.hwimport import importer
 
@@ -117,6 +170,22 @@ def _cases(tmp: Path) -> dict[str, tuple[str, Callable[[], str | None], str]]:
         "dmon log: 32 MiB, 4 GPUs": (
             "dmon.txt", lambda: "\n".join(dmon[:2]) + "\n" + _repeat_to(
                 "\n".join(dmon[2:]) + "\n", MAX_FILE_BYTES - 200), "dmon"),
+        "nvidia-smi: topo -m of 2,048 GPUs (NVSwitch)": ("topo.txt", lambda: _topo(2048), "smi"),
+        "nvidia-smi: -L of 100,000 GPUs": (
+            "list.txt", lambda: "".join(
+                f"GPU {i}: NVIDIA H100 80GB HBM3 (UUID: GPU-{i:08x}-0000-0000-0000-"
+                "000000000000)\n" for i in range(100_000)), "smi"),
+        "dmon log: 100,000 rows, 5,000 GPUs, no order": (
+            "dmon.txt", lambda: _shuffled_dmon(dmon, 100_000, 5_000), "smi"),
+        "import-smi: 40 dmon logs of 32 MiB": (
+            "dmon.txt", lambda: "\n".join(dmon[:2]) + "\n" + _repeat_to(
+                "\n".join(dmon[2:]) + "\n", MAX_FILE_BYTES - 200), "smi-files", 40),
+        "diagnose --dmon: 40 logs of 32 MiB": (
+            "dmon.txt", lambda: "\n".join(dmon[:2]) + "\n" + _repeat_to(
+                "\n".join(dmon[2:]) + "\n", MAX_FILE_BYTES - 200), "dmon-files", 40),
+        "import-smi: 100 small outputs": (
+            "smi.txt", lambda: (SMI / "topo" / "a100-8gpu-nv12-4nic-legend.txt").read_text(
+                encoding="utf-8"), "smi-files", 100),
         "/dev/zero as a profile": ("/dev/zero", lambda: None, "profile"),
         "a FIFO as an nvidia-smi output": ("fifo", lambda: None, "smi"),
     }
@@ -149,22 +218,37 @@ def _read(kind: str, path: str) -> str:
                 user_files.read_autosave()
             except user_files.BrokenAutosave:
                 return "moved aside"
-        elif kind == "smi":
+        elif kind in ("smi", "smi-files"):
             from advisor.hwimport import parse_files
 
-            desc = parse_files([path])
-            return f"ok, {len(desc.gpus)} GPUs"
+            desc = parse_files(_paths(kind, path))
+            return f"ok, {len(desc.gpus)} GPUs" + _notes(desc.warnings)
         elif kind == "csv":
             from advisor.diagnosis import diagnose, read_measurements_csv
 
             diagnose(read_measurements_csv(path))
-        elif kind == "dmon":
+        elif kind in ("dmon", "dmon-files"):
             from advisor.diagnosis import read_gpu_logs
 
-            read_gpu_logs([path])
+            telemetry = read_gpu_logs(_paths(kind, path))
+            return "ok" + _notes(getattr(telemetry, "notes", ()))
     except InputError as exc:
         return "refused: " + exc.problems[0].message_en[:50]
     return "ok"
+
+
+def _paths(kind: str, path: str) -> list[str]:
+    """One file, or the files of a folder (a case of several copies), in order."""
+    if kind.endswith("-files"):
+        return [str(p) for p in sorted(Path(path).iterdir())]
+    return [path]
+
+
+def _notes(warnings) -> str:
+    """The notes that say what was not read (left out, only the first N), shortened."""
+    said = [w.en for w in warnings if "left out" in w.en or "only the first" in w.en
+            or "lists the first" in w.en]
+    return "; " + "; ".join(n[:60] for n in said) if said else ""
 
 
 def _maxrss_mb() -> float:
@@ -204,11 +288,15 @@ def main(argv: list[str]) -> int:
         return 0
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONWARNINGS": "error::RuntimeWarning"}
     failed = False
+    print("limits held by the code:")
+    for what, value in limits():
+        print(f"  {what:<54} {value}")
+    print()
     print(f"{'reader and input':<44} {'size':>10} {'median s':>9} {'max s':>7} {'peak MB':>8}"
           "  outcome")
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
-        for name, (file_name, build, kind) in _cases(tmp).items():
+        for name, (file_name, build, kind, *more) in _cases(tmp).items():
             if args.only and args.only not in name:
                 continue
             case_dir = tmp / str(abs(hash(name)))
@@ -220,6 +308,13 @@ def main(argv: list[str]) -> int:
             elif file_name == "fifo":
                 os.mkfifo(path)
             size = path.stat().st_size if path.is_file() else 0
+            copies = more[0] if more else 1
+            if copies > 1:  # a folder of that many files: hard links to the one written
+                folder = case_dir / "files"
+                folder.mkdir()
+                for i in range(copies):
+                    os.link(path, folder / f"{i:03d}-{file_name}")
+                path, size = folder, size * copies
             runs = []
             for _ in range(args.repeat):
                 out = subprocess.run([sys.executable, "-m", "benchmarks.reader_limits", "--child",

@@ -207,7 +207,7 @@ class CloudOffer(Marketed):
     instance: str | None = None
     gpu: str = Field(min_length=1)
     gpus_per_instance: int = Field(ge=1, le=1024)
-    price_per_hour: float = Field(gt=0, le=100_000)
+    price_per_hour: float = Field(ge=0.001, le=100_000)  # a tenth of a cent: never 1e-300
     price_low: float | None = Field(default=None, ge=0)
     price_high: float | None = Field(default=None, ge=0)
     currency: Currency
@@ -263,7 +263,7 @@ class ElectricityPrice(Marketed):
 
     region: str = Field(min_length=1)
     region_zh: str | None = None  # the region as a Chinese reader should see it
-    price_per_kwh: float = Field(gt=0, le=100)
+    price_per_kwh: float = Field(ge=0.001, le=100)
     currency: Currency
     default_for: Currency | None = None
     use: Literal["household", "business"] = "household"
@@ -281,7 +281,7 @@ class GpuPrice(Marketed):
     market, by that card's id, as its source says."""
 
     gpu: str = Field(min_length=1)
-    price: float = Field(gt=0, le=100_000_000)
+    price: float = Field(ge=1, le=100_000_000)
     price_low: float | None = Field(default=None, ge=0)
     price_high: float | None = Field(default=None, ge=0)
     currency: Currency
@@ -351,7 +351,7 @@ class ServerPue(Sourced):
 
 
 class GpuDraw(Sourced):
-    fraction_of_tdp: float = Field(gt=0, le=2)
+    fraction_of_tdp: float = Field(ge=0.05, le=2)
 
 
 class DayRate(Priced):

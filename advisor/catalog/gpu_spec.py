@@ -21,14 +21,16 @@ class GpuSpec(NoYaml11Numbers):
     aliases: list[str] = Field(default_factory=empty_list)
     name: str
     gpu_class: str | None = Field(default=None, alias="class")
-    memory_gb: float = Field(gt=0, le=4096)
-    memory_bandwidth_gbs: float | None = Field(default=None, gt=0, le=100_000)
-    tflops_fp16_dense: float = Field(gt=0, le=100_000)
-    tflops_fp32: float = Field(gt=0, le=100_000)
-    tdp_w: float = Field(gt=0, le=5000)
+    # Each figure from what a card that trains has (issue 35: a user's tflops of 1e-300 made
+    # runs of 10^300 hours, printed as 300-digit numbers): 1 GB, 0.1 TFLOP/s, 10 GB/s, 5 W.
+    memory_gb: float = Field(ge=1, le=4096)
+    memory_bandwidth_gbs: float | None = Field(default=None, ge=10, le=100_000)
+    tflops_fp16_dense: float = Field(ge=0.1, le=100_000)
+    tflops_fp32: float = Field(ge=0.1, le=100_000)
+    tdp_w: float = Field(ge=5, le=5000)
     pcie_gen: int | None = Field(default=None, ge=1, le=7)
     nvlink: Literal["none", "bridge", "sxm"] = "none"
-    nvlink_gbs_unidirectional: float | None = Field(default=None, gt=0, le=100_000)
+    nvlink_gbs_unidirectional: float | None = Field(default=None, ge=1, le=100_000)
     # a price is never negative, not a number or infinite (a user's override is checked like
     # a profile's field: "owning wins above -306 hours" came from a negative one)
     launch_price_usd: float | None = Field(default=None, ge=0, le=10_000_000)

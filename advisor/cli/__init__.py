@@ -190,7 +190,13 @@ def _run(argv: list[str], *, entry: bool) -> int:
     from advisor.files.errors import InputError
     with safe_output():  # control and bidi characters escaped in all that is printed
         try:
-            return int(args.handler(args) or 0)
+            from advisor.cli.catalog_notes import reads, say_catalog_problems
+
+            before = reads()
+            code = int(args.handler(args) or 0)
+            if code == EXIT_OK:  # what it read of the user's catalog.yaml that was broken
+                say_catalog_problems(args, lang, before)
+            return code
         except InputError as exc:
             print(exc.render(lang), file=sys.stderr)
             return EXIT_INPUT

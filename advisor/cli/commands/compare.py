@@ -50,6 +50,7 @@ def run(args) -> int:
     if args.format == "json":
         data = result.model_dump(mode="json")
         data["catalog_warnings"] = [w.render(args.lang) for w in catalog.warnings]
+        args.catalog_problems_shown = True
         data["recommended"] = answer_json(rec)
         print(dumps_strict(data))
     elif args.format == "markdown":  # the title, then the answer, then the comparison

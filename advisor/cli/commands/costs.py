@@ -49,6 +49,7 @@ def run(args) -> int:
         report = rec.costs if applied is not None or gpus is None else estimate_costs(
             profile, project(profile, gpus), lang=args.lang, currency=args.currency,
             catalog=catalog, market=args.market)
+    args.catalog_problems_shown = True  # in the JSON, and in the text's own section
     if args.format == "json":
         data = report.model_dump(mode="json")
         data["catalog_warnings"] = [w.render(args.lang) for w in catalog.warnings]
