@@ -210,3 +210,12 @@ def resolve_gpu(gpu: str | CustomGpu, intra_link: Any = None) -> GpuSpec:
     raise InputError.single(
         f"unknown GPU {shown(gpu)}; {hint_en}known: {known}",
         f"未知显卡 {shown(gpu)}；{hint_zh}可选：{known}", path="hardware.gpu")
+
+
+# Generations whose tensor cores run FP8 (E4M3/E5M2): Ada Lovelace, Hopper, Blackwell
+FP8_GENERATIONS = frozenset({"ada", "hopper", "blackwell"})
+
+
+def has_fp8(gpu: GpuSpec) -> bool:
+    """Whether the card's tensor cores run FP8 (a custom card: when its generation says so)."""
+    return (gpu.generation or "").lower() in FP8_GENERATIONS

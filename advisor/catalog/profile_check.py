@@ -10,9 +10,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from advisor.catalog.gpus import LINKS_BY_NVLINK, PCIE_LINKS, resolve_gpu, variant_for_link
+from advisor.catalog.gpus import (
+    LINKS_BY_NVLINK,
+    PCIE_LINKS,
+    has_fp8,
+    resolve_gpu,
+    variant_for_link,
+)
 from advisor.files.errors import InputError, Problem
-from advisor.profile import Profile, apply_alternative, reading
+from advisor.profile import Precision, Profile, apply_alternative, reading
 
 
 def catalog_problems(profile: Profile) -> list[Problem]:
@@ -31,6 +37,13 @@ def catalog_problems(profile: Profile) -> list[Problem]:
     except InputError as exc:
         return [Problem(p.path or "hardware.gpu", p.message_en, p.message_zh)
                 for p in exc.problems]
+    if profile.training.precision == Precision.fp8 and not has_fp8(spec):
+        return [Problem(
+            "training.precision",
+            f"{spec.name} has no FP8 tensor cores ({spec.generation or 'generation not given'}):"
+            " FP8 training needs an Ada, Hopper or Blackwell card; train in bf16 here",
+            f"{spec.name} 没有 FP8 张量核心（{spec.generation or '未给出架构'}）：FP8 训练需要 Ada、"
+            "Hopper 或 Blackwell 架构的卡；这张卡请用 bf16")]
     if not isinstance(profile.hardware.gpu, str):
         return []
     allowed = LINKS_BY_NVLINK.get(spec.nvlink, PCIE_LINKS)

@@ -71,7 +71,8 @@ def points(ev: Evaluated) -> list[Point]:
                 breakeven = None
         cost_run, cost_month = co.cost_per_run[i], co.cost_per_month[i]
         if ev.option.committed and cloud_hour is not None:  # the idle hours of the term too
-            idle = n * hours * cloud_hour * (committed_share(runs_pm, hours) - 1.0)
+            idle = n * hours * cloud_hour * (
+                committed_share(runs_pm, hours, ev.option.term_months) - 1.0)
             cost_run, cost_month = cost_run + idle, cost_month + idle * runs_pm
         out.append(Point(
             gpus=n, nodes=pr.nodes[i], fits=pr.fits[i], priced=priced,

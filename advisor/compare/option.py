@@ -13,7 +13,7 @@ from advisor.profile.labels import INTER_LINK, INTRA_LINK
 from advisor.scaling.inputs import single_gpu_speed_ratio
 from advisor.text.i18n import Text
 
-MAX_TOTAL_GPUS = 64  # the largest setup a comparison evaluates
+MAX_TOTAL_GPUS = 4096  # the largest setup a comparison evaluates (issue 32: clusters at their real scale)
 
 
 @dataclass(frozen=True)
@@ -34,6 +34,7 @@ class Option:
     # A reserved (committed) offer: paid for every hour of its term, so its points charge the
     # hours a month's runs leave idle (``advisor.costs.model.committed_share``)
     committed: bool = False
+    term_months: int | None = None  # the reservation's term (None: not stated)
     # A rental offer in a few words ("cheapest offer: RunPod, $0.86/GPU-h"); None: the
     # catalog's typical price, or not rented
     offer_words: Text | None = None

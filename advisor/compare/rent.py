@@ -10,8 +10,11 @@ from advisor.catalog import resolve_gpu
 from advisor.catalog.entries import CloudOffer
 from advisor.compare.option import Context, Option, settled, shape_text, usual_link, with_changes
 from advisor.costs.money import unit_price
-from advisor.profile import EconomicsMode, Profile
+from advisor.profile import EconomicsMode, InterLink, Profile
 from advisor.text.i18n import Text
+
+RDMA_LINKS = frozenset({InterLink.roce, InterLink.infiniband_edr, InterLink.infiniband_hdr,
+                        InterLink.infiniband_ndr})
 
 
 def rent_the_same(profile: Profile, ctx: Context) -> list[Option]:
@@ -31,15 +34,20 @@ def rent_the_same(profile: Profile, ctx: Context) -> list[Option]:
                               Text(en=f"Rent {shape.en} (typical price)",
                                    zh=f"租用 {shape.zh}（典型价格）"),
                               settled(base, ctx), "cloud"))
+    hw = profile.hardware
+    rdma = hw.nodes > 1 and hw.inter_link in RDMA_LINKS
     offers = [o for o in ctx.catalog.offers_for(spec.id, ctx.market)
               if o.market_of == ctx.market]
     for kind, word in (("on_demand", Text(en="cheapest offer", zh="最便宜报价")),
                        ("spot", Text(en="spot", zh="竞价")),
                        ("reserved", Text(en="reserved", zh="包年包月"))):
         kinds = ("on_demand", "community") if kind == "on_demand" else (kind,)
-        # a cluster reservation only for a job of at least its fewest GPUs
+        # a cluster reservation only for a job of at least its fewest GPUs; machines joined by
+        # RDMA (InfiniBand, RoCE) only from an offer of such a cluster (a marketplace rents
+        # single machines)
         pool = [o for o in offers if o.kind in kinds
-                and (o.min_gpus is None or o.min_gpus <= profile.hardware.total_gpus)]
+                and (o.min_gpus is None or o.min_gpus <= profile.hardware.total_gpus)
+                and (not rdma or o.inter_link is not None)]
         if not pool:
             continue
         offer = min(pool, key=lambda o: (ctx.catalog.convert(o.per_gpu_hour, o.currency.value,
@@ -79,6 +87,6 @@ def offer_option(profile: Profile, ctx: Context, offer: CloudOffer, option_id: s
     words = Text(en=f"{kind.en}{term}: {who.en}, {per}/GPU-h",
                  zh=f"{kind.zh}{term}：{who.zh}，每卡时 {per}")
     return Option(option_id, "cloud", label, changed, "cloud", notes=(note,),
-                  committed=committed, offer_words=words)
+                  committed=committed, offer_words=words, term_months=offer.term_months)
 
 

@@ -177,7 +177,8 @@ def _as_setup(ev: Evaluated, c: Candidate, lang: str | None, pricing: Pricing
         if price is None:
             return None
         i = projection.at(c.gpus)
-        share = committed_share(profile.training.runs_per_month, projection.run_hours[i])
+        share = committed_share(profile.training.runs_per_month, projection.run_hours[i],
+                                ev.option.term_months)
         profile = profile.model_copy(update={"economics": eco.model_copy(
             update={"cloud_price_per_gpu_hour": price * share})})
     hw = ev.option.profile.hardware

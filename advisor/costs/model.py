@@ -145,12 +145,20 @@ def keeps_schedule(runs_per_month: float, run_hours: float) -> bool:
     return runs_per_month * run_hours <= HOURS_PER_MONTH * (1 + 1e-9)
 
 
-def committed_share(runs_per_month: float, run_hours: float) -> float:
-    """What a reserved (committed) rental charges for each hour a run uses: a reservation
-    is paid for every hour of its term, so a set busy less than the month's 730 hours pays
-    the idle hours too (1: the month's runs keep it busy)."""
+def committed_share(runs_per_month: float, run_hours: float,
+                    term_months: float | None = None) -> float:
+    """What a reserved (committed) rental charges for each hour a run uses. A reservation is
+    paid for every hour of its term (``term_months``; unknown: one month): a run reserves whole
+    terms, ``ceil(hours / term) x term``, or the set is held all along, the month's 730 hours
+    shared by the month's runs, whichever costs less (1: the month's runs keep it busy)."""
     busy = runs_per_month * run_hours
-    return max(1.0, HOURS_PER_MONTH / busy) if busy > 0 else 1.0
+    if run_hours <= 0 or busy >= HOURS_PER_MONTH:
+        return 1.0
+    term = HOURS_PER_MONTH * (term_months or 1.0)
+    per_run = math.ceil(run_hours / term - 1e-9) * term
+    if runs_per_month > 0:
+        per_run = min(per_run, HOURS_PER_MONTH / runs_per_month)
+    return max(1.0, per_run / run_hours)
 
 
 def meets_deadline(runs_per_month: float, deadline_days: float, run_hours: float) -> bool:

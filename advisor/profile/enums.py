@@ -24,6 +24,9 @@ class Precision(StrEnum):
     fp16 = "fp16"
     bf16 = "bf16"
     amp = "amp"
+    # FP8 GEMMs with 16-bit master weights (Transformer Engine, torchao float8): Ada, Hopper,
+    # Blackwell cards only (advisor.catalog.gpus.FP8_GENERATIONS)
+    fp8 = "fp8"
 
 
 class InputPipeline(StrEnum):

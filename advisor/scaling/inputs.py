@@ -42,7 +42,8 @@ def grad_bytes_per_param(profile: Profile) -> float:
     """Bytes of one exchanged gradient: AMP keeps fp32 gradients unless told otherwise."""
     dtype = profile.training.gradient_dtype
     if dtype == GradientDtype.auto:
-        return 2.0 if profile.training.precision in (Precision.fp16, Precision.bf16) else 4.0
+        return 2.0 if profile.training.precision in (Precision.fp16, Precision.bf16,
+                                                     Precision.fp8) else 4.0
     return 4.0 if dtype == GradientDtype.fp32 else 2.0
 
 

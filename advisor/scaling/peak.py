@@ -14,10 +14,18 @@ the peak is the time-weighted blend of the two rates.
 
 from __future__ import annotations
 
-from advisor.catalog.gpus import GpuSpec
+from advisor.catalog.gpus import GpuSpec, has_fp8
 from advisor.profile import Precision, Task
 
-SIXTEEN_BIT = (Precision.fp16, Precision.bf16, Precision.amp)
+SIXTEEN_BIT = (Precision.fp16, Precision.bf16, Precision.amp, Precision.fp8)
+# FP8 training (Transformer Engine, torchao float8) runs the linear layers' GEMMs in FP8 and
+# keeps the rest in 16 bits: attention's soft-max, normalisation, the optimizer and the
+# collectives. Of a 16-bit step's compute time the GEMMs FP8 takes over are about 70 %, and
+# they run 1.8x as fast (the tensor cores' 2x, less the per-tensor scaling and casts): about
+# 1.45x the 16-bit rate end to end, inside the 1.3-1.75x published FP8 training runs report
+# (FP8-LM, Peng et al. 2023, arXiv:2310.18313). Assumptions, not a fit.
+FP8_GEMM_SHARE = 0.7
+FP8_GEMM_SPEEDUP = 1.8
 # generations whose tensor cores run TF32
 TF32_GENERATIONS = frozenset({"ampere", "ada", "hopper", "blackwell"})
 # share of an fp32 job's FLOPs that framework defaults run in TF32 on those cards:
@@ -45,7 +53,9 @@ def tf32_tflops(gpu: GpuSpec) -> float:
 def peak_tflops(gpu: GpuSpec, precision: Precision, task: Task = Task.llm) -> float:
     """Dense peak at a precision: tensor cores for 16-bit, TF32 at half their rate, fp32 as
     the frameworks run it by default on the task's kind of network (module docstring)."""
-    if precision in SIXTEEN_BIT:
+    if precision == Precision.fp8 and has_fp8(gpu):
+        return gpu.tflops_fp16_dense / (FP8_GEMM_SHARE / FP8_GEMM_SPEEDUP + 1.0 - FP8_GEMM_SHARE)
+    if precision in SIXTEEN_BIT:  # FP8 on a card without it is refused when the profile is read
         return gpu.tflops_fp16_dense
     if precision == Precision.tf32:  # said by the user: their card runs it
         return _tf32_rate(gpu)

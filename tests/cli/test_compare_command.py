@@ -78,7 +78,7 @@ def test_markdown(capsys):
     ("4x rtx4090 pcie9 own", "unknown word 'pcie9'", "无法识别 'pcie9'"),
     ("rtx4090 own", "give a count", "请写明卡数"),
     ("4x rtx4090 nvswitch", "cannot use nvswitch", "不支持 nvswitch"),
-    ("16x8 h100_sxm nvswitch", "at most 64 GPUs", "最多比较 64 张卡"),
+    ("513x8 h100_sxm nvswitch", "at most 4096 GPUs", "最多比较 4096 张卡"),
     ("4x rtx4090 cloud=-3", "must be above 0", "必须大于 0"),
     ("4x rtx4090 cloud=nope", "not a price, spot, reserved or an offer id", "不是价格"),
     ("8x mi300x", "AMD Instinct MI300X is not modelled", "暂不支持建模"),

@@ -168,7 +168,8 @@ def test_every_option_shows_the_numbers_recommend_gives_its_profile(example):
             idle = 0.0
             if option.committed:
                 idle = p.gpus * p.run_hours * co.priced_with["cloud_per_gpu_hour"] * (
-                    committed_share(co.priced_with["runs_per_month"], p.run_hours) - 1.0)
+                    committed_share(co.priced_with["runs_per_month"], p.run_hours,
+                                    option.term_months) - 1.0)
             assert own[p.gpus].run_hours == p.run_hours
             if co.mode_priced:
                 assert own[p.gpus].cost_per_run + idle == pytest.approx(p.cost_per_run)

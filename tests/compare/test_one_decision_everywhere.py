@@ -121,9 +121,12 @@ def test_spot_offers_and_counts_no_setup_is_built_at_are_not_candidates():
 
 
 def test_a_reservation_pays_for_the_hours_the_month_leaves_idle():
-    assert committed_share(1, 73.0) == pytest.approx(10.0)
+    assert committed_share(1, 73.0) == pytest.approx(10.0)  # a month held for 73 hours
     assert committed_share(20, 73.0) == 1.0  # busy all month: the hours used
-    assert committed_share(0, 5.0) == 1.0
+    # a run longer than the term reserves whole terms: 85 days on a one-month term take three
+    assert committed_share(0.1, 2047.3, 1) == pytest.approx(3 * 730 / 2047.3)
+    # a three-year term for a few short runs a month: held all along, the month shared
+    assert committed_share(4, 17.0, 36) == pytest.approx(730 / 4 / 17.0)
 
 
 def test_a_reserved_point_in_the_comparison_carries_its_idle_hours():

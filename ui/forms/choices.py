@@ -25,6 +25,7 @@ CHOICE_LABELS: dict[str, str] = {
     "fp16": QT_TRANSLATE_NOOP("Choices", "FP16"),
     "bf16": QT_TRANSLATE_NOOP("Choices", "BF16"),
     "amp": QT_TRANSLATE_NOOP("Choices", "Mixed precision (AMP)"),
+    "fp8": QT_TRANSLATE_NOOP("Choices", "FP8 (Transformer Engine / torchao)"),
     "auto": QT_TRANSLATE_NOOP("Choices", "Automatic"),
     # Throughput unit
     "samples": QT_TRANSLATE_NOOP("Choices", "Samples per second"),

@@ -53,7 +53,7 @@ def mixed_precision_adam(bytes_per_value: float = 2.0) -> StateBytes:
     return StateBytes()
 
 
-MIXED_16BIT = (Precision.fp16, Precision.bf16)
+MIXED_16BIT = (Precision.fp16, Precision.bf16, Precision.fp8)  # FP8: 16-bit masters
 # optimizer state bytes per trained parameter: (16-bit training incl. the fp32 master, fp32)
 _OPTIMIZER_BYTES = {Optimizer.adamw: (12.0, 8.0), Optimizer.sgd: (8.0, 4.0),
                     Optimizer.adamw_8bit: (6.0, 2.0)}
