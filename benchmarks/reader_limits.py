@@ -246,8 +246,9 @@ def _paths(kind: str, path: str) -> list[str]:
 
 def _notes(warnings) -> str:
     """The notes that say what was not read (left out, only the first N), shortened."""
-    said = [w.en for w in warnings if "left out" in w.en or "only the first" in w.en
-            or "lists the first" in w.en]
+    said = [w.en for w in warnings if any(
+        words in w.en for words in ("left out", "only the first", "lists the first",
+                                    "were not read"))]
     return "; " + "; ".join(n[:60] for n in said) if said else ""
 
 

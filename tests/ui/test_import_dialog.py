@@ -120,3 +120,26 @@ def test_chinese_summary_shows_labels_not_raw_values(qtbot):
     assert "全互联" in shown or "NVSwitch" in shown
     for raw in ("nvswitch", "pcie4", "no_nvlink", "[info]", "full", "bare_metal"):
         assert raw not in shown, raw
+
+
+def test_files_past_what_one_import_reads_are_named_not_held(dialog, tmp_path, monkeypatch):
+    """Issue 35: each opened file was held in full, however many (40 logs of 32 MiB: 1.3 GB
+    before any parsing); past ``MAX_FILES`` a file is named in the notes, never read."""
+    from ui.dialogs import import_dialog
+
+    paths = []
+    for i in range(import_dialog.MAX_FILES + 2):
+        path = tmp_path / f"topo{i:03d}.txt"
+        path.write_text(TOPO.read_text(), encoding="utf-8")
+        paths.append(path)
+    read: list[str] = []
+    real = import_dialog.read_file_text
+    monkeypatch.setattr(import_dialog, "read_file_text",
+                        lambda p: read.append(str(p)) or real(p))
+    dialog.load_files(paths)
+    assert len(read) == import_dialog.MAX_FILES
+    notes = " ".join(w.en for w in dialog.description().warnings)
+    assert "2 left out" in notes and paths[-1].name in notes
+    dialog.clear()
+    dialog.load_files(paths[:1])
+    assert "left out" not in " ".join(w.en for w in dialog.description().warnings)
