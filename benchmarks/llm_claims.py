@@ -5,8 +5,11 @@ model cell, the claim; checked when loaded) and the layout the source describes.
 "fits" holds when the busiest GPU needs at most the usable memory (the GPU's memory x
 ``memory_usable_fraction``), "oom" when it needs more; "gb" compares the GB. What a source
 leaves open is stated in ``note`` (a micro-batch of 1 where none is given, the attention
-kernel of the time). Fine-tuning methods and offload (LoRA, QLoRA, ZeRO-Offload) are left to
-the fine-tuning issue and not scored here.
+kernel of the time). Fine-tuning methods and offload (LoRA, QLoRA, ZeRO-Offload) are scored by
+``benchmarks/finetune_memory.py``.
+
+Run: ``.venv/bin/python -m benchmarks.llm_claims``: each claim, the GB its busiest GPU needs,
+the usable GB, and the margin (``benchmarks/llm_accuracy.py`` writes the same table).
 """
 
 from __future__ import annotations
@@ -132,3 +135,33 @@ def check_against_csv(items: list[Claim]) -> None:
         if not any(r["source"] == c.source and c.model_part in r["model"] and r["claim"] == want
                    for r in rows):
             raise ValueError(f"{c.key}: no row {c.source} / {c.model_part} / {want}")
+
+
+def main() -> None:
+    from advisor.scaling.card_memory import usable_gb
+    from advisor.scaling.parameters import load_params
+    from benchmarks.llm_accuracy import claim_memory
+    from benchmarks.llm_points import cluster
+
+    items = claims()
+    check_against_csv(items)
+    agree = 0
+    print(f"{'claim':<40} {'says':>9} {'needs':>7} {'usable':>7} {'margin':>7}")
+    for c in items:
+        need = claim_memory(c)
+        limit = usable_gb(cluster(c.machines, c.flash).memory_gb, load_params())
+        if c.claim == "gb":
+            ok = abs(need / c.value_gb - 1.0) <= 0.15
+            said = f"{c.value_gb:g} GB"
+        else:
+            ok = (need <= limit) == (c.claim == "fits")
+            said = c.claim
+        agree += ok
+        print(f"{c.key:<40} {said:>9} {need:>7.1f} {limit:>7.1f} {limit - need:>+7.1f}"
+              f"{'' if ok else '  WRONG'}")
+    print(f"\n{agree} of {len(items)} claims agree (usable memory "
+          f"{load_params().memory_usable_fraction:.1%} of the card's bytes)")
+
+
+if __name__ == "__main__":
+    main()

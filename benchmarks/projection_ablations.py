@@ -9,6 +9,7 @@ Variants change the profiles, the fit or a parameter, never the runtime code:
 
 * the fit: on the profiles as left (input sizes at auto) instead of stated; without the weak
   priors; a least-squares (linear) or soft-L1 loss instead of the bounded arctan;
+* the host's fixed step jitter held at 0 (the model before issue 30);
 * the overlap held at 0.5 ... 0.95 (the other parameters refitted): how strongly the data
   identify it;
 * inputs: every series variable-size (the model before input sizes: cv / sqrt(b) for all),
@@ -104,6 +105,8 @@ def variants(series: list[Series]) -> list[tuple[str, ProfilePoints, ProfilePoin
            ("without the weak priors", pts_stated, pts_left, _no_priors),
            ("least-squares loss (no robust loss)", pts_stated, pts_left, _loss("linear")),
            ("soft-L1 loss instead of arctan", pts_stated, pts_left, _loss("soft_l1"))]
+    out.append(("no host jitter (step_jitter_s held at 0, the model before issue 30)",
+                pts_stated, pts_left, _fixed("step_jitter_s", 0.0)))
     for value in (0.5, 0.7, 0.8, 0.9, 0.95):
         out.append((f"overlap held at {value}", pts_stated, pts_left,
                     _fixed("overlap_fraction", value)))

@@ -29,7 +29,7 @@ from advisor.files.errors import InputError
 from advisor.files.model_defaults import empty_list
 from advisor.files.number_fields import NoYaml11Numbers
 from advisor.files.paths import resources_dir
-from advisor.profile import ModelSpec, Task
+from advisor.profile import Denoiser, ModelSpec, Task
 from advisor.text.safe import shown
 
 # Tasks whose models are transformers planned from their shape (their FLOPs follow from the
@@ -84,6 +84,14 @@ class ModelEntry(Sourced):
     mla: MlaSpec | None = None
     vision_params_millions: float | None = Field(default=None, gt=0, le=1_000_000)
     frozen_params_millions: float | None = Field(default=None, gt=0, le=1_000_000)
+    # a diffusion model (task diffusion): its denoiser, the resolution its FLOPs are counted
+    # at, the VAE's downsampling, and its frozen text encoders and VAE (which together make
+    # frozen_params_millions)
+    denoiser: Denoiser | None = None
+    flops_resolution: int | None = Field(default=None, ge=8, le=65_536)
+    latent_downsampling: int | None = Field(default=None, ge=1, le=64)
+    text_encoder_params_millions: float | None = Field(default=None, ge=0, le=1_000_000)
+    vae_params_millions: float | None = Field(default=None, ge=0, le=100_000)
     flops_per_sample_gflops: float | None = Field(default=None, gt=0, le=1e9)
     flops_input: str | None = Field(default=None, min_length=1, max_length=200)
     flops_input_zh: str | None = Field(default=None, min_length=1, max_length=200)
@@ -115,6 +123,14 @@ class ModelEntry(Sourced):
             raise ValueError("kv_heads must divide attention_heads")
         if self.decoder_layers and (self.layers or 0) <= self.decoder_layers:
             raise ValueError("layers counts the encoder's and the decoder's layers")
+        if self.task == Task.diffusion and not (self.denoiser and self.flops_resolution):
+            raise ValueError("a diffusion model needs denoiser and flops_resolution")
+        parts = (self.text_encoder_params_millions, self.vae_params_millions)
+        if self.frozen_params_millions is not None and all(v is not None for v in parts) \
+                and abs(sum(parts) - self.frozen_params_millions) > 0.01 * \
+                self.frozen_params_millions:  # type: ignore[arg-type]
+            raise ValueError("text_encoder_params_millions + vae_params_millions must make "
+                             "frozen_params_millions")
         moe = (self.experts, self.experts_per_token, self.active_params_millions)
         if any(v is not None for v in moe) and any(v is None for v in moe):
             raise ValueError("a mixture of experts needs experts, experts_per_token and "

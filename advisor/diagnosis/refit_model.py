@@ -17,8 +17,9 @@ from advisor.diagnosis.measurements import MeasuredSeries
 from advisor.scaling.parameters import ScalingParams, replaced
 from advisor.scaling.physics import DataParallelInputs, breakdown
 
-# overhead_scale multiplies these: straggler jitter, coordination, clock throttling (F27)
-OVERHEAD_PARAMS = ("sample_time_cv", "step_time_cv", "sync_latency_s")
+# overhead_scale multiplies these: straggler jitter (per sample, per step, the host's fixed
+# step jitter), coordination, clock throttling (F27)
+OVERHEAD_PARAMS = ("sample_time_cv", "step_time_cv", "step_jitter_s", "sync_latency_s")
 OVERHEAD_INPUTS = ("throttle_per_card", "throttle_fixed")
 SCALES = ("exchange_scale", "overhead_scale")
 INPUT_FIELDS = {f.name for f in fields(DataParallelInputs)}

@@ -110,10 +110,17 @@ _VALUE_ERRORS_ZH: dict[str, str] = {
         "training.tensor_parallel 必须整除 model.kv_heads",
     "inter_link: several machines need a network between them (inter_link is none)":
         "inter_link：多台机器之间需要网络（当前为 none）",
-    "training.method: LoRA and QLoRA apply to transformer language models (task llm or nlp)":
-        "training.method：LoRA 和 QLoRA 只适用于 Transformer 语言模型（任务 llm 或 nlp）",
-    "training.offload applies to transformer language models (task llm or nlp)":
-        "training.offload 只适用于 Transformer 语言模型（任务 llm 或 nlp）",
+    "training.method: LoRA and QLoRA apply to transformer language models (task llm or nlp) "
+    "and diffusion models (task diffusion)":
+        "training.method：LoRA 和 QLoRA 只适用于 Transformer 语言模型（任务 llm 或 nlp）和扩散模型"
+        "（任务 diffusion）",
+    "training.offload applies to transformer language models (task llm or nlp) and diffusion "
+    "models (task diffusion)":
+        "training.offload 只适用于 Transformer 语言模型（任务 llm 或 nlp）和扩散模型（任务 diffusion）",
+    "training.optimizer: adafactor is not modelled for language models (task llm or nlp) yet; "
+    "choose adamw or adamw_8bit":
+        "training.optimizer：暂不支持为语言模型（任务 llm 或 nlp）估算 adafactor；请选择 adamw 或 "
+        "adamw_8bit",
     "give either throughput or step_time_s": "throughput 与 step_time_s 二选一",
     "each GPU count may appear only once": "每个卡数只能出现一次",
     "use throughput for every point, or step_time_s for every point":

@@ -15,6 +15,7 @@ class Task(StrEnum):
     recommendation = "recommendation"
     gan = "gan"
     reinforcement_learning = "reinforcement_learning"
+    diffusion = "diffusion"  # text-to-image diffusion (UNet or DiT denoiser), mostly fine-tuned
     other = "other"
 
 
@@ -123,6 +124,35 @@ class Optimizer(StrEnum):
     sgd = "sgd"  # SGD with momentum, LARS: SGD-like
     adamw = "adamw"  # Adam, AdamW, LAMB: Adam-family
     adamw_8bit = "adamw_8bit"  # 8-bit AdamW (bitsandbytes): Adam-family, 75 % less state
+    # Adafactor (Shazeer & Stern 2018): factored second moments, no first moment; Adam-family
+    # for the learning rate. Counted on the data-parallel path (diffusion, vision ...); the
+    # language-model layouts do not count it yet (the profile refuses it for llm / nlp)
+    adafactor = "adafactor"
+
+
+class Denoiser(StrEnum):
+    """A diffusion model's denoiser: a convolutional UNet (SD 1.x/2.x, SDXL) or a diffusion
+    transformer over latent patches (DiT, PixArt, SD3's MMDiT, Flux)."""
+
+    auto = "auto"  # a DiT when the model gives its layers and hidden size, else a UNet
+    unet = "unet"
+    dit = "dit"
+
+
+class FrozenEncoders(StrEnum):
+    """Where a diffusion fine-tune's frozen text encoders and VAE are while it trains."""
+
+    on_gpu = "on_gpu"  # resident on every GPU in 16 bits, run on every sample
+    offloaded = "offloaded"  # kept in host RAM, moved to the GPU to encode each batch
+    cached = "cached"  # text embeddings and latents computed once beforehand: not loaded
+
+
+class Ema(StrEnum):
+    """An exponential moving average of the trained weights (an fp32 copy, diffusers --use_ema)."""
+
+    none = "none"
+    gpu = "gpu"  # on every GPU
+    cpu = "cpu"  # in host RAM, updated over PCIe (diffusers --offload_ema, SimpleTuner's CPU EMA)
 
 
 class GradientDtype(StrEnum):

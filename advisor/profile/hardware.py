@@ -64,10 +64,12 @@ class HardwareSpec(StrictSection):
                                  "机器之间的网络（单机填 none）。", default=InterLink.none)
     host_memory_gb: float | None = meta(
         "RAM per machine", "每台机器的内存",
-        "Host memory of one machine, for offloaded optimizer states and weights. Empty: twice "
-        "the memory of its GPUs, at least 64 GB (workstations carry 64-256 GB, GPU servers 2-4x "
-        "their GPUs' memory).", "一台机器的主机内存，用于存放卸载的优化器状态和权重。不填：按本机"
-        "显卡显存总和的 2 倍、至少 64 GB 估计（工作站常见 64–256 GB，GPU 服务器为显存的 2–4 倍）。",
+        "Host memory of one machine, for offloaded optimizer states and weights. Empty: 256 GB "
+        "per data-centre GPU (a DGX carries 2 TB for eight), else twice the memory of its GPUs; "
+        "never below twice the GPUs' memory nor 64 GB (workstations carry 64-256 GB, GPU "
+        "servers 2-4x their GPUs' memory).", "一台机器的主机内存，用于存放卸载的优化器状态和权重。"
+        "不填：数据中心显卡按每卡 256 GB 估计（DGX 八卡配 2 TB），其他按本机显卡显存总和的 2 倍；"
+        "不低于显存总和的 2 倍，也不低于 64 GB（工作站常见 64–256 GB，GPU 服务器为显存的 2–4 倍）。",
         unit="GB", default=None, gt=0, le=1_000_000)
     virtualization: Virtualization = meta(
         "Virtualisation", "虚拟化",

@@ -70,6 +70,7 @@ TASK = {
     "recommendation": Text(en="recommendation", zh="推荐系统"),
     "gan": Text(en="GAN", zh="GAN"),
     "reinforcement_learning": Text(en="reinforcement learning", zh="强化学习"),
+    "diffusion": Text(en="diffusion model", zh="扩散模型"),
     "other": Text(en="other", zh="其他"),
 }
 TIME_VALUE = {
@@ -164,6 +165,7 @@ PITFALL = {
                                    zh="小模型受通信所限"),
     "comm_timeouts": Text(en="communication time-outs", zh="通信超时"),
     "data_starvation": Text(en="data starvation", zh="数据喂不饱"),
+    "diffusion_memory": Text(en="diffusion memory savings first", zh="扩散模型先省显存"),
     "deadline_risk": Text(en="deadline shorter than the move", zh="截止时间比迁移还短"),
     "deadline_tight": Text(en="deadline met only at the estimate", zh="只有按预测值才赶得上截止时间"),
     "laggard_gpu": Text(en="a slow GPU holds the others back", zh="慢卡拖累其他卡"),
@@ -193,6 +195,9 @@ ADVICE = {
     "scaling_knee": Text(en="scaling knee", zh="扩展拐点"),
     "task_scaling": Text(en="task scaling", zh="任务扩展性"),
     "embeddings": Text(en="sharded embeddings", zh="嵌入表分片"),
+    "diffusion_cache": Text(en="cached text embeddings and latents", zh="缓存文本嵌入和潜变量"),
+    "diffusion_ema": Text(en="EMA off the GPU", zh="EMA 不放在显卡上"),
+    "diffusion_lora": Text(en="LoRA for a small data set", zh="小数据集用 LoRA"),
 }
 CONCLUSION_KEY = {
     "rating": Text(en="rating", zh="评级"),

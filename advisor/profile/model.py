@@ -15,7 +15,7 @@ from pydantic_core import PydanticCustomError
 from advisor.files.model_defaults import empty_list
 from advisor.profile.alternatives import MAX_ALTERNATIVES, Alternative
 from advisor.profile.economics import EconomicsSpec
-from advisor.profile.enums import Offload, Task, TrainingMethod
+from advisor.profile.enums import Offload, Optimizer, Task, TrainingMethod
 from advisor.profile.field_meta import StrictSection, meta
 from advisor.profile.hardware import HardwareSpec
 from advisor.profile.measured import MeasuredSpec
@@ -110,15 +110,22 @@ class Profile(StrictSection):
     @model_validator(mode="after")
     def _methods_for_transformers(self) -> Profile:
         """LoRA / QLoRA and offload are modelled on the transformer layouts (advisor.scaling.
-        layouts): a language model's task."""
+        layouts): a language model's task; and on a diffusion model's denoiser (advisor.scaling.
+        diffusion). Adafactor is counted on the data-parallel path only: not yet for a
+        language model, which the layouts may plan."""
         if self.task in (Task.llm, Task.nlp):
+            if self.training.optimizer == Optimizer.adafactor:
+                raise ValueError("training.optimizer: adafactor is not modelled for language "
+                                 "models (task llm or nlp) yet; choose adamw or adamw_8bit")
+            return self
+        if self.task == Task.diffusion:
             return self
         if self.training.method != TrainingMethod.full:
             raise ValueError("training.method: LoRA and QLoRA apply to transformer language "
-                             "models (task llm or nlp)")
+                             "models (task llm or nlp) and diffusion models (task diffusion)")
         if self.training.offload != Offload.none:
             raise ValueError("training.offload applies to transformer language models (task "
-                             "llm or nlp)")
+                             "llm or nlp) and diffusion models (task diffusion)")
         return self
 
 

@@ -11,6 +11,9 @@ from pydantic_core import PydanticCustomError
 from advisor.profile.bounds import MAX_RUN_HOURS, MIN_RUN_HOURS
 from advisor.profile.enums import (
     ActivationCheckpointing,
+    Denoiser,
+    Ema,
+    FrozenEncoders,
     GradientDtype,
     InputPipeline,
     InputSizes,
@@ -70,6 +73,47 @@ class ModelSpec(StrictSection):
         "Forward + backward GFLOPs for one sample, if known (ResNet-50 at 224 px: about 12).",
         "单个样本前向加反向的计算量（GFLOPs），可不填（ResNet-50 224 像素约 12）。",
         unit="GFLOP", default=None, gt=0, le=1e9)
+    # a diffusion model (task diffusion, issue 32): named as the model catalog names them, so
+    # a catalog model (`model: {id: sdxl}`) fills them
+    denoiser: Denoiser = meta(
+        "Denoiser (diffusion)", "去噪网络（扩散模型）",
+        "unet: a convolutional UNet (Stable Diffusion 1.x/2.x, SDXL); dit: a diffusion "
+        "transformer over latent patches of 2 x 2 (PixArt, SD3, Flux), whose layers and hidden "
+        "size set its activations; auto: a DiT when layers and hidden size are given, else a "
+        "UNet. Task diffusion only.",
+        "unet：卷积 UNet（Stable Diffusion 1.x/2.x、SDXL）；dit：在 2 × 2 潜变量图块上运算的扩散 "
+        "Transformer（PixArt、SD3、Flux），其层数和隐藏维度决定激活显存；auto：给出层数和隐藏维度时按 "
+        "DiT，否则按 UNet。仅用于扩散模型任务。", default=Denoiser.auto)
+    flops_resolution: int | None = meta(
+        "Resolution of the FLOPs", "计算量对应的分辨率",
+        "Image side in pixels at which 'Training FLOPs per sample' is counted (the catalog's "
+        "SDXL: 1024). A diffusion run at another resolution scales it by the latent tokens, "
+        "attention by their square. Empty: the FLOPs are at the training resolution.",
+        "“每样本训练计算量”对应的图像边长（像素，模型库中的 SDXL 为 1024）。扩散模型按其他分辨率训练时，"
+        "计算量按潜变量 token 数缩放，注意力部分按其平方缩放。不填：计算量即训练分辨率下的值。",
+        unit="px", unit_zh="像素", default=None, ge=8, le=65_536)
+    latent_downsampling: int = meta(
+        "Latent downsampling (VAE)", "潜变量下采样倍数（VAE）",
+        "How many pixels one latent cell covers per side: 8 for the Stable Diffusion, SDXL, SD3 "
+        "and Flux VAEs, 1 for a model trained on pixels (DeepFloyd IF). A 1024 px image is a "
+        "128 x 128 latent at 8.", "一个潜变量单元在每边覆盖的像素数：Stable Diffusion、SDXL、SD3 和 "
+        "Flux 的 VAE 为 8，直接在像素上训练的模型（DeepFloyd IF）为 1。倍数为 8 时，1024 像素的图像是 "
+        "128 × 128 的潜变量。", default=8, ge=1, le=64)
+    text_encoder_params_millions: float | None = meta(
+        "Text encoders (frozen)", "文本编码器（冻结）",
+        "Parameters of the frozen text encoders, in millions (SD 1.5: CLIP-L 123; SDXL: 817; "
+        "SD3 and Flux with T5-XXL: about 4,900). Held in 16 bits on each GPU and run on every "
+        "sample unless their outputs are cached.", "冻结的文本编码器参数量，单位百万（SD 1.5：CLIP-L "
+        "123；SDXL：817；带 T5-XXL 的 SD3 和 Flux：约 4,900）。除非缓存其输出，否则以 16 位常驻每张卡，"
+        "每个样本都要运行。", unit="M", unit_zh="百万", default=None, ge=0, le=1_000_000)
+    vae_params_millions: float | None = meta(
+        "VAE (frozen)", "VAE（冻结）",
+        "Parameters of the frozen VAE, in millions (about 84 for Stable Diffusion, SDXL, SD3 and "
+        "Flux). Its encoder turns every image into latents, as much work per image as the "
+        "denoiser's forward pass, unless the latents are cached.", "冻结的 VAE 参数量，单位百万"
+        "（Stable Diffusion、SDXL、SD3 和 Flux 约 84）。除非缓存潜变量，否则每张图都要经过其编码器，"
+        "计算量与去噪网络的一次前向相当。", unit="M", unit_zh="百万", default=None, ge=0,
+        le=100_000)
     layers: int | None = meta("Layers", "层数", "Transformer layers (LLMs), if known.",
                               "Transformer 层数（大语言模型），可不填。", default=None, ge=1,
                               le=2000)
@@ -96,6 +140,46 @@ class ModelSpec(StrictSection):
         "Tokens in the vocabulary (LLMs), if known; the output layer's logits take memory.",
         "词表中的 token 数（大语言模型），可不填；输出层的 logits 占显存。", unit="tokens",
         unit_zh="token", default=None, ge=2, le=10_000_000)
+    # a mixture of experts (issue 32): named as config.json and the model catalog name them,
+    # so a catalog model (`model: {id: ...}`) fills them
+    experts: int | None = meta(
+        "Experts (MoE)", "专家数（MoE）",
+        "Routed experts in each mixture-of-experts layer (Mixtral 8x7B: 8, Qwen3-30B-A3B: 128, "
+        "DeepSeek-V3: 256); empty for a dense model. A mixture of experts computes with its "
+        "active parameters but holds all of them: give experts per token and active parameters "
+        "too.", "每个混合专家（MoE）层中可路由的专家数（Mixtral 8x7B：8，Qwen3-30B-A3B：128，"
+        "DeepSeek-V3：256）；稠密模型不填。混合专家模型按激活参数计算，但要存放全部参数：须同时填写"
+        "每个 token 的专家数和激活参数量。", default=None, ge=2, le=100_000)
+    experts_per_token: int | None = meta(
+        "Experts per token", "每个 token 的专家数",
+        "Routed experts each token is sent to (top-k: 2 in Mixtral, 8 in Qwen3 and DeepSeek-V3).",
+        "每个 token 被路由到的专家数（top-k：Mixtral 为 2，Qwen3 和 DeepSeek-V3 为 8）。",
+        default=None, ge=1, le=100_000)
+    active_params_millions: float | None = meta(
+        "Active parameters", "激活参数量",
+        "Parameters one token runs through in a mixture of experts, in millions (Mixtral 8x7B: "
+        "12,900 of its 46,700; DeepSeek-V3: 37,000 of 671,000): the compute follows them.",
+        "混合专家模型中每个 token 实际经过的参数量，单位百万（Mixtral 8x7B：46,700 中的 12,900；"
+        "DeepSeek-V3：671,000 中的 37,000）：计算量按它计。", unit="M", unit_zh="百万",
+        default=None, ge=0.001, le=10_000_000)
+    shared_experts: int | None = meta(
+        "Shared experts", "共享专家数",
+        "Experts every token passes through besides the routed ones (DeepSeek-V3: 1), if any; "
+        "they are part of the active parameters.",
+        "除路由专家外每个 token 都经过的专家数（DeepSeek-V3：1），可不填；它们计入激活参数。",
+        default=None, ge=0, le=100_000)
+    moe_intermediate_size: int | None = meta(
+        "Expert width", "专家宽度",
+        "Feed-forward width of one routed expert (config.json's moe_intermediate_size; "
+        "Qwen3-30B-A3B: 768), if known: narrow experts keep the GPU less busy. Empty: derived "
+        "from the parameters.", "单个路由专家的前馈宽度（config.json 的 moe_intermediate_size；"
+        "Qwen3-30B-A3B：768），可不填：专家越窄，GPU 利用率越低。不填：由参数量推算。",
+        default=None, ge=1, le=10_000_000)
+    dense_layers: int | None = meta(
+        "Dense layers", "稠密层数",
+        "Layers whose feed-forward block is dense rather than routed (DeepSeek-V3: its first 3), "
+        "if any.", "前馈部分为稠密而非路由专家的层数（DeepSeek-V3：前 3 层），可不填。",
+        default=None, ge=0, le=2000)
 
     @model_validator(mode="after")
     def _heads_divide_width(self) -> ModelSpec:
@@ -103,6 +187,54 @@ class ModelSpec(StrictSection):
             raise ValueError("attention_heads must divide hidden_size")
         if self.kv_heads and self.attention_heads and self.attention_heads % self.kv_heads:
             raise ValueError("kv_heads must divide attention_heads")
+        return self
+
+    @property
+    def is_moe(self) -> bool:
+        """A mixture of experts: its experts given (the validator holds the rest to them)."""
+        return self.experts is not None
+
+    @model_validator(mode="after")
+    def _mixture_of_experts_whole(self) -> ModelSpec:
+        """A mixture of experts names its experts, how many each token takes and its active
+        parameters, which exceed neither the experts nor the parameters they are part of."""
+        core = ("experts", "experts_per_token", "active_params_millions")
+        given = [f for f in core if getattr(self, f) is not None]
+        extra = [f for f in ("shared_experts", "moe_intermediate_size", "dense_layers")
+                 if getattr(self, f) is not None]
+        if (given or extra) and len(given) < len(core):
+            missing = [f for f in core if f not in given]
+            raise PydanticCustomError(
+                "moe_incomplete",
+                "a mixture of experts needs experts, experts_per_token and "
+                "active_params_millions ({missing} missing)",
+                {"at": missing[0], "line_at": (given or extra)[0],
+                 "missing": ", ".join(missing),
+                 "message_zh": "混合专家模型须同时填写 experts、experts_per_token 和 "
+                               f"active_params_millions（缺少 {', '.join(missing)}）"})
+        if not given:
+            return self
+        experts, top_k = int(self.experts or 0), int(self.experts_per_token or 0)
+        if top_k > experts:
+            raise PydanticCustomError(
+                "moe_top_k", "experts_per_token ({k}) must not exceed experts ({e})",
+                {"at": "experts_per_token", "k": top_k, "e": experts,
+                 "message_zh": f"experts_per_token（{top_k}）不能超过 experts（{experts}）"})
+        active = float(self.active_params_millions or 0.0)
+        if active > self.params_millions:
+            raise PydanticCustomError(
+                "moe_active", "active_params_millions ({a}) must not exceed params_millions "
+                "({p}): a token runs through a part of the parameters",
+                {"at": "active_params_millions", "a": f"{active:g}",
+                 "p": f"{self.params_millions:g}",
+                 "message_zh": f"active_params_millions（{active:g}）不能超过 params_millions"
+                               f"（{self.params_millions:g}）：每个 token 只经过部分参数"})
+        if self.dense_layers is not None and self.layers and self.dense_layers >= self.layers:
+            raise PydanticCustomError(
+                "moe_dense_layers", "dense_layers ({d}) must be fewer than layers ({n})",
+                {"at": "dense_layers", "d": self.dense_layers, "n": self.layers,
+                 "message_zh": f"dense_layers（{self.dense_layers}）必须少于 layers"
+                               f"（{self.layers}）"})
         return self
 
 
@@ -206,9 +338,11 @@ class TrainingSpec(StrictSection):
         "Fine-tuning method", "微调方法",
         "full: every weight trained; lora: the weights frozen in 16 bits, low-rank adapters "
         "trained; qlora: the weights frozen in 4 bits (NF4), adapters trained. LoRA and QLoRA "
-        "apply to transformer language models (task llm or nlp).",
+        "apply to transformer language models (task llm or nlp) and to a diffusion model's "
+        "denoiser (task diffusion).",
         "full：训练全部权重；lora：权重以 16 位冻结，只训练低秩适配器；qlora：权重以 4 位（NF4）冻结，"
-        "只训练适配器。LoRA 和 QLoRA 适用于 Transformer 语言模型（任务 llm 或 nlp）。",
+        "只训练适配器。LoRA 和 QLoRA 适用于 Transformer 语言模型（任务 llm 或 nlp）和扩散模型的去噪网络"
+        "（任务 diffusion）。",
         default=TrainingMethod.full)
     lora_rank: int = meta(
         "LoRA rank", "LoRA 秩",
@@ -225,9 +359,12 @@ class TrainingSpec(StrictSection):
     optimizer: Optimizer = meta(
         "Optimizer", "优化器",
         "auto: SGD with momentum for vision tasks, AdamW otherwise. The family decides how the "
-        "learning rate follows a larger batch; 8-bit AdamW keeps a quarter of the states.",
+        "learning rate follows a larger batch; 8-bit AdamW keeps a quarter of the states; "
+        "Adafactor (factored second moments, no momentum) keeps almost none, but not for "
+        "language models (task llm or nlp).",
         "auto：视觉任务按带动量的 SGD，其他按 AdamW。优化器类别决定批次变大时学习率怎么调；8 位 AdamW "
-        "的状态只占四分之一。", default=Optimizer.auto)
+        "的状态只占四分之一；Adafactor（二阶矩分解存储、无动量）几乎不占状态，但不用于语言模型（任务 llm "
+        "或 nlp）。", default=Optimizer.auto)
     pure_16bit: bool = meta(
         "Pure 16-bit training", "纯 16 位训练",
         "The model is loaded in bf16 or fp16 and the optimizer keeps its states in that dtype, "
@@ -245,6 +382,35 @@ class TrainingSpec(StrictSection):
         "memory.", "none：不卸载；optimizer：优化器状态和梯度放在主机内存，优化器在 CPU 上更新"
         "（DeepSpeed ZeRO-Offload）；parameters：权重也放到主机内存，逐层传到 GPU（ZeRO-3 Offload、"
         "FSDP CPU offload）。经 PCIe 传输更慢，但 GPU 显存占用小得多。", default=Offload.none)
+    # a diffusion model's training (task diffusion, issue 32)
+    resolution: int | None = meta(
+        "Image resolution (diffusion)", "图像分辨率（扩散模型）",
+        "Side of the training images in pixels (SD 1.5: 512, SDXL, SD3 and Flux: 1024; "
+        "buckets of other aspect ratios: the side of a square of the same area). The latent "
+        "tokens grow with its square, the activations with them. Empty: the resolution of the "
+        "model's FLOPs, else 512. Task diffusion only.",
+        "训练图像的边长，单位像素（SD 1.5：512；SDXL、SD3 和 Flux：1024；按宽高比分桶时取同面积正方形的"
+        "边长）。潜变量 token 数随其平方增长，激活显存也随之增长。不填：取模型计算量对应的分辨率，否则为 "
+        "512。仅用于扩散模型任务。", unit="px", unit_zh="像素", default=None, ge=8, le=65_536)
+    frozen_encoders: FrozenEncoders = meta(
+        "Text encoders and VAE", "文本编码器和 VAE",
+        "on_gpu: the frozen text encoders and VAE stay on every GPU in 16 bits and encode every "
+        "sample; offloaded: they wait in host RAM and move to the GPU for each batch; cached: "
+        "text embeddings and latents were computed once beforehand (kohya's "
+        "--cache_text_encoder_outputs and --cache_latents, SimpleTuner's caches), so they take "
+        "neither memory nor time. Task diffusion only.",
+        "on_gpu：冻结的文本编码器和 VAE 以 16 位常驻每张卡，每个样本都要编码；offloaded：它们放在主机"
+        "内存，每个批次再搬到 GPU；cached：文本嵌入和潜变量已事先算好（kohya 的 "
+        "--cache_text_encoder_outputs 与 --cache_latents、SimpleTuner 的缓存），既不占显存也不占时间。"
+        "仅用于扩散模型任务。", default=FrozenEncoders.on_gpu)
+    ema: Ema = meta(
+        "EMA of the weights", "权重的 EMA",
+        "An exponential moving average of the trained weights, kept in fp32 (4 bytes a trained "
+        "parameter): none; gpu: on every GPU (diffusers --use_ema); cpu: in host RAM, sent to "
+        "the GPU only for its update (diffusers --offload_ema). Task diffusion only.",
+        "对训练权重做指数滑动平均，以 fp32 保存（每个训练参数 4 字节）：none：不用；gpu：每张卡一份"
+        "（diffusers --use_ema）；cpu：放在主机内存，只在更新时送到 GPU（diffusers --offload_ema）。"
+        "仅用于扩散模型任务。", default=Ema.none)
     keep_batch: KeepBatch = meta(
         "Batch kept when adding GPUs", "加卡时保持的批大小",
         "per_gpu: every GPU keeps its batch, so the global batch grows with the GPUs; global: the "

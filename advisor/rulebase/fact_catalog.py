@@ -107,6 +107,20 @@ FACTS: dict[str, FactSpec] = {
     "user_parallelism": _s("auto", *PARALLELISMS),
     "micro_batches": _n("int", 1, 4096, optional=True),
     "has_measurements": _B,
+    # which weights are trained (full, lora, qlora) and, when given, the images or samples
+    # of one epoch
+    "training_method": _s("full", "lora", "qlora"),
+    "dataset_samples": _n("int", 1, 10**13, optional=True),
+    # a diffusion fine-tune (task diffusion, advisor/scaling/diffusion.py): GB the frozen text
+    # encoders and VAE and the EMA copy take on each GPU, the share of a step the encoders
+    # compute (%), and one GPU's memory with the usual savings (full checkpointing, Adafactor
+    # or 8-bit AdamW, cached text embeddings and latents, the EMA in host RAM) and whether
+    # that fits the card; absent for other tasks
+    "diffusion_frozen_gb": _n("float", 0, 1_000_000, optional=True),
+    "diffusion_encoder_percent": _n("float", 0, 100, optional=True),
+    "diffusion_ema_gb": _n("float", 0, 1_000_000, optional=True),
+    "diffusion_lean_gb": _n("float", 0, 1_000_000, optional=True),
+    "diffusion_lean_fits": FactSpec("bool", optional=True),
     # a recommender whose parameters are mostly embedding tables (F05, F24, F26): sharded
     # model parallel tables, data parallel MLP
     "embedding_heavy": _B,

@@ -19,6 +19,9 @@ from __future__ import annotations
 from functools import lru_cache
 
 from advisor.profile import ActivationCheckpointing, Precision, Profile, Task
+from advisor.scaling.diffusion import (
+    activation_bytes_per_sample as diffusion_activation_bytes,
+)
 from advisor.scaling.model_parallel import estimated_shape
 from advisor.scaling.parameters import (
     ScalingParams,
@@ -33,8 +36,11 @@ _WIDE = (Precision.fp32, Precision.tf32)  # activations kept in 4 bytes
 
 
 def is_transformer(profile: Profile) -> bool:
-    """Sequence tasks, or a model whose transformer shape the profile gives."""
+    """Sequence tasks, or a model whose transformer shape the profile gives; a diffusion
+    model's denoiser (a DiT too) is counted by ``diffusion.py`` and trains data parallel."""
     m = profile.model
+    if profile.task == Task.diffusion:
+        return False
     return profile.task in SEQUENCE_TASKS or bool(m.layers and m.hidden_size
                                                   and m.sequence_length)
 
@@ -66,7 +72,10 @@ def checkpoint_share(profile: Profile, p: ScalingParams) -> float:
 
 
 def activation_bytes_per_sample(profile: Profile, p: ScalingParams) -> float:
-    """Bytes of activations one sample keeps for the backward pass."""
+    """Bytes of activations one sample keeps for the backward pass (a diffusion model's at
+    its resolution: ``diffusion.activation_bytes_per_sample``)."""
+    if profile.task == Task.diffusion:
+        return diffusion_activation_bytes(profile, p)
     m = profile.model
     return _per_sample(profile.task, is_transformer(profile), m.params_millions, m.layers,
                        m.hidden_size, m.sequence_length, m.flops_per_sample_gflops,

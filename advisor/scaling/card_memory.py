@@ -18,12 +18,19 @@ def capacity_gb(memory_gb: float) -> float:
 
 
 def usable_gb(memory_gb: float, p: ScalingParams) -> float:
-    """What a job may fill of the card: its bytes less what the driver reserves (ECC, the
-    reported total is 0-6 % below the nominal GiB) and the caching allocator's fragmentation
-    (``memory_usable_fraction``). The CUDA context is part of every estimate's need."""
+    """What a job may fill of the card: its bytes as the driver reports them
+    (``REPORTED_SHARE`` of the nominal GiB) over what the caching allocator reserves per byte
+    it allocates (``ALLOCATOR_RESERVE``): ``memory_usable_fraction`` = 0.99 / 1.05. The CUDA
+    context is part of every estimate's need; the buffers a framework allocates beside the
+    model states (gradient buckets, ZeRO-3's gathered tensors, the fp32 gradients of mixed
+    precision) are counted in it (layouts/memory.py), not taken off the card."""
     return capacity_gb(memory_gb) * p.memory_usable_fraction
 
 
+# nvidia-smi's total over the nominal GiB: 81,920 of 81,920 MiB (A100 80GB), 81,559 (H100
+# 80GB), 40,537 of 40,960 (A100 40GB), 24,564 of 24,576 (RTX 4090); ECC on GDDR takes more
+# (a T4's 15,360 of 16,384 MiB)
+REPORTED_SHARE = 0.99
 ALLOCATOR_RESERVE = 1.05  # what PyTorch's caching allocator reserves per byte it allocates
 MIB = 2.0 ** 20
 

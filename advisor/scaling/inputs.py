@@ -10,12 +10,14 @@ from advisor.profile import (
     Cooling,
     GradientDtype,
     InputPipeline,
+    Offload,
     Precision,
     Profile,
     Storage,
     Task,
     Virtualization,
 )
+from advisor.scaling import diffusion
 from advisor.scaling.activations import SEQUENCE_TASKS, recompute_factor
 from advisor.scaling.links import LinkFigures
 from advisor.scaling.memory import embedding_sharded
@@ -36,6 +38,9 @@ from advisor.scaling.task_defaults import inputs_vary, takes_turns
 _STORAGE_STALL = {Storage.hdd: 2.0, Storage.network: 1.5, Storage.sata_ssd: 1.2,
                   Storage.nvme: 1.0, Storage.ram: 0.5}
 PESSIMISTIC_VGPUS = 4.0  # F29: an "8-GPU" instance that runs like 2
+# a diffusion model's FLOPs per sample are counted as the vision tasks count them, 3 x the
+# forward multiply-adds: half the FLOPs of forward + backward at 2 per multiply-add
+DIFFUSION_UNITS_PER_FLOP = 0.5
 
 
 def grad_bytes_per_param(profile: Profile) -> float:
@@ -58,6 +63,8 @@ def flops_per_sample(profile: Profile) -> float:
     models), else the FLOPs per parameter of the task's typical model at its typical input size
     (a user who gives no FLOPs is taken to train the usual model of the task, e.g. a two-stage
     detector at 1333 x 800; table and sources in parameters.yaml)."""
+    if profile.task == Task.diffusion:  # at the training resolution (diffusion.py)
+        return diffusion.step_flops(profile, load_params()) + diffusion.encoder_flops(profile)
     if profile.model.flops_per_sample_gflops:
         return profile.model.flops_per_sample_gflops * 1e9
     return default_flops_per_sample(profile.task, profile.model.params_millions,
@@ -81,17 +88,21 @@ def effective_tflops(gpu: GpuSpec, precision: Precision, p: ScalingParams,
     the memory bandwidth. Part of every step (normalisation, activations, optimizer, attention
     soft-max) streams memory instead of multiplying: consumer and older cards with a low peak
     but a similar bandwidth train faster than their peak says. Both shares are fitted on the
-    published single-GPU throughputs (benchmarks/fit_projection.py)."""
+    published single-GPU throughputs (benchmarks/fit_projection.py). A diffusion model's
+    denoiser, mostly transformer blocks, runs at the language models' shares, its FLOPs
+    counted as 3 x multiply-adds: half the FLOPs it does (diffusion.py)."""
     peak = peak_tflops(gpu, precision, task)
+    fitted = Task.nlp if task == Task.diffusion else task
+    units = DIFFUSION_UNITS_PER_FLOP if task == Task.diffusion else 1.0
     mfu = mfu_by_task()
-    share = mfu.get(task.value, mfu.get("other", p.model_flops_utilisation))
+    share = mfu.get(fitted.value, mfu.get("other", p.model_flops_utilisation))
     memory = membound_share_by_task()
-    m = memory.get(task.value, memory.get("other", 0.0))
+    m = memory.get(fitted.value, memory.get("other", 0.0))
     if not gpu.memory_bandwidth_gbs or m <= 0.0:
-        return peak * share
+        return peak * share * units
     # The memory-bound part runs at bandwidth x the reference card's FLOPs per byte.
     streamed = gpu.memory_bandwidth_gbs * p.reference_flops_per_byte / 1000.0
-    return share / ((1.0 - m) / peak + m / streamed)
+    return share / ((1.0 - m) / peak + m / streamed) * units
 
 
 def single_gpu_samples_per_s(profile: Profile) -> float | None:
@@ -117,6 +128,14 @@ def dense_params_millions(profile: Profile, gpu: GpuSpec, p: ScalingParams) -> f
     return profile.model.params_millions * share
 
 
+def exchanged_params_millions(profile: Profile, gpu: GpuSpec, p: ScalingParams) -> float:
+    """Parameters whose gradients are all-reduced and updated: the dense ones, or a diffusion
+    model's trained ones (its LoRA adapters on a frozen denoiser)."""
+    if profile.task == Task.diffusion:
+        return diffusion.trainable_params(profile) / 1e6
+    return dense_params_millions(profile, gpu, p)
+
+
 def step_compute_s(profile: Profile, gpu: GpuSpec, p: ScalingParams) -> float:
     """One training step (micro-batch) on one GPU: batch / measured throughput, else FLOPs /
     sustained throughput plus the optimizer step's share (once per optimizer step). Embedding
@@ -125,11 +144,30 @@ def step_compute_s(profile: Profile, gpu: GpuSpec, p: ScalingParams) -> float:
     measured = single_gpu_samples_per_s(profile)
     if measured:
         return t.batch_per_gpu / measured
+    if profile.task == Task.diffusion:
+        return _diffusion_step_s(profile, gpu, p)
     dense = dense_params_millions(profile, gpu, p) / profile.model.params_millions
     recompute = recompute_factor(profile)
     flops_s = t.batch_per_gpu * flops_per_sample(profile) * dense * recompute / (
         effective_tflops(gpu, t.precision, p, profile.task) * 1e12)
     return flops_s + optimizer_step_s(profile, gpu, p) / t.gradient_accumulation_steps
+
+
+def _diffusion_step_s(profile: Profile, gpu: GpuSpec, p: ScalingParams) -> float:
+    """A diffusion micro-batch: the denoiser's FLOPs (recomputed under checkpointing) and the
+    frozen encoders' forward passes at the sustained rate; offloaded encoders' copies over
+    PCIe, offloaded weights' streamed under the compute; the optimizer step and EMA update
+    once per optimizer step (the step on the CPU when offloaded)."""
+    t = profile.training
+    rate = effective_tflops(gpu, t.precision, p, profile.task) * 1e12
+    compute = t.batch_per_gpu * (diffusion.step_flops(profile, p) * recompute_factor(profile)
+                                 + diffusion.encoder_flops(profile)) / rate
+    copies = diffusion.transfer_s(profile, gpu.pcie_gen)
+    compute = max(compute, copies) if t.offload == Offload.parameters else compute + copies
+    update = (diffusion.host_step_s(profile, gpu.gpu_class or "consumer", gpu.pcie_gen)
+              if t.offload != Offload.none else optimizer_step_s(profile, gpu, p))
+    per_step = update + diffusion.ema_step_s(profile, memory_bandwidth_gbs(gpu, p))
+    return compute + per_step / t.gradient_accumulation_steps
 
 
 def memory_bandwidth_gbs(gpu: GpuSpec, p: ScalingParams) -> float:
@@ -144,7 +182,7 @@ def optimizer_step_s(profile: Profile, gpu: GpuSpec, p: ScalingParams) -> float:
     """One optimizer update on one GPU: it streams every parameter's weights, gradient and
     Adam moments through memory once (``optimizer_traffic_bytes_per_param``), paid once per
     optimizer step, so gradient accumulation spreads it over its micro-batches."""
-    params = dense_params_millions(profile, gpu, p) * 1e6
+    params = exchanged_params_millions(profile, gpu, p) * 1e6
     return params * p.optimizer_traffic_bytes_per_param / (memory_bandwidth_gbs(gpu, p) * 1e9)
 
 
@@ -206,7 +244,7 @@ def data_parallel_inputs(profile: Profile, gpu: GpuSpec, links: LinkFigures,
     per_card, fixed = thermal_terms(profile, p, gpu)
     pair = links.busbw_intra_pair_gbs
     return DataParallelInputs(
-        params_millions=dense_params_millions(profile, gpu, p),
+        params_millions=exchanged_params_millions(profile, gpu, p),
         embedding_bytes_per_sample=p.embedding_bytes_per_sample
         if sharded_embeddings(profile, gpu, p) else 0.0,
         grad_bytes_per_param=grad_bytes_per_param(profile),

@@ -18,6 +18,7 @@ from advisor.scaling.card_memory import memory_reading_note
 from advisor.scaling.inputs import pipeline_terms, single_gpu_samples_per_s
 from advisor.scaling.layouts.engine import LayoutCurve, layout_curve
 from advisor.scaling.layouts.methods import model_flops_per_token
+from advisor.scaling.layouts.moe_notes import moe_notes
 from advisor.scaling.links import LinkFigures
 from advisor.scaling.llm_compute import load_llm_params
 from advisor.scaling.measured_memory import NOTE_MEASURED_FITS
@@ -111,9 +112,11 @@ def layout_projection(profile: Profile, counts: list[int], gpu: GpuSpec, links: 
             tokens=quantity(total_tokens / 1e9), tokens_zh=quantity(total_tokens / 1e8),
             per_token=quantity(per_token / 1e9), total=quantity(total_tokens * per_token / 1e21),
             rule="4 x parameters + adapters + attention: the frozen weights take no weight "
-                 "gradient" if curve.states.weights_frozen else "6 x parameters + attention",
+                 "gradient" if curve.states.weights_frozen else "6 x active parameters + "
+                 "attention" if curve.shape.is_moe else "6 x parameters + attention",
             rule_zh="4 × 参数量 + 适配器 + 注意力：冻结的权重不计算权重梯度"
-            if curve.states.weights_frozen else "6 × 参数量 + 注意力",
+            if curve.states.weights_frozen else "6 × 激活参数量 + 注意力" if curve.shape.is_moe
+            else "6 × 参数量 + 注意力",
             mfu_low=float(mfu.min()), mfu_high=float(mfu.max()),
             err=float(np.expm1(q.band_log_width))))
     labels = [c.layout.label() for c in curve.choices]
@@ -193,6 +196,7 @@ def _layout_notes(profile: Profile, curve: LayoutCurve, counts: list[int],
         if hours:
             notes.append(NOTE_REFERENCE.format(hours=quantity(hours)))
     notes.extend(method_notes(profile, curve, counts))
+    notes.extend(moe_notes(curve, counts))  # a mixture of experts (issue 32)
     for n, c in zip(counts, curve.choices, strict=True):
         if not c.fits and c.memory_gb > curve.usable_gb:  # else the host's RAM is short
             label = c.layout.label()

@@ -99,14 +99,17 @@ def gemm_efficiency(rows: np.ndarray | float, inner: np.ndarray | float,
     return 1.0 / (1.0 + q.gemm_half_width * (1.0 / rows + 1.0 / inner + 1.0 / cols))
 
 
-def _weight_inverse_widths(shape: ModelShape) -> tuple[float, float]:
+def _weight_inverse_widths(shape: ModelShape, layer_params: float | None = None
+                           ) -> tuple[float, float]:
     """(a, b) such that one layer's weight products on a tensor-parallel rank of degree t
     take 1 + d0 (1/M + a + b t) times their wide-matrix time. Megatron's split: QKV
     (h x 3h/t) and the first MLP matrix (h x f/t) by columns, the attention output (h/t x h)
     and the second MLP matrix (f/t x h) by rows; 1 / efficiency is linear in the inverse
-    widths, so the FLOP-weighted time of the four is that of their weighted inverse widths."""
+    widths, so the FLOP-weighted time of the four is that of their weighted inverse widths.
+    ``layer_params``: the layer's dense part (an MoE's, outside its routed experts)."""
     h = float(shape.hidden)
-    ffn = max((shape.layer_params - 4.0 * h * h) / (2.0 * h), h)
+    params = shape.layer_params if layer_params is None else layer_params
+    ffn = max((params - 4.0 * h * h) / (2.0 * h), h)
     # (FLOP weight, inverse width kept whole, inverse width sliced per rank)
     parts = ((3.0 * h * h, 1.0 / h, 1.0 / (3.0 * h)), (h * h, 1.0 / h, 1.0 / h),
              (h * ffn, 1.0 / h, 1.0 / ffn), (h * ffn, 1.0 / h, 1.0 / ffn))
@@ -154,8 +157,12 @@ def compute_per_micro_batch_s(shape: ModelShape, c: Candidates, cluster: Cluster
     attention_s = per_flop * (1.0 + 2.0 * d0 / shape.sequence)
     output_s_per_flop = per_flop / gemm_efficiency(tokens, shape.hidden, shape.vocab / t, q)
     bandwidth = cluster.memory_bandwidth_gbs * 1e9
-    layer_s = (((weights * weight_passes + adapters) * weight_s
-                + attention * attention_passes * attention_s) / (shape.layers * t)
+    if shape.is_moe:  # the routed experts' matmuls apart, at their own widths and load
+        weights_s = _moe_weight_time(shape, c, weights, weight_passes, adapters, tokens,
+                                     per_flop, q)
+    else:
+        weights_s = (weights * weight_passes + adapters) * weight_s
+    layer_s = ((weights_s + attention * attention_passes * attention_s) / (shape.layers * t)
                + layer_bytes / bandwidth)
     output_s = output_flops * output_s_per_flop + output_bytes / bandwidth
     whole = shape.layers * layer_s + output_s
@@ -164,10 +171,34 @@ def compute_per_micro_batch_s(shape: ModelShape, c: Candidates, cluster: Cluster
     return np.where(c.pp > 1, np.minimum(as_is, moved), whole)
 
 
+def _moe_weight_time(shape: ModelShape, c: Candidates, weights: np.ndarray,
+                     weight_passes: np.ndarray, adapters: np.ndarray | float,
+                     tokens: np.ndarray, per_flop: float, q: LlmParams) -> np.ndarray:
+    """Seconds x (L t) of a mixture of experts' weight matmuls on one micro-batch: the dense
+    part (attention, router, shared experts) as a dense layer's; each routed expert multiplies
+    its tokens (M = b s k ep / E of them on a rank holding E / ep experts) by h x w / t and
+    w / t x h slices (1 / efficiency = 1 + d0 (1/M + 1/h + t/w)), and the busiest rank runs
+    ``imbalance`` times its share (``ModelShape.capacity_factor``)."""
+    t = c.tp.astype(float)
+    d0 = q.gemm_half_width
+    dense_share = shape.dense_layer_params / shape.active_layer_params
+    inv_whole, inv_sliced = _weight_inverse_widths(shape, shape.dense_layer_params)
+    dense_s = per_flop * (1.0 + d0 * (1.0 / tokens + inv_whole + inv_sliced * t))
+    routed = np.maximum(tokens * shape.experts_per_token * c.ep / shape.experts, 1.0)
+    expert_s = per_flop * (1.0 + d0 * (1.0 / routed + 1.0 / shape.hidden
+                                       + t / shape.expert_width)) * shape.imbalance(c.ep)
+    return (weights * dense_share * weight_passes + adapters) * dense_s \
+        + weights * (1.0 - dense_share) * weight_passes * expert_s
+
+
 def optimizer_step_s(shape: ModelShape, c: Candidates, cluster: Cluster,
                      states: StateBytes, shards: np.ndarray) -> np.ndarray:
-    """Reading and writing every local optimizer state, weight and gradient once per step."""
-    local = (shape.layer_params * np.ceil(shape.layers / c.pp) + shape.embedding_params) / c.tp / shards
+    """Reading and writing every local optimizer state, weight and gradient once per step
+    (an MoE's split experts sharded over the replicas that hold them)."""
+    dense, experts = shape.stage_params(c.pp)
+    local = dense / c.tp / shards
+    if shape.is_moe:
+        local = local + experts / (c.tp * c.ep) / np.maximum(shards / c.ep, 1.0)
     per_param = states.per_param if not states.weights_frozen else \
         states.trainable_fraction * (2.0 + states.grad_bytes + states.optimizer_bytes)
     return 2.0 * local * per_param / (cluster.memory_bandwidth_gbs * 1e9)

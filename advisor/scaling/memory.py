@@ -4,7 +4,8 @@ Model states take 16 bytes per parameter with (mixed-precision) Adam: weights, g
 optimizer states. ZeRO shards them: stage 1 the optimizer states (12 B), stage 2 also the
 gradients, stage 3 / FSDP everything. Tensor and pipeline parallel split the model itself.
 Activations come on top, per sample of the batch (activations.py): from the transformer
-shape, given or derived from the parameters, else from the sample's FLOPs by task.
+shape, given or derived from the parameters, else from the sample's FLOPs by task. A
+diffusion fine-tune's states, EMA and frozen encoders shard apart (``diffusion.py``).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from advisor.profile import Parallelism, Profile, Task
 from advisor.scaling.activations import activation_gb, is_transformer
 from advisor.scaling.card_memory import capacity_gb as capacity_gb  # re-exported
 from advisor.scaling.card_memory import usable_gb as usable_gb  # re-exported
+from advisor.scaling.diffusion import diffusion_states, states_gb
 from advisor.scaling.measured_memory import memory_estimate
 from advisor.scaling.parameters import ScalingParams
 from advisor.scaling.state_bytes import state_bytes_per_param
@@ -44,10 +46,12 @@ def memory_per_gpu_gb(strategy: str, gpus: np.ndarray, profile: Profile,
     """Memory one GPU needs under ``strategy`` for every N (model_split: tensor/pipeline ways;
     ``act``: the batch's activation memory when already known)."""
     n = np.asarray(gpus, dtype=float)
+    act = activation_gb(profile, p) if act is None else act
+    if profile.task == Task.diffusion:  # states, EMA and frozen encoders shard apart
+        return _diffusion_gb(strategy, n, profile, p, model_split, act)
     params = profile.model.params_millions * 1e6
     per_param = state_bytes_per_param(profile, p)
     scale = per_param / 16.0
-    act = activation_gb(profile, p) if act is None else act
     if strategy == "embedding":
         dense = params * p.recommendation_dense_fraction
         tables = (params - dense) * p.embedding_bytes_per_param / n
@@ -67,6 +71,18 @@ def memory_per_gpu_gb(strategy: str, gpus: np.ndarray, profile: Profile,
     return states + act / ways + p.memory_overhead_gb
 
 
+
+
+def _diffusion_gb(strategy: str, n: np.ndarray, profile: Profile, p: ScalingParams,
+                  model_split: np.ndarray | None, act: float) -> np.ndarray:
+    """A diffusion run's memory per GPU (``diffusion.py``): ZeRO / FSDP shard the denoiser's
+    states and EMA, never the frozen encoders; a model split divides everything."""
+    states = diffusion_states(profile, p)
+    ways = np.asarray(model_split if model_split is not None else n, dtype=float)
+    hsdp = np.minimum(n, profile.hardware.gpus_per_node)
+    split = strategy not in ("data", "embedding", "zero1", "zero2", "zero3", "fsdp", "hsdp")
+    gb = states_gb(states, strategy, n, hsdp, ways) + np.zeros_like(n)
+    return gb + (act / ways if split else act) + p.memory_overhead_gb
 
 
 def choose_strategies(profile: Profile, gpus: np.ndarray, memory_gb: float,

@@ -17,7 +17,7 @@ from advisor.files.records import record
 
 # Names of the parameters the fit may move; the diagnosis feature refits these per user.
 FITTED = ("overlap_fraction", "busbw_efficiency", "sample_time_cv", "fixed_step_fraction",
-          "pipeline_stall_tuned", "sync_latency_s")
+          "pipeline_stall_tuned", "sync_latency_s", "step_jitter_s")
 
 
 _Record = TypeVar("_Record")
@@ -50,6 +50,7 @@ class ScalingParams:
     fixed_step_fraction: float = 0.1
     pipeline_stall_tuned: float = 0.0
     sync_latency_s: float = 0.001
+    step_jitter_s: float = 0.001
     # the 80 % band (split-conformal, out-of-sample residuals): signed log speed-up per root
     # of the doublings of GPUs inside one machine (NVLink / NVSwitch, or PCIe), and per root
     # of the doublings of machines on top of it
@@ -76,7 +77,7 @@ class ScalingParams:
     reference_flops_per_byte: float = 153.0
     default_microbatches_per_stage: float = 2.0
     tensor_activation_exchanges_per_layer: float = 4.0
-    memory_usable_fraction: float = 0.8568
+    memory_usable_fraction: float = 0.9429
     memory_overhead_gb: float = 1.0
     optimizer_bytes_per_param: float = 16.0
     optimizer_traffic_bytes_per_param: float = 32.0

@@ -17,7 +17,9 @@ Step time on N GPUs (one step = every GPU processes its own batch once):
 * stragglers: the step waits for the slowest GPU. Only what varies per step delays one: a
   step of b variable-size samples jitters by cv_sample / sqrt(b) (image sizes, sequence
   lengths, proposals), fixed-size inputs (crops, volumes, packed sequences) only by the
-  system's own step noise; the expected maximum of N draws grows like sqrt(2 ln N).
+  system's own step noise, a share of the step (clocks) plus a fixed time on the host
+  (scheduling, the framework's Python, launches), which a short step feels most: where each
+  GPU has little work per step; the expected maximum of N draws grows like sqrt(2 ln N).
 * gradient accumulation (k micro-batches per optimizer step): the exchange, the coordination
   and the wait for the slowest GPU happen once per k micro-batches; times are per micro-batch.
 
@@ -245,12 +247,15 @@ def breakdown(gpus: np.ndarray | list[int], x: DataParallelInputs,
     # Stragglers: E[max of N jittered step times]; plus per-step coordination (framework
     # negotiation, many small un-bucketed all-reduces) that grows like a tree, log2 N. Only
     # what varies per step makes one GPU late: variable-size samples (cv / sqrt(b)) and the
-    # system's own step-to-step noise (clocks, host), averaged over k micro-batches.
+    # system's own step-to-step noise, a share of the step (clocks) and a fixed time on the
+    # host (``step_jitter_s``: scheduling, Python, launches; a short step feels it most),
+    # averaged over k micro-batches.
     samples = np.maximum(samples_step, 1.0)
     jitter = np.sqrt((np.asarray(x.variable_inputs, dtype=float) * _squared(p.sample_time_cv)
                       / samples + _squared(p.step_time_cv)) / accumulation)
+    host_jitter = p.step_jitter_s / np.sqrt(accumulation)
     coordination = p.sync_latency_s * log_n / accumulation
-    sync = base * jitter * np.sqrt(2.0 * np.log(n)) + coordination
+    sync = (base * jitter + host_jitter) * np.sqrt(2.0 * np.log(n)) + coordination
     step = compute + exposed + stall + sync
     if x.loader_capacity is not None:  # a starved loader feeds at most this much per node
         # The cap bounds one machine's step (its loader feeds only its own GPUs). The exposed

@@ -59,7 +59,10 @@ def least_flops_per_sample(profile: Profile) -> tuple[float, str, str] | None:
            else "6 x parameters, one multiply-add per weight forward and two backward")
     how_zh = (f"6 × 参数量 × {tokens} 个 token" if tokens > 1
               else "6 × 参数量：每个权重前向一次乘加、反向两次")
-    return 6.0 * m.params_millions * 1e6 * tokens, how, how_zh
+    # a mixture of experts computes with its active parameters (issue 32)
+    params = m.active_params_millions if m.is_moe and m.active_params_millions else \
+        m.params_millions
+    return 6.0 * params * 1e6 * tokens, how, how_zh
 
 
 def impossible_throughput(profile: Profile, gpu: GpuSpec) -> Text | None:

@@ -64,7 +64,7 @@ def candidates(rec: Recommendation, profile: Profile, currency: str | None = Non
         c = candidate_at(profile, o.id, o.gpus, o.nodes, o.run_hours, o.cost_per_run,
                        o.kind != "host_memory")
         out.append(c.model_copy(update={"label": o.label, "kind": o.kind}))
-        if o.kind in ("setting", "rent") and o.cost_per_run is not None:
+        if o.kind in ("setting", "numerics", "rent") and o.cost_per_run is not None:
             # a setting change at each of the user's own counts; rented larger cards at each
             # count rented (one large-memory card among them, where one holds the job)
             out += [x.model_copy(update={"label": o.label, "kind": o.kind})

@@ -8,11 +8,17 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+import numpy as np
+
 from advisor.catalog.cooling import fitted_cooling
 from advisor.costs.breakeven import HOURS_PER_MONTH  # 730 h: a break-even above it is never reached
 from advisor.costs.result import CostReport
 from advisor.profile import (
+    ActivationCheckpointing,
+    Ema,
+    FrozenEncoders,
     KeepBatch,
+    Optimizer,
     Profile,
     Task,
 )
@@ -25,10 +31,11 @@ from advisor.rulebase.fact_catalog import (
     Scalar,
     check_facts,
 )
-from advisor.scaling.activations import activation_gb
-from advisor.scaling.memory import activation_split
-from advisor.scaling.optimizer_family import optimizer_family
-from advisor.scaling.parameters import load_params
+from advisor.scaling.activations import activation_gb, recompute_factor
+from advisor.scaling.diffusion import diffusion_states, encoder_flops, step_flops
+from advisor.scaling.memory import activation_split, memory_per_gpu_gb, usable_gb
+from advisor.scaling.optimizer_family import optimizer_family, optimizer_of
+from advisor.scaling.parameters import ScalingParams, load_params
 from advisor.scaling.result import Projection
 from advisor.scaling.task_defaults import takes_turns
 
@@ -174,6 +181,7 @@ def base_facts(profile: Profile, projection: Projection, costs: CostReport,
         "optimizer_family": optimizer_family(profile),
         "single_pass_run": single_pass(profile),
         "fine_tuning": profile.fine_tunes,
+        "training_method": tr.method.value,
         # a language model trained from scratch sets its learning rate for the global batch
         # it is designed for; its data is tokenised once and read memory-mapped
         "pretrains_llm": profile.task == Task.llm and not profile.fine_tunes,
@@ -216,6 +224,8 @@ def base_facts(profile: Profile, projection: Projection, costs: CostReport,
     optional = {
         **_value_facts(projection, costs),
         **_near_best(costs),
+        **diffusion_facts(profile, load_params(), spec.memory_gb),
+        "dataset_samples": tr.dataset_samples,
         "workers_per_gpu": tr.dataloader_workers,
         "micro_batches": tr.micro_batches,
         "value_per_day": ec.value_per_day,
@@ -257,6 +267,35 @@ def base_facts(profile: Profile, projection: Projection, costs: CostReport,
     observed = _obs_ids(hardware)
     facts.update({f"obs_{oid}": oid in observed for oid in OBSERVATION_IDS})
     return check_facts(facts)
+
+
+# The savings diffusion fine-tuners turn on before more GPUs (kohya's SDXL tips, diffusers'
+# DreamBooth and text-to-image READMEs): 8-bit AdamW unless Adafactor (or SGD) is chosen
+_LEAN_OPTIMIZERS = (Optimizer.adafactor, Optimizer.adamw_8bit, Optimizer.sgd)
+
+
+def diffusion_facts(profile: Profile, p: ScalingParams, card_gb: float) -> dict[str, Any]:
+    """A diffusion fine-tune's memory and compute the rules quote: its frozen encoders' and
+    EMA's GB on each GPU, the encoders' share of a step, and one GPU's memory with full
+    checkpointing, Adafactor or 8-bit AdamW, cached text embeddings and latents and the EMA
+    in host RAM (its method and precision kept); nothing for other tasks."""
+    if profile.task != Task.diffusion:
+        return {}
+    t = profile.training
+    states = diffusion_states(profile, p)
+    encoders = encoder_flops(profile)
+    step = step_flops(profile, p) * recompute_factor(profile) + encoders
+    optimizer = optimizer_of(profile)
+    lean = profile.model_copy(update={"training": t.model_copy(update={
+        "activation_checkpointing": ActivationCheckpointing.full,
+        "frozen_encoders": FrozenEncoders.cached,
+        "ema": Ema.cpu if t.ema == Ema.gpu else t.ema,
+        "optimizer": optimizer if optimizer in _LEAN_OPTIMIZERS else Optimizer.adamw_8bit})})
+    lean_gb = float(memory_per_gpu_gb("data", np.array([1.0]), lean, p)[0])
+    return {"diffusion_frozen_gb": states.frozen / 1e9,
+            "diffusion_encoder_percent": 100.0 * encoders / step if step > 0 else 0.0,
+            "diffusion_ema_gb": states.ema / 1e9, "diffusion_lean_gb": lean_gb,
+            "diffusion_lean_fits": lean_gb <= usable_gb(card_gb, p)}
 
 
 def _day_covers_energy(profile: Profile, costs: CostReport) -> bool:

@@ -48,8 +48,10 @@ from advisor.verdict.shared_projections import memory_shared
 
 POOR_EFFICIENCY = 0.5  # the own GPUs give less than half their compute (speed-up / N)
 CLEARLY_FASTER = 0.9  # a change replaces a poor fit when its run takes under 90 % as long
-_ORDER = {"setting": 0, "method": 1, "host_memory": 2, "rent": 3, "more_machines": 4,
-          "rent_offer": 5, "buy_setup": 6}
+# a setting before fewer bytes a number (pure 16-bit, 8-bit AdamW: other numerics), before a
+# change of method
+_ORDER = {"setting": 0, "numerics": 1, "method": 2, "host_memory": 3, "rent": 4,
+          "more_machines": 5, "rent_offer": 6, "buy_setup": 7}
 
 
 
@@ -94,7 +96,8 @@ def setups_that_fit(profile: Profile, projection: Projection, larger: Beyond,
 
     def keep(change: Change) -> bool:
         if not listed and change.kind == "method" and (
-                fits_own or any(o.fits_here and o.kind == "setting" for o in options)):
+                fits_own or any(o.fits_here and o.kind in ("setting", "numerics")
+                                for o in options)):
             return False  # a setting change, or none, is chosen before it (every method is
             # weighed, as the list weighs them: the fastest that fits here is chosen)
         found = _own(change, profile, counts, lang, pricing, priced=listed,

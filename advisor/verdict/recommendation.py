@@ -286,7 +286,9 @@ def _change_kind(applied: SetupOption | None) -> str:
     rent_offer (the job as configured at a rental offer), buy_setup (a ready setup bought)."""
     if applied is None:
         return "none"
-    return "pipeline" if applied.id == FIX.id else applied.kind
+    if applied.id == FIX.id:
+        return "pipeline"
+    return "setting" if applied.kind == "numerics" else applied.kind
 
 
 def _without_count(slots: dict[str, list[str]], lowered: Lowered | Move | None

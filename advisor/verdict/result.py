@@ -78,8 +78,8 @@ class SetupOption(BaseModel):
     id: str
     # rent_offer: the job as configured, rented at an offer; buy_setup: a ready setup bought
     # (the setups a comparison evaluates, weighed by ``advisor.compare.weighed``)
-    kind: Literal["setting", "method", "host_memory", "rent", "more_machines", "rent_offer",
-                  "buy_setup"]
+    kind: Literal["setting", "numerics", "method", "host_memory", "rent", "more_machines",
+                  "rent_offer", "buy_setup"]
     label: Text
     change: Text  # what to set in the profile
     trade_off: Text  # what it costs besides the time (a change of method: its quality)

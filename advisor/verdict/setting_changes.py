@@ -2,8 +2,8 @@
 what to set, and what it costs besides time, in both languages.
 
 Kinds: ``setting`` (the same training, set differently: activation checkpointing, a smaller
-batch per GPU with accumulation at the same global batch, a higher ZeRO stage, offload to
-host memory) and ``method`` (LoRA or QLoRA instead of full fine-tuning: a change of what is
+batch per GPU with accumulation at the same global batch, a higher ZeRO stage, pure 16-bit
+training and 8-bit AdamW — fewer bytes of state a parameter —, offload to host memory) and ``method`` (LoRA or QLoRA instead of full fine-tuning: a change of what is
 trained, offered only for fine-tuning). Rented cards and more machines are built by
 ``fits_here``. A change that does not fit alone is tried again with full activation
 checkpointing, the cheapest memory saving there is.
@@ -17,10 +17,13 @@ from advisor.files.records import record
 from advisor.profile import (
     ActivationCheckpointing,
     Offload,
+    Optimizer,
     Parallelism,
+    Precision,
     Profile,
     TrainingMethod,
 )
+from advisor.scaling.optimizer_family import optimizer_of
 from advisor.text.i18n import Text
 from advisor.verdict.changed_training import changed_training
 
@@ -32,7 +35,7 @@ _BELOW_ZERO3 = (Parallelism.data, Parallelism.zero1, Parallelism.zero2)
 @record
 class Change:
     id: str
-    kind: str  # setting | method
+    kind: str  # setting | numerics (fewer bytes a number: weighed after settings) | method
     label: Text
     change: Text  # the profile fields to set
     trade_off: Text
@@ -79,6 +82,18 @@ OFFLOAD_PARAMETERS = Text(
     en="The weights also stream over PCIe for every forward and backward pass, usually the "
        "slowest way that still runs; the machine's RAM must hold every state.",
     zh="权重在每次前向和反向时也要经 PCIe 传输，通常是能跑起来的方式里最慢的；主机内存要放得下全部状态。")
+PURE_16BIT = Text(
+    en="Weights and Adam's states in bf16 (about 8 bytes a parameter instead of 16), as Hugging "
+       "Face Trainer, torchtune and LitGPT train a model loaded in bf16; bf16 updates round "
+       "away the smallest steps (long runs keep fp32 master weights, or use Kahan summation).",
+    zh="权重和 Adam 状态都用 bf16（每个参数约 8 字节而不是 16），Hugging Face Trainer、torchtune 和 "
+       "LitGPT 对以 bf16 加载的模型就是这样训练的；bf16 更新会把最小的步长舍掉（长时间训练请保留 fp32 "
+       "主权重，或用 Kahan 求和）。")
+ADAM_8BIT = Text(
+    en="8-bit AdamW (bitsandbytes) keeps Adam's two moments in 8 bits: 2 bytes a parameter "
+       "instead of 8, and matches 32-bit Adam on fine-tuning in its paper (Dettmers et al. 2022).",
+    zh="8 位 AdamW（bitsandbytes）把 Adam 的两个动量存成 8 位：每个参数 2 字节而不是 8 字节；其论文中"
+       "微调效果与 32 位 Adam 持平（Dettmers 等，2022）。")
 LORA = Text(
     en="A change of method: LoRA trains a low-rank update of the frozen weights; on "
        "instruction and task fine-tuning it usually comes close to full fine-tuning, but it "
@@ -141,6 +156,23 @@ def _offload(level: Offload) -> Change:
         training={"offload": level})
 
 
+def _pure_16bit(precision: Precision) -> Change:
+    dtype = precision if precision in (Precision.bf16, Precision.fp16) else Precision.bf16
+    change = "pure_16bit: true" + ("" if dtype == precision else f", precision: {dtype.value}")
+    return Change(id="pure_16bit", kind="numerics",
+                  label=Text(en="pure 16-bit training", zh="纯 16 位训练"),
+                  change=Text(en=change, zh=change.replace(", ", "，")),
+                  trade_off=PURE_16BIT,
+                  training={"pure_16bit": True, "precision": dtype})
+
+
+def _adam_8bit() -> Change:
+    return Change(id="adamw_8bit", kind="numerics",
+                  label=Text(en="8-bit AdamW", zh="8 位 AdamW"),
+                  change=Text(en="optimizer: adamw_8bit", zh="optimizer: adamw_8bit"),
+                  trade_off=ADAM_8BIT, training={"optimizer": Optimizer.adamw_8bit})
+
+
 def _method(method: TrainingMethod) -> Change:
     q = method == TrainingMethod.qlora
     return Change(
@@ -174,6 +206,14 @@ def other_changes(profile: Profile) -> list[Change]:
     if t.parallelism in _BELOW_ZERO3:
         out += [_zero(s) for s in _ZERO_STAGES
                 if _ZERO_STAGES.index(s) > _stage_index(t.parallelism)]
+    # fewer bytes of state a parameter (issue 31): how fine-tunes are run on a model loaded in
+    # bf16 (Hugging Face Trainer, torchtune, LitGPT) or with bitsandbytes; a pre-training run
+    # keeps fp32 master weights and 32-bit Adam (its recipe's numerics)
+    if t.method == TrainingMethod.full and profile.fine_tunes:
+        if not t.pure_16bit and t.precision in (Precision.bf16, Precision.fp16, Precision.amp):
+            out.append(_pure_16bit(t.precision))
+        if t.optimizer in (Optimizer.adamw, Optimizer.auto) and _adam_family(profile):
+            out.append(_adam_8bit())
     order = (Offload.none, Offload.optimizer, Offload.parameters)
     out += [_offload(o) for o in order[order.index(t.offload) + 1:]]
     if profile.fine_tunes and t.method != TrainingMethod.qlora:  # said, or shown (issue 29)
@@ -181,6 +221,11 @@ def other_changes(profile: Profile) -> list[Change]:
             if t.method == TrainingMethod.full else (TrainingMethod.qlora,)
         out += [_method(m) for m in methods]
     return out
+
+
+def _adam_family(profile: Profile) -> bool:
+    """Whether the profile's optimizer is full-precision AdamW (``auto``: unless vision)."""
+    return optimizer_of(profile) == Optimizer.adamw
 
 
 def _stage_index(parallelism: Parallelism) -> int:

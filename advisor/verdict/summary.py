@@ -100,7 +100,7 @@ def _risk(rec: Recommendation) -> Text:
 
 def _next(rec: Recommendation) -> Text:
     applied = next((o for o in rec.setups if o.applied), None)
-    if applied is not None and applied.kind in ("setting", "method"):
+    if applied is not None and applied.kind in ("setting", "numerics", "method"):
         return Text(en=f"set {applied.change.en} in the profile, then train",
                     zh=f"在配置中设置 {applied.change.zh}，然后开始训练")
     top = _top(rec)

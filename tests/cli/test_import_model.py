@@ -57,7 +57,10 @@ def test_a_config_becomes_a_model_section_that_reads_back(capsys, name):
 def test_a_mixture_of_experts_says_what_runs_for_each_token(capsys):
     out = imported(capsys, "qwen3-30b-a3b.json")
     assert "mixture of experts: 128 experts, 8 per token: 3,353 M of the 30,532 M" in out
-    assert "moe_intermediate_size 768" in out and "head_dim 128" in out
+    assert "head_dim 128" in out
+    # the profile has the experts' fields (issue 32): they are in the model section
+    assert "  moe_intermediate_size: 768\n" in out and "  experts_per_token: 8\n" in out
+    assert parse_profile_text(out + REST).model.experts == 128
     data = json.loads(imported(capsys, "deepseek-v3.json", "--format", "json"))
     assert data["facts"]["experts"] == 256 and data["facts"]["shared_experts"] == 1
     assert data["facts"]["dense_layers"] == 3

@@ -23,6 +23,16 @@ def _section(path, lang: str) -> str:
     return text[at:]
 
 
+def _opening(line: str) -> str:
+    """A setup line's opening up to its figures (what, where, speed-up, time, cost): the
+    text before "Set …" / "设置：", at most ``_OPENING`` characters (a page break may split
+    the rest)."""
+    text = flat(line)
+    cut = min((i for i in (text.find("设置："), text.find(".Set")) if i > 0),
+              default=len(text))
+    return text[:min(cut, _OPENING)]
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("make", [on_two_4090s, on_eight_l40s])
 def test_the_report_lists_every_setup_with_its_figures(tmp_path, make, lang):
@@ -35,7 +45,7 @@ def test_the_report_lists_every_setup_with_its_figures(tmp_path, make, lang):
     section = _section(path, lang)
     # each line's opening (what, where, speed-up, time, cost; a page break may split the
     # rest, and the text layer repeats a line cut by the page's edge), in the verdict's order
-    at = [section.index(flat(setup_line(o, lang))[:_OPENING]) for o in rec.setups]
+    at = [section.index(_opening(setup_line(o, lang))) for o in rec.setups]
     assert at == sorted(at)
     applied = next(o for o in rec.setups if o.applied)
     line = flat(setup_line(applied, lang))

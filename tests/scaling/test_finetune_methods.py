@@ -52,7 +52,8 @@ def test_a_7b_model_fits_one_24_gb_card_with_qlora_and_not_in_full():
     full = project(on_two_4090s(activation_checkpointing="full"), [1])
     qlora = project(on_two_4090s(method="qlora", activation_checkpointing="full"), [1])
     assert not full.fits[0] and full.memory_per_gpu_gb[0] > 100
-    assert qlora.fits[0] and qlora.memory_per_gpu_gb[0] < 20
+    # what it shows is capped at the card: paged optimizer states fill what is left of it
+    assert qlora.fits[0] and qlora.memory_per_gpu_gb[0] <= qlora.usable_memory_gb
 
 
 def test_the_frozen_weights_take_no_weight_gradient_so_lora_computes_less():

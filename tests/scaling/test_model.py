@@ -136,8 +136,8 @@ def test_strong_scaling_pays_fixed_per_step_work():
 
 def test_small_per_gpu_batches_wait_longer_for_stragglers():
     # A step sums b variable-size samples: jitter cv/sqrt(b) (plus the system's own step
-    # noise), the slowest of N sets the pace.
-    p = load_params().with_values(sync_latency_s=0.0, step_time_cv=0.0)
+    # noise, a share of the step and a fixed time on the host), the slowest of N sets the pace.
+    p = load_params().with_values(sync_latency_s=0.0, step_time_cv=0.0, step_jitter_s=0.0)
     one = breakdown([8], _inputs(batch_per_gpu=1.0), p).sync_s[0]
     many = breakdown([8], _inputs(batch_per_gpu=64.0), p).sync_s[0]
     assert one == pytest.approx(8.0 * many)

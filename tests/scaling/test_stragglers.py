@@ -29,10 +29,13 @@ def test_fixed_size_inputs_have_no_straggler_loss_beyond_the_system_noise():
         x = _inputs(variable_inputs=0.0, batch_per_gpu=batch)
         part = breakdown([8], x, p)
         wait = float((part.sync_s - part.coordination_s)[0])
-        # only the system's own step noise: cv0 x E[max of 8] ~ sqrt(2 ln 8), whatever b
-        assert wait == pytest.approx(part.compute_s[0] * p.step_time_cv
+        # only the system's own step noise (a share of the step, cv0, and a fixed time on the
+        # host): E[max of 8] ~ sqrt(2 ln 8), whatever b
+        assert wait == pytest.approx((part.compute_s[0] * p.step_time_cv + p.step_jitter_s)
                                      * np.sqrt(2 * np.log(8)), rel=1e-6)
-    assert _stragglers(_inputs(variable_inputs=0.0, batch_per_gpu=1.0)) < 0.025
+    # at a 90 ms step the system's noise costs a few per cent, never the 25-30 % that every
+    # input jittering did (tests below)
+    assert _stragglers(_inputs(variable_inputs=0.0, batch_per_gpu=1.0)) < 0.06
 
 
 def test_variable_size_inputs_wait_for_the_slowest_gpu_more_at_small_batches():

@@ -6,7 +6,6 @@ import sys
 
 import pytest
 from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QMessageBox
 
 from advisor.files.errors import InputError
 from advisor.files.logs import log_file, setup_logging
@@ -16,9 +15,12 @@ from ui.dialogs.error_dialog import ExceptionHook
 
 @pytest.fixture
 def criticals(monkeypatch):
+    """The error dialogs shown, as (title, message), none of them modal."""
+    from ui.dialogs import error_dialog
+
     shown: list[tuple[str, str]] = []
-    monkeypatch.setattr(QMessageBox, "critical",
-                        staticmethod(lambda parent, title, text, *a: shown.append((title, text))))
+    monkeypatch.setattr(error_dialog, "show_error",
+                        lambda parent, title, text, *a: shown.append((title, text)))
     return shown
 
 
@@ -95,7 +97,9 @@ def test_launch_without_a_display_says_what_to_run(monkeypatch, capsys):
     monkeypatch.delenv("DISPLAY", raising=False)
     monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
     assert launch([]) == 0
-    assert "No display found" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "No display found" in out and "--help" in out
+    assert "examples/" not in out  # a folder wheel and bundle users do not have
 
 
 def _needs_a_price(profile):

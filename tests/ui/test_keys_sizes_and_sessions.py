@@ -1,6 +1,7 @@
 """Issue 34 (part): the wizard by keyboard (Alt+N / Alt+B mnemonics, Ctrl+PgDown / Ctrl+PgUp,
 Enter in a field), a first size that fits the screen, the step list that shrinks, and a
-session remembered between starts (language, size and place, page)."""
+session remembered between starts (language, size and place, page, the live result
+folded)."""
 
 from __future__ import annotations
 
@@ -27,7 +28,8 @@ def test_ctrl_page_keys_and_enter_in_a_field_move_through_the_pages(qtbot):
     window.activateWindow()
     qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
     assert window.stack.currentIndex() == 0
-    field = window.pages[0].findChildren(QLineEdit)[0]
+    field = window.pages[0].editors["model.name"].input  # a text field (not a list's)
+    assert isinstance(field, QLineEdit)
     field.setFocus()
     qtbot.keyClick(field, Qt.Key.Key_PageDown, Qt.KeyboardModifier.ControlModifier)
     assert window.stack.currentIndex() == 1
@@ -60,12 +62,14 @@ def test_a_session_is_remembered(qtbot, tmp_path):
     window = _window(qtbot, "zh")
     window.resize(700, 500)
     window.go_to(2)
+    window.set_preview_folded(True)
     session.save(window, store)
     again = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
     assert session.remembered_language(again) == "zh"
     second = _window(qtbot, session.remembered_language(again))
     session.restore(second, again)
     assert second.lang == "zh" and second.stack.currentIndex() == 2
+    assert second.preview_folded
     assert abs(second.width() - 700) <= 40 and abs(second.height() - 500) <= 40
 
 

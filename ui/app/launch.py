@@ -15,19 +15,74 @@ def has_display() -> bool:
     return True
 
 
+def command_line_program() -> str:
+    """How to run the command line from here: ``gpu-advisor`` where it is on PATH (a wheel),
+    else its path beside this program (the desktop bundle)."""
+    import shutil
+    from pathlib import Path
+
+    if shutil.which("gpu-advisor"):
+        return "gpu-advisor"
+    beside = Path(sys.executable).with_name(
+        "gpu-advisor.exe" if sys.platform == "win32" else "gpu-advisor")
+    if getattr(sys, "frozen", False) and beside.exists():
+        return str(beside)
+    return "gpu-advisor"
+
+
 def launch(argv: Sequence[str] = (), lang: str | None = None) -> int:
     if not has_display():
         from advisor.text.i18n import pick, system_lang
 
+        cli = command_line_program()
         print(pick(lang or system_lang(),
-                   "No display found; the command line does the same headless, e.g. "
-                   "gpu-advisor recommend examples/medium-model-4gpu-worth-it.yaml",
-                   "未找到显示器；命令行可以无界面完成同样的工作，例如 "
-                   "gpu-advisor recommend examples/medium-model-4gpu-worth-it.yaml"))
+                   f"No display found; the command line does the same headless, e.g. "
+                   f"{cli} recommend my-profile.yaml ({cli} --help lists the commands)",
+                   f"未找到显示器；命令行可以无界面完成同样的工作，例如 "
+                   f"{cli} recommend my-profile.yaml（{cli} --help 列出全部命令）"))
         return 0
-    from ui.app.application import run_app
+    try:
+        from ui.app.application import run_app
 
-    return run_app(list(argv), lang=lang)
+        return run_app(list(argv), lang=lang)
+    except Exception as exc:  # noqa: BLE001 - before the window exists: said, logged, exit 1
+        return startup_failed(exc, lang)
+
+
+def startup_failed(exc: BaseException, lang: str | None = None) -> int:
+    """A failure before the window exists (issue 34: a menu-launched app simply never
+    appeared): the traceback to the log, the message on standard error and in a plain dialog
+    when Qt can still show one. Returns the exit status, 1."""
+    import logging
+    import traceback
+
+    from advisor.text.i18n import pick, system_lang
+
+    where = None
+    try:
+        from advisor.files.logs import active_log_file, setup_logging
+
+        setup_logging()
+        logging.getLogger("advisor.ui").error("start-up failed:\n%s", traceback.format_exc())
+        where = active_log_file()
+    except Exception:  # noqa: BLE001 - no log: the message says so
+        pass
+    lang = lang or system_lang()
+    what = f"{type(exc).__name__}: {str(exc)[:500]}"
+    text = pick(lang, f"GPU Scaling Advisor could not start: {what}",
+                f"GPU Scaling Advisor 无法启动：{what}")
+    text += "\n\n" + (pick(lang, f"The details were written to the log file:\n{where}",
+                             f"详情已写入日志文件：\n{where}") if where else
+                        pick(lang, "No log could be written.", "未能写入日志。"))
+    print(text, file=sys.stderr)
+    try:
+        from PySide6.QtWidgets import QApplication, QMessageBox
+
+        _app = QApplication.instance() or QApplication([sys.argv[0] if sys.argv else "gpu-advisor-gui"])
+        QMessageBox.critical(None, "GPU Scaling Advisor", text)
+    except Exception:  # noqa: BLE001 - Qt itself failed: standard error has the message
+        pass
+    return 1
 
 
 def main() -> int:

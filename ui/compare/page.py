@@ -27,10 +27,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ui.app.theme import mute
 from ui.compare.details import answers_html, point_html
 from ui.compare.table import TABLE_COLUMNS, table_rows
 from ui.plots.compare import compare_plot
-from ui.plots.style import new_plot
+from ui.plots.style import on_screen
 
 log = logging.getLogger("advisor.ui")
 
@@ -120,8 +121,8 @@ class ComparePage(QWidget):
         self.header.setWordWrap(True)
         self.status = QLabel()
         self.status.setWordWrap(True)
-        self.status.setStyleSheet("color: #555555;")
-        self.plot = new_plot(None)[0]
+        mute(self.status)
+        self.plot = on_screen()
         self.plot.advisor_clicked = [self.choose]  # type: ignore[attr-defined]
         self.details = QTextBrowser()
         self.details.setOpenExternalLinks(False)
@@ -131,6 +132,7 @@ class ComparePage(QWidget):
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().setVisible(False)
+        self.table.setTabKeyNavigation(False)  # Tab leaves the table (arrows move in it)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.itemSelectionChanged.connect(self._row_chosen)

@@ -44,8 +44,10 @@ from advisor.diagnosis.telemetry import RunTelemetry
 from advisor.diagnosis.text_report import LEVEL_LABEL
 from advisor.files.errors import InputError
 from advisor.profile import Profile
+from ui.app.theme import banner_style, muted_hex, readable_hex, styled
 from ui.diagnosis.labels import L
 from ui.diagnosis.plot import diagnosis_plot
+from ui.plots.style import on_screen
 
 log = logging.getLogger("advisor.ui")
 DEFAULT_COUNTS = (1, 2, 4, 8)
@@ -59,7 +61,6 @@ def starting_counts(profile) -> tuple[int, ...]:
         return DEFAULT_COUNTS
     counts = [n for n in DEFAULT_COUNTS if n <= total]
     return tuple(counts + ([total] if total not in counts else []))
-BANNER_STYLE = "background: #fde7e5; color: #7a1c15; padding: 6px; border-radius: 4px;"
 GRADE_COLOUR = {"poor": "#b3261e", "below_normal": "#8a6d00", "normal": "#1b7f3b",
                 "well_tuned": "#1f4fa3", "superlinear": "#7a3fb0"}
 
@@ -85,6 +86,7 @@ class DiagnosisPage(QWidget):
         self.intro_label.setWordWrap(True)
         self.table = QTableWidget(0, 2)
         self.table.verticalHeader().setVisible(False)
+        self.table.setTabKeyNavigation(False)  # Tab leaves the table (arrows move in it)
         self.table.horizontalHeader().setStretchLastSection(True)
         self.kind_combo = QComboBox()
         self.unit_label, self.unit_edit = QLabel(), QLineEdit("samples/s")
@@ -96,11 +98,11 @@ class DiagnosisPage(QWidget):
         self.logs_label.setWordWrap(True)
         self.banner = QLabel()
         self.banner.setWordWrap(True)
-        self.banner.setStyleSheet(BANNER_STYLE)
+        styled(self.banner, lambda: banner_style("error"))
         self.banner.hide()
         self.grade_label = QLabel()
         self.grade_label.setWordWrap(True)
-        self.plot = diagnosis_plot(None, self.lang)
+        self.plot = diagnosis_plot(None, self.lang, on_screen())
         self.suspects_view = QTextBrowser()
         self.suspects_view.setOpenExternalLinks(False)
         self._build_layout()
@@ -334,12 +336,12 @@ class DiagnosisPage(QWidget):
             self.suspects_view.setHtml("")
             return
         if d.grade is not None:
-            colour = GRADE_COLOUR[d.grade.level]
+            colour = readable_hex(GRADE_COLOUR[d.grade.level])  # a dark theme too
             label = LEVEL_LABEL[d.grade.level].get(self.lang)
             self.grade_label.setText(
                 f"<b style='color:{colour}'>{html.escape(label)}</b> — "
                 f"{html.escape(d.grade.message.get(self.lang))}<br>"
-                f"<span style='color:#555'>{html.escape(d.measured.trend_meaning.get(self.lang))}"
+                f"<span style='color:{muted_hex()}'>{html.escape(d.measured.trend_meaning.get(self.lang))}"
                 "</span>")
         self.suspects_view.setHtml(self._suspects_html(d.suspects, d))
 
@@ -351,9 +353,9 @@ class DiagnosisPage(QWidget):
             evidence = "".join(f"<li>{html.escape(e.get(self.lang))}</li>" for e in s.evidence)
             parts.append(
                 f"<p><b>{rank}. {html.escape(s.title.get(self.lang))}</b> "
-                f"<span style='color:#666'>({s.score:.2f}; {', '.join(s.sources)})</span></p>"
+                f"<span style='color:{muted_hex()}'>({s.score:.2f}; {', '.join(s.sources)})</span></p>"
                 f"<ul>{evidence}</ul><p><i>{html.escape(L['remedy'].get(self.lang))}</i> "
                 f"{html.escape(s.remedy.get(self.lang))}</p>")
         for note in d.notes:
-            parts.append(f"<p style='color:#666'>{html.escape(note.get(self.lang))}</p>")
+            parts.append(f"<p style='color:{muted_hex()}'>{html.escape(note.get(self.lang))}</p>")
         return "".join(parts)

@@ -34,6 +34,7 @@ from advisor.hwimport import HardwareDescription, NvmlUnavailable, detect_machin
 from advisor.hwimport.display import observation_title, severity_label
 from advisor.hwimport.importer import MAX_FILES, MAX_TOTAL_CHARS, read_file_text
 from advisor.hwimport.summary_rows import summary_rows
+from ui.app.theme import readable_hex
 from ui.app.translation import tr_lang
 
 CONTEXT = "ImportDialog"  # the class name: the context lupdate gives its self.tr() strings
@@ -178,7 +179,7 @@ class ImportDialog(QDialog):
         self._description = desc
         self.ok_button.setEnabled(desc is not None)
         self.status_label.setText(status)
-        self.status_label.setStyleSheet("color: #b00020;" if error else "")
+        self.status_label.setStyleSheet(f"color: {readable_hex('#b00020')};" if error else "")
         self.summary_view.setHtml(self._summary_html(desc) if desc else "")
 
     def _summary_html(self, d: HardwareDescription) -> str:

@@ -19,6 +19,16 @@ CHOICE_LABELS: dict[str, str] = {
     "gan": QT_TRANSLATE_NOOP("Choices", "GAN"),
     "reinforcement_learning": QT_TRANSLATE_NOOP("Choices", "Reinforcement learning"),
     "other": QT_TRANSLATE_NOOP("Choices", "Other"),
+    "diffusion": QT_TRANSLATE_NOOP("Choices", "Diffusion model (UNet / DiT)"),
+    # Diffusion: denoiser, frozen encoders, EMA
+    "unet": QT_TRANSLATE_NOOP("Choices", "UNet (SD 1.x/2.x, SDXL)"),
+    "dit": QT_TRANSLATE_NOOP("Choices", "DiT (PixArt, SD3, Flux)"),
+    "on_gpu": QT_TRANSLATE_NOOP("Choices", "On every GPU"),
+    "offloaded": QT_TRANSLATE_NOOP("Choices", "In host RAM, moved per batch"),
+    "cached": QT_TRANSLATE_NOOP("Choices", "Cached beforehand (not loaded)"),
+    "gpu": QT_TRANSLATE_NOOP("Choices", "On every GPU (one copy each)"),
+    "cpu": QT_TRANSLATE_NOOP("Choices", "In host RAM"),
+    "adafactor": QT_TRANSLATE_NOOP("Choices", "Adafactor (factored, Adam-family)"),
     # Precision / gradient type
     "fp32": QT_TRANSLATE_NOOP("Choices", "FP32"),
     "tf32": QT_TRANSLATE_NOOP("Choices", "TF32"),

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QLocale, Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QLocale, QSortFilterProxyModel, Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
+    QCompleter,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -18,12 +19,13 @@ from PySide6.QtWidgets import (
 
 from advisor.catalog import gpu_ids, load_gpus
 from advisor.catalog.gpus import spelling_key
+from ui.app.theme import readable_hex, tint
 from ui.app.translation import tr_lang
 from ui.forms.choices import choice_label
 from ui.forms.field_spec import FieldSpec, format_number, parse_number
 from ui.forms.typed_numbers import Marks
 
-ERROR_STYLE = "color: #b3261e;"
+ERROR_COLOR = "#b3261e"
 _OPTIONAL = QT_TRANSLATE_NOOP("Fields", "optional")
 _CUSTOM = QT_TRANSLATE_NOOP("Fields", "%1 (custom)")
 
@@ -43,7 +45,7 @@ class FieldEditor(QWidget):
         self.label.setWordWrap(True)
         self.unit_label = QLabel()
         self.error_label = QLabel()
-        self.error_label.setStyleSheet(ERROR_STYLE)
+        tint(self.error_label, ERROR_COLOR)  # readable on a dark window too
         self.error_label.setWordWrap(True)
         self.error_label.hide()
         self._row = QHBoxLayout()
@@ -86,7 +88,8 @@ class FieldEditor(QWidget):
         self.error_label.setVisible(bool(message))
         self.input.setAccessibleDescription(message or "")
         self.input.setProperty("invalid", bool(message))
-        self.input.setStyleSheet("border: 1px solid #b3261e;" if message else "")
+        self.input.setStyleSheet(f"border: 1px solid {readable_hex(ERROR_COLOR)};"
+                                 if message else "")
 
     def error_text(self) -> str:
         return self.error_label.text() if self.error_label.isVisible() or \
@@ -290,6 +293,127 @@ class GpuEditor(FieldEditor):
         return self.template() if value is _NEW else value
 
 
+_NO_MODEL = QT_TRANSLATE_NOOP("Fields", "None: my own model (its size typed below)")
+_SEARCH = QT_TRANSLATE_NOOP("Fields", "Search: name or id")
+_MODEL_TIP = QT_TRANSLATE_NOOP("Fields", "%1 M parameters · %2 · %3")
+SEARCH_ROLE = Qt.ItemDataRole.UserRole + 1  # an entry's id, name, aliases and repository
+
+
+class _ModelSearch(QSortFilterProxyModel):
+    """The catalog's models whose names hold every word typed ("llama 8b"), in any case."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.words: list[str] = []
+
+    def set_query(self, text: str) -> None:
+        self.words = text.lower().replace("·", " ").split()
+        self.setFilterFixedString(text)  # refilters through filterAcceptsRow
+
+    def filterAcceptsRow(self, row: int, parent: Any) -> bool:  # noqa: N802 (Qt name)
+        text = self.sourceModel().index(row, 0, parent).data(SEARCH_ROLE)
+        return bool(text) and all(word in text for word in self.words)
+
+
+def model_entry_text(entry: Any) -> str:
+    """How the list names a catalog model: its name and its id."""
+    return f"{entry.name} · {entry.id}"
+
+
+class ModelEditor(FieldEditor):
+    """The catalog's models by name (issue 32), a searchable list: typing filters it by name,
+    id, alias or Hugging Face repository (every word typed); choosing one gives its id (the
+    page fills the fields the model determines). The first entry is no catalog model: the
+    size and shape typed below. A name typed and confirmed is read as the catalog reads it
+    (``advisor.catalog.models.find_model``); one it does not know is kept, and the answers'
+    validation says so at the field with the closest ids."""
+
+    def __init__(self, spec: FieldSpec, parent: QWidget | None = None) -> None:
+        super().__init__(spec, parent)
+        from advisor.catalog.models import load_models
+
+        combo = QComboBox()
+        combo.setEditable(True)
+        combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        combo.setMaxVisibleItems(16)
+        combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        combo.setMinimumContentsLength(16)
+        self._entries = {entry.id: entry for entry in load_models()}
+        combo.addItem("", None)
+        for entry in self._entries.values():
+            combo.addItem(model_entry_text(entry), entry.id)
+            names = [entry.name, entry.id, *entry.aliases, entry.hub or "", entry.family]
+            combo.setItemData(combo.count() - 1, " ".join(names).lower(), SEARCH_ROLE)
+        self.search = _ModelSearch(combo)
+        self.search.setSourceModel(combo.model())
+        completer = QCompleter(self.search, combo)
+        completer.setCompletionMode(QCompleter.CompletionMode.UnfilteredPopupCompletion)
+        completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        completer.setMaxVisibleItems(12)
+        combo.setCompleter(completer)
+        combo.lineEdit().textEdited.connect(self.search.set_query)
+        combo.activated.connect(self._chosen)
+        combo.lineEdit().editingFinished.connect(self._typed)
+        self._shown: Any = None  # the value shown (an id, a typed name, or None)
+        self._finish(combo)
+
+    def retranslate(self, lang: str, currency: str = "") -> None:
+        super().retranslate(lang, currency)
+        self.input.setItemText(0, tr_lang(lang, "Fields", _NO_MODEL))
+        self.input.lineEdit().setPlaceholderText(tr_lang(lang, "Fields", _SEARCH))
+        for index in range(1, self.input.count()):
+            entry = self._entries[self.input.itemData(index)]
+            self.input.setItemData(index, tr_lang(lang, "Fields", _MODEL_TIP)
+                                   .replace("%1", f"{entry.params_millions:,.0f}")
+                                   .replace("%2", choice_label("task", entry.task.value, lang))
+                                   .replace("%3", entry.as_of), Qt.ItemDataRole.ToolTipRole)
+        self.set_value(self._shown)
+
+    def _chosen(self, index: int) -> None:
+        value = self.input.itemData(index)
+        self._shown = value
+        self.set_value(value)
+        self.edited.emit(value)
+
+    def _typed(self) -> None:
+        """Text confirmed without choosing (Enter, Tab): the entry it names, else as typed."""
+        text = self.input.lineEdit().text().strip()
+        if self.input.currentIndex() > 0 and \
+                text == self.input.itemText(self.input.currentIndex()):
+            return  # an entry shown as the list shows it: already chosen
+        if not text or text == self.input.itemText(0):
+            value = None
+        else:
+            from advisor.catalog.models import find_model
+
+            entry = find_model(text.split(" · ")[-1]) or find_model(text)
+            value = entry.id if entry is not None else text
+        if value != self._shown:
+            self._shown = value
+            self.set_value(value)
+            self.edited.emit(value)
+
+    def set_value(self, value: Any) -> None:
+        self._shown = value
+        index = self.input.findData(value) if isinstance(value, str) else 0
+        if index < 0:
+            from advisor.catalog.models import find_model
+
+            entry = find_model(value)
+            index = self.input.findData(entry.id) if entry is not None else -1
+        if index >= 0:
+            if index != self.input.currentIndex():
+                self.input.setCurrentIndex(index)
+            text = "" if index == 0 else self.input.itemText(index)
+        else:  # a name the catalog does not know: shown as typed, marked by validation
+            text = str(value)
+        if self.input.lineEdit().text() != text:
+            self.input.lineEdit().setText(text)
+
+    def value(self) -> Any:
+        return self._shown
+
+
 def create_editor(spec: FieldSpec, parent=None):
     """The widget for ``spec``: the one table from a field's kind to its editor."""
     table = {
@@ -299,5 +423,6 @@ def create_editor(spec: FieldSpec, parent=None):
         "bool": FlagEditor,
         "text": TextEditor,
         "gpu": GpuEditor,
+        "model": ModelEditor,
     }
     return table[spec.kind](spec, parent)

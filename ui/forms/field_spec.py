@@ -25,7 +25,9 @@ from ui.forms.typed_numbers import POINT, Marks, read_number, write_number
 _RANGE = QT_TRANSLATE_NOOP("Fields", "Range: %1")
 _MAY_BE_EMPTY = QT_TRANSLATE_NOOP("Fields", "May be left empty.")
 
-Kind = Literal["float", "int", "enum", "bool", "text", "gpu"]
+Kind = Literal["float", "int", "enum", "bool", "text", "gpu", "model"]
+# Text fields that name an entry of a catalog: a searchable list of its entries (issue 32)
+CATALOG_FIELDS: dict[tuple[str, ...], Kind] = {("model", "id"): "model"}
 
 
 @dataclass(frozen=True)
@@ -131,7 +133,7 @@ def field_spec(path: str | tuple[str, ...]) -> FieldSpec:
     parts = tuple(path.split(".")) if isinstance(path, str) else tuple(path)
     meta = field_meta(_model_at(parts), parts[-1])
     inner, optional = _strip_optional(meta["annotation"])
-    kind = _kind_of(inner)
+    kind = CATALOG_FIELDS.get(parts) or _kind_of(inner)
     minimum = meta.get("ge", meta.get("gt"))
     maximum = meta.get("le", meta.get("lt"))
     decimals = 0 if kind == "int" else 2

@@ -20,6 +20,7 @@ from ui.plots.style import (
     set_line_label,
     show_message,
     t,
+    tinted,
 )
 
 _TITLE = QT_TRANSLATE_NOOP("Plots", "Buy vs rent, %1 GPUs")
@@ -80,9 +81,10 @@ def buy_vs_rent_plot(rec: Any, profile: Any, lang: str, *,
         items["cloud"] = pg.PlotDataItem(pen=pen(ORANGE, 2.5))
         items["breakeven_line"] = pg.InfiniteLine(angle=90, movable=False,
                                                   pen=pen(GREEN, 1.5, True), label="",
-                                                  labelOpts={"position": 0.95, "color": GREEN})
+                                                  labelOpts={"position": 0.95,
+                                                             "color": tinted(plot, GREEN)})
         items["breakeven"] = pg.ScatterPlotItem(size=12, brush=GREEN, pen="w", symbol="o")
-        items["note"] = pg.TextItem(color=GREEN, anchor=(0.5, 0.5))
+        items["note"] = pg.TextItem(color=tinted(plot, GREEN), anchor=(0.5, 0.5))
         for name in ("own", "cloud", "breakeven_line", "breakeven", "note"):
             plot.addItem(items[name])
     bvr = rec.costs.buy_vs_rent

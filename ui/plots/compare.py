@@ -23,8 +23,10 @@ from ui.plots.style import (
     ORANGE,
     RED,
     currency_label,
+    ink,
     new_plot,
     pen,
+    quiet_ink,
     relabel,
     show_message,
     t,
@@ -142,7 +144,7 @@ def compare_plot(result: Any, lang: str, *, plot: pg.PlotWidget | None = None,
                                             abs(y - py) < height for px, py, pw in placed)):
             continue  # no room: its tooltip and a click still say what it is
         placed.append((x, y, width))
-        label = pg.TextItem(text, color="#1a1a1a" if best else "#8a93a3",
+        label = pg.TextItem(text, color=ink(plot) if best else quiet_ink(plot, "#8a93a3"),
                             anchor=(0, 1) if best else (0, 0))
         if best:
             font = label.textItem.font()

@@ -25,6 +25,7 @@ from ui.plots.style import (
     set_line_label,
     show_message,
     t,
+    tinted,
 )
 
 _TITLE = QT_TRANSLATE_NOOP("Plots", "Cost by number of GPUs")
@@ -78,7 +79,8 @@ def cost_plot(rec: Any, profile: Any, lang: str, *,
                                           symbolPen=pg.mkPen(RED, width=1.5), symbolSize=11)
         items["best"] = pg.InfiniteLine(angle=90, movable=False, pen=pen(GREEN, 1, True),
                                         label="",
-                                        labelOpts={"position": 0.95, "color": GREEN})
+                                        labelOpts={"position": 0.95,
+                                                   "color": tinted(plot, GREEN)})
         for name in _CURVES:
             plot.addItem(items[name])
     costs = rec.costs

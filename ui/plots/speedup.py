@@ -24,6 +24,7 @@ from ui.plots.style import (
     set_curve,
     set_line_label,
     t,
+    tinted,
 )
 from ui.results.better_link import better_link_text
 from ui.window.recompute import better_link_projection
@@ -93,8 +94,8 @@ def speedup_plot(rec: Any, profile: Any, lang: str, *, better: Any | None = None
                                           symbolPen=pg.mkPen(RED, width=1.5), symbolSize=11)
         items["chosen"] = pg.InfiniteLine(angle=90, movable=False, pen=pen(GREEN, 1, True),
                                           label="", labelOpts={"position": 0.95,
-                                                               "color": GREEN})
-        items["chosen_note"] = pg.TextItem(color=GREEN, anchor=(0, 0))
+                                                               "color": tinted(plot, GREEN)})
+        items["chosen_note"] = pg.TextItem(color=tinted(plot, GREEN), anchor=(0, 0))
         for name in ("band_low", "band_high", "band", "ideal", "typical", "better",
                      "projected", "no_fit", "chosen"):
             plot.addItem(items[name])

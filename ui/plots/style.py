@@ -1,4 +1,6 @@
-"""Shared look of the plots: white background, readable pens, one legend per plot."""
+"""Shared look of the plots: readable pens, one legend per plot; white for print (the PDF
+report), the palette's base and text on screen (``on_screen``: a dark theme gives dark plots,
+issue 34)."""
 
 from __future__ import annotations
 
@@ -8,7 +10,9 @@ from typing import Any
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt
+from PySide6.QtGui import QColor, QPalette
 
+from ui.app.theme import blend, follow_palette, readable
 from ui.app.translation import tr_lang
 
 pg.setConfigOptions(antialias=True, background="w", foreground="#222222")
@@ -57,6 +61,67 @@ def new_plot(plot: pg.PlotWidget | None = None) -> tuple[pg.PlotWidget, bool]:
         widget.advisor_items = {}  # type: ignore[attr-defined]
         widget.advisor_legend = outside_legend(widget)  # type: ignore[attr-defined]
     return widget, not widget.advisor_items
+
+
+def on_screen(plot: pg.PlotWidget | None = None) -> pg.PlotWidget:
+    """A plot for the window (not for print): its background is the palette's base, its axes,
+    titles, legend and notes the palette's text, now and whenever the palette changes."""
+    widget = new_plot(plot)[0]
+    # what a plot shows is in its tab's words and tables too: Tab passes it by, rather than
+    # stopping on a view that shows no focus
+    widget.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+    follow_palette(widget, apply_palette)
+    return widget
+
+
+def ink(plot: pg.PlotWidget) -> str:
+    """The colour of a plot's text: the palette's on screen, the print's dark grey else."""
+    color = getattr(plot, "advisor_ink", None)
+    return color.name() if color is not None else "#222222"
+
+
+def quiet_ink(plot: pg.PlotWidget, light: str = "#555555") -> str:
+    """Secondary text in a plot (a note, a point's label): ``light`` for print, the
+    palette's text moved towards its base on screen (still readable)."""
+    color = getattr(plot, "advisor_ink", None)
+    if color is None:
+        return light
+    base = plot.backgroundBrush().color()
+    return readable(blend(color, base, 0.35), base).name()
+
+
+def tinted(plot: pg.PlotWidget, color: str) -> str:
+    """A text colour of a plot (a note, a line's label): as given for print, made readable on
+    the palette's base on screen (green on a dark plot is lightened)."""
+    if getattr(plot, "advisor_ink", None) is None:
+        return color
+    return readable(color, plot.backgroundBrush().color()).name()
+
+
+def apply_palette(plot: pg.PlotWidget) -> None:
+    """Background, axes, title, legend and note in the plot's palette (``on_screen``)."""
+    palette = plot.palette()
+    base = palette.color(QPalette.ColorRole.Base)
+    text = palette.color(QPalette.ColorRole.Text)
+    plot.advisor_ink = QColor(text)  # type: ignore[attr-defined]
+    plot.setBackground(base)
+    item = plot.getPlotItem()
+    for side in ("left", "bottom", "top", "right"):
+        axis = item.getAxis(side)
+        axis.setPen(text)
+        axis.setTextPen(text)
+    title = item.titleLabel
+    if title.text:
+        title.setText(title.text, color=text.name())
+    else:
+        title.setAttr("color", text.name())
+    legend = plot.advisor_legend
+    legend.setLabelTextColor(text)
+    for _sample, label in legend.items:
+        label.setText(label.text)
+    note = getattr(plot, "advisor_message", None)
+    if note is not None:
+        note.setColor(quiet_ink(plot))
 
 
 def outside_legend(plot: pg.PlotWidget) -> pg.LegendItem:
@@ -233,7 +298,7 @@ def show_message(plot: pg.PlotWidget, text: str | None) -> None:
     if note is None:
         if text is None:
             return
-        note = pg.TextItem(color="#555555", anchor=(0.5, 0.5))
+        note = pg.TextItem(color=quiet_ink(plot), anchor=(0.5, 0.5))
         note.setTextWidth(300)  # wraps in the smallest plot (the preview's 300 px)
         item.addItem(note, ignoreBounds=True)
         plot.advisor_message = note  # type: ignore[attr-defined]

@@ -1,15 +1,27 @@
 """A strip under the question pages: the verdict so far and the projected speed-up, redrawn on
-every change, so each answer's effect is visible while answering (the results page has more)."""
+every change, so each answer's effect is visible while answering (the results page has more).
+
+It folds to one line (the caption's arrow, issue 34): on a short screen the questions keep the
+room and the verdict stays in sight. Its plot is added when pyqtgraph has been imported
+(``attach_plot``; the window imports it off the GUI thread after the first paint): the verdict
+shows first."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QVBoxLayout
+from PySide6.QtCore import QCoreApplication, Qt, Signal
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QSizePolicy,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
-from ui.plots import speedup_plot
-from ui.plots.style import new_plot
+from ui.app.theme import mute
 from ui.results.verdict_card import (
     RATING_COLORS,
     count_index,
@@ -18,40 +30,97 @@ from ui.results.verdict_card import (
     rating_text,
 )
 
+PLOT_HEIGHT = 170  # the plot's height when open; it never grows past PREVIEW_HEIGHT
+PREVIEW_HEIGHT = 230
+
 
 class LivePreview(QFrame):
-    def __init__(self, parent=None) -> None:
+    foldedChanged = Signal(bool)  # the user folded (True) or opened (False) the preview
+
+    def __init__(self, parent=None, *, plot: bool = True) -> None:
+        """``plot``: build the plot now (False: when ``attach_plot`` is called)."""
         super().__init__(parent)
         self.setObjectName("livePreview")
         self.setFrameShape(QFrame.Shape.StyledPanel)
-        self.setFixedHeight(230)
-        self.caption = QLabel()
-        self.caption.setStyleSheet("color: #555;")
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
+        self.setMaximumHeight(PREVIEW_HEIGHT)
+        self.toggle = QToolButton()  # the caption, with the arrow that folds the preview
+        self.toggle.setObjectName("previewToggle")
+        self.toggle.setAutoRaise(True)  # a caption with an arrow, not a pressed button
+        self.toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.toggle.setArrowType(Qt.ArrowType.DownArrow)
+        self.toggle.clicked.connect(lambda: self.set_folded(not self.folded))
+        self._open = True
+        self.caption = self.toggle  # the caption's text is the button's
         self.rating = QLabel()
+        self.rating.setObjectName("previewRating")
+        self.line = QLabel()  # the details on one line while folded
+        mute(self.line)
+        self.line.hide()
         self.details = QLabel()
         self.details.setWordWrap(True)
         self.key = QLabel()  # the plot has no legend here: say what the lines are
         self.key.setWordWrap(True)
-        self.key.setStyleSheet("color: #666; font-size: 11px;")
-        chip = QHBoxLayout()
-        chip.addWidget(self.rating)
-        chip.addStretch(1)
+        self.key.setStyleSheet("font-size: 11px;")
+        mute(self.key)
+        head = QHBoxLayout()
+        head.addWidget(self.toggle)
+        head.addWidget(self.rating)
+        head.addWidget(self.line, 1)
+        head.addStretch(0)
         left = QVBoxLayout()
-        left.addWidget(self.caption)
-        left.addLayout(chip)
+        left.setContentsMargins(0, 0, 0, 0)
         left.addWidget(self.details)
         left.addStretch(1)
         left.addWidget(self.key)
-        self.plot = new_plot(None)[0]
-        self.plot.setMinimumSize(300, 180)
-        row = QHBoxLayout(self)
-        row.addLayout(left, 2)
-        row.addWidget(self.plot, 5)
+        self.body = QWidget()
+        self._row = QHBoxLayout(self.body)
+        self._row.setContentsMargins(0, 0, 0, 0)
+        self._row.addLayout(left, 2)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(6, 2, 6, 6)
+        outer.setSpacing(2)
+        outer.addLayout(head)
+        outer.addWidget(self.body)
+        self.plot: Any = None
         self._results: Any = None
         self._lang = "en"
         self._stale = 0  # invalid answers since the results shown (0: they are current)
+        if plot:
+            self.attach_plot()
         self.retranslate()
 
+    # -- folding ------------------------------------------------------------------------------
+    @property
+    def folded(self) -> bool:
+        return not self._open
+
+    def set_folded(self, folded: bool) -> None:
+        if folded == self.folded:
+            return
+        opened = self._open = not folded
+        self.toggle.setArrowType(Qt.ArrowType.DownArrow if opened else Qt.ArrowType.RightArrow)
+        self.body.setVisible(opened)
+        self.line.setVisible(not opened)
+        if opened and self._results is not None:
+            self.show_results(self._results, self._lang)  # the plot was not drawn while folded
+        self.foldedChanged.emit(not opened)
+
+    # -- the plot -----------------------------------------------------------------------------
+    def attach_plot(self) -> None:
+        """Build the plot (imports pyqtgraph) and draw the results shown so far."""
+        if self.plot is not None:
+            return
+        from ui.plots.style import on_screen
+
+        self.plot = on_screen()
+        self.plot.setMinimumSize(260, 120)
+        self.plot.setMaximumHeight(PLOT_HEIGHT + 40)
+        self._row.addWidget(self.plot, 5)
+        if self._results is not None:
+            self.show_results(self._results, self._lang)
+
+    # -- text ---------------------------------------------------------------------------------
     def set_stale(self, problems: int) -> None:
         """``problems`` answers to fix: the verdict shown is of earlier answers, and says so
         (greyed, the caption counting them); 0: current again."""
@@ -66,6 +135,12 @@ class LivePreview(QFrame):
             or self._results is None else
             QCoreApplication.translate("Preview", "For earlier answers: %1 to fix").replace(
                 "%1", str(self._stale)))
+        self.toggle.setToolTip(QCoreApplication.translate(
+            "Preview", "Fold or open the live result"))
+        self.toggle.setAccessibleName(QCoreApplication.translate("Preview", "Live result"))
+        self.toggle.setAccessibleDescription(QCoreApplication.translate(
+            "Preview", "Fold or open the live result"))
+        self.setAccessibleName(QCoreApplication.translate("Preview", "Live result"))
         self.key.setText(self.key_text())
         if self._results is not None:
             self.show_results(self._results, self._lang)
@@ -78,6 +153,7 @@ class LivePreview(QFrame):
         self.rating.setStyleSheet("background: #8a8a8a; color: white; font-size: 16px;"
                                   "font-weight: 700; padding: 4px 10px; border-radius: 5px;")
         self.details.setText(text)
+        self.line.setText(text.splitlines()[0] if text else "")
 
     def show_results(self, results: Any, lang: str) -> None:
         self._results, self._lang = results, lang
@@ -111,9 +187,13 @@ class LivePreview(QFrame):
             text = QCoreApplication.translate("Preview", "With %1:").replace(
                 "%1", applied.label.get(lang)) + "\n" + text
         self.details.setText(text)
-        speedup_plot(rec, results.profile, lang, better=results.better_link,
-                     better_link=results.better_link_name, plot=self.plot, keep_better=True,
-                     compact=True)
+        self.line.setText(" · ".join(part for part in text.splitlines() if part))
+        if self.plot is not None and not self.folded:
+            from ui.plots import speedup_plot
+
+            speedup_plot(rec, results.profile, lang, better=results.better_link,
+                         better_link=results.better_link_name, plot=self.plot,
+                         keep_better=True, compact=True)
         self.key.setText(self.key_text())
 
     def key_text(self) -> str:

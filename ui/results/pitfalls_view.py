@@ -10,6 +10,7 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QTextBrowser
 
 from advisor.verdict.setup_text import HEADING, setup_line
+from ui.app.theme import muted_hex
 
 SEVERITY_COLORS = {"critical": "#b3261e", "warning": "#c98a00", "info": "#1f5fbf"}
 SEVERITY_ORDER = {"critical": 0, "warning": 1, "info": 2}
@@ -26,6 +27,7 @@ def pitfalls_html(rec: Any, lang: str) -> str:
     none_text = escape(QCoreApplication.translate("Pitfalls", "No pitfalls for these answers."))
     remedy_text = escape(QCoreApplication.translate("Pitfalls", "Remedy:"))
     advice_text = escape(QCoreApplication.translate("Pitfalls", "Set-up advice"))
+    muted = muted_hex()  # from the palette: read in a dark theme too
     parts: list[str] = []
     if getattr(rec, "setups", None):  # the changes that fit here, in the verdict's order
         parts.append(f"<h3>{escape(HEADING.get(lang))}</h3><ol>")
@@ -43,7 +45,7 @@ def pitfalls_html(rec: Any, lang: str) -> str:
             f"<p style='margin-bottom:2px'><span style='background:{color};color:white;'>"
             f"&nbsp;{escape(severity_text(pitfall.severity))}&nbsp;</span> "
             f"<b>{escape(pitfall.title.get(lang))}</b> "
-            f"<span style='color:#777'>({escape(sources)})</span></p>"
+            f"<span style='color:{muted}'>({escape(sources)})</span></p>"
             f"<p style='margin:0 0 0 14px'>{escape(pitfall.detail.get(lang))}</p>"
             f"<p style='margin:0 0 10px 14px'><b>{remedy_text}</b> "
             f"{escape(pitfall.remedy.get(lang))}</p>")
@@ -51,7 +53,7 @@ def pitfalls_html(rec: Any, lang: str) -> str:
         parts.append(f"<h3>{advice_text}</h3><ul>")
         for advice in rec.advice:
             parts.append(f"<li>{escape(advice.text.get(lang))} "
-                         f"<span style='color:#777'>({escape(', '.join(advice.sources))})"
+                         f"<span style='color:{muted}'>({escape(', '.join(advice.sources))})"
                          f"</span></li>")
         parts.append("</ul>")
     return "".join(parts)

@@ -9,14 +9,12 @@ from typing import Any
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QLabel, QTabWidget, QVBoxLayout, QWidget
 
+from ui.app.theme import banner_style, styled
 from ui.plots import buy_vs_rent_plot, cost_plot, speedup_plot
-from ui.plots.style import new_plot
+from ui.plots.style import on_screen
 from ui.results.pitfalls_view import PitfallsView
 from ui.results.verdict_card import VerdictCard
 from ui.results.why_view import WhyView
-
-BANNER_STYLE = "background: #fff4d6; color: #5c4400; padding: 6px; border-radius: 4px;"
-ERROR_STYLE = "background: #fde7e5; color: #7a1c15; padding: 6px; border-radius: 4px;"
 
 
 class ResultsPage(QWidget):
@@ -27,12 +25,12 @@ class ResultsPage(QWidget):
         self.card = VerdictCard()
         self.banner = QLabel()
         self.banner.setWordWrap(True)
-        self.banner.setStyleSheet(BANNER_STYLE)
+        styled(self.banner, lambda: banner_style("warning"))
         self.banner.hide()
         self.error_banner = QLabel()
         self.error_banner.setObjectName("computeError")
         self.error_banner.setWordWrap(True)
-        self.error_banner.setStyleSheet(ERROR_STYLE)
+        styled(self.error_banner, lambda: banner_style("error"))
         self.error_banner.hide()
         self.tabs = QTabWidget()
         self.speedup = empty_plot()
@@ -121,4 +119,4 @@ class ResultsPage(QWidget):
 
 def empty_plot():
     """An empty plot widget, filled by the builders on the first results."""
-    return new_plot(None)[0]
+    return on_screen()

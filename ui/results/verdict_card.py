@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QFrame, QGridLayout, QHBoxLayout, QLabel, QPushBut
 
 from advisor.text.durations import DAYS, HOURS, shared_unit, unit_for
 from advisor.verdict.summary import LABELS
+from ui.app.theme import mute, tint
 
 # F17's four ratings, in the article's words (the .ts file holds 不划算 … 必须上多卡).
 RATING_COLORS = {"not_worth_it": "#8a8a8a", "optional": "#c98a00", "worth_it": "#2e8b3e",
@@ -98,7 +99,7 @@ class VerdictCard(QFrame):
         for index, key in enumerate(("gpus", "parallelism", "framework", "deployment",
                                      "speedup", "run_time", "cost_month", "best_value")):
             name, value = QLabel(), QLabel()
-            name.setStyleSheet("color: #555;")
+            mute(name)
             value.setStyleSheet("font-weight: 600;")
             value.setObjectName(f"verdict:{key}")
             row, col = divmod(index, 4)
@@ -116,7 +117,7 @@ class VerdictCard(QFrame):
         self.price_note = QLabel()  # what the costs leave out (no card price, no cloud offer)
         self.price_note.setObjectName("priceNote")
         self.price_note.setWordWrap(True)
-        self.price_note.setStyleSheet("color: #8a5a00;")
+        tint(self.price_note, "#8a5a00")  # amber, readable on a dark window too
         self.price_note.hide()
         layout = QVBoxLayout(self)
         layout.addLayout(top)

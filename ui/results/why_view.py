@@ -9,6 +9,7 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QTextBrowser
 
 from advisor.rulebase.article_facts import fact_text
+from ui.app.theme import muted_hex
 from ui.results.fact_labels import conclusion_text, facts_text
 
 
@@ -20,20 +21,21 @@ def trace_html(rec: Any, lang: str) -> str:
     none_text = escape(QCoreApplication.translate("Why", "No rule fired."))
     matched = escape(QCoreApplication.translate("Why", "Matched:"))
     overridden = QCoreApplication.translate("Why", "overridden by %1")
-    parts = [f"<h3>{heading}</h3>", f"<p style='color:#555'>{intro}</p>"]
+    muted = muted_hex()  # from the palette: read in a dark theme too
+    parts = [f"<h3>{heading}</h3>", f"<p style='color:{muted}'>{intro}</p>"]
     if not rec.trace:
         parts.append(f"<p>{none_text}</p>")
     for number, entry in enumerate(rec.trace, start=1):
         # Conclusions and matched facts in words, never raw ids or True/False (review 2 #11).
         conclusion = conclusion_text(entry.conclusion, lang)
         lost = getattr(entry, "overridden_by", None)
-        style = " style='color:#888'" if lost else ""
+        style = f" style='color:{muted}'" if lost else ""
         parts.append(f"<p style='margin-bottom:2px'><b{style}>{number}. {escape(entry.rule)}"
                      f"</b> → <span{style}>{escape(conclusion)}</span>"
-                     + (f" <i style='color:#888'>({escape(overridden.replace('%1', lost))})</i>"
+                     + (f" <i style='color:{muted}'>({escape(overridden.replace('%1', lost))})</i>"
                         if lost else "") + "</p>")
         if entry.facts:
-            parts.append(f"<p style='margin:0 0 2px 14px;color:#555'>"
+            parts.append(f"<p style='margin:0 0 2px 14px;color:{muted}'>"
                          f"{matched} {escape(facts_text(entry.facts, lang))}"
                          f"</p>")
         for source in entry.sources:

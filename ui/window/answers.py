@@ -68,6 +68,7 @@ def validate_answers(data: Answers) -> tuple[Profile | None, dict[str, Problem]]
 
 COOLING = "hardware.cooling"
 LINK = "hardware.intra_link"
+TASK = "task"  # follows a catalog model chosen, until the user picks it
 
 
 def possible_link(gpu: Any, link: Any) -> str | None:
@@ -164,8 +165,8 @@ class AnswerModel(QObject):
         picks its usual cooling (passive data-centre cards sit in a server, GeForce cards have
         open-air fans), unless the user chose the cooling."""
         self._typing_problems.pop(path, None)
-        if path == COOLING:
-            self.explicit.add(COOLING)
+        if path in (COOLING, TASK):
+            self.explicit.add(path)
         set_path(self.data, path, value)
         follows = path == "hardware.gpu" and COOLING not in self.explicit
         cooling = usual_cooling(value, self.get(LINK)) if follows else None

@@ -28,7 +28,7 @@ from advisor.files.identity import FileIdentity, changed_since, identity_of
 from advisor.files.reading import read_text_file
 from advisor.profile import Profile
 from advisor.profile.drafts import is_draft
-from advisor.profile.writing import save_draft, save_profile
+from advisor.profile.writing import save_draft
 from ui.window import user_files
 from ui.window.document_files import (
     absolute,
@@ -287,8 +287,10 @@ class Document(QObject):
                 self._replacing(path, lambda replace: save_draft(
                     answers.data, path, replace_read_only=replace))
             else:
+                from ui.window import catalog_model  # noqa: PLC0415 - Save only
+
                 written: list[str] = []
-                self._replacing(path, lambda replace: written.append(save_profile(
+                self._replacing(path, lambda replace: written.append(catalog_model.save_keeping_id(
                     answers.profile, path, replace_read_only=replace, original=self._text)))
                 self._text = written[-1] if written else None
         except _Declined:

@@ -13,6 +13,7 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QObject,
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QApplication,
+    QComboBox,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -33,6 +34,7 @@ from ui.window.document import Document
 from ui.window.focus import modal
 from ui.window.history import AnswerHistory
 from ui.window.recompute import Recomputer, Results, effective_profile
+from ui.window.warmup import PlotLoader
 from ui.wizard.form_page import FormPage
 from ui.wizard.page_fields import COMPARE_TITLE, DIAGNOSIS_TITLE, PAGES, RESULTS_TITLE
 
@@ -41,6 +43,8 @@ _UNITS = {"CNY": QT_TRANSLATE_NOOP("Units", "CNY"), "USD": QT_TRANSLATE_NOOP("Un
 
 
 FIRST_SIZE = (1280, 800)
+STEP_MS = 30  # between the steps that build the results after the first verdict
+FOLD_BELOW_PX = 600  # a first size shorter than this folds the live result
 
 
 def first_size(window: QWidget) -> tuple[int, int]:
@@ -96,24 +100,21 @@ class MainWindow(QMainWindow):
         self.pages = [FormPage(page, self.answers) for page in PAGES]
         for page in self.pages:
             self.stack.addWidget(page)
-        self._results_holder = QWidget()
-        QVBoxLayout(self._results_holder).setContentsMargins(0, 0, 0, 0)
-        self.stack.addWidget(self._results_holder)
+        # The results, diagnosis and compare steps are built when first needed
+        self._results_holder = self._holder()
         # The diagnosis step (measured scaling vs the projection, F30) when that part exists.
         self.diagnosis_page: Any = None
         self._diagnosis_holder: QWidget | None = None
         if importlib.util.find_spec("ui.diagnosis") is not None:
-            self._diagnosis_holder = QWidget()
-            QVBoxLayout(self._diagnosis_holder).setContentsMargins(0, 0, 0, 0)
-            self.stack.addWidget(self._diagnosis_holder)
+            self._diagnosis_holder = self._holder()
         # The "Compare setups" step (advisor.compare), built when first shown.
         self.compare_page: Any = None
-        self._compare_holder = QWidget()
-        QVBoxLayout(self._compare_holder).setContentsMargins(0, 0, 0, 0)
-        self.compare_index = self.stack.addWidget(self._compare_holder)
+        self._compare_holder = self._holder()
+        self.compare_index = self.stack.count() - 1
         for _ in range(self.stack.count()):
             self.steps.addItem("")
         self.steps.currentRowChanged.connect(self.go_to)
+        self.stack.currentChanged.connect(self._size_to_current)
         self.back_button, self.next_button = QPushButton(), QPushButton()
         self.back_button.clicked.connect(lambda: self.go_to(self.stack.currentIndex() - 1))
         self.next_button.clicked.connect(lambda: self.go_to(self.stack.currentIndex() + 1))
@@ -147,10 +148,34 @@ class MainWindow(QMainWindow):
         hub.languageChanged.connect(lambda _lang: self.retranslate())
         self.resize(*first_size(self))
         self._navigation_keys()
+        self._started = False  # the first computation asked for (after the first paint)
+        # a short screen (1024 x 640) starts with the live result folded to one line
+        self._preview_folded = self.height() < FOLD_BELOW_PX
+        self._plots = PlotLoader(self)  # pyqtgraph and the results page, imported off-thread
+        self._plots.ready.connect(self._plots_ready)
         self.retranslate()
         self.go_to(0)
-        # Results (pyqtgraph, the rules engine) load after the first page is painted.
+        self._size_to_current(0)
+        # The computation starts after the first page is painted; pyqtgraph and the results
+        # page load off the GUI thread meanwhile (issue 34: first verdict within 1.5 s, no
+        # stall over 100 ms)
         self.stack.installEventFilter(self)
+
+    def _holder(self) -> QWidget:
+        """An empty step of the stack; its page goes in when built."""
+        holder = QWidget()
+        QVBoxLayout(holder).setContentsMargins(0, 0, 0, 0)
+        self.stack.addWidget(holder)
+        return holder
+
+    def _size_to_current(self, index: int) -> None:
+        """The stack as small as the page shown, not as its largest (issue 34: a question
+        page under the live result fits a laptop; the results page needs more room, and
+        has it there without the preview). A hidden page's size is ignored."""
+        for step in range(self.stack.count()):
+            policy = QSizePolicy.Policy.Preferred if step == index else \
+                QSizePolicy.Policy.Ignored
+            self.stack.widget(step).setSizePolicy(policy, policy)
 
     def _navigation_keys(self) -> None:
         """Wizard keys (issue 34): Alt+N / Alt+B (the buttons' mnemonics), Ctrl+PgDown /
@@ -160,18 +185,21 @@ class MainWindow(QMainWindow):
             shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
             shortcut.activated.connect(lambda step=step: self.go_to(
                 self.stack.currentIndex() + step))
-        for page in self.pages:
+        for index, page in enumerate(self.pages):
             for line in page.findChildren(QLineEdit):
-                line.returnPressed.connect(self._enter_in_a_field)
+                if isinstance(line.parent(), QComboBox):  # Enter there picks from the list
+                    continue
+                line.returnPressed.connect(lambda index=index: self._enter_in_a_field(index))
 
-    def _enter_in_a_field(self) -> None:
-        if self.stack.currentIndex() < len(self.pages):
-            self.go_to(self.stack.currentIndex() + 1)
+    def _enter_in_a_field(self, page: int) -> None:
+        """Enter in a field of ``page``: the next page, once."""
+        if self.stack.currentIndex() == page:
+            self.go_to(page + 1)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.stack and event.type() == QEvent.Type.Paint:
             self.stack.removeEventFilter(self)
-            QTimer.singleShot(0, self._start_results)
+            QTimer.singleShot(0, self, self._start_results)
         return False
 
     # -- structure ----------------------------------------------------------------------------
@@ -221,7 +249,16 @@ class MainWindow(QMainWindow):
         for action in (self.act_en, self.act_zh):
             group.addAction(action)
             self.language_menu.addAction(action)
+        # issue 34: the guide shipped with the app, the log folder, a problem report for the
+        # clipboard, then About
+        self.act_guide = QAction(self, triggered=self.show_guide,
+                                 shortcut=QKeySequence.StandardKey.HelpContents)
+        self.act_log_folder = QAction(self, triggered=self.open_log_folder)
+        self.act_report = QAction(self, triggered=self.report_problem)
         self.act_about = QAction(self, triggered=self.show_about)
+        for action in (self.act_guide, self.act_log_folder, self.act_report):
+            self.help_menu.addAction(action)
+        self.help_menu.addSeparator()
         self.help_menu.addAction(self.act_about)
         self.file_menu.aboutToShow.connect(doc.fill_recent_menu)
 
@@ -248,27 +285,110 @@ class MainWindow(QMainWindow):
         with modal(self):  # the window's shortcuts answer again afterwards
             self.about_dialog.exec()
 
+    def show_guide(self) -> None:
+        """Help → User guide: the guide in the app's language, in a window of its own."""
+        from ui.dialogs.help import GuideDialog
+
+        self.guide_dialog = GuideDialog(self.lang, self)
+        self.guide_dialog.show()
+
+    def open_log_folder(self) -> None:
+        """Help → Open log folder, in the system's file manager."""
+        from ui.dialogs.help import log_folder, open_folder
+
+        folder = log_folder()
+        if not open_folder(folder):
+            self.statusBar().showMessage(
+                self.tr("The log folder is %1").replace("%1", str(folder)), 15000)
+
+    def report_problem(self) -> None:
+        """Help → Report a problem: the version, the system and the log's tail copied, for
+        the user to paste where they report it (nothing is sent)."""
+        from ui.dialogs.help import copy_to_clipboard, problem_report
+
+        copy_to_clipboard(problem_report(None, self.lang))
+        self.statusBar().showMessage(self.tr(
+            "Copied the version, the system and the end of the log: paste them into your "
+            "report of the problem."), 15000)
+
     def _start_results(self) -> None:
-        """Build the results page (pyqtgraph) and compute, once the first page is visible."""
-        if self.results_page is None:
-            from ui.results.results_page import ResultsPage
-
-            self.results_page = ResultsPage()
-            self.results_page.card.exportRequested.connect(lambda: self.document.export_pdf())
-            self.results_page.card.timeValueRequested.connect(self.ask_time_value)
-            self._results_holder.layout().addWidget(self.results_page)
-            self.results_page.retranslate()
-            from ui.results.live_preview import LivePreview
-
-            self.preview = LivePreview()
-            self._right.insertWidget(1, self.preview)
-            self.preview.setVisible(self.stack.currentIndex() < len(self.pages)
-                                    and self.results is not None)
+        """Compute the first results, once the first page is visible: the verdict shows in
+        the live preview as soon as it is known; the plots and the results page follow when
+        pyqtgraph has been imported (``PlotLoader``), a step at a time."""
+        if self._started:
+            return
+        self._started = True
         if self.answers.profile is not None:
             self._profile_changed(self.answers.profile)
         else:  # the answers loaded have never been valid: nothing to show yet
             self.forget_results(self.tr("No results yet: some answers need attention; they "
                                         "are marked at their fields."))
+            self._plots.start()
+
+    def _plots_ready(self) -> None:
+        """pyqtgraph is imported: the preview's plot now, the results page in the next turn
+        of the event loop (each well under 100 ms on the GUI thread)."""
+        self.ensure_preview().attach_plot()
+        # a moment between the steps: a key pressed or a repaint meanwhile is answered
+        QTimer.singleShot(STEP_MS, self, lambda: self.build_results_page(draw_later=True))
+
+    def ensure_preview(self) -> Any:
+        """The live preview under the question pages, built with the first results (its
+        modules are imported by then, by the computation), its plot when pyqtgraph is."""
+        if self.preview is None:
+            from ui.results.live_preview import LivePreview
+
+            self.preview = LivePreview(plot=False)
+            self.preview.setVisible(False)  # until there is a verdict to show
+            self._right.insertWidget(1, self.preview)
+            QWidget.setTabOrder(self.preview.toggle, self.back_button)
+            QWidget.setTabOrder(self.back_button, self.next_button)
+            self.preview.set_folded(self._preview_folded)
+            self.preview.set_stale(len(self.answers.all_problems()))
+            self.preview.foldedChanged.connect(self._preview_fold_changed)
+        return self.preview
+
+    def _preview_fold_changed(self, folded: bool) -> None:
+        self._preview_folded = folded
+
+    @property
+    def preview_folded(self) -> bool:
+        """Whether the live preview is folded to one line (remembered between sessions)."""
+        return self._preview_folded
+
+    def set_preview_folded(self, folded: bool) -> None:
+        self._preview_folded = folded
+        if self.preview is not None:
+            self.preview.set_folded(folded)
+
+    def build_results_page(self, draw_later: bool = False) -> None:
+        """The results page (card, plots, pitfalls, why), with the results known so far
+        (``draw_later``: drawn in a later turn of the event loop)."""
+        if self.results_page is not None:
+            return
+        from ui.results.results_page import ResultsPage
+
+        self.results_page = ResultsPage()
+        self.results_page.card.exportRequested.connect(lambda: self.document.export_pdf())
+        self.results_page.card.timeValueRequested.connect(self.ask_time_value)
+        self._results_holder.layout().addWidget(self.results_page)
+        self.results_page.retranslate()
+        if draw_later:
+            QTimer.singleShot(STEP_MS, self, self._fill_results_page)
+        else:
+            self._fill_results_page()
+
+    def _fill_results_page(self) -> None:
+        """The results page shows the results, the computation's error or the banner."""
+        if self.results is not None and self.results_page.results is None:
+            self.results_page.show_results(self.results, self.lang)
+        if self.compute_error is not None:
+            self._recompute_failed(self.compute_error)
+        elif self.results is None and self.answers.profile is None:
+            self.results_page.show_error(self.tr(
+                "No results yet: some answers need attention; they are marked at their "
+                "fields."))
+        self._problems_changed()
 
     def _start_diagnosis(self) -> None:
         from ui.diagnosis import DiagnosisPage
@@ -288,8 +408,11 @@ class MainWindow(QMainWindow):
             self.compare_page.compare_now(effective_profile(self.answers.profile))
 
     def recompute(self) -> None:
-        """Compute the results for the current answers now (results page built if needed)."""
-        if self.results_page is None:
+        """Compute the results for the current answers now, the results page and the
+        preview's plot built first if needed (tests, screenshots, benchmarks)."""
+        self.ensure_preview().attach_plot()
+        self.build_results_page()
+        if not self._started:
             self._start_results()
         elif self.answers.profile is not None:
             self._profile_changed(self.answers.profile)
@@ -321,12 +444,15 @@ class MainWindow(QMainWindow):
     def go_to(self, index: int) -> None:
         index = max(0, min(index, self.stack.count() - 1))
         if index == len(self.pages) and self.results_page is None:
+            self.ensure_preview().attach_plot()
+            self.build_results_page()
             self._start_results()
         if index == len(self.pages) + 1 and self.diagnosis_page is None and \
                 self._diagnosis_holder is not None:
             self._start_diagnosis()
         if index == self.compare_index and self.compare_page is None:
             self._start_compare()
+        steering = self.steps.hasFocus()  # arrow keys in the step list: the focus stays
         self.stack.setCurrentIndex(index)
         if self.steps.currentRow() != index:
             self.steps.setCurrentRow(index)
@@ -337,6 +463,10 @@ class MainWindow(QMainWindow):
             self.preview.setVisible(showing)
         self.back_button.setEnabled(index > 0)
         self.next_button.setEnabled(index < self.stack.count() - 1)
+        if index < len(self.pages) and not steering:  # issue 34: the page's first field
+            first = self.pages[index].first_field()
+            if first is not None:
+                first.setFocus(Qt.FocusReason.TabFocusReason)
 
     # -- language -----------------------------------------------------------------------------
     @property
@@ -389,6 +519,9 @@ class MainWindow(QMainWindow):
         self.act_export_appendix.setText(self.tr("Export PDF with the rule appendix…"))
         self.act_quit.setText(self.tr("&Quit"))
         self.act_about.setText(self.tr("&About"))
+        self.act_guide.setText(self.tr("User &guide"))
+        self.act_log_folder.setText(self.tr("Open &log folder"))
+        self.act_report.setText(self.tr("&Report a problem (copy details)"))
         self.document.update_title()
         if self.results_page is not None:
             self.results_page.retranslate()
@@ -402,7 +535,7 @@ class MainWindow(QMainWindow):
 
     # -- live results -------------------------------------------------------------------------
     def _profile_changed(self, profile: Profile) -> None:
-        if self.results_page is not None:
+        if self._started:
             self.recomputer.request(effective_profile(profile))
         if self.compare_page is not None:
             self.compare_page.profile_changed(effective_profile(profile))
@@ -415,6 +548,7 @@ class MainWindow(QMainWindow):
         count = len(self.answers.all_problems())  # invalid answers, not the computation's
         if self.preview is not None:  # a verdict of earlier answers is shown as such
             self.preview.set_stale(count)
+        self._update_summary()
         if self.results_page is None:
             return
         if not count:
@@ -426,14 +560,15 @@ class MainWindow(QMainWindow):
             text = self.tr("Some answers need attention (%1); the results are for the last "
                            "valid answers.").replace("%1", str(count))
         self.results_page.set_banner(text)
-        self._update_summary()
 
     def _show_results(self, results: Results) -> None:
         self.results = results
         self.compute_error = None
         self.answers.set_compute_problems(price_hints(results.recommendation.costs))
-        self.results_page.show_error(None)
-        self.results_page.show_results(results, self.lang)
+        if self.results_page is not None:
+            self.results_page.show_error(None)
+            self.results_page.show_results(results, self.lang)
+        self.ensure_preview()
         if self.preview is not None:
             on_question_page = self.stack.currentIndex() < len(self.pages)
             self.preview.setVisible(on_question_page)
@@ -441,10 +576,12 @@ class MainWindow(QMainWindow):
                 self.preview.show_results(results, self.lang)
         self._update_summary()
         self.resultsShown.emit(results)
+        self._plots.start()  # after the first verdict: pyqtgraph and the results page
 
     def _show_better_link(self, results: Results) -> None:
         self.results = results
-        self.results_page.show_better_link(results, self.lang)
+        if self.results_page is not None:
+            self.results_page.show_better_link(results, self.lang)
         if self.preview is not None and self.preview.isVisible():
             self.preview.show_results(results, self.lang)
         self.betterLinkShown.emit(results)
@@ -468,13 +605,14 @@ class MainWindow(QMainWindow):
             self.results_page.show_error(text)
         if self.preview is not None:
             self.preview.show_error(text)
+        self._plots.start()
 
     def _update_summary(self) -> None:
-        from ui.results.verdict_card import gpus_text, rating_text
-
         if self.results is None:
             self.summary.setText("")
             return
+        from ui.results.verdict_card import gpus_text, rating_text
+
         verdict = self.results.recommendation.verdict
         problems = self.answers.all_problems()
         text = self.tr("Verdict so far: %1 · %2").replace("%1", rating_text(verdict.rating))

@@ -1,5 +1,5 @@
 """What the desktop app remembers between sessions (issue 34): the language chosen, the
-window's size and place, and the page it was on. Kept with ``QSettings`` in the user's
+window's size and place, the page it was on and whether the live preview was folded. Kept with ``QSettings`` in the user's
 settings folder (``gpu-scaling-advisor``); the application reads it at start and writes it when
 the window closes. A value that is missing or broken is ignored: the defaults stand."""
 
@@ -23,7 +23,8 @@ def remembered_language(store: QSettings) -> str | None:
 
 
 def restore(window: Any, store: QSettings) -> None:
-    """The window's size, place and page as they were when it last closed."""
+    """The window's size, place and page as they were when it last closed, and the live
+    preview folded or not."""
     geometry = store.value("geometry")
     if isinstance(geometry, QByteArray | bytes) and geometry:
         window.restoreGeometry(QByteArray(geometry))
@@ -33,12 +34,16 @@ def restore(window: Any, store: QSettings) -> None:
         page = 0
     if 0 < page < window.stack.count():
         window.go_to(page)
+    folded = store.value("preview_folded")
+    if folded is not None:
+        window.set_preview_folded(str(folded).lower() == "true")
 
 
 def save(window: Any, store: QSettings) -> None:
     store.setValue("language", window.lang)
     store.setValue("geometry", window.saveGeometry())
     store.setValue("page", window.stack.currentIndex())
+    store.setValue("preview_folded", bool(window.preview_folded))
     store.sync()
 
 

@@ -18,13 +18,12 @@ from PySide6.QtWidgets import (
 from advisor.catalog import resolve_gpu
 from advisor.files.errors import Problem
 from advisor.profile import CustomGpu
+from ui.app.theme import banner_style, mute, styled
 from ui.forms.editors import FieldEditor, create_editor
 from ui.forms.field_spec import field_spec
-from ui.window.answers import AnswerModel
-from ui.wizard.page_fields import CUSTOM_GPU_FIELDS, PageDef
+from ui.window.answers import TASK, AnswerModel
+from ui.wizard.page_fields import CUSTOM_GPU_FIELDS, TASK_FIELDS, PageDef
 from ui.wizard.presets import MODEL_PRESETS, preset_by_name
-
-BANNER_STYLE = "background: #fde7e5; color: #7a1c15; padding: 6px; border-radius: 4px;"
 
 
 class FormPage(QWidget):
@@ -35,14 +34,15 @@ class FormPage(QWidget):
         self.lang = "en"
         self.currency = ""
         self.editors: dict[str, FieldEditor] = {}
+        self._task_rows: dict[str, QFormLayout] = {}  # fields shown for some tasks only
         self.title_label = QLabel()
         self.title_label.setStyleSheet("font-size: 20px; font-weight: 600;")
         self.intro_label = QLabel()
         self.intro_label.setWordWrap(True)
-        self.intro_label.setStyleSheet("color: #444;")
+        mute(self.intro_label)  # secondary text from the palette: read in a dark theme too
         self.banner = QLabel()
         self.banner.setWordWrap(True)
-        self.banner.setStyleSheet(BANNER_STYLE)
+        styled(self.banner, lambda: banner_style("error"))
         self.banner.hide()
         body = QWidget()
         columns = QHBoxLayout(body)
@@ -53,7 +53,7 @@ class FormPage(QWidget):
         self.preset_combo: QComboBox | None = None
         self.preset_label = QLabel()
         self.gpu_info = QLabel()
-        self.gpu_info.setStyleSheet("color: #555;")
+        mute(self.gpu_info)
         for section in page.sections:
             if section.column not in column_layouts:
                 column_layouts[section.column] = QVBoxLayout()
@@ -70,7 +70,10 @@ class FormPage(QWidget):
                 self._custom_gpu_boxes.append(box)
             for path in section.fields:
                 editor = create_editor(field_spec(path))
-                editor.edited.connect(lambda value, p=path: self.answers.set(p, value))
+                if path == "model.id":  # a catalog model fills the fields it determines
+                    editor.edited.connect(self._model_chosen)
+                else:
+                    editor.edited.connect(lambda value, p=path: self.answers.set(p, value))
                 if path == "hardware.gpu":
                     editor.edited.connect(lambda _value: self._sync_custom_gpu())
                 elif path in CUSTOM_GPU_FIELDS:  # typing: only the GPU list's name follows
@@ -79,6 +82,8 @@ class FormPage(QWidget):
                     lambda en, zh, p=path: self.answers.typing_problem(p, en, zh))
                 form.addRow(editor.label, editor)
                 self.editors[path] = editor
+                if path in TASK_FIELDS:
+                    self._task_rows[path] = form
                 if path == "hardware.gpu":
                     form.addRow("", self.gpu_info)
             column_layouts[section.column].addWidget(box)
@@ -88,6 +93,10 @@ class FormPage(QWidget):
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        # Tab goes from field to field; the area scrolls to the focused one (issue 34: it
+        # took the focus itself, with nothing on screen showing it)
+        scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.scroll = scroll
         scroll.setWidget(body)
         outer = QVBoxLayout(self)
         outer.addWidget(self.title_label)
@@ -96,9 +105,30 @@ class FormPage(QWidget):
         outer.addWidget(scroll, 1)
         answers.answersReset.connect(self.refresh_values)
         answers.answerChanged.connect(self._answer_changed)
+        answers.changedBy.connect(
+            lambda path: self._sync_task_fields() if path in (None, "task") else None)
         answers.problemsChanged.connect(self.show_problems)
         answers.profileChanged.connect(lambda _profile: self._update_gpu_info())
         self.refresh_values()
+        chain = self.focus_chain()
+        for before, after in zip(chain, chain[1:], strict=False):
+            QWidget.setTabOrder(before, after)
+
+    # -- keyboard -----------------------------------------------------------------------------
+    def focus_chain(self) -> list[QWidget]:
+        """The page's inputs in reading order (issue 34): down the first column, section by
+        section, then down the next; Tab follows it."""
+        chain: list[QWidget] = []
+        for section in sorted(self.page.sections, key=lambda s: s.column):  # stable
+            if section is self.page.sections[0] and self.preset_combo is not None:
+                chain.append(self.preset_combo)
+            chain += [self.editors[path].input for path in section.fields]
+        return chain
+
+    def first_field(self) -> QWidget | None:
+        """The first input a person can type into now (a hidden own-GPU field is skipped)."""
+        return next((w for w in self.focus_chain() if w.isVisibleTo(self) and w.isEnabled()),
+                    None)
 
     # -- language -----------------------------------------------------------------------------
     def retranslate(self, lang: str, currency: str) -> None:
@@ -111,6 +141,7 @@ class FormPage(QWidget):
             editor.retranslate(lang, currency)
         if self.preset_combo is not None:
             self.preset_label.setText(QCoreApplication.translate("Pages", "Preset"))
+            self.preset_combo.setAccessibleName(self.preset_label.text())
             self.preset_combo.clear()
             self.preset_combo.addItem(QCoreApplication.translate("Pages", "Choose a common model…"), None)
             for preset in MODEL_PRESETS:
@@ -123,7 +154,14 @@ class FormPage(QWidget):
         for path, editor in self.editors.items():
             editor.set_value(self.answers.get(path))
         self._sync_custom_gpu()
+        self._sync_task_fields()
         self._update_gpu_info()
+
+    def _sync_task_fields(self) -> None:
+        """Fields of one task (a diffusion model's) show while the task is that one."""
+        task = self.answers.get("task")
+        for path, form in self._task_rows.items():
+            form.setRowVisible(self.editors[path], str(task) in TASK_FIELDS[path])
 
     def _sync_custom_gpu(self, fields: bool = True) -> None:
         """The own card's fields show while the GPU is the user's own, with its values
@@ -166,8 +204,16 @@ class FormPage(QWidget):
 
     def _preset_chosen(self, index: int) -> None:
         name = self.preset_combo.itemData(index) if self.preset_combo else None
-        if name:
-            self.answers.set_many(preset_by_name(name).answers())
+        if name:  # a preset is a model of its own: no catalog model's id stays beside it
+            self.answers.set_many({**preset_by_name(name).answers(), "model.id": None})
+
+    def _model_chosen(self, model_id: str | None) -> None:
+        """A catalog model chosen (issue 32): its id and the size and shape it determines,
+        the task too unless the user picked it (``ui.window.catalog_model``); one step for
+        Undo."""
+        from ui.window.catalog_model import model_answers
+
+        self.answers.set_many(model_answers(model_id, TASK in self.answers.explicit))
 
     def _update_gpu_info(self) -> None:
         if "hardware.gpu" not in self.editors:

@@ -19,6 +19,16 @@ class Section:
     custom_gpu_only: bool = False
 
 
+# A diffusion model's answers (issue 32): shown while the task is diffusion, so the pages of
+# the other tasks stay as they are (``TASK_FIELDS``).
+DIFFUSION_MODEL_FIELDS = ("model.denoiser", "model.flops_resolution",
+                          "model.latent_downsampling", "model.text_encoder_params_millions",
+                          "model.vae_params_millions")
+DIFFUSION_TRAINING_FIELDS = ("training.resolution", "training.frozen_encoders", "training.ema")
+# field path -> the tasks it is shown for (every other field is shown for every task)
+TASK_FIELDS: dict[str, tuple[str, ...]] = {
+    path: ("diffusion",) for path in DIFFUSION_MODEL_FIELDS + DIFFUSION_TRAINING_FIELDS}
+
 CUSTOM_GPU_FIELDS = ("hardware.gpu.name", "hardware.gpu.memory_gb", "hardware.gpu.tflops_fp16",
                      "hardware.gpu.tflops_fp32", "hardware.gpu.generation",
                      "hardware.gpu.memory_bandwidth_gbs", "hardware.gpu.tdp_w",
@@ -43,7 +53,8 @@ PAGES: tuple[PageDef, ...] = (
                               "empty fields are estimated."),
             (Section(QT_TRANSLATE_NOOP("Pages", "Model"),
                      ("task", "model.id", "model.name", "model.params_millions",
-                      "model.flops_per_sample_gflops", "model.layers", "model.hidden_size",
+                      "model.flops_per_sample_gflops", *DIFFUSION_MODEL_FIELDS,
+                      "model.layers", "model.hidden_size",
                       "model.attention_heads", "model.kv_heads", "model.sequence_length",
                       "model.vocab_size")),
              Section(QT_TRANSLATE_NOOP("Pages", "How it trains"),
@@ -59,7 +70,12 @@ PAGES: tuple[PageDef, ...] = (
              Section(QT_TRANSLATE_NOOP("Pages", "Fine-tuning, optimizer and offload"),
                      ("training.fine_tuning", "training.method", "training.lora_rank",
                       "training.lora_target_share", "training.optimizer",
-                      "training.offload"), column=2))),
+                      "training.offload", *DIFFUSION_TRAINING_FIELDS), column=2),
+             # a catalog mixture of experts fills these (issue 32); empty for a dense model
+             Section(QT_TRANSLATE_NOOP("Pages", "Mixture of experts"),
+                     ("model.experts", "model.experts_per_token", "model.active_params_millions",
+                      "model.shared_experts", "model.moe_intermediate_size",
+                      "model.dense_layers"), column=2))),
     PageDef("habits", QT_TRANSLATE_NOOP("Pages", "Training habits and the value of time"),
             QT_TRANSLATE_NOOP("Pages", "How long one run takes on one GPU (or how much data it "
                               "reads: a large model is then planned from its FLOPs), how often "

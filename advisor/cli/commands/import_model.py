@@ -1,9 +1,10 @@
 """gpu-advisor import-model CONFIG.json: a Hugging Face ``config.json`` read (offline) into a
 profile's task and model section, printed as YAML to paste into a profile (or JSON).
 
-The parameters are counted from the shapes (``advisor.catalog.hf_config``); what the profile
-has no field for yet (context length, tied embeddings, the experts of a mixture of experts) is
-said in comments. When the shape is a catalog model's, a comment names its id. ``-`` reads
+The parameters are counted from the shapes (``advisor.catalog.hf_config``); a mixture of
+experts' experts, experts per token, active parameters and expert width go in the model section
+(issue 32); what the profile has no field for (context length, tied embeddings) is said in
+comments. When the shape is a catalog model's, a comment names its id. ``-`` reads
 standard input. A file that is not a config.json, or one missing a key the count needs, exits
 with status 2 and names the file and the key.
 """

@@ -65,5 +65,6 @@ def cluster_of(gpu: GpuSpec, links: LinkFigures, precision: Precision, gpus_per_
         bytes_per_value=2.0 if sixteen else 4.0,
         flash_attention=sixteen and generation in FLASH_GENERATIONS,
         host_link_gbs=pcie_gbs(gpu.pcie_gen),
-        host_memory_gb=host_memory_gb or default_host_memory_gb(gpu.memory_gb, gpus_per_node),
+        host_memory_gb=host_memory_gb or default_host_memory_gb(gpu.memory_gb, gpus_per_node,
+                                                                gpu.gpu_class),
         host_bandwidth_gbs=HOST_BANDWIDTH_GBS.get(gpu.gpu_class or "", 80.0))

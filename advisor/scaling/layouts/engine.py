@@ -67,9 +67,11 @@ def fixed_of(profile: Profile, gpus_per_node: int,
         pp = pp or 1
     elif t.parallelism == Parallelism.pipeline:  # the layers staged over the GPUs
         tp = tp or 1
+    ep = None
     if t.offload != Offload.none:  # offload runs data parallel, sharded (offload.py)
-        tp = pp = 1
-    return Fixed(tp=tp, pp=pp, sharding=shardings(t.offload, _SHARDING.get(t.parallelism)),
+        tp = pp = ep = 1
+    return Fixed(tp=tp, pp=pp, ep=ep,
+                 sharding=shardings(t.offload, _SHARDING.get(t.parallelism)),
                  micro_batch=t.batch_per_gpu if chosen else None,
                  interleave=t.pipeline_interleave,
                  max_micro_batch=t.batch_per_gpu,
@@ -165,7 +167,8 @@ def _search(profile: Profile, counts: list[int], gpu: GpuSpec, links: LinkFigure
         checkpointing=ActivationCheckpointing(t.activation_checkpointing).value,
         fixed=fixed_of(profile, hw.gpus_per_node, p.default_microbatches_per_stage),
         loose=Fixed(max_micro_batch=t.batch_per_gpu, tp=1 if offloading else None,
-                    pp=1 if offloading else None, sharding=shardings(t.offload, None)),
+                    pp=1 if offloading else None, ep=1 if offloading else None,
+                    sharding=shardings(t.offload, None)),
         reference=(one, Fixed(micro_batch=min(t.batch_per_gpu, one),
                               sharding=shardings(t.offload, None))),
         cluster=cluster_of(gpu, links, t.precision, hw.gpus_per_node, p.busbw_efficiency,

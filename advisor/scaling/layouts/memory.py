@@ -4,15 +4,31 @@
   last stage, the tied embedding), split by tensor parallel; ZeRO-1 shards the optimizer
   states over the data-parallel group, ZeRO-2 also the gradients, ZeRO-3 / FSDP also the
   weights; FSDP hybrid shard only over the group's GPUs inside one machine.
-* Buffers: unsharded gradients are all-reduced from a full-precision buffer; ZeRO-2 reduces
+* Buffers: unsharded gradients are all-reduced from a full-precision buffer (DDP's buckets,
+  the ZeRO paper's fp32 flat buffer); Megatron-LM's fp32 main grads take the 16-bit
+  gradients' place and are all-reduced in place, on one GPU too (pre-training with fp32
+  masters: 18 bytes per parameter, ``StateBytes.main_grads``); ZeRO-1 and ZeRO-2 reduce
   through fixed buckets of 16-bit gradients (DeepSpeed's 5e8-element reduce and all-gather
-  buckets, never more than the gradients they carry); FSDP holds
+  buckets, never more than the gradients they carry: stage 1 runs stage 2's code without
+  partitioning the gradients, so no 4-byte buffer per parameter: issue 31, cause 6), and
+  make the fp32 copy of their gradient partition at the optimizer step, when activations,
+  logits and buckets are gone (the peak is the larger of the two: the copy adds only what it
+  needs beyond them); ZeRO-1 in pre-training (Megatron's distributed optimizer, DeepSpeed's
+  bf16 optimizer) keeps every parameter's fp32 gradient as its main grads, sharding only the
+  optimizer states ("6 + 12 / d bytes"); FSDP holds
   the gathered flat parameter of the layer it computes and of the one it prefetches, plus
   one layer's unsharded gradients (Zhao et al. 2023, Sec. 3.4 and 4.4); DeepSpeed ZeRO-3
   caps its gathered layers (stage3_max_live_parameters 1e9, prefetch bucket 5e7 elements)
   and allocates its 5e8-element reduce bucket when it starts (stage3.py's IPG buffer with
   contiguous_gradients: PEFT's ZeRO-3 offload log shows 1,916 MiB on the GPU before the first
-  step, 5e8 fp32 elements being 1,907 MiB). While the logits are computed, ZeRO-3 and FSDP
+  step, 5e8 fp32 elements being 1,907 MiB). Whatever the live-parameter cap, DeepSpeed
+  gathers a module's tensor whole: a layer's largest (a 12 h^2 layer's 4 h^2 MLP matrix,
+  ``largest_tensor``) is gathered with the prefetch bucket beside it, and its 16-bit
+  gradient, larger than the reduce bucket, is reduce-scattered from the flat copy
+  ``reduce_scatter_coalesced`` concatenates (both held with it: GPT 530B's 1.68 B-parameter
+  matrix, 10 GB; what makes 560 A100s too few and 640 enough, Narayanan et al. 2021, with the
+  usable share the card's reported bytes over the allocator's reserve). While the logits
+  are computed, ZeRO-3 and FSDP
   hold the output layer, a single tensor, gathered whole beside what they prefetch for the
   backward pass (DeepSpeed's prefetch bucket, FSDP's next layer): the larger of that and the
   layers in flight. With the parameters offloaded, DeepSpeed ZeRO-3 gathers a tensor by
@@ -44,11 +60,25 @@
   DeepSpeed's engine (ZeRO-1/2/3), which runs a fine-tuned model's loss in 16 bits
   (methods.py).
 * QLoRA: the layer computing holds its weights dequantised to 16 bits
-  (``StateBytes.dequant_copy_bytes``, in the buffers); paged optimizer states
+  (``StateBytes.dequant_copy_bytes``, in the buffers); outside DeepSpeed and FSDP, PEFT's
+  k-bit preparation keeps the embedding and output layer in fp32 (``upcast_params``, 2 bytes
+  more each, in the weights), the output layer's 16-bit autocast copy (in the buffers) and
+  the residual stream in fp32 (each kept layer input 2 bytes more, in the activations)
+  (methods.py; issue 31, cause 4); paged optimizer states
   (``optimizer_paged``) sit in unified memory and are evicted to host RAM when the card is
   full (bitsandbytes' paged optimizers): counted in ``optimizer`` but not in what must fit
   (``MemoryParts.needed``, ``evicted``). Under DeepSpeed its own optimizer runs: not paged.
 * Offloaded states (``offload.py``) leave the GPU for host memory (``MemoryParts.host``).
+* A mixture of experts holds every expert: a stage's routed experts are split over the ep
+  replicas of its expert-parallel group and its tensor ranks (1 / (t ep) of them per GPU);
+  their gradients and optimizer states are sharded by ZeRO over the dp / ep replicas that
+  hold the same experts (so ZeRO-1 keeps the same optimizer bytes per GPU whatever ep); fully
+  sharded replicas (ep = 1) gather a MoE layer with all its experts. Its layers keep, in
+  Korthikanti's units, the attention's 15 and the MoE block's in place of the MLP's 19
+  (``ModelShape.moe_mlp_units``: the k routed copies of each token, their gated MLPs, the
+  combined output; the busiest expert rank the capacity factor's more).
+* Context parallel (``cp``): each GPU holds 1 / cp of every sequence's activations and
+  logits; its ranks shard the states with the replicas (``shard_group``: dp x cp GPUs).
 * A fixed overhead per GPU (CUDA context and kernels, ``memory_overhead_gb``).
 """
 
@@ -64,7 +94,9 @@ from advisor.scaling.layouts.layout import (
     CK_FULL,
     CK_NONE,
     CK_SELECTIVE,
+    FSDP,
     HSDP,
+    NONE,
     ZERO1,
     ZERO2,
     ZERO3,
@@ -82,6 +114,8 @@ DEEPSPEED_REDUCE_ELEMENTS = 5e8  # ZeRO-3 reduce_bucket_size, allocated when it 
 # pass starts, when every activation is still held, by writing their 16-bit gradient beside
 # (``StateBytes.logit_bytes``: Hugging Face's unfused loss keeps more, methods.py).
 LOGIT_BYTES = 6.0
+UPCAST_BYTES = 2.0  # fp32 over 16-bit, per value (PEFT's k-bit preparation, methods.py)
+AUTOCAST_COPY_BYTES = 2.0  # the output layer's 16-bit copy autocast multiplies it through
 # the only figures of the cluster that a layout's memory reads (``shared_memory`` keys on them)
 MEMORY_FIELDS = ("gpus_per_node", "bytes_per_value", "flash_attention")
 
@@ -128,13 +162,15 @@ def evicted(mem: MemoryParts, usable_gb: float | np.ndarray) -> MemoryParts:
 
 
 def shard_group(c: Candidates, gpus_per_node: int) -> np.ndarray:
-    """GPUs a replica's states are sharded over: the data-parallel group for ZeRO and FSDP,
-    its members inside one machine for hybrid shard, none otherwise."""
+    """GPUs a replica's states are sharded over: the data-parallel group (with its
+    context-parallel ranks) for ZeRO and FSDP, its members inside one machine for hybrid
+    shard, none otherwise."""
+    replicas = c.replicas  # a context-parallel group's ranks hold the same weights
     hybrid = c.sharding == HSDP
     if not hybrid.any():  # the data-parallel group everywhere (the same figures)
-        return c.dp.astype(float)
+        return replicas.astype(float)
     local = np.maximum(gpus_per_node // np.maximum(c.tp * c.pp, 1), 1)
-    return np.where(hybrid, np.minimum(c.dp, local), c.dp).astype(float)
+    return np.where(hybrid, np.minimum(replicas, local), replicas).astype(float)
 
 
 def layer_activation_bytes(shape: ModelShape, c: Candidates, cluster: Cluster,
@@ -145,16 +181,22 @@ def layer_activation_bytes(shape: ModelShape, c: Candidates, cluster: Cluster,
     # int64 and wrapped to a negative size that "fits" (issue 35)
     sbh = float(shape.sequence) * c.micro_batch * shape.hidden
     scores = np.where(keep_scores, 5.0 * shape.heads * shape.sequence / shape.hidden, 0.0)
-    parallel = np.where(c.sequence_parallel & (c.tp > 1), (34.0 + scores) / t,
-                        10.0 + 24.0 / t + scores / t)
+    if shape.is_moe:  # the MLP's 19 replaced by the MoE block's (2 + 1 of them not split)
+        mlp = shape.moe_mlp_units(shape.imbalance(c.ep))
+        parallel = np.where(c.sequence_parallel & (c.tp > 1), (15.0 + mlp + scores) / t,
+                            10.0 + (5.0 + mlp) / t + scores / t)
+    else:
+        parallel = np.where(c.sequence_parallel & (c.tp > 1), (34.0 + scores) / t,
+                            10.0 + 24.0 / t + scores / t)
     return sbh * parallel * cluster.bytes_per_value / 2.0
 
 
 def activation_bytes(shape: ModelShape, c: Candidates, cluster: Cluster
                      ) -> tuple[np.ndarray, np.ndarray]:
-    """(first stage, last stage) activation bytes per GPU. (A term no candidate has, full
-    recomputation, a pipeline, interleaving, is left out rather than added as zero or
-    multiplied as one: the same figures.)"""
+    """(first stage, last stage) activation bytes per GPU; a context-parallel GPU holds
+    1 / cp of each sequence's. (A term no candidate has, full recomputation, a pipeline,
+    interleaving, is left out rather than added as zero or multiplied as one: the same
+    figures.)"""
     standard = not cluster.flash_attention
     full = c.checkpointing == CK_FULL
     any_full = bool(full.any())
@@ -183,14 +225,54 @@ def activation_bytes(shape: ModelShape, c: Candidates, cluster: Cluster
         first = last
     if extra is not None:
         first, last = first + extra, last + extra
-    return first * shape.activation_scale, last * shape.activation_scale
+    scale = shape.activation_scale / c.cp  # context parallel: 1 / cp of every sequence here
+    return first * scale, last * scale
+
+
+def largest_tensor(shape: ModelShape) -> float:
+    """Parameters of a layer's largest weight matrix, before tensor parallel: the MLP's first
+    matrix, 4 h^2 of a 12 h^2 layer (a third of the layer; a gated MLP's three matrices take
+    about as much each); an MoE layer's outside its routed experts, which are modules of
+    their own."""
+    return (shape.dense_layer_params if shape.is_moe else shape.layer_params) / 3.0
+
+
+def _with_experts(shape: ModelShape, c: Candidates, states: StateBytes,
+                  expert_stage: np.ndarray | float, group: np.ndarray,
+                  parts: tuple[np.ndarray, ...]) -> tuple[np.ndarray, ...]:
+    """(weights, gradients, optimizer states, local parameters, trainable ones, the largest
+    layer gathered) per GPU with a stage's routed experts added: each tensor-parallel rank
+    holds 1 / (t ep) of them; their gradients and optimizer states are sharded over the
+    ``group / ep`` replicas that hold the same experts (ZeRO-1/2's expert data-parallel
+    group); fully sharded replicas (ep = 1) shard them as every weight. A layer gathered whole
+    (ZeRO-3, FSDP) is a MoE layer with all its experts."""
+    weights, grads, optimizer, stage, layer = parts
+    t = c.tp.astype(float)
+    experts = expert_stage / (t * c.ep)
+    egroup = np.maximum(group / c.ep, 1.0)
+    s = c.sharding
+    trained = experts * states.trainable_fraction
+    expert_weights = experts * states.weight_bytes / np.where(s >= ZERO3, egroup, 1.0)
+    if not states.weights_on_gpu:  # offloaded: only the layers in flight (buffers)
+        expert_weights = np.where(s >= ZERO3, 0.0, expert_weights)
+    weights = weights + expert_weights
+    if states.grads_on_gpu:
+        grads = grads + trained * states.grad_bytes / np.where(s >= ZERO2, egroup, 1.0)
+    if states.optimizer_on_gpu:
+        optimizer = optimizer + trained * states.optimizer_bytes / np.where(s >= ZERO1,
+                                                                            egroup, 1.0)
+    local = stage + experts
+    largest = (shape.dense_layer_params + shape.routed_layer_params / c.ep) / t
+    return weights, grads, optimizer, local, local * states.trainable_fraction, \
+        np.maximum(layer, largest)
 
 
 def memory_parts(shape: ModelShape, c: Candidates, cluster: Cluster, states: StateBytes,
                  overhead_gb: float) -> MemoryParts:
     """Memory per GPU of every candidate (the larger of the first and last stage)."""
     t = c.tp.astype(float)
-    stage = (shape.layer_params * np.ceil(shape.layers / c.pp) + shape.embedding_params) / t
+    dense_stage, expert_stage = shape.stage_params(c.pp)
+    stage = dense_stage / t
     layer = shape.layer_params / t
     group = shard_group(c, cluster.gpus_per_node)
     s = c.sharding
@@ -206,8 +288,12 @@ def memory_parts(shape: ModelShape, c: Candidates, cluster: Cluster, states: Sta
         else np.zeros_like(stage)
     optimizer = trainable * states.optimizer_bytes / opt_shard if states.optimizer_on_gpu \
         else np.zeros_like(stage)
+    if shape.is_moe:  # the routed experts: split over ep replicas, sharded over the rest
+        weights, grads, optimizer, stage, trainable, layer = _with_experts(
+            shape, c, states, expert_stage, group, (weights, grads, optimizer, stage, layer))
     full_buffer = trainable * states.grad_buffer_bytes
     buckets = np.minimum(DEEPSPEED_BUCKET_ELEMENTS * states.grad_bytes, full_buffer)
+    replicas = c.replicas
     # ZeRO-3 / FSDP gather each layer whole (in flight, prefetched, its gradients); while the
     # logits are computed, the output layer, one tensor, is gathered whole beside what is
     # prefetched for the backward pass (DeepSpeed's prefetch bucket, FSDP's next layer)
@@ -221,15 +307,31 @@ def memory_parts(shape: ModelShape, c: Candidates, cluster: Cluster, states: Sta
         prefetched = np.where(deepspeed3, np.minimum(layer, DEEPSPEED_PREFETCH_ELEMENTS),
                               layer)
     output_layer = shape.embedding_params / t
+    # DeepSpeed gathers a module's tensor whole, whatever its live-parameter cap: the largest
+    # of a layer (a 12 h^2 layer's 4 h^2 MLP matrix) or the output layer
+    biggest = np.maximum(largest_tensor(shape) / t, output_layer)
     if not states.weights_on_gpu:  # its host partition staged on the GPU (docstring)
         output_layer = output_layer + np.where(deepspeed3, output_layer / group, 0.0)
     gathered = np.maximum(layers_in_flight, output_layer + prefetched)
+    if some_deepspeed3 and states.weights_on_gpu:
+        gathered = np.where(deepspeed3, np.maximum(gathered, biggest + prefetched), gathered)
     if not states.weights_on_gpu:  # the layers in flight, never more than the stage holds
         gathered = np.minimum(gathered, stage)
-    # by sharding code: NONE, ZERO1 (a buffer when there is a group), ZERO2, ZERO3, FSDP, HSDP
-    replicated = np.where(c.dp > 1, full_buffer, 0.0)
+    # by sharding code: NONE (a buffer when there is a group), ZERO1 and ZERO2 (DeepSpeed's
+    # buckets: stage 1 reduces through the same buckets as stage 2), ZERO3, FSDP, HSDP
+    replicated = np.where(replicas > 1, full_buffer, 0.0)
+    master = trainable * states.master_grad_bytes if states.optimizer_on_gpu \
+        else np.zeros_like(stage)
+    if states.main_grads and states.optimizer_on_gpu:
+        # Megatron's fp32 main grads take the 16-bit gradients' place and are all-reduced in
+        # place, on one GPU too: 18 bytes per parameter with Adam (states.py)
+        replicated = trainable * max(states.master_grad_bytes - states.grad_bytes, 0.0)
     whole = gathered * states.weight_bytes
-    buffers = np.choose(s, [replicated, replicated, buckets, whole, whole, whole])
+    # ZeRO-1 in pre-training (Megatron's distributed optimizer, DeepSpeed's bf16 optimizer
+    # under Megatron-DeepSpeed's pipelines): the fp32 gradients of every parameter, sharded
+    # only for the step: "bf16 param, fp32 grads: 6 + 12 / d bytes"; else DeepSpeed's stage 1
+    zero1 = replicated if states.main_grads and states.optimizer_on_gpu else buckets
+    buffers = np.choose(s, [replicated, zero1, buckets, whole, whole, whole])
     streamed = zero3 & (group <= 1) if states.weights_on_gpu else np.zeros(c.size, bool)
     buffers = np.where(streamed, 0.0, buffers)
     if not states.grads_on_gpu:  # gradients leave through the reduction buckets
@@ -239,14 +341,33 @@ def memory_parts(shape: ModelShape, c: Candidates, cluster: Cluster, states: Sta
     if some_deepspeed3:
         buffers = buffers + np.where(deepspeed3, DEEPSPEED_REDUCE_ELEMENTS * states.grad_bytes,
                                      0.0)
+        if not states.weights_frozen:  # the biggest tensor's gradient, whole, and the flat
+            # copy reduce_scatter_coalesced concatenates it into (a tensor larger than the
+            # reduce bucket skips the bucket)
+            buffers = buffers + np.where(deepspeed3 & (group > 1),
+                                         2.0 * biggest * states.grad_bytes, 0.0)
     if states.dequant_copy_bytes:  # QLoRA: the layer computing holds its weights dequantised
         buffers = buffers + states.dequant_copy_bytes * layer  # to 16 bits
-    host = host_gb(stage, trainable, states, opt_shard, grad_shard, weight_shard, zero3)
+    # PEFT's k-bit preparation (methods.py): the unquantised layers in fp32 and the output
+    # layer's 16-bit autocast copy, where neither DeepSpeed nor FSDP recasts the model
+    upcast = (s == NONE) if states.upcast_params else None
+    if upcast is not None:
+        weights = weights + np.where(upcast, UPCAST_BYTES * states.upcast_params / t, 0.0)
+        buffers = buffers + np.where(upcast, AUTOCAST_COPY_BYTES * output_layer, 0.0)
+    host = host_gb(stage, trainable, states, opt_shard, grad_shard, weight_shard, zero3,
+                   s >= FSDP)
     first, last = activation_bytes(shape, c, cluster)
+    if upcast is not None:  # the fp32 residual stream: each kept layer input 2 bytes more
+        residual = np.where(upcast, UPCAST_BYTES * float(shape.sequence) * c.micro_batch
+                            * shape.hidden * np.ceil(shape.layers / c.pp)
+                            * shape.activation_scale / c.cp, 0.0)
+        first, last = first + residual, last + residual
     deepspeed = (s >= ZERO1) & (s <= ZERO3)  # ZeRO-1/2/3: its engine runs the loss
     per_logit = np.where(deepspeed, states.zero_logit_bytes, states.logit_bytes)
+    # a per-token estimate too (a measured run corrects it); a context-parallel GPU holds the
+    # logits of its 1 / cp of the tokens
     logits = per_logit * shape.sequence * c.micro_batch * shape.vocab / t \
-        * shape.activation_scale  # a per-token estimate too: a measured run corrects it
+        * shape.activation_scale / c.cp
     # the busiest stage: the first (most micro-batches in flight) or the last (the logits)
     piped = c.pp > 1
     if piped.any():
@@ -256,6 +377,12 @@ def memory_parts(shape: ModelShape, c: Candidates, cluster: Cluster, states: Sta
         logit = np.where(first_is_larger, 0.0, logits)
     else:  # one stage: its activations and its logits (the same figures)
         act, logit = first, logits
+    # DeepSpeed's fp32 copy of the gradient partition exists at the optimizer step, when the
+    # activations, logits and buckets are gone: it adds what it needs beyond them
+    if states.master_grad_bytes and deepspeed.any():
+        step_copy = np.where(deepspeed & ~((s == ZERO1) & states.main_grads), master / opt_shard,
+                             0.0)
+        buffers = buffers + np.maximum(step_copy - (buffers + act + logit), 0.0)
     # paged AdamW (QLoRA) unless DeepSpeed's optimizer runs (memory.py docstring)
     paged = np.where(deepspeed, 0.0, optimizer) if states.optimizer_paged else None
     gb = 1e-9

@@ -29,6 +29,20 @@ profile's optimizer (the ``StateBytes`` the memory and step models read).
   16-bit copy is held while the layer computes (GPTQ's training path keeps it for the input
   gradient until the layer's backward ends): one layer's weights at 2 bytes
   (``dequant_copy_bytes``, memory).
+  Outside DeepSpeed and FSDP the model runs as PEFT prepares a k-bit model for training
+  (``prepare_model_for_kbit_training``: "cast all non INT8 parameters to fp32", GPTQ models
+  excepted; the step the Hugging Face Trainer, PEFT's QLoRA examples and Axolotl take): the
+  embedding and output layer are held in fp32 (``upcast_params``, 4 bytes each); the
+  embedding's fp32 output makes the residual stream fp32 (a 16-bit layer output added to
+  it stays fp32), so every layer input kept for the backward pass takes 4 bytes, not 2;
+  and autocast multiplies the output layer through a 16-bit copy of its weight, which its
+  backward pass keeps until it runs (memory.py). DeepSpeed's engine casts the whole model to
+  its 16-bit dtype when it starts, and FSDP flattens a unit's parameters into one tensor of
+  one dtype (16-bit storage for QLoRA), so neither keeps the fp32 copies. Against the Llama
+  3.1 8B / 3.3 70B Q-LoRA rows of Unsloth's "Hugging Face + FA2" context-length table this
+  puts the longest sequence that fits 70B on an 80 GB A100 at 6.8 k tokens (6,916 published)
+  and 70B on a 48 GB card out of memory (as published), where 16-bit copies put them at
+  11.7 k tokens and "fits" (benchmarks/finetune_memory.py).
   Its optimizer is bitsandbytes' paged AdamW (qlora.py's default ``paged_adamw_32bit``): the
   states live in CUDA unified memory, which "transfer[s] memory from the GPU to the CPU when
   GPU memory is exhausted" (bitsandbytes' optimizer docs): they need no room of their own
@@ -99,6 +113,8 @@ def method_states(shape: ModelShape, precision: Precision, optimizer: Optimizer,
     # DeepSpeed runs a 16-bit model's Hugging Face loss in 16 bits (module docstring)
     zero_logit = HF_LOSS_TENSORS * (2.0 if precision in MIXED_16BIT else 4.0) if hf_loss \
         else LOGIT_BYTES
+    if hf_loss:  # the Trainer's autocast keeps no fp32 gradient copy (states.py)
+        base = replace(base, main_grads=False)
     if method == TrainingMethod.full:
         return replace(base, logit_bytes=logit, zero_logit_bytes=zero_logit)
     adapters = adapter_params(shape, rank, share)
@@ -114,7 +130,8 @@ def method_states(shape: ModelShape, precision: Precision, optimizer: Optimizer,
                    weights_frozen=True, logit_bytes=logit, zero_logit_bytes=zero_logit,
                    dequant_bytes=DEQUANT_BYTES if qlora else 0.0,
                    dequant_copy_bytes=DEQUANT_COPY_BYTES if qlora else 0.0,
-                   optimizer_paged=qlora and optimizer != Optimizer.sgd)
+                   optimizer_paged=qlora and optimizer != Optimizer.sgd,
+                   upcast_params=unquantised_params(shape) if qlora else 0.0)
 
 
 def states_for(profile: Profile, shape: ModelShape) -> StateBytes:

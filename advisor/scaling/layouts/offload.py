@@ -20,6 +20,15 @@ roofline of DeepSpeed's vectorised CPU-Adam), for all of a machine's GPUs at onc
 
 Only the data-parallel family offloads (no tensor or pipeline split), sharded as ZeRO-2/3
 (``optimizer``) or ZeRO-3 / FSDP (``parameters``).
+
+Host memory per parameter: DeepSpeed keeps the 16-bit weights, the fp32 master weights and
+moments and fp32 gradients (2 + 12 + 4 = 18 bytes with mixed-precision Adam); PyTorch FSDP's
+CPU offload keeps one copy of each sharded parameter, in its storage dtype, and its gradient
+in the same dtype: with mixed precision the fp32 parameter is the master (4 + 4 + 8 = 16), in
+pure 16-bit training everything is 16-bit (2 + 2 + 4 = 8: torchtune's 70B full fine-tune on
+8 A100s). A machine of data-centre GPUs carries 256 GB of RAM per GPU when not told (NVIDIA's
+DGX A100, DGX H100 and DGX B200 carry 2 TB for their eight), at least twice its GPUs' memory;
+any other machine twice its GPUs' memory, at least 64 GB.
 """
 
 from __future__ import annotations
@@ -33,6 +42,7 @@ from advisor.profile import Offload
 from advisor.scaling.layouts.states import StateBytes
 
 HOST_USABLE_FRACTION = 0.8  # of a machine's RAM: the OS, data loader workers, pinned staging
+SERVER_RAM_PER_GPU_GB = 256.0  # DGX A100 / H100 / B200: 2 TB for eight GPUs (their datasheets)
 CPU_ADAM_BYTES = 30.0  # host memory traffic of one parameter's CPU-Adam update
 HOST_GRAD_BYTES = 4.0  # fp32 gradients accumulated on the host
 # PCIe x16 host-to-device copies from pinned memory reach about 80 % of the link's peak
@@ -62,9 +72,14 @@ def shardings(offload: Offload, chosen: tuple[str, ...] | None) -> tuple[str, ..
     return kept or allowed
 
 
-def default_host_memory_gb(gpu_memory_gb: float, gpus_per_node: int) -> float:
-    """Twice the machine's GPU memory, at least 64 GB (the profile's default)."""
-    return max(64.0, 2.0 * gpu_memory_gb * gpus_per_node)
+def default_host_memory_gb(gpu_memory_gb: float, gpus_per_node: int,
+                           gpu_class: str | None = None) -> float:
+    """The profile's default: a machine of data-centre GPUs 256 GB per GPU (a DGX's 2 TB for
+    eight), any other twice its GPUs' memory; never below twice the GPUs' memory nor 64 GB."""
+    twice = max(64.0, 2.0 * gpu_memory_gb * gpus_per_node)
+    if gpu_class == "datacenter":
+        return max(twice, SERVER_RAM_PER_GPU_GB * gpus_per_node)
+    return twice
 
 
 def pcie_gbs(pcie_gen: int | None) -> float:
@@ -73,15 +88,23 @@ def pcie_gbs(pcie_gen: int | None) -> float:
 
 def host_gb(stage: np.ndarray, trainable: np.ndarray, states: StateBytes,
             opt_shard: np.ndarray, grad_shard: np.ndarray, weight_shard: np.ndarray,
-            sharded_weights: np.ndarray) -> np.ndarray:
-    """Bytes one GPU's offloaded states take in host memory."""
+            sharded_weights: np.ndarray, fsdp: np.ndarray | None = None) -> np.ndarray:
+    """Bytes one GPU's offloaded states take in host memory: DeepSpeed's, or FSDP's one copy
+    of each parameter (``fsdp``: the candidates FSDP shards; module docstring)."""
     host = np.zeros_like(stage)
+    fsdp = np.zeros(np.shape(stage), bool) if fsdp is None else fsdp
     if not states.optimizer_on_gpu:
         host = host + trainable * states.optimizer_bytes / opt_shard
     if not states.grads_on_gpu:
-        host = host + trainable * HOST_GRAD_BYTES / grad_shard
+        # FSDP: gradients in the parameters' storage dtype (the fp32 master's, when there is
+        # one); DeepSpeed accumulates fp32 gradients
+        fsdp_grad = states.master_grad_bytes or states.grad_bytes
+        host = host + trainable * np.where(fsdp, fsdp_grad, HOST_GRAD_BYTES) / grad_shard
     if not states.weights_on_gpu:
-        host = host + np.where(sharded_weights, stage * states.weight_bytes / weight_shard, 0.0)
+        # FSDP holds no 16-bit copy beside an fp32 master (the optimizer's bytes hold it)
+        held = stage - trainable if states.master_grad_bytes else stage
+        weights = np.where(fsdp, held, stage) * states.weight_bytes / weight_shard
+        host = host + np.where(sharded_weights, weights, 0.0)
     return host
 
 

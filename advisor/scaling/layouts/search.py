@@ -7,7 +7,14 @@ hold their states plainly, with ZeRO-1/2, or fully or hybrid sharded (FSDP) when
 pipeline; pipelines take ZeRO-1 at most (Megatron-LM's distributed optimizer, DeepSpeed's
 pipeline engine). The micro-batch is the profile's batch per GPU or a power of two below it;
 the global batch is held; interleaving (2 or 4 chunks per GPU) needs as many micro-batches
-as stages. What the profile fixes (degrees, sharding, interleaving) is kept as given.
+as stages. What the profile fixes (degrees, sharding, interleaving) is kept as given. A
+mixture of experts also tries every expert-parallel degree that divides its experts and the
+data-parallel degree, with plain or ZeRO-1/2 replicas (fully sharded replicas gather every
+expert: no expert parallelism, as FSDP runs an MoE without it). A sequence of at least
+``LONG_SEQUENCE`` tokens is also tried split over 2, 4, ... GPUs (context parallel, ``cp``:
+layout.py), which tensor parallelism and recomputation cannot replace once one sequence's
+activations outgrow a GPU; a shorter one never is (its few tokens per GPU would only add
+the key / value exchange).
 
 The fastest layout whose busiest GPU needs at most the usable memory wins; when none fits,
 the one that needs the least memory is returned (and reported as not fitting).
@@ -39,7 +46,10 @@ from advisor.scaling.llm_compute import LlmParams
 
 AUTO_SHARDING = ("none", "zero1", "zero2", "fsdp", "hsdp")
 PIPELINE_SHARDING = ("none", "zero1")
+EXPERT_SHARDING = ("none", "zero1", "zero2")  # replicas that may split their experts
 INTERLEAVES = (1, 2, 4)
+LONG_SEQUENCE = 32_768  # tokens from which a sequence is also tried split (context parallel)
+CONTEXT_DEGREES = (2, 4, 8, 16, 32)  # Llama 3's 131 k-token stage ran CP 16
 
 
 @dataclass(frozen=True)
@@ -58,6 +68,8 @@ class Fixed:
     pipeline_micro_batches: int | None = None  # micro-batches per step, when given
     micro_batches_per_stage: float | None = None  # else per stage (parallelism: pipeline)
     one_pipeline: bool = False  # every GPU (of a tensor group) in one pipeline: p = N / t
+    ep: int | None = None  # expert-parallel degree (a mixture of experts); None: searched
+    cp: int | None = None  # context-parallel degree; None: searched for long sequences
 
 
 @record
@@ -122,6 +134,17 @@ def _divisors(n: int) -> list[int]:
     return [k for k in range(1, n + 1) if n % k == 0]
 
 
+def expert_degrees(shape: ModelShape, dp: int, sharding: str, fixed: Fixed) -> list[int]:
+    """Expert-parallel degrees of a layout with ``dp`` replicas sharded as ``sharding``: the
+    divisors of the experts that divide ``dp`` (the one fixed, when it does), 1 for a dense
+    model and for fully sharded replicas."""
+    if not shape.is_moe or sharding not in EXPERT_SHARDING:
+        return [1]
+    if fixed.ep:
+        return [fixed.ep] if dp % fixed.ep == 0 and shape.experts % fixed.ep == 0 else []
+    return [e for e in _divisors(dp) if shape.experts % e == 0]
+
+
 @lru_cache(maxsize=4096)  # a profile's counts are searched again by every projection of it
 def enumerate_layouts(shape: ModelShape, gpus: int, gpus_per_node: int, global_batch: int,
                       checkpointing: str, fixed: Fixed) -> Candidates:
@@ -129,18 +152,19 @@ def enumerate_layouts(shape: ModelShape, gpus: int, gpus_per_node: int, global_b
     tps = [fixed.tp] if fixed.tp else [t for t in shape.tensor_degrees(min(gpus_per_node, gpus))
                                        if gpus % t == 0 and t >= fixed.min_tp]
     rows = []
-    for t in tps:
-        if gpus % t:
+    for t, cp in product(tps, context_degrees(shape, gpus, fixed)):
+        if gpus % (t * cp):
             continue
+        split = gpus // (t * cp)  # GPUs left for the pipeline and the replicas
         # stages need not split the layers evenly: the busiest holds ceil(L / p) of them
-        pps = [fixed.pp] if fixed.pp else [gpus // t] if fixed.one_pipeline else [
-            p for p in _divisors(gpus // t) if fixed.min_pp <= p <= shape.layers]
+        pps = [fixed.pp] if fixed.pp else [split] if fixed.one_pipeline else [
+            p for p in _divisors(split) if fixed.min_pp <= p <= shape.layers]
         for p in pps:
-            if (gpus // t) % p:
+            if split % p:
                 continue
-            d = gpus // (t * p)
+            d = split // p
             shardings = fixed.sharding or (PIPELINE_SHARDING if p > 1 else AUTO_SHARDING)
-            if d == 1:  # nothing to shard over
+            if d * cp == 1:  # nothing to shard over
                 shardings = (shardings[0],) if fixed.sharding else ("none",)
             per_replica = max(global_batch // d, 1)
             sizes = [fixed.micro_batch] if fixed.micro_batch else [
@@ -159,17 +183,30 @@ def enumerate_layouts(shape: ModelShape, gpus: int, gpus_per_node: int, global_b
                 for v, s in product(chunks, shardings):
                     sp = fixed.sequence_parallel if fixed.sequence_parallel is not None \
                         else t > 1
-                    rows.append((t, p, d, SHARDING.index(s), b, m, v, sp))
+                    for e in expert_degrees(shape, d, s, fixed):
+                        rows.append((t, p, d, SHARDING.index(s), b, m, v, sp, e, cp))
     rows = sorted(set(rows))
     # a global batch of B samples splits over at most B data-parallel replicas: more would
     # grow it (issue 29: a held batch of 1 is not 8), unless no layout keeps it
     held = [r for r in rows if r[2] <= max(global_batch, 1)]
     rows = held or rows
-    a = np.array(rows, dtype=np.int64).reshape(-1, 8)
+    a = np.array(rows, dtype=np.int64).reshape(-1, 10)
     ck = CHECKPOINTING.index(checkpointing)
     return Candidates(tp=a[:, 0], pp=a[:, 1], dp=a[:, 2], sharding=a[:, 3],
                       micro_batch=a[:, 4], micro_batches=a[:, 5], interleave=a[:, 6],
-                      checkpointing=np.full(len(a), ck), sequence_parallel=a[:, 7].astype(bool))
+                      checkpointing=np.full(len(a), ck), sequence_parallel=a[:, 7].astype(bool),
+                      ep=a[:, 8], cp=a[:, 9])
+
+
+def context_degrees(shape: ModelShape, gpus: int, fixed: Fixed) -> list[int]:
+    """Context-parallel degrees tried on ``gpus`` GPUs: the one fixed, else 1 and, for a
+    sequence of ``LONG_SEQUENCE`` tokens or more, each of ``CONTEXT_DEGREES`` that divides the
+    GPUs and leaves every GPU at least 1,024 of the sequence's tokens."""
+    if fixed.cp:
+        return [fixed.cp]
+    if shape.sequence < LONG_SEQUENCE:
+        return [1]
+    return [1] + [k for k in CONTEXT_DEGREES if gpus % k == 0 and shape.sequence // k >= 1024]
 
 
 def _fitting(shape: ModelShape, groups: list[Candidates], cluster: Cluster, states: StateBytes,
@@ -181,7 +218,7 @@ def _fitting(shape: ModelShape, groups: list[Candidates], cluster: Cluster, stat
     limits = np.repeat(np.array(usable_gb, dtype=float), [g.size for g in groups])
     host = machine_host_gb(mem, c, cluster.gpus_per_node)
     if mem.paged is not None:  # paged states that do not fit the card wait in host RAM
-        per_machine = np.minimum(c.tp * c.pp * c.dp, cluster.gpus_per_node)
+        per_machine = np.minimum(c.gpus, cluster.gpus_per_node)
         host = host + np.clip(mem.total - np.maximum(limits, 0.0), 0.0,
                               mem.paged) * per_machine
     total = mem.needed  # paged optimizer states need no room of their own (memory.py)
@@ -261,7 +298,7 @@ def choose_many(shape: ModelShape, groups: list[Candidates], cluster: Cluster,
     some = c if rows.size == c.size else c.take(rows)
     step = step_time(shape, some, cluster, states, q, grad_reduce_bytes)
     tokens = some.micro_batch.astype(float) * some.micro_batches * some.dp * shape.sequence
-    per_gpu = tokens / (step.step_s * some.tp * some.pp * some.dp)
+    per_gpu = tokens / (step.step_s * some.gpus)
     # each group's rows among the timed ones: the fastest of them is its pick
     bounds = np.searchsorted(rows, starts).tolist()
     picks = [lo + int(np.argmax(per_gpu[lo:hi]))
@@ -278,7 +315,7 @@ def machine_host_gb(mem: MemoryParts, c: Candidates, gpus_per_node: int) -> np.n
     """Host memory one machine needs for its GPUs' offloaded states (0 without offload)."""
     if mem.host is None:
         return np.zeros(c.size)
-    return mem.host * np.minimum(c.tp * c.pp * c.dp, gpus_per_node)
+    return mem.host * np.minimum(c.gpus, gpus_per_node)
 
 
 def choose(shape: ModelShape, c: Candidates, cluster: Cluster, states: StateBytes,

@@ -7,6 +7,17 @@ and gradients and 8 bytes of moments (the weights are their own master copy). Gr
 are all-reduced whole also need a full-precision buffer (the "flattened fp32 buffer" of the
 ZeRO paper, 4 bytes per parameter; DDP's gradient buckets).
 
+Mixed precision with fp32 master weights also keeps the gradients the optimizer steps on in
+fp32 (``master_grad_bytes``, 4 per trained parameter of the optimizer's shard): Megatron-LM's
+``main_grad`` buffer, which its gradients accumulate into in place of 16-bit ones and are
+all-reduced from, held all along ("bf16 param, fp32 grads: 18 bytes per parameter", its
+distributed-optimizer guide: 2 more than 2 + 2 + 12, and no separate all-reduce buffer);
+DeepSpeed's fp32 copy of its gradient partition, made at the optimizer step
+(stage_1_and_2.py / stage3.py: the flattened 16-bit partition ``.to(fp32)``), when the
+activations are gone (memory.py). Megatron's persistent buffer (``main_grads``) is what
+pre-training runs keep; a fine-tune runs on the Hugging Face Trainer, whose mixed precision
+without DeepSpeed is autocast over fp32 weights and gradients (the same 16 bytes, no copy).
+
 ``StateBytes`` is where training methods plug in (``methods.py``: LoRA and QLoRA with most
 weights frozen, 8-bit optimizers; ``offload.py``: states offloaded to the host): the memory
 and step models read only these numbers.
@@ -17,6 +28,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from advisor.profile import Optimizer, Precision
+
+MASTER_GRAD_BYTES = 4.0  # the fp32 gradients mixed precision's fp32 masters step on
 
 
 @dataclass(frozen=True)
@@ -38,6 +51,13 @@ class StateBytes:
     # per parameter of one layer, held dequantised while the layer computes (QLoRA)
     dequant_copy_bytes: float = 0.0
     optimizer_paged: bool = False  # optimizer states in unified memory (QLoRA's paged AdamW)
+    # fp32 gradients per trained parameter of the optimizer's shard (mixed precision with fp32
+    # masters: Megatron's main grads, DeepSpeed's fp32 partition at the step); 0: none
+    master_grad_bytes: float = 0.0
+    main_grads: bool = False  # the fp32 gradients held all along (Megatron), not only at the step
+    # parameters a k-bit model keeps unquantised and PEFT's k-bit preparation casts to fp32
+    # (QLoRA's embedding and output layer) where neither DeepSpeed nor FSDP runs (methods.py)
+    upcast_params: float = 0.0
 
     @property
     def per_param(self) -> float:
@@ -50,7 +70,7 @@ def mixed_precision_adam(bytes_per_value: float = 2.0) -> StateBytes:
     """Adam with 16-bit compute (2/2/12 bytes), or plain fp32 training (4/4/8)."""
     if bytes_per_value >= 4.0:
         return StateBytes(weight_bytes=4.0, grad_bytes=4.0, optimizer_bytes=8.0)
-    return StateBytes()
+    return StateBytes(master_grad_bytes=MASTER_GRAD_BYTES, main_grads=True)
 
 
 MIXED_16BIT = (Precision.fp16, Precision.bf16, Precision.fp8)  # FP8: 16-bit masters
@@ -73,4 +93,5 @@ def full_training(precision: Precision, optimizer: Optimizer,
                           grad_buffer_bytes=2.0)
     opt = _OPTIMIZER_BYTES[optimizer][0 if mixed else 1]
     value = 2.0 if mixed else 4.0
-    return StateBytes(weight_bytes=value, grad_bytes=value, optimizer_bytes=opt)
+    return StateBytes(weight_bytes=value, grad_bytes=value, optimizer_bytes=opt,
+                      master_grad_bytes=MASTER_GRAD_BYTES if mixed else 0.0, main_grads=mixed)

@@ -2,8 +2,9 @@
 
 For the busiest stage's GPU, with m micro-batches per replica and v model chunks per GPU:
 
-    micro-batch  = compute + tensor-parallel exchange
+    micro-batch  = compute + tensor-parallel exchange + expert all-to-alls
                    + max(0, weight gathers / reduce-scatters - shard_overlap x compute)
+                   + max(key / value exchange - attention compute, one of its cp passes)
     step         = m x micro-batch + (p - 1) / v x micro-batch      (bubble, Narayanan Sec. 2.2)
                    + stage-boundary sends + gradient reduction not hidden behind the last
                    backward pass + gathers after the optimizer step + the optimizer step
@@ -15,6 +16,11 @@ has nothing before it to hide behind, the last reduce-scatter nothing after it).
 ZeRO-3 / FSDP pay their gathers every micro-batch: halve the micro-batch and the compute that
 hides them halves while the gathers do not (DeepSpeed's ZeRO-3 per-GPU throughput halves with
 the micro-batch: Narayanan et al. 2021, Table 2).
+
+Context parallel: each of the cp ranks computes 1 / cp of every sequence's tokens and, with
+the causal mask balanced over them (Megatron-LM's and Llama 3's chunk order), 1 / cp of its
+attention; ring attention overlaps each key / value pass with the attention of the block
+already held, so only what outlasts the attention is exposed, never less than one pass.
 """
 
 from __future__ import annotations
@@ -23,7 +29,7 @@ import numpy as np
 
 from advisor.files.records import record
 from advisor.scaling.layouts.cluster import Cluster
-from advisor.scaling.layouts.layout import ZERO1, ZERO3, Candidates
+from advisor.scaling.layouts.layout import CK_FULL, CK_NONE, ZERO1, ZERO3, Candidates
 from advisor.scaling.layouts.memory import shard_group
 from advisor.scaling.layouts.offload import offload_s
 from advisor.scaling.layouts.shape import ModelShape
@@ -68,26 +74,52 @@ def host_copies_s(shape: ModelShape, c: Candidates, cluster: Cluster, states: St
                   q: LlmParams, compute_mb: np.ndarray, group: np.ndarray
                   ) -> tuple[np.ndarray, np.ndarray]:
     """What offloading to host memory adds (offload.py): per micro-batch and per step."""
-    stage = (shape.layer_params * np.ceil(shape.layers / c.pp) + shape.embedding_params) / c.tp
+    dense, experts = shape.stage_params(c.pp)
+    stage = dense / c.tp
+    if shape.is_moe:  # offloading runs without expert parallelism: every expert here
+        stage = stage + experts / (c.tp * c.ep)
     s = c.sharding
     opt_shard = np.where(s >= ZERO1, group, 1.0)
     weight_shard = np.where(s >= ZERO3, group, 1.0)
-    gpus_here = np.minimum(c.tp * c.pp * c.dp, cluster.gpus_per_node).astype(float)
+    gpus_here = np.minimum(c.gpus, cluster.gpus_per_node).astype(float)
     return offload_s(stage, stage * states.trainable_fraction, states, opt_shard, weight_shard,
                      gpus_here, compute_mb, cluster.host_link_gbs, cluster.host_bandwidth_gbs,
                      q.shard_overlap, BACKWARD_SHARE)
 
 
+def attention_share(shape: ModelShape, c: Candidates) -> np.ndarray:
+    """The attention core's share of a micro-batch's FLOPs (forward, backward and what is
+    recomputed): what a context-parallel key / value pass can hide behind."""
+    layers, attention, output = shape.forward_flops_per_token()
+    weight_passes = np.where(c.checkpointing == CK_FULL, 4.0, 3.0)
+    attention_passes = np.where(c.checkpointing != CK_NONE, 4.0, 3.0)
+    core = attention * attention_passes
+    return core / (layers * weight_passes + core + 3.0 * output)
+
+
+def context_exposed_s(shape: ModelShape, c: Candidates, moved: Traffic,
+                      compute_mb: np.ndarray) -> np.ndarray:
+    """Seconds per micro-batch of context parallel's key / value exchange not hidden behind
+    the attention (module docstring); 0 where cp = 1."""
+    if not (c.cp > 1).any():
+        return np.zeros(c.size)
+    exchange = moved.cp_per_micro_batch
+    hidden = attention_share(shape, c) * compute_mb
+    return np.where(c.cp > 1, np.maximum(exchange - hidden, exchange / c.cp), 0.0)
+
+
 def step_time(shape: ModelShape, c: Candidates, cluster: Cluster, states: StateBytes,
               q: LlmParams, grad_reduce_bytes: float) -> StepTime:
-    compute_mb = compute_per_micro_batch_s(shape, c, cluster, q, states)
+    compute_mb = compute_per_micro_batch_s(shape, c, cluster, q, states) / c.cp
     moved = traffic(shape, c, cluster, grad_reduce_bytes, states.trainable_fraction)
+    context = context_exposed_s(shape, c, moved, compute_mb)
     # the first layer's gather of the forward pass has no compute before it to hide behind,
     # nor the last reduce-scatter of the backward pass after it: one layer's share never hides
     first_last = moved.shard_per_micro_batch / np.ceil(shape.layers / c.pp)
     shard_exposed = np.maximum(moved.shard_per_micro_batch - q.shard_overlap * compute_mb,
                                first_last)
-    micro = compute_mb + moved.tp_per_micro_batch + shard_exposed
+    micro = compute_mb + moved.tp_per_micro_batch + moved.a2a_per_micro_batch + shard_exposed \
+        + context
     m = c.micro_batches.astype(float)
     bubble = np.where(c.pp > 1, (c.pp - 1.0) / c.interleave * micro, 0.0)
     hidden = np.minimum(q.gradient_overlap * moved.grads_per_step, BACKWARD_SHARE * compute_mb)
@@ -97,11 +129,12 @@ def step_time(shape: ModelShape, c: Candidates, cluster: Cluster, states: StateB
     optimizer = optimizer_step_s(shape, c, cluster, states, shards) \
         if states.optimizer_on_gpu else np.zeros_like(compute_mb)
     host_mb, host_step = host_copies_s(shape, c, cluster, states, q, compute_mb, group)
-    communication = m * (moved.tp_per_micro_batch + shard_exposed + host_mb) \
+    communication = m * (moved.tp_per_micro_batch + moved.a2a_per_micro_batch + shard_exposed
+                         + context + host_mb) \
         + moved.pp_per_step + grads_exposed + moved.exposed_per_step + host_step
     busy = m * compute_mb + communication + bubble + optimizer
     # every GPU waits for the slowest at the step's end; the m micro-batches' own jitter
     # averages out (1 / sqrt(m)), as in the data-parallel model (physics.py)
-    wait = busy * slowest_wait_share(c.tp * c.pp * c.dp, STEP_TIME_CV) / np.sqrt(m)
+    wait = busy * slowest_wait_share(c.gpus, STEP_TIME_CV) / np.sqrt(m)
     return StepTime(compute_s=m * compute_mb, communication_s=communication, bubble_s=bubble,
                     optimizer_s=optimizer, step_s=busy + wait, traffic=moved, wait_s=wait)

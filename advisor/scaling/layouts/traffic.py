@@ -22,7 +22,17 @@ Per layout:
   gradients between machines (a recomputed forward pass runs inside the backward pass's
   gather). DeepSpeed's ZeRO-3 as Narayanan et al. 2021 measured it (Table 2): its
   per-parameter gathers on the world group cross the network once per GPU, not once per
-  machine.
+  machine. A context-parallel group's ranks hold the same weights: their gradients are
+  reduced with the replicas' (a group of dp x cp GPUs);
+* context parallel: per layer and micro-batch each rank reads the keys and values of the
+  sequence's other 1 - 1/cp (ring attention passes them around the cp ranks; Llama 3
+  all-gathers them): ``(cp - 1) / cp`` of ``2 b s h_kv`` values forward (K and V; h_kv the
+  key / value width, grouped-query attention's fewer heads), twice that backward (the keys
+  and values again and their gradients back), once more with the forward recomputed. Its
+  ranks sit next to the tensor-parallel ones (Megatron-LM's tp-cp-dp-pp order): inside a
+  machine while t x cp fits it, else through the machine's adapters, which all its GPUs'
+  groups share. Ring attention overlaps each pass with the attention of the block it
+  already holds (step.py).
 """
 
 from __future__ import annotations
@@ -56,6 +66,10 @@ class Traffic:
     exposed_per_step: np.ndarray  # once per step, never hidden (weights gathered after the step)
     shard_per_micro_batch: np.ndarray  # gathers / reduce-scatters overlapping each micro-batch
     network_bytes_per_step: np.ndarray  # through one machine's adapters, per step
+    # expert all-to-alls, exposed on every micro-batch (a mixture of experts split by ep)
+    a2a_per_micro_batch: np.ndarray | float = 0.0
+    # context parallel's key / value exchange per micro-batch (before overlap: step.py)
+    cp_per_micro_batch: np.ndarray | float = 0.0
 
 
 class Ring:
@@ -98,13 +112,36 @@ class Ring:
 
 def data_group_placement(c: Candidates, gpus_per_node: int) -> tuple[np.ndarray, np.ndarray]:
     """(members of one data-parallel group per machine, such groups per machine). Ranks are
-    placed tensor-parallel first, then pipeline, then data parallel (Megatron-LM's order)."""
+    placed tensor-parallel first, then context, pipeline and data parallel (Megatron-LM's
+    order); the group is the replicas with their context-parallel ranks."""
     model = (c.tp * c.pp).astype(float)
     per_node = float(gpus_per_node)
-    local = np.where(model <= per_node, np.minimum(c.dp, np.floor(per_node / model)), 1.0)
+    local = np.where(model <= per_node, np.minimum(c.replicas, np.floor(per_node / model)),
+                     1.0)
     local = np.maximum(local, 1.0)
-    gpus_here = np.minimum(c.tp * c.pp * c.dp, per_node)
+    gpus_here = np.minimum(c.gpus, per_node)
     return local, np.maximum(gpus_here / local, 1.0)
+
+
+def context_s(shape: ModelShape, c: Candidates, cluster: Cluster
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """(seconds per micro-batch, bytes through one machine's adapters per step) of context
+    parallel's key / value exchange (module docstring), 0 where cp = 1."""
+    cp = c.cp.astype(float)
+    if not (cp > 1).any():
+        zero = np.zeros(c.size)
+        return zero, zero
+    t = c.tp.astype(float)
+    kv_width = shape.hidden * (shape.kv_heads or shape.heads) / shape.heads
+    kv = 2.0 * c.micro_batch * float(shape.sequence) * kv_width * cluster.bytes_per_value / t
+    per_node = cluster.gpus_per_node
+    local = np.clip(np.floor(per_node / t), 1.0, cp)  # context ranks in one machine
+    gpus_here = np.minimum(c.gpus, per_node).astype(float)
+    ring = Ring(cp, local, np.maximum(gpus_here / local, 1.0), cluster)
+    one, net = ring.collective_s(kv, 1.0)  # one layer's keys and values, once
+    passes = np.where(c.checkpointing == CK_FULL, 4.0, 3.0) * np.ceil(shape.layers / c.pp)
+    return (np.where(cp > 1, passes * one, 0.0),
+            np.where(cp > 1, passes * net * c.micro_batches, 0.0))
 
 
 def traffic(shape: ModelShape, c: Candidates, cluster: Cluster,
@@ -116,8 +153,9 @@ def traffic(shape: ModelShape, c: Candidates, cluster: Cluster,
     b = c.micro_batch.astype(float)
     value = cluster.bytes_per_value
     per_node = cluster.gpus_per_node
-    # tensor parallel, inside one machine (a group larger than a machine shares its adapters)
-    act = b * shape.sequence * shape.hidden * value
+    # tensor parallel, inside one machine (a group larger than a machine shares its adapters);
+    # a context-parallel rank holds 1 / cp of each sequence's tokens
+    act = b * shape.sequence * shape.hidden * value / c.cp
     stage_layers = np.ceil(shape.layers / c.pp)
     tp, pp = np.zeros(c.size), np.zeros(c.size)  # computed where some candidate splits so
     split, staged = c.tp > 1, c.pp > 1
@@ -128,18 +166,31 @@ def traffic(shape: ModelShape, c: Candidates, cluster: Cluster,
         tp = np.where(split, exchanges * stage_layers * (
             2.0 * (t - 1.0) / t * act / tp_bw + 2.0 * np.log2(t) * cluster.latency_intra_s),
             0.0)
+        if shape.is_moe and (c.ep > 1).any():
+            # split experts keep the tensor split (expert tensor parallel = t): the tokens an
+            # expert rank receives are gathered over its tensor group and reduce-scattered
+            # back (Liu et al. 2025, Sec. 3.3), k x capacity factor times the dense MLP's
+            # exchange: half of a MoE layer's exchanges move that much more
+            routed = shape.experts_per_token * shape.imbalance(c.ep) - 1.0
+            more = exchanges / 2.0 * shape.stage_moe_layers(c.pp) * routed * 2.0 * (t - 1.0) \
+                / t * act / tp_bw
+            tp = tp + np.where(split & (c.ep > 1), more, 0.0)
     if staged.any():
         # pipeline: every GPU sends 2 messages per micro-batch and model chunk
-        across = c.tp * c.pp > per_node
+        across = c.tp * c.cp * c.pp > per_node
         p2p_bw = np.where(across, cluster.busbw_node_gbs / per_node,
                           cluster.busbw_intra_gbs) * 1e9
         send = act / t / np.where(p2p_bw > 0, p2p_bw, np.inf) + np.where(
             across, cluster.latency_inter_s, cluster.latency_intra_s)
         pp = np.where(staged, 2.0 * c.micro_batches * c.interleave * send, 0.0)
     # data parallel
-    stage_params = (shape.layer_params * stage_layers + shape.embedding_params) / t
+    dense_stage, expert_stage = shape.stage_params(c.pp)
+    stage_params = dense_stage / t
+    apart = c.ep > 1
+    if shape.is_moe:  # experts on every replica travel with the rest; split ones apart
+        stage_params = stage_params + np.where(apart, 0.0, expert_stage / t)
     local, concurrent = data_group_placement(c, per_node)
-    dp = c.dp.astype(float)
+    dp = c.replicas.astype(float)  # the replicas and their context-parallel ranks
     s = c.sharding
     grads = stage_params * grad_reduce_bytes * trainable_fraction
     weights = stage_params * value
@@ -184,8 +235,87 @@ def traffic(shape: ModelShape, c: Candidates, cluster: Cluster,
         shard_by[HSDP] = 2.0 * inside + inside_rs
     grads_step, exposed, shard_mb, net = (np.choose(s, by) for by in
                                           (grads_by, exposed_by, shard_by, net_by))
+    a2a = np.zeros(c.size)
+    if shape.is_moe and apart.any():
+        expert_grads, expert_exposed, expert_shard, expert_net = _expert_replicas(
+            c, cluster, expert_stage / (t * c.ep) * grad_reduce_bytes * trainable_fraction,
+            expert_stage / (t * c.ep) * value * trainable_fraction)
+        grads_step = grads_step + np.where(apart, expert_grads, 0.0)
+        exposed = exposed + np.where(apart, expert_exposed, 0.0)
+        shard_mb = shard_mb + np.where(apart, expert_shard, 0.0)
+        net = net + np.where(apart, expert_net, 0.0)
+        a2a, a2a_net = all_to_all(shape, c, cluster)
+        net = net + a2a_net
+    context, context_net = context_s(shape, c, cluster)
     return Traffic(tp_per_micro_batch=tp, pp_per_step=pp,
                    grads_per_step=np.where(one_replica, 0.0, grads_step),
                    exposed_per_step=np.where(one_replica, 0.0, exposed),
                    shard_per_micro_batch=np.where(one_replica, 0.0, shard_mb),
-                   network_bytes_per_step=np.where(one_replica, 0.0, net))
+                   network_bytes_per_step=np.where(one_replica, 0.0, net) + context_net,
+                   a2a_per_micro_batch=a2a, cp_per_micro_batch=context)
+
+
+def expert_placement(c: Candidates, gpus_per_node: int) -> tuple[np.ndarray, np.ndarray]:
+    """(members of one expert-parallel group in a machine, members of one expert
+    data-parallel group in a machine). Megatron-Core orders its ranks tensor, context,
+    expert, data, pipeline parallel (``--rank-order tp-cp-ep-dp-pp``): an expert group takes
+    the tensor groups next to each other, inside one machine while t x ep fits it; the
+    replicas holding the same experts are every (t x ep)-th rank."""
+    t, ep = c.tp.astype(float), c.ep.astype(float)
+    per_tp = np.maximum(np.floor(gpus_per_node / t), 1.0)
+    inside = np.minimum(ep, per_tp)
+    replicas = np.clip(np.floor(gpus_per_node / (t * ep)), 1.0, np.maximum(c.dp / ep, 1.0))
+    return inside, replicas
+
+
+def _expert_replicas(c: Candidates, cluster: Cluster, grads: np.ndarray, weights: np.ndarray
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(gradient reduction per step, gathers after the step, reduce-scatters per micro-batch,
+    bytes through one machine's adapters per step) of split experts (plain or ZeRO-1/2
+    replicas), as the rest's (``traffic``) but among the dp / ep replicas that hold the same
+    experts (``expert_placement``), all of a machine's GPUs sharing its adapters."""
+    _, local = expert_placement(c, cluster.gpus_per_node)
+    gpus_here = np.minimum(c.gpus, cluster.gpus_per_node).astype(float)
+    ring = Ring(c.dp / c.ep, local, np.maximum(gpus_here / local, 1.0), cluster)
+    m = c.micro_batches.astype(float)
+    s = c.sharding
+    reduce, reduce_net = ring.collective_s(grads, 2.0)
+    scatter, scatter_net = ring.collective_s(grads, 1.0)
+    gather, gather_net = ring.collective_s(weights, 1.0)
+    plain, zero2 = s == NONE, s == ZERO2
+    grads_s = np.where(plain, reduce, np.where(zero2, 0.0, scatter))
+    exposed = np.where(plain, 0.0, gather)
+    shard = np.where(zero2, scatter, 0.0)
+    net = np.where(plain, reduce_net, np.where(zero2, m * scatter_net, scatter_net)
+                   + gather_net)
+    return grads_s, exposed, shard, net
+
+
+def all_to_all(shape: ModelShape, c: Candidates, cluster: Cluster
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """(seconds per micro-batch, bytes through one machine's adapters per step) of the expert
+    all-to-alls: per MoE layer the tokens are dispatched to their experts and combined back,
+    forward and backward (4; 6 with the forward recomputed), each moving a GPU's tokens x
+    hidden x bytes x experts per token (its sequence-parallel share, b s / t), times the
+    capacity factor on the busiest rank. Of a rank's ep - 1 peers, the expert group's members
+    in its machine (``expert_placement``) are reached over the machine's fabric, the rest
+    through its network adapters, which all the machine's GPUs share; both go at once. Never
+    hidden behind compute (as the tensor-parallel exchange)."""
+    t = c.tp.astype(float)
+    ep = c.ep.astype(float)
+    tokens = c.micro_batch.astype(float) * shape.sequence / (t * c.cp)
+    payload = tokens * shape.hidden * cluster.bytes_per_value * shape.experts_per_token \
+        * shape.imbalance(c.ep)
+    inside, _ = expert_placement(c, cluster.gpus_per_node)
+    intra = payload * (inside - 1.0) / ep / (cluster.busbw_intra_gbs * 1e9)
+    remote = payload * (ep - inside) / ep
+    gpus_here = np.minimum(c.gpus, cluster.gpus_per_node).astype(float)
+    bw = cluster.busbw_node_gbs * 1e9
+    across = ep > inside
+    inter = np.where(across, remote * gpus_here / bw if bw > 0 else np.inf, 0.0)
+    latency = np.log2(np.maximum(inside, 1.0)) * cluster.latency_intra_s \
+        + np.log2(np.maximum(ep / inside, 1.0)) * cluster.latency_inter_s
+    exchanges = np.where(c.checkpointing == CK_FULL, 6.0, 4.0) * shape.stage_moe_layers(c.pp)
+    seconds = np.where(ep > 1, exchanges * (np.maximum(intra, inter) + latency), 0.0)
+    net = np.where(across, exchanges * remote * gpus_here * c.micro_batches, 0.0)
+    return seconds, net
