@@ -70,8 +70,11 @@ CLUSTERS = {
 }
 
 
-def cluster(name: str, flash: bool, precision_bytes: float = 2.0) -> Cluster:
-    m = CLUSTERS[name]
+def cluster(name: str, flash: bool, precision_bytes: float = 2.0,
+            machines: dict[str, Machines] | None = None) -> Cluster:
+    """The layouts' ``Cluster`` of the machines ``name`` in ``machines`` (default: the
+    dense runs' ``CLUSTERS``; ``benchmarks.moe_accuracy`` passes its own)."""
+    m = (CLUSTERS if machines is None else machines)[name]
     gpu = resolve_gpu(m.gpu)
     links = link_figures(IntraLink(m.intra), "none", gpu, m.per_node)
     eff = load_params().busbw_efficiency

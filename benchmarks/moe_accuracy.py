@@ -34,18 +34,16 @@ from pathlib import Path
 
 import numpy as np
 
-from advisor.catalog.gpus import resolve_gpu
-from advisor.profile import IntraLink, Precision
 from advisor.scaling.card_memory import usable_gb
 from advisor.scaling.layouts.cluster import Cluster
-from advisor.scaling.layouts.search import Choice, Fixed, best_layout
+from advisor.scaling.layouts.search import Fixed, best_layout
 from advisor.scaling.layouts.shape import ModelShape, with_experts
 from advisor.scaling.layouts.states import mixed_precision_adam
-from advisor.scaling.links import link_figures
 from advisor.scaling.llm_compute import load_llm_params
 from advisor.scaling.parameters import load_params
-from advisor.scaling.peak import peak_tflops
-from benchmarks.llm_points import RDMA_SHARE, Machines
+from benchmarks.llm_points import Machines
+from benchmarks.llm_points import cluster as dense_cluster
+from benchmarks.llm_predict import Prediction
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "benchmarks" / "data" / "moe_runs.csv"
@@ -67,16 +65,7 @@ ANY = ("none", "selective", "full")
 
 
 def cluster(name: str, flash: bool = True) -> Cluster:
-    m = CLUSTERS[name]
-    gpu = resolve_gpu(m.gpu)
-    links = link_figures(IntraLink(m.intra), "none", gpu, m.per_node)
-    eff = load_params().busbw_efficiency
-    return Cluster(peak_tflops=peak_tflops(gpu, Precision.bf16), memory_gb=gpu.memory_gb,
-                   memory_bandwidth_gbs=gpu.memory_bandwidth_gbs, generation=gpu.generation,
-                   gpus_per_node=m.per_node, busbw_intra_gbs=links.busbw_intra_gbs * eff,
-                   busbw_node_gbs=m.network_gbps / 8.0 * RDMA_SHARE * eff,
-                   latency_intra_s=links.latency_intra_s, latency_inter_s=10e-6,
-                   bytes_per_value=2.0, flash_attention=flash)
+    return dense_cluster(name, flash, machines=CLUSTERS)
 
 
 @dataclass(frozen=True)
@@ -216,13 +205,6 @@ def check_against_csv(items: list[MoePoint]) -> None:
         if not hit:
             raise ValueError(f"{pt.key}: no row {pt.source} / {pt.model} / {pt.metric} = "
                              f"{pt.value} in {DATA.name}")
-
-
-@dataclass(frozen=True)
-class Prediction:
-    tokens_per_s_per_gpu: float
-    choice: Choice
-    checkpointing: str
 
 
 def predict(pt: MoePoint, shape: ModelShape | None = None) -> Prediction:
