@@ -84,7 +84,8 @@ def cluster(name: str, flash: bool, precision_bytes: float = 2.0,
                    gpus_per_node=m.per_node, busbw_intra_gbs=links.busbw_intra_gbs * eff,
                    busbw_node_gbs=m.network_gbps / 8.0 * RDMA_SHARE * eff,
                    latency_intra_s=links.latency_intra_s, latency_inter_s=10e-6,
-                   bytes_per_value=precision_bytes, flash_attention=flash)
+                   bytes_per_value=precision_bytes, flash_attention=flash,
+                   nccl_busbw_gbs=links.busbw_intra_gbs)
 
 
 @dataclass(frozen=True)

@@ -35,11 +35,12 @@ ALLOCATOR_RESERVE = 1.05  # what PyTorch's caching allocator reserves per byte i
 MIB = 2.0 ** 20
 
 NOTE_MEMORY_READING = Text(
-    en="Memory per GPU is what PyTorch allocates at its peak plus the CUDA context, in GB "
+    en="Memory per GPU is what PyTorch allocates at its peak plus the CUDA context and, on "
+       "several GPUs, NCCL's buffers, in GB "
        "(10^9 bytes); nvidia-smi shows MiB and what the allocator reserves, about 5 % more: "
        "{gb} GB here reads as about {mib:,.0f} MiB there. The card's {nominal} GB are GiB "
        "({capacity} GB); up to {usable} GB are planned as usable.",
-    zh="每卡显存是 PyTorch 峰值分配量加 CUDA 上下文，单位 GB（10^9 字节）；nvidia-smi 以 MiB "
+    zh="每卡显存是 PyTorch 峰值分配量加 CUDA 上下文（多卡时再加 NCCL 缓冲区），单位 GB（10^9 字节）；nvidia-smi 以 MiB "
        "显示，并包含分配器预留的部分，约多 5%：这里的 {gb} GB 在那里约为 {mib:,.0f} MiB。"
        "这张卡的 {nominal} GB 实为 GiB（{capacity} GB）；按可用 {usable} GB 规划。")
 

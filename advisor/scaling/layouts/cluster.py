@@ -41,6 +41,10 @@ class Cluster:
     host_link_gbs: float = 25.0  # one GPU's PCIe link to host memory (offload copies)
     host_memory_gb: float = float("inf")  # RAM of one machine (offloaded states)
     host_bandwidth_gbs: float = 150.0  # host memory bandwidth a CPU optimizer step reaches
+    # the bus bandwidth of the links inside one machine as measured (not the share reached in
+    # training): NCCL opens channels, and allocates their buffers, to reach it
+    # (communicators.py); 0: no communicator buffers counted
+    nccl_busbw_gbs: float = 0.0
 
     @property
     def flops_per_byte(self) -> float:
@@ -67,4 +71,5 @@ def cluster_of(gpu: GpuSpec, links: LinkFigures, precision: Precision, gpus_per_
         host_link_gbs=pcie_gbs(gpu.pcie_gen),
         host_memory_gb=host_memory_gb or default_host_memory_gb(gpu.memory_gb, gpus_per_node,
                                                                 gpu.gpu_class),
-        host_bandwidth_gbs=HOST_BANDWIDTH_GBS.get(gpu.gpu_class or "", 80.0))
+        host_bandwidth_gbs=HOST_BANDWIDTH_GBS.get(gpu.gpu_class or "", 80.0),
+        nccl_busbw_gbs=links.busbw_intra_gbs)

@@ -17,7 +17,10 @@
   bf16 optimizer) keeps every parameter's fp32 gradient as its main grads, sharding only the
   optimizer states ("6 + 12 / d bytes"); FSDP holds
   the gathered flat parameter of the layer it computes and of the one it prefetches, plus
-  one layer's unsharded gradients (Zhao et al. 2023, Sec. 3.4 and 4.4); DeepSpeed ZeRO-3
+  one layer's unsharded gradients (Zhao et al. 2023, Sec. 3.4 and 4.4) and those of the
+  layer before, still being reduce-scattered on FSDP's own stream while the next backward
+  runs (what makes Llama3-8x70B's FSDP run on 256 H100s out of memory, Liu et al. 2025:
+  every MoE layer, all experts gathered, is 5.8 B parameters); DeepSpeed ZeRO-3
   caps its gathered layers (stage3_max_live_parameters 1e9, prefetch bucket 5e7 elements)
   and allocates its 5e8-element reduce bucket when it starts (stage3.py's IPG buffer with
   contiguous_gradients: PEFT's ZeRO-3 offload log shows 1,916 MiB on the GPU before the first
@@ -79,7 +82,8 @@
   combined output; the busiest expert rank the capacity factor's more).
 * Context parallel (``cp``): each GPU holds 1 / cp of every sequence's activations and
   logits; its ranks shard the states with the replicas (``shard_group``: dp x cp GPUs).
-* A fixed overhead per GPU (CUDA context and kernels, ``memory_overhead_gb``).
+* A fixed overhead per GPU (CUDA context and kernels, ``memory_overhead_gb``), and NCCL's
+  buffers for each process group the layout forms (``communicators.py``).
 """
 
 from __future__ import annotations
@@ -90,6 +94,7 @@ import numpy as np
 
 from advisor.files.records import record
 from advisor.scaling.layouts.cluster import Cluster
+from advisor.scaling.layouts.communicators import communicator_bytes
 from advisor.scaling.layouts.layout import (
     CK_FULL,
     CK_NONE,
@@ -117,7 +122,7 @@ LOGIT_BYTES = 6.0
 UPCAST_BYTES = 2.0  # fp32 over 16-bit, per value (PEFT's k-bit preparation, methods.py)
 AUTOCAST_COPY_BYTES = 2.0  # the output layer's 16-bit copy autocast multiplies it through
 # the only figures of the cluster that a layout's memory reads (``shared_memory`` keys on them)
-MEMORY_FIELDS = ("gpus_per_node", "bytes_per_value", "flash_attention")
+MEMORY_FIELDS = ("gpus_per_node", "bytes_per_value", "flash_attention", "nccl_busbw_gbs")
 
 
 @record
@@ -134,6 +139,9 @@ class MemoryParts:
     host: np.ndarray | None = None  # offloaded states in host memory (offload.py)
     paged: np.ndarray | None = None  # optimizer states in unified memory (part of optimizer)
     paged_out: np.ndarray | None = None  # of those, GB evicted to host RAM (``evicted``)
+    # NCCL's buffers for the layout's process groups (communicators.py): outside PyTorch's
+    # allocator, so not in what ``torch.cuda.max_memory_allocated`` reports
+    communicators: np.ndarray | float = 0.0
 
     @property
     def states(self) -> np.ndarray:
@@ -141,7 +149,8 @@ class MemoryParts:
 
     @property
     def total(self) -> np.ndarray:
-        return self.states + self.buffers + self.activations + self.logits + self.overhead
+        return self.states + self.buffers + self.activations + self.logits + self.overhead \
+            + self.communicators
 
     @property
     def needed(self) -> np.ndarray:
@@ -300,6 +309,13 @@ def memory_parts(shape: ModelShape, c: Candidates, cluster: Cluster, states: Sta
     deepspeed3 = s == ZERO3
     some_deepspeed3 = bool(deepspeed3.any())  # (its terms left out where no candidate runs it)
     layers_in_flight, prefetched = 3.0 * layer, layer
+    # PyTorch FSDP reduce-scatters a layer's gradients on a stream of its own while the next
+    # layer's backward runs, holding them until the reduce-scatter ends: one more layer of
+    # (trained) gradients beside the two gathered and the gradients being computed
+    torch_fsdp = s >= FSDP
+    if torch_fsdp.any() and states.trainable_fraction > 0.0:
+        layers_in_flight = np.where(torch_fsdp, (3.0 + states.trainable_fraction) * layer,
+                                    layers_in_flight)
     if some_deepspeed3:
         layers_in_flight = np.where(deepspeed3, np.minimum(layers_in_flight,
                                                            DEEPSPEED_LIVE_ELEMENTS),
@@ -389,7 +405,9 @@ def memory_parts(shape: ModelShape, c: Candidates, cluster: Cluster, states: Sta
     return MemoryParts(weights=weights * gb, grads=grads * gb, optimizer=optimizer * gb,
                        buffers=buffers * gb, activations=act * gb, logits=logit * gb,
                        overhead=overhead_gb, host=host * gb,
-                       paged=None if paged is None else paged * gb)
+                       paged=None if paged is None else paged * gb,
+                       communicators=communicator_bytes(c, cluster.gpus_per_node,
+                                                        cluster.nccl_busbw_gbs) * gb)
 
 
 __all__ = ["CK_FULL", "CK_NONE", "CK_SELECTIVE", "MemoryParts", "evicted", "memory_parts",
