@@ -16,7 +16,6 @@ from advisor.costs.breakeven import (
     breakeven_month_limit,
     breakeven_months,
 )
-from advisor.costs.model import committed_share
 from advisor.costs.result import CostReport
 from advisor.scaling.result import Projection
 from advisor.verdict.beyond import Beyond
@@ -69,11 +68,8 @@ def points(ev: Evaluated) -> list[Point]:
                                          usage * n * cloud_hour)
             if breakeven is not None and breakeven > breakeven_month_limit(horizon):
                 breakeven = None
+        # a reservation's idle hours are in the costs (economics.reservation_term_months)
         cost_run, cost_month = co.cost_per_run[i], co.cost_per_month[i]
-        if ev.option.committed and cloud_hour is not None:  # the idle hours of the term too
-            idle = n * hours * cloud_hour * (
-                committed_share(runs_pm, hours, ev.option.term_months) - 1.0)
-            cost_run, cost_month = cost_run + idle, cost_month + idle * runs_pm
         out.append(Point(
             gpus=n, nodes=pr.nodes[i], fits=pr.fits[i], priced=priced,
             speedup=pr.speedup[i], speedup_low=pr.speedup_low[i],

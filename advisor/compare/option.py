@@ -32,7 +32,7 @@ class Option:
     # start where the user's setup ends (below it they are the user's setup again).
     min_gpus: int = 1
     # A reserved (committed) offer: paid for every hour of its term, so its points charge the
-    # hours a month's runs leave idle (``advisor.costs.model.committed_share``)
+    # hours a month's runs leave idle (``advisor.costs.commitment.committed_share``)
     committed: bool = False
     term_months: int | None = None  # the reservation's term (None: not stated)
     # A rental offer in a few words ("cheapest offer: RunPod, $0.86/GPU-h"); None: the

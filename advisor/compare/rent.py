@@ -61,7 +61,11 @@ def offer_option(profile: Profile, ctx: Context, offer: CloudOffer, option_id: s
     """``profile`` rented at ``offer``'s price per GPU-hour (in the profile's currency);
     ``shape_from_offer``: on the offer's instances (its GPU, size and link) instead."""
     price = ctx.catalog.convert(offer.per_gpu_hour, offer.currency.value, ctx.currency.value)
-    economics = {"mode": EconomicsMode.cloud, "cloud_price_per_gpu_hour": price}
+    economics = {"mode": EconomicsMode.cloud, "cloud_price_per_gpu_hour": price,
+                 # a reservation is paid for its whole term: the costs charge its idle hours
+                 # at every count (``advisor.costs.commitment``)
+                 "reservation_term_months": float(offer.term_months or 1)
+                 if offer.kind == "reserved" else None}
     hardware: dict[str, Any] = {}
     if shape_from_offer:
         size = offer.largest_instance

@@ -14,7 +14,7 @@ evaluated, and can run, beats by 15 % or more on both time and cost per run.
 Left out of the candidates, and said so in ``rules/README.md``: spot offers (a run can be
 stopped at any time), and counts a setup is not built at. A reservation is paid for every
 hour of its term: its cost per run counts the hours the month's runs leave idle
-(``advisor.costs.model.committed_share``), the same in the comparison's table.
+(``advisor.costs.commitment.committed_share``), the same in the comparison's table.
 """
 
 from __future__ import annotations
@@ -28,7 +28,6 @@ from advisor.compare.options import more_of_the_same, ready_setups
 from advisor.compare.rent import rent_the_same
 from advisor.compare.text import round_count
 from advisor.costs.inputs import choose_currency, choose_market
-from advisor.costs.model import committed_share
 from advisor.profile import Currency, Profile
 from advisor.text.i18n import Text
 from advisor.verdict.decision import (
@@ -171,16 +170,8 @@ def _as_setup(ev: Evaluated, c: Candidate, lang: str | None, pricing: Pricing
     rests = ev.rests
     profile = rests.profile if rests is not None else ev.option.profile
     projection = ev.projection
-    if ev.option.committed:
-        eco = profile.economics
-        price = eco.cloud_price_per_gpu_hour
-        if price is None:
-            return None
-        i = projection.at(c.gpus)
-        share = committed_share(profile.training.runs_per_month, projection.run_hours[i],
-                                ev.option.term_months)
-        profile = profile.model_copy(update={"economics": eco.model_copy(
-            update={"cloud_price_per_gpu_hour": price * share})})
+    if ev.option.committed and profile.economics.cloud_price_per_gpu_hour is None:
+        return None  # (a reservation's idle hours are in its costs at every count)
     hw = ev.option.profile.hardware
     kind = _kind(ev.option)
     if kind == "more_machines":

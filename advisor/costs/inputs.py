@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from advisor.catalog import Catalog, resolve_gpu
 from advisor.catalog.price_age import PriceUse
+from advisor.costs.commitment import committed_share
 from advisor.costs.machines import server_class
 from advisor.costs.migration import migration_days
 from advisor.costs.money import money, unit_price
@@ -57,7 +58,18 @@ class CostInputs:
     owned_gpus: int = 0
     owned_per_machine: int | None = None  # cards in each owned machine (None: gpus_per_node)
     uses: list[PriceUse] = field(default_factory=list)  # catalog entries the figures rest on
+    # a reservation's term in months, paid whole (None: rented by the hour used)
+    reservation_term_months: float | None = None
     _overheads: dict[int, float] = field(default_factory=dict, repr=False)
+
+    def cloud_per_used_hour(self, run_hours: float) -> float:
+        """The cloud price per GPU for each hour a run uses: the hourly price, or, reserved,
+        that price over the share of its paid term the runs use (``commitment.py``)."""
+        price = self.cloud_per_gpu_hour or 0.0
+        if self.reservation_term_months is None:
+            return price
+        return price * committed_share(self.runs_per_month, run_hours,
+                                       self.reservation_term_months)
 
     def machine_overhead(self, gpus_in_machine: int) -> float:
         """F10/F23: a machine for more cards costs more; the user's own base price is scaled by
@@ -295,6 +307,7 @@ def resolve_inputs(profile: Profile, catalog: Catalog, *, lang: str | None = Non
         extra_days_multi_machine=migration.extra_days_multi_machine,
         value_per_day=value_per_day, horizon_months=profile.training.horizon_months,
         runs_per_month=profile.training.runs_per_month,
+        reservation_term_months=eco.reservation_term_months,
         gpus_per_node=profile.hardware.gpus_per_node, deadline_days=eco.deadline_days,
         catalog=catalog, notes=notes, machine_class=machine_class,
         fabric_priced=fabric_priced, market=where.value, tax_rate=tax_rate,

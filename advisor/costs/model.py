@@ -145,22 +145,6 @@ def keeps_schedule(runs_per_month: float, run_hours: float) -> bool:
     return runs_per_month * run_hours <= HOURS_PER_MONTH * (1 + 1e-9)
 
 
-def committed_share(runs_per_month: float, run_hours: float,
-                    term_months: float | None = None) -> float:
-    """What a reserved (committed) rental charges for each hour a run uses. A reservation is
-    paid for every hour of its term (``term_months``; unknown: one month): a run reserves whole
-    terms, ``ceil(hours / term) x term``, or the set is held all along, the month's 730 hours
-    shared by the month's runs, whichever costs less (1: the month's runs keep it busy)."""
-    busy = runs_per_month * run_hours
-    if run_hours <= 0 or busy >= HOURS_PER_MONTH:
-        return 1.0
-    term = HOURS_PER_MONTH * (term_months or 1.0)
-    per_run = math.ceil(run_hours / term - 1e-9) * term
-    if runs_per_month > 0:
-        per_run = min(per_run, HOURS_PER_MONTH / runs_per_month)
-    return max(1.0, per_run / run_hours)
-
-
 def meets_deadline(runs_per_month: float, deadline_days: float, run_hours: float) -> bool:
     """Whether the runs due before the deadline (at least one) finish in time, one after
     another on one set of hardware."""
@@ -226,7 +210,8 @@ def _buy_vs_rent(inp: CostInputs, s: SetupCost | None, runs_pm: float,
                          cloud_cumulative=list(zeros), breakeven_months=None,
                          breakeven_hours_per_month=None)
     own_per_hour = s.power_w / 1000.0 * inp.pue * inp.electricity_per_kwh
-    cloud_per_hour = 0.0 if inp.cloud_per_gpu_hour is None else s.gpus * inp.cloud_per_gpu_hour
+    cloud_per_hour = 0.0 if inp.cloud_per_gpu_hour is None \
+        else s.gpus * inp.cloud_per_used_hour(s.run_hours)
     # One set of hardware does at most a month's 730 hours of runs: the comparison is for the
     # runs it can do (renting the same runs), not for a schedule it cannot keep.
     runs_done = min(runs_pm, runs_pm / max(s.busy_fraction(runs_pm), 1e-12))

@@ -51,7 +51,8 @@ def setup_cost(inp: CostInputs, gpus: int, machines: int, run_hours: float) -> S
     # Server class (review 5): HGX/DGX-class chassis, and the network between machines.
     # Hardware already owned is sunk: only what is bought beyond it counts (issue 29).
     capex = inp.purchase(gpus, machines, per_machine)
-    cloud = 0.0 if inp.cloud_per_gpu_hour is None else gpus * run_hours * inp.cloud_per_gpu_hour
+    cloud = 0.0 if inp.cloud_per_gpu_hour is None \
+        else gpus * run_hours * inp.cloud_per_used_hour(run_hours)
     migration = 0.0
     if gpus > 1:
         # F13-F16: data loader, learning-rate scaling, NCCL time-outs: 1-3 days the first

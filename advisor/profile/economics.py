@@ -61,6 +61,14 @@ class EconomicsSpec(StrictSection):
         "Cloud price per GPU-hour", "云上每卡小时价格", "Empty uses the catalog's offers.",
         "留空使用目录中的报价。", unit="currency/GPU-h", unit_zh="货币/卡时", default=None,
         ge=0, le=100_000)
+    reservation_term_months: float | None = meta(
+        "Reserved term", "预留期限",
+        "A reserved (committed) rental is paid for every hour of its term, idle ones too: each "
+        "run pays whole terms, or the GPUs are kept all along, whichever costs less. Empty: "
+        "paid by the hour used.",
+        "预留（承诺）租用要为整个期限的每一小时付费，闲置的也算：每次训练按整期付费，或一直保留这些卡，"
+        "取较便宜者。留空：按使用的小时付费。",
+        unit="months", unit_zh="个月", default=None, ge=0.25, le=60, step=1)
     electricity_per_kwh: float | None = meta(
         "Electricity price", "电价", "Per kWh; empty uses the catalog.", "每度电价格；留空使用目录。",
         unit="currency/kWh", unit_zh="货币/度", default=None, ge=0, le=100)

@@ -15,7 +15,6 @@ from advisor.compare.answers import answers
 from advisor.compare.pareto import Candidate, dominates, dominators, front
 from advisor.compare.result import Point, PointRef
 from advisor.costs import estimate_costs
-from advisor.costs.model import committed_share
 from advisor.text.i18n import Text
 from advisor.verdict.recommendation import recommend
 from advisor.verdict.resting import resting_on
@@ -164,15 +163,13 @@ def test_every_option_shows_the_numbers_recommend_gives_its_profile(example):
         co = estimate_costs(rests.profile, pr, currency=result.currency)
         own = {c.gpus: c for c in rec.candidates if c.label is None}
         for p in shown.points:
-            # a reservation's point carries the hours the month's runs leave idle
-            idle = 0.0
-            if option.committed:
-                idle = p.gpus * p.run_hours * co.priced_with["cloud_per_gpu_hour"] * (
-                    committed_share(co.priced_with["runs_per_month"], p.run_hours,
-                                    option.term_months) - 1.0)
+            # a reservation's point carries the hours the month's runs leave idle, and so does
+            # the option's own profile (economics.reservation_term_months): the same figure
+            assert option.committed == (
+                option.profile.economics.reservation_term_months is not None)
             assert own[p.gpus].run_hours == p.run_hours
             if co.mode_priced:
-                assert own[p.gpus].cost_per_run + idle == pytest.approx(p.cost_per_run)
+                assert own[p.gpus].cost_per_run == pytest.approx(p.cost_per_run)
             else:
                 assert own[p.gpus].cost_per_run is None
             i = pr.gpus.index(p.gpus)
@@ -180,9 +177,8 @@ def test_every_option_shows_the_numbers_recommend_gives_its_profile(example):
             assert (p.speedup, p.speedup_low, p.speedup_high) == \
                 (pr.speedup[i], pr.speedup_low[i], pr.speedup_high[i])
             assert p.run_hours == pr.run_hours[i]
-            runs = co.priced_with["runs_per_month"]
             assert (p.cost_per_run, p.cost_per_month, p.capex) == pytest.approx(
-                (co.cost_per_run[i] + idle, co.cost_per_month[i] + idle * runs, co.capex[i]))
+                (co.cost_per_run[i], co.cost_per_month[i], co.capex[i]))
         assert shown.verdict.rating == rec.verdict.rating
         assert shown.verdict.gpus == rec.verdict.gpus
         assert shown.verdict.headline == rec.verdict.headline

@@ -20,7 +20,7 @@ from advisor.compare.compare import compare
 from advisor.compare.result import Comparison
 from advisor.compare.text import round_count
 from advisor.compare.weighed import recommend
-from advisor.costs.model import committed_share
+from advisor.costs.commitment import committed_share
 from advisor.verdict.decision import MARGIN, beats, chosen, rivals
 from advisor.verdict.result import Candidate, Recommendation
 from tests.support.paths import EXAMPLES, PROFILES
@@ -182,3 +182,41 @@ def test_a_candidate_from_a_comparison_is_labelled_with_its_count_and_offer():
     for c in rented:
         assert c.label is not None and c.label.en.startswith(f"rent {c.gpus} × ")
         assert c.label.zh.startswith(f"租用 {c.gpus} × ")
+
+
+def test_a_reserved_answer_costs_what_its_comparison_point_costs_at_the_count_it_names():
+    """A reservation's idle hours depend on the run's length, so on the count: the answer
+    moved to a reserved cluster charges them at the count it names, as the comparison's point
+    at that count does (not at the count the policy first weighed: a 512-GPU run's idle share
+    on a 256-GPU answer read $1.51 M a run where its point reads $1.18 M)."""
+    profile = load_profile(EXAMPLES / "plan-70b-pretraining-from-tokens.yaml")
+    rec = recommend(profile, lang="en")
+    applied = next(o for o in rec.setups if o.applied)
+    assert applied.id == "rent_reserved"
+    comp = compare(profile, verdicts=False)
+    point = next(p for o in comp.options if o.id == "rent_reserved" for p in o.points
+                 if p.gpus == rec.verdict.gpus)
+    assert rec.costs.cost_per_run[rec.costs.gpus.index(rec.verdict.gpus)] == pytest.approx(
+        point.cost_per_run, rel=1e-6)
+    assert applied.cost_per_run == pytest.approx(point.cost_per_run, rel=1e-6)
+
+
+def test_a_profile_can_say_its_rental_is_reserved_for_a_term():
+    """economics.reservation_term_months: whole terms are paid, idle hours too, at each count
+    the share its run's length leaves idle."""
+    from advisor.costs import estimate_costs
+    from advisor.scaling import project
+
+    profile = load_profile(VERDICT / "resnet-4x-l40s-cloud.yaml")
+    proj = project(profile)
+    hourly = estimate_costs(profile, proj)
+    reserved = profile.model_copy(update={"economics": profile.economics.model_copy(
+        update={"reservation_term_months": 1.0})})
+    held = estimate_costs(reserved, proj)
+    runs = profile.training.runs_per_month
+    shares = [committed_share(runs, proj.run_hours[proj.gpus.index(n)], 1.0)
+              for n in hourly.gpus]
+    assert any(s > 1.0 for s in shares)
+    for i, share in enumerate(shares):
+        assert held.cloud_cost_per_run[i] == pytest.approx(hourly.cloud_cost_per_run[i] * share,
+                                                           rel=1e-6)
