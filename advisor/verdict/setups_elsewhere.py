@@ -10,7 +10,7 @@ from advisor.costs import estimate_costs
 from advisor.files.errors import InputError
 from advisor.profile import ActivationCheckpointing, EconomicsMode, IntraLink, Market, Profile
 from advisor.profile.market import MARKET_CURRENCY, profile_market
-from advisor.scaling.peak import peak_tflops
+from advisor.scaling.inputs import single_gpu_speed_ratio
 from advisor.scaling.result import Projection
 from advisor.text.i18n import Text
 from advisor.verdict.beyond import Beyond
@@ -101,12 +101,14 @@ def rented_cards(profile: Profile, lang: str | None, pricing: Pricing) -> SetupO
 
 
 def _timed_on(profile: Profile, spec):
-    """A measured one-GPU time moved to another card by its peak at the precision (a planned
-    run needs no moving: the layouts time it)."""
+    """A measured one-GPU time moved to another card as ``compare`` moves it
+    (``advisor.scaling.inputs.single_gpu_speed_ratio``: the sustained rate at the workload's
+    precision and task, tensor peak and memory bandwidth both; a planned run needs no moving:
+    the layouts time it). One ratio everywhere, so a rented card's hours read the same here,
+    in the comparison and in the answer weighed against it."""
     t = profile.training
     mine = resolve_gpu(profile.hardware.gpu, profile.hardware.intra_link)
-    ratio = peak_tflops(spec, t.precision, profile.task) / peak_tflops(mine, t.precision,
-                                                                 profile.task)
+    ratio = single_gpu_speed_ratio(profile, mine, spec)
     update = {}
     if t.single_gpu_hours is not None:
         update["single_gpu_hours"] = t.single_gpu_hours / ratio
