@@ -10,6 +10,7 @@ the user's measurements (``advisor.verdict.measured_projection``), not the model
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from advisor.costs.model import buy_vs_rent_at
@@ -22,6 +23,7 @@ from advisor.verdict.beyond import NOTHING, Beyond
 from advisor.verdict.conflict_policy import (
     SLOTS,
     Count,
+    Decision,
     decide,
     decided_slots,
     final_overrides,
@@ -30,6 +32,7 @@ from advisor.verdict.conflict_policy import (
     settle_count,
 )
 from advisor.verdict.count_guard import Lowered, as_fast_smaller
+from advisor.verdict.decision import RULE_ID as POLICY_RULE
 from advisor.verdict.decision import (
     Move,
     better,
@@ -262,14 +265,20 @@ def recommend_from(profile: Profile, projection: Projection, costs: CostReport, 
                                                              reason, runnable),
                                          n if runnable else None),
                      runnable=runnable)
-    overridden = {**final_overrides(decided, verdict, count, wanted,
+    rated = _rerated(verdict, rating, quoted)
+    overridden = {**final_overrides(decided, rated, count, wanted,
                                     [f.rule.id for f in quoted]), **setup.overridden}
-    slots = {**decided_slots(verdict, count), **decided_slots(setup, Count(n, ()))}
+    slots = {**decided_slots(rated, count), **decided_slots(setup, Count(n, ()))}
     _credit_slots(slots, overridden, quoted, rating, wanted)
     decide_trace = _trace(decided, "decide", overridden, base, _without_count(slots, lowered))
     if lowered is not None:  # after the rating's rule: the count's own step
-        decide_trace.insert(int(bool(decide_trace) and "rating" in decide_trace[0].decided),
-                            lowered.trace_entry())
+        step = lowered.trace_entry()
+        if rated.winners.get("rating") == POLICY_RULE:  # the move set the rating too
+            step = step.model_copy(update={"conclusion": {**step.conclusion, "rating": rating},
+                                           "decided": ["rating", *step.decided]})
+        decide_trace.insert(0 if "rating" in step.decided else
+                            int(bool(decide_trace) and "rating" in decide_trace[0].decided),
+                            step)
     rec = Recommendation(verdict=result, projection=projection, costs=costs,
                          assumed=machine_assumptions(profile, n) if runnable else [],
                          pitfalls=_pitfalls(found, facts), advice=_advice(found, facts),
@@ -279,6 +288,18 @@ def recommend_from(profile: Profile, projection: Projection, costs: CostReport, 
                          baseline_gpus=baseline_count(projection, costs))
     rec.summary = five_lines(rec, answer, decisive)
     return rec
+
+
+def _rerated(verdict: Decision, rating: str, quoted: list[Firing]) -> Decision:
+    """The rules' decision with the rating the policy's move gave (``moved_rating``): the
+    quoted rule that rates so supplies it, else the policy's own step; the rule that rated
+    otherwise is then overridden by it, never a winner the headline contradicts."""
+    if verdict.values.get("rating") == rating:
+        return verdict
+    heir = next((f.rule.id for f in quoted if f.conclusion.get("rating") == rating),
+                POLICY_RULE)
+    return replace(verdict, values={**verdict.values, "rating": rating},
+                   winners={**verdict.winners, "rating": heir})
 
 
 def _change_kind(applied: SetupOption | None) -> str:

@@ -66,3 +66,25 @@ def test_no_one_gpu_schedule_for_a_model_one_gpu_cannot_hold():
     r = rules_case("llm30b-h100-own-revenue")
     assert not r.projection.single_gpu_fits
     assert "One GPU could not keep up" not in all_text(r, "en")
+
+
+def test_a_rating_the_policy_changes_is_the_policys_in_the_trace():
+    """One GPU that cannot keep up with the schedule, rated "not worth it" by the rules: the
+    policy moves to two GPUs and rates them required; the rule that said "not worth it" is then
+    shown as overridden by the policy's step, which decided the rating with the count."""
+    rec = recommend(Profile.model_validate(dict(
+        schema_version=1, task="image_classification",
+        model=dict(name="small", params_millions=1.0),
+        training=dict(single_gpu_throughput=1.0, throughput_unit="samples",
+                      dataset_samples=1000, epochs=70, batch_per_gpu=1, precision="fp32",
+                      input_pipeline="starved", runs_per_month=38),
+        hardware=dict(gpu="rtx3090", gpus_per_node=1, intra_link="pcie3"),
+        economics=dict(mode="own", currency="CNY", time_value="deadline", gpu_price=500.0,
+                       value_per_day=0.0))), lang="en")
+    assert rec.verdict.rating == "required" and rec.verdict.gpus > 1
+    rated = [e for e in rec.trace if "rating" in e.decided]
+    assert [e.rule for e in rated] == ["policy.best_candidate"]
+    assert rated[0].conclusion["rating"] == "required"
+    for e in rec.trace:
+        if e.conclusion.get("rating") not in (None, "required"):
+            assert e.overridden_by == "policy.best_candidate", e.rule

@@ -2,7 +2,7 @@
 
 * the rating never says "worth it" or "required" while the user's own figures say every GPU
   count loses money, unless a rule the user can see says why on the first line: the memory
-  wall, a deadline, or — when what a day saved is worth was not said — the statement of the
+  wall, a deadline, a schedule one GPU cannot keep (the decision policy's move), or — when what a day saved is worth was not said — the statement of the
   value of a day the article's table assumes (rules/README.md, "What time is worth");
 * no sentence names hardware the profile does not have: no other catalog GPU, not the article's
   4060-class example, no vGPU on whole GPUs.
@@ -27,13 +27,18 @@ from tests.support.verdict import user_texts
 EXAMPLES = int(os.environ.get("PROP_EXAMPLES", "40"))  # PROP_EXAMPLES=1500: a wider search
 # rules that may rate "worth it" or "required" whatever the money says, because what they
 # say is not about the money: the job cannot run on fewer (the memory wall's vetoes, F24), or
-# must finish by a date (F12); the article's table only while the value of a day is not said
+# must finish by a date (F12), or one GPU cannot keep the schedule; the article's table only while the value of a day is not said
 # (and then says so)
 DEADLINE = {"economics.deadline_needs_more_gpus", "economics.deadline_gpus_that_hold_the_model"}
 
 
 def _not_about_the_money(entry) -> bool:
-    return entry.conclusion.get("veto") == "memory_wall" or entry.rule in DEADLINE
+    # the decision policy rates "required" only when the pick could not keep the schedule or
+    # the deadline (advisor/verdict/decision.py, moved_rating): time, not money
+    policy_requires = entry.rule == "policy.best_candidate" \
+        and entry.conclusion.get("rating") == "required"
+    return entry.conclusion.get("veto") == "memory_wall" or entry.rule in DEADLINE \
+        or policy_requires
 
 
 def _first_sentence(text: str) -> str:
