@@ -30,6 +30,7 @@ from benchmarks.compute_tables import (
 )
 from benchmarks.profile_points import flatten
 from benchmarks.projection_eval import (
+    band_inputs,
     calibrate_band,
     fit,
     fold_labels,
@@ -50,16 +51,17 @@ DOCS: dict[str, tuple[str, str, str]] = {
     "pipeline_stall_tuned": ("1 per log2 N", "input-pipeline stall of a tuned loader, as a share of the compute time per doubling of GPUs (F28)", "fitted"),
     "sync_latency_s": ("s per log2 N", "per-step coordination cost (framework negotiation, small un-bucketed all-reduces) per doubling of GPUs; paid once per optimizer step, so gradient accumulation over k micro-batches divides it by k like the exposed all-reduce", "fitted"),
     "step_jitter_s": ("s", "step-to-step noise of the host side of a step (scheduling, the framework's Python, kernel launches, garbage collection) as a fixed time, not a share of the step: the slowest of N GPUs waits about this x sqrt(2 ln N), so it matters where each GPU has little work per step (small per-GPU batches, strong scaling, short steps); with accumulation over k micro-batches it averages to 1/sqrt(k)", "fitted"),
-    "band_log_low_nvlink_machine": ("1 per sqrt(log2 N)", "lower edge of the 80 % band inside one NVLink / NVSwitch machine: signed log speed-up per square root of the doublings of GPUs (out-of-sample 10th percentile, widened so held-out sources keep 80 % inside)", "split-conformal on leave-one-source-out residuals (projection_eval.calibrate_band), each regime shrunk toward the pooled band by (g - 1) / (g + 1) for its g calibration sources (projection_eval.pooling_weight)"),
-    "band_log_high_nvlink_machine": ("1 per sqrt(log2 N)", "upper edge of the 80 % band inside one NVLink / NVSwitch machine", "split-conformal on leave-one-source-out residuals"),
-    "band_log_low_pcie_machine": ("1 per sqrt(log2 N)", "lower edge of the 80 % band inside one PCIe machine (NVLink bridges included)", "split-conformal on leave-one-source-out residuals"),
-    "band_log_high_pcie_machine": ("1 per sqrt(log2 N)", "upper edge of the 80 % band inside one PCIe machine", "split-conformal on leave-one-source-out residuals"),
-    "band_log_low_machines": ("1 per sqrt(log2 machines)", "lower edge of the band across machines, per square root of the doublings of machines, on top of the one-machine band", "split-conformal on leave-one-source-out residuals of the several-machine points"),
-    "band_log_high_machines": ("1 per sqrt(log2 machines)", "upper edge of the band across machines, per square root of the doublings of machines, on top of the one-machine band", "split-conformal on leave-one-source-out residuals of the several-machine points"),
+    "band_low_per_root_doubling": ("1 per sqrt(log2 N)", "lower edge of the 80 % band in the plain regime (peer-to-peer, a GPU computing at least band_short_step_s per micro-batch, a tuned loader): minus this x the square root of the doublings of GPUs (a doubling of machines weighs band_machine_doubling_weight) is the log of the lowest speed-up over the projected one (advisor/scaling/band.py)", "split-conformal on leave-one-source-out residuals (projection_eval.calibrate_band): the tail is the largest whose held-out sources keep 80 % inside, the scale the quantile of every source's scores"),
+    "band_low_no_peer_to_peer": ("1 (log factor)", "the lower edge is exp(this) times wider where the cards cannot talk peer-to-peer (GeForce on PCIe: NCCL stages the exchange through host memory, shared with the loader)", "quantile regression (pinball loss, 10th percentile) on leave-one-source-out residuals (projection_eval.fit_low_shape), weak prior ln 2 +-0.5 (the exchange crosses PCIe twice)"),
+    "band_low_short_step": ("1 (power)", "the lower edge is (band_short_step_s / t)^this wider where one GPU computes a micro-batch in t < band_short_step_s (little work per GPU: launches, the host side and stragglers outweigh the model's fixed costs)", "quantile regression on leave-one-source-out residuals (projection_eval.fit_low_shape), weak prior 0 +-0.5"),
+    "band_machine_doubling_weight": ("1", "a doubling of machines adds this many doublings inside a machine to the lower edge's variance (beyond one machine the ring's bandwidth per GPU stops changing; latency and stragglers grow)", "quantile regression on leave-one-source-out residuals (projection_eval.fit_low_shape), weak prior ln 1 +-0.5 on its log"),
+    "band_high_overhead_share": ("1", "upper edge of the 80 % band: the measured speed-up exceeds the projected one by at most this share of the overhead the projection subtracts, ln(N / speed-up) (a projection near linear has a narrow upper edge)", "split-conformal on leave-one-source-out residuals (projection_eval.calibrate_band)"),
+    "band_short_step_s": ("s", "below this much compute per micro-batch on one GPU the band treats the job as having little work per GPU", "assumption (the out-of-sample coverage is within 2 points from 0.5 s to 2 s; 0.2 s covers the NVLink machines 4 points less when they are left out)"),
+    "band_low_ethernet": ("1 (log factor)", "the lower edge's doublings of machines are exp(this) times wider over Ethernet / RoCE between machines (NCCL over sockets or RoCE: congestion and the host stack)", "assumption, not calibrated: no measurement in scaling-dev.csv crosses Ethernet; ln 2, as for no peer-to-peer"),
     "pipeline_stall_typical": ("1 per log2 N", "stall of a default data loader (F13 workers not scaled, shared storage); calibrated so a typical PCIe setup lands mid-range in F04 (4 GPUs 2.8-3.3x, 8 GPUs 5-5.5x)", "calibrated to article F04/F01"),
     "pipeline_stall_starved": ("1 per log2 N", "stall of a single-threaded loader before it hits its capacity (F28)", "calibrated to article F28/F30"),
     "starved_loader_capacity": ("single-GPU steps", "samples a single-threaded loader feeds per node, in units of one GPU's appetite: 4 GPUs mostly wait (F28)", "calibrated to article F28"),
-    "band_log_width_typical": ("1 per sqrt(log2 N)", "band half-width at least this for typical/starved pipelines, per square root of the doublings: the article's own ranges (F04 2.8-3.3 at 4 GPUs, +-8 %) span about 0.06 x sqrt(2); no measurement calibrates the typical world", "article ranges F01/F04"),
+    "band_log_width_typical": ("1 per sqrt(log2 N)", "the spread of a typical/starved input pipeline, per square root of the doublings, added in quadrature to both band edges (an independent uncertainty): the article's own ranges (F04 2.8-3.3 at 4 GPUs, +-8 %) span about 0.06 x sqrt(2); no measurement calibrates the typical world", "article ranges F01/F04"),
     "step_time_cv": ("1", "step-to-step noise of any job (boost clocks, host scheduling) that makes the slowest GPU late even when every sample costs the same (fixed crops, volumes, packed sequences); variable-size inputs add sample_time_cv / sqrt(batch)", "assumption: about 1 %"),
     "optimizer_traffic_bytes_per_param": ("B", "memory traffic of one Adam update per parameter (read weights, gradients, two moments; write weights, moments and the 16-bit copy): the optimizer step is memory-bound and paid once per optimizer step, so gradient accumulation spreads it", "Adam update: 4 x 4 B read + 3 x 4 B + 2 B written + 2 B 16-bit gradients"),
     "alternating_fraction": ("1", "serial share of alternating training (GAN / RL sub-networks in turn): Amdahl cap 1/s = 1.54x (F21: often < 1.5x)", "calibrated to article F21"),
@@ -147,11 +149,12 @@ def _points(series, **options):
                    [s.actual for s in series])
 
 
-def band_from_source_folds(fit_points, points, labels) -> dict[str, float]:
-    """The 80 % band from the leave-one-source-out residuals of ``points`` (the profiles as
+def band_from_source_folds(fit_points, points, labels, profiles) -> dict[str, float]:
+    """The 80 % band from the leave-one-source-out residuals of ``points`` (``profiles``, as
     users leave them), each fold fitted on ``fit_points`` without it (rounded as shipped)."""
     predicted = out_of_fold(points, labels, fold_params(fit_points, labels))
-    return calibrate_band(points, predicted, labels).params()
+    return calibrate_band(band_inputs(points, profiles), predicted, points.actual,
+                          labels).params()
 
 
 def main() -> None:
@@ -164,12 +167,13 @@ def main() -> None:
     # the band holds for the profiles as users leave them (input sizes at auto)
     as_left = _points(clean)
     params = params.with_values(**band_from_source_folds(
-        stated, as_left, fold_labels(clean, as_left, "source")))
+        stated, as_left, fold_labels(clean, as_left, "source"),
+        [profile_for(s) for s in clean]))
     mfu, membound = measured_compute(series, params.reference_flops_per_byte)
     _write(params, mfu, membound)  # the typical-world calibration uses the new tables
     params = calibrate_typical_stall(params)
     _write(params, mfu, membound)
-    for name in FITTED + tuple(n for n in DOCS if n.startswith("band_log_")) + (
+    for name in FITTED + tuple(n for n in DOCS if n.startswith("band_")) + (
             "pipeline_stall_typical",):
         print(f"{name:26s} {getattr(params, name):.5f}")
     from advisor.scaling.project import project

@@ -15,21 +15,25 @@ pessimistic series (a reran snapshot, an odd server) cannot drag a parameter tha
 agree on. Weak priors on the overlap / bandwidth pair, which the speed-ups alone barely
 separate (more overlap with less bandwidth fits about as well as the reverse).
 
-Band. Split-conformal: signed out-of-sample log errors per doubling of GPUs, their 10th and
-90th percentiles per regime (inside one NVLink / NVSwitch machine, inside one PCIe machine;
-across machines, per doubling of machines on top of the one-machine band), so 80 % of unseen
-points fall inside; a regime seen in few calibration groups borrows width from the pooled
-band (``pooling_weight``), so the band is wider where the regime is less known.
+Band (``advisor.scaling.band``). Its width follows the job's physical regime: the lower edge
+per root doubling of GPUs, wider without peer-to-peer, with little work per GPU and over
+Ethernet between machines (log-factors; the first two fitted by quantile regression with weak
+priors, ``fit_low_shape``); the upper edge a share of the overhead the projection subtracts.
+The scales are split-conformal on out-of-sample residuals, the tail chosen by leaving each
+calibration group (source) out in turn (``calibrate_band``), so 80 % of an unseen source's
+points fall inside in each regime.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 import numpy as np
-from scipy.optimize import brentq, least_squares, minimize_scalar
+from scipy.optimize import least_squares, minimize, minimize_scalar
 
+from advisor.profile import Profile
+from advisor.scaling.band import band_log_edges, profile_flags
 from advisor.scaling.parameters import FITTED, ScalingParams, load_params
 from benchmarks.profile_points import ProfilePoints, predict
 from benchmarks.scaling_series import Series
@@ -196,40 +200,45 @@ def amdahl_out_of_fold(points: ProfilePoints, labels: np.ndarray) -> np.ndarray:
 # ---- the band ------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
-class Band:
-    """Signed log speed-up bounds per square root of doublings (``DOUBLING_POWER``): inside
-    one machine, for NVLink / NVSwitch servers and for PCIe machines (bridges included), and
-    per doubling of machines on top of the one-machine band."""
+class BandInputs:
+    """What the band reads of each point (``advisor.scaling.band.band_log_edges``): doublings
+    of GPUs inside one machine and of machines from the series' baseline, the ideal speed-up
+    over the baseline, one GPU's compute for one micro-batch, and the regime flags."""
 
-    low_nvlink: float
-    high_nvlink: float
-    low_pcie: float
-    high_pcie: float
-    low_machines: float
-    high_machines: float
+    one: np.ndarray
+    machines: np.ndarray
+    ideal: np.ndarray
+    work_s: np.ndarray
+    no_p2p: np.ndarray
+    ethernet: np.ndarray
+    default_loader: np.ndarray
 
-    def edges(self, predicted: np.ndarray, doublings_one: np.ndarray,
-              doublings_machines: np.ndarray, nvlink: np.ndarray
-              ) -> tuple[np.ndarray, np.ndarray]:
-        one, machines = doublings_one ** DOUBLING_POWER, doublings_machines ** DOUBLING_POWER
-        low_one = np.where(nvlink, self.low_nvlink, self.low_pcie)
-        high_one = np.where(nvlink, self.high_nvlink, self.high_pcie)
-        low = predicted * np.exp(low_one * one + self.low_machines * machines)
-        high = predicted * np.exp(high_one * one + self.high_machines * machines)
-        return low, high
+    def subset(self, mask: np.ndarray) -> BandInputs:
+        return BandInputs(*(getattr(self, f.name)[mask] for f in fields(BandInputs)))
 
-    def params(self) -> dict[str, float]:
-        """The band as the shipped parameters (rounded)."""
-        return {f"band_log_{edge}_{where}": round(getattr(self, f"{edge}_{key}"), 4)
-                for edge in ("low", "high")
-                for key, where in (("nvlink", "nvlink_machine"), ("pcie", "pcie_machine"),
-                                   ("machines", "machines"))}
+    def overhead(self, predicted: np.ndarray) -> np.ndarray:
+        """ln(ideal / projected speed-up): the share of the ideal the projection subtracts."""
+        return np.maximum(np.log(self.ideal / predicted), 0.0)
 
 
-# Out-of-sample errors grow slower than the doublings: the 80th percentile of |log error| is
-# about the same at 2 and 4 GPUs and twice that at 8 (projection_accuracy's residuals), so the
-# band widens with the square root of the doublings (advisor.scaling.project.band_factors).
-DOUBLING_POWER = 0.5
+def band_inputs(points: ProfilePoints, profiles: list[Profile]) -> BandInputs:
+    """Each point's band inputs; ``profiles`` are the series' profiles (``points.series``
+    indexes them)."""
+    from advisor.catalog.gpus import resolve_gpu
+    from advisor.scaling.project import _network
+
+    flags = []
+    for pr in profiles:
+        gpu = resolve_gpu(pr.hardware.gpu, pr.hardware.intra_link)
+        inter, _ = _network(pr, pr.hardware.total_gpus, gpu)
+        flags.append(profile_flags(pr, gpu.is_consumer, inter))
+    one, machines = doublings(points)
+    pick = [flags[int(i)] for i in points.series]
+    return BandInputs(one, machines, points.gpus / points.baseline,
+                      points.at_n.step_compute_s * np.asarray(points.at_n.batch_scale),
+                      np.array([f["no_p2p"] for f in pick], dtype=bool),
+                      np.array([f["ethernet"] for f in pick], dtype=bool),
+                      np.array([f["default_loader"] for f in pick], dtype=bool))
 
 
 def doublings(points: ProfilePoints) -> tuple[np.ndarray, np.ndarray]:
@@ -240,6 +249,102 @@ def doublings(points: ProfilePoints) -> tuple[np.ndarray, np.ndarray]:
     return one, machines
 
 
+# The lower edge's shape (the log-factors on its width, and the weight of a doubling of
+# machines) is fitted; weak priors (centre, width) keep it where a calibration set has no
+# point of a regime (leaving that regime out): without peer-to-peer the exchange crosses
+# PCIe twice through host memory, taken to double the width (ln 2, +-0.5); little work per
+# GPU: no widening assumed (0, +-0.5); a doubling of machines errs like one inside a
+# machine (ln 1, +-0.5).
+SHAPE = ("band_low_no_peer_to_peer", "band_low_short_step", "band_machine_doubling_weight")
+SHAPE_PRIORS = {"band_low_no_peer_to_peer": (np.log(2.0), 0.5),
+                "band_low_short_step": (0.0, 0.5),
+                "band_machine_doubling_weight": (0.0, 0.5)}  # on its log
+FITTED_BAND = ("band_low_per_root_doubling", *SHAPE, "band_high_overhead_share")
+
+
+@dataclass(frozen=True)
+class Band:
+    """The band's fitted figures (``advisor.scaling.band``; the stated ones, the step time
+    below which a GPU has little work, Ethernet's factor and the typical loader's width, come
+    from the shipped parameters)."""
+
+    low_per_root_doubling: float
+    low_no_peer_to_peer: float
+    low_short_step: float
+    machine_doubling_weight: float
+    high_overhead_share: float
+
+    def scaling_params(self, base: ScalingParams | None = None) -> ScalingParams:
+        return (base or load_params()).with_values(**self.params(digits=None))
+
+    def log_edges(self, inputs: BandInputs, predicted: np.ndarray
+                  ) -> tuple[np.ndarray, np.ndarray]:
+        return band_log_edges(inputs.one, inputs.machines, inputs.overhead(predicted),
+                              inputs.work_s, self.scaling_params(), no_p2p=inputs.no_p2p,
+                              ethernet=inputs.ethernet, default_loader=inputs.default_loader)
+
+    def edges(self, inputs: BandInputs, predicted: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        low, high = self.log_edges(inputs, predicted)
+        return predicted * np.exp(low), predicted * np.exp(high)
+
+    def params(self, digits: int | None = 4) -> dict[str, float]:
+        """The band as the shipped parameters (rounded)."""
+        values = {f"band_{f.name}": float(getattr(self, f.name)) for f in fields(Band)}
+        return values if digits is None else {k: round(v, digits) for k, v in values.items()}
+
+
+def _shape_theta(theta: np.ndarray) -> dict[str, float]:
+    return {"band_low_per_root_doubling": 1.0, "band_low_no_peer_to_peer": theta[0],
+            "band_low_short_step": theta[1], "band_machine_doubling_weight": np.exp(theta[2]),
+            "band_high_overhead_share": 1.0}
+
+
+def _low_width(inputs: BandInputs, theta: np.ndarray, base: ScalingParams) -> np.ndarray:
+    """The lower edge's width (> 0) for a unit ``band_low_per_root_doubling``."""
+    p = base.with_values(**_shape_theta(theta))
+    low, _ = band_log_edges(inputs.one, inputs.machines, np.zeros_like(inputs.one),
+                            inputs.work_s, p, no_p2p=inputs.no_p2p, ethernet=inputs.ethernet)
+    return np.maximum(-low, 1e-9)
+
+
+def fit_low_shape(inputs: BandInputs, error: np.ndarray, base: ScalingParams | None = None,
+                  tail: float = (1.0 - BAND_LEVEL) / 2.0) -> np.ndarray:
+    """The lower edge's shape (``SHAPE``: log-factors and the log weight of a doubling of
+    machines): a quantile regression (pinball loss at ``tail``) of the signed log errors on
+    the edge -k x width(theta), with the weak ``SHAPE_PRIORS``. Its scale k is left to the
+    conformal step (``calibrate_band``)."""
+    base = base or load_params()
+    centre = np.array([SHAPE_PRIORS[n][0] for n in SHAPE])
+    width = np.array([SHAPE_PRIORS[n][1] for n in SHAPE])
+
+    def pinball(x: np.ndarray) -> float:
+        u = error + np.exp(x[0]) * _low_width(inputs, x[1:], base)
+        return float(np.sum(np.where(u >= 0.0, tail * u, (tail - 1.0) * u)))
+
+    x0 = np.concatenate([[np.log(0.05)], centre])
+    per_point = max(pinball(x0) / max(len(error), 1), 1e-12)  # the data weigh as n points
+
+    def objective(x: np.ndarray) -> float:
+        return pinball(x) / per_point + 0.5 * float(np.sum(((x[1:] - centre) / width) ** 2))
+
+    best = min((minimize(objective, x0 + shift, method="Nelder-Mead",
+                         options={"maxiter": 4000, "xatol": 1e-5, "fatol": 1e-7})
+                for shift in (0.0, 0.3)), key=lambda r: r.fun)
+    return best.x[1:]
+
+
+def _scores(inputs: BandInputs, error: np.ndarray, predicted: np.ndarray, theta: np.ndarray,
+            base: ScalingParams) -> tuple[np.ndarray, np.ndarray]:
+    """Conformity scores: the lower edge's (-error over its unit width) and the upper edge's
+    (error over the overhead; a point above a projection that subtracts nothing: +inf)."""
+    low = -error / _low_width(inputs, theta, base)
+    o = inputs.overhead(predicted)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        high = np.where(o > 0.0, error / np.maximum(o, 1e-300),
+                        np.where(error > 0.0, np.inf, -np.inf))
+    return low, high
+
+
 def _quantile(values: np.ndarray, q: float) -> float:
     """Split-conformal quantile: the ceil((n + 1) q)-th smallest of n scores."""
     v = np.sort(values)
@@ -247,138 +352,57 @@ def _quantile(values: np.ndarray, q: float) -> float:
     return float(v[min(max(k, 0), len(v) - 1)])
 
 
-def _edges_one(error: np.ndarray, d1: np.ndarray, mask: np.ndarray, tail: float,
-               fallback: tuple[float, float]) -> tuple[float, float]:
-    if not mask.any():
-        return fallback
-    return (_quantile(error[mask] / d1[mask], tail),
-            _quantile(error[mask] / d1[mask], 1.0 - tail))
+TAILS = np.arange(0.02, 0.1501, 0.0025)
 
 
-def _conformal(error: np.ndarray, one: np.ndarray, machines: np.ndarray, nvlink: np.ndarray,
-               tails: tuple[float, float, float]) -> Band:
-    """Quantiles of the signed log error per (root) doubling that leave ``tails[0]`` of the
-    NVLink machines' points and ``tails[1]`` of the PCIe machines' below and above the band,
-    then the machine terms that leave ``tails[2]`` of the several-machine points outside on
-    each side."""
-    d1, dm = one ** DOUBLING_POWER, machines ** DOUBLING_POWER
-    inside = machines == 0
-    both = _edges_one(error, d1, inside, tails[0], (0.0, 0.0))
-    low_nv, high_nv = _edges_one(error, d1, inside & nvlink, tails[0], both)
-    low_pc, high_pc = _edges_one(error, d1, inside & ~nvlink, tails[1], both)
-    across = machines > 0
-    if not across.any():
-        return Band(low_nv, high_nv, low_pc, high_pc, min(low_nv, 0.0), max(high_nv, 0.0))
-    e, a1, am = error[across], d1[across], dm[across]
-    low1 = np.where(nvlink[across], low_nv, low_pc)
-    high1 = np.where(nvlink[across], high_nv, high_pc)
-    tail = tails[2]
+def calibrate_band(inputs: BandInputs, predicted: np.ndarray, actual: np.ndarray,
+                   labels: np.ndarray, level: float = BAND_LEVEL) -> Band:
+    """Conformal band from out-of-fold predictions (cross-conformal over groups: an unseen
+    source lies further from the fit than the others do from theirs). For each group left
+    out in turn, the lower edge's shape is fitted on the others (``fit_low_shape``) and their
+    scores give the edges; the largest tail t whose held-out groups keep ``level`` of their
+    points inside is taken, and the edges are the (1 - t) quantiles of every group's scores
+    under the shape fitted on all of them."""
+    base = load_params()
+    error = np.log(actual / predicted)
+    parts = []
+    for g in sorted(set(labels.tolist())):
+        train, held = labels != g, labels == g
+        if not train.any():
+            continue
+        theta = fit_low_shape(inputs.subset(train), error[train], base)
+        parts.append((*_scores(inputs.subset(train), error[train], predicted[train], theta,
+                               base),
+                      *_scores(inputs.subset(held), error[held], predicted[held], theta, base)))
 
-    def share_below(q: float) -> float:
-        return float(np.mean(e < low1 * a1 + q * am)) - tail
+    def held_coverage(t: float) -> float:
+        hits = [(lo_te <= max(_quantile(lo_tr, 1.0 - t), 0.0))
+                & (hi_te <= max(_quantile(hi_tr, 1.0 - t), 0.0))  # as the shipped edges
+                for lo_tr, hi_tr, lo_te, hi_te in parts]
+        return float(np.concatenate(hits).mean()) if hits else 1.0
 
-    def share_above(q: float) -> float:
-        return tail - float(np.mean(e > high1 * a1 + q * am))
-
-    low_m = brentq(share_below, -2.0, 2.0) if share_below(-2.0) < 0 < share_below(2.0) \
-        else low_nv
-    high_m = brentq(share_above, -2.0, 2.0) if share_above(-2.0) < 0 < share_above(2.0) \
-        else high_nv
-    return Band(low_nv, high_nv, low_pc, high_pc, min(low_m, 0.0), max(high_m, 0.0))
-
-
-TAILS = np.arange(0.02, 0.1001, 0.0025)
+    t = max((t for t in TAILS if held_coverage(t) >= level), default=TAILS[0])
+    theta = fit_low_shape(inputs, error, base)
+    low, high = _scores(inputs, error, predicted, theta, base)
+    return Band(max(_quantile(low, 1.0 - t), 0.0), float(theta[0]), float(theta[1]),
+                float(np.exp(theta[2])), max(_quantile(high, 1.0 - t), 0.0))
 
 
-def calibrate_band(points: ProfilePoints, predicted: np.ndarray, labels: np.ndarray,
-                   level: float = BAND_LEVEL) -> Band:
-    """Conformal band from out-of-fold predictions. An unseen source is further from the fit
-    than the others are from theirs, so the tails are chosen by leaving each fold out in
-    turn (cross-conformal over groups): per regime (NVLink machines, PCIe machines, several
-    machines), the largest tail whose held-out folds keep ``level`` of the regime's points
-    inside; then the quantiles of all folds at those tails. Each regime is then shrunk toward
-    a pooled band as far as its own evidence is thin (``pooling_weight``)."""
-    return band_parts(points, predicted, labels, level)[2]
-
-
-def pooling_weight(groups: int) -> float:
-    """Weight of a regime's own quantiles against the pooled ones: (g - 1) / (g + 1) for g
-    calibration groups (sources or model families) with points in the regime. One group shows
-    no spread between groups, so an unseen one borrows the pooled width; eight keep 7/9 of
-    their own. A regime seen in few groups is the uncertain one: its band widens (issue 30).
-    Most PCIe machines' points come from two snapshots of one publisher, the several-machine
-    points from two model families."""
-    return (groups - 1.0) / (groups + 1.0) if groups >= 1 else 0.0
-
-
-def band_parts(points: ProfilePoints, predicted: np.ndarray, labels: np.ndarray,
-               level: float = BAND_LEVEL) -> tuple[Band, Band, Band]:
-    """(each regime on its own, the one-machine regimes pooled, the shipped band: each regime
-    shrunk toward its pooled target by ``pooling_weight`` of its calibration groups). The
-    one-machine regimes' target is both pooled; the machine term's is halfway between its own
-    edges and the pooled one-machine edges (a doubling of machines taken to err like a
-    doubling of GPUs inside one)."""
-    own = _calibrate(points, predicted, labels, points.nvlink, level)
-    pooled = _calibrate(points, predicted, labels, np.zeros_like(points.nvlink), level)
-    pooled = Band(pooled.low_pcie, pooled.high_pcie, pooled.low_pcie, pooled.high_pcie,
-                  pooled.low_machines, pooled.high_machines)
-    one, machines = doublings(points)
-    inside = machines == 0
-
-    def weight(regime: np.ndarray) -> float:
-        return pooling_weight(len(set(labels[regime].tolist())))
-
-    w_nv, w_pc = weight(inside & points.nvlink), weight(inside & ~points.nvlink)
-    w_m = weight(~inside)
-    low_t, high_t = pooled.low_pcie, pooled.high_pcie  # the pooled one-machine edges
-    low_m = 0.5 * (own.low_machines + low_t)
-    high_m = 0.5 * (own.high_machines + high_t)
-    shipped = Band(w_nv * own.low_nvlink + (1.0 - w_nv) * low_t,
-                   w_nv * own.high_nvlink + (1.0 - w_nv) * high_t,
-                   w_pc * own.low_pcie + (1.0 - w_pc) * low_t,
-                   w_pc * own.high_pcie + (1.0 - w_pc) * high_t,
-                   min(w_m * own.low_machines + (1.0 - w_m) * low_m, 0.0),
-                   max(w_m * own.high_machines + (1.0 - w_m) * high_m, 0.0))
-    return own, pooled, shipped
-
-
-def _calibrate(points: ProfilePoints, predicted: np.ndarray, labels: np.ndarray,
-               nvlink: np.ndarray, level: float) -> Band:
-    error = np.log(points.actual / predicted)
-    one, machines = doublings(points)
-    groups = sorted(set(labels))
-    inside = machines == 0
-    regimes = (inside & nvlink, inside & ~nvlink, ~inside)
-
-    def held_coverage(tails: tuple[float, float, float], regime: np.ndarray) -> float:
-        if not regime.any():
-            return 1.0
-        hit = np.zeros_like(error, dtype=bool)
-        for g in groups:
-            held = labels == g
-            band = _conformal(error[~held], one[~held], machines[~held], nvlink[~held], tails)
-            low, high = band.edges(np.ones(int(held.sum())), one[held], machines[held],
-                                   nvlink[held])
-            hit[held] = (error[held] >= np.log(low)) & (error[held] <= np.log(high))
-        return float(hit[regime].mean())
-
-    def largest(fixed: tuple[float, ...], regime: np.ndarray) -> float:
-        ok = [t for t in TAILS if held_coverage(_pad(fixed, t), regime) >= level]
-        return float(max(ok, default=TAILS[0]))
-
-    t_nv = largest((), regimes[0])
-    t_pc = largest((t_nv,), regimes[1])
-    t_m = largest((t_nv, t_pc), regimes[2])
-    return _conformal(error, one, machines, nvlink, (t_nv, t_pc, t_m))
-
-
-def _pad(fixed: tuple[float, ...], t: float) -> tuple[float, float, float]:
-    """Tails so far, then ``t`` for the regime being chosen and the ones after it."""
-    out = [*fixed, t, t, t]
-    return out[0], out[1], out[2]
-
-
-def coverage(points: ProfilePoints, predicted: np.ndarray, band: Band) -> np.ndarray:
+def coverage(inputs: BandInputs, predicted: np.ndarray, actual: np.ndarray,
+             band: Band) -> np.ndarray:
     """Whether each measured speed-up lies inside the band around its prediction."""
-    low, high = band.edges(predicted, *doublings(points), points.nvlink)
-    return (points.actual >= low) & (points.actual <= high)
+    low, high = band.edges(inputs, predicted)
+    return (actual >= low) & (actual <= high)
+
+
+def binomial_interval(hits: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
+    """Clopper-Pearson interval of a coverage share (points of one series are not
+    independent, so the true interval is wider)."""
+    from scipy.stats import beta
+
+    if n == 0:
+        return 0.0, 1.0
+    a = (1.0 - confidence) / 2.0
+    lo = 0.0 if hits == 0 else float(beta.ppf(a, hits, n - hits + 1))
+    hi = 1.0 if hits == n else float(beta.ppf(1.0 - a, hits + 1, n - hits))
+    return lo, hi

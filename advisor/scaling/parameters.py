@@ -51,15 +51,18 @@ class ScalingParams:
     pipeline_stall_tuned: float = 0.0
     sync_latency_s: float = 0.001
     step_jitter_s: float = 0.001
-    # the 80 % band (split-conformal, out-of-sample residuals): signed log speed-up per root
-    # of the doublings of GPUs inside one machine (NVLink / NVSwitch, or PCIe), and per root
-    # of the doublings of machines on top of it
-    band_log_low_nvlink_machine: float = -0.03
-    band_log_high_nvlink_machine: float = 0.03
-    band_log_low_pcie_machine: float = -0.03
-    band_log_high_pcie_machine: float = 0.03
-    band_log_low_machines: float = -0.03
-    band_log_high_machines: float = 0.03
+    # the 80 % band (advisor/scaling/band.py; calibrated on out-of-sample residuals by
+    # benchmarks/projection_eval.calibrate_band): the lower edge's log-width per root doubling
+    # and its factors where the regime is uncertain; the upper edge as a share of the overhead
+    band_low_per_root_doubling: float = 0.05
+    band_low_no_peer_to_peer: float = 0.69
+    band_low_short_step: float = 0.0
+    band_machine_doubling_weight: float = 1.0
+    band_high_overhead_share: float = 0.5
+    # ... stated, not fitted: below this much compute per micro-batch a GPU has little work;
+    # Ethernet / RoCE between machines (no calibration measurement crosses one)
+    band_short_step_s: float = 0.5
+    band_low_ethernet: float = 0.6931
     # calibrated to the article (typical world) or to a cited measurement
     pipeline_stall_typical: float = 0.15
     pipeline_stall_starved: float = 0.3

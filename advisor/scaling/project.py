@@ -9,9 +9,10 @@ import numpy as np
 
 from advisor.catalog.gpus import resolve_gpu
 from advisor.files.errors import InputError
-from advisor.profile import InputPipeline, InterLink, IntraLink, KeepBatch, Precision, Profile
+from advisor.profile import InterLink, IntraLink, KeepBatch, Precision, Profile
 from advisor.profile.labels import INTER_LINK as INTER_LINK_LABEL
 from advisor.scaling.activations import SEQUENCE_TASKS
+from advisor.scaling.band import band_log_edges, profile_flags
 from advisor.scaling.batch_scaling import scaled_batches
 from advisor.scaling.card_memory import memory_reading_note
 from advisor.scaling.inputs import (
@@ -263,6 +264,7 @@ def project(profile: Profile, gpus: list[int] | None = None,
     speed = np.empty_like(n)
     low = np.empty_like(n)
     step = np.empty_like(n)
+    work = np.empty_like(n)  # one GPU's compute for one micro-batch (the band's work per GPU)
     bottleneck: list[str] = ["compute"] * len(n)
     _, vgpus_low = vgpu_sharing(profile)
     names = sorted(set(strategies))
@@ -274,6 +276,7 @@ def project(profile: Profile, gpus: list[int] | None = None,
         x = data_parallel_inputs(profile, gpu, links, p, _VOLUME.get(name, 1.0))
         if held:
             x = replace(x, batch_scale=batch_scale[idx], accumulation_steps=accumulation[idx])
+        work[idx] = x.step_compute_s * np.asarray(x.batch_scale)
         if name in ("tensor", "hybrid", "hybrid_zero3"):
             ways = np.minimum(n[idx], hw.gpus_per_node)
             act_bytes = 4.0 if profile.training.precision in (Precision.fp32, Precision.tf32) \
@@ -319,7 +322,7 @@ def project(profile: Profile, gpus: list[int] | None = None,
     speed = held_to_ideal(n, speed, p.step_time_cv)
     # np.clip(a, lo, hi) is minimum(maximum(a, lo), hi); the ufuncs skip its Python wrapper
     low = np.minimum(np.maximum(np.where(np.isfinite(low), low, 0.0), 0.0), n)
-    below, above = band_factors(profile, n, p)
+    below, above = band_factors(profile, n, p, speed, work, gpu.is_consumer, inter_link)
     band_low = np.minimum(np.maximum(np.minimum(speed * below, low), 0.0), speed)  # 0 <= low <= speed-up
     band_high = np.minimum(np.maximum(speed * above, speed), n)  # speed-up <= high <= N
     if counts[0] == 1:  # the baseline is the user's own single-GPU run
@@ -402,26 +405,23 @@ def _absolute(profile: Profile, gpu, p: ScalingParams, speed: np.ndarray,
     return {"one": one, "rows": rows, "sequence": bool(sequence)}
 
 
-def band_factors(profile: Profile, n: np.ndarray, p: ScalingParams
+def band_factors(profile: Profile, n: np.ndarray, p: ScalingParams, speed: np.ndarray,
+                 work_s: np.ndarray, is_consumer: bool, inter_link: InterLink
                  ) -> tuple[np.ndarray, np.ndarray]:
-    """The 80 % band's low and high factors on the speed-up at each count: the out-of-sample
-    error quantiles per doubling of GPUs inside one machine and per doubling of machines
-    (benchmarks/projection_eval.calibrate_band); a default or starved input pipeline widens
-    them to the article's own spread (F01/F04 ranges), which no measurement calibrates."""
+    """The 80 % band's low and high factors on the speed-up at each count
+    (advisor/scaling/band.py): the lower edge widens with the root of the doublings of GPUs
+    and machines, more without peer-to-peer, with little work per GPU and over Ethernet
+    between machines; the upper edge gives back a share of the overhead the projection
+    subtracts; a default or starved input pipeline adds the article's spread to both.
+    Calibrated on out-of-sample residuals (benchmarks/projection_eval.calibrate_band)."""
     per = profile.hardware.gpus_per_node
-    one = np.sqrt(np.log2(np.minimum(n, per)))  # errors grow like the root of the doublings
-    machines = np.sqrt(np.log2(np.maximum(n, per) / per))
-    if profile.hardware.intra_link in NVLINK_MACHINES:
-        low_one, high_one = p.band_log_low_nvlink_machine, p.band_log_high_nvlink_machine
-    else:
-        low_one, high_one = p.band_log_low_pcie_machine, p.band_log_high_pcie_machine
-    low_m, high_m = p.band_log_low_machines, p.band_log_high_machines
-    if profile.training.input_pipeline != InputPipeline.tuned:
-        w = p.band_log_width_typical
-        low_one, high_one = min(low_one, -w), max(high_one, w)
-        low_m, high_m = min(low_m, -w), max(high_m, w)
-    return (np.exp(low_one * one + low_m * machines),
-            np.exp(high_one * one + high_m * machines))
+    one = np.log2(np.minimum(n, per))
+    machines = np.log2(np.maximum(n, per) / per)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        overhead = np.where(speed > 0, np.log(n / np.maximum(speed, 1e-300)), 0.0)
+    low, high = band_log_edges(one, machines, np.where(np.isfinite(overhead), overhead, 0.0),
+                               work_s, p, **profile_flags(profile, is_consumer, inter_link))
+    return np.exp(low), np.exp(high)
 
 
 _OVERHEADS = ("communication", "input_pipeline", "synchronisation", "virtualization",
