@@ -64,6 +64,7 @@ def profile_of(size: str, seq: int, method: str) -> Profile:
         "task": "llm", "model": {**QWEN[size], "sequence_length": seq},
         "training": {"dataset_tokens": 1e8, "fine_tuning": True, "method": method,
                      "lora_rank": 64, "lora_target_share": 1.0, "batch_per_gpu": 1,
+                     "gradient_accumulation_steps": 8,
                      "activation_checkpointing": "full", **_QWEN_RUN[method]},
         "hardware": {"gpu": "a100_sxm4_80gb", "gpus_per_node": 1, "nodes": 1,
                      "intra_link": "pcie4", "host_memory_gb": 1000},
@@ -98,8 +99,10 @@ def log_error(rows) -> float:
     return sum(math.log(p / m) ** 2 for _, m, p in rows) / len(rows)
 
 
-def fit(pairs) -> float:
-    base = load_llm_params()
+def fit(pairs, base: LlmParams | None = None) -> float:
+    """The share on ``pairs``, every other parameter as in ``base`` (default: shipped; the
+    host's time, ``benchmarks/finetune_speed.py``, comes first)."""
+    base = base or load_llm_params()
     return min(GRID, key=lambda s: log_error(ratios(base.with_values(
         dequant_bandwidth_share=s), pairs)))
 

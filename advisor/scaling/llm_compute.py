@@ -18,7 +18,21 @@ llm-analysis split it):
   ``activation_traffic`` bytes moved per byte of activations the layer keeps, per pass, at the
   memory bandwidth; a standard attention kernel also streams its s x s scores
   (``score_traffic``), a memory-efficient (flash) kernel does not;
-* the optimizer step: every local state read and written once per step.
+* the optimizer step: every local state read and written once per step;
+* the host (issue 31, cause 8): a fine-tune runs its layers as eager PyTorch modules
+  (Hugging Face Transformers, PEFT's adapters), each launched kernel by kernel from Python:
+  ``host_layer_s`` per layer and pass (the backward counts two, as it launches the input and
+  the weight gradients' kernels), whatever the sequence. The GPU runs what the host queued
+  while the host goes on, so a micro-batch takes the longer of the two; at short sequences
+  the host is the longer (a Qwen-1.8B LoRA step takes 1.0 s at 256 and at 512 tokens).
+  DeepSpeed ZeRO-3 adds its per-module fetch and release hooks (``zero3_layer_s``) and keeps
+  at most two gathers in flight by blocking the host on their CUDA events
+  (partitioned_param_coordinator.py, ``__max_ongoing_fetch_events = 2``, ``synchronize``):
+  the host can no longer run ahead, so its time adds to the GPU's. Q-LoRA's dequantisation
+  hides nothing behind the host: its small per-matrix kernels are paced by their own launches
+  (Qwen-1.8B: Q-LoRA 1.4 s a step where LoRA takes the host's 1.0 s). Pre-training stacks
+  (Megatron-LM's fused kernels) launch far fewer kernels per layer, and their published
+  runs show no such floor: the term applies to fine-tunes (``StateBytes.eager_layers``).
 
 GPU generation enters through its peak, its MAMF share and its bandwidth: an H100 has 3.2x an
 A100's tensor peak but 1.6x its bandwidth, so the same model reaches a lower share of its
@@ -37,7 +51,7 @@ from advisor.files.builtin_data import load_builtin
 from advisor.files.paths import resources_dir
 from advisor.files.records import record
 from advisor.scaling.layouts.cluster import Cluster
-from advisor.scaling.layouts.layout import CK_FULL, CK_NONE, Candidates
+from advisor.scaling.layouts.layout import CK_FULL, CK_NONE, ZERO3, Candidates
 from advisor.scaling.layouts.memory import layer_activation_bytes
 from advisor.scaling.layouts.shape import ModelShape
 from advisor.scaling.layouts.states import StateBytes
@@ -60,6 +74,13 @@ class LlmParams:
     # per-matrix kernels, table lookups; fitted on Qwen's LoRA vs Q-LoRA step times by
     # benchmarks/qlora_speed.py)
     dequant_bandwidth_share: float = 1.0
+    # host seconds to launch one layer's kernels for one pass of one micro-batch in eager
+    # PyTorch (a fine-tune's Hugging Face modules with LoRA adapters; fitted on Qwen's LoRA
+    # step times by benchmarks/finetune_speed.py); 0: no host floor
+    host_layer_s: float = 0.0
+    # the same for DeepSpeed ZeRO-3's per-module fetch / release hooks (fitted likewise on
+    # Qwen's ZeRO-3 runs)
+    zero3_layer_s: float = 0.0
 
     def with_values(self, **values: float) -> LlmParams:
         return replace(self, **values)
@@ -142,8 +163,7 @@ def compute_per_micro_batch_s(shape: ModelShape, c: Candidates, cluster: Cluster
     layer_bytes = (q.activation_traffic * kept * layer_passes
                    + q.score_traffic * scores * standard * attention_passes)
     if states is not None and states.dequant_bytes:
-        layer_bytes = layer_bytes + (states.dequant_bytes / q.dequant_bandwidth_share
-                                     * shape.layer_params / t * weight_passes)
+        layer_bytes = layer_bytes + dequant_bytes_per_layer(shape, c, q, states)
     # the loss: soft-max of the fp32 logits forward, its gradient backward
     output_bytes = 2.0 * q.activation_traffic * 4.0 * tokens * shape.vocab / t
     # seconds per FLOP: the wide-matrix rate x each product's 1 + d0 (1/M + 1/K + 1/N)
@@ -202,3 +222,37 @@ def optimizer_step_s(shape: ModelShape, c: Candidates, cluster: Cluster,
     per_param = states.per_param if not states.weights_frozen else \
         states.trainable_fraction * (2.0 + states.grad_bytes + states.optimizer_bytes)
     return 2.0 * local * per_param / (cluster.memory_bandwidth_gbs * 1e9)
+
+
+def host_per_micro_batch_s(shape: ModelShape, c: Candidates, q: LlmParams,
+                           states: StateBytes | None) -> tuple[np.ndarray, np.ndarray]:
+    """(the host's dispatch, DeepSpeed ZeRO-3's hooks) in seconds per micro-batch on the
+    busiest stage's GPU (module docstring): ``host_layer_s`` per layer and pass, ZeRO-3's
+    ``zero3_layer_s`` likewise where it shards; zero where the layers are not eager modules
+    (``StateBytes.eager_layers``). The passes are the compute's: forward, backward (two) and,
+    with full recomputation, the forward again; a pipeline stage launches its own layers."""
+    if states is None or not states.eager_layers:
+        zero = np.zeros(c.size)
+        return zero, zero
+    layer_passes = np.ceil(shape.layers / c.pp) * np.where(c.checkpointing == CK_FULL, 4.0, 3.0)
+    return (q.host_layer_s * layer_passes,
+            np.where(c.sharding == ZERO3, q.zero3_layer_s * layer_passes, 0.0))
+
+
+def dequant_bytes_per_layer(shape: ModelShape, c: Candidates, q: LlmParams,
+                            states: StateBytes) -> np.ndarray:
+    """Bytes one layer's 4-bit weights stream, at the full bandwidth's rate, to be dequantised
+    on every pass of one micro-batch (``dequant_bandwidth_share``; 0 without them)."""
+    full = c.checkpointing == CK_FULL
+    passes = np.where(full, 3.0, 2.0) if states.weights_frozen else np.where(full, 4.0, 3.0)
+    return states.dequant_bytes / q.dequant_bandwidth_share * shape.layer_params / c.tp \
+        * passes
+
+
+def dequant_per_micro_batch_s(shape: ModelShape, c: Candidates, cluster: Cluster,
+                              q: LlmParams, states: StateBytes | None) -> np.ndarray:
+    """Seconds of one micro-batch's dequantisation on the busiest stage's GPU (QLoRA)."""
+    if states is None or not states.dequant_bytes:
+        return np.zeros(c.size)
+    return np.ceil(shape.layers / c.pp) * dequant_bytes_per_layer(shape, c, q, states) \
+        / (cluster.memory_bandwidth_gbs * 1e9)

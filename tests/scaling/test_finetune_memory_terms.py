@@ -5,6 +5,8 @@ loss and its buckets, the output layer gathered whole under ZeRO-3 / FSDP."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -250,3 +252,48 @@ def test_paged_states_that_leave_the_card_need_room_in_host_ram():
 
     assert spill > 5.0
     assert fits(spill + 0.5) and not fits(spill - 0.5)
+
+
+# --- issue 31, cause 3: bitsandbytes dequantises one matrix at a time ------------------------
+
+LLAMA_8B = ModelShape(8.03e9, 32, 4096, 32, 2048, 128256, kv_heads=8)
+
+
+def _bnb(shape: ModelShape):
+    return method_states(shape, Precision.bf16, Optimizer.adamw_8bit, TrainingMethod.qlora, 32,
+                         1.0, True)
+
+
+def test_a_peft_prepared_qlora_holds_no_dequantised_layer_beside_the_output_layers_copy():
+    """bitsandbytes' MatMul4Bit multiplies by a temporary 16-bit copy of one matrix and keeps
+    the 4-bit weight for the backward pass: outside DeepSpeed the buffers are the output
+    layer's 16-bit autocast copy alone (it is larger than any layer matrix); under DeepSpeed
+    (Qwen's GPTQ Q-LoRA) a whole dequantised layer is still held."""
+    q = _bnb(LLAMA_8B)
+    undequantised = replace(q, dequant_copy_bytes=0.0)
+    plain = parts(LLAMA_8B, Layout(1, 1, 1, checkpointing="full"), q)
+    assert float(plain.buffers[0]) == pytest.approx(
+        float(parts(LLAMA_8B, Layout(1, 1, 1, checkpointing="full"), undequantised).buffers[0]))
+    assert float(plain.buffers[0]) == pytest.approx(2.0 * 128256 * 4096 / 1e9, rel=1e-6)
+    zero2 = parts(LLAMA_8B, Layout(1, 1, 1, "zero2", checkpointing="full"), q)
+    zero2_bare = parts(LLAMA_8B, Layout(1, 1, 1, "zero2", checkpointing="full"), undequantised)
+    assert float(zero2.buffers[0] - zero2_bare.buffers[0]) == pytest.approx(
+        2.0 * LLAMA_8B.layer_params / 1e9)
+
+
+def test_a_matrix_larger_than_the_output_layer_is_what_its_dequantisation_holds():
+    # a tiny vocabulary: the MLP's matrix (a third of the layer) outweighs the output layer
+    shape = ModelShape(8.03e9, 32, 4096, 32, 2048, 1000)
+    m = parts(shape, Layout(1, 1, 1, checkpointing="full"), _bnb(shape))
+    assert float(m.buffers[0]) == pytest.approx(2.0 * shape.layer_params / 3.0 / 1e9, rel=1e-6)
+
+
+def test_unsloths_hugging_face_8b_qlora_on_12_gb_trains_most_of_its_published_length():
+    """Unsloth's README, "Hugging Face + FA2": 932 tokens of Llama 3.1 8B Q-LoRA fit 12 GB.
+    With a whole dequantised layer beside the output layer's copy the advisor put it at 511
+    (-45 %); the copy of one matrix at a time, never beside it, gives about 700."""
+    from benchmarks import finetune_memory as fm
+
+    check = next(c for c in fm.checks() if c.key == "unsloth-hf-8B-qlora-12GB-context")
+    longest = fm.longest_sequence(check)
+    assert 0.7 * 932 <= longest <= 1.15 * 932

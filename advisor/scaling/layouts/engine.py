@@ -157,6 +157,7 @@ def _search(profile: Profile, counts: list[int], gpu: GpuSpec, links: LinkFigure
     shape = shape_of(profile)
     one = t.global_batch or t.batch_per_gpu * t.gradient_accumulation_steps
     offloading = t.offload != Offload.none
+    states = states_of(profile, shape)
     search = _Search(
         gpus_per_node=hw.gpus_per_node, counts=counts,
         # the global batch a step holds: the profile's, else the one-GPU batch when it is kept
@@ -170,12 +171,21 @@ def _search(profile: Profile, counts: list[int], gpu: GpuSpec, links: LinkFigure
                     pp=1 if offloading else None, ep=1 if offloading else None,
                     sharding=shardings(t.offload, None)),
         reference=(one, Fixed(micro_batch=min(t.batch_per_gpu, one),
-                              sharding=shardings(t.offload, None))),
+                              sharding=shardings(t.offload, _reference_sharding(t, states)))),
         cluster=cluster_of(gpu, links, t.precision, hw.gpus_per_node, p.busbw_efficiency,
                            hw.host_memory_gb),
-        states=states_of(profile, shape), grads=grad_bytes_per_param(profile),
+        states=states, grads=grad_bytes_per_param(profile),
         usable=usable_gb(gpu.memory_gb, p), q=q or load_llm_params())
     return search, shape
+
+
+def _reference_sharding(t, states: StateBytes) -> tuple[str, ...] | None:
+    """What the one GPU a speed-up is measured against shards: whatever is fastest, except
+    that a fine-tune the profile runs under DeepSpeed ZeRO-3 runs it on one GPU too, paying
+    its fetch / release hooks there (``llm_compute.host_per_micro_batch_s``: Qwen's 1.8B
+    full-parameter runs on one A100, benchmarks/finetune_speed.py)."""
+    chosen = _SHARDING.get(t.parallelism)
+    return chosen if chosen == ("zero3",) and states.eager_layers else None
 
 
 def layout_curve(profile: Profile, counts: list[int], gpu: GpuSpec, links: LinkFigures,

@@ -63,7 +63,13 @@
   DeepSpeed's engine (ZeRO-1/2/3), which runs a fine-tuned model's loss in 16 bits
   (methods.py).
 * QLoRA: the layer computing holds its weights dequantised to 16 bits
-  (``StateBytes.dequant_copy_bytes``, in the buffers); outside DeepSpeed and FSDP, PEFT's
+  (``StateBytes.dequant_copy_bytes``, in the buffers: GPTQ's training path, Qwen's Q-LoRA
+  under DeepSpeed). A model PEFT prepared (outside DeepSpeed and FSDP; GPTQ models are not
+  upcast, so bitsandbytes' NF4) dequantises one matrix at a time: ``MatMul4Bit`` multiplies
+  by ``dequantize_4bit(B)``, a temporary freed after the matmul, and keeps the 4-bit ``B``
+  for the backward pass; the largest such copy (``largest_tensor``) is smaller than the
+  output layer's 16-bit autocast copy held through the loss, and is never held beside it
+  (issue 31, cause 3: Unsloth's Hugging Face rows, 8B on 12 GB). Outside them, PEFT's
   k-bit preparation keeps the embedding and output layer in fp32 (``upcast_params``, 2 bytes
   more each, in the weights), the output layer's 16-bit autocast copy (in the buffers) and
   the residual stream in fp32 (each kept layer input 2 bytes more, in the activations)
@@ -362,14 +368,23 @@ def memory_parts(shape: ModelShape, c: Candidates, cluster: Cluster, states: Sta
             # reduce bucket skips the bucket)
             buffers = buffers + np.where(deepspeed3 & (group > 1),
                                          2.0 * biggest * states.grad_bytes, 0.0)
-    if states.dequant_copy_bytes:  # QLoRA: the layer computing holds its weights dequantised
-        buffers = buffers + states.dequant_copy_bytes * layer  # to 16 bits
     # PEFT's k-bit preparation (methods.py): the unquantised layers in fp32 and the output
     # layer's 16-bit autocast copy, where neither DeepSpeed nor FSDP recasts the model
     upcast = (s == NONE) if states.upcast_params else None
+    if states.dequant_copy_bytes:  # QLoRA: the layer computing holds its weights dequantised
+        # to 16 bits (GPTQ, as Qwen's Q-LoRA under DeepSpeed runs it); a model PEFT prepared
+        # (bitsandbytes: GPTQ is not upcast) dequantises one matrix per matmul and frees it
+        # (bitsandbytes' MatMul4Bit keeps the 4-bit weight for the backward pass), never
+        # beside the output layer's larger 16-bit copy held through the loss (docstring)
+        dequant = states.dequant_copy_bytes * layer
+        if upcast is not None:
+            dequant = np.where(upcast, 0.0, dequant)
+        buffers = buffers + dequant
     if upcast is not None:
         weights = weights + np.where(upcast, UPCAST_BYTES * states.upcast_params / t, 0.0)
-        buffers = buffers + np.where(upcast, AUTOCAST_COPY_BYTES * output_layer, 0.0)
+        transient = states.dequant_copy_bytes * largest_tensor(shape) / t
+        buffers = buffers + np.where(upcast, np.maximum(AUTOCAST_COPY_BYTES * output_layer,
+                                                        transient), 0.0)
     host = host_gb(stage, trainable, states, opt_shard, grad_shard, weight_shard, zero3,
                    s >= FSDP)
     first, last = activation_bytes(shape, c, cluster)

@@ -62,6 +62,11 @@ profile's optimizer (the ``StateBytes`` the memory and step models read).
   ZeRO-3 grow by 5-7 bytes per logit). A model whose code casts its logits to fp32 itself
   (Hugging Face's Llama) keeps the 12 bytes under DeepSpeed too: 6 bytes per logit more than
   estimated here (0.2 MB per token with a 32 k vocabulary).
+* Host time: the same Hugging Face stack runs every layer as eager PyTorch modules, each of
+  its kernels (and each adapter's: dropout, two thin matmuls, the scaling, the add) launched
+  from Python, so a fine-tune's step has a floor that does not shrink with the sequence
+  (``StateBytes.eager_layers``; ``llm_compute.host_per_micro_batch_s``, whose constants
+  benchmarks/finetune_speed.py fits on Qwen's published step times).
 """
 
 from __future__ import annotations
@@ -113,8 +118,9 @@ def method_states(shape: ModelShape, precision: Precision, optimizer: Optimizer,
     # DeepSpeed runs a 16-bit model's Hugging Face loss in 16 bits (module docstring)
     zero_logit = HF_LOSS_TENSORS * (2.0 if precision in MIXED_16BIT else 4.0) if hf_loss \
         else LOGIT_BYTES
-    if hf_loss:  # the Trainer's autocast keeps no fp32 gradient copy (states.py)
-        base = replace(base, main_grads=False)
+    if hf_loss:  # the Trainer's autocast keeps no fp32 gradient copy (states.py); its
+        # layers are eager modules, launched from Python (the host's time, llm_compute.py)
+        base = replace(base, main_grads=False, eager_layers=True)
     if method == TrainingMethod.full:
         return replace(base, logit_bytes=logit, zero_logit_bytes=zero_logit)
     adapters = adapter_params(shape, rank, share)

@@ -58,6 +58,10 @@ class StateBytes:
     # parameters a k-bit model keeps unquantised and PEFT's k-bit preparation casts to fp32
     # (QLoRA's embedding and output layer) where neither DeepSpeed nor FSDP runs (methods.py)
     upcast_params: float = 0.0
+    # the layers run as eager PyTorch modules launched from Python kernel by kernel (a
+    # fine-tune on Hugging Face Transformers / PEFT): the host's time per layer can outlast
+    # the GPU's at short sequences (llm_compute.host_per_micro_batch_s; methods.py)
+    eager_layers: bool = False
 
     @property
     def per_param(self) -> float:

@@ -2,13 +2,19 @@
 
 For the busiest stage's GPU, with m micro-batches per replica and v model chunks per GPU:
 
-    micro-batch  = compute + tensor-parallel exchange + expert all-to-alls
+    micro-batch  = compute + host + tensor-parallel exchange + expert all-to-alls
                    + max(0, weight gathers / reduce-scatters - shard_overlap x compute)
                    + max(key / value exchange - attention compute, one of its cp passes)
     step         = m x micro-batch + (p - 1) / v x micro-batch      (bubble, Narayanan Sec. 2.2)
                    + stage-boundary sends + gradient reduction not hidden behind the last
                    backward pass + gathers after the optimizer step + the optimizer step
                    + the wait for the slowest of the N GPUs (``waiting.py``)
+
+Host: a fine-tune's eager layers are launched from Python (``llm_compute.
+host_per_micro_batch_s``); the GPU runs what was queued while the host goes on, so the host
+adds only what outlasts the micro-batch's compute; under DeepSpeed ZeRO-3, which blocks the
+host on its gathers, the host's dispatch and its fetch / release hooks add up with the GPU's
+work (``StepTime.host_s``).
 
 Sharded weights: one layer's gather and reduce-scatter are always exposed (the first gather
 has nothing before it to hide behind, the last reduce-scatter nothing after it).
@@ -35,7 +41,13 @@ from advisor.scaling.layouts.offload import offload_s
 from advisor.scaling.layouts.shape import ModelShape
 from advisor.scaling.layouts.states import StateBytes
 from advisor.scaling.layouts.traffic import Traffic, traffic
-from advisor.scaling.llm_compute import LlmParams, compute_per_micro_batch_s, optimizer_step_s
+from advisor.scaling.llm_compute import (
+    LlmParams,
+    compute_per_micro_batch_s,
+    dequant_per_micro_batch_s,
+    host_per_micro_batch_s,
+    optimizer_step_s,
+)
 from advisor.scaling.parameters import load_params
 from advisor.scaling.waiting import slowest_wait_share
 
@@ -54,6 +66,7 @@ class StepTime:
     step_s: np.ndarray
     traffic: Traffic
     wait_s: np.ndarray | float = 0.0  # waiting for the slowest GPU (waiting.py)
+    host_s: np.ndarray | float = 0.0  # the GPU waiting on the host's dispatch (eager layers)
 
     @property
     def bottleneck(self) -> list[str]:
@@ -87,6 +100,18 @@ def host_copies_s(shape: ModelShape, c: Candidates, cluster: Cluster, states: St
                      q.shard_overlap, BACKWARD_SHARE)
 
 
+def host_exposed_s(shape: ModelShape, c: Candidates, cluster: Cluster, q: LlmParams,
+                   states: StateBytes, compute_mb: np.ndarray) -> np.ndarray:
+    """Seconds per micro-batch the GPU waits on the host (module docstring): what the
+    dispatch of eager layers outlasts the compute by, or under DeepSpeed ZeRO-3 the dispatch
+    and the hooks whole. A 4-bit weight's dequantisation hides nothing: its small kernels,
+    one set per matrix and pass, are themselves paced by their launches."""
+    dispatch, hooks = host_per_micro_batch_s(shape, c, q, states)
+    hiding = compute_mb - dequant_per_micro_batch_s(shape, c, cluster, q, states) / c.cp
+    return np.where(c.sharding == ZERO3, dispatch + hooks,
+                    np.maximum(dispatch - hiding, 0.0))
+
+
 def attention_share(shape: ModelShape, c: Candidates) -> np.ndarray:
     """The attention core's share of a micro-batch's FLOPs (forward, backward and what is
     recomputed): what a context-parallel key / value pass can hide behind."""
@@ -111,6 +136,7 @@ def context_exposed_s(shape: ModelShape, c: Candidates, moved: Traffic,
 def step_time(shape: ModelShape, c: Candidates, cluster: Cluster, states: StateBytes,
               q: LlmParams, grad_reduce_bytes: float) -> StepTime:
     compute_mb = compute_per_micro_batch_s(shape, c, cluster, q, states) / c.cp
+    dispatch_mb = host_exposed_s(shape, c, cluster, q, states, compute_mb)
     moved = traffic(shape, c, cluster, grad_reduce_bytes, states.trainable_fraction)
     context = context_exposed_s(shape, c, moved, compute_mb)
     # the first layer's gather of the forward pass has no compute before it to hide behind,
@@ -118,8 +144,8 @@ def step_time(shape: ModelShape, c: Candidates, cluster: Cluster, states: StateB
     first_last = moved.shard_per_micro_batch / np.ceil(shape.layers / c.pp)
     shard_exposed = np.maximum(moved.shard_per_micro_batch - q.shard_overlap * compute_mb,
                                first_last)
-    micro = compute_mb + moved.tp_per_micro_batch + moved.a2a_per_micro_batch + shard_exposed \
-        + context
+    micro = compute_mb + dispatch_mb + moved.tp_per_micro_batch + moved.a2a_per_micro_batch \
+        + shard_exposed + context
     m = c.micro_batches.astype(float)
     bubble = np.where(c.pp > 1, (c.pp - 1.0) / c.interleave * micro, 0.0)
     hidden = np.minimum(q.gradient_overlap * moved.grads_per_step, BACKWARD_SHARE * compute_mb)
@@ -132,9 +158,10 @@ def step_time(shape: ModelShape, c: Candidates, cluster: Cluster, states: StateB
     communication = m * (moved.tp_per_micro_batch + moved.a2a_per_micro_batch + shard_exposed
                          + context + host_mb) \
         + moved.pp_per_step + grads_exposed + moved.exposed_per_step + host_step
-    busy = m * compute_mb + communication + bubble + optimizer
+    busy = m * (compute_mb + dispatch_mb) + communication + bubble + optimizer
     # every GPU waits for the slowest at the step's end; the m micro-batches' own jitter
     # averages out (1 / sqrt(m)), as in the data-parallel model (physics.py)
     wait = busy * slowest_wait_share(c.gpus, STEP_TIME_CV) / np.sqrt(m)
     return StepTime(compute_s=m * compute_mb, communication_s=communication, bubble_s=bubble,
-                    optimizer_s=optimizer, step_s=busy + wait, traffic=moved, wait_s=wait)
+                    optimizer_s=optimizer, step_s=busy + wait, traffic=moved, wait_s=wait,
+                    host_s=m * dispatch_mb)
