@@ -789,32 +789,32 @@
 <context>
     <name>ComparePage</name>
     <message>
-        <location filename="../../ui/compare/page.py" line="165"/>
+        <location filename="../../ui/compare/page.py" line="169"/>
         <source>Comparing the setups…</source>
         <translation>正在对比各配置…</translation>
     </message>
     <message>
-        <location filename="../../ui/compare/page.py" line="183"/>
+        <location filename="../../ui/compare/page.py" line="187"/>
         <source>Compare setups</source>
         <translation>配置对比</translation>
     </message>
     <message>
-        <location filename="../../ui/compare/page.py" line="189"/>
+        <location filename="../../ui/compare/page.py" line="193"/>
         <source>Your setup beside more of the same cards, the same GPUs rented, the catalog&apos;s ready setups and your profile&apos;s alternatives: time per run against cost per month.</source>
         <translation>把你的配置与同款卡加量、租用同款卡、目录中的现成配置以及配置文件中的备选方案放在一起：对比每次训练时间与每月成本。</translation>
     </message>
     <message>
-        <location filename="../../ui/compare/page.py" line="208"/>
+        <location filename="../../ui/compare/page.py" line="212"/>
         <source>The setups cannot be compared with these answers: %1</source>
         <translation>按当前的回答无法对比各配置：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/compare/page.py" line="211"/>
+        <location filename="../../ui/compare/page.py" line="215"/>
         <source>The setups could not be compared because of an internal error; the details are in the log.</source>
         <translation>由于内部错误无法对比各配置；详情见日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/compare/page.py" line="219"/>
+        <location filename="../../ui/compare/page.py" line="223"/>
         <source>Market %1 · %2 · %3 options, %4 setups. ★ = on the Pareto front: nothing is both faster and cheaper. Click a point or a row for its details.</source>
         <translation>市场 %1 · %2 · %3 个选项，%4 种配置。★ = 在帕累托前沿上：没有既更快又更便宜的选项。点击图中的点或表中的行查看详情。</translation>
     </message>
@@ -1171,27 +1171,27 @@ The application keeps running. The details were written to the log file:
 <context>
     <name>Fields</name>
     <message>
-        <location filename="../../ui/forms/editors.py" line="29"/>
+        <location filename="../../ui/forms/editors.py" line="31"/>
         <source>optional</source>
         <translation>可不填</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/editors.py" line="30"/>
+        <location filename="../../ui/forms/editors.py" line="32"/>
         <source>%1 (custom)</source>
         <translation>%1（自定义）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/editors.py" line="296"/>
+        <location filename="../../ui/forms/editors.py" line="301"/>
         <source>None: my own model (its size typed below)</source>
         <translation>无：我自己的模型（在下方填写规模）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/editors.py" line="297"/>
+        <location filename="../../ui/forms/editors.py" line="302"/>
         <source>Search: name or id</source>
         <translation>搜索：名称或 id</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/editors.py" line="298"/>
+        <location filename="../../ui/forms/editors.py" line="303"/>
         <source>%1 M parameters · %2 · %3</source>
         <translation>%1 百万参数 · %2 · %3</translation>
     </message>
@@ -1206,7 +1206,7 @@ The application keeps running. The details were written to the log file:
         <translation>可以留空。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/editors.py" line="205"/>
+        <location filename="../../ui/forms/editors.py" line="210"/>
         <source>Custom GPU… (enter its specs)</source>
         <translation>自定义显卡…（填写参数）</translation>
     </message>
@@ -1288,188 +1288,188 @@ The application keeps running. The details were written to the log file:
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ui/window/main_window.py" line="497"/>
+        <location filename="../../ui/window/main_window.py" line="507"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="498"/>
+        <location filename="../../ui/window/main_window.py" line="508"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="499"/>
+        <location filename="../../ui/window/main_window.py" line="509"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="500"/>
+        <location filename="../../ui/window/main_window.py" line="510"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="501"/>
+        <location filename="../../ui/window/main_window.py" line="511"/>
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="502"/>
+        <location filename="../../ui/window/main_window.py" line="512"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="503"/>
+        <location filename="../../ui/window/main_window.py" line="513"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="504"/>
+        <location filename="../../ui/window/main_window.py" line="514"/>
         <source>&amp;New profile</source>
         <translation>新建配置(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="505"/>
+        <location filename="../../ui/window/main_window.py" line="515"/>
         <source>&amp;Open profile…</source>
         <translation>打开配置(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="506"/>
+        <location filename="../../ui/window/main_window.py" line="516"/>
         <source>&amp;Save</source>
         <translation>保存(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="507"/>
+        <location filename="../../ui/window/main_window.py" line="517"/>
         <source>Save &amp;as…</source>
         <translation>另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="508"/>
+        <location filename="../../ui/window/main_window.py" line="518"/>
         <source>Recover answers…</source>
         <translation>恢复答案…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="509"/>
+        <location filename="../../ui/window/main_window.py" line="519"/>
         <source>Import nvidia-smi…</source>
         <translation>导入 nvidia-smi…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="510"/>
+        <location filename="../../ui/window/main_window.py" line="520"/>
         <source>Export PDF…</source>
         <translation>导出 PDF…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="512"/>
+        <location filename="../../ui/window/main_window.py" line="522"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="513"/>
+        <location filename="../../ui/window/main_window.py" line="523"/>
         <source>&amp;About</source>
         <translation>关于(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="514"/>
+        <location filename="../../ui/window/main_window.py" line="524"/>
         <source>User &amp;guide</source>
         <translation>使用指南(&amp;G)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="515"/>
+        <location filename="../../ui/window/main_window.py" line="525"/>
         <source>Open &amp;log folder</source>
         <translation>打开日志文件夹(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="516"/>
+        <location filename="../../ui/window/main_window.py" line="526"/>
         <source>&amp;Report a problem (copy details)</source>
         <translation>报告问题（复制详情）(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="552"/>
+        <location filename="../../ui/window/main_window.py" line="562"/>
         <source>Some answers need attention (%1); the results are for the last valid answers.</source>
         <translation>有 %1 个答案需要修改；下面的结果基于最后一次有效的答案。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="588"/>
+        <location filename="../../ui/window/main_window.py" line="598"/>
         <source>The results cannot be computed with these answers: %1</source>
         <translation>按当前的回答无法计算结果：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="591"/>
+        <location filename="../../ui/window/main_window.py" line="601"/>
         <source>The results cannot be computed: see the marked answer.</source>
         <translation>无法计算结果：请查看标出的回答。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="593"/>
+        <location filename="../../ui/window/main_window.py" line="603"/>
         <source>The results could not be computed because of an internal error; the details are in the log.</source>
         <translation>内部错误导致无法计算结果；详情见日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="610"/>
+        <location filename="../../ui/window/main_window.py" line="620"/>
         <source>Verdict so far: %1 · %2</source>
         <translation>当前结论：%1 · %2</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="612"/>
+        <location filename="../../ui/window/main_window.py" line="622"/>
         <source>cannot run on this hardware</source>
         <translation>在这套硬件上无法运行</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="614"/>
+        <location filename="../../ui/window/main_window.py" line="624"/>
         <source>answers to fix: %1</source>
         <translation>待修改的答案：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="316"/>
-        <location filename="../../ui/window/main_window.py" line="381"/>
+        <location filename="../../ui/window/main_window.py" line="324"/>
+        <location filename="../../ui/window/main_window.py" line="389"/>
         <source>No results yet: some answers need attention; they are marked at their fields.</source>
         <translation>还没有结果：有些答案需要修改，已在对应字段处标出。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="270"/>
+        <location filename="../../ui/window/main_window.py" line="278"/>
         <source>several answers</source>
         <translation>多个答案</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="294"/>
+        <location filename="../../ui/window/main_window.py" line="302"/>
         <source>The log folder is %1</source>
         <translation>日志文件夹：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="303"/>
+        <location filename="../../ui/window/main_window.py" line="311"/>
         <source>Copied the version, the system and the end of the log: paste them into your report of the problem.</source>
         <translation>已复制版本、系统信息和日志末尾：请粘贴到你的问题报告中。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="492"/>
+        <location filename="../../ui/window/main_window.py" line="502"/>
         <source>&lt; &amp;Back</source>
         <translation>&lt; 上一步(&amp;B)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="493"/>
+        <location filename="../../ui/window/main_window.py" line="503"/>
         <source>&amp;Next &gt;</source>
         <translation>下一步(&amp;N) &gt;</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="494"/>
+        <location filename="../../ui/window/main_window.py" line="504"/>
         <source>Back</source>
         <translation>上一步</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="495"/>
+        <location filename="../../ui/window/main_window.py" line="505"/>
         <source>Next</source>
         <translation>下一步</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="496"/>
+        <location filename="../../ui/window/main_window.py" line="506"/>
         <source>Steps of the questionnaire</source>
         <translation>问卷步骤</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="511"/>
+        <location filename="../../ui/window/main_window.py" line="521"/>
         <source>Export PDF with the rule appendix…</source>
         <translation>导出 PDF（含规则附录）…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="549"/>
+        <location filename="../../ui/window/main_window.py" line="559"/>
         <source>Some answers need attention (%1): fix them to see the results.</source>
         <translation>有 %1 个答案需要修改：改好后才能看到结果。</translation>
     </message>
@@ -1477,17 +1477,17 @@ The application keeps running. The details were written to the log file:
 <context>
     <name>Pages</name>
     <message>
-        <location filename="../../ui/wizard/form_page.py" line="143"/>
+        <location filename="../../ui/wizard/form_page.py" line="30"/>
         <source>Preset</source>
         <translation>常见模型</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/form_page.py" line="146"/>
+        <location filename="../../ui/wizard/form_page.py" line="170"/>
         <source>Choose a common model…</source>
         <translation>选择常见模型…</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/form_page.py" line="228"/>
+        <location filename="../../ui/wizard/form_page.py" line="252"/>
         <source>%1 GB memory · %2 TFLOPS FP16 · %3 W</source>
         <translation>显存 %1 GB · FP16 %2 TFLOPS · 功耗 %3 W</translation>
     </message>
@@ -1527,57 +1527,57 @@ The application keeps running. The details were written to the log file:
         <translation>训练频率</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="89"/>
+        <location filename="../../ui/wizard/page_fields.py" line="90"/>
         <source>Value of time</source>
         <translation>时间价值</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="94"/>
+        <location filename="../../ui/wizard/page_fields.py" line="95"/>
         <source>Hardware and deployment</source>
         <translation>硬件与部署</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="95"/>
+        <location filename="../../ui/wizard/page_fields.py" line="96"/>
         <source>The GPUs, how they are connected, and whether you own them or rent them (F22–F25, F27, F29, F31).</source>
         <translation>用什么卡、卡之间怎么连，以及自建还是租用（F22–F25、F27、F29、F31）。</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="97"/>
+        <location filename="../../ui/wizard/page_fields.py" line="98"/>
         <source>GPUs and links</source>
         <translation>显卡与互联</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="105"/>
+        <location filename="../../ui/wizard/page_fields.py" line="106"/>
         <source>Own or cloud, and prices</source>
         <translation>自建还是租用，以及价格</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="111"/>
+        <location filename="../../ui/wizard/page_fields.py" line="112"/>
         <source>Virtualisation, cooling and host memory</source>
         <translation>虚拟化、散热与主机内存</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="115"/>
+        <location filename="../../ui/wizard/page_fields.py" line="116"/>
         <source>Input pipeline</source>
         <translation>数据加载管线</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="116"/>
+        <location filename="../../ui/wizard/page_fields.py" line="117"/>
         <source>How the data reaches the GPUs. With single-threaded reading, four GPUs mostly wait (F28); the data loader usually needs 2–4 workers per GPU (F13).</source>
         <translation>数据如何送到显卡。单线程读盘时，4张卡大部分时间都在饿等数据（F28）；DataLoader 的 num_workers 通常要按卡数乘以2到4倍（F13）。</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="119"/>
+        <location filename="../../ui/wizard/page_fields.py" line="120"/>
         <source>Data loading</source>
         <translation>数据加载</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="124"/>
+        <location filename="../../ui/wizard/page_fields.py" line="125"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="126"/>
+        <location filename="../../ui/wizard/page_fields.py" line="127"/>
         <source>Check a measured run</source>
         <translation>诊断实测结果</translation>
     </message>
@@ -1587,12 +1587,12 @@ The application keeps running. The details were written to the log file:
         <translation>单卡跑一次要多久（或一次读多少数据：大模型据此按计算量规划），多久跑一次，以及省下一天对你值多少（F02、F12）。</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="101"/>
+        <location filename="../../ui/wizard/page_fields.py" line="102"/>
         <source>Your own GPU</source>
         <translation>自定义显卡</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="125"/>
+        <location filename="../../ui/wizard/page_fields.py" line="126"/>
         <source>Compare setups</source>
         <translation>配置对比</translation>
     </message>
@@ -1709,7 +1709,7 @@ The application keeps running. The details were written to the log file:
     </message>
     <message>
         <location filename="../../ui/plots/cost.py" line="32"/>
-        <location filename="../../ui/plots/speedup.py" line="36"/>
+        <location filename="../../ui/plots/speedup.py" line="37"/>
         <source>GPUs</source>
         <translation>卡数</translation>
     </message>
@@ -1744,52 +1744,52 @@ The application keeps running. The details were written to the log file:
         <translation>不知道这款显卡的云租用价格，无法计算租用成本。请在“硬件与部署”页填写每卡每小时的云价格（%1）后查看成本。</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/speedup.py" line="35"/>
+        <location filename="../../ui/plots/speedup.py" line="36"/>
         <source>Projected speed-up</source>
         <translation>预计加速比</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/speedup.py" line="37"/>
+        <location filename="../../ui/plots/speedup.py" line="38"/>
         <source>Speed-up vs one GPU (×)</source>
         <translation>相对单卡的加速比（倍）</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/speedup.py" line="38"/>
+        <location filename="../../ui/plots/speedup.py" line="39"/>
         <source>Speed-up (×)</source>
         <translation>加速比（倍）</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/speedup.py" line="39"/>
+        <location filename="../../ui/plots/speedup.py" line="40"/>
         <source>Projected</source>
         <translation>预计</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/speedup.py" line="40"/>
+        <location filename="../../ui/plots/speedup.py" line="41"/>
         <source>Likely range</source>
         <translation>可能范围</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/speedup.py" line="41"/>
+        <location filename="../../ui/plots/speedup.py" line="42"/>
         <source>Ideal (linear)</source>
         <translation>理想（线性）</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/speedup.py" line="42"/>
+        <location filename="../../ui/plots/speedup.py" line="43"/>
         <source>Article&apos;s typical range (F01)</source>
         <translation>原文的常见区间（F01）</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/speedup.py" line="43"/>
+        <location filename="../../ui/plots/speedup.py" line="44"/>
         <source>Same workload on %1</source>
         <translation>同样任务换成 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/speedup.py" line="44"/>
+        <location filename="../../ui/plots/speedup.py" line="45"/>
         <source>Recommended: %1</source>
         <translation>推荐：%1卡</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/speedup.py" line="47"/>
+        <location filename="../../ui/plots/speedup.py" line="48"/>
         <source>Recommended: %1 GPUs (beyond this chart)</source>
         <translation>推荐：%1 卡（超出本图范围）</translation>
     </message>
@@ -1810,7 +1810,7 @@ The application keeps running. The details were written to the log file:
     </message>
     <message>
         <location filename="../../ui/plots/cost.py" line="41"/>
-        <location filename="../../ui/plots/speedup.py" line="45"/>
+        <location filename="../../ui/plots/speedup.py" line="46"/>
         <source>Does not fit in memory</source>
         <translation>显存放不下</translation>
     </message>
@@ -1863,6 +1863,21 @@ The application keeps running. The details were written to the log file:
         <location filename="../../ui/plots/compare.py" line="43"/>
         <source>%1 GPUs</source>
         <translation>%1 卡</translation>
+    </message>
+    <message>
+        <location filename="../../ui/plots/compare.py" line="46"/>
+        <source>★ #%1 · %2 GPUs</source>
+        <translation>★ #%1 · %2 卡</translation>
+    </message>
+    <message>
+        <location filename="../../ui/plots/compare.py" line="47"/>
+        <source>★ #%1 · 1 GPU</source>
+        <translation>★ #%1 · 单卡</translation>
+    </message>
+    <message>
+        <location filename="../../ui/plots/compare.py" line="48"/>
+        <source>#%1</source>
+        <translation>#%1</translation>
     </message>
 </context>
 <context>

@@ -37,12 +37,17 @@ def test_the_page_draws_every_runnable_point_and_the_front(qtbot):
     x, y = items["front"].getData()
     hours = sorted(result.at(r).run_hours for r in result.front)
     assert list(x) == [math.log10(h) for h in hours]
-    # the answers are always labelled, with their option's number and GPUs
+    # the answers are always labelled, with their option's number and GPUs (issue 34:
+    # "★ #3 · 8 GPUs", not "3·8")
     labels = {label.textItem.toPlainText() for label in page.plot.advisor_labels}
     numbers = {o.id: i for i, o in enumerate(result.options, start=1)}
     for answer in result.answers:
         if answer.point is not None:
-            assert f"{numbers[answer.point.option]}·{answer.point.gpus}" in labels
+            point = result.at(answer.point)
+            gpus = "1 GPU" if point.gpus == 1 else f"{point.gpus} GPUs"
+            expected = (f"★ #{numbers[answer.point.option]} · {gpus}" if point.on_front
+                        else f"#{numbers[answer.point.option]}")
+            assert expected in labels, (expected, labels)
     assert page.table.rowCount() > len(result.options)
     assert window.steps.item(window.compare_index).text().endswith("Compare setups")
     assert "Market CN" in page.header.text()
@@ -101,3 +106,60 @@ def test_a_points_details_say_what_each_net_value_is_measured_against(qtbot):
     assert f"over [{number}] at {at_en} (your setup at its fewest GPUs)" in en
     assert f"相对 [{number}] {at_zh}（你的配置的最少卡数）" in zh
     assert "over one GPU of this setup" in en and "相对本配置单卡" in zh
+
+
+def test_the_star_the_page_promises_is_shown_in_the_table_and_on_the_chart(qtbot):
+    """Issue 34: the header says "★ = on the Pareto front"; the table showed front rows in bold
+    only, and the chart labelled points "16·64"."""
+    window, page = _page(qtbot)
+    result = page.result
+    numbers = {o.id: i for i, o in enumerate(result.options, start=1)}
+    front = {(r.option, r.gpus) for r in result.front}
+    assert "★ = on the Pareto front" in page.header.text()
+    starred = 0
+    for row, key in enumerate(page._rows):
+        first = page.table.item(row, 0)
+        if key in front:
+            assert first.text() == f"★ {numbers[key[0]]}", first.text()
+            assert first.font().bold()
+            starred += 1
+        else:
+            assert "★" not in first.text() and first.text() == str(numbers[key[0]])
+            assert not first.font().bold()
+    assert starred >= 1
+    labels = [label.textItem.toPlainText() for label in page.plot.advisor_labels]
+    assert any(text.startswith("★ #") and text.endswith("GPUs") for text in labels), labels
+    assert not any("·" in text and not text.startswith("★ #") for text in labels), labels
+    window.hub.set_language("zh")
+    labels = [label.textItem.toPlainText() for label in page.plot.advisor_labels]
+    assert any(text.startswith("★ #") and text.endswith(" 卡") for text in labels), labels
+    assert page.table.item(page._rows.index(next(k for k in page._rows if k in front)),
+                           0).text().startswith("★ ")
+    window.hub.set_language("en")
+
+
+def test_point_labels_read_as_option_and_gpus():
+    from ui.plots.compare import point_label
+
+    assert point_label(16, 64, True, "en") == "★ #16 · 64 GPUs"
+    assert point_label(2, 1, True, "en") == "★ #2 · 1 GPU"
+    assert point_label(16, 64, False, "en") == "#16"
+    assert point_label(16, 64, True, "zh") == "★ #16 · 64 卡"
+
+
+def test_the_table_shows_more_than_three_rows_at_1280_by_800(qtbot):
+    """Issue 34: at 1280 × 800 the compare table showed three rows."""
+    window = make_window(qtbot, "en", argv=[str(MEDIUM)])
+    window.resize(1280, 800)
+    window.show()
+    qtbot.waitExposed(window)
+    window.go_to(window.compare_index)
+    page = window.compare_page
+    if page.result is None:
+        with qtbot.waitSignal(page.comparisonShown, timeout=30000):
+            pass
+    qtbot.wait(50)
+    table = page.table
+    assert table.rowCount() > 4
+    rows_seen = table.viewport().height() // table.rowHeight(0)
+    assert rows_seen > 3, (rows_seen, table.viewport().height())

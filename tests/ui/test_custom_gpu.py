@@ -86,5 +86,6 @@ def test_a_file_with_a_custom_gpu_opens_with_its_fields(qtbot, tmp_path):
     assert not page._custom_gpu_boxes[0].isHidden()
     assert page.editors["hardware.gpu.name"].input.text() == "Prototype"
     assert page.editors["hardware.gpu"].input.currentText() == "Prototype（自定义）"
-    assert page.editors["hardware.gpu.memory_gb"].label.text() == "显存"
+    memory = page.editors["hardware.gpu.memory_gb"]
+    assert memory.label.text() == f"显存(&{memory.mnemonic})"  # its Alt+letter (issue 34)
     window.hub.set_language("en")

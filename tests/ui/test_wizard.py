@@ -95,6 +95,7 @@ def test_a_change_redraws_the_plots_in_place(qtbot):
     window = make_window(qtbot, recommend=projection_recommend)
     with qtbot.waitSignal(window.resultsShown):
         window.recompute()
+    window.go_to(len(window.pages))  # the results page shown: its plot redrawn at each change
     plot = window.results_page.speedup
     curve = plot.advisor_items["projected"]
     hardware = next(p for p in window.pages if p.page.key == "hardware")
@@ -103,6 +104,29 @@ def test_a_change_redraws_the_plots_in_place(qtbot):
         editor.input.selectAll()
         qtbot.keyClicks(editor.input, "8")
     assert window.results_page.speedup is plot and plot.advisor_items["projected"] is curve
+    assert curve.getData()[0][-1] == 8
+
+
+def test_a_hidden_results_page_is_drawn_when_shown(qtbot):
+    """Issue 34 (the live preview's redraw budget): while the questions are answered only the
+    preview is redrawn; the results page's plot follows when the page is shown, with the
+    newest results, before it is painted."""
+    window = make_window(qtbot, recommend=projection_recommend)
+    with qtbot.waitSignal(window.resultsShown):
+        window.recompute()
+    window.go_to(len(window.pages))
+    curve = window.results_page.speedup.advisor_items["projected"]
+    before = curve.getData()[0][-1]
+    hardware_index = next(i for i, p in enumerate(window.pages) if p.page.key == "hardware")
+    window.go_to(hardware_index)
+    editor = window.pages[hardware_index].editors["hardware.gpus_per_node"]
+    with qtbot.waitSignal(window.resultsShown):
+        editor.input.selectAll()
+        qtbot.keyClicks(editor.input, "8")
+    preview = window.preview.plot.advisor_items["projected"]
+    assert preview.getData()[0][-1] == 8  # the preview: drawn at once
+    assert before != 8 and curve.getData()[0][-1] == before  # not yet
+    window.go_to(len(window.pages))
     assert curve.getData()[0][-1] == 8
 
 

@@ -17,17 +17,26 @@ def has_display() -> bool:
 
 def command_line_program() -> str:
     """How to run the command line from here: ``gpu-advisor`` where it is on PATH (a wheel),
-    else its path beside this program (the desktop bundle)."""
+    else its path beside this program (the desktop bundle), else this Python running the
+    command line's module (a virtual environment not activated, a source checkout): never a
+    command the shell would not find (issue 34)."""
+    import shlex
     import shutil
     from pathlib import Path
 
     if shutil.which("gpu-advisor"):
         return "gpu-advisor"
-    beside = Path(sys.executable).with_name(
-        "gpu-advisor.exe" if sys.platform == "win32" else "gpu-advisor")
-    if getattr(sys, "frozen", False) and beside.exists():
-        return str(beside)
-    return "gpu-advisor"
+    name = "gpu-advisor.exe" if sys.platform == "win32" else "gpu-advisor"
+    for beside in (Path(sys.executable).with_name(name), Path(sys.argv[0]).with_name(name)):
+        if beside.is_file():
+            return _quoted(str(beside), shlex)
+    return f"{_quoted(sys.executable, shlex)} -m advisor.cli"
+
+
+def _quoted(path: str, shlex) -> str:
+    if sys.platform == "win32":
+        return f'"{path}"' if " " in path else path
+    return shlex.quote(path)
 
 
 def launch(argv: Sequence[str] = (), lang: str | None = None) -> int:

@@ -135,6 +135,9 @@ class ComparePage(QWidget):
         self.table.setTabKeyNavigation(False)  # Tab leaves the table (arrows move in it)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.horizontalHeader().setStretchLastSection(True)
+        # rows as tall as their text needs (issue 34: three rows showed at 1280 x 800)
+        self.table.verticalHeader().setDefaultSectionSize(self.table.fontMetrics().height() + 8)
+        self.table.verticalHeader().setMinimumSectionSize(self.table.fontMetrics().height() + 4)
         self.table.itemSelectionChanged.connect(self._row_chosen)
         top = QSplitter(Qt.Orientation.Horizontal)
         top.addWidget(self.plot)
@@ -144,8 +147,9 @@ class ComparePage(QWidget):
         body = QSplitter(Qt.Orientation.Vertical)
         body.addWidget(top)
         body.addWidget(self.table)
-        body.setStretchFactor(0, 3)
-        body.setStretchFactor(1, 2)
+        body.setStretchFactor(0, 1)  # the chart and the table share the height
+        body.setStretchFactor(1, 1)
+        self.body = body
         heading = QHBoxLayout()
         heading.addWidget(self.title)
         heading.addStretch(1)

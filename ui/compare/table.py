@@ -58,8 +58,13 @@ def status_text(result: Any, p: Any, lang: str) -> str:
     return NA
 
 
+FRONT_MARK = "★"  # the page's legend: "★ = on the Pareto front"
+
+
 def table_rows(result: Any, lang: str) -> list[tuple[tuple[str, int], list[str], bool]]:
-    """((option id, GPUs), cells, on the front?) for every row."""
+    """((option id, GPUs), cells, on the front?) for every row. A row on the front carries the
+    ★ in its first cell ("★ 3"), where it is in sight however narrow the window (the Status
+    column, which says it too, may be scrolled out of view); the page also sets it in bold."""
     out = []
     cur = result.currency
     for number, option in enumerate(result.options, start=1):
@@ -70,7 +75,7 @@ def table_rows(result: Any, lang: str) -> list[tuple[tuple[str, int], list[str],
             pays = NA if p.breakeven_hours_per_month is None else \
                 tr(lang, _HOURS_A_MONTH).replace("%1", f"{p.breakeven_hours_per_month:,.0f}")
             out.append(((option.id, p.gpus), [
-                str(number), option.label.get(lang), str(p.gpus), band,
+                f"{FRONT_MARK} {number}" if p.on_front else str(number), option.label.get(lang), str(p.gpus), band,
                 f"{p.run_hours:,.1f}", money(p.cost_per_run, cur) if ok else NA,
                 money(p.cost_per_month, cur) if ok else NA, pays,
                 status_text(result, p, lang)], p.on_front))

@@ -10,7 +10,8 @@ def T(en: str, zh: str) -> Text:  # noqa: N802 - reads like a literal
 
 
 L: dict[str, Text] = {
-    "title": T("Diagnose a measured run", "诊断一次实测运行"),
+    # the step's name in the wizard's list (issue 34: step names equal page titles)
+    "title": T("Check a measured run", "诊断实测结果"),
     "intro": T("Why is my 4-GPU job only 1.8× faster? Enter the throughput (or step time) you "
                "measured at two or more GPU counts, or open a CSV (gpus,throughput). Add "
                "`nvidia-smi dmon` logs taken during the run to find a starving, hot or lagging "

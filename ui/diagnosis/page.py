@@ -16,7 +16,6 @@ from pathlib import Path
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
-    QComboBox,
     QFileDialog,
     QHBoxLayout,
     QLabel,
@@ -47,6 +46,7 @@ from advisor.profile import Profile
 from ui.app.theme import banner_style, muted_hex, readable_hex, styled
 from ui.diagnosis.labels import L
 from ui.diagnosis.plot import diagnosis_plot
+from ui.forms.combo import FittingComboBox
 from ui.plots.style import on_screen
 
 log = logging.getLogger("advisor.ui")
@@ -88,9 +88,9 @@ class DiagnosisPage(QWidget):
         self.table.verticalHeader().setVisible(False)
         self.table.setTabKeyNavigation(False)  # Tab leaves the table (arrows move in it)
         self.table.horizontalHeader().setStretchLastSection(True)
-        self.kind_combo = QComboBox()
+        self.kind_combo = FittingComboBox()  # its text shown whole in both languages
         self.unit_label, self.unit_edit = QLabel(), QLineEdit("samples/s")
-        self.scaling_combo = QComboBox()
+        self.scaling_combo = FittingComboBox()
         self.add_button, self.remove_button = QPushButton(), QPushButton()
         self.csv_button, self.logs_button = QPushButton(), QPushButton()
         self.run_button = QPushButton()

@@ -22,7 +22,9 @@ from advisor.catalog.gpus import spelling_key
 from ui.app.theme import readable_hex, tint
 from ui.app.translation import tr_lang
 from ui.forms.choices import choice_label
+from ui.forms.combo import FittingComboBox
 from ui.forms.field_spec import FieldSpec, format_number, parse_number
+from ui.forms.mnemonics import with_mnemonic
 from ui.forms.typed_numbers import Marks
 
 ERROR_COLOR = "#b3261e"
@@ -43,6 +45,7 @@ class FieldEditor(QWidget):
         self.currency = ""
         self.label = QLabel()  # placed by the page, in the form's label column
         self.label.setWordWrap(True)
+        self.mnemonic: str | None = None  # its Alt+letter, given by the page (ui.forms.mnemonics)
         self.unit_label = QLabel()
         self.error_label = QLabel()
         tint(self.error_label, ERROR_COLOR)  # readable on a dark window too
@@ -65,7 +68,8 @@ class FieldEditor(QWidget):
     # -- shown text --------------------------------------------------------------------------
     def retranslate(self, lang: str, currency: str = "") -> None:
         self.lang, self.currency = lang, currency
-        self.label.setText(self.spec.title(lang))
+        # "&Layers", "层数(&Y)": Alt+letter goes to the input (the label's buddy)
+        self.label.setText(with_mnemonic(self.spec.title(lang), self.mnemonic, lang))
         unit = self.spec.unit(lang, currency)
         self.unit_label.setText(unit)
         self.unit_label.setVisible(bool(unit))
@@ -74,7 +78,8 @@ class FieldEditor(QWidget):
             widget.setToolTip(tip)
         self.label.setBuddy(self.input)
         # issue 34: the label and the input live in different parents, so a screen reader
-        # does not find the input's name through the buddy; it is set on the input itself
+        # does not find the input's name through the buddy; it is set on the input itself,
+        # from the title (no mnemonic's '&' read aloud)
         self.input.setAccessibleName(self.spec.title(lang) + (f" ({unit})" if unit else ""))
         self._describe()
 
@@ -150,7 +155,7 @@ def typing_marks() -> Marks:
 class ChoiceEditor(FieldEditor):
     def __init__(self, spec: FieldSpec, parent: QWidget | None = None) -> None:
         super().__init__(spec, parent)
-        combo = QComboBox()
+        combo = FittingComboBox()
         self._values: list[str | None] = ([None] if spec.optional else []) + list(spec.choices)
         for value in self._values:
             combo.addItem(str(value), value)
@@ -213,7 +218,7 @@ class GpuEditor(FieldEditor):
 
     def __init__(self, spec: FieldSpec, parent: QWidget | None = None) -> None:
         super().__init__(spec, parent)
-        combo = QComboBox()
+        combo = FittingComboBox()
         combo.setMaxVisibleItems(20)
         catalog = load_gpus()
         self._values: list[Any] = []
@@ -332,10 +337,11 @@ class ModelEditor(FieldEditor):
         super().__init__(spec, parent)
         from advisor.catalog.models import load_models
 
-        combo = QComboBox()
+        combo = FittingComboBox()
         combo.setEditable(True)
         combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
         combo.setMaxVisibleItems(16)
+        # as wide as 16 characters asks, never narrower than the model chosen (fit_text)
         combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         combo.setMinimumContentsLength(16)
         self._entries = {entry.id: entry for entry in load_models()}
@@ -409,6 +415,8 @@ class ModelEditor(FieldEditor):
             text = str(value)
         if self.input.lineEdit().text() != text:
             self.input.lineEdit().setText(text)
+        # shown whole: the model chosen (or the hint while none is), not each keystroke
+        self.input.fit_text(text or self.input.lineEdit().placeholderText())
 
     def value(self) -> Any:
         return self._shown

@@ -1,7 +1,7 @@
 """Setups compared: time per run against cost per month, both on log axes, the Pareto front
 drawn through its points, the points labelled (the answers always, then front points
-"option number · GPUs" in bold and the others their option's number, where there is room) and
-every one clickable (its details) with a tooltip.
+"★ #option · N GPUs" in bold, as the table's "#" column numbers the options, and the others
+"#option", where there is room) and every one clickable (its details) with a tooltip.
 
 The same builder draws the wizard's compare page and the PDF's chart. Owned setups are blue
 circles, rented ones orange squares; points on the front are large and dark, the others small
@@ -41,6 +41,11 @@ _RENT = QT_TRANSLATE_NOOP("Plots", "Rent")
 _BEATEN = QT_TRANSLATE_NOOP("Plots", "Dominated")
 _EMPTY = QT_TRANSLATE_NOOP("Plots", "No setup compared can run this job at a known price.")
 _GPUS = QT_TRANSLATE_NOOP("Plots", "%1 GPUs")
+# a point's label (issue 34: "16·64" said neither what 16 nor what 64 was): the option's number
+# in the table's "#" column and the GPUs; ★: on the Pareto front, as the page's legend says
+_FRONT_LABEL = QT_TRANSLATE_NOOP("Plots", "★ #%1 · %2 GPUs")
+_FRONT_LABEL_ONE = QT_TRANSLATE_NOOP("Plots", "★ #%1 · 1 GPU")
+_LABEL = QT_TRANSLATE_NOOP("Plots", "#%1")
 PALE = "#b8c4d6"
 PALE_ORANGE = "#f1c9a5"
 
@@ -136,7 +141,7 @@ def compare_plot(result: Any, lang: str, *, plot: pg.PlotWidget | None = None,
                              "tip": _tip(result, option_id, p, lang),
                              "brush": None if best else
                              (PALE if p.deployment == "own" else PALE_ORANGE)})
-        text = f"{number[option_id]}·{p.gpus}" if best else str(number[option_id])
+        text = point_label(number[option_id], p.gpus, best, lang)
         width = 0.012 * span_x * (len(text) + 1)
         height = 0.05 * span_y
         if (option_id, p.gpus) not in answered and (
@@ -173,6 +178,15 @@ def compare_plot(result: Any, lang: str, *, plot: pg.PlotWidget | None = None,
         ("front", t(lang, _FRONT)), ("own", t(lang, _OWN)), ("rent", t(lang, _RENT)),
         ("beaten", t(lang, _BEATEN))])
     return plot
+
+
+def point_label(number: int, gpus: int, on_front: bool, lang: str) -> str:
+    """A point's label: "★ #3 · 64 GPUs" on the front, "#3" elsewhere (its tooltip says
+    more)."""
+    if not on_front:
+        return t(lang, _LABEL).replace("%1", str(number))
+    text = t(lang, _FRONT_LABEL_ONE) if gpus == 1 else t(lang, _FRONT_LABEL)
+    return text.replace("%1", str(number)).replace("%2", str(gpus))
 
 
 def _spans(points: list[tuple[str, Any]]) -> tuple[float, float]:

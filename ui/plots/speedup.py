@@ -23,6 +23,7 @@ from ui.plots.style import (
     relabel,
     set_curve,
     set_line_label,
+    set_view,
     t,
     tinted,
 )
@@ -133,7 +134,9 @@ def speedup_plot(rec: Any, profile: Any, lang: str, *, better: Any | None = None
     # No "Recommended: N" when the model fits on no count of this hardware (nothing is).
     runnable = bool(getattr(rec.verdict, "runnable", True))
     items["chosen"].setVisible(runnable and not beyond)
-    items["chosen"].setValue(min(float(rec.verdict.gpus), x_max))
+    chosen_x = min(float(rec.verdict.gpus), x_max)
+    if items["chosen"].value() != chosen_x:  # moving the line re-lays out its label
+        items["chosen"].setValue(chosen_x)
     set_line_label(items["chosen"], t(lang, _CHOSEN).replace("%1", str(rec.verdict.gpus)))
     note = t(lang, _CHOSEN_BEYOND).replace("%1", str(rec.verdict.gpus)) \
         if runnable and beyond else ""
@@ -143,7 +146,9 @@ def speedup_plot(rec: Any, profile: Any, lang: str, *, better: Any | None = None
     # The label sits in the headroom above the data and the ideal line's end (at most
     # 1/1.4 of the preview's height, 1/1.15 of the full plot's), clear of both and of the
     # preview's top edge.
-    items["chosen"].label.setPosition(0.85 if compact else 0.95)
+    position = 0.85 if compact else 0.95
+    if items["chosen"].label.orthoPos != position:
+        items["chosen"].label.setPosition(position)
     integer_ticks(plot, gpus.tolist())
     # Every line stays inside the axes: the ideal line's end (x_max, x_max), the band, the
     # article's bars drawn, the better link and the counts that do not fit.
@@ -151,9 +156,8 @@ def speedup_plot(rec: Any, profile: Any, lang: str, *, better: Any | None = None
     y_max = max(x_max, float(np.max(projection.speedup_high)),
                 *(typical_y.tolist() or [0.0]),
                 *(np.asarray(better_y).tolist() if better_y is not None else [0.0]))
-    plot.setXRange(0.5, x_max + 0.5, padding=0)
-    y_top = y_max * (1.4 if compact else 1.15)
-    plot.setYRange(0, y_top, padding=0)  # the label's headroom
+    y_top = y_max * (1.4 if compact else 1.15)  # the label's headroom
+    set_view(plot, (0.5, x_max + 0.5), (0, y_top))
     # Top left: every curve starts at (1, 1) and stays under the ideal line, so the corner
     # is empty (top right is where the ideal and better-link lines end).
     items["chosen_note"].setPos(0.6, y_top * 0.99)

@@ -210,6 +210,18 @@ def set_curve(item: pg.PlotDataItem, x: Any, y: Any) -> None:
     item.setData(x, y)
 
 
+def set_view(plot: pg.PlotWidget, x_range: tuple[float, float],
+             y_range: tuple[float, float]) -> None:
+    """Both axes' ranges in one re-layout (two ``setXRange``/``setYRange`` calls re-lay out
+    the view, its axes and every curve twice), skipped when unchanged (issue 34: the live
+    preview's redraw)."""
+    view = plot.getPlotItem().getViewBox()
+    wanted = [[float(x_range[0]), float(x_range[1])], [float(y_range[0]), float(y_range[1])]]
+    if view.viewRange() == wanted and not any(view.autoRangeEnabled()):
+        return
+    view.setRange(xRange=wanted[0], yRange=wanted[1], padding=0)
+
+
 def set_line_label(line: pg.InfiniteLine, text: str) -> None:
     """An InfiniteLine's label, re-laid out only when its text changes."""
     if line.label.format != text:
@@ -240,8 +252,12 @@ def tick_values(values: list[float]) -> list[float]:
 
 
 def integer_ticks(plot: pg.PlotWidget, values: list[float]) -> None:
-    """GPU counts on the x axis (``tick_values``)."""
-    plot.getPlotItem().getAxis("bottom").setTicks([[(v, f"{v:g}") for v in tick_values(values)]])
+    """GPU counts on the x axis (``tick_values``); the axis is re-laid out only when they
+    change."""
+    ticks = [[(v, f"{v:g}") for v in tick_values(values)]]
+    if getattr(plot, "advisor_ticks", None) != ticks:
+        plot.advisor_ticks = ticks  # type: ignore[attr-defined]
+        plot.getPlotItem().getAxis("bottom").setTicks(ticks)
 
 
 def hide_legend(plot: pg.PlotWidget) -> None:

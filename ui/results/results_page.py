@@ -64,18 +64,33 @@ class ResultsPage(QWidget):
         self.card.retranslate()
 
     def show_results(self, results: Any, lang: str) -> None:
-        """Draw new results: the card and the visible tab now, the hidden tabs when shown."""
+        """Draw new results: the card and the visible tab now, the hidden tabs when shown;
+        while the page itself is hidden (the questions are answered, the live preview shows
+        the results: issue 34's redraw budget) its tab waits until the page is shown."""
         self.results, self.lang = results, lang
         self.card.show_recommendation(results.recommendation, lang)
         self._stale = set(range(self.tabs.count()))
-        self._draw_tab(self.tabs.currentIndex())
+        if self.shown():
+            self._draw_tab(self.tabs.currentIndex())
         self.plotsUpdated.emit()
+
+    def shown(self) -> bool:
+        """Whether the page is the one its window shows (the window itself may be hidden)."""
+        return self.isVisibleTo(self.window()) if self.window() is not self else True
+
+    def draw_current(self) -> None:
+        """The visible tab brought up to date (the window calls it when the page is shown)."""
+        self._draw_tab(self.tabs.currentIndex())
+
+    def showEvent(self, event: Any) -> None:  # noqa: N802 - Qt's name
+        self.draw_current()  # drawn before it is painted
+        super().showEvent(event)
 
     def show_better_link(self, results: Any, lang: str) -> None:
         """Only the better-link curve changed: redraw the speed-up plot (now or when shown)."""
         self.results, self.lang = results, lang
         self._stale.add(0)
-        if self.tabs.currentIndex() == 0:
+        if self.tabs.currentIndex() == 0 and self.shown():
             self._draw_tab(0)
 
     def draw_all(self) -> None:

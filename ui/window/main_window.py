@@ -454,6 +454,8 @@ class MainWindow(QMainWindow):
             self._start_compare()
         steering = self.steps.hasFocus()  # arrow keys in the step list: the focus stays
         self.stack.setCurrentIndex(index)
+        if index == len(self.pages) and self.results_page is not None:
+            self.results_page.draw_current()  # not drawn while hidden (issue 34)
         if self.steps.currentRow() != index:
             self.steps.setCurrentRow(index)
         if self.preview is not None:

@@ -3,7 +3,7 @@ fields (widgets from the field-metadata mapping) and the messages of whole-secti
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
@@ -19,11 +19,15 @@ from advisor.catalog import resolve_gpu
 from advisor.files.errors import Problem
 from advisor.profile import CustomGpu
 from ui.app.theme import banner_style, mute, styled
+from ui.forms.combo import FittingComboBox
 from ui.forms.editors import FieldEditor, create_editor
 from ui.forms.field_spec import field_spec
+from ui.forms.mnemonics import Label, assign, with_mnemonic
 from ui.window.answers import TASK, AnswerModel
 from ui.wizard.page_fields import CUSTOM_GPU_FIELDS, TASK_FIELDS, PageDef
 from ui.wizard.presets import MODEL_PRESETS, preset_by_name
+
+PRESET = QT_TRANSLATE_NOOP("Pages", "Preset")
 
 
 class FormPage(QWidget):
@@ -60,12 +64,17 @@ class FormPage(QWidget):
                 columns.addLayout(column_layouts[section.column], 1)
             box = QGroupBox()
             form = QFormLayout(box)
+            # issue 34 (clipped lists): a row whose field cannot have its minimum beside the
+            # label column puts its label above it; without this the form squeezed the field
+            # (the label column is as wide as the widest label wants) and cut its text off
+            form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
             form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
             form.setLabelAlignment(Qt.AlignmentFlag.AlignRight)
             if page.key == "model" and section is page.sections[0]:
-                self.preset_combo = QComboBox()
+                self.preset_combo = FittingComboBox()
                 self.preset_combo.activated.connect(self._preset_chosen)
                 form.addRow(self.preset_label, self.preset_combo)
+                self.preset_label.setBuddy(self.preset_combo)
             if section.custom_gpu_only:
                 self._custom_gpu_boxes.append(box)
             for path in section.fields:
@@ -90,6 +99,7 @@ class FormPage(QWidget):
             self.groups.append((box, section.title))
         for layout in column_layouts.values():
             layout.addStretch(1)
+        self.mnemonics = self._assign_mnemonics()
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
@@ -115,6 +125,19 @@ class FormPage(QWidget):
             QWidget.setTabOrder(before, after)
 
     # -- keyboard -----------------------------------------------------------------------------
+    def _assign_mnemonics(self) -> dict[str, str]:
+        """Each field label's Alt+letter (issue 34), the same in both languages: unique in its
+        column, unique on the page as far as the letters go (``ui.forms.mnemonics``)."""
+        labels = [Label("preset", PRESET, 0)] if self.preset_combo is not None else []
+        for section in self.page.sections:
+            labels += [Label(path, field_spec(path).title_en, section.column,
+                             always_shown=not section.custom_gpu_only and path not in TASK_FIELDS)
+                       for path in section.fields]
+        letters = assign(labels)
+        for path, editor in self.editors.items():
+            editor.mnemonic = letters[path]
+        return letters
+
     def focus_chain(self) -> list[QWidget]:
         """The page's inputs in reading order (issue 34): down the first column, section by
         section, then down the next; Tab follows it."""
@@ -140,8 +163,9 @@ class FormPage(QWidget):
         for editor in self.editors.values():
             editor.retranslate(lang, currency)
         if self.preset_combo is not None:
-            self.preset_label.setText(QCoreApplication.translate("Pages", "Preset"))
-            self.preset_combo.setAccessibleName(self.preset_label.text())
+            title = QCoreApplication.translate("Pages", PRESET)
+            self.preset_label.setText(with_mnemonic(title, self.mnemonics.get("preset"), lang))
+            self.preset_combo.setAccessibleName(title)
             self.preset_combo.clear()
             self.preset_combo.addItem(QCoreApplication.translate("Pages", "Choose a common model…"), None)
             for preset in MODEL_PRESETS:
