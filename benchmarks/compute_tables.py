@@ -123,11 +123,8 @@ def measured_compute(series, ridge: float) -> tuple[dict[str, float], dict[str, 
         tasks = MFU_FAMILIES.get(s.family)
         if tasks is None:
             continue
+        peak, _ = _peak_and_streamed(s, ridge)
         gpu = gpu_spec(s.gpu)
-        half = s.precision in ("AMP", "FP16/AMP", "BF16", "FP16")
-        tf32 = s.precision in ("TF32", "FP32/TF32") and s.generation not in ("Volta", "Turing")
-        peak = gpu.tflops_fp16_dense if half else (
-            max(gpu.tflops_fp32, gpu.tflops_fp16_dense / 2) if tf32 else gpu.tflops_fp32)
         if tasks[0] == "nlp":
             seq = 384 if "squad" in s.model.lower() else (512 if "512" in s.model else 128)
             flops = 6.0 * s.params_m * 1e6 * seq
@@ -153,8 +150,79 @@ def measured_compute(series, ridge: float) -> tuple[dict[str, float], dict[str, 
         mfu[task], membound[task] = round(float(fit_.x[0]), 3), round(float(fit_.x[1]), 3)
     for table in (mfu, membound):
         table["llm"] = table["speech_recognition"] = table["nlp"]
-    # Tasks without a measured family (recommendation, GAN, RL, other): the plain median share
+    # Tasks without a measured family (GAN, RL, other): the plain median share
     # of peak over every row, as a peak-only rate (no memory-bound share is known for them).
     pooled = [a / p for values in rows.values() for p, _, a in values]
     mfu["other"], membound["other"] = round(float(np.median(pooled)), 3), 0.0
+    # Recommenders: no FLOPs per sample is known (their parameters are mostly embedding
+    # tables), but the ratios of one model's single-GPU throughputs across cards and precisions
+    # fix the memory-bound share, the share of peak cancelling. Their share of peak is the
+    # pooled one: on the reference card at 16 bits the blend is the peak, so the absolute rate
+    # there is what it was before the memory-bound share was known.
+    m = recommender_membound(series, ridge)
+    if m is not None:
+        mfu["recommendation"], membound["recommendation"] = mfu["other"], m
     return mfu, membound
+
+
+def _peak_and_streamed(s, ridge: float) -> tuple[float, float]:
+    """A series' dense peak at its precision (TF32 where the source ran it) and its card's
+    memory-bound rate (bandwidth x the reference card's FLOPs per byte), in TFLOP/s."""
+    from benchmarks.scaling_series import gpu_spec
+
+    gpu = gpu_spec(s.gpu)
+    half = s.precision in ("AMP", "FP16/AMP", "BF16", "FP16")
+    tf32 = s.precision in ("TF32", "FP32/TF32") and s.generation not in ("Volta", "Turing")
+    peak = gpu.tflops_fp16_dense if half else (
+        max(gpu.tflops_fp32, gpu.tflops_fp16_dense / 2) if tf32 else gpu.tflops_fp32)
+    return peak, gpu.memory_bandwidth_gbs * ridge / 1000.0
+
+
+def recommender_pairs(series, ridge: float) -> list[tuple[tuple[float, float, float],
+                                                          tuple[float, float, float]]]:
+    """Every pair of one recommender's single-GPU runs (same source and model) on different
+    cards or precisions: ((peak, streamed, samples/s), (peak, streamed, samples/s))."""
+    from itertools import combinations
+
+    runs: dict[tuple[str, str], dict[tuple[str, str], tuple[float, float, float]]] = {}
+    for s in series:
+        if s.task != "recommendation" or s.baseline != 1:
+            continue
+        peak, streamed = _peak_and_streamed(s, ridge)
+        runs.setdefault((s.source, s.model), {})[(s.gpu, s.precision)] = (
+            peak, streamed, s.batch0 / s.step_compute_s)
+    return [pair for found in runs.values() for pair in combinations(found.values(), 2)]
+
+
+def blend_rate(m: float, peak: float, streamed: float) -> float:
+    """The runtime's rate per unit share of peak (advisor.scaling.inputs.effective_tflops)."""
+    return 1.0 / ((1.0 - m) / peak + m / streamed)
+
+
+def recommender_membound(series, ridge: float) -> float | None:
+    """The recommenders' memory-bound share, fitted on the log ratios of their throughputs
+    (``recommender_pairs``); None without pairs."""
+    from scipy.optimize import least_squares
+
+    pairs = recommender_pairs(series, ridge)
+    if not pairs:
+        return None
+
+    def residuals(theta):
+        m = theta[0]
+        return np.array([np.log(blend_rate(m, a[0], a[1]) / blend_rate(m, b[0], b[1]))
+                         - np.log(a[2] / b[2]) for a, b in pairs])
+
+    fit_ = least_squares(residuals, [0.5], bounds=([0.0], [0.99]), loss="soft_l1",
+                         f_scale=0.1)
+    return round(float(fit_.x[0]), 3)
+
+
+def recommender_ratio_error(series, ridge: float, m: float) -> tuple[int, float]:
+    """The recommender pairs and the median |error| of their predicted throughput ratios at
+    memory-bound share ``m`` (0: the peak-only rate used before the share was fitted)."""
+    pairs = recommender_pairs(series, ridge)
+    errors = [abs(blend_rate(m, a[0], a[1]) / blend_rate(m, b[0], b[1]) / (a[2] / b[2]) - 1.0)
+              for a, b in pairs]
+    return len(pairs), float(np.median(errors)) if errors else float("nan")
+

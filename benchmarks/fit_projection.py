@@ -27,6 +27,7 @@ from benchmarks.compute_tables import (
     FLOPS_PER_PARAM,
     LOADER_S_PER_SAMPLE,
     measured_compute,
+    recommender_ratio_error,
 )
 from benchmarks.profile_points import flatten
 from benchmarks.projection_eval import (
@@ -170,6 +171,12 @@ def main() -> None:
         stated, as_left, fold_labels(clean, as_left, "source"),
         [profile_for(s) for s in clean]))
     mfu, membound = measured_compute(series, params.reference_flops_per_byte)
+    if "recommendation" in membound:
+        m = membound["recommendation"]
+        pairs, before = recommender_ratio_error(series, params.reference_flops_per_byte, 0.0)
+        _, after = recommender_ratio_error(series, params.reference_flops_per_byte, m)
+        print(f"recommenders' memory-bound share {m:.3f} on {pairs} pairs of throughputs: "
+              f"median ratio error {before:.1%} peak-only, {after:.1%} fitted")
     _write(params, mfu, membound)  # the typical-world calibration uses the new tables
     params = calibrate_typical_stall(params)
     _write(params, mfu, membound)
