@@ -117,6 +117,8 @@ _VALUE_ERRORS_ZH: dict[str, str] = {
     "training.offload applies to transformer language models (task llm or nlp) and diffusion "
     "models (task diffusion)":
         "training.offload 只适用于 Transformer 语言模型（任务 llm 或 nlp）和扩散模型（任务 diffusion）",
+    "training.loss applies to language models (task llm or nlp)":
+        "training.loss 只适用于语言模型（任务 llm 或 nlp）",
     "training.optimizer: adafactor is not modelled for language models (task llm or nlp) yet; "
     "choose adamw or adamw_8bit":
         "training.optimizer：暂不支持为语言模型（任务 llm 或 nlp）估算 adafactor；请选择 adamw 或 "

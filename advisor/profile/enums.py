@@ -117,6 +117,14 @@ class Offload(StrEnum):
     parameters = "parameters"  # ... and the weights too, streamed to the GPU layer by layer
 
 
+class LossKernel(StrEnum):
+    """How the loss turns the output layer's logits into a loss: what it keeps per logit."""
+
+    auto = "auto"  # a fine-tune: Hugging Face's unfused loss; pre-training: Megatron's fused
+    unfused = "unfused"  # the full logits and their gradients at once (Hugging Face Trainer)
+    chunked = "chunked"  # a chunk of the logits at a time (torchtune, Liger, Unsloth, CCE)
+
+
 class Optimizer(StrEnum):
     """The optimizer family decides how the learning rate follows the batch (F14)."""
 

@@ -15,7 +15,7 @@ from pydantic_core import PydanticCustomError
 from advisor.files.model_defaults import empty_list
 from advisor.profile.alternatives import MAX_ALTERNATIVES, Alternative
 from advisor.profile.economics import EconomicsSpec
-from advisor.profile.enums import Offload, Optimizer, Task, TrainingMethod
+from advisor.profile.enums import LossKernel, Offload, Optimizer, Task, TrainingMethod
 from advisor.profile.field_meta import StrictSection, meta
 from advisor.profile.hardware import HardwareSpec
 from advisor.profile.measured import MeasuredSpec
@@ -118,6 +118,8 @@ class Profile(StrictSection):
                 raise ValueError("training.optimizer: adafactor is not modelled for language "
                                  "models (task llm or nlp) yet; choose adamw or adamw_8bit")
             return self
+        if self.training.loss != LossKernel.auto:
+            raise ValueError("training.loss applies to language models (task llm or nlp)")
         if self.task == Task.diffusion:
             return self
         if self.training.method != TrainingMethod.full:

@@ -18,6 +18,7 @@ from advisor.profile.enums import (
     InputPipeline,
     InputSizes,
     KeepBatch,
+    LossKernel,
     Offload,
     Optimizer,
     Parallelism,
@@ -374,6 +375,20 @@ class TrainingSpec(StrictSection):
         "模型以 bf16 或 fp16 加载，优化器状态也用这一精度，没有 fp32 主权重：torchtune、LitGPT 的 "
         "bf16-true、以 torch_dtype=bfloat16 加载模型后用 Hugging Face Trainer 训练。AdamW 每个参数约 "
         "8 字节，而不是 16 字节。需要精度为 bf16 或 fp16。", default=False)
+    loss: LossKernel = meta(
+        "Loss computation", "损失的计算方式",
+        "How the loss is computed from the output layer's logits (batch x tokens x "
+        "vocabulary of them, several GB at long sequences and large vocabularies). auto: "
+        "a fine-tune as the Hugging Face Trainer does it, pre-training as Megatron's fused "
+        "loss; unfused: the whole logits and their gradients in fp32 at once (Hugging Face "
+        "Trainer, 12 bytes a logit); chunked: a chunk at a time (torchtune's "
+        "CEWithChunkedOutputLoss, Liger's fused linear cross-entropy, Unsloth, Cut "
+        "Cross-Entropy; about 3.5 bytes a logit). Language models only.",
+        "损失如何由输出层的 logits 算出（logits 的个数是批次 × token 数 × 词表大小，长序列、大词表时"
+        "可达数 GB）。auto：微调按 Hugging Face Trainer 的方式，预训练按 Megatron 的融合损失；"
+        "unfused：一次算出全部 logits 及其 fp32 梯度（Hugging Face Trainer，每个 logit 12 字节）；"
+        "chunked：分块计算（torchtune 的 CEWithChunkedOutputLoss、Liger 的融合线性交叉熵、Unsloth、"
+        "Cut Cross-Entropy；每个 logit 约 3.5 字节）。仅用于语言模型。", default=LossKernel.auto)
     offload: Offload = meta(
         "Offload to host memory", "卸载到主机内存",
         "none; optimizer: optimizer states and gradients in the machine's RAM and the optimizer "

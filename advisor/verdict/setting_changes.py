@@ -2,7 +2,7 @@
 what to set, and what it costs besides time, in both languages.
 
 Kinds: ``setting`` (the same training, set differently: activation checkpointing, a smaller
-batch per GPU with accumulation at the same global batch, a higher ZeRO stage, pure 16-bit
+batch per GPU with accumulation at the same global batch, a chunked loss, a higher ZeRO stage, pure 16-bit
 training and 8-bit AdamW — fewer bytes of state a parameter —, offload to host memory) and ``method`` (LoRA or QLoRA instead of full fine-tuning: a change of what is
 trained, offered only for fine-tuning). Rented cards and more machines are built by
 ``fits_here``. A change that does not fit alone is tried again with full activation
@@ -16,11 +16,13 @@ from typing import Any
 from advisor.files.records import record
 from advisor.profile import (
     ActivationCheckpointing,
+    LossKernel,
     Offload,
     Optimizer,
     Parallelism,
     Precision,
     Profile,
+    Task,
     TrainingMethod,
 )
 from advisor.scaling.optimizer_family import optimizer_of
@@ -94,6 +96,14 @@ ADAM_8BIT = Text(
        "instead of 8, and matches 32-bit Adam on fine-tuning in its paper (Dettmers et al. 2022).",
     zh="8 位 AdamW（bitsandbytes）把 Adam 的两个动量存成 8 位：每个参数 2 字节而不是 8 字节；其论文中"
        "微调效果与 32 位 Adam 持平（Dettmers 等，2022）。")
+CHUNKED_LOSS = Text(
+    en="The same loss computed a chunk of the tokens at a time (torchtune's "
+       "CEWithChunkedOutputLoss, Liger Kernel's fused linear cross-entropy, Unsloth, Cut "
+       "Cross-Entropy): the same numbers and no slower, about 3.5 bytes a logit instead of "
+       "the Trainer's 12; the training script must use such a loss.",
+    zh="同样的损失，按 token 分块计算（torchtune 的 CEWithChunkedOutputLoss、Liger Kernel 的融合线性"
+       "交叉熵、Unsloth、Cut Cross-Entropy）：数值相同，速度不变慢，每个 logit 约 3.5 字节而不是 Trainer "
+       "的 12 字节；训练脚本要改用这种损失。")
 LORA = Text(
     en="A change of method: LoRA trains a low-rank update of the frozen weights; on "
        "instruction and task fine-tuning it usually comes close to full fine-tuning, but it "
@@ -173,6 +183,13 @@ def _adam_8bit() -> Change:
                   trade_off=ADAM_8BIT, training={"optimizer": Optimizer.adamw_8bit})
 
 
+def _chunked_loss() -> Change:
+    return Change(id="loss_chunked", kind="setting",
+                  label=Text(en="a chunked loss", zh="分块计算损失"),
+                  change=Text(en="loss: chunked", zh="loss: chunked"),
+                  trade_off=CHUNKED_LOSS, training={"loss": LossKernel.chunked})
+
+
 def _method(method: TrainingMethod) -> Change:
     q = method == TrainingMethod.qlora
     return Change(
@@ -203,6 +220,11 @@ def other_changes(profile: Profile) -> list[Change]:
     """A higher ZeRO stage (when the profile fixes a lower one), offload, LoRA / QLoRA."""
     t = profile.training
     out: list[Change] = []
+    # a language model's fine-tune runs the Trainer's unfused loss (12 bytes a logit): the same
+    # loss in chunks costs no time (layouts/methods.py, CHUNKED_LOGIT_BYTES)
+    if profile.task in (Task.llm, Task.nlp) and t.loss != LossKernel.chunked \
+            and (profile.fine_tunes or t.loss == LossKernel.unfused):
+        out.append(_chunked_loss())
     if t.parallelism in _BELOW_ZERO3:
         out += [_zero(s) for s in _ZERO_STAGES
                 if _ZERO_STAGES.index(s) > _stage_index(t.parallelism)]

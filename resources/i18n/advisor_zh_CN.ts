@@ -158,451 +158,461 @@
     </message>
     <message>
         <location filename="../../ui/forms/choices.py" line="33"/>
+        <source>Unfused (Hugging Face Trainer)</source>
+        <translation>不分块（Hugging Face Trainer）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms/choices.py" line="34"/>
+        <source>Chunked (torchtune, Liger, Unsloth)</source>
+        <translation>分块（torchtune、Liger、Unsloth）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms/choices.py" line="36"/>
         <source>FP32</source>
         <translation>FP32</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="34"/>
+        <location filename="../../ui/forms/choices.py" line="37"/>
         <source>TF32</source>
         <translation>TF32</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="35"/>
+        <location filename="../../ui/forms/choices.py" line="38"/>
         <source>FP16</source>
         <translation>FP16</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="36"/>
+        <location filename="../../ui/forms/choices.py" line="39"/>
         <source>BF16</source>
         <translation>BF16</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="37"/>
+        <location filename="../../ui/forms/choices.py" line="40"/>
         <source>Mixed precision (AMP)</source>
         <translation>混合精度（AMP）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="38"/>
+        <location filename="../../ui/forms/choices.py" line="41"/>
         <source>FP8 (Transformer Engine / torchao)</source>
         <translation>FP8（Transformer Engine / torchao）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="39"/>
+        <location filename="../../ui/forms/choices.py" line="42"/>
         <source>Automatic</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="41"/>
+        <location filename="../../ui/forms/choices.py" line="44"/>
         <source>Samples per second</source>
         <translation>每秒样本数</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="42"/>
+        <location filename="../../ui/forms/choices.py" line="45"/>
         <source>Images per second</source>
         <translation>每秒图像数</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="43"/>
+        <location filename="../../ui/forms/choices.py" line="46"/>
         <source>Tokens per second</source>
         <translation>每秒 token 数</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="44"/>
+        <location filename="../../ui/forms/choices.py" line="47"/>
         <source>Frames per second (speech)</source>
         <translation>每秒帧数（语音）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="45"/>
+        <location filename="../../ui/forms/choices.py" line="48"/>
         <source>Audio samples per second</source>
         <translation>每秒音频采样点数</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="47"/>
+        <location filename="../../ui/forms/choices.py" line="50"/>
         <source>Per GPU (global batch grows)</source>
         <translation>每卡不变（全局变大）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="48"/>
+        <location filename="../../ui/forms/choices.py" line="51"/>
         <source>Global (per-GPU batch shrinks)</source>
         <translation>全局不变（每卡变小）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="50"/>
+        <location filename="../../ui/forms/choices.py" line="53"/>
         <source>Fixed (crops, volumes, packed)</source>
         <translation>固定（裁剪、体数据、打包）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="51"/>
+        <location filename="../../ui/forms/choices.py" line="54"/>
         <source>Variable (sizes, lengths differ)</source>
         <translation>可变（尺寸、长度不一）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="53"/>
+        <location filename="../../ui/forms/choices.py" line="56"/>
         <source>Together on every GPU</source>
         <translation>每卡一起训练</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="54"/>
+        <location filename="../../ui/forms/choices.py" line="57"/>
         <source>Take turns (GPUs wait)</source>
         <translation>轮流训练（显卡等待）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="56"/>
+        <location filename="../../ui/forms/choices.py" line="59"/>
         <source>Starved (single-threaded reading)</source>
         <translation>饿等（单线程读盘）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="57"/>
+        <location filename="../../ui/forms/choices.py" line="60"/>
         <source>Typical (default data loader)</source>
         <translation>一般（默认数据加载）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="58"/>
+        <location filename="../../ui/forms/choices.py" line="61"/>
         <source>Tuned (workers, fast storage, prefetch)</source>
         <translation>已优化（多 worker、快速存储、预取）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="60"/>
+        <location filename="../../ui/forms/choices.py" line="63"/>
         <source>Hard disk</source>
         <translation>机械硬盘</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="61"/>
+        <location filename="../../ui/forms/choices.py" line="64"/>
         <source>SATA SSD</source>
         <translation>SATA 固态硬盘</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="62"/>
+        <location filename="../../ui/forms/choices.py" line="65"/>
         <source>NVMe SSD</source>
         <translation>NVMe 固态硬盘</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="63"/>
+        <location filename="../../ui/forms/choices.py" line="66"/>
         <source>Network storage</source>
         <translation>网络存储</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="64"/>
+        <location filename="../../ui/forms/choices.py" line="67"/>
         <source>In memory (RAM)</source>
         <translation>内存（RAM）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="66"/>
+        <location filename="../../ui/forms/choices.py" line="69"/>
         <source>Data parallel</source>
         <translation>数据并行</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="67"/>
+        <location filename="../../ui/forms/choices.py" line="70"/>
         <source>ZeRO stage 1</source>
         <translation>ZeRO 阶段 1</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="68"/>
+        <location filename="../../ui/forms/choices.py" line="71"/>
         <source>ZeRO stage 2</source>
         <translation>ZeRO 阶段 2</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="69"/>
+        <location filename="../../ui/forms/choices.py" line="72"/>
         <source>ZeRO stage 3</source>
         <translation>ZeRO 阶段 3</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="70"/>
+        <location filename="../../ui/forms/choices.py" line="73"/>
         <source>FSDP</source>
         <translation>FSDP</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="72"/>
+        <location filename="../../ui/forms/choices.py" line="75"/>
         <source>Tensor (model) parallel</source>
         <translation>模型并行（张量并行）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="73"/>
+        <location filename="../../ui/forms/choices.py" line="76"/>
         <source>Pipeline parallel</source>
         <translation>流水线并行</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="86"/>
+        <location filename="../../ui/forms/choices.py" line="89"/>
         <source>PCIe 3.0</source>
         <translation>PCIe 3.0</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="87"/>
+        <location filename="../../ui/forms/choices.py" line="90"/>
         <source>PCIe 4.0</source>
         <translation>PCIe 4.0</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="88"/>
+        <location filename="../../ui/forms/choices.py" line="91"/>
         <source>PCIe 5.0</source>
         <translation>PCIe 5.0</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="89"/>
+        <location filename="../../ui/forms/choices.py" line="92"/>
         <source>NVLink bridge (pairs)</source>
         <translation>NVLink 桥接（两两相连）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="90"/>
+        <location filename="../../ui/forms/choices.py" line="93"/>
         <source>NVLink</source>
         <translation>NVLink</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="91"/>
+        <location filename="../../ui/forms/choices.py" line="94"/>
         <source>NVSwitch (NVLink all-to-all)</source>
         <translation>NVSwitch（NVLink 全互联）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="92"/>
+        <location filename="../../ui/forms/choices.py" line="95"/>
         <source>None</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="93"/>
+        <location filename="../../ui/forms/choices.py" line="96"/>
         <source>10 Gb Ethernet</source>
         <translation>万兆以太网（10G）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="94"/>
+        <location filename="../../ui/forms/choices.py" line="97"/>
         <source>25 Gb Ethernet</source>
         <translation>25G 以太网</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="95"/>
+        <location filename="../../ui/forms/choices.py" line="98"/>
         <source>100 Gb Ethernet</source>
         <translation>100G 以太网</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="96"/>
+        <location filename="../../ui/forms/choices.py" line="99"/>
         <source>RoCE</source>
         <translation>RoCE</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="97"/>
+        <location filename="../../ui/forms/choices.py" line="100"/>
         <source>InfiniBand EDR</source>
         <translation>InfiniBand（IB）EDR</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="98"/>
+        <location filename="../../ui/forms/choices.py" line="101"/>
         <source>InfiniBand HDR</source>
         <translation>InfiniBand（IB）HDR</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="99"/>
+        <location filename="../../ui/forms/choices.py" line="102"/>
         <source>InfiniBand NDR</source>
         <translation>InfiniBand（IB）NDR</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="101"/>
+        <location filename="../../ui/forms/choices.py" line="104"/>
         <source>Bare metal</source>
         <translation>裸金属</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="102"/>
+        <location filename="../../ui/forms/choices.py" line="105"/>
         <source>Full pass-through</source>
         <translation>整卡直通</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="103"/>
+        <location filename="../../ui/forms/choices.py" line="106"/>
         <source>NVIDIA vGPU (shared cards)</source>
         <translation>NVIDIA vGPU（共享物理卡）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="104"/>
+        <location filename="../../ui/forms/choices.py" line="107"/>
         <source>Unknown</source>
         <translation>不清楚</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="106"/>
+        <location filename="../../ui/forms/choices.py" line="109"/>
         <source>Turing (RTX 20, T4)</source>
         <translation>Turing（RTX 20 系、T4）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="107"/>
+        <location filename="../../ui/forms/choices.py" line="110"/>
         <source>Volta (V100)</source>
         <translation>Volta（V100）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="108"/>
+        <location filename="../../ui/forms/choices.py" line="111"/>
         <source>Ampere (A100, RTX 30, A10)</source>
         <translation>Ampere（A100、RTX 30 系、A10）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="109"/>
+        <location filename="../../ui/forms/choices.py" line="112"/>
         <source>Ada (RTX 40, L4, L40)</source>
         <translation>Ada（RTX 40 系、L4、L40）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="110"/>
+        <location filename="../../ui/forms/choices.py" line="113"/>
         <source>Hopper (H100, H200, H20)</source>
         <translation>Hopper（H100、H200、H20）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="111"/>
+        <location filename="../../ui/forms/choices.py" line="114"/>
         <source>Blackwell (B200, RTX 50)</source>
         <translation>Blackwell（B200、RTX 50 系）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="113"/>
+        <location filename="../../ui/forms/choices.py" line="116"/>
         <source>Open-air (gaming coolers)</source>
         <translation>开放式风扇（游戏卡）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="114"/>
+        <location filename="../../ui/forms/choices.py" line="117"/>
         <source>Blower (turbo cards)</source>
         <translation>涡轮散热（涡轮卡）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="115"/>
+        <location filename="../../ui/forms/choices.py" line="118"/>
         <source>Server chassis</source>
         <translation>服务器机箱风道</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="116"/>
+        <location filename="../../ui/forms/choices.py" line="119"/>
         <source>Liquid cooling</source>
         <translation>水冷</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="118"/>
+        <location filename="../../ui/forms/choices.py" line="121"/>
         <source>Own hardware</source>
         <translation>自建（自有硬件）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="119"/>
+        <location filename="../../ui/forms/choices.py" line="122"/>
         <source>Cloud rental</source>
         <translation>云实例租用</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="120"/>
+        <location filename="../../ui/forms/choices.py" line="123"/>
         <source>Compare both</source>
         <translation>两者比较</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="121"/>
+        <location filename="../../ui/forms/choices.py" line="124"/>
         <source>CNY (¥)</source>
         <translation>人民币（¥）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="122"/>
+        <location filename="../../ui/forms/choices.py" line="125"/>
         <source>USD ($)</source>
         <translation>美元（$）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="128"/>
+        <location filename="../../ui/forms/choices.py" line="131"/>
         <source>Research with a deadline</source>
         <translation>科研（有截止日期）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="129"/>
+        <location filename="../../ui/forms/choices.py" line="132"/>
         <source>Product: a day earns revenue</source>
         <translation>产品（早一天上线多赚一天钱）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="133"/>
+        <location filename="../../ui/forms/choices.py" line="136"/>
         <source>Learning: time has no money value</source>
         <translation>个人学习（时间不折算成钱）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="140"/>
+        <location filename="../../ui/forms/choices.py" line="143"/>
         <source>— not set —</source>
         <translation>— 未设置 —</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="71"/>
+        <location filename="../../ui/forms/choices.py" line="74"/>
         <source>FSDP hybrid shard (sharded inside a machine)</source>
         <translation>FSDP 混合分片（在单台机器内分片）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="75"/>
+        <location filename="../../ui/forms/choices.py" line="78"/>
         <source>Selective (attention scores recomputed)</source>
         <translation>选择性（重算注意力分数）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="76"/>
+        <location filename="../../ui/forms/choices.py" line="79"/>
         <source>Full (every layer recomputed)</source>
         <translation>完整（每层都重算）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="134"/>
+        <location filename="../../ui/forms/choices.py" line="137"/>
         <source>Off (every activation kept)</source>
         <translation>关闭（保留全部激活）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="139"/>
+        <location filename="../../ui/forms/choices.py" line="142"/>
         <source>Not said yet (the article&apos;s table rates it)</source>
         <translation>尚未说明（按文章的判断表评级）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="123"/>
+        <location filename="../../ui/forms/choices.py" line="126"/>
         <source>EUR (€)</source>
         <translation>欧元（€）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="125"/>
+        <location filename="../../ui/forms/choices.py" line="128"/>
         <source>China (CN)</source>
         <translation>中国（CN）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="126"/>
+        <location filename="../../ui/forms/choices.py" line="129"/>
         <source>United States (US)</source>
         <translation>美国（US）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="127"/>
+        <location filename="../../ui/forms/choices.py" line="130"/>
         <source>European Union (EU)</source>
         <translation>欧盟（EU）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="141"/>
+        <location filename="../../ui/forms/choices.py" line="144"/>
         <source>The market&apos;s currency</source>
         <translation>按市场的货币</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="142"/>
+        <location filename="../../ui/forms/choices.py" line="145"/>
         <source>Automatic: the currency&apos;s, else this computer&apos;s (%1)</source>
         <translation>自动：按货币对应的市场，否则按本机区域设置（%1）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="78"/>
+        <location filename="../../ui/forms/choices.py" line="81"/>
         <source>LoRA (16-bit frozen weights, adapters trained)</source>
         <translation>LoRA（权重以 16 位冻结，训练适配器）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="79"/>
+        <location filename="../../ui/forms/choices.py" line="82"/>
         <source>QLoRA (4-bit frozen weights, adapters trained)</source>
         <translation>QLoRA（权重以 4 位冻结，训练适配器）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="80"/>
+        <location filename="../../ui/forms/choices.py" line="83"/>
         <source>SGD with momentum (SGD-like)</source>
         <translation>带动量的 SGD（SGD 类）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="81"/>
+        <location filename="../../ui/forms/choices.py" line="84"/>
         <source>AdamW (Adam-family)</source>
         <translation>AdamW（Adam 类）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="82"/>
+        <location filename="../../ui/forms/choices.py" line="85"/>
         <source>8-bit AdamW (Adam-family)</source>
         <translation>8 位 AdamW（Adam 类）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="83"/>
+        <location filename="../../ui/forms/choices.py" line="86"/>
         <source>Optimizer states and gradients (ZeRO-Offload)</source>
         <translation>优化器状态和梯度（ZeRO-Offload）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="84"/>
+        <location filename="../../ui/forms/choices.py" line="87"/>
         <source>Optimizer states, gradients and weights</source>
         <translation>优化器状态、梯度和权重</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="136"/>
+        <location filename="../../ui/forms/choices.py" line="139"/>
         <source>Full (every weight trained)</source>
         <translation>全参数（训练全部权重）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="137"/>
+        <location filename="../../ui/forms/choices.py" line="140"/>
         <source>Off (every state on the GPU)</source>
         <translation>关闭（全部状态留在 GPU 上）</translation>
     </message>
@@ -1492,117 +1502,117 @@ The application keeps running. The details were written to the log file:
         <translation>显存 %1 GB · FP16 %2 TFLOPS · 功耗 %3 W</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="51"/>
+        <location filename="../../ui/wizard/page_fields.py" line="52"/>
         <source>Task and model</source>
         <translation>任务与模型</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="52"/>
+        <location filename="../../ui/wizard/page_fields.py" line="53"/>
         <source>What you train. Pick a preset or type the numbers; empty fields are estimated.</source>
         <translation>你在训练什么。选一个常见模型，或直接填数字；留空的项会自动估算。</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="54"/>
+        <location filename="../../ui/wizard/page_fields.py" line="55"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="60"/>
+        <location filename="../../ui/wizard/page_fields.py" line="61"/>
         <source>How it trains</source>
         <translation>训练方式</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="79"/>
+        <location filename="../../ui/wizard/page_fields.py" line="81"/>
         <source>Training habits and the value of time</source>
         <translation>训练习惯与时间价值</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="83"/>
+        <location filename="../../ui/wizard/page_fields.py" line="85"/>
         <source>One run</source>
         <translation>单次训练</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="87"/>
+        <location filename="../../ui/wizard/page_fields.py" line="89"/>
         <source>How often</source>
         <translation>训练频率</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="90"/>
+        <location filename="../../ui/wizard/page_fields.py" line="92"/>
         <source>Value of time</source>
         <translation>时间价值</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="95"/>
+        <location filename="../../ui/wizard/page_fields.py" line="97"/>
         <source>Hardware and deployment</source>
         <translation>硬件与部署</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="96"/>
+        <location filename="../../ui/wizard/page_fields.py" line="98"/>
         <source>The GPUs, how they are connected, and whether you own them or rent them (F22–F25, F27, F29, F31).</source>
         <translation>用什么卡、卡之间怎么连，以及自建还是租用（F22–F25、F27、F29、F31）。</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="98"/>
+        <location filename="../../ui/wizard/page_fields.py" line="100"/>
         <source>GPUs and links</source>
         <translation>显卡与互联</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="106"/>
+        <location filename="../../ui/wizard/page_fields.py" line="108"/>
         <source>Own or cloud, and prices</source>
         <translation>自建还是租用，以及价格</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="112"/>
+        <location filename="../../ui/wizard/page_fields.py" line="114"/>
         <source>Virtualisation, cooling and host memory</source>
         <translation>虚拟化、散热与主机内存</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="116"/>
+        <location filename="../../ui/wizard/page_fields.py" line="118"/>
         <source>Input pipeline</source>
         <translation>数据加载管线</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="117"/>
+        <location filename="../../ui/wizard/page_fields.py" line="119"/>
         <source>How the data reaches the GPUs. With single-threaded reading, four GPUs mostly wait (F28); the data loader usually needs 2–4 workers per GPU (F13).</source>
         <translation>数据如何送到显卡。单线程读盘时，4张卡大部分时间都在饿等数据（F28）；DataLoader 的 num_workers 通常要按卡数乘以2到4倍（F13）。</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="120"/>
+        <location filename="../../ui/wizard/page_fields.py" line="122"/>
         <source>Data loading</source>
         <translation>数据加载</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="125"/>
+        <location filename="../../ui/wizard/page_fields.py" line="127"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="127"/>
+        <location filename="../../ui/wizard/page_fields.py" line="129"/>
         <source>Check a measured run</source>
         <translation>诊断实测结果</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="80"/>
+        <location filename="../../ui/wizard/page_fields.py" line="82"/>
         <source>How long one run takes on one GPU (or how much data it reads: a large model is then planned from its FLOPs), how often you run it, and what a day saved is worth to you (F02, F12).</source>
         <translation>单卡跑一次要多久（或一次读多少数据：大模型据此按计算量规划），多久跑一次，以及省下一天对你值多少（F02、F12）。</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="102"/>
+        <location filename="../../ui/wizard/page_fields.py" line="104"/>
         <source>Your own GPU</source>
         <translation>自定义显卡</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="126"/>
+        <location filename="../../ui/wizard/page_fields.py" line="128"/>
         <source>Compare setups</source>
         <translation>配置对比</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="70"/>
+        <location filename="../../ui/wizard/page_fields.py" line="71"/>
         <source>Fine-tuning, optimizer and offload</source>
         <translation>微调、优化器与卸载</translation>
     </message>
     <message>
-        <location filename="../../ui/wizard/page_fields.py" line="75"/>
+        <location filename="../../ui/wizard/page_fields.py" line="77"/>
         <source>Mixture of experts</source>
         <translation>混合专家（MoE）</translation>
     </message>

@@ -29,6 +29,9 @@ CHOICE_LABELS: dict[str, str] = {
     "gpu": QT_TRANSLATE_NOOP("Choices", "On every GPU (one copy each)"),
     "cpu": QT_TRANSLATE_NOOP("Choices", "In host RAM"),
     "adafactor": QT_TRANSLATE_NOOP("Choices", "Adafactor (factored, Adam-family)"),
+    # Loss computation
+    "unfused": QT_TRANSLATE_NOOP("Choices", "Unfused (Hugging Face Trainer)"),
+    "chunked": QT_TRANSLATE_NOOP("Choices", "Chunked (torchtune, Liger, Unsloth)"),
     # Precision / gradient type
     "fp32": QT_TRANSLATE_NOOP("Choices", "FP32"),
     "tf32": QT_TRANSLATE_NOOP("Choices", "TF32"),

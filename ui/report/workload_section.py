@@ -77,7 +77,7 @@ def _gpu_row(profile: Profile, lang: str) -> list[str] | None:
 # Fine-tuning and offload inputs only a transformer reads (the profile refuses them set for
 # another task): at their defaults, not listed for another task.
 TRANSFORMER_INPUTS = {"training.fine_tuning", "training.method", "training.lora_rank",
-                      "training.lora_target_share", "training.offload"}
+                      "training.lora_target_share", "training.offload", "training.loss"}
 
 
 def _field_rows(model: BaseModel, prefix: str, lang: str, currency: str,

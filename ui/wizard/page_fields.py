@@ -27,7 +27,8 @@ DIFFUSION_MODEL_FIELDS = ("model.denoiser", "model.flops_resolution",
 DIFFUSION_TRAINING_FIELDS = ("training.resolution", "training.frozen_encoders", "training.ema")
 # field path -> the tasks it is shown for (every other field is shown for every task)
 TASK_FIELDS: dict[str, tuple[str, ...]] = {
-    path: ("diffusion",) for path in DIFFUSION_MODEL_FIELDS + DIFFUSION_TRAINING_FIELDS}
+    **{path: ("diffusion",) for path in DIFFUSION_MODEL_FIELDS + DIFFUSION_TRAINING_FIELDS},
+    "training.loss": ("llm", "nlp")}  # the language models' loss (advisor/profile/model.py)
 
 CUSTOM_GPU_FIELDS = ("hardware.gpu.name", "hardware.gpu.memory_gb", "hardware.gpu.tflops_fp16",
                      "hardware.gpu.tflops_fp32", "hardware.gpu.generation",
@@ -70,7 +71,8 @@ PAGES: tuple[PageDef, ...] = (
              Section(QT_TRANSLATE_NOOP("Pages", "Fine-tuning, optimizer and offload"),
                      ("training.fine_tuning", "training.method", "training.lora_rank",
                       "training.lora_target_share", "training.optimizer",
-                      "training.offload", *DIFFUSION_TRAINING_FIELDS), column=2),
+                      "training.loss", "training.offload", *DIFFUSION_TRAINING_FIELDS),
+                     column=2),
              # a catalog mixture of experts fills these (issue 32); empty for a dense model
              Section(QT_TRANSLATE_NOOP("Pages", "Mixture of experts"),
                      ("model.experts", "model.experts_per_token", "model.active_params_millions",

@@ -62,6 +62,9 @@ profile's optimizer (the ``StateBytes`` the memory and step models read).
   ZeRO-3 grow by 5-7 bytes per logit). A model whose code casts its logits to fp32 itself
   (Hugging Face's Llama) keeps the 12 bytes under DeepSpeed too: 6 bytes per logit more than
   estimated here (0.2 MB per token with a 32 k vocabulary).
+* A chunked loss (``training.loss: chunked``: torchtune, Liger, Unsloth, Cut Cross-Entropy)
+  keeps ``CHUNKED_LOGIT_BYTES`` (3.5) a logit however it is run; ``unfused`` asks for the
+  Hugging Face loss in pre-training too.
 * Host time: the same Hugging Face stack runs every layer as eager PyTorch modules, each of
   its kernels (and each adapter's: dropout, two thin matmuls, the scaling, the add) launched
   from Python, so a fine-tune's step has a floor that does not shrink with the sequence
@@ -74,7 +77,7 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import lru_cache
 
-from advisor.profile import Optimizer, Precision, Profile, TrainingMethod
+from advisor.profile import LossKernel, Optimizer, Precision, Profile, TrainingMethod
 from advisor.scaling.layouts.memory import LOGIT_BYTES
 from advisor.scaling.layouts.offload import offloaded
 from advisor.scaling.layouts.shape import ModelShape
@@ -88,6 +91,12 @@ DEQUANT_COPY_BYTES = 2.0  # per weight of the layer computing: its dequantised 1
 UNQUANTISED_BYTES = 2.0  # embedding and output layer of a QLoRA model, kept in 16 bits
 HF_LOSS_TENSORS = 3.0  # log-softmax output, its gradient, its input's gradient
 HF_LOGIT_BYTES = HF_LOSS_TENSORS * 4.0  # the Trainer's autocast: cross-entropy in fp32
+# A chunked loss (training.loss: chunked): the output layer and the loss run a chunk of the
+# tokens at a time. torchtune's CEWithChunkedOutputLoss keeps every chunk's 16-bit logits (2
+# bytes a logit) and upcasts one chunk of its 8 at a time (the unfused loss's 12 bytes / 8);
+# Liger's fused linear cross-entropy, Unsloth's and Cut Cross-Entropy keep less, so this is
+# their upper bound. An assumption from the kernels' designs, not a fit.
+CHUNKED_LOGIT_BYTES = 2.0 + HF_LOGIT_BYTES / 8.0
 def adapter_params(shape: ModelShape, rank: int, share: float) -> float:
     """Parameters of the LoRA adapters (see the module docstring), never above the layers'."""
     layers = shape.layer_params * shape.layers
@@ -107,17 +116,29 @@ def unquantised_params(shape: ModelShape) -> float:
     return min(max(beyond, one), 2.0 * one, shape.params)
 
 
+def loss_bytes(precision: Precision, hf_loss: bool, loss: LossKernel) -> tuple[float, float]:
+    """Bytes per logit the loss keeps, without and under DeepSpeed's engine (module docstring):
+    Megatron's fused loss 6; Hugging Face's unfused loss 12 (3 fp32 tensors), 3 x 2 under
+    DeepSpeed on a 16-bit model; a chunked loss ``CHUNKED_LOGIT_BYTES`` whatever runs it."""
+    if loss == LossKernel.chunked:
+        return CHUNKED_LOGIT_BYTES, CHUNKED_LOGIT_BYTES
+    if loss == LossKernel.unfused:
+        hf_loss = True
+    if not hf_loss:
+        return LOGIT_BYTES, LOGIT_BYTES
+    # DeepSpeed runs a 16-bit model's Hugging Face loss in 16 bits (module docstring)
+    return HF_LOGIT_BYTES, HF_LOSS_TENSORS * (2.0 if precision in MIXED_16BIT else 4.0)
+
+
 @lru_cache(maxsize=256)  # pure: each setting change and option asks it again (frozen result)
 def method_states(shape: ModelShape, precision: Precision, optimizer: Optimizer,
                   method: TrainingMethod, rank: int = 16, share: float = 1.0,
-                  fine_tuning: bool = False, pure_16bit: bool = False) -> StateBytes:
+                  fine_tuning: bool = False, pure_16bit: bool = False,
+                  loss: LossKernel = LossKernel.auto) -> StateBytes:
     """Bytes per parameter of ``method`` on ``shape`` (adapters counted as a share of it)."""
     base = full_training(precision, optimizer, pure_16bit)
     hf_loss = fine_tuning or method != TrainingMethod.full
-    logit = HF_LOGIT_BYTES if hf_loss else LOGIT_BYTES
-    # DeepSpeed runs a 16-bit model's Hugging Face loss in 16 bits (module docstring)
-    zero_logit = HF_LOSS_TENSORS * (2.0 if precision in MIXED_16BIT else 4.0) if hf_loss \
-        else LOGIT_BYTES
+    logit, zero_logit = loss_bytes(precision, hf_loss, loss)
     if hf_loss:  # the Trainer's autocast keeps no fp32 gradient copy (states.py); its
         # layers are eager modules, launched from Python (the host's time, llm_compute.py)
         base = replace(base, main_grads=False, eager_layers=True)
@@ -145,7 +166,7 @@ def states_for(profile: Profile, shape: ModelShape) -> StateBytes:
     live. AMP (autocast) keeps fp32 weights and gradients, as fp32 and tf32 training do."""
     t = profile.training
     states = method_states(shape, t.precision, optimizer_of(profile), t.method, t.lora_rank,
-                           t.lora_target_share, t.is_fine_tuning, t.pure_16bit)
+                           t.lora_target_share, t.is_fine_tuning, t.pure_16bit, t.loss)
     return offloaded(states, t.offload)
 
 
