@@ -95,7 +95,11 @@ def on_its_gpu(original: Profile, changed: Profile) -> Profile:
     # derived, not typed: the bounds a user's input is held to (0.01-100,000 h) do not apply
     # to the same run moved to a far slower or faster card (issue 35: a T4 at 113,000 h)
     training = t.model_copy(update=update)
-    return changed.model_copy(update={"training": training})
+    # the cards the user owns are theirs, not another kind's: a setup of other cards is
+    # bought (or rented) whole (an HGX H100 bought by the owner of one RTX 4090 read $3.99 a
+    # run, its first H100 taken as already owned)
+    economics = changed.economics.model_copy(update={"owned_gpus": None})
+    return changed.model_copy(update={"training": training, "economics": economics})
 
 
 def speed_note(original: Profile, option: Profile) -> Text | None:

@@ -107,3 +107,32 @@ def test_setting_changes_plug_in_through_the_extension_point():
         unregister_source("changes")
     assert "change:checkpointing" in ids
     assert "change:checkpointing" not in [o.id for o in options_for(small_profile())]
+
+
+OWNS_ONE_4090 = """schema_version: 1
+model: {id: llama-3.1-8b, sequence_length: 2048}
+training: {single_gpu_hours: 20, precision: bf16, fine_tuning: true, method: lora,
+           batch_per_gpu: 4, activation_checkpointing: none}
+hardware: {gpu: rtx4090, gpus_per_node: 1, intra_link: pcie4}
+economics: {mode: own, currency: USD, owned_gpus: 1}
+"""
+
+
+def test_cards_the_user_owns_are_not_another_kinds():
+    """The owner of one RTX 4090 does not own the first GPU of a bought HGX H100 server: that
+    setup was priced $3.99 a run at one GPU (electricity only) and became the answer."""
+    profile = parse_profile_text(OWNS_ONE_4090)
+    options = {o.id: o for o in options_for(profile)}
+    h100 = options["setup:hgx_8x_h100"]
+    assert not h100.profile.economics.owned_gpus
+    assert profile.economics.owned_gpus == 1  # the user's own setup keeps its card
+    one = next(p for p in compare(profile).option("setup:hgx_8x_h100").points if p.gpus == 1)
+    assert one.deployment == "own" and one.capex > 100_000
+    assert one.cost_per_run > 1000  # a whole server bought, its share in each run
+
+
+def test_the_owner_of_one_card_is_not_told_to_buy_a_server_for_one_gpu():
+    from advisor.compare.weighed import recommend
+
+    headline = recommend(parse_profile_text(OWNS_ONE_4090), lang="en").verdict.headline.en
+    assert "HGX" not in headline and "Not worth it: 1 GPU; own hardware" not in headline
