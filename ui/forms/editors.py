@@ -23,6 +23,7 @@ from ui.app.theme import readable_hex, tint
 from ui.app.translation import tr_lang
 from ui.forms.choices import choice_label
 from ui.forms.combo import FittingComboBox
+from ui.forms.field_label import FieldLabel
 from ui.forms.field_spec import FieldSpec, format_number, parse_number
 from ui.forms.mnemonics import with_mnemonic
 from ui.forms.typed_numbers import Marks
@@ -43,7 +44,7 @@ class FieldEditor(QWidget):
         self.spec = spec
         self.lang = "en"
         self.currency = ""
-        self.label = QLabel()  # placed by the page, in the form's label column
+        self.label = FieldLabel()  # placed by the page, in the form's label column
         self.label.setWordWrap(True)
         self.mnemonic: str | None = None  # its Alt+letter, given by the page (ui.forms.mnemonics)
         self.unit_label = QLabel()
