@@ -66,6 +66,18 @@ def make_window(qtbot, lang: str = "en", recommend=projection_recommend, threade
     return window
 
 
+def active_window(qtbot, lang: str = "en"):
+    """A main window shown and active (keys reach it), as a person at the keyboard has it."""
+    from PySide6.QtWidgets import QApplication
+
+    window = make_window(qtbot, lang, projection_recommend)
+    window.show()
+    qtbot.waitExposed(window)
+    window.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
+    return window
+
+
 def wait_results(qtbot, window, timeout_ms: int = 5000):
     """Build the results page if needed and wait for the newest results to be drawn."""
     with qtbot.waitSignal(window.resultsShown, timeout=timeout_ms):

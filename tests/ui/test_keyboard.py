@@ -10,18 +10,9 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QGroupBox, QScrollArea, QWidget
 
-from tests.support.ui import make_window, projection_recommend, wait_results
+from tests.support.ui import active_window, wait_results
 
 TAB, BACKTAB = Qt.Key.Key_Tab, Qt.Key.Key_Backtab
-
-
-def _active_window(qtbot, lang="en"):
-    window = make_window(qtbot, lang, projection_recommend)
-    window.show()
-    qtbot.waitExposed(window)
-    window.activateWindow()
-    qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
-    return window
 
 
 def _press(qtbot, key=TAB) -> QWidget:
@@ -39,7 +30,7 @@ def _column_and_row(page, widget: QWidget) -> tuple[int, int]:
 
 
 def test_the_focus_starts_on_the_first_field_of_each_page(qtbot):
-    window = _active_window(qtbot)
+    window = active_window(qtbot)
     assert QApplication.focusWidget() is window.pages[0].first_field()
     for index in range(1, len(window.pages)):
         qtbot.mouseClick(window.next_button, Qt.MouseButton.LeftButton)
@@ -53,7 +44,7 @@ def test_the_focus_starts_on_the_first_field_of_each_page(qtbot):
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_tab_walks_each_page_in_reading_order(qtbot, lang):
-    window = _active_window(qtbot, lang)
+    window = active_window(qtbot, lang)
     wait_results(qtbot, window)
     for index, page in enumerate(window.pages):
         window.go_to(index)
@@ -85,7 +76,7 @@ def _leaves(qtbot, table) -> None:
 
 
 def test_tab_and_shift_tab_leave_the_compare_and_diagnosis_tables(qtbot):
-    window = _active_window(qtbot)
+    window = active_window(qtbot)
     wait_results(qtbot, window)
     window.go_to(len(window.pages) + 1)  # measured scaling: a row for each count to try
     table = window.diagnosis_page.table
@@ -102,7 +93,7 @@ def test_tab_and_shift_tab_leave_the_compare_and_diagnosis_tables(qtbot):
 def test_tab_never_stops_where_no_focus_is_shown(qtbot):
     """Every step of the window walked with Tab: each stop is a control that draws its focus
     (never a scroll area or a plot), and the walk comes back round (no trap)."""
-    window = _active_window(qtbot)
+    window = active_window(qtbot)
     wait_results(qtbot, window)
     for index in range(window.stack.count()):
         window.go_to(index)
@@ -126,7 +117,7 @@ def test_tab_never_stops_where_no_focus_is_shown(qtbot):
 def test_every_tab_stop_shows_that_it_has_the_focus(qtbot, step):
     """Each widget Tab stops on looks different while it has the focus (the style's focus
     frame or highlight), so a keyboard user sees where they are."""
-    window = _active_window(qtbot)
+    window = active_window(qtbot)
     wait_results(qtbot, window)
     window.go_to(step)
     qtbot.keyClick(QApplication.focusWidget(), BACKTAB)  # a key moved the focus: it is shown

@@ -13,7 +13,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QApplication
 
-from tests.support.ui import make_window, projection_recommend
+from tests.support.ui import active_window, make_window, projection_recommend
 from ui.forms.mnemonics import RESERVED, Label, assign, candidates, with_mnemonic
 
 # -- the rules, on made-up labels ---------------------------------------------------------------
@@ -136,18 +136,9 @@ def test_letters_are_the_same_in_both_languages_and_unique_on_the_short_pages(qt
         f"参数量(&{english['model']['model.params_millions']})"
 
 
-def _shown_window(qtbot, lang):
-    window = make_window(qtbot, lang, projection_recommend)
-    window.show()
-    qtbot.waitExposed(window)
-    window.activateWindow()
-    qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
-    return window
-
-
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_alt_and_the_letter_moves_the_focus_to_the_field(qtbot, lang):
-    window = _shown_window(qtbot, lang)
+    window = active_window(qtbot, lang)
     pages = {page.page.key: index for index, page in enumerate(window.pages)}
     for key in ("model", "hardware", "pipeline", "habits"):
         window.go_to(pages[key])
@@ -166,7 +157,7 @@ def test_alt_and_the_letter_moves_the_focus_to_the_field(qtbot, lang):
 
 
 def test_a_letter_two_columns_share_goes_to_each_field_in_turn(qtbot):
-    window = _shown_window(qtbot, "en")
+    window = active_window(qtbot, "en")
     page = window.pages[0]  # the model page asks more questions than there are letters
     shown = {k: label for k, label, _b, _c in _labels(page) if label.isVisibleTo(page)}
     letters = Counter(page.mnemonics[k] for k in shown)
