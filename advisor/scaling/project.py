@@ -94,7 +94,7 @@ _NECK_WORDS = {"communication": ("gradient exchange", "梯度同步"),
                "alternating_training": ("turn-taking of the sub-networks", "子网络轮流训练"),
                "memory": ("memory shortage", "显存不足"), "compute": ("overhead", "额外")}
 
-NVLINK_MACHINES = (IntraLink.nvlink, IntraLink.nvswitch)  # the band's server regime
+NVLINK_MACHINES = (IntraLink.nvlink, IntraLink.nvswitch)  # the accuracy tables' NVLink regime
 DEFAULT_INTER_LINK = InterLink.ethernet_25g  # assumed network for machines the profile lacks
 # ... unless the machine is an SXM (NVLink / NVSwitch) server: DGX/HGX-class machines are built
 # for clusters and ship with InfiniBand of their generation (DGX-1: EDR, DGX A100: 8 x HDR,
