@@ -64,9 +64,11 @@ def candidates(rec: Recommendation, profile: Profile, currency: str | None = Non
         c = candidate_at(profile, o.id, o.gpus, o.nodes, o.run_hours, o.cost_per_run,
                        o.kind != "host_memory")
         out.append(c.model_copy(update={"label": o.label, "kind": o.kind}))
-        if o.kind in ("setting", "numerics", "rent") and o.cost_per_run is not None:
-            # a setting change at each of the user's own counts; rented larger cards at each
-            # count rented (one large-memory card among them, where one holds the job)
+        if o.kind in ("setting", "numerics", "method", "rent") and o.cost_per_run is not None:
+            # a setting change or a change of method at each of the user's own counts (on a
+            # one-GPU machine weighed with more of its cards, the card they have alone, F31);
+            # rented larger cards at each count rented (one large-memory card among them,
+            # where one holds the job)
             out += [x.model_copy(update={"label": o.label, "kind": o.kind})
                     for x in _other_counts(o, profile, currency, market,
                                          any_count=o.kind == "rent")]
@@ -75,8 +77,8 @@ def candidates(rec: Recommendation, profile: Profile, currency: str | None = Non
 
 def _other_counts(o: SetupOption, profile: Profile, currency: str | None,
                 market: str | None, any_count: bool = False) -> list[Candidate]:
-    """A setting change at each count of the user's own GPUs but its listed one (``any_count``:
-    at each count its projection has)."""
+    """A setting change or a change of method at each count of the user's own GPUs but its
+    listed one (``any_count``: at each count its projection has)."""
     from advisor.verdict.shared_costs import costs_shared
 
     changed, proj = o.behind()

@@ -97,10 +97,21 @@ class SetupOption(BaseModel):
     # fewer GPUs): the figures above are at the verdict's count, these at the fastest
     fastest_gpus: int | None = None
     fastest_run_hours: float | None = None
+    # owned hardware (F31): on a machine the user has only some cards of (a one-GPU machine
+    # weighed with more of its cards), the cards they have (None: not such a machine), and
+    # the option on those cards alone where it fits there (None: it does not)
+    owned_gpus: int | None = None
+    owned_run_hours: float | None = None
+    owned_cost_per_run: float | None = None
     # The profile and projection behind the figures (not serialised): what the decision
     # policy rests the answer on when it moves there (``advisor.verdict.decision``)
     _profile: Any = PrivateAttr(default=None)
     _projection: Any = PrivateAttr(default=None)
+
+    @property
+    def cards_bought(self) -> int:
+        """The cards to buy beyond the user's own for ``gpus`` on their machine."""
+        return max(0, self.gpus - self.owned_gpus) if self.owned_gpus is not None else 0
 
     def behind(self) -> tuple[Any, Any]:
         """(profile, projection) the option's figures come from (None, None: unknown)."""

@@ -4,9 +4,10 @@ would (once per comparison: ``shared_projections``) and priced in the market and
 
 from __future__ import annotations
 
+from advisor.costs.result import CostReport
 from advisor.files.errors import InputError
 from advisor.files.records import record
-from advisor.profile import Market, Profile
+from advisor.profile import EconomicsMode, Market, Profile
 from advisor.scaling.result import Projection
 from advisor.text.i18n import Text
 from advisor.verdict.result import SetupOption
@@ -27,17 +28,37 @@ def priced_option(oid: str, kind: str, label: Text, change: Text, trade_off: Tex
             profile: Profile, proj: Projection, n: int, here: bool,
             lang: str | None, pricing: Pricing, *, priced: bool = True) -> SetupOption:
     i = proj.at(n)
-    cost, currency = None, ""
+    cost, currency, costs = None, "", None
     if priced:
         costs = costs_shared(profile, proj, lang=lang, currency=pricing.currency,
                              market=pricing.market)
-        cost = costs.cost_per_run[costs.gpus.index(n)] if costs.mode_priced \
-            and n in costs.gpus else None
+        cost = _cost_at(costs, n)
         currency = costs.currency
+    owned = _owned_part(profile, proj, costs) if here else {}
     return SetupOption(id=oid, kind=kind, label=label, change=change, trade_off=trade_off,
                        gpus=n, nodes=proj.nodes[i], fits_here=here,
                        speedup=proj.speedup[i], run_hours=proj.run_hours[i],
-                       cost_per_run=cost, currency=currency).resting_on(profile, proj)
+                       cost_per_run=cost, currency=currency, **owned).resting_on(profile, proj)
+
+
+def _cost_at(costs: CostReport | None, n: int) -> float | None:
+    if costs is None or not costs.mode_priced or n not in costs.gpus:
+        return None
+    return costs.cost_per_run[costs.gpus.index(n)]
+
+
+def _owned_part(profile: Profile, proj: Projection, costs: CostReport | None) -> dict:
+    """On a machine the user owns only some cards of (F31: owned hardware is sunk, the rest
+    is bought), the cards they own and the option's figures on those alone where it fits."""
+    eco = profile.economics
+    owned = eco.owned_gpus
+    if eco.mode != EconomicsMode.own or not owned or owned >= profile.hardware.total_gpus:
+        return {}
+    out: dict = {"owned_gpus": owned}
+    if owned in proj.gpus and proj.fits[proj.at(owned)]:
+        out["owned_run_hours"] = proj.run_hours[proj.at(owned)]
+        out["owned_cost_per_run"] = _cost_at(costs, owned)
+    return out
 
 
 def projected_or_none(profile: Profile, counts: list[int]) -> Projection | None:

@@ -28,18 +28,76 @@ def setup_line(option: SetupOption, lang: str) -> str:
     if lang == "zh":
         where = f"{option.gpus} 卡" + (f"（{option.nodes} 台机器）" if option.nodes > 1 else "")
         money = f"，每次 {cost}" if cost else ""
-        here = "，在你的机器上" if option.fits_here else ""
-        fastest = f"（用 {option.fastest_gpus} 卡：单次 {duration(option.fastest_run_hours, lang)}）" \
-            if option.fastest_gpus is not None else ""
+        here = _here_zh(option)
+        fastest = f"（用 {option.fastest_gpus} 卡{_bought_zh(option)}：单次 " \
+            f"{duration(option.fastest_run_hours, lang)}）" if option.fastest_gpus is not None else ""
         return (f"{mark}{option.label.zh}{kind}：{where}{here}，加速比 {option.speedup:.2f} 倍，"
-                f"单次 {duration(option.run_hours, lang)}{money}{fastest}。设置：{option.change.zh}。"
+                f"单次 {duration(option.run_hours, lang)}{money}{fastest}{_owned_zh(option)}。"
+                f"设置：{option.change.zh}。"
                 f"{option.trade_off.zh}")
     where = f"{option.gpus} GPU{'s' if option.gpus != 1 else ''}" \
         + (f" on {option.nodes} machines" if option.nodes > 1 else "")
     money = f", {cost} a run" if cost else ""
-    here = " on your machine" if option.fits_here else ""
-    fastest = f" ({option.fastest_gpus} GPUs: {duration(option.fastest_run_hours, lang)} a run)" \
-        if option.fastest_gpus is not None else ""
+    here = _here_en(option)
+    fastest = f" ({option.fastest_gpus} GPUs{_bought_en(option)}: " \
+        f"{duration(option.fastest_run_hours, lang)} a run)" if option.fastest_gpus is not None else ""
     return (f"{mark}{option.label.en}{kind}: {where}{here}, {option.speedup:.2f}x, "
-            f"{duration(option.run_hours, lang)} a run{money}{fastest}. Set {option.change.en}. "
+            f"{duration(option.run_hours, lang)} a run{money}{fastest}{_owned_en(option)}. "
+            f"Set {option.change.en}. "
             f"{option.trade_off.en}")
+
+
+def _here_en(option: SetupOption) -> str:
+    if not option.fits_here:
+        return ""
+    k = option.cards_bought
+    if k:
+        return f" on your machine with {k} more card{'s' if k != 1 else ''} bought"
+    return " on your machine"
+
+
+def _here_zh(option: SetupOption) -> str:
+    if not option.fits_here:
+        return ""
+    if option.cards_bought:
+        return f"，在你的机器上另买 {option.cards_bought} 张卡"
+    return "，在你的机器上"
+
+
+def _owned_money(option: SetupOption) -> str:
+    c = option.owned_cost_per_run
+    return f"{c:,.0f} {option.currency}" if c is not None else ""
+
+
+def _owned_en(option: SetupOption) -> str:
+    """The option on the cards the user owns alone, when more are bought for it."""
+    if not option.cards_bought or option.owned_run_hours is None:
+        return ""
+    n = option.owned_gpus
+    money = f", {_owned_money(option)} a run" if option.owned_cost_per_run is not None else ""
+    return (f"; on your {n} card{'s' if n != 1 else ''} alone: "
+            f"{duration(option.owned_run_hours, 'en')} a run{money}")
+
+
+def _owned_zh(option: SetupOption) -> str:
+    if not option.cards_bought or option.owned_run_hours is None:
+        return ""
+    money = f"，每次 {_owned_money(option)}" if option.owned_cost_per_run is not None else ""
+    return (f"；只用你已有的 {option.owned_gpus} 张卡：单次 "
+            f"{duration(option.owned_run_hours, 'zh')}{money}")
+
+
+def _fastest_bought(option: SetupOption) -> int:
+    if option.owned_gpus is None or option.fastest_gpus is None:
+        return 0
+    return max(0, option.fastest_gpus - option.owned_gpus)
+
+
+def _bought_en(option: SetupOption) -> str:
+    k = _fastest_bought(option)
+    return f", {k} more card{'s' if k != 1 else ''} bought" if k else ""
+
+
+def _bought_zh(option: SetupOption) -> str:
+    k = _fastest_bought(option)
+    return f"，另买 {k} 张" if k else ""

@@ -214,3 +214,29 @@ def test_a_comparisons_option_projects_no_offload_the_ram_cannot_hold(monkeypatc
     assert projected and set(projected) == {"none"}  # the profile as given, no offload
     assert unlisted.projection.model_dump_json() == listed.projection.model_dump_json()
     assert unlisted.larger == listed.larger and unlisted.applied is None is listed.applied
+
+
+def test_one_owned_card_hears_which_setups_need_cards_bought_and_what_its_card_alone_does():
+    """F31, owned hardware: a one-GPU machine is weighed with more of its cards; a setup at
+    4 GPUs there buys 3 cards, and the list says so, with the option on the one card the
+    user has where it fits there (its time and cost: only power). The card alone is a
+    candidate the decision policy weighs, a change of method included."""
+    rec = recommend(_owned(fine_tune("rtx_4090", 1, 4, 2e8), 1))
+    wider = [o for o in rec.setups if o.fits_here and o.gpus > 1]
+    assert wider and all(o.owned_gpus == 1 and o.cards_bought == o.gpus - 1 for o in wider)
+    alone = [o for o in wider if o.owned_run_hours is not None]
+    assert alone and all(o.owned_cost_per_run < o.cost_per_run for o in alone)
+    for o in alone:
+        en, zh = setup_line(o, "en"), setup_line(o, "zh")
+        assert f"with {o.gpus - 1} more cards bought" in en and "on your 1 card alone" in en
+        assert f"另买 {o.gpus - 1} 张卡" in zh and "只用你已有的 1 张卡" in zh
+    for o in alone:
+        one = [c for c in rec.candidates if c.setup == o.id and c.gpus == 1]
+        assert one and one[0].run_hours == pytest.approx(o.owned_run_hours)
+
+
+def test_a_machine_whose_cards_are_all_owned_buys_none_for_its_setups():
+    rec = recommend(_owned(on_eight_l40s(), 8))
+    here = [o for o in rec.setups if o.fits_here]
+    assert here and all(o.cards_bought == 0 and o.owned_gpus is None for o in here)
+    assert all("bought" not in setup_line(o, "en") for o in here)
