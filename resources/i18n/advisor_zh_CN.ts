@@ -799,32 +799,47 @@
 <context>
     <name>ComparePage</name>
     <message>
-        <location filename="../../ui/compare/page.py" line="169"/>
+        <location filename="../../ui/compare/page.py" line="171"/>
         <source>Comparing the setups…</source>
         <translation>正在对比各配置…</translation>
     </message>
     <message>
-        <location filename="../../ui/compare/page.py" line="187"/>
+        <location filename="../../ui/compare/page.py" line="189"/>
         <source>Compare setups</source>
         <translation>配置对比</translation>
     </message>
     <message>
+        <location filename="../../ui/compare/page.py" line="192"/>
+        <source>Time per run against cost per month</source>
+        <translation>单次时间与每月成本</translation>
+    </message>
+    <message>
         <location filename="../../ui/compare/page.py" line="193"/>
+        <source>The chosen setup in detail</source>
+        <translation>所选方案的详细情况</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/page.py" line="194"/>
+        <source>Setups compared</source>
+        <translation>参与比较的方案</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compare/page.py" line="199"/>
         <source>Your setup beside more of the same cards, the same GPUs rented, the catalog&apos;s ready setups and your profile&apos;s alternatives: time per run against cost per month.</source>
         <translation>把你的配置与同款卡加量、租用同款卡、目录中的现成配置以及配置文件中的备选方案放在一起：对比每次训练时间与每月成本。</translation>
     </message>
     <message>
-        <location filename="../../ui/compare/page.py" line="212"/>
+        <location filename="../../ui/compare/page.py" line="218"/>
         <source>The setups cannot be compared with these answers: %1</source>
         <translation>按当前的回答无法对比各配置：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/compare/page.py" line="215"/>
+        <location filename="../../ui/compare/page.py" line="221"/>
         <source>The setups could not be compared because of an internal error; the details are in the log.</source>
         <translation>由于内部错误无法对比各配置；详情见日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/compare/page.py" line="223"/>
+        <location filename="../../ui/compare/page.py" line="229"/>
         <source>Market %1 · %2 · %3 options, %4 setups. ★ = on the Pareto front: nothing is both faster and cheaper. Click a point or a row for its details.</source>
         <translation>市场 %1 · %2 · %3 个选项，%4 种配置。★ = 在帕累托前沿上：没有既更快又更便宜的选项。点击图中的点或表中的行查看详情。</translation>
     </message>
@@ -877,240 +892,240 @@
 <context>
     <name>Document</name>
     <message>
-        <location filename="../../ui/window/document.py" line="76"/>
+        <location filename="../../ui/window/document.py" line="78"/>
         <source>untitled</source>
         <translation>未命名</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="78"/>
+        <location filename="../../ui/window/document.py" line="80"/>
         <source>%1 (draft)</source>
         <translation>%1（草稿）</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="80"/>
+        <location filename="../../ui/window/document.py" line="82"/>
         <source>GPU Scaling Advisor</source>
         <translation>多卡训练顾问</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="97"/>
+        <location filename="../../ui/window/document.py" line="99"/>
         <source>Unsaved answers</source>
         <translation>答案未保存</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="98"/>
+        <location filename="../../ui/window/document.py" line="100"/>
         <source>The answers have changes that are not saved. Save them first?</source>
         <translation>答案有尚未保存的修改。先保存吗？</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="109"/>
+        <location filename="../../ui/window/document.py" line="111"/>
         <source>The file changed on disk</source>
         <translation>文件在磁盘上已被修改</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="110"/>
+        <location filename="../../ui/window/document.py" line="112"/>
         <source>%1 was changed, replaced or removed since it was opened here. Overwrite it with these answers, save them under another name, or reload the file?</source>
         <translation>%1 在这里打开之后已被修改、替换或删除。用这些答案覆盖它、另存为其他名称，还是重新载入该文件？</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="114"/>
+        <location filename="../../ui/window/document.py" line="116"/>
         <source>Overwrite</source>
         <translation>覆盖</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="116"/>
+        <location filename="../../ui/window/document.py" line="118"/>
         <source>Save As…</source>
         <translation>另存为…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="118"/>
+        <location filename="../../ui/window/document.py" line="120"/>
         <source>Reload</source>
         <translation>重新载入</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="147"/>
+        <location filename="../../ui/window/document.py" line="149"/>
         <source>Profiles (*.yaml *.yml *.json);;All files (*)</source>
         <translation>配置文件 (*.yaml *.yml *.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="167"/>
+        <location filename="../../ui/window/document.py" line="169"/>
         <source>Open profile</source>
         <translation>打开配置</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="179"/>
-        <location filename="../../ui/window/document.py" line="230"/>
+        <location filename="../../ui/window/document.py" line="181"/>
+        <location filename="../../ui/window/document.py" line="232"/>
         <source>Cannot open the profile</source>
         <translation>无法打开配置</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="196"/>
+        <location filename="../../ui/window/document.py" line="198"/>
         <source>No results: this profile is a draft. Finish the marked answers to see the results.</source>
         <translation>没有结果：这个配置是草稿。完成标出的答案后即可看到结果。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="198"/>
+        <location filename="../../ui/window/document.py" line="200"/>
         <source>A draft</source>
         <translation>草稿</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="212"/>
+        <location filename="../../ui/window/document.py" line="214"/>
         <source>The profile has problems</source>
         <translation>配置有问题</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="214"/>
+        <location filename="../../ui/window/document.py" line="216"/>
         <source>The file was not changed. Fix the answers and save under a new name.</source>
         <translation>文件没有被改动。请修正答案后另存为新文件。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="231"/>
+        <location filename="../../ui/window/document.py" line="233"/>
         <source>The file no longer exists:
 %1</source>
         <translation>文件已不存在：
 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="259"/>
+        <location filename="../../ui/window/document.py" line="262"/>
         <source>Save profile</source>
         <translation>保存配置</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="268"/>
-        <location filename="../../ui/window/document.py" line="273"/>
+        <location filename="../../ui/window/document.py" line="271"/>
+        <location filename="../../ui/window/document.py" line="276"/>
         <source>Cannot save yet</source>
         <translation>暂时无法保存</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="269"/>
+        <location filename="../../ui/window/document.py" line="272"/>
         <source>Some answers are not valid yet: they can be saved as a draft, which is YAML. Choose a name ending in .yaml.</source>
         <translation>有些答案尚未有效：可以保存为草稿，草稿是 YAML 格式。请选择以 .yaml 结尾的文件名。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="274"/>
+        <location filename="../../ui/window/document.py" line="277"/>
         <source>Choose a new name: the file with problems is kept as it was.</source>
         <translation>请另选文件名：有问题的原文件保持原样。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="299"/>
+        <location filename="../../ui/window/document.py" line="302"/>
         <source>Cannot save the profile</source>
         <translation>无法保存配置</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="307"/>
+        <location filename="../../ui/window/document.py" line="310"/>
         <source>Saved %1 as a draft: %2 answers are not valid yet</source>
         <translation>已将 %1 保存为草稿：%2 个答案尚未有效</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="308"/>
-        <location filename="../../ui/window/document.py" line="466"/>
+        <location filename="../../ui/window/document.py" line="311"/>
+        <location filename="../../ui/window/document.py" line="470"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="320"/>
+        <location filename="../../ui/window/document.py" line="323"/>
         <source>Replace a read-only file?</source>
         <translation>替换只读文件？</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="321"/>
+        <location filename="../../ui/window/document.py" line="324"/>
         <source>%1 is read-only. Replace it anyway?</source>
         <translation>%1 是只读文件。仍要替换吗？</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="355"/>
+        <location filename="../../ui/window/document.py" line="358"/>
         <source>Answers of other sessions</source>
         <translation>其他会话的答案</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="356"/>
+        <location filename="../../ui/window/document.py" line="359"/>
         <source>The answers of %1 more sessions that ended without being saved are kept. File &gt; Recover answers… opens them:
 %2</source>
         <translation>另有 %1 个未保存就结束的会话，其答案已保留。用“文件 &gt; 恢复答案…”打开：
 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="368"/>
+        <location filename="../../ui/window/document.py" line="371"/>
         <source>Recover answers</source>
         <translation>恢复答案</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="369"/>
+        <location filename="../../ui/window/document.py" line="372"/>
         <source>Autosaved answers (autosave*.yaml)</source>
         <translation>自动保存的答案 (autosave*.yaml)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="379"/>
+        <location filename="../../ui/window/document.py" line="382"/>
         <source>Previous answers could not be restored</source>
         <translation>无法恢复上次的答案</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="380"/>
+        <location filename="../../ui/window/document.py" line="383"/>
         <source>The autosaved answers were damaged (%1). They were kept as %2; starting with a new profile.</source>
         <translation>自动保存的答案已损坏（%1）。原文件已保留为 %2；现在从新配置开始。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="426"/>
+        <location filename="../../ui/window/document.py" line="429"/>
         <source>Restored the answers of the last session.</source>
         <translation>已恢复上次的答案。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="434"/>
-        <location filename="../../ui/window/document.py" line="438"/>
-        <location filename="../../ui/window/document.py" line="442"/>
-        <location filename="../../ui/window/document.py" line="448"/>
-        <location filename="../../ui/window/document.py" line="464"/>
+        <location filename="../../ui/window/document.py" line="437"/>
+        <location filename="../../ui/window/document.py" line="441"/>
+        <location filename="../../ui/window/document.py" line="445"/>
+        <location filename="../../ui/window/document.py" line="451"/>
+        <location filename="../../ui/window/document.py" line="468"/>
         <source>Export PDF</source>
         <translation>导出 PDF</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="435"/>
+        <location filename="../../ui/window/document.py" line="438"/>
         <source>The PDF report is not available in this build.</source>
         <translation>此版本未包含 PDF 报告功能。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="438"/>
+        <location filename="../../ui/window/document.py" line="441"/>
         <source>The results are not ready yet.</source>
         <translation>结果尚未算好。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="443"/>
+        <location filename="../../ui/window/document.py" line="446"/>
         <source>%1 answers are not valid: the results on screen belong to earlier answers. Fix the marked answers first.</source>
         <translation>有 %1 个答案无效：屏幕上的结果属于之前的答案。请先改正标出的答案。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="472"/>
-        <location filename="../../ui/window/document.py" line="489"/>
-        <location filename="../../ui/window/document.py" line="507"/>
+        <location filename="../../ui/window/document.py" line="476"/>
+        <location filename="../../ui/window/document.py" line="493"/>
+        <location filename="../../ui/window/document.py" line="511"/>
         <source>Import nvidia-smi</source>
         <translation>导入 nvidia-smi</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="473"/>
+        <location filename="../../ui/window/document.py" line="477"/>
         <source>The nvidia-smi import is not available in this build.</source>
         <translation>此版本未包含 nvidia-smi 导入功能。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="495"/>
+        <location filename="../../ui/window/document.py" line="499"/>
         <source>The import changes none of the answers.</source>
         <translation>导入不会改变任何答案。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="500"/>
+        <location filename="../../ui/window/document.py" line="504"/>
         <source>Imported: %1 answers changed (Edit &gt; Undo takes them back).</source>
         <translation>已导入：改变了 %1 个答案（“编辑 &gt; 撤销”可以撤回）。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="508"/>
+        <location filename="../../ui/window/document.py" line="512"/>
         <source>The import changes these answers:</source>
         <translation>导入会改变这些答案：</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="510"/>
+        <location filename="../../ui/window/document.py" line="514"/>
         <source>Apply</source>
         <translation>应用</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="210"/>
+        <location filename="../../ui/window/document.py" line="212"/>
         <source>No results: the opened file has problems. Fix the marked answers to see the results for it.</source>
         <translation>没有结果：打开的文件有问题。请修改标出的答案，才能看到它的结果。</translation>
     </message>
@@ -1181,27 +1196,27 @@ The application keeps running. The details were written to the log file:
 <context>
     <name>Fields</name>
     <message>
-        <location filename="../../ui/forms/editors.py" line="31"/>
+        <location filename="../../ui/forms/editors.py" line="41"/>
         <source>optional</source>
         <translation>可不填</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/editors.py" line="32"/>
+        <location filename="../../ui/forms/editors.py" line="42"/>
         <source>%1 (custom)</source>
         <translation>%1（自定义）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/editors.py" line="301"/>
+        <location filename="../../ui/forms/editors.py" line="314"/>
         <source>None: my own model (its size typed below)</source>
         <translation>无：我自己的模型（在下方填写规模）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/editors.py" line="302"/>
+        <location filename="../../ui/forms/editors.py" line="315"/>
         <source>Search: name or id</source>
         <translation>搜索：名称或 id</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/editors.py" line="303"/>
+        <location filename="../../ui/forms/editors.py" line="316"/>
         <source>%1 M parameters · %2 · %3</source>
         <translation>%1 百万参数 · %2 · %3</translation>
     </message>
@@ -1216,7 +1231,7 @@ The application keeps running. The details were written to the log file:
         <translation>可以留空。</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/editors.py" line="210"/>
+        <location filename="../../ui/forms/editors.py" line="223"/>
         <source>Custom GPU… (enter its specs)</source>
         <translation>自定义显卡…（填写参数）</translation>
     </message>
@@ -1224,18 +1239,27 @@ The application keeps running. The details were written to the log file:
 <context>
     <name>GuideDialog</name>
     <message>
-        <location filename="../../ui/dialogs/help.py" line="52"/>
-        <location filename="../../ui/dialogs/help.py" line="63"/>
+        <location filename="../../ui/dialogs/help.py" line="64"/>
         <source>User guide</source>
         <translation>使用指南</translation>
     </message>
     <message>
-        <location filename="../../ui/dialogs/help.py" line="58"/>
+        <location filename="../../ui/dialogs/help.py" line="64"/>
+        <source>README</source>
+        <translation>自述文件 README</translation>
+    </message>
+    <message>
+        <location filename="../../ui/dialogs/help.py" line="71"/>
+        <source>The README is not installed with this copy of the app.</source>
+        <translation>这份应用没有安装自述文件（README）。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/dialogs/help.py" line="72"/>
         <source>The user guide is not installed with this copy of the app. The README of the project describes the same steps.</source>
         <translation>此安装中没有附带使用指南。项目的 README 介绍了相同的步骤。</translation>
     </message>
     <message>
-        <location filename="../../ui/dialogs/help.py" line="65"/>
+        <location filename="../../ui/dialogs/help.py" line="79"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
@@ -1243,54 +1267,54 @@ The application keeps running. The details were written to the log file:
 <context>
     <name>ImportDialog</name>
     <message>
-        <location filename="../../ui/dialogs/import_dialog.py" line="53"/>
+        <location filename="../../ui/dialogs/import_dialog.py" line="54"/>
         <source>Import nvidia-smi output</source>
         <translation>导入 nvidia-smi 输出</translation>
     </message>
     <message>
-        <location filename="../../ui/dialogs/import_dialog.py" line="56"/>
+        <location filename="../../ui/dialogs/import_dialog.py" line="57"/>
         <source>Paste what one of these printed on the GPU server: nvidia-smi, nvidia-smi -q, nvidia-smi -L, nvidia-smi topo -m, nvidia-smi dmon, or nvidia-smi --query-gpu=... --format=csv. Several outputs of one machine can be combined.</source>
         <translation>粘贴 GPU 服务器上以下命令的输出：nvidia-smi、nvidia-smi -q、nvidia-smi -L、nvidia-smi topo -m、nvidia-smi dmon 或 nvidia-smi --query-gpu=... --format=csv。同一台机器的多个输出可以一起导入。</translation>
     </message>
     <message>
-        <location filename="../../ui/dialogs/import_dialog.py" line="65"/>
-        <location filename="../../ui/dialogs/import_dialog.py" line="174"/>
+        <location filename="../../ui/dialogs/import_dialog.py" line="66"/>
+        <location filename="../../ui/dialogs/import_dialog.py" line="175"/>
         <source>Open files…</source>
         <translation>打开文件…</translation>
     </message>
     <message>
-        <location filename="../../ui/dialogs/import_dialog.py" line="66"/>
+        <location filename="../../ui/dialogs/import_dialog.py" line="67"/>
         <source>Detect this machine</source>
         <translation>检测本机</translation>
     </message>
     <message>
-        <location filename="../../ui/dialogs/import_dialog.py" line="67"/>
+        <location filename="../../ui/dialogs/import_dialog.py" line="68"/>
         <source>Clear</source>
         <translation>清空</translation>
     </message>
     <message>
-        <location filename="../../ui/dialogs/import_dialog.py" line="76"/>
+        <location filename="../../ui/dialogs/import_dialog.py" line="77"/>
         <source>Use these facts</source>
         <translation>使用这些信息</translation>
     </message>
     <message>
-        <location filename="../../ui/dialogs/import_dialog.py" line="100"/>
-        <location filename="../../ui/dialogs/import_dialog.py" line="137"/>
+        <location filename="../../ui/dialogs/import_dialog.py" line="101"/>
+        <location filename="../../ui/dialogs/import_dialog.py" line="138"/>
         <source>Nothing read yet.</source>
         <translation>尚未读取任何内容。</translation>
     </message>
     <message>
-        <location filename="../../ui/dialogs/import_dialog.py" line="135"/>
+        <location filename="../../ui/dialogs/import_dialog.py" line="136"/>
         <source>Files: %1</source>
         <translation>文件：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/dialogs/import_dialog.py" line="194"/>
+        <location filename="../../ui/dialogs/import_dialog.py" line="196"/>
         <source>Observations</source>
         <translation>发现</translation>
     </message>
     <message>
-        <location filename="../../ui/dialogs/import_dialog.py" line="204"/>
+        <location filename="../../ui/dialogs/import_dialog.py" line="206"/>
         <source>Notes</source>
         <translation>说明</translation>
     </message>
@@ -1298,188 +1322,193 @@ The application keeps running. The details were written to the log file:
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ui/window/main_window.py" line="507"/>
+        <location filename="../../ui/window/main_window.py" line="537"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="508"/>
+        <location filename="../../ui/window/main_window.py" line="538"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="509"/>
+        <location filename="../../ui/window/main_window.py" line="539"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="510"/>
+        <location filename="../../ui/window/main_window.py" line="540"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="511"/>
+        <location filename="../../ui/window/main_window.py" line="541"/>
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="512"/>
+        <location filename="../../ui/window/main_window.py" line="542"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="513"/>
+        <location filename="../../ui/window/main_window.py" line="543"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="514"/>
+        <location filename="../../ui/window/main_window.py" line="544"/>
         <source>&amp;New profile</source>
         <translation>新建配置(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="515"/>
+        <location filename="../../ui/window/main_window.py" line="545"/>
         <source>&amp;Open profile…</source>
         <translation>打开配置(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="516"/>
+        <location filename="../../ui/window/main_window.py" line="546"/>
         <source>&amp;Save</source>
         <translation>保存(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="517"/>
+        <location filename="../../ui/window/main_window.py" line="547"/>
         <source>Save &amp;as…</source>
         <translation>另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="518"/>
-        <source>Recover answers…</source>
-        <translation>恢复答案…</translation>
+        <location filename="../../ui/window/main_window.py" line="548"/>
+        <source>Re&amp;cover answers…</source>
+        <translation>恢复答案(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="519"/>
-        <source>Import nvidia-smi…</source>
-        <translation>导入 nvidia-smi…</translation>
+        <location filename="../../ui/window/main_window.py" line="549"/>
+        <source>&amp;Import nvidia-smi…</source>
+        <translation>导入 nvidia-smi(&amp;I)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="520"/>
-        <source>Export PDF…</source>
-        <translation>导出 PDF…</translation>
+        <location filename="../../ui/window/main_window.py" line="550"/>
+        <source>&amp;Export PDF…</source>
+        <translation>导出 PDF(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="522"/>
+        <location filename="../../ui/window/main_window.py" line="551"/>
+        <source>Export PDF with the rule a&amp;ppendix…</source>
+        <translation>导出 PDF（含规则附录）(&amp;P)…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window.py" line="552"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="523"/>
+        <location filename="../../ui/window/main_window.py" line="553"/>
         <source>&amp;About</source>
         <translation>关于(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="524"/>
+        <location filename="../../ui/window/main_window.py" line="554"/>
         <source>User &amp;guide</source>
         <translation>使用指南(&amp;G)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="525"/>
+        <location filename="../../ui/window/main_window.py" line="555"/>
+        <source>READ&amp;ME</source>
+        <translation>自述文件 README(&amp;M)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window.py" line="556"/>
         <source>Open &amp;log folder</source>
         <translation>打开日志文件夹(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="526"/>
+        <location filename="../../ui/window/main_window.py" line="557"/>
         <source>&amp;Report a problem (copy details)</source>
         <translation>报告问题（复制详情）(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="562"/>
+        <location filename="../../ui/window/main_window.py" line="593"/>
         <source>Some answers need attention (%1); the results are for the last valid answers.</source>
         <translation>有 %1 个答案需要修改；下面的结果基于最后一次有效的答案。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="598"/>
+        <location filename="../../ui/window/main_window.py" line="629"/>
         <source>The results cannot be computed with these answers: %1</source>
         <translation>按当前的回答无法计算结果：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="601"/>
+        <location filename="../../ui/window/main_window.py" line="632"/>
         <source>The results cannot be computed: see the marked answer.</source>
         <translation>无法计算结果：请查看标出的回答。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="603"/>
+        <location filename="../../ui/window/main_window.py" line="634"/>
         <source>The results could not be computed because of an internal error; the details are in the log.</source>
         <translation>内部错误导致无法计算结果；详情见日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="620"/>
+        <location filename="../../ui/window/main_window.py" line="651"/>
         <source>Verdict so far: %1 · %2</source>
         <translation>当前结论：%1 · %2</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="622"/>
+        <location filename="../../ui/window/main_window.py" line="653"/>
         <source>cannot run on this hardware</source>
         <translation>在这套硬件上无法运行</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="624"/>
+        <location filename="../../ui/window/main_window.py" line="656"/>
         <source>answers to fix: %1</source>
         <translation>待修改的答案：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="324"/>
-        <location filename="../../ui/window/main_window.py" line="389"/>
+        <location filename="../../ui/window/main_window.py" line="347"/>
+        <location filename="../../ui/window/main_window.py" line="417"/>
         <source>No results yet: some answers need attention; they are marked at their fields.</source>
         <translation>还没有结果：有些答案需要修改，已在对应字段处标出。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="278"/>
+        <location filename="../../ui/window/main_window.py" line="294"/>
         <source>several answers</source>
         <translation>多个答案</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="302"/>
+        <location filename="../../ui/window/main_window.py" line="325"/>
         <source>The log folder is %1</source>
         <translation>日志文件夹：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="311"/>
+        <location filename="../../ui/window/main_window.py" line="334"/>
         <source>Copied the version, the system and the end of the log: paste them into your report of the problem.</source>
         <translation>已复制版本、系统信息和日志末尾：请粘贴到你的问题报告中。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="502"/>
+        <location filename="../../ui/window/main_window.py" line="532"/>
         <source>&lt; &amp;Back</source>
         <translation>&lt; 上一步(&amp;B)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="503"/>
+        <location filename="../../ui/window/main_window.py" line="533"/>
         <source>&amp;Next &gt;</source>
         <translation>下一步(&amp;N) &gt;</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="504"/>
+        <location filename="../../ui/window/main_window.py" line="534"/>
         <source>Back</source>
         <translation>上一步</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="505"/>
+        <location filename="../../ui/window/main_window.py" line="535"/>
         <source>Next</source>
         <translation>下一步</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="506"/>
+        <location filename="../../ui/window/main_window.py" line="536"/>
         <source>Steps of the questionnaire</source>
         <translation>问卷步骤</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="521"/>
-        <source>Export PDF with the rule appendix…</source>
-        <translation>导出 PDF（含规则附录）…</translation>
-    </message>
-    <message>
-        <location filename="../../ui/window/main_window.py" line="559"/>
+        <location filename="../../ui/window/main_window.py" line="590"/>
         <source>Some answers need attention (%1): fix them to see the results.</source>
         <translation>有 %1 个答案需要修改：改好后才能看到结果。</translation>
     </message>
@@ -1893,79 +1922,85 @@ The application keeps running. The details were written to the log file:
 <context>
     <name>Preview</name>
     <message>
-        <location filename="../../ui/results/live_preview.py" line="134"/>
-        <location filename="../../ui/results/live_preview.py" line="140"/>
+        <location filename="../../ui/results/live_preview.py" line="119"/>
+        <location filename="../../ui/results/live_preview.py" line="148"/>
+        <source>Speed-up</source>
+        <translation>加速比</translation>
+    </message>
+    <message>
+        <location filename="../../ui/results/live_preview.py" line="137"/>
         <location filename="../../ui/results/live_preview.py" line="143"/>
+        <location filename="../../ui/results/live_preview.py" line="146"/>
         <source>Live result</source>
         <translation>实时结果</translation>
     </message>
     <message>
-        <location filename="../../ui/results/live_preview.py" line="136"/>
+        <location filename="../../ui/results/live_preview.py" line="139"/>
         <source>For earlier answers: %1 to fix</source>
         <translation>属于之前的答案：有 %1 个要改正</translation>
     </message>
     <message>
-        <location filename="../../ui/results/live_preview.py" line="138"/>
         <location filename="../../ui/results/live_preview.py" line="141"/>
+        <location filename="../../ui/results/live_preview.py" line="144"/>
         <source>Fold or open the live result</source>
         <translation>折叠或展开实时结果</translation>
     </message>
     <message>
-        <location filename="../../ui/results/live_preview.py" line="152"/>
+        <location filename="../../ui/results/live_preview.py" line="157"/>
         <source>No results</source>
         <translation>没有结果</translation>
     </message>
     <message>
-        <location filename="../../ui/results/live_preview.py" line="175"/>
+        <location filename="../../ui/results/live_preview.py" line="180"/>
         <source>Cannot run on this hardware</source>
         <translation>在这套硬件上无法运行</translation>
     </message>
     <message>
-        <location filename="../../ui/results/live_preview.py" line="177"/>
+        <location filename="../../ui/results/live_preview.py" line="182"/>
         <source>%1: beyond the counts projected</source>
         <translation>%1：超出已预测的卡数范围</translation>
     </message>
     <message>
-        <location filename="../../ui/results/live_preview.py" line="179"/>
+        <location filename="../../ui/results/live_preview.py" line="184"/>
         <source>Stay on one GPU
 %3 a month</source>
         <translation>单卡即可
 每月 %3</translation>
     </message>
     <message>
-        <location filename="../../ui/results/live_preview.py" line="181"/>
+        <location filename="../../ui/results/live_preview.py" line="186"/>
         <source>%1: %2× one GPU
 %3 a month</source>
         <translation>%1：单卡的 %2 倍
 每月 %3</translation>
     </message>
     <message>
-        <location filename="../../ui/results/live_preview.py" line="206"/>
+        <location filename="../../ui/results/live_preview.py" line="211"/>
         <source>Blue: projected speed-up and its likely range.</source>
         <translation>蓝线：预计加速比及可能范围。</translation>
     </message>
     <message>
-        <location filename="../../ui/results/live_preview.py" line="209"/>
+        <location filename="../../ui/results/live_preview.py" line="214"/>
         <source>Red crosses: the model does not fit in memory there.</source>
         <translation>红叉：该卡数下显存放不下模型。</translation>
     </message>
     <message>
-        <location filename="../../ui/results/live_preview.py" line="212"/>
+        <location filename="../../ui/results/live_preview.py" line="217"/>
         <source>Green dashed: on a faster link.</source>
         <translation>绿色虚线：换用更快的互联。</translation>
     </message>
     <message>
-        <location filename="../../ui/results/live_preview.py" line="214"/>
+        <location filename="../../ui/results/live_preview.py" line="219"/>
         <source>Orange bars: the article&apos;s typical range (F01).</source>
         <translation>橙色竖条：原文的常见区间（F01）。</translation>
     </message>
     <message>
-        <location filename="../../ui/results/live_preview.py" line="216"/>
+        <location filename="../../ui/results/live_preview.py" line="221"/>
         <source>Grey: ideal.</source>
         <translation>灰线：理想线性。</translation>
     </message>
     <message>
-        <location filename="../../ui/results/live_preview.py" line="187"/>
+        <location filename="../../ui/results/live_preview.py" line="192"/>
         <source>With %1:</source>
         <translation>采用%1：</translation>
     </message>
@@ -1999,11 +2034,12 @@ The application keeps running. The details were written to the log file:
     </message>
     <message>
         <location filename="../../ui/results/results_page.py" line="62"/>
+        <location filename="../../ui/results/results_page.py" line="63"/>
         <source>Result views</source>
         <translation>结果视图</translation>
     </message>
     <message>
-        <location filename="../../ui/results/results_page.py" line="63"/>
+        <location filename="../../ui/results/results_page.py" line="64"/>
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
@@ -2011,17 +2047,17 @@ The application keeps running. The details were written to the log file:
 <context>
     <name>Units</name>
     <message>
-        <location filename="../../ui/window/main_window.py" line="41"/>
+        <location filename="../../ui/window/main_window.py" line="44"/>
         <source>CNY</source>
         <translation>元</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="41"/>
+        <location filename="../../ui/window/main_window.py" line="44"/>
         <source>USD</source>
         <translation>美元</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="42"/>
+        <location filename="../../ui/window/main_window.py" line="45"/>
         <source>EUR</source>
         <translation>欧元</translation>
     </message>
@@ -2029,137 +2065,137 @@ The application keeps running. The details were written to the log file:
 <context>
     <name>Verdict</name>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="23"/>
+        <location filename="../../ui/results/verdict_card.py" line="27"/>
         <source>Not worth it</source>
         <translation>不划算</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="24"/>
+        <location filename="../../ui/results/verdict_card.py" line="28"/>
         <source>Optional (2 GPUs if you like)</source>
         <translation>可选（2卡看心情）</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="25"/>
+        <location filename="../../ui/results/verdict_card.py" line="29"/>
         <source>Worth it</source>
         <translation>划算</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="26"/>
+        <location filename="../../ui/results/verdict_card.py" line="30"/>
         <source>Multi-GPU required</source>
         <translation>必须上多卡</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="31"/>
+        <location filename="../../ui/results/verdict_card.py" line="35"/>
         <source>Data parallel</source>
         <translation>数据并行</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="31"/>
+        <location filename="../../ui/results/verdict_card.py" line="35"/>
         <source>DeepSpeed ZeRO</source>
         <translation>DeepSpeed ZeRO</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="32"/>
+        <location filename="../../ui/results/verdict_card.py" line="36"/>
         <source>Fully sharded (FSDP)</source>
         <translation>全分片（FSDP）</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="33"/>
+        <location filename="../../ui/results/verdict_card.py" line="37"/>
         <source>Tensor (model) parallel</source>
         <translation>模型并行（张量并行）</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="34"/>
+        <location filename="../../ui/results/verdict_card.py" line="38"/>
         <source>Pipeline parallel</source>
         <translation>流水线并行</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="35"/>
+        <location filename="../../ui/results/verdict_card.py" line="39"/>
         <source>Hybrid (data + model/pipeline)</source>
         <translation>混合（数据并行 + 模型/流水线并行）</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="39"/>
+        <location filename="../../ui/results/verdict_card.py" line="43"/>
         <source>PyTorch DDP</source>
         <translation>PyTorch DDP</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="39"/>
+        <location filename="../../ui/results/verdict_card.py" line="43"/>
         <source>PyTorch FSDP</source>
         <translation>PyTorch FSDP</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="40"/>
+        <location filename="../../ui/results/verdict_card.py" line="44"/>
         <source>DeepSpeed</source>
         <translation>DeepSpeed</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="41"/>
+        <location filename="../../ui/results/verdict_card.py" line="45"/>
         <source>Horovod</source>
         <translation>Horovod</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="41"/>
+        <location filename="../../ui/results/verdict_card.py" line="45"/>
         <source>Megatron-LM</source>
         <translation>Megatron-LM</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="42"/>
+        <location filename="../../ui/results/verdict_card.py" line="46"/>
         <source>TorchRec (or HugeCTR)</source>
         <translation>TorchRec（或 HugeCTR）</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="43"/>
+        <location filename="../../ui/results/verdict_card.py" line="47"/>
         <source>None needed (one GPU)</source>
         <translation>无需（单卡）</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="47"/>
+        <location filename="../../ui/results/verdict_card.py" line="51"/>
         <source>Own hardware</source>
         <translation>自建（自有硬件）</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="47"/>
+        <location filename="../../ui/results/verdict_card.py" line="51"/>
         <source>Cloud rental</source>
         <translation>云实例租用</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="48"/>
+        <location filename="../../ui/results/verdict_card.py" line="52"/>
         <source>Own or cloud</source>
         <translation>自建或租用皆可</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="52"/>
+        <location filename="../../ui/results/verdict_card.py" line="56"/>
         <source>1 GPU</source>
         <translation>单卡</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="52"/>
+        <location filename="../../ui/results/verdict_card.py" line="56"/>
         <source>%1 GPUs</source>
         <translation>%1卡</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="57"/>
+        <location filename="../../ui/results/verdict_card.py" line="61"/>
         <source>1 machine</source>
         <translation>单机</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="57"/>
+        <location filename="../../ui/results/verdict_card.py" line="61"/>
         <source>%1 machines</source>
         <translation>%1台机器</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="267"/>
+        <location filename="../../ui/results/verdict_card.py" line="271"/>
         <source>%1 days</source>
         <translation>%1 天</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="269"/>
+        <location filename="../../ui/results/verdict_card.py" line="273"/>
         <source>%1 h</source>
         <translation>%1 小时</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="270"/>
+        <location filename="../../ui/results/verdict_card.py" line="274"/>
         <source>%1 min</source>
         <translation>%1 分钟</translation>
     </message>
@@ -2167,83 +2203,83 @@ The application keeps running. The details were written to the log file:
 <context>
     <name>VerdictCard</name>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="133"/>
+        <location filename="../../ui/results/verdict_card.py" line="137"/>
         <source>GPUs</source>
         <translation>卡数</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="133"/>
+        <location filename="../../ui/results/verdict_card.py" line="137"/>
         <source>Parallelism</source>
         <translation>并行方式</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="134"/>
+        <location filename="../../ui/results/verdict_card.py" line="138"/>
         <source>Framework</source>
         <translation>框架</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="134"/>
+        <location filename="../../ui/results/verdict_card.py" line="138"/>
         <source>Deployment</source>
         <translation>部署</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="135"/>
+        <location filename="../../ui/results/verdict_card.py" line="139"/>
         <source>Speed-up at that count</source>
         <translation>该卡数的加速比</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="136"/>
+        <location filename="../../ui/results/verdict_card.py" line="140"/>
         <source>One run: one GPU → that count</source>
         <translation>单次训练：单卡 → 该卡数</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="137"/>
+        <location filename="../../ui/results/verdict_card.py" line="141"/>
         <source>Cost per month</source>
         <translation>每月费用</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="137"/>
-        <location filename="../../ui/results/verdict_card.py" line="197"/>
+        <location filename="../../ui/results/verdict_card.py" line="141"/>
+        <location filename="../../ui/results/verdict_card.py" line="201"/>
         <source>Best value</source>
         <translation>性价比最高</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="140"/>
-        <source>Export PDF…</source>
-        <translation>导出 PDF…</translation>
-    </message>
-    <message>
-        <location filename="../../ui/results/verdict_card.py" line="147"/>
+        <location filename="../../ui/results/verdict_card.py" line="151"/>
         <source>Computing…</source>
         <translation>计算中…</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="171"/>
+        <location filename="../../ui/results/verdict_card.py" line="175"/>
         <source>No results</source>
         <translation>没有结果</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="203"/>
+        <location filename="../../ui/results/verdict_card.py" line="207"/>
         <source>Cannot run on this hardware</source>
         <translation>在这套硬件上无法运行</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="233"/>
+        <location filename="../../ui/results/verdict_card.py" line="237"/>
         <source>No purchase price is known for this GPU: the own-hardware costs leave out the cards. Enter the price of one GPU on the hardware page.</source>
         <translation>目录中没有该显卡的购买价格：自建成本未计入显卡本身。请在“硬件与部署”页填写单卡价格。</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="237"/>
+        <location filename="../../ui/results/verdict_card.py" line="241"/>
         <source>No cloud offer is known for this GPU: cloud costs are not shown.</source>
         <translation>目录中没有该显卡的云上报价：不显示云上成本。</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="141"/>
+        <location filename="../../ui/results/verdict_card.py" line="145"/>
         <source>Say what a day saved is worth…</source>
         <translation>说明省下一天值多少…</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="198"/>
+        <location filename="../../ui/results/verdict_card.py" line="144"/>
+        <source>Export &amp;PDF…</source>
+        <translation>导出 PDF(&amp;P)…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/results/verdict_card.py" line="202"/>
         <source>Cheapest, time not valued</source>
         <translation>最省钱（未给时间定价）</translation>
     </message>
@@ -2274,6 +2310,14 @@ The application keeps running. The details were written to the log file:
         <location filename="../../ui/results/why_view.py" line="23"/>
         <source>overridden by %1</source>
         <translation>被 %1 覆盖</translation>
+    </message>
+</context>
+<context>
+    <name>window</name>
+    <message>
+        <location filename="../../ui/window/problem_list.py" line="80"/>
+        <source>Answers to fix</source>
+        <translation>需要修改的答案</translation>
     </message>
 </context>
 </TS>

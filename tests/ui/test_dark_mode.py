@@ -105,3 +105,15 @@ def test_readable_and_muted_text_always_reach_aa_contrast(qapp, colour, window, 
     palette.setColor(Role.Window, window)
     assert contrast(readable(colour, window, palette), window) >= AA_CONTRAST
     assert contrast(muted(palette), window) >= AA_CONTRAST
+
+
+def test_white_text_on_every_verdict_badge_reads_at_four_and_a_half_to_one():
+    """Issue 34 (review): the stale preview's badge was white on light grey (2.2:1) and
+    "optional" white on amber (3.0:1); WCAG AA asks 4.5:1 for text of this size."""
+    from PySide6.QtGui import QColor
+
+    from ui.app.theme import contrast
+    from ui.results.verdict_card import NO_RESULT_COLOR, RATING_COLORS, STALE_COLOR
+
+    for colour in (*RATING_COLORS.values(), STALE_COLOR, NO_RESULT_COLOR):
+        assert contrast(QColor("white"), QColor(colour)) >= 4.5, colour

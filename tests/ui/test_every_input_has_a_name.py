@@ -20,10 +20,28 @@ def test_every_input_is_named_by_its_label_in_both_languages(qtbot):
     assert window.pages[0].editors["model.name"].input.accessibleName() == "模型名称"
 
 
-def test_a_fields_message_is_read_with_the_field(qtbot):
+def test_a_fields_message_is_read_with_the_field(qtbot, monkeypatch):
+    from ui.forms import editors
+
+    announced = []
+    monkeypatch.setattr(editors, "announce", announced.append)
     window = make_window(qtbot, "en", None, threaded=False)
     editor = window.pages[0].editors["model.params_millions"]
     editor.set_error("must be ≥ 0.001, got -5")
     assert editor.input.accessibleDescription() == "must be ≥ 0.001, got -5"
+    assert announced == [editor.input]  # told as it appears
+    editor.set_error("must be ≥ 0.001, got -5")
+    assert announced == [editor.input]  # the same message again: not told twice
     editor.set_error(None)
-    assert editor.input.accessibleDescription() == ""
+    assert editor.input.accessibleDescription() == "" and len(announced) == 2
+
+
+def test_announcing_a_message_reaches_qts_accessibility_layer(qtbot):
+    from PySide6.QtWidgets import QLineEdit
+
+    from ui.forms.editors import announce
+
+    field = QLineEdit()
+    qtbot.addWidget(field)
+    field.setAccessibleDescription("is required")
+    announce(field)  # no assistive technology here: the event is built and sent, no error

@@ -37,8 +37,8 @@ def opened(monkeypatch):
 def test_the_help_menu_holds_the_guide_the_log_folder_a_report_and_about(qtbot):
     window = make_window(qtbot, "en", None)
     actions = [a for a in window.help_menu.actions() if not a.isSeparator()]
-    assert actions == [window.act_guide, window.act_log_folder, window.act_report,
-                       window.act_about]
+    assert actions == [window.act_guide, window.act_readme, window.act_log_folder,
+                       window.act_report, window.act_about]
     assert window.act_guide.shortcut() == QKeySequence(QKeySequence.StandardKey.HelpContents)
     window.hub.set_language("zh")
     assert all(a.text() and not a.text().isascii() for a in actions)
@@ -57,6 +57,23 @@ def test_the_user_guide_opens_in_the_apps_language(qtbot, lang, heading):
     assert heading in text.lower() and "Alt+N" in text
     dialog.close()
     window.hub.set_language("en")
+
+
+def test_the_readme_opens_from_the_help_menu_and_ships_with_the_wheel_and_the_bundle(qtbot):
+    from tests.support.paths import ROOT
+
+    path = help_module.readme_path()
+    assert path is not None and path.read_text(encoding="utf-8").startswith("#")
+    window = make_window(qtbot, "en", None)
+    window.act_readme.trigger()
+    dialog = window.readme_dialog
+    qtbot.waitExposed(dialog)
+    assert "make run" in dialog.text.toPlainText() and dialog.windowTitle() == "README"
+    dialog.close()
+    wheel = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    bundle = (ROOT / "desktop" / "gpu-advisor.spec").read_text(encoding="utf-8")
+    assert '"README.md" = "advisor/_data/docs/README.md"' in wheel
+    assert '(str(ROOT / "README.md"), "advisor/_data/docs")' in bundle
 
 
 def test_both_guides_name_the_menus_as_the_app_does():

@@ -176,3 +176,12 @@ def test_a_letter_two_columns_share_goes_to_each_field_in_turn(qtbot):
 
 def _buddy(page, key):
     return page.preset_combo if key == "preset" else page.editors[key].input
+
+
+def test_a_label_read_without_its_mark_in_both_languages():
+    from ui.forms.mnemonics import without_mnemonic
+
+    for title, letter in (("Layers", "Y"), ("Pipeline-parallel degree", "D"), ("A & B", "B")):
+        assert without_mnemonic(with_mnemonic(title, letter, "en")) == title
+    assert without_mnemonic(with_mnemonic("参数量", "P", "zh")) == "参数量"
+    assert without_mnemonic(with_mnemonic("3 × 3", "Q", "en")) == "3 × 3"  # written after

@@ -140,11 +140,13 @@ class ComparePage(QWidget):
         self.table.verticalHeader().setMinimumSectionSize(self.table.fontMetrics().height() + 4)
         self.table.itemSelectionChanged.connect(self._row_chosen)
         top = QSplitter(Qt.Orientation.Horizontal)
+        top.setObjectName("compareChartAndDetails")  # its sizes are remembered (session.py)
         top.addWidget(self.plot)
         top.addWidget(self.details)
         top.setStretchFactor(0, 3)
         top.setStretchFactor(1, 2)
         body = QSplitter(Qt.Orientation.Vertical)
+        body.setObjectName("compareChartAndTable")
         body.addWidget(top)
         body.addWidget(self.table)
         body.setStretchFactor(0, 1)  # the chart and the table share the height
@@ -186,6 +188,10 @@ class ComparePage(QWidget):
         self.lang = lang
         self.title.setText(self.tr("Compare setups"))
         self.table.setHorizontalHeaderLabels([self.tr(c) for c in TABLE_COLUMNS])
+        # what a screen reader names the chart, the chosen setup's details and the table
+        self.plot.setAccessibleName(self.tr("Time per run against cost per month"))
+        self.details.setAccessibleName(self.tr("The chosen setup in detail"))
+        self.table.setAccessibleName(self.tr("Setups compared"))
         if self.result is not None:
             self._draw()
         else:

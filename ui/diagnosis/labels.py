@@ -37,4 +37,10 @@ L: dict[str, Text] = {
     "suspects": T("Suspects, most likely first", "可能原因（按可能性排序）"),
     "no_suspects": T("Nothing in the data points at a bottleneck.", "数据中没有指向瓶颈的线索。"),
     "remedy": T("Remedy:", "建议："),
+    # what a screen reader names each view and list by (issue 34)
+    "measurements": T("Measurements: GPUs and measured value", "测量值：卡数和实测值"),
+    "kind": T("What was measured", "测量的是什么"),
+    "scaling": T("How the batch scales", "批大小如何扩展"),
+    "plot": T("Measured and projected speed-up", "实测与预测的加速比"),
+    "findings": T("Diagnosis and suspects", "诊断结果和可能原因"),
 }

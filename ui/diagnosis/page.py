@@ -43,6 +43,7 @@ from advisor.diagnosis.telemetry import RunTelemetry
 from advisor.diagnosis.text_report import LEVEL_LABEL
 from advisor.files.errors import InputError
 from advisor.profile import Profile
+from ui.app.folders import remember, start_at
 from ui.app.theme import banner_style, muted_hex, readable_hex, styled
 from ui.diagnosis.labels import L
 from ui.diagnosis.plot import diagnosis_plot
@@ -142,6 +143,7 @@ class DiagnosisPage(QWidget):
         right.addWidget(self.plot, 3)
         right.addWidget(self.suspects_view, 2)
         splitter = QSplitter()
+        splitter.setObjectName("diagnosisInputsAndResults")  # remembered (session.py)
         splitter.addWidget(inputs)
         splitter.addWidget(results)
         splitter.setStretchFactor(1, 3)
@@ -169,6 +171,12 @@ class DiagnosisPage(QWidget):
             combo.addItems([g(k) for k in keys])
             combo.setCurrentIndex(index)
         self.unit_label.setText(g("unit"))
+        self.unit_label.setBuddy(self.unit_edit)
+        # a name for each input and view a screen reader reaches (issue 34)
+        for widget, key in ((self.table, "measurements"), (self.kind_combo, "kind"),
+                            (self.unit_edit, "unit"), (self.scaling_combo, "scaling"),
+                            (self.plot, "plot"), (self.suspects_view, "findings")):
+            widget.setAccessibleName(g(key))
         for button, key in ((self.add_button, "add_row"), (self.remove_button, "remove_row"),
                             (self.csv_button, "open_csv"), (self.logs_button, "open_logs"),
                             (self.run_button, "run")):
@@ -247,14 +255,16 @@ class DiagnosisPage(QWidget):
         return True
 
     def _choose_csv(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, L["open_csv"].get(self.lang), "",
+        path, _ = QFileDialog.getOpenFileName(self, L["open_csv"].get(self.lang), start_at(),
                                               "CSV (*.csv *.txt);;* (*)")
         if path:
+            remember(path)
             self.load_csv(path)
 
     def _choose_logs(self) -> None:
-        paths, _ = QFileDialog.getOpenFileNames(self, L["open_logs"].get(self.lang), "",
+        paths, _ = QFileDialog.getOpenFileNames(self, L["open_logs"].get(self.lang), start_at(),
                                                 "Logs (*.txt *.log *.csv);;* (*)")
+        remember(paths)
         if paths and self.load_gpu_logs(paths):
             self.run_diagnosis()
 

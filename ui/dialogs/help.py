@@ -43,24 +43,38 @@ def guide_path(lang: str) -> Path | None:
     return None
 
 
-class GuideDialog(QDialog):
-    """The user guide, read-only, in a window beside the wizard (not modal)."""
+def readme_path() -> Path | None:
+    """The project's README (English): beside the guide in the bundle and the wheel
+    (``advisor/_data/docs``), at the checkout's root; None when it was not installed."""
+    folder = data_root("docs")
+    for path in (folder / "README.md", folder.parent / "README.md"):
+        if path.is_file():
+            return path
+    return None
 
-    def __init__(self, lang: str, parent: QWidget | None = None) -> None:
+
+class GuideDialog(QDialog):
+    """The user guide (or, ``readme``, the project's README), read-only, in a window beside
+    the wizard (not modal)."""
+
+    def __init__(self, lang: str, parent: QWidget | None = None, *,
+                 readme: bool = False) -> None:
         super().__init__(parent)
-        self.setObjectName("userGuide")
-        self.setWindowTitle(self.tr("User guide"))
+        self.setObjectName("readme" if readme else "userGuide")
+        title = self.tr("README") if readme else self.tr("User guide")
+        self.setWindowTitle(title)
         self.text = QTextBrowser()
         self.text.setOpenExternalLinks(True)
-        path = guide_path(lang)
+        path = readme_path() if readme else guide_path(lang)
         if path is None:
             self.text.setPlainText(self.tr(
-                "The user guide is not installed with this copy of the app. The README of "
-                "the project describes the same steps."))
+                "The README is not installed with this copy of the app.") if readme else
+                self.tr("The user guide is not installed with this copy of the app. The "
+                        "README of the project describes the same steps."))
         else:
             self.text.setSearchPaths([str(path.parent)])
             self.text.setMarkdown(path.read_text(encoding="utf-8"))
-        self.text.setAccessibleName(self.tr("User guide"))
+        self.text.setAccessibleName(title)
         buttons = QDialogButtonBox()
         close = buttons.addButton(self.tr("Close"), QDialogButtonBox.ButtonRole.RejectRole)
         close.clicked.connect(self.close)
@@ -123,5 +137,5 @@ def copy_to_clipboard(text: str) -> None:
     QGuiApplication.clipboard().setText(text)
 
 
-__all__ = ["GuideDialog", "copy_to_clipboard", "guide_path", "log_folder", "log_tail",
+__all__ = ["GuideDialog", "copy_to_clipboard", "guide_path", "readme_path", "log_folder", "log_tail",
            "open_folder", "problem_report"]

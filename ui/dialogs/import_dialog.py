@@ -34,6 +34,7 @@ from advisor.hwimport import HardwareDescription, NvmlUnavailable, detect_machin
 from advisor.hwimport.display import observation_title, severity_label
 from advisor.hwimport.importer import MAX_FILES, MAX_TOTAL_CHARS, read_file_text
 from advisor.hwimport.summary_rows import summary_rows
+from ui.app.folders import remember, start_at
 from ui.app.theme import readable_hex
 from ui.app.translation import tr_lang
 
@@ -171,7 +172,8 @@ class ImportDialog(QDialog):
         return tr_lang(self._lang, CONTEXT, text)
 
     def _choose_files(self) -> None:
-        paths, _ = QFileDialog.getOpenFileNames(self, self.tr("Open files…"))
+        paths, _ = QFileDialog.getOpenFileNames(self, self.tr("Open files…"), start_at())
+        remember(paths)
         if paths:
             self.load_files(paths)
 

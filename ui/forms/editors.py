@@ -28,6 +28,15 @@ from ui.forms.field_spec import FieldSpec, format_number, parse_number
 from ui.forms.mnemonics import with_mnemonic
 from ui.forms.typed_numbers import Marks
 
+
+def announce(widget: QWidget) -> None:
+    """Tell assistive technology that ``widget``'s description (its field's message) changed:
+    a screen reader reads a message as it appears, with the field it belongs to."""
+    from PySide6.QtGui import QAccessible, QAccessibleEvent
+
+    QAccessible.updateAccessibility(
+        QAccessibleEvent(widget, QAccessible.Event.DescriptionChanged))
+
 ERROR_COLOR = "#b3261e"
 _OPTIONAL = QT_TRANSLATE_NOOP("Fields", "optional")
 _CUSTOM = QT_TRANSLATE_NOOP("Fields", "%1 (custom)")
@@ -90,9 +99,12 @@ class FieldEditor(QWidget):
         self.input.setAccessibleDescription(message)
 
     def set_error(self, message: str | None) -> None:
+        changed = (message or "") != self.input.accessibleDescription()
         self.error_label.setText(message or "")
         self.error_label.setVisible(bool(message))
         self.input.setAccessibleDescription(message or "")
+        if changed:  # a screen reader reads the new message with its field (issue 34)
+            announce(self.input)
         self.input.setProperty("invalid", bool(message))
         self.input.setStyleSheet(f"border: 1px solid {readable_hex(ERROR_COLOR)};"
                                  if message else "")

@@ -116,3 +116,12 @@ def with_mnemonic(title: str, letter: str | None, lang: str) -> str:
         return f"{text} (&{letter})"
     return f"{text[:at]}&{text[at:]}"
 
+
+
+def without_mnemonic(text: str) -> str:
+    """A label's text as read: ``with_mnemonic``'s mark taken off ("La&yers" -> "Layers",
+    "层数(&Y)" -> "层数", "A && B" -> "A & B")."""
+    import re
+
+    text = re.sub(r"\s?\(&[^&]\)$", "", text)
+    return text.replace("&&", "\0").replace("&", "").replace("\0", "&")

@@ -23,7 +23,9 @@ from PySide6.QtWidgets import (
 
 from ui.app.theme import mute
 from ui.results.verdict_card import (
+    NO_RESULT_COLOR,
     RATING_COLORS,
+    STALE_COLOR,
     count_index,
     gpus_text,
     money_text,
@@ -114,6 +116,7 @@ class LivePreview(QFrame):
         from ui.plots.style import on_screen
 
         self.plot = on_screen()
+        self.plot.setAccessibleName(QCoreApplication.translate("Preview", "Speed-up"))
         self.plot.setMinimumSize(260, 120)
         self.plot.setMaximumHeight(PLOT_HEIGHT + 40)
         self._row.addWidget(self.plot, 5)
@@ -141,6 +144,8 @@ class LivePreview(QFrame):
         self.toggle.setAccessibleDescription(QCoreApplication.translate(
             "Preview", "Fold or open the live result"))
         self.setAccessibleName(QCoreApplication.translate("Preview", "Live result"))
+        if self.plot is not None:  # named as the results page's speed-up plot (issue 34)
+            self.plot.setAccessibleName(QCoreApplication.translate("Preview", "Speed-up"))
         self.key.setText(self.key_text())
         if self._results is not None:
             self.show_results(self._results, self._lang)
@@ -150,7 +155,7 @@ class LivePreview(QFrame):
         if text is None:
             return
         self.rating.setText(QCoreApplication.translate("Preview", "No results"))
-        self.rating.setStyleSheet("background: #8a8a8a; color: white; font-size: 16px;"
+        self.rating.setStyleSheet(f"background: {NO_RESULT_COLOR}; color: white; font-size: 16px;"
                                   "font-weight: 700; padding: 4px 10px; border-radius: 5px;")
         self.details.setText(text)
         self.line.setText(text.splitlines()[0] if text else "")
@@ -160,7 +165,7 @@ class LivePreview(QFrame):
         rec = results.recommendation
         verdict, projection, costs = rec.verdict, rec.projection, rec.costs
         # a verdict of earlier answers: greyed and in italics, never the rating's own colour
-        colour = "#b0b0b0" if self._stale else RATING_COLORS.get(verdict.rating, "#444")
+        colour = STALE_COLOR if self._stale else RATING_COLORS.get(verdict.rating, "#444")
         style = (f"background: {colour}; color: white;"
                  + ("font-style: italic;" if self._stale else "") +
                  "font-size: 16px; font-weight: 700; padding: 4px 10px; border-radius: 5px;")

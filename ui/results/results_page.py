@@ -60,6 +60,7 @@ class ResultsPage(QWidget):
             # a screen reader names each view (plots included) as its tab does
             self.tabs.widget(index).setAccessibleName(text.replace("&&", "&"))
         self.tabs.setAccessibleName(self.tr("Result views"))
+        self.tabs.tabBar().setAccessibleName(self.tr("Result views"))
         self.card.setAccessibleName(self.tr("Verdict"))
         self.card.retranslate()
 

@@ -14,8 +14,12 @@ from advisor.verdict.summary import LABELS
 from ui.app.theme import mute, tint
 
 # F17's four ratings, in the article's words (the .ts file holds 不划算 … 必须上多卡).
-RATING_COLORS = {"not_worth_it": "#8a8a8a", "optional": "#c98a00", "worth_it": "#2e8b3e",
+# White text on each badge reads at 4.5:1 or more (WCAG AA; issue 34: the stale badge was
+# 2.2:1, "optional" 3.0:1); the stale verdict and "no results" are a grey of their own.
+RATING_COLORS = {"not_worth_it": "#6b6b6b", "optional": "#9a6700", "worth_it": "#237a33",
                  "required": "#7a3fb0"}
+STALE_COLOR = "#767676"
+NO_RESULT_COLOR = "#6b6b6b"
 
 
 def rating_text(rating: str) -> str:
@@ -137,7 +141,7 @@ class VerdictCard(QFrame):
                  "cost_month": self.tr("Cost per month"), "best_value": self.tr("Best value")}
         for key, text in names.items():
             self._names[key].setText(text)
-        self.export_button.setText(self.tr("Export PDF…"))
+        self.export_button.setText(self.tr("Export &PDF…"))
         self.time_value_button.setText(self.tr("Say what a day saved is worth…"))
         if self._error is not None:
             self.show_error(self._error)
@@ -170,7 +174,7 @@ class VerdictCard(QFrame):
             return
         self.rating_label.setText(self.tr("No results"))
         self.rating_label.setStyleSheet(
-            "background: #8a8a8a; color: white; font-size: 20px; font-weight: 700;"
+            f"background: {NO_RESULT_COLOR}; color: white; font-size: 20px; font-weight: 700;"
             "padding: 8px 16px; border-radius: 6px;")
         self.headline_label.setText(text)
         self.summary_label.hide()

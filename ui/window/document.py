@@ -29,6 +29,7 @@ from advisor.files.reading import read_text_file
 from advisor.profile import Profile
 from advisor.profile.drafts import is_draft
 from advisor.profile.writing import save_draft
+from ui.app.folders import remember, start_at
 from ui.window import user_files
 from ui.window.document_files import (
     absolute,
@@ -164,8 +165,8 @@ class Document(QObject):
         if not self.may_discard():
             return
         with modal(self.window):
-            path, _ = QFileDialog.getOpenFileName(self.window, self.tr("Open profile"), "",
-                                                  self._filters())
+            path, _ = QFileDialog.getOpenFileName(self.window, self.tr("Open profile"),
+                                                  start_at(), self._filters())
         if path:
             self.open_path(path)
 
@@ -241,6 +242,7 @@ class Document(QObject):
         menu.setEnabled(bool(files))
 
     def _remember(self, path: Path) -> None:
+        remember(path)  # its folder is where the next file dialog opens (issue 34)
         try:
             user_files.add_recent(path)
         except InputError as exc:  # a read-only state folder must not stop the work
@@ -256,8 +258,8 @@ class Document(QObject):
         start = str(self.path or (self.broken_source.with_name(
             self.broken_source.stem + "-fixed.yaml") if self.broken_source else "profile.yaml"))
         with modal(self.window):
-            path, _ = QFileDialog.getSaveFileName(self.window, self.tr("Save profile"), start,
-                                                  self._filters())
+            path, _ = QFileDialog.getSaveFileName(self.window, self.tr("Save profile"),
+                                                  start_at(start), self._filters())
         return self.save_to(Path(path)) if path else False
 
     def save_to(self, path: Path) -> bool:
@@ -445,10 +447,11 @@ class Document(QObject):
             return
         start = (self.path.with_suffix(".pdf").name if self.path else "recommendation.pdf")
         with modal(window):
-            path, _ = QFileDialog.getSaveFileName(window, self.tr("Export PDF"), start,
+            path, _ = QFileDialog.getSaveFileName(window, self.tr("Export PDF"), start_at(start),
                                                   "PDF (*.pdf)")
         if not path:
             return
+        remember(path)
         report = importlib.import_module("ui.report")
         page = getattr(window, "compare_page", None)  # its comparison, when of these answers
         comparison = page.result if page is not None and page.profile == \

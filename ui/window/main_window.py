@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib.util
 from collections.abc import Callable
+from html import escape
 from typing import Any
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QObject, Qt, QTimer, Signal
@@ -33,7 +34,9 @@ from ui.window.answers import AnswerModel
 from ui.window.document import Document
 from ui.window.focus import modal
 from ui.window.history import AnswerHistory
+from ui.window.problem_list import linked
 from ui.window.recompute import Recomputer, Results, effective_profile
+from ui.window.session import apply_splitters
 from ui.window.warmup import PlotLoader
 from ui.wizard.form_page import FormPage
 from ui.wizard.page_fields import COMPARE_TITLE, DIAGNOSIS_TITLE, PAGES, RESULTS_TITLE
@@ -98,6 +101,8 @@ class MainWindow(QMainWindow):
         self.steps.setStyleSheet("QListWidget::item { padding: 6px 4px; }")
         self.stack = QStackedWidget()
         self.pages = [FormPage(page, self.answers) for page in PAGES]
+        # splitter sizes remembered from the last session (ui.window.session), by name
+        self.splitter_states: dict[str, Any] = {}
         for page in self.pages:
             self.stack.addWidget(page)
         # The results, diagnosis and compare steps are built when first needed
@@ -120,6 +125,13 @@ class MainWindow(QMainWindow):
         self.next_button.clicked.connect(lambda: self.go_to(self.stack.currentIndex() + 1))
         self.summary = QLabel()
         self.summary.setObjectName("liveSummary")
+        # "answers to fix: N" links to the list of them (issue 34), by mouse and by keyboard
+        self.summary.setTextFormat(Qt.TextFormat.RichText)
+        self.summary.setTextInteractionFlags(
+            Qt.TextInteractionFlag.LinksAccessibleByMouse
+            | Qt.TextInteractionFlag.LinksAccessibleByKeyboard)
+        self.summary.linkActivated.connect(lambda _link: self.show_problem_list(self.summary))
+        self.summary.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # until it holds a link
         nav = QHBoxLayout()
         nav.addWidget(self.summary, 1)
         nav.addWidget(self.back_button)
@@ -218,11 +230,15 @@ class MainWindow(QMainWindow):
         self.act_save_as = QAction(self, triggered=doc.save_as,
                                    shortcut=QKeySequence.StandardKey.SaveAs)
         self.act_recover = QAction(self, triggered=doc.recover_dialog)
-        self.act_import = QAction(self, triggered=doc.import_nvidia_smi)
-        self.act_export = QAction(self, triggered=lambda: doc.export_pdf())
+        # issue 34: a shortcut for Import and Export too (Ctrl+I, Ctrl+E)
+        self.act_import = QAction(self, triggered=doc.import_nvidia_smi,
+                                  shortcut=QKeySequence("Ctrl+I"))
+        self.act_export = QAction(self, triggered=lambda: doc.export_pdf(),
+                                  shortcut=QKeySequence("Ctrl+E"))
         # the report with every rule that fired and the article facts it rests on (the
         # CLI's --appendix): for checking the reasoning, not for the reader who acts on it
-        self.act_export_appendix = QAction(self, triggered=lambda: doc.export_pdf(appendix=True))
+        self.act_export_appendix = QAction(self, triggered=lambda: doc.export_pdf(appendix=True),
+                                           shortcut=QKeySequence("Ctrl+Shift+E"))
         self.act_quit = QAction(self, triggered=self.close, shortcut=QKeySequence.StandardKey.Quit)
         for action in (self.act_new, self.act_open):
             self.file_menu.insertAction(self.recent_menu.menuAction(), action)
@@ -253,10 +269,11 @@ class MainWindow(QMainWindow):
         # clipboard, then About
         self.act_guide = QAction(self, triggered=self.show_guide,
                                  shortcut=QKeySequence.StandardKey.HelpContents)
+        self.act_readme = QAction(self, triggered=self.show_readme)
         self.act_log_folder = QAction(self, triggered=self.open_log_folder)
         self.act_report = QAction(self, triggered=self.report_problem)
         self.act_about = QAction(self, triggered=self.show_about)
-        for action in (self.act_guide, self.act_log_folder, self.act_report):
+        for action in (self.act_guide, self.act_readme, self.act_log_folder, self.act_report):
             self.help_menu.addAction(action)
         self.help_menu.addSeparator()
         self.help_menu.addAction(self.act_about)
@@ -291,6 +308,13 @@ class MainWindow(QMainWindow):
 
         self.guide_dialog = GuideDialog(self.lang, self)
         self.guide_dialog.show()
+
+    def show_readme(self) -> None:
+        """Help → README: the project's README (English), in a window of its own."""
+        from ui.dialogs.help import GuideDialog
+
+        self.readme_dialog = GuideDialog(self.lang, self, readme=True)
+        self.readme_dialog.show()
 
     def open_log_folder(self) -> None:
         """Help → Open log folder, in the system's file manager."""
@@ -371,6 +395,11 @@ class MainWindow(QMainWindow):
         self.results_page = ResultsPage()
         self.results_page.card.exportRequested.connect(lambda: self.document.export_pdf())
         self.results_page.card.timeValueRequested.connect(self.ask_time_value)
+        banner = self.results_page.banner  # "Some answers need attention (N)": N links
+        banner.setTextFormat(Qt.TextFormat.RichText)
+        banner.setTextInteractionFlags(Qt.TextInteractionFlag.LinksAccessibleByMouse
+                                       | Qt.TextInteractionFlag.LinksAccessibleByKeyboard)
+        banner.linkActivated.connect(lambda _link: self.show_problem_list(banner))
         self._results_holder.layout().addWidget(self.results_page)
         self.results_page.retranslate()
         if draw_later:
@@ -397,6 +426,7 @@ class MainWindow(QMainWindow):
         self.diagnosis_page.measurementsChanged.connect(self._keep_measurements)
         self._diagnosis_holder.layout().addWidget(self.diagnosis_page)
         self.diagnosis_page.retranslate(self.lang, currency_unit(self.lang, self.currency()))
+        apply_splitters(self.diagnosis_page, self.splitter_states)  # as last time (issue 34)
 
     def _start_compare(self) -> None:
         from ui.compare.page import ComparePage
@@ -404,6 +434,7 @@ class MainWindow(QMainWindow):
         self.compare_page = ComparePage(threaded=self.recomputer._threaded is not False)
         self._compare_holder.layout().addWidget(self.compare_page)
         self.compare_page.retranslate(self.lang)
+        apply_splitters(self.compare_page, self.splitter_states)  # as last time (issue 34)
         if self.answers.profile is not None:  # the page is being shown: compare now
             self.compare_page.compare_now(effective_profile(self.answers.profile))
 
@@ -515,13 +546,14 @@ class MainWindow(QMainWindow):
         self.act_open.setText(self.tr("&Open profile…"))
         self.act_save.setText(self.tr("&Save"))
         self.act_save_as.setText(self.tr("Save &as…"))
-        self.act_recover.setText(self.tr("Recover answers…"))
-        self.act_import.setText(self.tr("Import nvidia-smi…"))
-        self.act_export.setText(self.tr("Export PDF…"))
-        self.act_export_appendix.setText(self.tr("Export PDF with the rule appendix…"))
+        self.act_recover.setText(self.tr("Re&cover answers…"))
+        self.act_import.setText(self.tr("&Import nvidia-smi…"))
+        self.act_export.setText(self.tr("&Export PDF…"))
+        self.act_export_appendix.setText(self.tr("Export PDF with the rule a&ppendix…"))
         self.act_quit.setText(self.tr("&Quit"))
         self.act_about.setText(self.tr("&About"))
         self.act_guide.setText(self.tr("User &guide"))
+        self.act_readme.setText(self.tr("READ&ME"))
         self.act_log_folder.setText(self.tr("Open &log folder"))
         self.act_report.setText(self.tr("&Report a problem (copy details)"))
         self.document.update_title()
@@ -556,11 +588,11 @@ class MainWindow(QMainWindow):
         if not count:
             text = None
         elif self.results is None:  # nothing shown that could be for other answers
-            text = self.tr("Some answers need attention (%1): fix them to see the results.") \
-                .replace("%1", str(count))
+            text = linked(self.tr("Some answers need attention (%1): fix them to see the "
+                                  "results."), count)
         else:
-            text = self.tr("Some answers need attention (%1); the results are for the last "
-                           "valid answers.").replace("%1", str(count))
+            text = linked(self.tr("Some answers need attention (%1); the results are for the "
+                                  "last valid answers."), count)
         self.results_page.set_banner(text)
 
     def _show_results(self, results: Results) -> None:
@@ -620,9 +652,19 @@ class MainWindow(QMainWindow):
         text = self.tr("Verdict so far: %1 · %2").replace("%1", rating_text(verdict.rating))
         text = text.replace("%2", gpus_text(verdict.gpus) if getattr(verdict, "runnable", True)
                             else self.tr("cannot run on this hardware"))
+        text = escape(text)
         if problems:
-            text += " · " + self.tr("answers to fix: %1").replace("%1", str(len(problems)))
+            text += " · " + linked(self.tr("answers to fix: %1"), len(problems))
         self.summary.setText(text)
+        # a Tab stop only while it holds the link (after Next, before Back)
+        self.summary.setFocusPolicy(Qt.FocusPolicy.StrongFocus if problems
+                                    else Qt.FocusPolicy.NoFocus)
+
+    def show_problem_list(self, anchor: QWidget | None = None) -> Any:
+        """The answers to fix, each linked to its field (issue 34), opened under ``anchor``."""
+        from ui.window import problem_list
+
+        return problem_list.show_menu(self, anchor or self.summary)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self.document.may_close():  # unsaved answers: Save / Discard / Cancel

@@ -1,5 +1,7 @@
 """What the desktop app remembers between sessions (issue 34): the language chosen, the
-window's size and place, the page it was on and whether the live preview was folded. Kept with ``QSettings`` in the user's
+window's size and place, the page it was on, whether the live preview was folded, the sizes
+of the compare and diagnosis pages' splitters (each by its object name, applied when its page
+is built) and the folder the file dialogs last used. Kept with ``QSettings`` in the user's
 settings folder (``gpu-scaling-advisor``); the application reads it at start and writes it when
 the window closes. A value that is missing or broken is ignored: the defaults stand."""
 
@@ -8,8 +10,12 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QByteArray, QSettings
+from PySide6.QtWidgets import QSplitter, QWidget
+
+from ui.app.folders import last_folder, set_last_folder
 
 ORG = APP = "gpu-scaling-advisor"
+SPLITTERS = "splitters/"
 LANGUAGES = ("en", "zh")
 
 
@@ -37,6 +43,21 @@ def restore(window: Any, store: QSettings) -> None:
     folded = store.value("preview_folded")
     if folded is not None:
         window.set_preview_folded(str(folded).lower() == "true")
+    folder = store.value("last_folder")
+    set_last_folder(folder if isinstance(folder, str) else None)
+    window.splitter_states = {
+        key.removeprefix(SPLITTERS): value for key in store.allKeys()
+        if key.startswith(SPLITTERS)
+        and isinstance(value := store.value(key), QByteArray | bytes) and value}
+    apply_splitters(window, window.splitter_states)
+
+
+def apply_splitters(widget: QWidget, states: dict) -> None:
+    """The remembered sizes of ``widget``'s named splitters (a state Qt refuses is ignored)."""
+    for splitter in widget.findChildren(QSplitter):
+        state = states.get(splitter.objectName())
+        if splitter.objectName() and state:
+            splitter.restoreState(QByteArray(state))
 
 
 def save(window: Any, store: QSettings) -> None:
@@ -44,7 +65,11 @@ def save(window: Any, store: QSettings) -> None:
     store.setValue("geometry", window.saveGeometry())
     store.setValue("page", window.stack.currentIndex())
     store.setValue("preview_folded", bool(window.preview_folded))
+    store.setValue("last_folder", last_folder())
+    for splitter in window.findChildren(QSplitter):  # pages never built keep what they had
+        if splitter.objectName():
+            store.setValue(SPLITTERS + splitter.objectName(), splitter.saveState())
     store.sync()
 
 
-__all__ = ["remembered_language", "restore", "save", "settings"]
+__all__ = ["apply_splitters", "remembered_language", "restore", "save", "settings"]
