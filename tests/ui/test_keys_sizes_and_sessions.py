@@ -11,7 +11,7 @@ import sys
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QApplication, QLineEdit
 
-from tests.support.ui import make_window
+from tests.support.ui import active_window, make_window
 from ui.window import session
 from ui.window.main_window import FIRST_SIZE, first_size
 
@@ -91,3 +91,58 @@ def test_the_gui_program_prints_its_version_without_a_window():
                           env={"QT_QPA_PLATFORM": "offscreen", "PATH": "/usr/bin:/bin"},
                           check=False)
     assert done.returncode == 0 and done.stdout.startswith("gpu-advisor-gui ")
+
+
+def test_the_app_restores_the_last_session_at_start_and_saves_it_when_it_quits(
+        qtbot, tmp_path, monkeypatch):
+    """``run_app`` itself reads the session before the window shows and writes it on quit
+    (its event loop stood in for: the window is looked at, then the app quits)."""
+    from PySide6.QtCore import QObject, Signal
+
+    from ui.app import application
+    from ui.window.main_window import MainWindow
+
+    path = tmp_path / "settings.ini"
+    first = QSettings(str(path), QSettings.Format.IniFormat)
+    first.setValue("language", "zh")
+    first.setValue("page", 2)
+    first.sync()
+    monkeypatch.setattr(session, "settings",
+                        lambda: QSettings(str(path), QSettings.Format.IniFormat))
+    monkeypatch.setattr(application, "setup_logging", lambda: None)
+    seen = {}
+
+    class App(QObject):
+        aboutToQuit = Signal()
+
+        def exec(self) -> int:
+            window = next(w for w in QApplication.topLevelWidgets()
+                          if isinstance(w, MainWindow) and w.isVisible())
+            qtbot.addWidget(window)
+            seen.update(lang=window.lang, page=window.stack.currentIndex())
+            window.go_to(1)
+            self.aboutToQuit.emit()
+            return 0
+
+    fake = App()
+    monkeypatch.setattr(application, "make_application", lambda: fake)
+    assert application.run_app([]) == 0
+    assert seen == {"lang": "zh", "page": 2}
+    assert int(QSettings(str(path), QSettings.Format.IniFormat).value("page")) == 1
+
+
+def test_alt_n_and_alt_b_move_through_the_pages(qtbot):
+    window = active_window(qtbot)
+    # a button's mnemonic clicks it the way a press does: after its 100 ms animation
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_N, Qt.KeyboardModifier.AltModifier)
+    qtbot.waitUntil(lambda: window.stack.currentIndex() == 1, timeout=2000)
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_B, Qt.KeyboardModifier.AltModifier)
+    qtbot.waitUntil(lambda: window.stack.currentIndex() == 0, timeout=2000)
+
+
+def test_a_window_opened_short_starts_with_the_live_result_folded(qtbot, monkeypatch):
+    from ui.window import main_window
+
+    monkeypatch.setattr(main_window, "first_size", lambda _window: (1024, 560))
+    window = _window(qtbot)
+    assert window.height() < main_window.FOLD_BELOW_PX and window.preview_folded
