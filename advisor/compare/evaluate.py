@@ -4,7 +4,13 @@ verdict, when asked for, from the same projection and costs (``recommend_from``)
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, replace
+from datetime import date
+from threading import Lock
 from typing import Any
 
 from advisor.catalog import Catalog, resolve_gpu
@@ -33,12 +39,84 @@ class Evaluated:
 
 def evaluate(option: Option, catalog: Catalog, currency: str) -> Evaluated:
     """The projection and costs ``recommend(option.profile, currency=currency)`` shows (with
-    the setup change its verdict rests on, when one fits that option's machine: issue 17)."""
+    the setup change its verdict rests on, when one fits that option's machine: issue 17);
+    inside ``reusing(cache)`` an option whose profile, catalog, currency and day were
+    evaluated before is taken from the cache."""
     from advisor.verdict.resting import resting_on
 
+    cache = _reused.get()
+    key = cache.key(option, catalog, currency) if cache is not None else None
+    if key is not None:
+        hit = cache.get(key)
+        if hit is not None:
+            return replace(hit, option=option)
     rests = resting_on(option.profile, listed=False)  # the verdict's change, not the list
     costs = costs_shared(rests.profile, rests.projection, currency=currency, catalog=catalog)
-    return Evaluated(option, rests.projection, costs, rests.larger, rests)
+    out = Evaluated(option, rests.projection, costs, rests.larger, rests)
+    if key is not None:
+        cache.put(key, out, catalog)
+    return out
+
+
+class EvaluationCache:
+    """Options evaluated before, by what their figures depend on: the option's profile, the
+    catalog (the same object: a changed override file loads another), the currency, the day
+    (a price's age) and the projection's parameters (the same objects). Kept by the desktop
+    app across its live updates (``ui.window.recompute``): an edit of the user's hardware
+    leaves the catalog's ready setups, whose profiles do not hold it, as they were. Bounded
+    (least recently used out), safe across threads."""
+
+    def __init__(self, size: int = 256) -> None:
+        self.size = size
+        # key -> (evaluated, the objects whose ids are in the key: kept alive with it, so an
+        # id is never reused while its entry stands)
+        self._items: OrderedDict[tuple, tuple[Evaluated, tuple]] = OrderedDict()
+        self._lock = Lock()
+        self.hits = self.misses = 0
+
+    @staticmethod
+    def _pins(catalog: Catalog) -> tuple:
+        from advisor.scaling.llm_compute import load_llm_params
+        from advisor.scaling.parameters import load_params
+
+        return catalog, load_params(), load_llm_params()
+
+    def key(self, option: Option, catalog: Catalog, currency: str) -> tuple:
+        return (option.profile.model_dump_json(), currency, date.today().isoformat(),
+                *map(id, self._pins(catalog)))
+
+    def get(self, key: tuple) -> Evaluated | None:
+        with self._lock:
+            hit = self._items.get(key)
+            if hit is None:
+                self.misses += 1
+                return None
+            self._items.move_to_end(key)
+            self.hits += 1
+            return hit[0]
+
+    def put(self, key: tuple, value: Evaluated, catalog: Catalog) -> None:
+        with self._lock:
+            self._items[key] = (value, self._pins(catalog))
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+_reused: ContextVar[EvaluationCache | None] = ContextVar("evaluation_cache", default=None)
+
+
+@contextmanager
+def reusing(cache: EvaluationCache | None) -> Iterator[None]:
+    """``evaluate`` takes what ``cache`` holds, and adds to it, inside the block."""
+    token = _reused.set(cache)
+    try:
+        yield
+    finally:
+        _reused.reset(token)
 
 
 def points(ev: Evaluated) -> list[Point]:

@@ -107,6 +107,9 @@ class Recomputer(QObject):
         self._done.connect(self._finished)
         self._jobs: queue.SimpleQueue | None = None  # the worker's, started on first use
         self._drawn = threading.Event()  # the GUI thread has drawn the latest results
+        # the setups a comparison evaluates, kept across live updates: an edit of the user's
+        # hardware leaves the catalog's ready setups as they were (advisor.compare.evaluate)
+        self.evaluations: Any = None  # an EvaluationCache, made with the first computation
 
     @property
     def busy(self) -> bool:
@@ -155,7 +158,12 @@ class Recomputer(QObject):
     def _work(self, profile: Profile, generation: int, *, threaded: bool = False) -> None:
         started = time.perf_counter()
         try:
-            results = Results(profile, self._recommend(profile), generation=generation)
+            from advisor.compare.evaluate import EvaluationCache, reusing
+
+            if self.evaluations is None:
+                self.evaluations = EvaluationCache()
+            with reusing(self.evaluations):  # the options an edit leaves as they were
+                results = Results(profile, self._recommend(profile), generation=generation)
             self.last_compute_s = time.perf_counter() - started
         except InputError as exc:  # an answer the computation cannot use: said at the field
             log.info("recommendation needs other answers: %s", exc.render("en"))
