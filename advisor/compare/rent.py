@@ -53,7 +53,35 @@ def rent_the_same(profile: Profile, ctx: Context) -> list[Option]:
         offer = min(pool, key=lambda o: (ctx.catalog.convert(o.per_gpu_hour, o.currency.value,
                                                               ctx.currency.value), o.id))
         out.append(offer_option(profile, ctx, offer, f"rent_{kind}", word))
+    if rdma:  # one machine of the cluster's needs no RDMA: a marketplace rents it
+        one = _one_machine_offer(profile, ctx, offers)
+        if one is not None:
+            out.append(one)
     return out
+
+
+def _one_machine_offer(profile: Profile, ctx: Context, offers: list[CloudOffer]
+                       ) -> Option | None:
+    """The cheapest on-demand offer of single machines (no RDMA between them) as one machine
+    of the user's, for the counts one machine holds: a cluster offer is needed only across
+    machines, and a job that a machine runs well need not pay for one."""
+    def per_hour(o: CloudOffer) -> float:
+        return ctx.catalog.convert(o.per_gpu_hour, o.currency.value, ctx.currency.value)
+
+    singles = [o for o in offers if o.kind in ("on_demand", "community") and o.inter_link is None
+               and (o.min_gpus is None or o.min_gpus <= profile.hardware.gpus_per_node)]
+    clusters = [o for o in offers if o.kind in ("on_demand", "community")
+                and o.inter_link is not None]
+    if not singles:
+        return None
+    offer = min(singles, key=lambda o: (per_hour(o), o.id))
+    if clusters and per_hour(offer) >= min(per_hour(o) for o in clusters):
+        return None  # the cluster's own offer is as cheap: it is listed already
+    machine = profile.model_copy(update={"hardware": profile.hardware.model_validate(
+        {**profile.hardware.model_dump(), "nodes": 1, "inter_link": InterLink.none})})
+    option = offer_option(machine, ctx, offer, "rent_one_machine",
+                          Text(en="one machine, cheapest offer", zh="单台机器，最便宜报价"))
+    return option
 
 
 def offer_option(profile: Profile, ctx: Context, offer: CloudOffer, option_id: str,

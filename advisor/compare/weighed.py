@@ -38,9 +38,11 @@ from advisor.verdict.decision import (
     candidate_at,
     chosen,
     day_value,
+    reason_against,
     reason_beaten,
     rivals,
     score,
+    settled,
 )
 from advisor.verdict.recommendation import moved_to, recommend_resting
 from advisor.verdict.resting import Resting
@@ -76,13 +78,19 @@ def recommend(profile: Profile, *, gpus: list[int] | None = None, hardware: Any 
         best = _beating(rec, pool, [c for c, _ in elsewhere])
         if best is None:
             return rec.model_copy(update={"candidates": pool})
-        ev = next(e for c, e in elsewhere if c is best)
+        ev = next((e for c, e in elsewhere if c is best), None)
+        pick = chosen(rec, rec.candidates)
+        if ev is None:  # one of the recommendation's own is the best once its pick is beaten
+            move = Move(best, pick, reason_beaten(pick, best) if beats(best, pick)
+                        else reason_against(pick, best, rec.costs.currency))
+            return moved_to(rec, move, rests, pool, hardware=hardware, engine=engine,
+                            lang=lang, currency=currency, market=market)
         option = _as_setup(ev, best, lang, Pricing(currency, market))
         if option is None:
             return rec.model_copy(update={"candidates": pool})
-        pick = chosen(rec, rec.candidates)
-        move = Move(best, pick, reason_beaten(pick, best) if pick is not None and
-                    pick.runnable else CANNOT_RUN_AS_CONFIGURED)
+        move = Move(best, pick, CANNOT_RUN_AS_CONFIGURED if pick is None or not pick.runnable
+                    else reason_beaten(pick, best) if beats(best, pick)
+                    else reason_against(pick, best, rec.costs.currency))
         listed = Resting(rests.profile, rests.projection, rests.larger,
                          [*rests.options, option], rests.applied)
         return moved_to(rec.model_copy(update={"setups": [*rec.setups, option]}), move,
@@ -100,9 +108,11 @@ def _beating(rec: Recommendation, pool: list[Candidate], extra: list[Candidate]
         runnable = [c for c in pool if c.runnable]
         if not runnable or any(c.runnable for c in rec.candidates):
             return None  # the policy already chose among the recommendation's own
-        return min(runnable, key=lambda c: score(c, per_day))
+        return settled(min(runnable, key=lambda c: score(c, per_day)), pool, per_day)
     beating = [c for c in rivals(extra, pick) if beats(c, pick)]
-    return min(beating, key=lambda c: score(c, per_day)) if beating else None
+    if not beating:
+        return None
+    return settled(min(beating, key=lambda c: score(c, per_day)), pool, per_day)
 
 
 def _elsewhere(profile: Profile, rec: Recommendation, currency: str | None,
@@ -191,5 +201,6 @@ def _as_setup(ev: Evaluated, c: Candidate, lang: str | None, pricing: Pricing
     if rests is not None and rests.applied is not None:
         change = Text(en=f"{change.en}; {rests.applied.change.en}",
                       zh=f"{change.zh}；{rests.applied.change.zh}")
-    return priced_option(c.setup, kind, c.label or ev.option.label, change, trade_off,
-                         profile, projection, c.gpus, False, lang, pricing)
+    option = priced_option(c.setup, kind, c.label or ev.option.label, change, trade_off,
+                           profile, projection, c.gpus, False, lang, pricing)
+    return option.resting_on(profile, projection, ev.larger)

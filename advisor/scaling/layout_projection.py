@@ -14,7 +14,7 @@ import numpy as np
 
 from advisor.catalog.gpus import GpuSpec
 from advisor.profile import Profile
-from advisor.scaling.card_memory import memory_reading_note
+from advisor.scaling.card_memory import capacity_gb, memory_reading_note
 from advisor.scaling.inputs import pipeline_terms, single_gpu_samples_per_s
 from advisor.scaling.layouts.engine import LayoutCurve, layout_curve
 from advisor.scaling.layouts.methods import model_flops_per_token
@@ -31,12 +31,13 @@ from advisor.text.i18n import Text
 from advisor.text.numbers import count_text, quantity
 
 NOTE_LAYOUTS = Text(
-    en="Each count runs the fastest split found that fits {usable} of the {memory} GB "
-       "of a GPU ({free:.0f} % kept free for fragmentation and the allocator): tensor parallel "
+    en="Each count runs the fastest split found that fits {usable} of the {capacity} GB "
+       "({memory} GiB) of a GPU ({free:.0f} % kept free for the allocator's reserve): tensor "
+       "parallel "
        "inside one machine by degrees that divide the {heads} attention heads, pipeline "
        "stages, and data parallel with plain, ZeRO-1/2 or FSDP-sharded states ({layers} "
        "layers, width {hidden}{derived}).",
-    zh="每个卡数采用能放进单卡 {memory} GB 中 {usable} GB（留出 {free:.0f}% 给显存碎片和分配器）"
+    zh="每个卡数采用能放进单卡 {capacity} GB（{memory} GiB）中 {usable} GB（留出 {free:.0f}% 给分配器的预留）"
        "的最快切分：机内张量并行（并行度整除 {heads} 个注意力头）、流水线分段，以及普通、ZeRO-1/2 或 "
        "FSDP 分片的数据并行（{layers} 层，宽度 {hidden}{derived_zh}）。")
 NOTE_PLANNED = Text(
@@ -171,13 +172,14 @@ def _loader_cap(profile: Profile, curve: LayoutCurve, n: np.ndarray,
 @lru_cache(maxsize=256)  # the same for every projection of one model on one card
 def _layouts_note(usable_gb: float, memory_gb: float, heads: int, layers: int, hidden: int,
                   shape_given: bool) -> Text:
-    free = 100 * (1 - usable_gb / memory_gb)
+    capacity = capacity_gb(memory_gb)  # the card's bytes: its nominal GB are GiB
+    free = 100 * (1 - usable_gb / capacity)
     return Text(
         en=NOTE_LAYOUTS.en.format(usable=quantity(usable_gb), memory=quantity(memory_gb),
-                                  free=free, heads=heads, layers=layers, hidden=hidden,
+                                  capacity=quantity(capacity), free=free, heads=heads, layers=layers, hidden=hidden,
                                   derived="" if shape_given else ", derived from the parameters"),
         zh=NOTE_LAYOUTS.zh.format(usable=quantity(usable_gb), memory=quantity(memory_gb),
-                                  free=free, heads=heads, layers=layers, hidden=hidden,
+                                  capacity=quantity(capacity), free=free, heads=heads, layers=layers, hidden=hidden,
                                   derived_zh="" if shape_given else "，由参数量推算"))
 
 

@@ -3,7 +3,9 @@
 The activation estimate comes from rules of thumb (a default sequence length, the task's
 typical model) and can be several times too large: a 135M encoder at batch 176 "needs" 60 GB
 at the default 512 tokens when it was trained at 128 on a 40 GB card. When the profile gives
-the throughput of one GPU at its batch (``training.single_gpu_throughput``), that batch ran:
+the throughput of one GPU at its batch (``training.single_gpu_throughput``), or how long a run
+takes on one GPU (``training.single_gpu_hours``: data parallel only, ``ran_on_one_gpu``), that
+batch ran:
 the activations are lowered until plain data parallel fits one card. Data parallel keeps each
 GPU's memory of the single-GPU run, so every count then fits as data parallel; the note says
 what was corrected (# F05: model parallel only when the model does not fit). The model states
@@ -32,6 +34,21 @@ NOTE_MEASURED_FITS = Text(
        "（每卡 {need:.3g} GB）已下调到该卡可用的 {usable:.3g} GB，与实测一致。")
 
 
+NOTE_RUN_FITS = Text(
+    en="A run on one GPU takes {hours:g} h at {batch} samples per GPU (the profile's run time), "
+       "so that batch fits one GPU: the memory estimate ({need:.3g} GB per GPU, from the "
+       "model's size and task) is lowered to the card's usable {usable:.3g} GB to agree with "
+       "the run.",
+    zh="配置写明单卡每卡 {batch} 个样本跑一次要 {hours:g} 小时，说明这个批大小单卡放得下：按模型规模和"
+       "任务估算的显存（每卡 {need:.3g} GB）已下调到该卡可用的 {usable:.3g} GB，与这次训练一致。")
+
+
+# A run time on one GPU (not a measured throughput) corrects the activation estimate only
+# when that estimate is within this factor of the card: the rule of thumb errs by up to about
+# that much (the 135M encoder above: 1.5x; ViT-L/16 at batch 64 on a 24 GB card: 1.8x), while a
+# batch several times the card (a ResNet-152 at 1,024 images on a 16 GB T4) cannot have run.
+RUN_TRUSTED_OVER = 2.0
+
 MEASURED_MARGIN = 0.999  # land just inside the card, not on its edge (rounding)
 
 
@@ -50,12 +67,23 @@ def measured_batch_runs(profile: Profile) -> bool:
     return profile.training.single_gpu_throughput is not None
 
 
+def ran_on_one_gpu(profile: Profile) -> bool:
+    """The profile states how long a run takes on one of its GPUs (``single_gpu_hours``): at
+    its batch, the run happens there. Data parallel (not the layouts of large language
+    models, whose one-GPU time is often a reference a model too large never ran at) reads it
+    as a measured batch (module docstring): a rule of thumb for activations that says such a
+    run cannot happen is the figure that is wrong, and telling the owner of working cards to
+    buy others is the costly mistake."""
+    return profile.training.single_gpu_hours is not None
+
+
 def memory_estimate(profile: Profile, memory_gb: float, p: ScalingParams) -> MemoryEstimate:
     """The model-state parameters and the activation estimate, the activations lowered when a
-    measured single-GPU run at the profile's batch says they must be smaller (see the module
-    docstring)."""
+    measured single-GPU run at the profile's batch, or a run time on one GPU, says they must
+    be smaller (see the module docstring)."""
     act = activation_gb(profile, p)
-    if not measured_batch_runs(profile):
+    measured = measured_batch_runs(profile)
+    if not measured and not ran_on_one_gpu(profile):
         return MemoryEstimate(p, act)
     usable = usable_gb(memory_gb, p)
     states = profile.model.params_millions * 1e6 * state_bytes_per_param(profile, p) / 1e9
@@ -63,8 +91,13 @@ def memory_estimate(profile: Profile, memory_gb: float, p: ScalingParams) -> Mem
     need = states + act + p.memory_overhead_gb
     if need <= usable:
         return MemoryEstimate(p, act)
+    if not measured and need > RUN_TRUSTED_OVER * usable:
+        return MemoryEstimate(p, act)  # too far over for the rule of thumb's error: a batch
+        # stated with a run time (not measured) that no card of this size holds
     batch = profile.training.batch_per_gpu
-    note = NOTE_MEASURED_FITS.format(batch=batch, need=need, usable=usable)
+    note = NOTE_MEASURED_FITS.format(batch=batch, need=need, usable=usable) if measured else \
+        NOTE_RUN_FITS.format(batch=batch, hours=profile.training.single_gpu_hours, need=need,
+                             usable=usable)
     if states >= room:  # the states alone exceed the card: sharded on several (docstring)
         return MemoryEstimate(p, act)
     # the activations were overestimated: keep what the card leaves them

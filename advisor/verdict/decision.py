@@ -10,9 +10,11 @@ the pick is one a user should never act on:
    known, one set of its hardware can do the month's runs (runs a month × hours a run within a
    month's 730 hours) and, where a deadline is set, the runs due finish before it. When the
    pick is not runnable and a candidate is, the answer moves to the best runnable one.
-2. **Never dominated.** When a runnable candidate is faster *and* cheaper per run by
-   ``MARGIN`` (15 %) or more, the answer moves to the best of those that beat it so. Smaller
-   differences are within what the figures can tell apart, and the rules' pick stands. A
+2. **Never dominated.** When a runnable candidate is no slower and no dearer per run (within
+   ``TIE``, 1 %) and better by ``MARGIN`` (15 %) or more on one of the two — as fast for far
+   less, far faster for as much, or both — the answer moves to the best of those that beat it
+   so. Smaller differences are within what the figures can tell apart, and the rules' pick
+   stands. A
    change of method (LoRA, QLoRA) trains something else: it is weighed first where nothing
    that keeps the method runs on the user's machine, but it never beats a pick that keeps it.
 
@@ -31,17 +33,19 @@ from advisor.text.durations import duration, durations
 from advisor.text.i18n import Text
 from advisor.verdict.result import Candidate, Recommendation, SetupOption, TraceEntry
 
-MARGIN = 0.15  # beaten on both time and cost per run by this much: never the answer
+MARGIN = 0.15  # beaten by this much on time or on cost per run, no worse on the other
+TIE = 0.01  # within 1 %: the same time or cost (a run "0 % more")
 RULE_ID = "policy.best_candidate"
 SOURCES = ("F02", "F12", "F31")
 EXPLANATION = Text(
     en="Not a rule of rules/*.yaml but the decision policy's step "
        "(advisor/verdict/decision.py): the answer is never a setup that another setup the "
-       "advisor evaluated beats by 15 % or more on both time and cost per run, nor one that "
-       "cannot do the month's runs or meet the deadline while another can.",
+       "advisor evaluated beats by 15 % or more on time or on cost per run while being no "
+       "worse on the other, nor one that cannot do the month's runs or meet the deadline "
+       "while another can.",
     zh="这不是 rules/*.yaml 里的规则，而是决策策略的一步（advisor/verdict/decision.py）：顾问评估过的"
-       "另一个配置在单次时间和单次成本上都好 15% 以上时，不以原配置作答；做不完每月训练或赶不上截止"
-       "时间的配置，在有别的配置做得到时也不作答。")
+       "另一个配置在单次时间或单次成本上好 15% 以上、另一项也不差时，不以原配置作答；做不完每月训练或"
+       "赶不上截止时间的配置，在有别的配置做得到时也不作答。")
 
 
 def candidates(rec: Recommendation, profile: Profile, currency: str | None = None,
@@ -115,11 +119,16 @@ def candidate_at(profile: Profile, setup: str, gpus: int, nodes: int, hours: flo
 
 
 def beats(a: Candidate, b: Candidate, margin: float = MARGIN) -> bool:
-    """``a`` is faster and cheaper per run than ``b`` by ``margin`` or more on both."""
+    """``a`` is no slower and no dearer per run than ``b`` (within ``TIE``: what the figures
+    call the same) and better by ``margin`` or more on at least one of the two: as fast for
+    far less, or far faster for as much."""
     if a.cost_per_run is None or b.cost_per_run is None:
         return False
-    return a.run_hours <= (1 - margin) * b.run_hours and \
-        a.cost_per_run <= (1 - margin) * b.cost_per_run + 1e-9
+    no_slower = a.run_hours <= (1 + TIE) * b.run_hours
+    no_dearer = a.cost_per_run <= (1 + TIE) * b.cost_per_run + 1e-9
+    faster = a.run_hours <= (1 - margin) * b.run_hours
+    cheaper = a.cost_per_run <= (1 - margin) * b.cost_per_run + 1e-9
+    return no_slower and no_dearer and (faster or cheaper)
 
 
 def rivals(pool: list[Candidate], pick: Candidate) -> list[Candidate]:
@@ -181,13 +190,28 @@ def better(rec: Recommendation, profile: Profile, pool: list[Candidate] | None =
         pick = pick.model_copy(update={"label": _at_count(applied.label, pick.gpus)})
     per_day = day_value(rec)
     if pick is None or not pick.runnable:
-        best = min(runnable, key=lambda c: score(c, per_day))
+        best = settled(min(runnable, key=lambda c: score(c, per_day)), pool, per_day)
         return Move(best, pick, _reason_unrunnable(pick, profile))
     beating = [c for c in rivals(pool, pick) if beats(c, pick)]
     if not beating:
         return None
-    best = min(beating, key=lambda c: score(c, per_day))
-    return Move(best, pick, reason_beaten(pick, best))
+    best = settled(min(beating, key=lambda c: score(c, per_day)), pool, per_day)
+    return Move(best, pick, reason_beaten(pick, best) if beats(best, pick)
+                else reason_against(pick, best, rec.costs.currency))
+
+
+def settled(best: Candidate, pool: list[Candidate], per_day: float) -> Candidate:
+    """``best``, or where a candidate of ``pool`` that may rival it beats it, the best of
+    those, and so on until none does: the answer moved to is never itself beaten."""
+    seen = [best]
+    while True:
+        beating = [c for c in rivals(pool, best) if beats(c, best)]
+        if not beating:
+            return best
+        best = min(beating, key=lambda c: score(c, per_day))
+        if any(best is c for c in seen):  # a circle within the ties: stop where it closes
+            return best
+        seen.append(best)
 
 
 def _hours(h: float, lang: str = "en") -> str:
@@ -197,11 +221,17 @@ def _hours(h: float, lang: str = "en") -> str:
 def reason_beaten(pick: Candidate, best: Candidate) -> Text:
     saved_t = 1 - best.run_hours / pick.run_hours
     saved_c = 1 - (best.cost_per_run or 0.0) / (pick.cost_per_run or 1.0)
-    return Text(
-        en=f"Chosen over {_count_en(pick)} ({_hours(pick.run_hours)} a run), which it beats "
-           f"by {saved_t:.0%} on time and {saved_c:.0%} on cost per run.",
-        zh=f"选它而不选{_count_zh(pick)}（每次 {_hours(pick.run_hours, 'zh')}）：单次时间少 {saved_t:.0%}，"
-           f"单次成本低 {saved_c:.0%}。")
+    head_en = f"Chosen over {_count_en(pick)} ({_hours(pick.run_hours)} a run)"
+    head_zh = f"选它而不选{_count_zh(pick)}（每次 {_hours(pick.run_hours, 'zh')}）"
+    if saved_t >= MARGIN and saved_c >= MARGIN:
+        return Text(en=f"{head_en}, which it beats by {saved_t:.0%} on time and {saved_c:.0%} "
+                       "on cost per run.",
+                    zh=f"{head_zh}：单次时间少 {saved_t:.0%}，单次成本低 {saved_c:.0%}。")
+    if saved_c >= MARGIN:  # as fast (within 1 %), far cheaper
+        return Text(en=f"{head_en}: as fast, for {saved_c:.0%} less a run.",
+                    zh=f"{head_zh}：一样快，单次成本低 {saved_c:.0%}。")
+    return Text(en=f"{head_en}: {saved_t:.0%} less time a run for the same cost.",
+                zh=f"{head_zh}：成本相同，单次时间少 {saved_t:.0%}。")
 
 
 CANNOT_RUN_AS_CONFIGURED = Text(en="Chosen because the setup as configured cannot run this job.",

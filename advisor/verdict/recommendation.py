@@ -156,13 +156,16 @@ def _moved(rec: Recommendation, move: Move, rests: Resting, hardware: Any,
     applied = next(o for o in options if o.applied)
     # the rules choose the count on the setup moved to, as they would on it; the policy's
     # count only where theirs would again be one it must not answer with
+    # what checkpointing would save on it (its machines beyond are the option's own counts)
+    found = option.larger()
+    larger = NOTHING if found is None else Beyond(None, found.gpus_checkpointing)
     own = recommend_from(profile, projection, costs, hardware=hardware, engine=engine,
-                         applied=applied)
+                         larger=larger, applied=applied)
     own = own.model_copy(update={"setups": at_verdict(options, own)})
     if stands(own, pool):
         return _with_reason(own, move, pool)
     moved = recommend_from(profile, projection, costs, hardware=hardware, engine=engine,
-                           applied=applied, moved=move)
+                           larger=larger, applied=applied, moved=move)
     return moved.model_copy(update={"setups": at_verdict(options, moved)})
 
 

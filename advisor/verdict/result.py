@@ -101,12 +101,15 @@ class SetupOption(BaseModel):
     # weighed with more of its cards), the cards they have (None: not such a machine), and
     # the option on those cards alone where it fits there (None: it does not)
     owned_gpus: int | None = None
+    # the user's cards sit in a smaller machine than the option's: the machine is bought too
+    machine_bought: bool = False
     owned_run_hours: float | None = None
     owned_cost_per_run: float | None = None
     # The profile and projection behind the figures (not serialised): what the decision
     # policy rests the answer on when it moves there (``advisor.verdict.decision``)
     _profile: Any = PrivateAttr(default=None)
     _projection: Any = PrivateAttr(default=None)
+    _larger: Any = PrivateAttr(default=None)  # what ``beyond`` found for it, where known
 
     @property
     def cards_bought(self) -> int:
@@ -117,9 +120,14 @@ class SetupOption(BaseModel):
         """(profile, projection) the option's figures come from (None, None: unknown)."""
         return self._profile, self._projection
 
-    def resting_on(self, profile: Any, projection: Any) -> SetupOption:
-        self._profile, self._projection = profile, projection
+    def resting_on(self, profile: Any, projection: Any, larger: Any = None) -> SetupOption:
+        self._profile, self._projection, self._larger = profile, projection, larger
         return self
+
+    def larger(self) -> Any:
+        """What ``advisor.verdict.beyond`` found for the option's profile (None: not
+        searched), so the rules see on it what they see on the setup as given."""
+        return self._larger
 
 
 class Candidate(BaseModel):

@@ -54,7 +54,9 @@ def _owned_part(profile: Profile, proj: Projection, costs: CostReport | None) ->
     owned = eco.owned_gpus
     if eco.mode != EconomicsMode.own or not owned or owned >= profile.hardware.total_gpus:
         return {}
-    out: dict = {"owned_gpus": owned}
+    per = eco.owned_per_machine
+    out: dict = {"owned_gpus": owned,
+                 "machine_bought": per is not None and per < profile.hardware.gpus_per_node}
     if owned in proj.gpus and proj.fits[proj.at(owned)]:
         out["owned_run_hours"] = proj.run_hours[proj.at(owned)]
         out["owned_cost_per_run"] = _cost_at(costs, owned)

@@ -51,14 +51,22 @@ def _here_en(option: SetupOption) -> str:
     if not option.fits_here:
         return ""
     k = option.cards_bought
+    more = f"{k} more card{'s' if k != 1 else ''}"
+    if k and option.machine_bought:  # a one-GPU machine weighed with more of its cards
+        n = option.owned_gpus
+        return f" in a new machine with your {n} card{'s' if n != 1 else ''} and {more} " \
+               "bought"
     if k:
-        return f" on your machine with {k} more card{'s' if k != 1 else ''} bought"
+        return f" on your machine with {more} bought"
     return " on your machine"
 
 
 def _here_zh(option: SetupOption) -> str:
     if not option.fits_here:
         return ""
+    if option.cards_bought and option.machine_bought:
+        return (f"，装进新买的机器：你已有的 {option.owned_gpus} 张卡加另买的 "
+                f"{option.cards_bought} 张")
     if option.cards_bought:
         return f"，在你的机器上另买 {option.cards_bought} 张卡"
     return "，在你的机器上"

@@ -136,3 +136,32 @@ def test_the_owner_of_one_card_is_not_told_to_buy_a_server_for_one_gpu():
 
     headline = recommend(parse_profile_text(OWNS_ONE_4090), lang="en").verdict.headline.en
     assert "HGX" not in headline and "Not worth it: 1 GPU; own hardware" not in headline
+
+
+def test_one_machine_of_an_infiniband_cluster_is_also_rented_where_single_machines_are():
+    """A cluster rented by RDMA-capable offers only: one of its machines, for the counts it
+    holds, is rented wherever single machines are, and cheaper (helper review: saying 8
+    machines were available made the 8-GPU answer 40 % dearer than saying one)."""
+    from advisor.compare.weighed import recommend
+
+    text = """
+task: llm
+model: {id: llama-3.2-1b, sequence_length: 4096}
+training: {dataset_tokens: 1.0e+11, global_batch: 512, batch_per_gpu: 4, precision: bf16,
+           runs_per_month: 1}
+hardware: {gpu: h100_sxm, gpus_per_node: 8, nodes: 8, intra_link: nvswitch,
+           inter_link: infiniband_ndr}
+economics: {mode: cloud, market: US, currency: USD, time_value: deadline, deadline_days: 14}
+"""
+    profile = parse_profile_text(text)
+    ids = {o.id: o for o in options_for(profile)}
+    one = ids["rent_one_machine"]
+    assert one.profile.hardware.nodes == 1 and one.profile.hardware.gpus_per_node == 8
+    assert "one machine" in one.label.en and "单台机器" in one.label.zh
+    rec = recommend(profile, lang="en")
+    assert rec.verdict.nodes == 1 and "one machine" in rec.verdict.headline.en
+    single = parse_profile_text(text.replace("nodes: 8,", "nodes: 1,").replace(
+        "inter_link: infiniband_ndr", "inter_link: none"))
+    alone = recommend(single, lang="en")
+    assert rec.costs.cost_per_run[rec.costs.gpus.index(rec.verdict.gpus)] == pytest.approx(
+        alone.costs.cost_per_run[alone.costs.gpus.index(alone.verdict.gpus)], rel=0.02)

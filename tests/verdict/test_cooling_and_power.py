@@ -6,19 +6,22 @@ from __future__ import annotations
 
 import re
 
-from tests.support.paths import PROFILES
+from tests.support.paths import EXAMPLES, PROFILES
 from tests.support.verdict import on_own_setups
 
 
 def test_open_air_heat_pitfall_only_for_open_air_cards(recs) -> None:
     passive = recs["a100pcie2"]  # A100 PCIe: passive data-centre cards, whatever the default
     assert "thermal_throttling" not in {p.id for p in passive.pitfalls}
-    product = recs["product-tuning-revenue-worth-it"]  # 4 x RTX 4090, open-air coolers
+    # 4 x RTX 4090, open-air coolers: the rules' advice on the user's own cards (the answer
+    # itself rents the same cards at an offer, as fast for far less)
+    product = on_own_setups(EXAMPLES / "product-tuning-revenue-worth-it.yaml")
     assert "thermal_throttling" in {p.id for p in product.pitfalls}
 
 
 def test_atx_case_advice_depends_on_draw_and_cooling(recs) -> None:
-    product = recs["product-tuning-revenue-worth-it"]  # about 2 kW of open-air cards
+    # about 2 kW of open-air cards (the user's own, as above)
+    product = on_own_setups(EXAMPLES / "product-tuning-revenue-worth-it.yaml")
     machine = next(a for a in product.advice if a.id == "machine")
     assert "need more than an ordinary ATX case" in machine.text.en
     psu = next(p for p in product.pitfalls if p.id == "psu_capacity")

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.verdict import ALL, pitfall, rules_case
+from tests.support.paths import EXAMPLES, PROFILES
+from tests.support.verdict import ALL, on_own_setups, pitfall, rules_case
 
 
 @pytest.mark.parametrize("name", [p.stem for p in ALL])
@@ -19,8 +20,10 @@ def test_hardware_pitfalls_follow_the_deployment(recs, name):
         assert not owned_only & found, name
 
 
-def test_owned_open_air_cards_still_warn(recs):
-    rec = recs["product-tuning-revenue-worth-it"]
+def test_owned_open_air_cards_still_warn():
+    # the rules' advice on the user's own four cards (the answer itself rents the same cards
+    # at an offer: as fast, for far less a run)
+    rec = on_own_setups(EXAMPLES / "product-tuning-revenue-worth-it.yaml")
     assert rec.verdict.deployment == "own" and rec.verdict.gpus == 4
     assert {"thermal_throttling", "psu_capacity"} <= {p.id for p in rec.pitfalls}
 
@@ -40,7 +43,7 @@ def test_no_fans_to_buy_for_a_cloud_rental():
 
 
 def test_own_vgpu_servers_get_the_hypervisor_remedy():
-    r = rules_case("ppo-vgpu-own-hot")
+    r = on_own_setups(PROFILES / "rules" / "ppo-vgpu-own-hot.yaml")  # on the user's servers
     assert r.verdict.deployment == "own"
     vgpu = pitfall(r, "vgpu_sharing")
     assert "hypervisor" in vgpu.remedy.en and "provider" not in vgpu.remedy.en

@@ -228,8 +228,11 @@ def test_one_owned_card_hears_which_setups_need_cards_bought_and_what_its_card_a
     assert alone and all(o.owned_cost_per_run < o.cost_per_run for o in alone)
     for o in alone:
         en, zh = setup_line(o, "en"), setup_line(o, "zh")
-        assert f"with {o.gpus - 1} more cards bought" in en and "on your 1 card alone" in en
-        assert f"另买 {o.gpus - 1} 张卡" in zh and "只用你已有的 1 张卡" in zh
+        # the card sits in a one-GPU machine: the larger one is bought with the cards
+        assert o.machine_bought
+        assert f"in a new machine with your 1 card and {o.gpus - 1} more cards bought" in en
+        assert "on your 1 card alone" in en
+        assert f"另买的 {o.gpus - 1} 张" in zh and "只用你已有的 1 张卡" in zh
     for o in alone:
         one = [c for c in rec.candidates if c.setup == o.id and c.gpus == 1]
         assert one and one[0].run_hours == pytest.approx(o.owned_run_hours)
@@ -240,3 +243,13 @@ def test_a_machine_whose_cards_are_all_owned_buys_none_for_its_setups():
     here = [o for o in rec.setups if o.fits_here]
     assert here and all(o.cards_bought == 0 and o.owned_gpus is None for o in here)
     assert all("bought" not in setup_line(o, "en") for o in here)
+
+
+def test_cards_added_to_a_machine_the_user_has_keep_their_machine():
+    """Two of a 4-GPU machine's cards owned: a setup at 4 GPUs buys the other two, in the
+    machine the user has (no machine bought)."""
+    rec = recommend(_owned(fine_tune("rtx_4090", 4, 4, 2e8), 2))
+    wider = [o for o in rec.setups if o.fits_here and o.gpus > 2]
+    assert wider and all(o.owned_gpus == 2 and not o.machine_bought for o in wider)
+    assert all(f"on your machine with {o.gpus - 2} more card" in setup_line(o, "en")
+               for o in wider)
