@@ -19,6 +19,7 @@ from advisor.profile import (
     Offload,
     Parallelism,
     Profile,
+    TrainingMethod,
 )
 from advisor.scaling.card_memory import usable_gb
 from advisor.scaling.inputs import grad_bytes_per_param
@@ -70,6 +71,11 @@ def fixed_of(profile: Profile, gpus_per_node: int,
     ep = None
     if t.offload != Offload.none:  # offload runs data parallel, sharded (offload.py)
         tp = pp = ep = 1
+    if t.method == TrainingMethod.qlora and not chosen:
+        # QLoRA's 4-bit weights (bitsandbytes, torchao NF4) run under FSDP or DeepSpeed ZeRO-3
+        # (FSDP-QLoRA; PEFT, torchtune, Axolotl): data parallel, sharded; Megatron-LM and
+        # NeMo split no NF4 layer by tensor or pipeline
+        tp, pp = tp or 1, pp or 1
     return Fixed(tp=tp, pp=pp, ep=ep,
                  sharding=shardings(t.offload, _SHARDING.get(t.parallelism)),
                  micro_batch=t.batch_per_gpu if chosen else None,
