@@ -136,6 +136,7 @@ FACTS: dict[str, FactSpec] = {
     "gpus_per_node": _n("int", 1, 64),
     "nodes": _n("int", 1, 4096),
     "total_gpus": _n("int", 1, 100_000),
+    "gpus_you_have": _n("int", 1, 100_000),
     "virtualization": _s(*(v.value for v in Virtualization)),
     "cooling": _s(*(c.value for c in Cooling)),
     "max_temp_c": _n("float", 0, 130, optional=True),

@@ -64,6 +64,7 @@ FACT_NAMES: dict[str, Text] = {
     "gpus_per_node": T("GPUs per machine", "每台机器的卡数"),
     "nodes": T("machines", "机器数"),
     "total_gpus": T("GPUs in all", "总卡数"),
+    "gpus_you_have": T("GPUs you have", "你现有的卡数"),
     "virtualization": T("virtualisation", "虚拟化"),
     "cooling": T("cooling", "散热"),
     "max_temp_c": T("highest GPU temperature (°C)", "显卡最高温度（°C）"),

@@ -37,7 +37,7 @@ NOTE_LAYOUTS = Text(
        "inside one machine by degrees that divide the {heads} attention heads, pipeline "
        "stages, and data parallel with plain, ZeRO-1/2 or FSDP-sharded states ({layers} "
        "layers, width {hidden}{derived}).",
-    zh="每个卡数采用能放进单卡 {capacity} GB（{memory} GiB）中 {usable} GB（留出 {free:.0f}% 给分配器的预留）"
+    zh="每个卡数采用能放进单卡显存 {capacity} GB（{memory} GiB）中 {usable} GB（留出 {free:.0f}% 给分配器的预留）"
        "的最快切分：机内张量并行（并行度整除 {heads} 个注意力头）、流水线分段，以及普通、ZeRO-1/2 或 "
        "FSDP 分片的数据并行（{layers} 层，宽度 {hidden}{derived_zh}）。")
 NOTE_PLANNED = Text(

@@ -205,6 +205,9 @@ def base_facts(profile: Profile, projection: Projection, costs: CostReport,
         "gpus_per_node": hw.gpus_per_node,
         "nodes": hw.nodes,
         "total_gpus": hw.total_gpus,
+        # the cards the user has: a one-GPU machine weighed with more of its cards
+        # (more_cards.py) has its owned ones, not the machine it is weighed as
+        "gpus_you_have": _gpus_you_have(profile),
         "virtualization": hw.virtualization.value,
         "cooling": effective_cooling(spec, hw.cooling.value),
         "hardware_imported": hardware is not None,
@@ -488,3 +491,13 @@ def setup_facts(verdict: Mapping[str, Scalar], setup: Mapping[str, str]) -> Fact
     """The verdict facts plus the chosen deployment and split (read by pitfalls and advice)."""
     return check_facts({**verdict, "verdict_deployment": setup["deployment"],
                         "verdict_parallelism": setup["parallelism"]})
+
+
+def _gpus_you_have(profile: Profile) -> int:
+    """The GPUs the user has: where their owned cards sit in machines smaller than the
+    profile's (a machine weighed with more of their cards), those cards; else the profile's."""
+    hw, eco = profile.hardware, profile.economics
+    per = eco.owned_per_machine
+    if per is not None and per < hw.gpus_per_node and eco.owned_gpus:
+        return min(eco.owned_gpus, hw.total_gpus)
+    return hw.total_gpus

@@ -233,6 +233,8 @@ def test_one_owned_card_hears_which_setups_need_cards_bought_and_what_its_card_a
         assert f"in a new machine with your 1 card and {o.gpus - 1} more cards bought" in en
         assert "on your 1 card alone" in en
         assert f"另买的 {o.gpus - 1} 张" in zh and "只用你已有的 1 张卡" in zh
+    change = next(p for p in rec.pitfalls if p.id == "setup_change")  # the card they have
+    assert "the GPUs you have (1)" in change.title.en and "现有的 1 张卡" in change.title.zh
     for o in alone:
         one = [c for c in rec.candidates if c.setup == o.id and c.gpus == 1]
         assert one and one[0].run_hours == pytest.approx(o.owned_run_hours)
