@@ -70,7 +70,10 @@ def answers(front: Sequence[Entry], labels: dict[str, Text], currency: str, *,
                 en=f"no option costs {money(budget, currency)} a month or less",
                 zh=f"没有哪个选项每月花费不超过 {money(budget, currency)}")))
     if valued:
-        scored = [e for e in front if e[1].net_value_per_month is not None]
+        # with a deadline, only what meets it (its net value counts days saved that a run
+        # past the deadline never gives: a 25.6-day run was "best" against 20 days)
+        scored = [e for e in front if e[1].net_value_per_month is not None
+                  and (deadline_days is None or e[1].meets_deadline is not False)]
         if scored:
             best = max(scored, key=lambda e: (round(e[1].net_value_per_month or 0.0, 6),
                                               -e[1].cost_per_month))

@@ -86,7 +86,8 @@ def compare(profile: Profile, options: Sequence[Option] | None = None, *,
             point = res.point(res.verdict.gpus)
             if point is None and yours is not None and res.verdict.gpus < ev.option.min_gpus:
                 point = yours.point(res.verdict.gpus)  # below its start it is the user's setup
-            if point is not None and point.dominated_by is not None:
+            if point is not None and point.dominated_by is not None and \
+                    _beaten_so(point, results):
                 res.verdict.dominated_by = point.dominated_by
     labels = {r.id: _labelled(r) for r in results}
     entries = _answerable(results)
@@ -244,3 +245,24 @@ def _stale(evaluated: list[Evaluated]) -> list[Text]:
     uses = [PriceUse(Text(en=u["what"] or "", zh=u["what_zh"] or ""), u["entry"] or "",
                      u["as_of"]) for ev in evaluated for u in ev.costs.prices_used]
     return stale_warnings(uses)
+
+
+def _beaten_so(point: Point, results: list) -> bool:
+    """Whether the point that dominates ``point`` beats it as the decision policy counts it
+    (``advisor.verdict.decision.beats``: no worse on either within 1 %, 15 % better on one),
+    so a verdict is called "not recommended" only where ``recommend`` would not answer with
+    it (a point 10 % cheaper at the same hours is on the front's other side, not a reason)."""
+    from advisor.verdict.decision import beats
+    from advisor.verdict.result import Candidate
+
+    ref = point.dominated_by
+    winner = next((p for r in results if r.id == ref.option for p in r.points
+                   if p.gpus == ref.gpus), None)
+    if winner is None or winner.cost_per_run is None or point.cost_per_run is None:
+        return True
+
+    def as_candidate(p: Point, setup: str) -> Candidate:
+        return Candidate(setup=setup, gpus=p.gpus, nodes=p.nodes, run_hours=p.run_hours,
+                         cost_per_run=p.cost_per_run, runnable=True)
+
+    return beats(as_candidate(winner, ref.option), as_candidate(point, "point"))

@@ -86,6 +86,11 @@ def more_of_the_same(profile: Profile, ctx: Context) -> list[Option]:
             hw.intra_link != IntraLink.nvlink_bridge:
         bigger = settled(with_changes(base, hardware={"gpus_per_node": hw.gpus_per_node * 2},
                                keep_measured=True), ctx)
+        # the cards the user owns sit in their machine of gpus_per_node: a machine of twice
+        # as many is bought with the cards added (its chassis was left out when cards were
+        # owned: 8 x RTX 4090 without the 8-GPU machine read $1,071 a month, not $2,520)
+        bigger = bigger.model_copy(update={
+            "economics": bigger.economics.owning_machines_of(hw.gpus_per_node)})
         shape = shape_text(bigger)
         out.append(Option("more_cards", "more",
                           Text(en=f"Twice the cards in one machine ({shape.en})",
@@ -106,9 +111,14 @@ def setup_option(profile: Profile, ctx: Context, setup: ReadySetup) -> Option:
         "cooling": setup.cooling or resolve_gpu(setup.gpu).default_cooling,
         "virtualization": "bare_metal", "vgpus_per_physical_gpu": None,
         "max_gpu_temp_c": None, "allreduce_busbw_gbs": None}
-    economics: dict[str, Any] = {"mode": EconomicsMode.own, "base_system_price": None}
+    # bought whole at the catalog's prices: none of its cards is one the user owns (the owner
+    # of four RTX 4090 was told to buy the 4 x RTX 4090 workstation at the price of its power)
+    economics: dict[str, Any] = {"mode": EconomicsMode.own, "base_system_price": None,
+                                 "owned_gpus": 0}
     if not same_gpu:
         economics.update(gpu_price=None, cloud_price_per_gpu_hour=None)
+    elif profile.economics.gpu_price == 0:  # 0: the user's cards are owned, not the price
+        economics.update(gpu_price=None)
     changed = settled(with_changes(profile, hardware=hardware, economics=economics), ctx)
     note = speed_note(profile, changed)
     return Option(f"setup:{setup.id}", "setup", setup.name_text, changed, "own",

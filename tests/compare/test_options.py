@@ -165,3 +165,43 @@ economics: {mode: cloud, market: US, currency: USD, time_value: deadline, deadli
     alone = recommend(single, lang="en")
     assert rec.costs.cost_per_run[rec.costs.gpus.index(rec.verdict.gpus)] == pytest.approx(
         alone.costs.cost_per_run[alone.costs.gpus.index(alone.verdict.gpus)], rel=0.02)
+
+
+OWN_FOUR = """
+task: image_classification
+model: {name: ResNet-50, params_millions: 25.6}
+training: {single_gpu_hours: 24, runs_per_month: 8, batch_per_gpu: 128, precision: amp,
+           input_pipeline: tuned, dataloader_workers: 8}
+hardware: {gpu: rtx4090, gpus_per_node: 4, intra_link: pcie4}
+economics: {mode: own, currency: USD, market: US, owned_gpus: 4, time_value: none}
+"""
+
+
+def test_a_ready_setup_of_the_users_own_card_is_bought_whole():
+    """Helper review: the owner of four RTX 4090 was told to buy the 4 x RTX 4090 workstation
+    at the price of its power (its cards taken as the user's)."""
+    from advisor.compare.weighed import recommend
+
+    profile = parse_profile_text(OWN_FOUR)
+    ws = next(o for o in options_for(profile) if o.id == "setup:ws_4x_rtx4090")
+    assert ws.profile.economics.owned_gpus == 0
+    result = compare(profile, verdicts=False)
+    bought = next(o for o in result.options if o.id == "setup:ws_4x_rtx4090")
+    assert all(p.capex > 0 for p in bought.points)
+    rec = recommend(profile, lang="en")
+    assert not rec.verdict.headline.en.startswith("Buy")
+
+
+def test_twice_the_cards_buys_the_larger_machine_when_cards_are_owned():
+    """Helper review: with two of four cards owned, 8 x RTX 4090 in one machine left out the
+    8-GPU chassis (6 cards only); the user's box holds 4."""
+    text = OWN_FOUR.replace("owned_gpus: 4", "owned_gpus: 2").replace("mode: own",
+                                                                     "mode: compare")
+    result = compare(parse_profile_text(text), verdicts=False)
+    more = next(o for o in result.options if o.id == "more_cards")
+    eight = next(p for p in more.points if p.gpus == 8)
+    catalog = load_catalog()
+    cards = 6 * catalog.gpu_price("rtx4090", "USD", "US")  # the six not owned
+    machine = catalog.machine_overhead(8, "USD")
+    # the six cards and the 8-GPU machine (with the market's tax on purchases)
+    assert eight.capex >= cards + machine
