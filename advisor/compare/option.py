@@ -38,6 +38,22 @@ class Option:
     # A rental offer in a few words ("cheapest offer: RunPod, $0.86/GPU-h"); None: the
     # catalog's typical price, or not rented
     offer_words: Text | None = None
+    # the same words without the price, and the price a GPU-hour in ``offer_currency``: the
+    # words said in another currency (``recommend --currency``) than the profile's
+    offer_head: Text | None = None
+    offer_price: float | None = None
+    offer_currency: str | None = None
+
+    def offer_words_in(self, currency: str, convert) -> Text | None:
+        """``offer_words`` with the price in ``currency`` (``convert(amount, from, to)``)."""
+        if self.offer_head is None or self.offer_price is None or \
+                self.offer_currency in (None, currency):
+            return self.offer_words
+        from advisor.costs.money import unit_price
+
+        per = unit_price(convert(self.offer_price, self.offer_currency, currency), currency)
+        return Text(en=f"{self.offer_head.en}, {per}/GPU-h",
+                    zh=f"{self.offer_head.zh}，每卡时 {per}")
 
 
 @dataclass(frozen=True)

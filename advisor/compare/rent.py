@@ -116,9 +116,10 @@ def offer_option(profile: Profile, ctx: Context, offer: CloudOffer, option_id: s
     if committed:
         note = Text(en=f"{note.en}; reserved: paid for every hour of the term, idle ones too",
                     zh=f"{note.zh}；包年包月：整个期限的每小时都要付费，闲置时也一样")
-    words = Text(en=f"{kind.en}{term}: {who.en}, {per}/GPU-h",
-                 zh=f"{kind.zh}{term}：{who.zh}，每卡时 {per}")
+    head = Text(en=f"{kind.en}{term}: {who.en}", zh=f"{kind.zh}{term}：{who.zh}")
+    words = Text(en=f"{head.en}, {per}/GPU-h", zh=f"{head.zh}，每卡时 {per}")
     return Option(option_id, "cloud", label, changed, "cloud", notes=(note,),
-                  committed=committed, offer_words=words, term_months=offer.term_months)
+                  committed=committed, offer_words=words, term_months=offer.term_months,
+                  offer_head=head, offer_price=price, offer_currency=ctx.currency.value)
 
 

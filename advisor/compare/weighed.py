@@ -143,8 +143,8 @@ def _elsewhere(profile: Profile, rec: Recommendation, currency: str | None,
             c = candidate_at(profile, option.id, p.gpus, p.nodes, p.run_hours,
                            p.cost_per_run if p.priced else None, p.fits)
             kind = _kind(option)
-            out.append((c.model_copy(update={"label": _label(option, ev, p.gpus, p.nodes),
-                                             "kind": kind}), ev))
+            label = _label(option, ev, p.gpus, p.nodes, out_currency, catalog)
+            out.append((c.model_copy(update={"label": label, "kind": kind}), ev))
     return out
 
 
@@ -155,7 +155,8 @@ def _kind(option: Option) -> str:
     return "rent_offer" if option.deployment == "cloud" else "buy_setup"
 
 
-def _label(option: Option, ev: Evaluated, n: int, nodes: int) -> Text:
+def _label(option: Option, ev: Evaluated, n: int, nodes: int, currency: str | None = None,
+           catalog: Any = None) -> Text:
     """The setup at ``n`` GPUs: "rent 4 × RTX 4090 (typical price)", "buy the 4 × RTX 4090
     workstation" (the headline says how many GPUs and machines)."""
     hw = ev.option.profile.hardware
@@ -164,7 +165,9 @@ def _label(option: Option, ev: Evaluated, n: int, nodes: int) -> Text:
         return Text(en=f"{option.label.en[:1].lower()}{option.label.en[1:]}",
                     zh=option.label.zh)
     if option.deployment == "cloud":
-        words = option.offer_words or Text(en="typical price", zh="典型价格")
+        words = (option.offer_words_in(currency, catalog.convert)
+                 if currency is not None and catalog is not None else option.offer_words) \
+            or Text(en="typical price", zh="典型价格")
         return Text(en=f"rent {n} × {name} ({words.en})", zh=f"租用 {n} × {name}（{words.zh}）")
     if max(hw.nodes, nodes) > 1:
         return Text(en=f"buy machines like the {option.label.en}",

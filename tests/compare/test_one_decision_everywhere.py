@@ -223,3 +223,13 @@ def test_a_profile_can_say_its_rental_is_reserved_for_a_term():
     for i, share in enumerate(shares):
         assert held.cloud_cost_per_run[i] == pytest.approx(hourly.cloud_cost_per_run[i] * share,
                                                            rel=1e-6)
+
+
+def test_an_offer_named_in_the_headline_is_priced_in_the_currency_asked_for():
+    """Helper review: `recommend --currency USD` on a CNY profile said "¥1.24/GPU-h" in the
+    headline beside "$24.20 a run"."""
+    profile = load_profile(EXAMPLES / "medium-model-4gpu-worth-it.yaml")
+    rec = recommend(profile, lang="en", currency="USD")
+    head = rec.summary[0].text.en
+    assert "/GPU-h" in head and "¥" not in head and "$" in head
+    assert "¥" in recommend(profile, lang="en").summary[0].text.en
