@@ -169,6 +169,9 @@ def _label(option: Option, ev: Evaluated, n: int, nodes: int, currency: str | No
                  if currency is not None and catalog is not None else option.offer_words) \
             or Text(en="typical price", zh="典型价格")
         return Text(en=f"rent {n} × {name} ({words.en})", zh=f"租用 {n} × {name}（{words.zh}）")
+    if n < hw.gpus_per_node:  # fewer cards than the setup holds: those cards in such a machine
+        return Text(en=f"buy {n} × {name} in a machine like the {option.label.en}",
+                    zh=f"购买 {n} × {name}，装在 {option.label.zh} 这样的机器里")
     if max(hw.nodes, nodes) > 1:
         return Text(en=f"buy machines like the {option.label.en}",
                     zh=f"购买 {option.label.zh} 这样的机器")

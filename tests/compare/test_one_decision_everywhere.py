@@ -233,3 +233,24 @@ def test_an_offer_named_in_the_headline_is_priced_in_the_currency_asked_for():
     head = rec.summary[0].text.en
     assert "/GPU-h" in head and "¥" not in head and "$" in head
     assert "¥" in recommend(profile, lang="en").summary[0].text.en
+
+
+def test_a_ready_setup_used_at_fewer_cards_than_it_holds_is_named_for_what_is_bought():
+    """Second review: "Buy the 4 × RTX 4090 workstation — 1 GPU, buying €2,548" (the price of
+    one card in a one-GPU machine) named a purchase it does not price."""
+    from advisor.catalog.profile_check import parse_profile_text
+
+    profile = parse_profile_text("""
+task: image_classification
+model: {id: vit-b-16}
+training: {single_gpu_hours: 30, runs_per_month: 10, batch_per_gpu: 128, precision: bf16,
+           input_pipeline: tuned}
+hardware: {gpu: l40s, gpus_per_node: 4, intra_link: pcie4}
+economics: {mode: compare, currency: EUR, market: EU, time_value: none}
+""")
+    rec = recommend(profile, lang="en")
+    bought = [c for c in rec.candidates if c.kind == "buy_setup" and c.label is not None]
+    small = [c for c in bought if c.gpus == 1]
+    assert small and all(c.label.en.startswith("buy 1 × ") and "in a machine like the" in
+                         c.label.en for c in small)
+    assert all("装在" in c.label.zh for c in small)
