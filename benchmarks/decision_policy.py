@@ -15,14 +15,13 @@ import time
 from pathlib import Path
 
 from advisor.catalog.profile_check import load_profile
-from advisor.compare.compare import compare
+from advisor.compare.compare import compare, point_candidate
 from advisor.compare.text import round_count
 from advisor.compare.weighed import recommend
 from advisor.costs import estimate_costs
 from advisor.verdict.decision import beats, candidates, chosen, rivals
 from advisor.verdict.recommendation import recommend_from
 from advisor.verdict.resting import at_verdict, resting_on
-from advisor.verdict.result import Candidate
 from advisor.verdict.shared_projections import sharing_projections
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -82,8 +81,7 @@ def _beaten_in_compare(rec, profile) -> bool:
     if pick is None or pick.cost_per_run is None:
         return False
     comp = compare(profile, verdicts=False)
-    return any(beats(Candidate(setup=o.id, gpus=p.gpus, nodes=p.nodes, run_hours=p.run_hours,
-                               cost_per_run=p.cost_per_run, runnable=True), pick)
+    return any(beats(point_candidate(o.id, p), pick)
                for o in comp.options if o.id != "rent_spot" for p in o.points
                if p.fits and p.priced and p.keeps_schedule and p.meets_deadline is not False
                and round_count(p.gpus, o.gpus_per_node))

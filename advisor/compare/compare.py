@@ -27,6 +27,7 @@ from advisor.costs.model import keeps_schedule, meets_deadline, time_value_per_m
 from advisor.files.errors import InputError
 from advisor.profile import Currency, Market, Profile, TimeValue
 from advisor.text.i18n import Text
+from advisor.verdict.result import Candidate as PolicyCandidate
 from advisor.verdict.shared_projections import sharing_projections
 
 
@@ -253,16 +254,18 @@ def _beaten_so(point: Point, results: list) -> bool:
     so a verdict is called "not recommended" only where ``recommend`` would not answer with
     it (a point 10 % cheaper at the same hours is on the front's other side, not a reason)."""
     from advisor.verdict.decision import beats
-    from advisor.verdict.result import Candidate
 
     ref = point.dominated_by
     winner = next((p for r in results if r.id == ref.option for p in r.points
                    if p.gpus == ref.gpus), None)
     if winner is None or winner.cost_per_run is None or point.cost_per_run is None:
         return True
+    return beats(point_candidate(ref.option, winner), point_candidate("point", point))
 
-    def as_candidate(p: Point, setup: str) -> Candidate:
-        return Candidate(setup=setup, gpus=p.gpus, nodes=p.nodes, run_hours=p.run_hours,
-                         cost_per_run=p.cost_per_run, runnable=True)
 
-    return beats(as_candidate(winner, ref.option), as_candidate(point, "point"))
+def point_candidate(setup: str, point: Point) -> PolicyCandidate:
+    """``point`` of the option ``setup`` as a decision-policy candidate (its time and cost per
+    run), to weigh with ``decision.beats``."""
+    return PolicyCandidate(setup=setup, gpus=point.gpus, nodes=point.nodes,
+                           run_hours=point.run_hours, cost_per_run=point.cost_per_run,
+                           runnable=True)

@@ -35,23 +35,28 @@ class Option:
     # hours a month's runs leave idle (``advisor.costs.commitment.committed_share``)
     committed: bool = False
     term_months: int | None = None  # the reservation's term (None: not stated)
-    # A rental offer in a few words ("cheapest offer: RunPod, $0.86/GPU-h"); None: the
-    # catalog's typical price, or not rented
-    offer_words: Text | None = None
-    # the same words without the price, and the price a GPU-hour in ``offer_currency``: the
-    # words said in another currency (``recommend --currency``) than the profile's
+    # A rental offer: its words without the price ("cheapest offer: RunPod") and its price a
+    # GPU-hour in ``offer_currency``; None: the catalog's typical price, or not rented
     offer_head: Text | None = None
     offer_price: float | None = None
     offer_currency: str | None = None
 
-    def offer_words_in(self, currency: str, convert) -> Text | None:
-        """``offer_words`` with the price in ``currency`` (``convert(amount, from, to)``)."""
-        if self.offer_head is None or self.offer_price is None or \
-                self.offer_currency in (None, currency):
-            return self.offer_words
+    @property
+    def offer_words(self) -> Text | None:
+        """The offer in a few words: "cheapest offer: RunPod, $0.86/GPU-h"."""
+        return self.offer_words_in(self.offer_currency or "")  # in its own currency
+
+    def offer_words_in(self, currency: str, convert=None) -> Text | None:
+        """The offer in a few words, its price in ``currency`` (``convert(amount, from, to)``
+        where that is not the offer's)."""
+        if self.offer_head is None or self.offer_price is None or self.offer_currency is None:
+            return None
         from advisor.costs.money import unit_price
 
-        per = unit_price(convert(self.offer_price, self.offer_currency, currency), currency)
+        price, unit = self.offer_price, self.offer_currency
+        if convert is not None and currency != unit:
+            price, unit = convert(price, unit, currency), currency
+        per = unit_price(price, unit)
         return Text(en=f"{self.offer_head.en}, {per}/GPU-h",
                     zh=f"{self.offer_head.zh}，每卡时 {per}")
 

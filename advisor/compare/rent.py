@@ -50,8 +50,7 @@ def rent_the_same(profile: Profile, ctx: Context) -> list[Option]:
                 and (not rdma or o.inter_link is not None)]
         if not pool:
             continue
-        offer = min(pool, key=lambda o: (ctx.catalog.convert(o.per_gpu_hour, o.currency.value,
-                                                              ctx.currency.value), o.id))
+        offer = min(pool, key=lambda o: (_per_hour(ctx, o), o.id))
         out.append(offer_option(profile, ctx, offer, f"rent_{kind}", word))
     if rdma:  # one machine of the cluster's needs no RDMA: a marketplace rents it
         one = _one_machine_offer(profile, ctx, offers)
@@ -65,30 +64,31 @@ def _one_machine_offer(profile: Profile, ctx: Context, offers: list[CloudOffer]
     """The cheapest on-demand offer of single machines (no RDMA between them) as one machine
     of the user's, for the counts one machine holds: a cluster offer is needed only across
     machines, and a job that a machine runs well need not pay for one."""
-    def per_hour(o: CloudOffer) -> float:
-        return ctx.catalog.convert(o.per_gpu_hour, o.currency.value, ctx.currency.value)
-
     singles = [o for o in offers if o.kind in ("on_demand", "community") and o.inter_link is None
                and (o.min_gpus is None or o.min_gpus <= profile.hardware.gpus_per_node)]
     clusters = [o for o in offers if o.kind in ("on_demand", "community")
                 and o.inter_link is not None]
     if not singles:
         return None
-    offer = min(singles, key=lambda o: (per_hour(o), o.id))
-    if clusters and per_hour(offer) >= min(per_hour(o) for o in clusters):
+    offer = min(singles, key=lambda o: (_per_hour(ctx, o), o.id))
+    if clusters and _per_hour(ctx, offer) >= min(_per_hour(ctx, o) for o in clusters):
         return None  # the cluster's own offer is as cheap: it is listed already
-    machine = profile.model_copy(update={"hardware": profile.hardware.model_validate(
-        {**profile.hardware.model_dump(), "nodes": 1, "inter_link": InterLink.none})})
-    option = offer_option(machine, ctx, offer, "rent_one_machine",
-                          Text(en="one machine, cheapest offer", zh="单台机器，最便宜报价"))
-    return option
+    machine = with_changes(profile, hardware={"nodes": 1, "inter_link": InterLink.none},
+                           keep_measured=True)
+    return offer_option(machine, ctx, offer, "rent_one_machine",
+                        Text(en="one machine, cheapest offer", zh="单台机器，最便宜报价"))
+
+
+def _per_hour(ctx: Context, offer: CloudOffer) -> float:
+    """The offer's price a GPU-hour in the profile's currency."""
+    return ctx.catalog.convert(offer.per_gpu_hour, offer.currency.value, ctx.currency.value)
 
 
 def offer_option(profile: Profile, ctx: Context, offer: CloudOffer, option_id: str,
                  word: Text | None = None, shape_from_offer: bool = False) -> Option:
     """``profile`` rented at ``offer``'s price per GPU-hour (in the profile's currency);
     ``shape_from_offer``: on the offer's instances (its GPU, size and link) instead."""
-    price = ctx.catalog.convert(offer.per_gpu_hour, offer.currency.value, ctx.currency.value)
+    price = _per_hour(ctx, offer)
     economics = {"mode": EconomicsMode.cloud, "cloud_price_per_gpu_hour": price,
                  # a reservation is paid for its whole term: the costs charge its idle hours
                  # at every count (``advisor.costs.commitment``)
@@ -117,9 +117,8 @@ def offer_option(profile: Profile, ctx: Context, offer: CloudOffer, option_id: s
         note = Text(en=f"{note.en}; reserved: paid for every hour of the term, idle ones too",
                     zh=f"{note.zh}；包年包月：整个期限的每小时都要付费，闲置时也一样")
     head = Text(en=f"{kind.en}{term}: {who.en}", zh=f"{kind.zh}{term}：{who.zh}")
-    words = Text(en=f"{head.en}, {per}/GPU-h", zh=f"{head.zh}，每卡时 {per}")
     return Option(option_id, "cloud", label, changed, "cloud", notes=(note,),
-                  committed=committed, offer_words=words, term_months=offer.term_months,
+                  committed=committed, term_months=offer.term_months,
                   offer_head=head, offer_price=price, offer_currency=ctx.currency.value)
 
 

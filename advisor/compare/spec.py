@@ -203,6 +203,4 @@ def _priced(text: str, spec: str, paid: str, profile: Profile, ctx: Context,
                            f"(offers for {gpu.id}: {known})",
                      f"cloud={paid}：不是价格、spot、reserved 或报价 id（{gpu.id} 的报价："
                      f"{known}）")
-    return Option(found.id, "spec", found.label, found.profile, "cloud", spec=spec,
-                  notes=found.notes, committed=found.committed, offer_words=found.offer_words,
-                  term_months=found.term_months)
+    return replace(found, kind="spec", deployment="cloud", spec=spec)

@@ -38,10 +38,8 @@ from advisor.verdict.decision import (
     candidate_at,
     chosen,
     day_value,
-    reason_against,
-    reason_beaten,
+    reason_moved,
     rivals,
-    score,
     settled,
 )
 from advisor.verdict.recommendation import moved_to, recommend_resting
@@ -81,16 +79,14 @@ def recommend(profile: Profile, *, gpus: list[int] | None = None, hardware: Any 
         ev = next((e for c, e in elsewhere if c is best), None)
         pick = chosen(rec, rec.candidates)
         if ev is None:  # one of the recommendation's own is the best once its pick is beaten
-            move = Move(best, pick, reason_beaten(pick, best) if beats(best, pick)
-                        else reason_against(pick, best, rec.costs.currency))
+            move = Move(best, pick, reason_moved(pick, best, rec.costs.currency))
             return moved_to(rec, move, rests, pool, hardware=hardware, engine=engine,
                             lang=lang, currency=currency, market=market)
         option = _as_setup(ev, best, lang, Pricing(currency, market))
         if option is None:
             return rec.model_copy(update={"candidates": pool})
         move = Move(best, pick, CANNOT_RUN_AS_CONFIGURED if pick is None or not pick.runnable
-                    else reason_beaten(pick, best) if beats(best, pick)
-                    else reason_against(pick, best, rec.costs.currency))
+                    else reason_moved(pick, best, rec.costs.currency))
         listed = Resting(rests.profile, rests.projection, rests.larger,
                          [*rests.options, option], rests.applied)
         return moved_to(rec.model_copy(update={"setups": [*rec.setups, option]}), move,
@@ -108,11 +104,9 @@ def _beating(rec: Recommendation, pool: list[Candidate], extra: list[Candidate]
         runnable = [c for c in pool if c.runnable]
         if not runnable or any(c.runnable for c in rec.candidates):
             return None  # the policy already chose among the recommendation's own
-        return settled(min(runnable, key=lambda c: score(c, per_day)), pool, per_day)
+        return settled(runnable, pool, per_day)
     beating = [c for c in rivals(extra, pick) if beats(c, pick)]
-    if not beating:
-        return None
-    return settled(min(beating, key=lambda c: score(c, per_day)), pool, per_day)
+    return settled(beating, pool, per_day) if beating else None
 
 
 def _elsewhere(profile: Profile, rec: Recommendation, currency: str | None,
@@ -143,7 +137,7 @@ def _elsewhere(profile: Profile, rec: Recommendation, currency: str | None,
             c = candidate_at(profile, option.id, p.gpus, p.nodes, p.run_hours,
                            p.cost_per_run if p.priced else None, p.fits)
             kind = _kind(option)
-            label = _label(option, ev, p.gpus, p.nodes, out_currency, catalog)
+            label = _label(option, ev, p.gpus, p.nodes, out_currency, catalog.convert)
             out.append((c.model_copy(update={"label": label, "kind": kind}), ev))
     return out
 
@@ -155,19 +149,19 @@ def _kind(option: Option) -> str:
     return "rent_offer" if option.deployment == "cloud" else "buy_setup"
 
 
-def _label(option: Option, ev: Evaluated, n: int, nodes: int, currency: str | None = None,
-           catalog: Any = None) -> Text:
+def _label(option: Option, ev: Evaluated, n: int, nodes: int, currency: str,
+           convert: Any) -> Text:
     """The setup at ``n`` GPUs: "rent 4 × RTX 4090 (typical price)", "buy the 4 × RTX 4090
-    workstation" (the headline says how many GPUs and machines)."""
+    workstation" (the headline says how many GPUs and machines); an offer's price in
+    ``currency`` (``convert(amount, from, to)``)."""
     hw = ev.option.profile.hardware
     name = resolve_gpu(hw.gpu, hw.intra_link).name.replace("NVIDIA ", "")
     if option.kind == "more":
         return Text(en=f"{option.label.en[:1].lower()}{option.label.en[1:]}",
                     zh=option.label.zh)
     if option.deployment == "cloud":
-        words = (option.offer_words_in(currency, catalog.convert)
-                 if currency is not None and catalog is not None else option.offer_words) \
-            or Text(en="typical price", zh="典型价格")
+        words = option.offer_words_in(currency, convert) or Text(en="typical price",
+                                                                zh="典型价格")
         return Text(en=f"rent {n} × {name} ({words.en})", zh=f"租用 {n} × {name}（{words.zh}）")
     if n < hw.gpus_per_node:  # fewer cards than the setup holds: those cards in such a machine
         return Text(en=f"buy {n} × {name} in a machine like the {option.label.en}",

@@ -33,8 +33,7 @@ from advisor.text.numbers import count_text, quantity
 NOTE_LAYOUTS = Text(
     en="Each count runs the fastest split found that fits {usable} of the {capacity} GB "
        "({memory} GiB) of a GPU ({free:.0f} % kept free for the allocator's reserve): tensor "
-       "parallel "
-       "inside one machine by degrees that divide the {heads} attention heads, pipeline "
+       "parallel inside one machine by degrees that divide the {heads} attention heads, pipeline "
        "stages, and data parallel with plain, ZeRO-1/2 or FSDP-sharded states ({layers} "
        "layers, width {hidden}{derived}).",
     zh="每个卡数采用能放进单卡显存 {capacity} GB（{memory} GiB）中 {usable} GB（留出 {free:.0f}% 给分配器的预留）"
@@ -174,13 +173,13 @@ def _layouts_note(usable_gb: float, memory_gb: float, heads: int, layers: int, h
                   shape_given: bool) -> Text:
     capacity = capacity_gb(memory_gb)  # the card's bytes: its nominal GB are GiB
     free = 100 * (1 - usable_gb / capacity)
+    values = {"usable": quantity(usable_gb), "memory": quantity(memory_gb),
+              "capacity": quantity(capacity), "free": free, "heads": heads, "layers": layers,
+              "hidden": hidden}
     return Text(
-        en=NOTE_LAYOUTS.en.format(usable=quantity(usable_gb), memory=quantity(memory_gb),
-                                  capacity=quantity(capacity), free=free, heads=heads, layers=layers, hidden=hidden,
+        en=NOTE_LAYOUTS.en.format(**values,
                                   derived="" if shape_given else ", derived from the parameters"),
-        zh=NOTE_LAYOUTS.zh.format(usable=quantity(usable_gb), memory=quantity(memory_gb),
-                                  capacity=quantity(capacity), free=free, heads=heads, layers=layers, hidden=hidden,
-                                  derived_zh="" if shape_given else "，由参数量推算"))
+        zh=NOTE_LAYOUTS.zh.format(**values, derived_zh="" if shape_given else "，由参数量推算"))
 
 
 def _layout_notes(profile: Profile, curve: LayoutCurve, counts: list[int],

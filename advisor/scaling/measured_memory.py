@@ -5,14 +5,13 @@ typical model) and can be several times too large: a 135M encoder at batch 176 "
 at the default 512 tokens when it was trained at 128 on a 40 GB card. When the profile gives
 the throughput of one GPU at its batch (``training.single_gpu_throughput``), or how long a run
 takes on one GPU (``training.single_gpu_hours``: data parallel only, ``ran_on_one_gpu``), that
-batch ran:
-the activations are lowered until plain data parallel fits one card. Data parallel keeps each
-GPU's memory of the single-GPU run, so every count then fits as data parallel; the note says
-what was corrected (# F05: model parallel only when the model does not fit). The model states
-(16 bytes per parameter, mixed-precision Adam) are arithmetic, not a rule of thumb: when they
-alone exceed the card, the measured run was offloaded or kept 8-bit states, which several GPUs
-replace by sharding them (ZeRO, FSDP, the layouts of advisor/scaling/layouts); the measurement
-then sets only the level. The layouts correct their own estimate (activations and logits) the
+batch ran: the activations are lowered until plain data parallel fits one card. Data parallel
+keeps each GPU's memory of the single-GPU run, so every count then fits as data parallel; the
+note says what was corrected (# F05: model parallel only when the model does not fit). The
+model states (16 bytes per parameter, mixed-precision Adam) are arithmetic, not a rule of
+thumb: when they alone exceed the card, the measured run was offloaded or kept 8-bit states,
+which several GPUs replace by sharding them (ZeRO, FSDP, the layouts of
+advisor/scaling/layouts); the measurement then sets only the level. The layouts correct their own estimate (activations and logits) the
 same way: ``advisor.scaling.layouts.engine.measured_activation_scale``.
 """
 

@@ -190,19 +190,20 @@ def better(rec: Recommendation, profile: Profile, pool: list[Candidate] | None =
         pick = pick.model_copy(update={"label": _at_count(applied.label, pick.gpus)})
     per_day = day_value(rec)
     if pick is None or not pick.runnable:
-        best = settled(min(runnable, key=lambda c: score(c, per_day)), pool, per_day)
+        best = settled(runnable, pool, per_day)
         return Move(best, pick, _reason_unrunnable(pick, profile))
     beating = [c for c in rivals(pool, pick) if beats(c, pick)]
     if not beating:
         return None
-    best = settled(min(beating, key=lambda c: score(c, per_day)), pool, per_day)
-    return Move(best, pick, reason_beaten(pick, best) if beats(best, pick)
-                else reason_against(pick, best, rec.costs.currency))
+    best = settled(beating, pool, per_day)
+    return Move(best, pick, reason_moved(pick, best, rec.costs.currency))
 
 
-def settled(best: Candidate, pool: list[Candidate], per_day: float) -> Candidate:
-    """``best``, or where a candidate of ``pool`` that may rival it beats it, the best of
-    those, and so on until none does: the answer moved to is never itself beaten."""
+def settled(first: list[Candidate], pool: list[Candidate], per_day: float) -> Candidate:
+    """The best of ``first`` by the user's criterion, or where a candidate of ``pool`` that
+    may rival it beats it, the best of those, and so on until none does: the answer moved to
+    is never itself beaten."""
+    best = min(first, key=lambda c: score(c, per_day))
     seen = [best]
     while True:
         beating = [c for c in rivals(pool, best) if beats(c, best)]
@@ -212,6 +213,13 @@ def settled(best: Candidate, pool: list[Candidate], per_day: float) -> Candidate
         if any(best is c for c in seen):  # a circle within the ties: stop where it closes
             return best
         seen.append(best)
+
+
+def reason_moved(pick: Candidate, best: Candidate, currency: str) -> Text:
+    """Why the answer moved from a runnable ``pick`` to ``best``: by how much it beats it, or
+    (the best reached from one that does) both in their figures."""
+    return reason_beaten(pick, best) if beats(best, pick) else \
+        reason_against(pick, best, currency)
 
 
 def _hours(h: float, lang: str = "en") -> str:

@@ -38,6 +38,7 @@ from advisor.scaling.optimizer_family import optimizer_family, optimizer_of
 from advisor.scaling.parameters import ScalingParams, load_params
 from advisor.scaling.result import Projection
 from advisor.scaling.task_defaults import takes_turns
+from advisor.verdict.more_cards import in_a_smaller_machine
 
 # F02: a GPU count is worth considering only if it is faster than every smaller one by more than
 # this share; beyond the first count within it of the best, extra GPUs add nothing.
@@ -496,8 +497,6 @@ def setup_facts(verdict: Mapping[str, Scalar], setup: Mapping[str, str]) -> Fact
 def _gpus_you_have(profile: Profile) -> int:
     """The GPUs the user has: where their owned cards sit in machines smaller than the
     profile's (a machine weighed with more of their cards), those cards; else the profile's."""
-    hw, eco = profile.hardware, profile.economics
-    per = eco.owned_per_machine
-    if per is not None and per < hw.gpus_per_node and eco.owned_gpus:
-        return min(eco.owned_gpus, hw.total_gpus)
-    return hw.total_gpus
+    owned = profile.economics.owned_gpus
+    total = profile.hardware.total_gpus
+    return min(owned, total) if owned and in_a_smaller_machine(profile) else total

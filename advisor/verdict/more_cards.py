@@ -42,4 +42,11 @@ def wider_machine(profile: Profile) -> Profile | None:
     return profile.model_copy(update={"hardware": hardware, "economics": economics})
 
 
-__all__ = ["WIDER", "WIDER_SERVER", "wider_machine"]
+def in_a_smaller_machine(profile: Profile) -> bool:
+    """The user's owned cards sit in machines smaller than the profile's (a machine weighed
+    with more of their cards): the profile's machine is bought with the cards added."""
+    per = profile.economics.owned_per_machine
+    return per is not None and per < profile.hardware.gpus_per_node
+
+
+__all__ = ["WIDER", "WIDER_SERVER", "in_a_smaller_machine", "wider_machine"]

@@ -10,6 +10,7 @@ from advisor.files.records import record
 from advisor.profile import EconomicsMode, Market, Profile
 from advisor.scaling.result import Projection
 from advisor.text.i18n import Text
+from advisor.verdict.more_cards import in_a_smaller_machine
 from advisor.verdict.result import SetupOption
 from advisor.verdict.shared_costs import costs_shared
 from advisor.verdict.shared_projections import project_shared
@@ -54,9 +55,7 @@ def _owned_part(profile: Profile, proj: Projection, costs: CostReport | None) ->
     owned = eco.owned_gpus
     if eco.mode != EconomicsMode.own or not owned or owned >= profile.hardware.total_gpus:
         return {}
-    per = eco.owned_per_machine
-    out: dict = {"owned_gpus": owned,
-                 "machine_bought": per is not None and per < profile.hardware.gpus_per_node}
+    out: dict = {"owned_gpus": owned, "machine_bought": in_a_smaller_machine(profile)}
     if owned in proj.gpus and proj.fits[proj.at(owned)]:
         out["owned_run_hours"] = proj.run_hours[proj.at(owned)]
         out["owned_cost_per_run"] = _cost_at(costs, owned)

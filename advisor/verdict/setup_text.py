@@ -21,8 +21,7 @@ KIND = {"host_memory": Text(en=" (needs more RAM than the machine has)",
 
 def setup_line(option: SetupOption, lang: str) -> str:
     """``option`` in one sentence or two, in ``lang``."""
-    cost = f"{option.cost_per_run:,.0f} {option.currency}" \
-        if option.cost_per_run is not None else None
+    cost = _money(option.cost_per_run, option.currency)
     mark = APPLIED.get(lang) if option.applied else ""
     kind = KIND[option.kind].get(lang) if option.kind in KIND else ""
     if lang == "zh":
@@ -72,9 +71,8 @@ def _here_zh(option: SetupOption) -> str:
     return "，在你的机器上"
 
 
-def _owned_money(option: SetupOption) -> str:
-    c = option.owned_cost_per_run
-    return f"{c:,.0f} {option.currency}" if c is not None else ""
+def _money(amount: float | None, currency: str) -> str | None:
+    return f"{amount:,.0f} {currency}" if amount is not None else None
 
 
 def _owned_en(option: SetupOption) -> str:
@@ -82,7 +80,8 @@ def _owned_en(option: SetupOption) -> str:
     if not option.cards_bought or option.owned_run_hours is None:
         return ""
     n = option.owned_gpus
-    money = f", {_owned_money(option)} a run" if option.owned_cost_per_run is not None else ""
+    money = _money(option.owned_cost_per_run, option.currency)
+    money = f", {money} a run" if money else ""
     return (f"; on your {n} card{'s' if n != 1 else ''} alone: "
             f"{duration(option.owned_run_hours, 'en')} a run{money}")
 
@@ -90,7 +89,8 @@ def _owned_en(option: SetupOption) -> str:
 def _owned_zh(option: SetupOption) -> str:
     if not option.cards_bought or option.owned_run_hours is None:
         return ""
-    money = f"，每次 {_owned_money(option)}" if option.owned_cost_per_run is not None else ""
+    money = _money(option.owned_cost_per_run, option.currency)
+    money = f"，每次 {money}" if money else ""
     return (f"；只用你已有的 {option.owned_gpus} 张卡：单次 "
             f"{duration(option.owned_run_hours, 'zh')}{money}")
 

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 
 from advisor.catalog.profile_check import load_profile
 from advisor.cli import main
-from advisor.compare.compare import compare
+from advisor.compare.compare import compare, point_candidate
 from advisor.compare.result import Comparison
 from advisor.compare.text import round_count
 from advisor.compare.weighed import recommend
@@ -48,9 +48,7 @@ def beating_points(rec: Recommendation, comp: Comparison) -> list[str]:
             if not (p.fits and p.priced and p.keeps_schedule and p.meets_deadline is not False
                     and round_count(p.gpus, option.gpus_per_node)):
                 continue
-            if beats(Candidate(setup=option.id, gpus=p.gpus, nodes=p.nodes,
-                               run_hours=p.run_hours, cost_per_run=p.cost_per_run,
-                               runnable=True), pick):
+            if beats(point_candidate(option.id, p), pick):
                 out.append(f"{option.id} at {p.gpus}: {p.run_hours:.1f} h, "
                            f"{p.cost_per_run:.2f} against {pick.run_hours:.1f} h, "
                            f"{pick.cost_per_run:.2f}")

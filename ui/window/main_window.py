@@ -34,7 +34,7 @@ from ui.window.answers import AnswerModel
 from ui.window.document import Document
 from ui.window.focus import modal
 from ui.window.history import AnswerHistory
-from ui.window.problem_list import linked
+from ui.window.problem_list import linked, linking
 from ui.window.recompute import Recomputer, Results, effective_profile
 from ui.window.session import apply_splitters
 from ui.window.warmup import PlotLoader
@@ -125,12 +125,7 @@ class MainWindow(QMainWindow):
         self.next_button.clicked.connect(lambda: self.go_to(self.stack.currentIndex() + 1))
         self.summary = QLabel()
         self.summary.setObjectName("liveSummary")
-        # "answers to fix: N" links to the list of them (issue 34), by mouse and by keyboard
-        self.summary.setTextFormat(Qt.TextFormat.RichText)
-        self.summary.setTextInteractionFlags(
-            Qt.TextInteractionFlag.LinksAccessibleByMouse
-            | Qt.TextInteractionFlag.LinksAccessibleByKeyboard)
-        self.summary.linkActivated.connect(lambda _link: self.show_problem_list(self.summary))
+        linking(self.summary, self)  # "answers to fix: N" links to the list (issue 34)
         self.summary.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # until it holds a link
         nav = QHBoxLayout()
         nav.addWidget(self.summary, 1)
@@ -395,11 +390,7 @@ class MainWindow(QMainWindow):
         self.results_page = ResultsPage()
         self.results_page.card.exportRequested.connect(lambda: self.document.export_pdf())
         self.results_page.card.timeValueRequested.connect(self.ask_time_value)
-        banner = self.results_page.banner  # "Some answers need attention (N)": N links
-        banner.setTextFormat(Qt.TextFormat.RichText)
-        banner.setTextInteractionFlags(Qt.TextInteractionFlag.LinksAccessibleByMouse
-                                       | Qt.TextInteractionFlag.LinksAccessibleByKeyboard)
-        banner.linkActivated.connect(lambda _link: self.show_problem_list(banner))
+        linking(self.results_page.banner, self)  # "Some answers need attention (N)": N links
         self._results_holder.layout().addWidget(self.results_page)
         self.results_page.retranslate()
         if draw_later:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import QPoint, Qt
-from PySide6.QtWidgets import QMenu, QWidget
+from PySide6.QtWidgets import QLabel, QMenu, QWidget
 
 from advisor.files.errors import Problem
 from ui.forms.mnemonics import without_mnemonic
@@ -92,6 +92,14 @@ def show_menu(window: Any, anchor: QWidget) -> QMenu:
     return shown
 
 
+def linking(label: QLabel, window: Any) -> None:
+    """``label``'s link (``linked``) opens the list under it, by mouse and by keyboard."""
+    label.setTextFormat(Qt.TextFormat.RichText)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.LinksAccessibleByMouse
+                                  | Qt.TextInteractionFlag.LinksAccessibleByKeyboard)
+    label.linkActivated.connect(lambda _link: window.show_problem_list(label))
+
+
 def linked(text: str, count: int) -> str:
     """``text`` with ``count`` as a link to the list (rich text; ``text`` holds ``%1``)."""
     from html import escape
@@ -100,4 +108,4 @@ def linked(text: str, count: int) -> str:
     return f'{head}<a href="{LINK}">{count}</a>{tail}'
 
 
-__all__ = ["LINK", "Entry", "entries", "go_to", "linked", "menu", "show_menu"]
+__all__ = ["LINK", "Entry", "entries", "go_to", "linked", "linking", "menu", "show_menu"]
