@@ -18,8 +18,8 @@ separate (more overlap with less bandwidth fits about as well as the reverse).
 Band (``advisor.scaling.band``). Its width follows the job's physical regime: the lower edge
 per root doubling of GPUs, wider without peer-to-peer, with little work per GPU and over
 Ethernet between machines (log-factors; the first two fitted by quantile regression with weak
-priors, ``fit_low_shape``); the upper edge a share of the overhead the projection subtracts.
-The scales are split-conformal on out-of-sample residuals, the tail chosen by leaving each
+priors, ``fit_low_shape``); the upper edge a share of the overhead the projection subtracts,
+narrower where the cards have no peer-to-peer (``fit_high_shape``). The scales are split-conformal on out-of-sample residuals, the tail chosen by leaving each
 calibration group (source) out in turn (``calibrate_band``), so 80 % of an unseen source's
 points fall inside in each regime.
 """
@@ -259,7 +259,12 @@ SHAPE = ("band_low_no_peer_to_peer", "band_low_short_step", "band_machine_doubli
 SHAPE_PRIORS = {"band_low_no_peer_to_peer": (np.log(2.0), 0.5),
                 "band_low_short_step": (0.0, 0.5),
                 "band_machine_doubling_weight": (0.0, 0.5)}  # on its log
-FITTED_BAND = ("band_low_per_root_doubling", *SHAPE, "band_high_overhead_share")
+# The upper edge's shape: where the cards cannot talk peer-to-peer, the staging through host
+# memory is paid for sure, so less of the overhead comes back (a log-factor dividing the edge;
+# weak prior 0 +-0.5: no narrowing assumed).
+HIGH_SHAPE_PRIOR = (0.0, 0.5)
+FITTED_BAND = ("band_low_per_root_doubling", *SHAPE, "band_high_overhead_share",
+               "band_high_no_peer_to_peer")
 
 
 @dataclass(frozen=True)
@@ -273,6 +278,7 @@ class Band:
     low_short_step: float
     machine_doubling_weight: float
     high_overhead_share: float
+    high_no_peer_to_peer: float = 0.0
 
     def scaling_params(self, base: ScalingParams | None = None) -> ScalingParams:
         return (base or load_params()).with_values(**self.params(digits=None))
@@ -333,12 +339,43 @@ def fit_low_shape(inputs: BandInputs, error: np.ndarray, base: ScalingParams | N
     return best.x[1:]
 
 
+def _high_width(inputs: BandInputs, predicted: np.ndarray, high_p2p: float) -> np.ndarray:
+    """The upper edge's width for a unit ``band_high_overhead_share`` (>= 0)."""
+    return inputs.overhead(predicted) * np.exp(-high_p2p * inputs.no_p2p.astype(float))
+
+
+def fit_high_shape(inputs: BandInputs, error: np.ndarray, predicted: np.ndarray,
+                   tail: float = (1.0 - BAND_LEVEL) / 2.0) -> float:
+    """``band_high_no_peer_to_peer``: a quantile regression (pinball loss at 1 - ``tail``) of
+    the signed log errors on the upper edge k x width, with the weak ``HIGH_SHAPE_PRIOR``; its
+    scale k is left to the conformal step. 0 where no point lacks peer-to-peer."""
+    if not inputs.no_p2p.any():
+        return HIGH_SHAPE_PRIOR[0]
+    q = 1.0 - tail
+
+    def pinball(x: np.ndarray) -> float:
+        u = np.exp(x[0]) * _high_width(inputs, predicted, x[1]) - error
+        return float(np.sum(np.where(u >= 0.0, (1.0 - q) * u, -q * u)))
+
+    x0 = np.array([np.log(0.75), HIGH_SHAPE_PRIOR[0]])
+    per_point = max(pinball(x0) / max(len(error), 1), 1e-12)  # the data weigh as n points
+
+    def objective(x: np.ndarray) -> float:
+        return pinball(x) / per_point + 0.5 * ((x[1] - HIGH_SHAPE_PRIOR[0])
+                                               / HIGH_SHAPE_PRIOR[1]) ** 2
+
+    best = min((minimize(objective, x0 + shift, method="Nelder-Mead",
+                         options={"maxiter": 2000, "xatol": 1e-5, "fatol": 1e-7})
+                for shift in (0.0, 0.3)), key=lambda r: r.fun)
+    return float(best.x[1])
+
+
 def _scores(inputs: BandInputs, error: np.ndarray, predicted: np.ndarray, theta: np.ndarray,
-            base: ScalingParams) -> tuple[np.ndarray, np.ndarray]:
+            base: ScalingParams, high_p2p: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """Conformity scores: the lower edge's (-error over its unit width) and the upper edge's
-    (error over the overhead; a point above a projection that subtracts nothing: +inf)."""
+    (error over its unit width; a point above a projection that subtracts nothing: +inf)."""
     low = -error / _low_width(inputs, theta, base)
-    o = inputs.overhead(predicted)
+    o = _high_width(inputs, predicted, high_p2p)
     with np.errstate(divide="ignore", invalid="ignore"):
         high = np.where(o > 0.0, error / np.maximum(o, 1e-300),
                         np.where(error > 0.0, np.inf, -np.inf))
@@ -371,9 +408,11 @@ def calibrate_band(inputs: BandInputs, predicted: np.ndarray, actual: np.ndarray
         if not train.any():
             continue
         theta = fit_low_shape(inputs.subset(train), error[train], base)
+        h = fit_high_shape(inputs.subset(train), error[train], predicted[train])
         parts.append((*_scores(inputs.subset(train), error[train], predicted[train], theta,
-                               base),
-                      *_scores(inputs.subset(held), error[held], predicted[held], theta, base)))
+                               base, h),
+                      *_scores(inputs.subset(held), error[held], predicted[held], theta, base,
+                               h)))
 
     def held_coverage(t: float) -> float:
         hits = [(lo_te <= max(_quantile(lo_tr, 1.0 - t), 0.0))
@@ -383,9 +422,10 @@ def calibrate_band(inputs: BandInputs, predicted: np.ndarray, actual: np.ndarray
 
     t = max((t for t in TAILS if held_coverage(t) >= level), default=TAILS[0])
     theta = fit_low_shape(inputs, error, base)
-    low, high = _scores(inputs, error, predicted, theta, base)
+    h = fit_high_shape(inputs, error, predicted)
+    low, high = _scores(inputs, error, predicted, theta, base, h)
     return Band(max(_quantile(low, 1.0 - t), 0.0), float(theta[0]), float(theta[1]),
-                float(np.exp(theta[2])), max(_quantile(high, 1.0 - t), 0.0))
+                float(np.exp(theta[2])), max(_quantile(high, 1.0 - t), 0.0), h)
 
 
 def coverage(inputs: BandInputs, predicted: np.ndarray, actual: np.ndarray,

@@ -18,7 +18,10 @@ regime of the job, not the source of the measurements it was calibrated on:
 
 * **Upper edge** (the job is faster than projected: an overhead smaller than modelled): a share
   ``band_high_overhead_share`` of the overhead the projection subtracts, ln(N / speed-up), so a
-  projection near linear has a narrow upper edge and one that loses much has a wide one.
+  projection near linear has a narrow upper edge and one that loses much has a wide one; divided
+  by ``exp(band_high_no_peer_to_peer)`` where the cards cannot talk peer-to-peer: the staging
+  through host memory is a cost such a machine pays for sure, so it gives back less of what the
+  projection subtracts.
 
 * A default or starved input pipeline adds the article's spread (``band_log_width_typical``
   per root doubling, F01/F04 ranges) to both edges in quadrature: an independent uncertainty
@@ -72,7 +75,8 @@ def band_log_edges(doublings_one: np.ndarray, doublings_machines: np.ndarray,
     factor = np.exp(p.band_low_no_peer_to_peer * np.asarray(no_p2p, dtype=float)
                     + p.band_low_short_step * short)
     low = -p.band_low_per_root_doubling * factor * root
-    high = p.band_high_overhead_share * np.maximum(np.asarray(overhead, dtype=float), 0.0)
+    high = (p.band_high_overhead_share * np.maximum(np.asarray(overhead, dtype=float), 0.0)
+            * np.exp(-p.band_high_no_peer_to_peer * np.asarray(no_p2p, dtype=float)))
     loader = np.asarray(default_loader, dtype=bool)
     if loader.any():  # an independent uncertainty: its variance adds to both edges'
         extra = np.where(loader, p.band_log_width_typical ** 2 * (one + machines), 0.0)

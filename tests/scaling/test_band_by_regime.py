@@ -61,7 +61,18 @@ def test_each_flagged_regime_widens_the_band_over_the_plain_one(flag):
     low0, high0 = _edges()
     low, high = _edges(**flag)
     assert np.all(high - low > high0 - low0 + 1e-6)
-    assert np.all(low <= low0) and np.all(high >= high0)
+    assert np.all(low < low0 - 1e-6)
+
+
+@pytest.mark.parametrize("flag", [{"work": 0.05}, {"default_loader": True}])
+def test_only_a_card_without_peer_to_peer_narrows_the_upper_edge(flag):
+    _, high0 = _edges()
+    assert np.all(_edges(**flag)[1] >= high0)
+    # the staging through host memory is paid for sure: less of the overhead comes back
+    _, high = _edges(no_p2p=True)
+    assert np.all(high < high0 - 1e-6)
+    assert high[0] == pytest.approx(
+        high0[0] * np.exp(-load_params().band_high_no_peer_to_peer))
 
 
 def test_ethernet_widens_only_across_machines():
