@@ -220,7 +220,9 @@ def _front_and_dominance(results: list[OptionResult]) -> list[PointRef]:
 def _notes(evaluated: list[Evaluated]) -> list[Text]:
     out: list[Text] = []
     no_card = [ev.option.label for ev in evaluated
-               if ev.costs.mode == "own" and not ev.costs.own_priced]
+               if ev.costs.mode == "own" and not all(
+                   ev.costs.own_priced_at(i) for i, n in enumerate(ev.costs.gpus)
+                   if n >= ev.option.min_gpus)]
     no_offer = [ev.option.label for ev in evaluated
                 if ev.costs.mode == "cloud" and not ev.costs.cloud_priced]
     for missing, field_name, labels in (("card", "economics.gpu_price", no_card),

@@ -37,13 +37,19 @@ class Evaluated:
     rests: Any = None  # advisor.verdict.recommendation.Resting: a setup change applied
 
 
-def evaluate(option: Option, catalog: Catalog, currency: str) -> Evaluated:
+def evaluate(option: Option, catalog: Catalog, currency: str,
+             counts: list[int] | None = None) -> Evaluated:
     """The projection and costs ``recommend(option.profile, currency=currency)`` shows (with
-    the setup change its verdict rests on, when one fits that option's machine: issue 17);
-    inside ``reusing(cache)`` an option whose profile, catalog, currency and day were
-    evaluated before is taken from the cache."""
+    the setup change its verdict rests on, when one fits that option's machine: issue 17),
+    at ``counts`` when given (``recommend --gpus``); inside ``reusing(cache)`` an option whose
+    profile, catalog, currency and day were evaluated before is taken from the cache."""
     from advisor.verdict.resting import resting_on
 
+    if counts is not None:
+        rests = resting_on(option.profile, counts, listed=False)
+        costs = costs_shared(rests.profile, rests.projection, currency=currency,
+                             catalog=catalog)
+        return Evaluated(option, rests.projection, costs, rests.larger, rests)
     cache = _reused.get()
     key = cache.key(option, catalog, currency) if cache is not None else None
     if key is not None:
@@ -127,12 +133,14 @@ def points(ev: Evaluated) -> list[Point]:
     kwh = co.priced_with.get("electricity_per_kwh", 0.0)
     pue = co.priced_with.get("pue", 1.0)
     both = co.own_priced and co.cloud_priced and cloud_hour is not None
-    # Owned without a card price would leave the cards out of the cost: not comparable.
-    priced = co.mode_priced and (co.own_priced if co.mode == "own" else co.cloud_priced)
     out = []
     for i, n in enumerate(pr.gpus):
         if n < ev.option.min_gpus:
             continue
+        # Owned without a card price would leave the cards bought out of the cost: not
+        # comparable; cards already owned need no price (sunk).
+        priced = co.mode_priced and (co.own_priced_at(i) if co.mode == "own"
+                                     else co.cloud_priced)
         hours = pr.run_hours[i]
         hours_pm = breakeven = None
         if both and horizon > 0:

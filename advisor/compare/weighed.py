@@ -40,10 +40,11 @@ from advisor.verdict.decision import (
     day_value,
     reason_moved,
     rivals,
+    score,
     settled,
 )
 from advisor.verdict.recommendation import moved_to, recommend_resting
-from advisor.verdict.resting import Resting
+from advisor.verdict.resting import Resting, card_first_possible
 from advisor.verdict.result import Recommendation, SetupOption
 from advisor.verdict.setup_pricing import Pricing, priced_option
 from advisor.verdict.setups_elsewhere import MORE_TRADE_OFF
@@ -64,34 +65,62 @@ def recommend(profile: Profile, *, gpus: list[int] | None = None, hardware: Any 
               lang: str | None = None, engine: Any = None, currency: str | None = None,
               market: str | None = None) -> Recommendation:
     """The answer a user acts on: ``advisor.verdict.recommendation.recommend`` weighed
-    against the setups a comparison evaluates as well (``gpus`` given: the user asked about
-    their own setup at those counts, which is weighed alone)."""
+    against the setups a comparison evaluates as well (``gpus`` given: at those counts only,
+    so asking about fewer counts never turns up an answer the default weighs and rejects)."""
     with sharing_projections():
-        rec, rests = recommend_resting(profile, gpus=gpus, hardware=hardware, lang=lang,
-                                       engine=engine, currency=currency, market=market)
-        if gpus is not None or not rec.candidates:
-            return rec
-        elsewhere = _elsewhere(profile, rec, currency, market)
-        pool = [*rec.candidates, *(c for c, _ in elsewhere)]
-        best = _beating(rec, pool, [c for c, _ in elsewhere])
-        if best is None:
-            return rec.model_copy(update={"candidates": pool})
-        ev = next((e for c, e in elsewhere if c is best), None)
-        pick = chosen(rec, rec.candidates)
-        if ev is None:  # one of the recommendation's own is the best once its pick is beaten
-            move = Move(best, pick, reason_moved(pick, best, rec.costs.currency))
-            return moved_to(rec, move, rests, pool, hardware=hardware, engine=engine,
-                            lang=lang, currency=currency, market=market)
-        option = _as_setup(ev, best, lang, Pricing(currency, market))
-        if option is None:
-            return rec.model_copy(update={"candidates": pool})
-        move = Move(best, pick, CANNOT_RUN_AS_CONFIGURED if pick is None or not pick.runnable
-                    else reason_moved(pick, best, rec.costs.currency))
-        listed = Resting(rests.profile, rests.projection, rests.larger,
-                         [*rests.options, option], rests.applied)
-        return moved_to(rec.model_copy(update={"setups": [*rec.setups, option]}), move,
-                        listed, pool, hardware=hardware, engine=engine, lang=lang,
-                        currency=currency, market=market)
+        rec = _weighed(profile, gpus, hardware, lang, engine, currency, market)
+        if gpus is None and card_first_possible(profile):
+            # the card the user has, with a setting change that fits it, is another answer
+            # than more of its cards (issue 17): the one the user's own criterion prefers
+            on_card = _weighed(profile, None, hardware, lang, engine, currency, market,
+                               card_first=True)
+            if _preferred(on_card, rec):
+                return on_card
+        return rec
+
+
+def _preferred(a: Recommendation, b: Recommendation) -> bool:
+    """``a``'s answer costs the user less than ``b``'s: a run's money plus its time at what a
+    day saved is worth to them (``decision.score``); one that cannot run never is."""
+    pa, pb = chosen(a, a.candidates), chosen(b, b.candidates)
+    if pa is None or not pa.runnable:
+        return False
+    if pb is None or not pb.runnable:
+        return True
+    per_day = day_value(b)
+    return score(pa, per_day) < score(pb, per_day)
+
+
+def _weighed(profile: Profile, gpus: list[int] | None, hardware: Any | None, lang: str | None,
+             engine: Any, currency: str | None, market: str | None,
+             card_first: bool = False) -> Recommendation:
+    """``recommend``'s answer on one footing (``card_first``: ``resting_on``'s)."""
+    rec, rests = recommend_resting(profile, gpus=gpus, hardware=hardware, lang=lang,
+                                   engine=engine, currency=currency, market=market,
+                                   card_first=card_first)
+    if not rec.candidates:
+        return rec
+    elsewhere = _elsewhere(profile, rec, currency, market, gpus)
+    pool = [*rec.candidates, *(c for c, _ in elsewhere)]
+    best = _beating(rec, pool, [c for c, _ in elsewhere])
+    if best is None:
+        return rec.model_copy(update={"candidates": pool})
+    ev = next((e for c, e in elsewhere if c is best), None)
+    pick = chosen(rec, rec.candidates)
+    if ev is None:  # one of the recommendation's own is the best once its pick is beaten
+        move = Move(best, pick, reason_moved(pick, best, rec.costs.currency))
+        return moved_to(rec, move, rests, pool, hardware=hardware, engine=engine,
+                        lang=lang, currency=currency, market=market)
+    option = _as_setup(ev, best, lang, Pricing(currency, market))
+    if option is None:
+        return rec.model_copy(update={"candidates": pool})
+    move = Move(best, pick, CANNOT_RUN_AS_CONFIGURED if pick is None or not pick.runnable
+                else reason_moved(pick, best, rec.costs.currency))
+    listed = Resting(rests.profile, rests.projection, rests.larger,
+                     [*rests.options, option], rests.applied)
+    return moved_to(rec.model_copy(update={"setups": [*rec.setups, option]}), move,
+                    listed, pool, hardware=hardware, engine=engine, lang=lang,
+                    currency=currency, market=market)
 
 
 def _beating(rec: Recommendation, pool: list[Candidate], extra: list[Candidate]
@@ -110,10 +139,12 @@ def _beating(rec: Recommendation, pool: list[Candidate], extra: list[Candidate]
 
 
 def _elsewhere(profile: Profile, rec: Recommendation, currency: str | None,
-               market: str | None) -> list[tuple[Candidate, Evaluated]]:
+               market: str | None, gpus: list[int] | None = None
+               ) -> list[tuple[Candidate, Evaluated]]:
     """The setups a comparison evaluates beyond the user's own (twice the machines or the
     cards; the user's cards rented at the typical price, the cheapest on-demand offer and the
-    cheapest reservation; the ready setups, bought), each at the counts it is built at, as
+    cheapest reservation; the ready setups, bought), each at the counts it is built at (at
+    ``gpus`` and one GPU, when given, as ``recommend --gpus`` projects the user's), as
     candidates."""
     catalog = load_catalog()
     where = choose_market(profile, market)
@@ -127,7 +158,8 @@ def _elsewhere(profile: Profile, rec: Recommendation, currency: str | None,
     out: list[tuple[Candidate, Evaluated]] = []
     for option in options:
         try:
-            ev = evaluate(option, catalog, out_currency)
+            ev = evaluate(option, catalog, out_currency,
+                          None if gpus is None else sorted(set(gpus) | {1}))
         except (ValueError, KeyError):
             continue  # an option its own figures cannot carry (a bound, a missing price)
         per_node = ev.option.profile.hardware.gpus_per_node

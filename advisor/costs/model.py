@@ -126,6 +126,7 @@ def estimate_costs(profile: Profile, projection: Projection, *, lang: str | None
         deadline_gpus=deadline, buy_vs_rent=curves,
         assumptions=[t.get(lang) for t in notes], assumption_texts=notes,
         own_priced=inp.gpu_price is not None, cloud_priced=inp.cloud_per_gpu_hour is not None,
+        owned_gpus=inp.owned_gpus,
         capex=[s.capex for s in setups], power_w=[s.power_w for s in setups],
         priced_with=inp.priced_with(), fits=fits, market=inp.market,
         price_warnings=stale_warnings(inp.uses), prices_used=_used(inp))

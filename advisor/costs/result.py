@@ -63,6 +63,7 @@ class CostReport(BaseModel):
     own_priced: bool = True  # False: no card price known, own figures exclude the hardware
     cloud_priced: bool = True  # False: no cloud offer known, cloud figures are 0
     capex: list[float] = []  # cards + machines for each N (machines only: own_priced False)
+    owned_gpus: int = 0  # cards the user already has (sunk: no price needed up to this count)
     power_w: list[float] = []  # whole-setup draw while training, for each N (before PUE)
     priced_with: dict[str, float] = {}  # gpu_price, cloud_per_gpu_hour, electricity_per_kwh, ...
     fits: list[bool] = []  # the projection's fits per N (a setup that does not fit is never best)
@@ -106,6 +107,11 @@ class CostReport(BaseModel):
             return 0.0
         days = self.days_saved_per_month[i]
         return extra / days if days > 1e-9 else None
+
+    def own_priced_at(self, i: int) -> bool:
+        """Whether the owned figures of the i-th count hold every cost: a card price is needed
+        only for cards bought beyond those owned (owned ones are sunk, issue 29)."""
+        return self.own_priced or self.gpus[i] <= self.owned_gpus
 
     @property
     def mode_priced(self) -> bool:

@@ -94,13 +94,15 @@ def recommend(profile: Profile, *, gpus: list[int] | None = None, hardware: Any 
 def recommend_resting(profile: Profile, *, gpus: list[int] | None = None,
                       hardware: Any | None = None, lang: str | None = None,
                       engine: RuleEngine | None = None, currency: str | None = None,
-                      market: str | None = None) -> tuple[Recommendation, Resting]:
+                      market: str | None = None, card_first: bool = False
+                      ) -> tuple[Recommendation, Resting]:
     """``recommend`` and what its figures rest on (``advisor.compare.weighed`` weighs the
-    setups a comparison evaluates against it, and moves it through ``moved_to``)."""
+    setups a comparison evaluates against it, and moves it through ``moved_to``);
+    ``card_first``: ``resting_on``'s."""
     # F30: with measurements, their speed-ups (the same curve `project` and `costs` show)
     # F24: when nothing considered fits, machines like this one until it does
     rests = resting_on(profile, sorted(set(gpus) | {1}) if gpus else None, lang,
-                       Pricing(currency, market))
+                       Pricing(currency, market), card_first=card_first)
     costs = costs_shared(rests.profile, rests.projection, lang=lang, currency=currency,
                          market=market)
     rec = recommend_from(rests.profile, rests.projection, costs, hardware=hardware,

@@ -56,15 +56,21 @@ class Resting:
 
 def resting_on(profile: Profile, counts: list[int] | None = None,
                lang: str | None = None, pricing: Pricing = Pricing(), *,
-               listed: bool = True) -> Resting:
+               listed: bool = True, card_first: bool = False) -> Resting:
     """The projection ``recommend`` weighs (``considered``) and, when a setup change fits the
     user's machine where the profile as given does not (well), the change's (issue 17: a
     setting change that fits here comes before more machines). ``advisor.compare`` evaluates
     its options through this too, so their figures are ``recommend``'s; it shows no list of
     setups (``listed`` False: ``options`` holds only the change applied, if any, and the
-    machines the profile as given would need are not searched when a change is applied)."""
-    if counts is None:  # a one-GPU machine weighed against more of its cards
-        profile = wider_machine(profile) or profile
+    machines the profile as given would need are not searched when a change is applied).
+    ``card_first``: a one-GPU machine's card that cannot hold the job rests on the setting
+    change that fits it, where one does (``card_first_possible``), before more of its cards."""
+    wide = wider_machine(profile) if counts is None else None
+    if card_first and wide is not None and listed:
+        here = _on_the_card_first(profile, lang, pricing)
+        if here is not None:
+            return here
+    profile = wide or profile  # a one-GPU machine weighed against more of its cards
     if listed:
         projection, larger = considered(profile, counts)
         setups = setups_that_fit(profile, projection, larger, lang, pricing)
@@ -78,6 +84,28 @@ def resting_on(profile: Profile, counts: list[int] | None = None,
         return Resting(profile, projection, larger, setups.options)
     projection, larger = considered(setups.applied, counts)
     return Resting(setups.applied, projection, larger, setups.options, applied)
+
+
+def card_first_possible(profile: Profile) -> bool:
+    """A one-GPU machine weighed against more of its cards whose card cannot hold the job as
+    given: a setting change on that card is another answer (``recommend`` weighs both)."""
+    return wider_machine(profile) is not None and not projection_for(profile, [1]).fits[0]
+
+
+def _on_the_card_first(profile: Profile, lang: str | None, pricing: Pricing
+                       ) -> Resting | None:
+    """A one-GPU machine whose card cannot hold the job as given, where a setting change
+    makes it fit that card (issue 17: a change that runs here comes before more cards): the
+    setups listed for the card the user has, and the one chosen weighed against more of its
+    cards, as ``--gpus`` asks of the machine as it is. None: no change fits the card."""
+    projection, larger = considered(profile, None)
+    setups = setups_that_fit(profile, projection, larger, lang, pricing)
+    applied = next((o for o in setups.options if o.applied), None)
+    if setups.applied is None or applied is None:
+        return None
+    changed = wider_machine(setups.applied) or setups.applied
+    projection, larger = considered(changed, None)
+    return Resting(changed, projection, larger, setups.options, applied)
 
 
 def _applied_first(profile: Profile, counts: list[int] | None, lang: str | None,

@@ -252,3 +252,55 @@ economics: {mode: compare, currency: EUR, market: EU, time_value: none}
     assert small and all(c.label.en.startswith("buy 1 × ") and "in a machine like the" in
                          c.label.en for c in small)
     assert all("装在" in c.label.zh for c in small)
+
+
+def test_cards_owned_need_no_price_to_be_compared():
+    """A card the catalog has no purchase price for, owned: the comparison prices the user's
+    own setup at the counts owned (electricity, the one-off move) and names it, where it once
+    left it off the chart and named a rental at the same speed for 2.3 times the money."""
+    profile = load_profile(VERDICT / "lab-owns-4x-a100-40gb-no-card-price.yaml")
+    comp = compare(profile, verdicts=False)
+    yours = next(o for o in comp.options if o.id == "yours")
+    owned = [p for p in yours.points if p.gpus <= 4]
+    assert owned and all(p.priced for p in owned)
+    assert comp.answer("net_value").point.option == "yours"
+    rented = next(o for o in comp.options if o.id == "rent_typical")
+    at_four = next(p for p in rented.points if p.gpus == 4)
+    assert at_four.dominated_by is not None and at_four.dominated_by.option == "yours"
+    # more cards than owned still need the card's price
+    more = next(o for o in comp.options if o.id == "more_cards")
+    assert not any(p.priced for p in more.points)
+    assert any("no card price" in n.en and "Twice the cards" in n.en for n in comp.notes)
+    assert not any("no card price" in n.en and "Your setup" in n.en for n in comp.notes)
+    rec = recommend(profile, lang="en")
+    assert rec.summary[0].text.en.startswith("Worth it: 4 GPUs")
+    assert "own hardware" in rec.summary[0].text.en
+
+
+def test_asking_about_fewer_counts_weighs_the_same_setups_at_them():
+    """``recommend --gpus`` weighs the setups a comparison evaluates at the counts asked, so
+    it never answers with one the default weighs and rejects: buying two more RTX 3090s
+    ($63 a run) where renting four is as fast for $37."""
+    profile = load_profile(VERDICT / "owns-2x3090-asks-about-4.yaml")
+    asked = recommend(profile, gpus=[1, 2, 4], lang="en")
+    default = recommend(profile, lang="en")
+    assert asked.summary[0].text.en == default.summary[0].text.en
+    assert asked.summary[0].text.en.startswith("Rent 4 × ")
+    pick = chosen(asked, asked.candidates)
+    assert pick is not None and set(asked.projection.gpus) <= {1, 2, 4}
+    assert not [c for c in rivals(asked.candidates, pick) if beats(c, pick)]
+
+
+def test_a_card_that_runs_the_job_with_a_setting_change_is_weighed_against_more_cards():
+    """A one-GPU machine weighed with more of its cards, whose card holds the job only with a
+    setting change: both answers are weighed by the user's criterion (money plus time at a
+    day's worth). Time worth nothing: the owned card with the change, as ``--gpus`` says."""
+    profile = load_profile(VERDICT / "student-owns-4090-lora-8b.yaml")
+    rec = recommend(profile, lang="en")
+    applied = next(o for o in rec.setups if o.applied)
+    assert applied.kind == "setting" and rec.verdict.gpus == 1
+    assert rec.costs.deployment[rec.costs.gpus.index(1)] == "own"
+    asked = recommend(profile, gpus=[1, 2, 4], lang="en")
+    assert asked.summary[0].text.en == rec.summary[0].text.en
+    pick = chosen(rec, rec.candidates)
+    assert pick is not None and pick.cost_per_run < 1.0  # the card's electricity

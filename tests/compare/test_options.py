@@ -132,10 +132,28 @@ def test_cards_the_user_owns_are_not_another_kinds():
 
 
 def test_the_owner_of_one_card_is_not_told_to_buy_a_server_for_one_gpu():
+    """Time worth nothing said: the card the user has, with the setting change that fits it
+    (issue 17; review 3: a rented 4 × RTX 4090 at 2.5 times the money was the answer)."""
     from advisor.compare.weighed import recommend
 
-    headline = recommend(parse_profile_text(OWNS_ONE_4090), lang="en").verdict.headline.en
-    assert "HGX" not in headline and "Not worth it: 1 GPU; own hardware" not in headline
+    rec = recommend(parse_profile_text(OWNS_ONE_4090), lang="en")
+    headline = rec.verdict.headline.en
+    assert "HGX" not in headline
+    applied = next(o for o in rec.setups if o.applied)
+    assert applied.kind == "setting" and rec.verdict.gpus == 1
+    assert rec.costs.deployment[rec.costs.gpus.index(1)] == "own"
+
+
+def test_the_owner_of_one_card_whose_day_is_worth_much_rents_more_cards():
+    """The same job, a day worth 1,000: four rented cards in 6 h beat the card alone in 21 h
+    by the user's own criterion (the run's money plus its time), so the answer rents."""
+    from advisor.compare.weighed import recommend
+
+    text = OWNS_ONE_4090.replace("owned_gpus: 1}",
+                                 "owned_gpus: 1, time_value: revenue, value_per_day: 1000}")
+    rec = recommend(parse_profile_text(text), lang="en")
+    assert "HGX" not in rec.verdict.headline.en
+    assert rec.summary[0].text.en.startswith("Rent 4 × ")
 
 
 def test_one_machine_of_an_infiniband_cluster_is_also_rented_where_single_machines_are():

@@ -217,13 +217,23 @@ def fake_projection(monkeypatch):
 
 
 def test_cli_json(fake_projection, capsys):
-    code = main(["costs", str(EXAMPLES / "medium-model-4gpu-worth-it.yaml"), "--format", "json",
-                 "--gpus", "1,2,4,8"])
+    # the answer stays on the user's own cards here (a rented setup is projected by the
+    # comparison's evaluation, at the same counts)
+    code = main(["costs", str(EXAMPLES / "measured-4gpu-only-1.8x-diagnose.yaml"), "--format",
+                 "json", "--gpus", "1,2,4,8"])
     assert code == 0
     data = json.loads(capsys.readouterr().out)
     assert data["gpus"] == [1, 2, 4, 8] and data["currency"] == "CNY"
     assert data["catalog_warnings"] == []
     assert fake_projection == [[1, 2, 4, 8]]
+
+
+def test_cli_json_of_a_rented_answer_keeps_the_counts_asked(capsys):
+    code = main(["costs", str(EXAMPLES / "medium-model-4gpu-worth-it.yaml"), "--format", "json",
+                 "--gpus", "1,2,4,8"])
+    assert code == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["gpus"] == [1, 2, 4, 8] and data["currency"] == "CNY"
 
 
 def test_cli_text_chinese_and_usd(fake_projection, capsys):
