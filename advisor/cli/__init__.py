@@ -10,6 +10,7 @@ Exit status: 0 ok, 2 bad input, 1 internal error.
 from __future__ import annotations
 
 import argparse
+import codecs
 import errno
 import gc
 import importlib
@@ -20,6 +21,7 @@ from advisor.cli.no_pydantic_plugins import use_no_pydantic_plugins
 from advisor.text.lang import system_lang
 
 EXIT_OK, EXIT_INTERNAL, EXIT_INPUT = 0, 1, 2
+EXIT_INTERRUPTED = 130  # Ctrl-C: the shells' 128 + SIGINT
 
 # (name, module in advisor/cli/commands, help in the command list), in the order --help lists
 # them; tests/cli/test_command_table.py checks each against the module's own register().
@@ -117,7 +119,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     at once when it is done, without freeing what it loaded (``advisor.cli.leave``)."""
     if argv is not None:  # a caller (tests) inside a longer process
         return _run(list(argv), entry=False)
-    code = _run(sys.argv[1:], entry=True)
+    try:
+        code = _run(sys.argv[1:], entry=True)
+    except KeyboardInterrupt:  # Ctrl-C while the command was still loading (review 4)
+        code = EXIT_INTERRUPTED
     from advisor.cli.leave import leave
 
     return leave(code)
@@ -140,17 +145,46 @@ def output_failed(exc: OSError, lang: str) -> int:
     return EXIT_INTERNAL
 
 
+# What a legacy code page writes for a character it lacks, best first (review 4: GBK has no
+# "¥", so every price in yuan read "?1.24"; "≤" in a bound read "?")
+FALLBACKS = {"¥": ("￥", "CNY "), "≤": ("<=",), "≥": (">=",), "×": ("x",), "★": ("*",),
+             "·": (".",), "—": ("-",), "–": ("-",), "…": ("...",), "→": ("->",),
+             "−": ("-",), "°": (" deg",), "€": ("EUR ",), "✓": ("ok",)}
+ERRORS = "gpu_advisor_fallback"
+
+
+def _fallback(exc: UnicodeError) -> tuple[str, int]:
+    """The codec error handler: each character the code page lacks as its ``FALLBACKS``
+    that the code page has, else '?'."""
+    if not isinstance(exc, UnicodeEncodeError):
+        raise exc
+    out = []
+    for ch in exc.object[exc.start:exc.end]:
+        for alt in FALLBACKS.get(ch, ()):
+            try:
+                alt.encode(exc.encoding)
+            except (UnicodeError, LookupError):
+                continue
+            out.append(alt)
+            break
+        else:
+            out.append("?")
+    return "".join(out), exc.end
+
+
 def _printable_streams() -> None:
     """Standard output and error in a legacy code page (what Python uses on Windows when
     output is redirected: cp1252, GBK, cp932) cannot encode every character the advisor
-    prints (¥, ★, ·, ×, Chinese): each such character becomes '?' instead of a traceback
-    (issue 35). UTF-8 streams are left as they are."""
+    prints (¥, ★, ·, ×, Chinese): each such character becomes its nearest the code page has
+    ("￥" in GBK, "<=" for "≤"), else '?', instead of a traceback (issue 35). UTF-8 streams
+    are left as they are."""
+    codecs.register_error(ERRORS, _fallback)
     for stream in (sys.stdout, sys.stderr):
         encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
         if encoding in ("utf8", "utf16", "utf32") or not hasattr(stream, "reconfigure"):
             continue
         try:
-            stream.reconfigure(errors="replace")
+            stream.reconfigure(errors=ERRORS)
         except (ValueError, OSError, TypeError):  # closed, or not a text stream of its own
             continue
 
@@ -201,7 +235,7 @@ def _run(argv: list[str], *, entry: bool) -> int:
             print(exc.render(lang), file=sys.stderr)
             return EXIT_INPUT
         except KeyboardInterrupt:
-            return 130
+            return EXIT_INTERRUPTED
         except BrokenPipeError:
             return EXIT_OK
         except OSError as exc:

@@ -45,3 +45,17 @@ def test_a_full_disk_is_said_not_an_internal_error(args):
     err = done.stderr.decode()
     assert done.returncode == 1 and "cannot write the output" in err
     assert "Traceback" not in err and "internal error" not in err
+
+
+def test_a_price_in_yuan_keeps_its_sign_on_a_chinese_windows_console():
+    """Review 4: GBK has no "¥" (U+00A5): every price read "?1.24". It has the full-width
+    "￥", which the console then shows; "≤" reads "<=" on a Western code page."""
+    done = _run(["recommend", MEDIUM, "--lang", "zh"], "gbk")
+    text = done.stdout.decode("gbk")
+    assert "￥" in text and "?1" not in text
+    from advisor.cli import FALLBACKS, _fallback
+
+    exc = UnicodeEncodeError("cp1252", "≤ 5 ★ 语", 0, 1, "no")
+    assert _fallback(exc) == ("<=", 1)
+    assert FALLBACKS["¥"][0].encode("gbk")
+    assert _fallback(UnicodeEncodeError("ascii", "语", 0, 1, "no")) == ("?", 1)

@@ -14,9 +14,9 @@ from pathlib import Path
 
 from advisor.catalog.profile_check import load_profile
 from advisor.cli.money_options import add_money_arguments
+from advisor.cli.pdf_target import check_pdf_target
 from advisor.diagnosis import diagnose, from_measured_spec, read_gpu_logs, read_measurements_csv
 from advisor.diagnosis.text_report import render_text
-from advisor.files.atomic import check_target
 from advisor.files.errors import InputError
 from advisor.files.json_text import dumps_strict
 
@@ -50,7 +50,7 @@ def register(sub) -> None:
 
 def run(args) -> int:
     if args.pdf is not None:  # a place that cannot take the PDF fails before any work
-        check_target(args.pdf)
+        check_pdf_target(args.pdf, [args.input, args.profile, *args.dmon])
     source = Path(args.input)
     profile = None
     if source.suffix.lower() in PROFILE_SUFFIXES:

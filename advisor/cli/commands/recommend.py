@@ -14,10 +14,11 @@ import sys
 
 from advisor.catalog.profile_check import load_profile
 from advisor.cli.gpu_counts import parse_gpu_counts
+from advisor.cli.interrupts import deferred_interrupt
 from advisor.cli.money_options import add_money_arguments
+from advisor.cli.pdf_target import check_pdf_target
 from advisor.compare.weighed import recommend
 from advisor.costs.text import stale_lines
-from advisor.files.atomic import check_target
 from advisor.files.json_text import dumps_strict
 from advisor.profile.labels import conclusion_text
 from advisor.text.durations import durations
@@ -55,7 +56,7 @@ def register(sub) -> None:
 def run(args) -> int:
     lang = args.lang
     if args.pdf is not None:  # a place that cannot take the PDF fails before any work
-        check_target(args.pdf)
+        check_pdf_target(args.pdf, [args.profile])
     profile = load_profile(args.profile)
     rec = recommend(profile, gpus=parse_gpu_counts(args.gpus), lang=lang,
                     currency=args.currency, market=args.market)
@@ -78,15 +79,18 @@ def write_pdf(rec: Recommendation, profile, path: str, lang: str, *, diagnosis=N
               appendix: bool = False) -> int:
     """Write the PDF report (``ui.report.export_pdf``); 2 when the report module is missing.
     ``appendix``: with the trace of every rule that fired."""
-    try:
-        report = importlib.import_module("ui.report")
-        export_pdf = report.export_pdf
-    except (ImportError, AttributeError) as exc:
-        print(pick(lang, f"cannot write a PDF: the report module is not available ({exc})",
-                   f"无法生成 PDF：报告模块不可用（{exc}）"), file=sys.stderr)
-        return 2
-    written = export_pdf(rec, profile, path, lang, diagnosis=diagnosis, appendix=appendix)
+    with deferred_interrupt() as interrupted:  # Qt loads and draws: Ctrl-C waits for it
+        try:
+            report = importlib.import_module("ui.report")
+            export_pdf = report.export_pdf
+        except (ImportError, AttributeError) as exc:
+            print(pick(lang, f"cannot write a PDF: the report module is not available ({exc})",
+                       f"无法生成 PDF：报告模块不可用（{exc}）"), file=sys.stderr)
+            return 2
+        written = export_pdf(rec, profile, path, lang, diagnosis=diagnosis, appendix=appendix)
     print(pick(lang, f"PDF written: {written}", f"PDF 已写入：{written}"), file=sys.stderr)
+    if interrupted:
+        raise KeyboardInterrupt  # the command ends there, as Ctrl-C asked (status 130)
     return 0
 
 
