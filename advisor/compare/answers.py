@@ -44,7 +44,7 @@ def answers(front: Sequence[Entry], labels: dict[str, Text], currency: str, *,
         return [Answer(key="fastest", point=None, why=none),
                 Answer(key="cheapest", point=None, why=none)]
     cheapest = min(front, key=lambda e: (e[1].cost_per_month, e[1].run_hours))
-    out.append(_fastest(front, labels, currency, valued))
+    out.append(_fastest(front, labels, currency, valued, deadline_days is not None))
     out.append(Answer(key="cheapest", point=cheapest[0], why=_says(
         cheapest, labels, currency, "the cheapest a month", "每月最便宜")))
     if deadline_days is not None:
@@ -87,10 +87,16 @@ def answers(front: Sequence[Entry], labels: dict[str, Text], currency: str, *,
 
 
 def _fastest(front: Sequence[Entry], labels: dict[str, Text], currency: str,
-             valued: bool) -> Answer:
+             valued: bool, deadline: bool = False) -> Answer:
     """The fastest setup worth acting on (issue 29: never a million a month for a run the
     user values at nothing): the fastest whose time saved pays for its extra cost, when a day
     saved has a value; with none, no answer (the budget's answer is the fastest within it)."""
+    if not valued and deadline:  # the deadline's answer is the one that counts time
+        return Answer(key="fastest", point=None, why=Text(
+            en="none: beyond meeting the deadline, time saved counts as nothing in this "
+               "profile (set economics.value_per_day to value each day saved)",
+            zh="无：除了赶上截止时间，此配置中省下的时间不计价值（设置 economics.value_per_day "
+               "为每省一天定价）"))
     if not valued:
         return Answer(key="fastest", point=None, why=Text(
             en="none: time saved counts as nothing in this profile, so being faster pays for "

@@ -23,6 +23,7 @@ from advisor.compare.pareto import Candidate, dominators, front, tie
 from advisor.compare.result import Comparison, OptionResult, Point, PointRef
 from advisor.compare.spec import parse_spec
 from advisor.costs.inputs import choose_currency, choose_market
+from advisor.costs.migration import days_before_first_run
 from advisor.costs.model import keeps_schedule, meets_deadline, time_value_per_month
 from advisor.files.errors import InputError
 from advisor.profile import Currency, Market, Profile, TimeValue
@@ -171,8 +172,10 @@ def _value_and_limits(profile: Profile, results: list[OptionResult], baseline: P
                 continue
             p.keeps_schedule = keeps_schedule(training.runs_per_month, p.run_hours)
             if eco.deadline_days is not None:
-                p.meets_deadline = meets_deadline(training.runs_per_month, eco.deadline_days,
-                                                  p.run_hours)
+                p.meets_deadline = meets_deadline(
+                    training.runs_per_month, eco.deadline_days, p.run_hours,
+                    days_before_first_run(p.gpus, p.nodes,
+                                          moved_before=eco.moved_to_multi_gpu_before))
             if budget is not None:
                 p.within_budget = p.cost_per_month <= budget * (1 + 1e-9)
             if per_day > 0 and baseline is not None:

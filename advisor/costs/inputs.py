@@ -16,7 +16,7 @@ from advisor.catalog import Catalog, resolve_gpu
 from advisor.catalog.price_age import PriceUse
 from advisor.costs.commitment import committed_share
 from advisor.costs.machines import server_class
-from advisor.costs.migration import migration_days
+from advisor.costs.migration import days_before_first_run, migration_days
 from advisor.costs.money import money, unit_price
 from advisor.files.errors import InputError
 from advisor.profile import CustomGpu, IntraLink, Market, Profile, TimeValue
@@ -57,6 +57,7 @@ class CostInputs:
     # like the profile's that hold them (``owned_machines``)
     owned_gpus: int = 0
     owned_per_machine: int | None = None  # cards in each owned machine (None: gpus_per_node)
+    moved_before: bool = False  # the team has run on several GPUs before (F16)
     uses: list[PriceUse] = field(default_factory=list)  # catalog entries the figures rest on
     # a reservation's term in months, paid whole (None: rented by the hour used)
     reservation_term_months: float | None = None
@@ -70,6 +71,11 @@ class CostInputs:
             return price
         return price * committed_share(self.runs_per_month, run_hours,
                                        self.reservation_term_months)
+
+    def days_before_first_run(self, gpus: int, machines: int) -> float:
+        """The quickest move to ``gpus`` GPUs in ``machines`` machines (``migration``'s)."""
+        return days_before_first_run(gpus, machines, moved_before=self.moved_before,
+                                     migration=self.catalog.migration)
 
     def machine_overhead(self, gpus_in_machine: int) -> float:
         """F10/F23: a machine for more cards costs more; the user's own base price is scaled by
@@ -303,7 +309,7 @@ def resolve_inputs(profile: Profile, catalog: Catalog, *, lang: str | None = Non
         gpu_draw_fraction=catalog.gpu_draw.fraction_of_tdp, gpu_price=gpu_price,
         base_system_price=mine(eco.base_system_price), cloud_per_gpu_hour=cloud,
         electricity_per_kwh=electricity, pue=pue, engineer_day_rate=day_rate,
-        migration_days=first_move_days,
+        migration_days=first_move_days, moved_before=eco.moved_to_multi_gpu_before,
         extra_days_multi_machine=migration.extra_days_multi_machine,
         value_per_day=value_per_day, horizon_months=profile.training.horizon_months,
         runs_per_month=profile.training.runs_per_month,

@@ -18,6 +18,22 @@ def migration_days(migration: Migration, *, moved_before: bool, machines: int = 
     return base + (migration.extra_days_multi_machine if machines > 1 else 0.0)
 
 
+def days_before_first_run(gpus: int, machines: int, *, moved_before: bool,
+                           migration: Migration | None = None) -> float:
+    """Days before the first run on ``gpus`` GPUs can start: the quickest first move (F16's
+    low end, 1 day) for a team that has not moved before, and F32's extra work of several
+    machines; none on one GPU. A deadline counts them: 44 h of runs on three GPUs do not
+    meet a 2-day deadline that the move takes a day of (review 3)."""
+    if gpus <= 1:
+        return 0.0
+    if migration is None:
+        from advisor.catalog import load_catalog
+
+        migration = load_catalog().migration
+    return migration_days(migration, moved_before=moved_before, machines=machines,
+                          case="days_low")
+
+
 def hours_saved_per_run(single_gpu_hours: float, speedup: float) -> float:
     """Wall-clock hours one run saves at ``speedup`` (negative when it runs slower)."""
     return single_gpu_hours - single_gpu_hours / speedup

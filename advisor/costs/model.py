@@ -94,7 +94,9 @@ def estimate_costs(profile: Profile, projection: Projection, *, lang: str | None
     # of hardware and meets the deadline, the best value is one of those
     possible = [i for i in candidates if keeps_schedule(runs_pm, setups[i].run_hours)
                 and (inp.deadline_days is None
-                     or meets_deadline(runs_pm, inp.deadline_days, setups[i].run_hours))]
+                     or meets_deadline(runs_pm, inp.deadline_days, setups[i].run_hours,
+                                       inp.days_before_first_run(setups[i].gpus,
+                                                                 setups[i].machines)))]
     candidates = possible or candidates
     best = max(candidates, key=lambda i: (round(net_value[i], 6), -projection.gpus[i])) \
         if candidates else None
@@ -146,11 +148,13 @@ def keeps_schedule(runs_per_month: float, run_hours: float) -> bool:
     return runs_per_month * run_hours <= HOURS_PER_MONTH * (1 + 1e-9)
 
 
-def meets_deadline(runs_per_month: float, deadline_days: float, run_hours: float) -> bool:
+def meets_deadline(runs_per_month: float, deadline_days: float, run_hours: float,
+                   setup_days: float = 0.0) -> bool:
     """Whether the runs due before the deadline (at least one) finish in time, one after
-    another on one set of hardware."""
+    another on one set of hardware, after ``setup_days`` before the first can start
+    (``migration.days_before_first_run``)."""
     runs_due = max(1.0, runs_per_month * deadline_days / DAYS_PER_MONTH)
-    return runs_due * run_hours <= deadline_days * 24.0 + 1e-9
+    return runs_due * run_hours <= (deadline_days - setup_days) * 24.0 + 1e-9
 
 
 def buy_vs_rent_at(report: CostReport, profile: Profile, projection: Projection, gpus: int, *,
@@ -273,7 +277,9 @@ def _deadline_gpus(inp: CostInputs, projection: Projection, cost_month: list[flo
     if inp.deadline_days is None:
         return None
     meeting = [i for i, h in enumerate(projection.run_hours)
-               if fits[i] and meets_deadline(inp.runs_per_month, inp.deadline_days, h)]
+               if fits[i] and meets_deadline(
+                   inp.runs_per_month, inp.deadline_days, h,
+                   inp.days_before_first_run(projection.gpus[i], projection.nodes[i]))]
     if not meeting:
         return None
     return projection.gpus[min(meeting, key=lambda i: (cost_month[i], projection.gpus[i]))]

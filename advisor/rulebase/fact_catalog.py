@@ -216,6 +216,7 @@ FACTS: dict[str, FactSpec] = {
     "verdict_bottleneck": _s(*BOTTLENECKS, stage="verdict"),
     "verdict_fits": _VB,
     "verdict_interleaved": _VB,
+    "verdict_cards_owned": _VB,
     "nearly_free_gpus": _n("int", 1, 1_000_000, optional=True, stage="verdict"),
     "nearly_free_hours": _n("float", 0, 1e12, optional=True, stage="verdict"),
     "nearly_free_extra_pct": _n("float", 0, 100, optional=True, stage="verdict"),

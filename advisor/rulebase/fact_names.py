@@ -138,6 +138,7 @@ FACT_NAMES: dict[str, Text] = {
     "verdict_run_hours": T("hours a run at the recommended count", "推荐卡数下每次训练的小时数"),
     "verdict_micro_batches": T("micro-batches a step at the recommended count",
                                "推荐卡数下每步的微批次数"),
+    "verdict_cards_owned": T("every GPU recommended is already owned", "推荐的卡都已在手"),
     "verdict_interleaved": T("interleaved pipeline schedule at the recommended count",
                              "推荐卡数下采用交错流水线调度"),
     "verdict_monthly_hours": T("training hours a month there", "该配置每月训练小时数"),

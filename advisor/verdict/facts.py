@@ -408,6 +408,8 @@ def verdict_facts(base: Mapping[str, Scalar], profile: Profile, projection: Proj
         "verdict_interleaved": bool(projection.pipeline_interleave
                                     and projection.pipeline_interleave[i] > 1),
         "verdict_lr_factor": lr_factor(str(base["optimizer_family"]), dp),
+        # cards already owned are sunk (issue 29): owning them is not weighed against renting
+        "verdict_cards_owned": bool(costs.owned_gpus) and gpus <= costs.owned_gpus,
         "verdict_workers_low": 2 * gpus,
         "verdict_workers_high": 4 * gpus,
     })

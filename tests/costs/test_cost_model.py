@@ -151,10 +151,19 @@ def test_time_value_none_counts_nothing_and_pue_raises_energy():
 
 
 def test_deadline_picks_the_cheapest_count_that_finishes():
-    # One 48 h run is due within 1.5 days: one GPU is too slow, two are enough.
-    assert estimate_costs(profile(deadline_days=1.5), projection(48),
+    # One 48 h run is due within 1.5 days: one GPU is too slow, two are enough (for a team
+    # that has run on several GPUs before: no move first)
+    moved = {"moved_to_multi_gpu_before": True}
+    assert estimate_costs(profile(deadline_days=1.5, **moved), projection(48),
                           lang="en").deadline_gpus == 2
-    assert estimate_costs(profile(deadline_days=1), projection(48), lang="en").deadline_gpus == 4
+    assert estimate_costs(profile(deadline_days=1, **moved), projection(48),
+                          lang="en").deadline_gpus == 4
+    # the first move takes a day (F16): 26.7 h on two GPUs after it miss 1.5 days; in 1.9 days
+    # four (16 h) make it after the move, two (26.7 h) do not, one (48 h) does not at all
+    assert estimate_costs(profile(deadline_days=1.5), projection(48),
+                          lang="en").deadline_gpus is None
+    assert estimate_costs(profile(deadline_days=1.9), projection(48),
+                          lang="en").deadline_gpus == 4
     # Seven runs a week: the ~10 runs due in 10 days take 20 days on one GPU, 11 on two.
     busy = profile(deadline_days=10).model_dump()
     busy["training"] = {"single_gpu_hours": 48, "runs_per_week": 7}

@@ -51,3 +51,21 @@ def test_owning_that_never_pays_means_renting_not_either():
     assert "own or rent" not in r.verdict.headline.en
     # owned-hardware pitfalls follow the deployment: no power supply to buy for a rental
     assert pitfall(r, "psu_capacity") is None
+
+
+def test_cards_already_owned_are_used_not_weighed_against_renting():
+    """Review 3 (p8): two RTX 4090 owned, compare mode, about 95 h a month. The article's
+    50-200 h band said "own or rent, costs about the same" and a pitfall said to rent rather
+    than buy, where every rental costs 1.6-2.8 times the owned cards' electricity."""
+    from advisor.catalog.profile_check import load_profile
+    from advisor.compare.weighed import recommend
+    from tests.support.paths import PROFILES
+
+    rec = recommend(load_profile(PROFILES / "verdict" / "owns-2x4090-compare-mode.yaml"),
+                    lang="en")
+    fired = {t.rule for t in rec.trace}
+    assert "economics.owned_cards_are_paid_for" in fired
+    assert not fired & {"economics.either_between", "economics.rent_below_50_hours",
+                        "migration.short_runs_do_not_repay_no_single_gpu"}
+    assert rec.verdict.deployment == "own" and rec.summary[0].text.en.endswith("own hardware.")
+    assert "自建" in rec.summary[0].text.zh
