@@ -205,11 +205,23 @@ def resolve_gpu(gpu: str | CustomGpu, intra_link: Any = None) -> GpuSpec:
     guess = _guess(gpu) if len(gpu) <= 200 else None  # difflib is quadratic in the length
     hint_en = f"did you mean {guess!r}? " if guess else ""
     hint_zh = f"是不是 {guess!r}？" if guess else ""
-    ids = gpu_ids()
-    known = ", ".join(ids[:40]) + (f", ... ({len(ids) - 40} more)" if len(ids) > 40 else "")
+    known, rest = _known_ids(gpu_ids())
+    more_en = f" and {rest} more (`gpu-advisor catalog` lists them all)" if rest else ""
+    more_zh = f"等，另有 {rest} 种（`gpu-advisor catalog` 列出全部）" if rest else ""
     raise InputError.single(
-        f"unknown GPU {shown(gpu)}; {hint_en}known: {known}",
-        f"未知显卡 {shown(gpu)}；{hint_zh}可选：{known}", path="hardware.gpu")
+        f"unknown GPU {shown(gpu)}; {hint_en}known: {known}{more_en}",
+        f"未知显卡 {shown(gpu)}；{hint_zh}可选：{known}{more_zh}", path="hardware.gpu")
+
+
+def _known_ids(ids: list[str], budget: int = 220) -> tuple[str, int]:
+    """As many whole GPU ids as ``budget`` characters hold (a message is cut at 400: a list
+    cut inside an id, 'a80…', named no card; review 4), and how many are left out."""
+    shown_ids: list[str] = []
+    for gpu_id in ids:
+        if len(", ".join([*shown_ids, gpu_id])) > budget:
+            break
+        shown_ids.append(gpu_id)
+    return ", ".join(shown_ids), len(ids) - len(shown_ids)
 
 
 # Generations whose tensor cores run FP8 (E4M3/E5M2): Ada Lovelace, Hopper, Blackwell

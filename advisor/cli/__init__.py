@@ -190,6 +190,11 @@ def _printable_streams() -> None:
 
 
 def _run(argv: list[str], *, entry: bool) -> int:
+    if sys.stdout is None:  # started with standard output closed: what it prints is lost
+        if sys.stderr is not None:
+            print("gpu-advisor: cannot write the output: standard output is closed",
+                  file=sys.stderr, flush=True)
+        return EXIT_INTERNAL
     _printable_streams()
     # Importing the command builds a few hundred classes and their validators: no cyclic
     # garbage worth collecting, but enough allocations to make the collector walk every
@@ -232,7 +237,10 @@ def _run(argv: list[str], *, entry: bool) -> int:
                 say_catalog_problems(args, lang, before)
             return code
         except InputError as exc:
-            print(exc.render(lang), file=sys.stderr)
+            try:
+                print(exc.render(lang), file=sys.stderr, flush=True)
+            except (OSError, ValueError):  # nobody reads standard error: still bad input
+                pass
             return EXIT_INPUT
         except KeyboardInterrupt:
             return EXIT_INTERRUPTED

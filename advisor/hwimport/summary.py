@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from statistics import median
 
@@ -37,6 +38,51 @@ def busy_mean(samples: list[float], busy_pct: float = BUSY_PCT,
     return round(sum(window) / len(window), 2)
 
 
+# What a GPU can report (review 4: a mangled log's "1e+40 °C", "1e40 %" and "-46068 MiB"
+# were shown and read as evidence by the diagnosis): readings outside are left out as
+# unreadable, and a warning says which.
+SERIES_BOUNDS = {"sm_util": (0.0, 100.0), "mem_util": (0.0, 100.0), "enc_util": (0.0, 100.0),
+                 "temp_c": (-40.0, 150.0), "power_w": (0.0, 3000.0), "pclk_mhz": (0.0, 5000.0)}
+SCALAR_BOUNDS = {"memory_total_mib": (1, 1 << 21), "memory_used_mib": (0, 1 << 21),
+                 "power_limit_w": (1.0, 3000.0), "slowdown_temp_c": (0.0, 150.0)}
+
+
+READING_NAMES = {
+    "sm_util": Text(en="GPU utilisation", zh="显卡利用率"),
+    "mem_util": Text(en="memory utilisation", zh="显存带宽利用率"),
+    "enc_util": Text(en="encoder utilisation", zh="编码器利用率"),
+    "temp_c": Text(en="temperature", zh="温度"),
+    "slowdown_temp_c": Text(en="slowdown temperature", zh="降频温度"),
+    "power_w": Text(en="power draw", zh="功耗"),
+    "power_limit_w": Text(en="power limit", zh="功耗上限"),
+    "pclk_mhz": Text(en="clock", zh="频率"),
+    "memory_total_mib": Text(en="memory size", zh="显存容量"),
+    "memory_used_mib": Text(en="memory used", zh="已用显存"),
+}
+
+
+def plausible(g: GpuReading) -> tuple[GpuReading, list[str]]:
+    """``g`` without the readings no GPU reports (a copy), and the names of those left out."""
+    changes: dict[str, object] = {}
+    dropped: list[str] = []
+    for name, (lo, hi) in SERIES_BOUNDS.items():
+        values = getattr(g, name)
+        keep = [i for i, v in enumerate(values) if lo <= v <= hi]
+        if len(keep) == len(values):
+            continue
+        dropped.append(name)
+        changes[name] = [values[i] for i in keep]
+        if name == "sm_util":  # a new recording starts where as many kept samples precede it
+            changes["util_breaks"] = sorted({sum(1 for i in keep if i < b)
+                                             for b in g.util_breaks} - {0})
+    for name, (lo, hi) in SCALAR_BOUNDS.items():
+        value = getattr(g, name)
+        if value is not None and not lo <= value <= hi:
+            dropped.append(name)
+            changes[name] = None
+    return (dataclasses.replace(g, **changes) if changes else g), dropped
+
+
 def _facts(g: GpuReading) -> GpuFacts:
     util = g.sm_util
     return GpuFacts(
@@ -63,9 +109,17 @@ def _throttle(gpus: list[GpuFacts]) -> list[str] | None:
 
 
 def describe(merged: Merged) -> HardwareDescription:
-    gpus = [_facts(g) for g in merged.gpus]
+    checked = [plausible(g) for g in merged.gpus]
+    gpus = [_facts(g) for g, _ in checked]
     gpu_count = max(merged.counts) if merged.counts else None
     warnings = list(merged.warnings)
+    odd = [READING_NAMES[n] for n in READING_NAMES
+           if any(n in dropped for _, dropped in checked)]
+    if odd:
+        warnings.append(Text(
+            en="readings no GPU reports were left out as unreadable: "
+               + ", ".join(t.en for t in odd),
+            zh="显卡不可能给出的读数已作为无法读取而略去：" + "、".join(t.zh for t in odd)))
     notes: list[tuple[str, str]] = []
     links = topo_links(merged.topo, gpu_count or 0, notes) if merged.topo is not None \
         else None

@@ -94,3 +94,18 @@ def test_a_single_cards_id_with_a_link_it_cannot_have_is_still_reported():
 def test_aliases_of_one_card_stay_as_typed():
     profile = parse_profile_text(HEAD + "hardware: {gpu: h100_sxm5, intra_link: nvswitch}\n")
     assert profile.hardware.gpu == "h100_sxm5"
+
+
+def test_an_unknown_gpu_lists_whole_ids_and_where_to_find_the_rest():
+    """Review 4: the list was cut at the message's 400 characters inside an id ('a80…')."""
+    from advisor.catalog.gpus import gpu_ids
+
+    with pytest.raises(InputError) as err:
+        resolve_gpu("nope")
+    for lang in ("en", "zh"):
+        text = err.value.render(lang)
+        assert "…" not in text and "characters)" not in text
+        assert "gpu-advisor catalog" in text
+    message = err.value.problems[0].message_en
+    listed = message.split("known: ", 1)[1].split(" and ", 1)[0].split(", ")
+    assert set(listed) <= set(gpu_ids()) and len(listed) >= 10

@@ -59,3 +59,23 @@ def test_a_price_in_yuan_keeps_its_sign_on_a_chinese_windows_console():
     assert _fallback(exc) == ("<=", 1)
     assert FALLBACKS["¥"][0].encode("gbk")
     assert _fallback(UnicodeEncodeError("ascii", "语", 0, 1, "no")) == ("?", 1)
+
+
+@pytest.mark.skipif(not Path("/bin/bash").exists(), reason="needs bash")
+def test_bad_input_is_status_2_even_when_nobody_reads_the_message(tmp_path):
+    """Review 4: with standard error gone (``2>&1 | true``) a bad profile exited 0."""
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("a:\tb\n")
+    done = subprocess.run(f'"{sys.executable}" -m advisor.cli validate "{bad}" 2>&1 | true; '
+                          'exit ${PIPESTATUS[0]}', shell=True, executable="/bin/bash",
+                          timeout=120, check=False)
+    assert done.returncode == 2
+
+
+@pytest.mark.skipif(not Path("/bin/bash").exists(), reason="needs bash")
+def test_a_closed_standard_output_is_said_not_lost():
+    done = subprocess.run(f'"{sys.executable}" -m advisor.cli recommend "{MEDIUM}" >&-',
+                          shell=True, executable="/bin/bash", stderr=subprocess.PIPE,
+                          timeout=120, check=False)
+    assert done.returncode == 1
+    assert b"standard output is closed" in done.stderr and b"Traceback" not in done.stderr

@@ -108,3 +108,21 @@ def test_a_log_past_the_cap_is_refused(tmp_path, capsys):
     assert main(["import-smi", str(path)]) == 2
     assert "file is too large" in capsys.readouterr().err
     assert Path(path).stat().st_size == MAX_FILE_BYTES + 1
+
+
+def test_readings_no_gpu_reports_are_left_out_and_said():
+    """Review 4: a mangled log's 1e40 °C and -300 W were shown and read as evidence by the
+    diagnosis ("GPU 0 reaches 1e40 °C"). Readings outside what a GPU reports are dropped,
+    the sane ones kept, and a warning names them in both languages."""
+    text = ("# gpu   pwr gtemp mtemp    sm   mem   enc   dec  mclk  pclk\n"
+            "# Idx     W     C     C     %     %     %     %   MHz   MHz\n"
+            "    0   -300   999      -    97     40      0      0   6250   1710\n"
+            "    0    280    71      -   250     41      0      0   6250   1710\n"
+            "    0    285    72      -    98     42      0      0   6250   1710\n")
+    desc = parse_text(text, "dmon.txt")
+    g = desc.gpus[0]
+    assert g.temp_c == 72 and g.power_draw_w == 285
+    assert g.sm_util_pct == pytest.approx((97 + 98) / 2)
+    said = [w for w in desc.warnings if "left out as unreadable" in w.en]
+    assert said and "temperature" in said[0].en and "GPU utilisation" in said[0].en
+    assert "温度" in said[0].zh

@@ -22,7 +22,10 @@ def run(args) -> int:
             profile = load_profile(name)
         except InputError as exc:
             failed += 1
-            print(exc.render(args.lang), file=sys.stderr)
+            try:
+                print(exc.render(args.lang), file=sys.stderr, flush=True)
+            except (OSError, ValueError):  # nobody reads standard error: still bad input
+                pass
             continue
         print(pick(args.lang, f"{name}: ok ({profile.task.value}, {profile.model.name})",
                    f"{name}：有效（{profile.task.value}，{profile.model.name}）"))
