@@ -103,13 +103,13 @@ def offer_option(profile: Profile, ctx: Context, offer: CloudOffer, option_id: s
                             keep_measured=not shape_from_offer), ctx)
     who = offer.provider_text
     kind = word or Text(en=offer.kind.replace("_", "-"), zh=offer.kind)
-    term = ""
+    term = term_zh = ""
     if offer.term_months:
-        term = f", {offer.term_months} mo"
+        term, term_zh = f", {offer.term_months} mo", f"，{offer.term_months} 个月"
     per = unit_price(price, ctx.currency.value)
     shape = shape_text(changed)
     label = Text(en=f"Rent {shape.en}: {who.en} {kind.en}{term} ({per}/GPU-h)",
-                 zh=f"租用 {shape.zh}：{who.zh}{kind.zh}{term}（每卡时 {per}）")
+                 zh=f"租用 {shape.zh}：{who.zh}{kind.zh}{term_zh}（每卡时 {per}）")
     note = Text(en=f"{offer.id}: {offer.instance or offer.provider}, {offer.dated.en}",
                 zh=f"{offer.id}：{who.zh}，{offer.dated.zh}")
     committed = offer.kind == "reserved"
