@@ -51,11 +51,30 @@ def confidence_text(text: object) -> Text:
     return Text(en=f"confidence {word.en}", zh=f"可信度{word.zh}")
 
 
+_PART_OF_YEAR = re.compile(r"^\s*(early|mid|late)\s+(\d{4})\s*$", re.IGNORECASE)
+_QUARTER = re.compile(r"^\s*Q([1-4])\s+(\d{4})\s*$", re.IGNORECASE)
+_PART_ZH = {"early": "年初", "mid": "年中", "late": "年底"}
+_QUARTER_ZH = "一二三四"
+
+
+def date_zh(as_of: str) -> str:
+    """A catalog date as a Chinese reader writes it: 'early 2026' -> '2026 年初', 'Q3 2025' ->
+    '2025 年第三季度' (review 3: 'AutoDL（约数），early 2026'); an ISO date stays as it is."""
+    m = _PART_OF_YEAR.match(as_of)
+    if m:
+        return f"{m.group(2)} {_PART_ZH[m.group(1).lower()]}"
+    m = _QUARTER.match(as_of)
+    if m:
+        return f"{m.group(2)} 年第{_QUARTER_ZH[int(m.group(1)) - 1]}季度"
+    return as_of
+
+
 def dated_text(as_of: object, confidence: object) -> Text:
     """A price's date with its confidence beside it: '2026-11-09, confidence high' /
     '2026-11-09，可信度高' ('undated' / '无日期' without a date)."""
     conf = confidence_text(confidence)
-    return Text(en=f"{as_of or 'undated'}, {conf.en}", zh=f"{as_of or '无日期'}，{conf.zh}")
+    zh = date_zh(str(as_of)) if as_of else "无日期"
+    return Text(en=f"{as_of or 'undated'}, {conf.en}", zh=f"{zh}，{conf.zh}")
 
 
 class Sourced(NoYaml11Numbers):

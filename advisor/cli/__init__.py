@@ -14,6 +14,7 @@ import codecs
 import errno
 import gc
 import importlib
+import re
 import sys
 from collections.abc import Sequence
 
@@ -45,11 +46,48 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
 LANG_HELP = "language of messages (default: from the system locale)"
 
 
+# argparse's messages in Chinese (review 4: `--lang zh` answered a usage error in English)
+_ARGPARSE_ZH = (
+    (re.compile(r"^the following arguments are required: (.*)$"), "缺少必需的参数：{0}"),
+    (re.compile(r"^unrecognized arguments: (.*)$"), "无法识别的参数：{0}"),
+    (re.compile(r"^argument (.+?): invalid choice: (.+?) \(choose from (.*)\)$"),
+     "参数 {0}：无效的选择 {1}（可选：{2}）"),
+    (re.compile(r"^argument (.+?): expected one argument$"), "参数 {0}：需要一个值"),
+    (re.compile(r"^argument (.+?): expected at least one argument$"), "参数 {0}：至少需要一个值"),
+    (re.compile(r"^argument (.+?): invalid (\w+) value: (.*)$"), "参数 {0}：不是有效的 {1} 值：{2}"),
+    (re.compile(r"^ambiguous option: (.+?) could match (.*)$"), "选项不明确：{0} 可匹配 {1}"),
+    (re.compile(r"^argument (.+?): not allowed with argument (.*)$"), "参数 {0}：不能与参数 {1} 同时使用"),
+)
+_usage_lang: str | None = None  # the language the command line being parsed asks for
+
+
+def _argv_lang(argv: Sequence[str]) -> str:
+    """``--lang`` as the command line gives it (anywhere in it), else the system's."""
+    for i, arg in enumerate(argv):
+        if arg == "--lang" and i + 1 < len(argv):
+            return argv[i + 1]
+        if arg.startswith("--lang="):
+            return arg.split("=", 1)[1]
+    return system_lang()
+
+
+def usage_error_zh(message: str) -> str:
+    """argparse's message in Chinese where its wording is known, else as it is."""
+    for pattern, template in _ARGPARSE_ZH:
+        m = pattern.match(message)
+        if m:
+            return template.format(*m.groups())
+    return message
+
+
 class _Parser(argparse.ArgumentParser):
-    """argparse that exits with 2 and one clear line on a usage error (its default too)."""
+    """argparse that exits with 2 and one clear line on a usage error (its default too), in
+    the language the command line asks for."""
 
     def error(self, message: str):  # type: ignore[override]
         self.print_usage(sys.stderr)
+        if _usage_lang == "zh":
+            self.exit(EXIT_INPUT, f"{self.prog}：错误：{usage_error_zh(message)}\n")
         self.exit(EXIT_INPUT, f"{self.prog}: error: {message}\n")
 
 
@@ -102,6 +140,8 @@ def parse(argv: Sequence[str]) -> tuple[argparse.ArgumentParser, argparse.Namesp
     command), then that command's parser reads the whole line. The messages are those of
     one parser holding every command: where the others' names would show (the command
     list, an unknown command), they are there."""
+    global _usage_lang
+    _usage_lang = _argv_lang(argv)
     named = _named_command(argv)
     if named is not None:
         parser = build_parser(named, every=False, alone=True)

@@ -24,12 +24,12 @@ def parse_gpu_counts(text: str | None) -> list[int] | None:
         counts = []
     if not counts or counts[0] < 1 or counts[-1] > MAX_GPUS:
         raise InputError.single(
-            f"--gpus must be whole numbers from 1 to {MAX_GPUS:,} separated by commas, such as "
+            f"must be whole numbers from 1 to {MAX_GPUS:,} separated by commas, such as "
             f"1,2,4,8; got {shown(text)}",
-            f"--gpus 须为 1 到 {MAX_GPUS:,} 之间、以逗号分隔的整数，如 1,2,4,8；实际为 {shown(text)}",
+            f"须为 1 到 {MAX_GPUS:,} 之间、以逗号分隔的整数，如 1,2,4,8；实际为 {shown(text)}",
             path="--gpus")
     if len(counts) > MAX_COUNTS:
-        raise InputError.single(f"--gpus gives {len(counts):,} counts; at most {MAX_COUNTS}",
-                                f"--gpus 给出了 {len(counts):,} 个卡数；最多 {MAX_COUNTS} 个",
+        raise InputError.single(f"gives {len(counts):,} counts; at most {MAX_COUNTS}",
+                                f"给出了 {len(counts):,} 个卡数；最多 {MAX_COUNTS} 个",
                                 path="--gpus")
     return counts

@@ -146,9 +146,11 @@ def decode_text(raw: bytes, source: str, *, lenient: bool = False) -> str:
         try:
             return raw.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
-            raise InputError.single(f"not UTF-8 text (byte {exc.start})",
-                                    f"不是 UTF-8 文本（第 {exc.start} 字节）",
-                                    source=source) from None
+            line = raw.count(b"\n", 0, exc.start) + 1
+            raise InputError.single(
+                f"not UTF-8 text (byte {exc.start}): save the file as UTF-8 (it may be GBK or "
+                "Latin-1)", f"不是 UTF-8 文本（第 {exc.start} 字节）：请把文件另存为 UTF-8"
+                "（它可能是 GBK 或 Latin-1 编码）", line=line, source=source) from None
     if "\x00" in text:
         if lenient:
             return text.replace("\x00", "")

@@ -24,6 +24,7 @@ from advisor.files.yaml_lines import LineIndex, load_yaml_text
 from advisor.profile.drafts import is_draft
 from advisor.profile.economics import MONEY_FIELDS, names_money
 from advisor.profile.model import Profile
+from advisor.text.i18n import Text
 
 # A vet returns the profile as later steps should read it (names settled), or raises an
 # InputError whose problems carry field paths (their lines are found here).
@@ -58,9 +59,10 @@ def _parse_profile_text(text: str, *, source: str, fmt: str | None,
     index: LineIndex | None = None
     data, index = load_profile_data(text, source=source, fmt=fmt)
     if not isinstance(data, dict):
+        what = _kind_of(data)
         raise InputError.single(
-            f"expected a mapping of keys (task, model, training, ...), got {type(data).__name__}",
-            f"应为键值映射（task、model、training 等），实际为 {type(data).__name__}",
+            f"expected a mapping of keys (task, model, training, ...), got {what.en}",
+            f"应为键值映射（task、model、training 等），实际为{what.zh}",
             line=1, source=source)
     version = data.get("schema_version", 1)
     if version != 1:
@@ -149,3 +151,16 @@ def load_profile(path: str | Path, *, vet: Vet | None = None,
     text = read_text_file(path)
     fmt = "json" if path.suffix.lower() == ".json" else None
     return parse_profile_text(text, source=str(path), fmt=fmt, vet=vet, expand=expand)
+
+
+def _kind_of(data: object) -> Text:
+    """What a file held instead of a mapping, in words (review 4: 'got NoneType')."""
+    if data is None:
+        return Text(en="nothing (only comments or blank lines)", zh="空内容（只有注释或空行）")
+    if isinstance(data, list):
+        return Text(en="a list", zh="列表")
+    if isinstance(data, bool):
+        return Text(en="true or false", zh="布尔值")
+    if isinstance(data, int | float):
+        return Text(en="a number", zh="数字")
+    return Text(en="a single value", zh="单个值")

@@ -142,7 +142,7 @@ def test_gpu_counts_are_bounded_the_same_everywhere(command, tmp_path, capsys):
     """recommend --gpus 1,1000000000: "the setup considered has 1000000000"."""
     path = _write(tmp_path, HEAD)
     assert main([command, path, "--gpus", "1,1000000000"]) == 2
-    assert "--gpus must be whole numbers from 1 to 100,000" in capsys.readouterr().err
+    assert "--gpus: must be whole numbers from 1 to 100,000" in capsys.readouterr().err
     assert main([command, path, "--gpus", ",".join(str(n) for n in range(1, 400))]) == 2
     assert "at most 256" in capsys.readouterr().err
     assert main([command, path, "--gpus", "9" * 5000]) == 2

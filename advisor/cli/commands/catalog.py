@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from advisor.catalog import load_catalog, load_gpus
-from advisor.catalog.entries import CONFIDENCE_WORDS, confidence_level
+from advisor.catalog.entries import CONFIDENCE_WORDS, confidence_level, date_zh
 from advisor.catalog.gpus import gpu_ids, not_modelled
 from advisor.catalog.price_age import MAX_AGE_MONTHS, as_of_date, months_between, today
 from advisor.cli.money_options import CURRENCIES, MARKETS
@@ -53,7 +53,8 @@ def _dated(as_of: object, lang: str, confidence: object = None, short: bool = Fa
     """A date (marked old when over 12 months) with its confidence beside it: '2026-11-09,
     confidence high' ('2026-11-09, high' in a table's column headed 'as of, confidence')."""
     mark = _age(as_of)
-    text = str(as_of) if as_of else pick(lang, "undated", "无日期")
+    text = pick(lang, str(as_of), " .. ".join(date_zh(d) for d in str(as_of).split(" .. "))) \
+        if as_of else pick(lang, "undated", "无日期")
     if mark == "old":
         text += pick(lang, " (old)", "（已过期）")
     return text + _confidence(confidence, lang, short)

@@ -68,8 +68,8 @@ def run(args) -> int:
         profile = load_profile(args.profile)
     if args.up_to is not None and not series.gpus[-1] <= args.up_to <= 4096:
         raise InputError.single(
-            f"--up-to must be between the largest measured count ({series.gpus[-1]}) and 4096",
-            f"--up-to 应在实测最大卡数（{series.gpus[-1]}）与 4096 之间", path="--up-to")
+            f"must be between the largest measured count ({series.gpus[-1]}) and 4096",
+            f"应在实测最大卡数（{series.gpus[-1]}）与 4096 之间", path="--up-to")
     if args.pdf is not None and profile is None:
         raise InputError.single(
             "a PDF report needs a profile (hardware, model and money) for the recommendation: "
