@@ -134,12 +134,26 @@ def _verdict_lines(result: Comparison, lang: str) -> list[str]:
         line = pick(lang, f"  [{numbers[option.id]}] {rating}: {v.gpus} GPU"
                           f"{'s' if v.gpus != 1 else ''}, {where}",
                     f"  [{numbers[option.id]}] {rating}：{v.gpus} 卡，{where}")
+        on = _rests_on(v, lang)
+        if on:  # a setup change or a setup beyond the option: say which (review 3, item 9)
+            line += pick(lang, f", on: {on}", f"，基于：{on}")
         if v.dominated_by is not None:
             line += pick(lang, f" (dominated by {_ref(v.dominated_by, numbers, lang)}: not "
                                "recommended)",
                          f"（劣于 {_ref(v.dominated_by, numbers, lang)}：不推荐）")
         out.append(line)
     return out
+
+
+def _rests_on(v, lang: str) -> str | None:
+    """The setup an option's verdict rests on when it is not the option as it is, as its
+    headline names it ("Rent 8 × A100 80GB PCIe (80 GB)", "With LoRA …"): an option that
+    cannot run as given read "worth it: 8 GPUs, cloud rental" with no word of which GPUs."""
+    if v.setup is None:
+        return None
+    text = v.headline.get(lang)
+    mark = " — " if lang != "zh" else "——"
+    return text.split(mark, 1)[0].strip() if mark in text else None
 
 
 def _answer_lines(result: Comparison, lang: str) -> list[str]:

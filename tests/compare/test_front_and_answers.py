@@ -219,3 +219,23 @@ economics: {mode: cloud, currency: USD, time_value: deadline, value_per_day: 200
     result = compare(parse_profile_text(text), verdicts=False)
     best = next(a for a in result.answers if a.key == "net_value")
     assert best.point is not None and result.at(best.point).meets_deadline is not False
+
+
+def test_an_options_verdict_on_another_setup_names_it():
+    """Review 3, item 9: an option that cannot run as given read "worth it: 8 GPUs, cloud
+    rental", none of its own rows at 8 GPUs; the line names the setup the verdict rests on."""
+    from advisor.catalog.profile_check import load_profile
+    from advisor.compare.compare import compare
+    from advisor.compare.text import render_text
+    from tests.support.paths import PROFILES
+
+    comp = compare(load_profile(PROFILES / "verdict" / "llama70b-qlora-one-a6000.yaml"))
+    moved = [o for o in comp.options if o.verdict is not None and o.verdict.setup is not None]
+    assert moved
+    for lang, word in (("en", ", on: "), ("zh", "，基于：")):
+        text = render_text(comp, lang)
+        for o in moved:
+            line = next(x for x in text.splitlines()
+                        if x.strip().startswith(f"[{comp.options.index(o) + 1}]") and
+                        (":" in x or "：" in x) and word.strip(", ，") in x)
+            assert o.verdict.headline.get(lang).startswith(line.split(word)[1])
