@@ -91,8 +91,9 @@ class _Config:
                 or value > 10**9:
             key = next(k for k in keys if self.data.get(k) is not None)
             got = _json_text(value)
-            raise self._error(key, f"must be a whole number from {minimum}, got {got}",
-                              f"必须是不小于 {minimum} 的整数，实际为 {got}")
+            raise self._error(key, f"must be a whole number from {minimum} to 1,000,000,000, "
+                                   f"got {got}",
+                              f"必须是 {minimum} 到 1,000,000,000 之间的整数，实际为 {got}")
         return value
 
     def opt(self, *keys: str, minimum: int = 1) -> int | None:

@@ -175,8 +175,9 @@ def _priced(text: str, spec: str, paid: str, profile: Profile, ctx: Context,
         price = None
     if price is not None:
         if not 0 < price <= 100_000:
-            raise _error(text, f"a price per GPU-hour must be above 0, got {paid}",
-                         f"每卡时价格必须大于 0，实际为 {paid}")
+            raise _error(text, f"a price per GPU-hour must be above 0 and at most 100,000, "
+                               f"got {paid}",
+                         f"每卡时价格必须大于 0 且不超过 100,000，实际为 {paid}")
         changed = with_changes(profile, economics={"cloud_price_per_gpu_hour": price})
         shape = shape_text(changed)
         label = Text(en=f"{shape.en}, rented at {paid}/GPU-h",

@@ -113,6 +113,8 @@ def diagnose(series: MeasuredSeries, profile: Profile | None = None,
 
     sources = [s for s in (series.source,) if s]
     notes = list(ctx.notes)
+    if profile is not None and series.gpus[-1] > profile.hardware.total_gpus:
+        notes.append(beyond_the_hardware(series.gpus[-1], profile.hardware.total_gpus))
     if fitted.released:
         notes.append(released_note(fitted.released))
     if fitted.anchored:
@@ -149,3 +151,14 @@ def diagnose(series: MeasuredSeries, profile: Profile | None = None,
         notes=notes,
         sources=sources,
     )
+
+
+def beyond_the_hardware(measured: int, total: int) -> Text:
+    """A run measured on more GPUs than the profile's hardware holds (review 4: 16 GPUs on a
+    4-GPU profile passed unsaid): the fit reads the measurement as given, the profile's
+    machines and links describe fewer GPUs than ran."""
+    return Text(en=f"measured on up to {measured} GPUs, more than the profile's hardware holds "
+                   f"({total}): the links and machines it describes are not the ones that ran "
+                   "(set hardware.gpus_per_node and hardware.nodes to the measured run's)",
+                zh=f"实测最多用了 {measured} 张卡，超过档案硬件的 {total} 张：档案描述的互联和机器"
+                   "并不是实际运行的那套（请把 hardware.gpus_per_node 和 hardware.nodes 改成实测时的配置）")

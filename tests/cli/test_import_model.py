@@ -160,3 +160,14 @@ def test_an_unknown_model_type_is_counted_as_a_decoder_and_said_so(capsys, tmp_p
     data, _ = load_yaml_text(out)
     # 2 x (4 x 64^2 + 3 x 64 x 128 + 2 x 64) + 2 x 100 x 64 + 64
     assert data["model"]["params_millions"] == pytest.approx(0.1, abs=0.05)
+
+
+def test_a_number_too_large_says_the_bound_it_breaks(capsys, tmp_path):
+    """Review 4: 'must be a whole number from 1, got 1000000000000' named no upper bound."""
+    path = tmp_path / "config.json"
+    path.write_text('{"model_type": "llama", "num_hidden_layers": 2, "hidden_size": 64, '
+                    '"num_attention_heads": 4, "vocab_size": 1000000000000, '
+                    '"intermediate_size": 128}', encoding="utf-8")
+    assert main(["import-model", str(path)]) == 2
+    assert "vocab_size: must be a whole number from 1 to 1,000,000,000" in \
+        capsys.readouterr().err

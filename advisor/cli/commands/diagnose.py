@@ -33,7 +33,7 @@ def register(sub) -> None:
                    help="nvidia-smi dmon / --query-gpu CSV / -q logs taken during the run")
     p.add_argument("--profile", metavar="PROFILE", default=None,
                    help="hardware and model of the run (when the input is a CSV)")
-    p.add_argument("--scaling", choices=["weak", "strong"], default="weak",
+    p.add_argument("--scaling", choices=["weak", "strong"], default=None,
                    help="CSV only: weak = fixed batch per GPU (default), strong = fixed global "
                         "batch; matters for step times")
     p.add_argument("--up-to", type=int, default=None, metavar="N",
@@ -61,9 +61,18 @@ def run(args) -> int:
                 "throughput: ...}, ...]} or give a CSV",
                 "配置中没有 measured 部分：请添加 measured: {points: [{gpus: 1, throughput: ...}, "
                 "...]}，或提供 CSV 文件", path="measured", source=str(source))
+        if args.scaling is not None and args.scaling != profile.measured.scaling:
+            # a profile says it in measured.scaling: the option is the CSV's (review 4: it
+            # was taken silently and ignored)
+            raise InputError.single(
+                f"'{args.scaling}' is for a CSV's rows; this profile's measured.scaling says "
+                f"{profile.measured.scaling}: change it there",
+                f"'{args.scaling}' 只用于 CSV；此档案的 measured.scaling 为 "
+                f"{profile.measured.scaling}：请在档案中修改", path="--scaling",
+                source=str(source))
         series = from_measured_spec(profile.measured, source=str(source))
     else:
-        series = read_measurements_csv(source, scaling=args.scaling)
+        series = read_measurements_csv(source, scaling=args.scaling or "weak")
     if args.profile:
         profile = load_profile(args.profile)
     if args.up_to is not None and not series.gpus[-1] <= args.up_to <= 4096:
