@@ -31,7 +31,6 @@ from advisor.costs.inputs import choose_currency, choose_market
 from advisor.profile import Currency, Profile
 from advisor.text.i18n import Text
 from advisor.verdict.decision import (
-    CANNOT_RUN_AS_CONFIGURED,
     Candidate,
     Move,
     beats,
@@ -39,9 +38,11 @@ from advisor.verdict.decision import (
     chosen,
     day_value,
     reason_moved,
+    reason_unrunnable,
     rivals,
     score,
     settled,
+    with_budget,
 )
 from advisor.verdict.recommendation import moved_to, recommend_resting
 from advisor.verdict.resting import Resting, card_first_possible
@@ -101,6 +102,12 @@ def _weighed(profile: Profile, gpus: list[int] | None, hardware: Any | None, lan
     if not rec.candidates:
         return rec
     elsewhere = _elsewhere(profile, rec, currency, market, gpus)
+    # a budget binds over the whole pool: a setup elsewhere within it makes the user's own
+    # setups over it unrunnable (decision.with_budget), so the candidates are settled again
+    joined = with_budget([*rec.candidates, *(c for c, _ in elsewhere)])
+    own = len(rec.candidates)
+    rec = rec.model_copy(update={"candidates": joined[:own]})
+    elsewhere = [(c, e) for c, (_, e) in zip(joined[own:], elsewhere, strict=True)]
     pool = [*rec.candidates, *(c for c, _ in elsewhere)]
     best = _beating(rec, pool, [c for c, _ in elsewhere])
     if best is None:
@@ -114,7 +121,7 @@ def _weighed(profile: Profile, gpus: list[int] | None, hardware: Any | None, lan
     option = _as_setup(ev, best, lang, Pricing(currency, market))
     if option is None:
         return rec.model_copy(update={"candidates": pool})
-    move = Move(best, pick, CANNOT_RUN_AS_CONFIGURED if pick is None or not pick.runnable
+    move = Move(best, pick, reason_unrunnable(pick, profile) if pick is None or not pick.runnable
                 else reason_moved(pick, best, rec.costs.currency))
     listed = Resting(rests.profile, rests.projection, rests.larger,
                      [*rests.options, option], rests.applied)
@@ -167,7 +174,8 @@ def _elsewhere(profile: Profile, rec: Recommendation, currency: str | None,
             if not round_count(p.gpus, per_node):
                 continue
             c = candidate_at(profile, option.id, p.gpus, p.nodes, p.run_hours,
-                           p.cost_per_run if p.priced else None, p.fits)
+                           p.cost_per_run if p.priced else None, p.fits,
+                           deployment=p.deployment, currency=out_currency)
             kind = _kind(option)
             label = _label(option, ev, p.gpus, p.nodes, out_currency, catalog.convert)
             out.append((c.model_copy(update={"label": label, "kind": kind}), ev))

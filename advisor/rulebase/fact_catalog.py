@@ -224,6 +224,9 @@ FACTS: dict[str, FactSpec] = {
     "verdict_micro_batches": _n("int", 1, 1_000_000, optional=True, stage="verdict"),
     "verdict_not_best_value": _VB,
     "verdict_monthly_hours": _n("float", 0, 1_000_000, stage="verdict"),
+    "monthly_budget": _n("float", 0, 1e15, stage="verdict"),
+    "verdict_cost_per_month": _n("float", 0, 1e15, stage="verdict"),
+    "verdict_over_budget": _VB,
     "verdict_hours_over_breakeven": _n("float", 0, 1e6, optional=True, stage="verdict"),
     # what a day saved would have to be worth for the verdict's count to pay for itself
     # against the baseline (F02); absent when it saves no time or is not priced

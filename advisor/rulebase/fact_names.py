@@ -142,6 +142,9 @@ FACT_NAMES: dict[str, Text] = {
     "verdict_interleaved": T("interleaved pipeline schedule at the recommended count",
                              "推荐卡数下采用交错流水线调度"),
     "verdict_monthly_hours": T("training hours a month there", "该配置每月训练小时数"),
+    "monthly_budget": T("monthly budget", "每月预算"),
+    "verdict_cost_per_month": T("cost a month there", "该配置每月成本"),
+    "verdict_over_budget": T("over the monthly budget there", "该配置超出每月预算"),
     "verdict_day_value_to_pay": T("what a day saved must be worth for the recommended count "
                                   "to pay", "推荐卡数回本所需的每天价值"),
     "verdict_hours_over_breakeven": T("hours a month / break-even hours",

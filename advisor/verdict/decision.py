@@ -60,13 +60,16 @@ def candidates(rec: Recommendation, profile: Profile, currency: str | None = Non
         cost = costs.cost_per_run[costs.gpus.index(n)] \
             if costs.mode_priced and n in costs.gpus else None
         c = candidate_at(profile, "as_given" if applied is None else applied.id, n,
-                       proj.nodes[i], proj.run_hours[i], cost, proj.fits[i])
+                       proj.nodes[i], proj.run_hours[i], cost, proj.fits[i],
+                       deployment=_side(costs, n), currency=costs.currency)
         out.append(c if applied is None else c.model_copy(update={"kind": applied.kind}))
     for o in rec.setups:
         if o.applied:
             continue  # its counts are the ones above
         c = candidate_at(profile, o.id, o.gpus, o.nodes, o.run_hours, o.cost_per_run,
-                       o.kind != "host_memory")
+                       o.kind != "host_memory",
+                       deployment="cloud" if o.kind in ("rent", "rent_offer") else None,
+                       currency=costs.currency)
         out.append(c.model_copy(update={"label": o.label, "kind": o.kind}))
         if o.kind in ("setting", "numerics", "method", "rent") and o.cost_per_run is not None:
             # a setting change or a change of method at each of the user's own counts (on a
@@ -76,7 +79,18 @@ def candidates(rec: Recommendation, profile: Profile, currency: str | None = Non
             out += [x.model_copy(update={"label": o.label, "kind": o.kind})
                     for x in _other_counts(o, profile, currency, market,
                                          any_count=o.kind == "rent")]
-    return out
+    return with_budget(out)
+
+
+def with_budget(pool: list[Candidate]) -> list[Candidate]:
+    """The budget binds where a candidate keeps to it: one over it (``not_runnable`` "budget")
+    runs only when none of ``pool`` is within it (then the budget is said, not enforced: the
+    answer stays the best over it). Idempotent, and right for a pool joined from two."""
+    if not any(c.not_runnable == "budget" for c in pool):
+        return pool
+    keeps = any(c.not_runnable is None for c in pool)
+    return [c.model_copy(update={"runnable": not keeps}) if c.not_runnable == "budget" else c
+            for c in pool]
 
 
 def _other_counts(o: SetupOption, profile: Profile, currency: str | None,
@@ -95,12 +109,33 @@ def _other_counts(o: SetupOption, profile: Profile, currency: str | None,
                 or not costs.mode_priced:
             continue
         out.append(candidate_at(profile, o.id, n, proj.nodes[i], proj.run_hours[i],
-                              costs.cost_per_run[costs.gpus.index(n)], proj.fits[i]))
+                              costs.cost_per_run[costs.gpus.index(n)], proj.fits[i],
+                              deployment=_side(costs, n), currency=costs.currency))
     return out
 
 
+def _side(costs, n: int) -> str | None:
+    """The side ("own" or "cloud") the costs price ``n`` GPUs on, where they say."""
+    if n not in costs.gpus or len(costs.deployment) != len(costs.gpus):
+        return None
+    return costs.deployment[costs.gpus.index(n)]
+
+
+def monthly_budget(profile: Profile, currency: str | None) -> float | None:
+    """``economics.monthly_budget`` in ``currency`` (None: no budget, or no currency known)."""
+    budget = profile.economics.monthly_budget
+    if budget is None or currency is None:
+        return None
+    from advisor.catalog import load_catalog
+    from advisor.costs.inputs import choose_currency, choose_market
+
+    _, given_in = choose_currency(profile, choose_market(profile, None), None)
+    return load_catalog().convert(budget, given_in, currency)
+
+
 def candidate_at(profile: Profile, setup: str, gpus: int, nodes: int, hours: float,
-               cost: float | None, fits: bool) -> Candidate:
+               cost: float | None, fits: bool, *, deployment: str | None = None,
+               currency: str | None = None) -> Candidate:
     runs = profile.training.runs_per_month
     deadline = profile.economics.deadline_days
     keeps = keeps_schedule(runs, hours)
@@ -114,8 +149,12 @@ def candidate_at(profile: Profile, setup: str, gpus: int, nodes: int, hours: flo
         why = "schedule"
     elif not meets:
         why = "deadline"
+    else:  # the month's runs over the budget (review 5: an answer over it was named)
+        budget = monthly_budget(profile, currency)
+        if budget is not None and cost * runs > budget * (1 + 1e-9):
+            why = "budget"
     return Candidate(setup=setup, gpus=gpus, nodes=nodes, run_hours=hours, cost_per_run=cost,
-                     runnable=why is None, not_runnable=why)
+                     runnable=why is None, not_runnable=why, deployment=deployment)
 
 
 def beats(a: Candidate, b: Candidate, margin: float = MARGIN) -> bool:
@@ -128,7 +167,19 @@ def beats(a: Candidate, b: Candidate, margin: float = MARGIN) -> bool:
     no_dearer = a.cost_per_run <= (1 + TIE) * b.cost_per_run + 1e-9
     faster = a.run_hours <= (1 - margin) * b.run_hours
     cheaper = a.cost_per_run <= (1 - margin) * b.cost_per_run + 1e-9
-    return no_slower and no_dearer and (faster or cheaper)
+    return no_slower and no_dearer and (faster or cheaper or same_cards_rented_for_less(a, b))
+
+
+def same_cards_rented_for_less(a: Candidate, b: Candidate) -> bool:
+    """``a`` and ``b`` are one projection (the same time to the hour's millionth: the same
+    cards at the same count) rented at two prices, ``a`` for ``TIE`` or more less: the margin
+    guards against figures that may err, and here they err alike while the prices are what
+    the offers say (reviews 3 and 5: a reservation $9k a run cheaper for the same 64 H100s
+    was left unchosen, 8.5 % under the margin)."""
+    if a.deployment != "cloud" or b.deployment != "cloud":
+        return False
+    same_time = abs(a.run_hours - b.run_hours) <= 1e-6 * max(b.run_hours, 1e-9)
+    return same_time and a.cost_per_run <= (1 - TIE) * b.cost_per_run
 
 
 def rivals(pool: list[Candidate], pick: Candidate) -> list[Candidate]:
@@ -191,7 +242,7 @@ def better(rec: Recommendation, profile: Profile, pool: list[Candidate] | None =
     per_day = day_value(rec)
     if pick is None or not pick.runnable:
         best = settled(runnable, pool, per_day)
-        return Move(best, pick, _reason_unrunnable(pick, profile))
+        return Move(best, pick, reason_unrunnable(pick, profile))
     beating = [c for c in rivals(pool, pick) if beats(c, pick)]
     if not beating:
         return None
@@ -235,7 +286,7 @@ def reason_beaten(pick: Candidate, best: Candidate) -> Text:
         return Text(en=f"{head_en}, which it beats by {saved_t:.0%} on time and {saved_c:.0%} "
                        "on cost per run.",
                     zh=f"{head_zh}：单次时间少 {saved_t:.0%}，单次成本低 {saved_c:.0%}。")
-    if saved_c >= MARGIN:  # as fast (within 1 %), far cheaper
+    if saved_c >= MARGIN or same_cards_rented_for_less(best, pick):  # as fast, cheaper
         return Text(en=f"{head_en}: as fast, for {saved_c:.0%} less a run.",
                     zh=f"{head_zh}：一样快，单次成本低 {saved_c:.0%}。")
     return Text(en=f"{head_en}: {saved_t:.0%} less time a run for the same cost.",
@@ -246,7 +297,7 @@ CANNOT_RUN_AS_CONFIGURED = Text(en="Chosen because the setup as configured canno
                                 zh="选它是因为按现有配置跑不了这个任务。")
 
 
-def _reason_unrunnable(pick: Candidate | None, profile: Profile) -> Text:
+def reason_unrunnable(pick: Candidate | None, profile: Profile) -> Text:
     if pick is None:
         return CANNOT_RUN_AS_CONFIGURED
     runs = profile.training.runs_per_month
@@ -257,6 +308,14 @@ def _reason_unrunnable(pick: Candidate | None, profile: Profile) -> Text:
                f"{runs:g} {unit} a month take more than the month's 730 hours.",
             zh=f"选它而不选{_count_zh(pick)}：后者每次 {_hours(pick.run_hours, 'zh')}，每月 {runs:g} 次训练"
                "超过一个月的 730 小时。")
+    if pick.not_runnable == "memory":
+        return Text(en=f"Chosen over {_count_en(pick)}, which does not fit in GPU memory.",
+                    zh=f"选它而不选{_count_zh(pick)}：后者显存放不下。")
+    if pick.not_runnable == "budget":
+        budget = profile.economics.monthly_budget or 0.0
+        return Text(en=f"Chosen over {_count_en(pick)}, whose runs cost more a month than the "
+                       f"budget of {budget:,.0f}.",
+                    zh=f"选它而不选{_count_zh(pick)}：后者每月的训练费用超过 {budget:,.0f} 的预算。")
     if pick.not_runnable == "deadline":
         days = profile.economics.deadline_days or 0.0
         return Text(en=f"Chosen over {_count_en(pick)}, which misses the {days:g}-day deadline.",

@@ -435,6 +435,7 @@ def verdict_facts(base: Mapping[str, Scalar], profile: Profile, projection: Proj
     if breakeven:
         facts["verdict_hours_over_breakeven"] = min(monthly_hours / breakeven, 1e6)
     facts.update(_deadline_facts(profile, projection, i))
+    facts.update(_budget_facts(profile, costs, gpus))
     # a verdict beyond the counts considered (the memory wall's "required" on more machines):
     # the per-count speed-ups up to the verdict's own count describe the setup recommended
     for n in (2, 4, 8, 16):
@@ -488,6 +489,20 @@ def _deadline_facts(profile: Profile, projection: Projection, i: int) -> dict[st
     hours = days * 24.0
     return {"verdict_deadline_hours_needed": needed, "verdict_deadline_hours_needed_slow": slow,
             "verdict_deadline_hours": hours, "verdict_deadline_tight": needed <= hours < slow}
+
+
+def _budget_facts(profile: Profile, costs: CostReport, gpus: int) -> dict[str, Any]:
+    """The month's cost at the verdict's count against ``economics.monthly_budget`` (in the
+    report's currency): the decision policy keeps to it where a candidate can, so an answer
+    over it means none could (review 5)."""
+    from advisor.verdict.decision import monthly_budget
+
+    budget = monthly_budget(profile, costs.currency)
+    if budget is None or gpus not in costs.gpus or not costs.mode_priced:
+        return {}
+    month = costs.cost_per_month[costs.gpus.index(gpus)]
+    return {"monthly_budget": budget, "verdict_cost_per_month": month,
+            "verdict_over_budget": month > budget * (1 + 1e-9)}
 
 
 def setup_facts(verdict: Mapping[str, Scalar], setup: Mapping[str, str]) -> FactSet:

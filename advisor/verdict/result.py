@@ -145,11 +145,13 @@ class Candidate(BaseModel):
     run_hours: float
     cost_per_run: float | None
     runnable: bool
-    not_runnable: Literal["memory", "unpriced", "schedule", "deadline"] | None = None
+    not_runnable: Literal["memory", "unpriced", "schedule", "deadline", "budget"] | None = None
     label: Text | None = None  # a listed setup's name; None: the setup the figures rest on
     # the kind of setup change (SetupOption.kind), None for the training as configured; a
     # change of method trains something else, so it never beats one that keeps the method
     kind: str | None = None
+    # "own" or "cloud" where the costs say which side the figure is priced on (None: unknown)
+    deployment: str | None = None
 
 
 class SummaryLine(BaseModel):

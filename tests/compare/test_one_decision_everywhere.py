@@ -304,3 +304,43 @@ def test_a_card_that_runs_the_job_with_a_setting_change_is_weighed_against_more_
     assert asked.summary[0].text.en == rec.summary[0].text.en
     pick = chosen(rec, rec.candidates)
     assert pick is not None and pick.cost_per_run < 1.0  # the card's electricity
+
+
+def test_the_same_cards_rented_for_less_are_the_answer_under_the_margin():
+    """Reviews 3 and 5: one projection (the same cards at the same count) rented at two
+    prices: the cheaper one beats by any 1 % or more, the margin being for figures that may
+    err, which here err alike. Owning against renting keeps the margin (owning's figures rest
+    on a horizon and a use)."""
+    from advisor.verdict.decision import same_cards_rented_for_less
+
+    def cand(hours, cost, side, setup="x"):
+        return Candidate(setup=setup, gpus=64, nodes=8, run_hours=hours, cost_per_run=cost,
+                         runnable=True, deployment=side)
+
+    typical, reserved = cand(406.7, 108_517, "cloud"), cand(406.7, 99_329, "cloud")
+    assert beats(reserved, typical) and same_cards_rented_for_less(reserved, typical)
+    assert not beats(cand(406.7, 99_329, "own"), typical)  # owning: the margin stands
+    assert not beats(cand(406.0, 99_329, "cloud"), typical)  # another projection
+    assert not beats(cand(406.7, 107_900, "cloud"), typical)  # within 1 %
+    profile = load_profile(VERDICT / "pretrain-7b-1t-h100-cloud.yaml")
+    rec = recommend(profile, lang="en")
+    assert rec.summary[0].text.en.startswith("Rent 64 × H100")
+    assert "reserved" in rec.summary[0].text.en and "as fast, for 8% less" in \
+        rec.summary[1].text.en
+
+
+def test_a_monthly_budget_binds_where_a_setup_keeps_to_it():
+    """Review 5, item 1: economics.monthly_budget was compare's alone; recommend answered
+    $21,703 a month under a $20,000 budget that the same GPUs reserved keep to."""
+    from tests.support.verdict import pitfall
+
+    rec = recommend(load_profile(VERDICT / "pretrain-7b-budget-20k.yaml"), lang="en")
+    i = rec.costs.gpus.index(rec.verdict.gpus)
+    assert rec.costs.cost_per_month[i] <= 20_000
+    assert "budget of 20,000" in rec.summary[1].text.en
+    assert pitfall(rec, "over_budget") is None
+    over = recommend(load_profile(VERDICT / "finetune-8b-budget-300.yaml"), lang="en")
+    said = pitfall(over, "over_budget")  # none keeps to it: the best over it, and said
+    assert said is not None and "over the budget of 300" in said.title.en
+    pick = chosen(over, over.candidates)
+    assert pick is not None and pick.runnable

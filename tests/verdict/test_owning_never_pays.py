@@ -9,7 +9,7 @@ import re
 from advisor.costs.result import BuyVsRent
 from advisor.verdict.facts import owning_never_pays
 from tests.support.paths import EXAMPLES
-from tests.support.verdict import fired, pitfall, rec_of, rules_case, user_texts
+from tests.support.verdict import fired, pitfall, rec_of, user_texts
 
 
 def test_no_break_even_above_a_month_is_quoted(recs):
@@ -43,7 +43,12 @@ def test_rent_rule_says_never_pays_off(recs):
 
 
 def test_owning_that_never_pays_means_renting_not_either():
-    r = rules_case("llama13b-h100-compare-owning-never-pays")
+    # the rules on the user's own setup (the weighed answer rents the same cards at the
+    # cheapest offer, for less: decision.same_cards_rented_for_less)
+    from tests.support.paths import PROFILES
+    from tests.support.verdict import on_own_setups
+
+    r = on_own_setups(PROFILES / "rules" / "llama13b-h100-compare-owning-never-pays.yaml")
     assert r.verdict.deployment == "cloud"
     assert "economics.either_between" not in fired(r)
     winner = next(t for t in r.trace if t.rule == "economics.owning_never_pays")
