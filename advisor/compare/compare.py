@@ -26,7 +26,7 @@ from advisor.costs.inputs import choose_currency, choose_market
 from advisor.costs.migration import days_before_first_run
 from advisor.costs.model import keeps_schedule, meets_deadline, time_value_per_month
 from advisor.files.errors import InputError
-from advisor.profile import Currency, Market, Profile, TimeValue
+from advisor.profile import Currency, EconomicsMode, Market, Profile, TimeValue
 from advisor.text.i18n import Text
 from advisor.verdict.result import Candidate as PolicyCandidate
 from advisor.verdict.shared_projections import sharing_projections
@@ -73,6 +73,11 @@ def compare(profile: Profile, options: Sequence[Option] | None = None, *,
     if options is None:
         options = options_for(profile, specs=specs, setups=setups, market=where,
                               catalog=catalog)
+        # the catalog's setups beside the user's (named ones replace them: those only)
+        named = bool(specs or setups or profile.alternatives)
+        answer = None if named else _the_answers_setup(profile, options, currency, market)
+        if answer is not None:
+            options = [*options, answer]
     with sharing_projections():  # options with the same hardware ask the same questions
         evaluated = [evaluate(o, catalog, out_currency) for o in options]
     results = [option_result(ev) for ev in evaluated]
@@ -104,6 +109,31 @@ def compare(profile: Profile, options: Sequence[Option] | None = None, *,
     return Comparison(currency=out_currency, market=where.value, options=results, front=refs,
                       answers=found, baseline=baseline, notes=_notes(evaluated),
                       price_warnings=_stale(evaluated))
+
+
+def _the_answers_setup(profile: Profile, options: Sequence[Option], currency: str | None,
+                       market: Market | str | None) -> Option | None:
+    """The setup ``recommend``'s answer rests on, as an option, where it is none of
+    ``options`` (a rented larger card, the user's card with a setting change): the Compare
+    page named "fastest" and "best net value" among setups the answer had beaten, its own not
+    among them (review 6). None: the answer rests on the setup as given or on one listed."""
+    from advisor.compare.weighed import recommend
+
+    try:
+        rec = recommend(profile, currency=currency, market=market)
+    except (ValueError, KeyError):
+        return None
+    applied = next((o for o in rec.setups if o.applied), None)
+    if applied is None or any(o.id == applied.id for o in options):
+        return None
+    changed, _projection = applied.behind()
+    if changed is None:
+        return None
+    cloud = changed.economics.mode == EconomicsMode.cloud
+    return Option("answer", "cloud" if cloud else "change",
+                  Text(en=f"The answer's setup: {applied.label.en}",
+                       zh=f"答案所用的配置：{applied.label.zh}"),
+                  changed, "cloud" if cloud else "own")
 
 
 def _labelled(res: OptionResult) -> Text:

@@ -66,9 +66,11 @@ def rented_cards(profile: Profile, lang: str | None, pricing: Pricing) -> SetupO
             "gpus_per_node": RENT_GPUS_PER_MACHINE, "nodes": 1, "intra_link": link,
             "inter_link": "none", "host_memory_gb": None, "max_gpu_temp_c": None,
             "allreduce_busbw_gbs": None, "cooling": "server"})
+        # its currency and market: the profile's; the user's card price and the cards they
+        # own are of another kind (review 5: a rented H200 read "already paid for")
         economics = profile.economics.model_validate({
             **profile.economics.model_dump(), "mode": EconomicsMode.cloud,
-            "cloud_price_per_gpu_hour": None})  # its currency and market: the profile's
+            "cloud_price_per_gpu_hour": None, "gpu_price": None, "owned_gpus": 0})
         training = _timed_on(profile, spec)
     except ValueError:
         return None

@@ -239,3 +239,38 @@ def test_an_options_verdict_on_another_setup_names_it():
                         if x.strip().startswith(f"[{comp.options.index(o) + 1}]") and
                         (":" in x or "：" in x) and word.strip(", ，") in x)
             assert o.verdict.headline.get(lang).startswith(line.split(word)[1])
+
+
+def test_the_answers_setup_is_compared_where_no_option_holds_it():
+    """Review 6: the verdict rested on rented A100s that the comparison did not evaluate, and
+    the Compare page named as fastest and best value setups the answer had beaten. The
+    answer's setup is now an option, priced as rented (the user's A6000 is not its card)."""
+    from advisor.catalog.profile_check import load_profile
+    from advisor.compare.compare import compare
+    from advisor.compare.weighed import recommend
+    from tests.support.paths import PROFILES
+
+    profile = load_profile(PROFILES / "verdict" / "llama70b-qlora-one-a6000.yaml")
+    comp = compare(profile, verdicts=False)
+    answer = comp.option("answer")
+    assert answer.label.en.startswith("The answer's setup: rent 8 × A100")
+    assert answer.label.zh.startswith("答案所用的配置：")
+    rec = recommend(profile, lang="en")
+    at = answer.point(rec.verdict.gpus)
+    assert at is not None and at.on_front
+    assert at.cost_per_run == pytest.approx(rec.costs.cost_per_run[
+        rec.costs.gpus.index(rec.verdict.gpus)], rel=1e-6)
+    assert comp.answer("net_value").point.option == "answer"
+    assert at.capex > 0 or at.deployment == "cloud"  # not the user's owned A6000
+    # review 5: the rented card inherited the user's owned cards ("already paid for")
+    changed, _ = next(o for o in rec.setups if o.applied).behind()
+    assert changed.economics.owned_gpus == 0 and changed.economics.gpu_price is None
+
+
+def test_no_answer_option_where_the_answer_rests_on_a_listed_setup():
+    from advisor.catalog.profile_check import load_profile
+    from advisor.compare.compare import compare
+    from tests.support.paths import EXAMPLES
+
+    comp = compare(load_profile(EXAMPLES / "medium-model-4gpu-worth-it.yaml"), verdicts=False)
+    assert all(o.id != "answer" for o in comp.options)
