@@ -892,240 +892,240 @@
 <context>
     <name>Document</name>
     <message>
-        <location filename="../../ui/window/document.py" line="78"/>
+        <location filename="../../ui/window/document.py" line="77"/>
         <source>untitled</source>
         <translation>未命名</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="80"/>
+        <location filename="../../ui/window/document.py" line="79"/>
         <source>%1 (draft)</source>
         <translation>%1（草稿）</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="82"/>
+        <location filename="../../ui/window/document.py" line="81"/>
         <source>GPU Scaling Advisor</source>
         <translation>多卡训练顾问</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="99"/>
+        <location filename="../../ui/window/document.py" line="98"/>
         <source>Unsaved answers</source>
         <translation>答案未保存</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="100"/>
+        <location filename="../../ui/window/document.py" line="99"/>
         <source>The answers have changes that are not saved. Save them first?</source>
         <translation>答案有尚未保存的修改。先保存吗？</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="111"/>
+        <location filename="../../ui/window/document.py" line="110"/>
         <source>The file changed on disk</source>
         <translation>文件在磁盘上已被修改</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="112"/>
+        <location filename="../../ui/window/document.py" line="111"/>
         <source>%1 was changed, replaced or removed since it was opened here. Overwrite it with these answers, save them under another name, or reload the file?</source>
         <translation>%1 在这里打开之后已被修改、替换或删除。用这些答案覆盖它、另存为其他名称，还是重新载入该文件？</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="116"/>
+        <location filename="../../ui/window/document.py" line="115"/>
         <source>Overwrite</source>
         <translation>覆盖</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="118"/>
+        <location filename="../../ui/window/document.py" line="117"/>
         <source>Save As…</source>
         <translation>另存为…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="120"/>
+        <location filename="../../ui/window/document.py" line="119"/>
         <source>Reload</source>
         <translation>重新载入</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="149"/>
+        <location filename="../../ui/window/document.py" line="148"/>
         <source>Profiles (*.yaml *.yml *.json);;All files (*)</source>
         <translation>配置文件 (*.yaml *.yml *.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="169"/>
+        <location filename="../../ui/window/document.py" line="168"/>
         <source>Open profile</source>
         <translation>打开配置</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="181"/>
-        <location filename="../../ui/window/document.py" line="232"/>
+        <location filename="../../ui/window/document.py" line="180"/>
+        <location filename="../../ui/window/document.py" line="231"/>
         <source>Cannot open the profile</source>
         <translation>无法打开配置</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="198"/>
+        <location filename="../../ui/window/document.py" line="197"/>
         <source>No results: this profile is a draft. Finish the marked answers to see the results.</source>
         <translation>没有结果：这个配置是草稿。完成标出的答案后即可看到结果。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="200"/>
+        <location filename="../../ui/window/document.py" line="199"/>
         <source>A draft</source>
         <translation>草稿</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="214"/>
+        <location filename="../../ui/window/document.py" line="213"/>
         <source>The profile has problems</source>
         <translation>配置有问题</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="216"/>
+        <location filename="../../ui/window/document.py" line="215"/>
         <source>The file was not changed. Fix the answers and save under a new name.</source>
         <translation>文件没有被改动。请修正答案后另存为新文件。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="233"/>
+        <location filename="../../ui/window/document.py" line="232"/>
         <source>The file no longer exists:
 %1</source>
         <translation>文件已不存在：
 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="262"/>
+        <location filename="../../ui/window/document.py" line="261"/>
         <source>Save profile</source>
         <translation>保存配置</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="271"/>
-        <location filename="../../ui/window/document.py" line="276"/>
+        <location filename="../../ui/window/document.py" line="270"/>
+        <location filename="../../ui/window/document.py" line="275"/>
         <source>Cannot save yet</source>
         <translation>暂时无法保存</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="272"/>
+        <location filename="../../ui/window/document.py" line="271"/>
         <source>Some answers are not valid yet: they can be saved as a draft, which is YAML. Choose a name ending in .yaml.</source>
         <translation>有些答案尚未有效：可以保存为草稿，草稿是 YAML 格式。请选择以 .yaml 结尾的文件名。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="277"/>
+        <location filename="../../ui/window/document.py" line="276"/>
         <source>Choose a new name: the file with problems is kept as it was.</source>
         <translation>请另选文件名：有问题的原文件保持原样。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="302"/>
+        <location filename="../../ui/window/document.py" line="301"/>
         <source>Cannot save the profile</source>
         <translation>无法保存配置</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="310"/>
+        <location filename="../../ui/window/document.py" line="309"/>
         <source>Saved %1 as a draft: %2 answers are not valid yet</source>
         <translation>已将 %1 保存为草稿：%2 个答案尚未有效</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="311"/>
-        <location filename="../../ui/window/document.py" line="470"/>
+        <location filename="../../ui/window/document.py" line="310"/>
+        <location filename="../../ui/window/document.py" line="469"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="323"/>
+        <location filename="../../ui/window/document.py" line="322"/>
         <source>Replace a read-only file?</source>
         <translation>替换只读文件？</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="324"/>
+        <location filename="../../ui/window/document.py" line="323"/>
         <source>%1 is read-only. Replace it anyway?</source>
         <translation>%1 是只读文件。仍要替换吗？</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="358"/>
+        <location filename="../../ui/window/document.py" line="357"/>
         <source>Answers of other sessions</source>
         <translation>其他会话的答案</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="359"/>
+        <location filename="../../ui/window/document.py" line="358"/>
         <source>The answers of %1 more sessions that ended without being saved are kept. File &gt; Recover answers… opens them:
 %2</source>
         <translation>另有 %1 个未保存就结束的会话，其答案已保留。用“文件 &gt; 恢复答案…”打开：
 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="371"/>
+        <location filename="../../ui/window/document.py" line="370"/>
         <source>Recover answers</source>
         <translation>恢复答案</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="372"/>
+        <location filename="../../ui/window/document.py" line="371"/>
         <source>Autosaved answers (autosave*.yaml)</source>
         <translation>自动保存的答案 (autosave*.yaml)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="382"/>
+        <location filename="../../ui/window/document.py" line="381"/>
         <source>Previous answers could not be restored</source>
         <translation>无法恢复上次的答案</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="383"/>
+        <location filename="../../ui/window/document.py" line="382"/>
         <source>The autosaved answers were damaged (%1). They were kept as %2; starting with a new profile.</source>
         <translation>自动保存的答案已损坏（%1）。原文件已保留为 %2；现在从新配置开始。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="429"/>
+        <location filename="../../ui/window/document.py" line="428"/>
         <source>Restored the answers of the last session.</source>
         <translation>已恢复上次的答案。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="437"/>
-        <location filename="../../ui/window/document.py" line="441"/>
-        <location filename="../../ui/window/document.py" line="445"/>
-        <location filename="../../ui/window/document.py" line="451"/>
-        <location filename="../../ui/window/document.py" line="468"/>
+        <location filename="../../ui/window/document.py" line="436"/>
+        <location filename="../../ui/window/document.py" line="440"/>
+        <location filename="../../ui/window/document.py" line="444"/>
+        <location filename="../../ui/window/document.py" line="450"/>
+        <location filename="../../ui/window/document.py" line="467"/>
         <source>Export PDF</source>
         <translation>导出 PDF</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="438"/>
+        <location filename="../../ui/window/document.py" line="437"/>
         <source>The PDF report is not available in this build.</source>
         <translation>此版本未包含 PDF 报告功能。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="441"/>
+        <location filename="../../ui/window/document.py" line="440"/>
         <source>The results are not ready yet.</source>
         <translation>结果尚未算好。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="446"/>
+        <location filename="../../ui/window/document.py" line="445"/>
         <source>%1 answers are not valid: the results on screen belong to earlier answers. Fix the marked answers first.</source>
         <translation>有 %1 个答案无效：屏幕上的结果属于之前的答案。请先改正标出的答案。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="476"/>
-        <location filename="../../ui/window/document.py" line="493"/>
-        <location filename="../../ui/window/document.py" line="511"/>
+        <location filename="../../ui/window/document.py" line="475"/>
+        <location filename="../../ui/window/document.py" line="492"/>
+        <location filename="../../ui/window/document.py" line="510"/>
         <source>Import nvidia-smi</source>
         <translation>导入 nvidia-smi</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="477"/>
+        <location filename="../../ui/window/document.py" line="476"/>
         <source>The nvidia-smi import is not available in this build.</source>
         <translation>此版本未包含 nvidia-smi 导入功能。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="499"/>
+        <location filename="../../ui/window/document.py" line="498"/>
         <source>The import changes none of the answers.</source>
         <translation>导入不会改变任何答案。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="504"/>
+        <location filename="../../ui/window/document.py" line="503"/>
         <source>Imported: %1 answers changed (Edit &gt; Undo takes them back).</source>
         <translation>已导入：改变了 %1 个答案（“编辑 &gt; 撤销”可以撤回）。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="512"/>
+        <location filename="../../ui/window/document.py" line="511"/>
         <source>The import changes these answers:</source>
         <translation>导入会改变这些答案：</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="514"/>
+        <location filename="../../ui/window/document.py" line="513"/>
         <source>Apply</source>
         <translation>应用</translation>
     </message>
     <message>
-        <location filename="../../ui/window/document.py" line="212"/>
+        <location filename="../../ui/window/document.py" line="211"/>
         <source>No results: the opened file has problems. Fix the marked answers to see the results for it.</source>
         <translation>没有结果：打开的文件有问题。请修改标出的答案，才能看到它的结果。</translation>
     </message>
@@ -1322,193 +1322,193 @@ The application keeps running. The details were written to the log file:
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ui/window/main_window.py" line="537"/>
+        <location filename="../../ui/window/main_window.py" line="529"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="538"/>
+        <location filename="../../ui/window/main_window.py" line="530"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="539"/>
+        <location filename="../../ui/window/main_window.py" line="531"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="540"/>
+        <location filename="../../ui/window/main_window.py" line="532"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="541"/>
+        <location filename="../../ui/window/main_window.py" line="533"/>
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="542"/>
+        <location filename="../../ui/window/main_window.py" line="534"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="543"/>
+        <location filename="../../ui/window/main_window.py" line="535"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="544"/>
+        <location filename="../../ui/window/main_window.py" line="536"/>
         <source>&amp;New profile</source>
         <translation>新建配置(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="545"/>
+        <location filename="../../ui/window/main_window.py" line="537"/>
         <source>&amp;Open profile…</source>
         <translation>打开配置(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="546"/>
+        <location filename="../../ui/window/main_window.py" line="538"/>
         <source>&amp;Save</source>
         <translation>保存(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="547"/>
+        <location filename="../../ui/window/main_window.py" line="539"/>
         <source>Save &amp;as…</source>
         <translation>另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="548"/>
+        <location filename="../../ui/window/main_window.py" line="540"/>
         <source>Re&amp;cover answers…</source>
         <translation>恢复答案(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="549"/>
+        <location filename="../../ui/window/main_window.py" line="541"/>
         <source>&amp;Import nvidia-smi…</source>
         <translation>导入 nvidia-smi(&amp;I)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="550"/>
+        <location filename="../../ui/window/main_window.py" line="542"/>
         <source>&amp;Export PDF…</source>
         <translation>导出 PDF(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="551"/>
+        <location filename="../../ui/window/main_window.py" line="543"/>
         <source>Export PDF with the rule a&amp;ppendix…</source>
         <translation>导出 PDF（含规则附录）(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="552"/>
+        <location filename="../../ui/window/main_window.py" line="544"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="553"/>
+        <location filename="../../ui/window/main_window.py" line="545"/>
         <source>&amp;About</source>
         <translation>关于(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="554"/>
+        <location filename="../../ui/window/main_window.py" line="546"/>
         <source>User &amp;guide</source>
         <translation>使用指南(&amp;G)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="555"/>
+        <location filename="../../ui/window/main_window.py" line="547"/>
         <source>READ&amp;ME</source>
         <translation>自述文件 README(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="556"/>
+        <location filename="../../ui/window/main_window.py" line="548"/>
         <source>Open &amp;log folder</source>
         <translation>打开日志文件夹(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="557"/>
+        <location filename="../../ui/window/main_window.py" line="549"/>
         <source>&amp;Report a problem (copy details)</source>
         <translation>报告问题（复制详情）(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="593"/>
+        <location filename="../../ui/window/main_window.py" line="585"/>
         <source>Some answers need attention (%1); the results are for the last valid answers.</source>
         <translation>有 %1 个答案需要修改；下面的结果基于最后一次有效的答案。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="629"/>
+        <location filename="../../ui/window/main_window.py" line="621"/>
         <source>The results cannot be computed with these answers: %1</source>
         <translation>按当前的回答无法计算结果：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="632"/>
+        <location filename="../../ui/window/main_window.py" line="624"/>
         <source>The results cannot be computed: see the marked answer.</source>
         <translation>无法计算结果：请查看标出的回答。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="634"/>
+        <location filename="../../ui/window/main_window.py" line="626"/>
         <source>The results could not be computed because of an internal error; the details are in the log.</source>
         <translation>内部错误导致无法计算结果；详情见日志。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="651"/>
+        <location filename="../../ui/window/main_window.py" line="643"/>
         <source>Verdict so far: %1 · %2</source>
         <translation>当前结论：%1 · %2</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="653"/>
+        <location filename="../../ui/window/main_window.py" line="645"/>
         <source>cannot run on this hardware</source>
         <translation>在这套硬件上无法运行</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="656"/>
+        <location filename="../../ui/window/main_window.py" line="648"/>
         <source>answers to fix: %1</source>
         <translation>待修改的答案：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="347"/>
-        <location filename="../../ui/window/main_window.py" line="417"/>
+        <location filename="../../ui/window/main_window.py" line="343"/>
+        <location filename="../../ui/window/main_window.py" line="409"/>
         <source>No results yet: some answers need attention; they are marked at their fields.</source>
         <translation>还没有结果：有些答案需要修改，已在对应字段处标出。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="294"/>
+        <location filename="../../ui/window/main_window.py" line="290"/>
         <source>several answers</source>
         <translation>多个答案</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="325"/>
+        <location filename="../../ui/window/main_window.py" line="321"/>
         <source>The log folder is %1</source>
         <translation>日志文件夹：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="334"/>
+        <location filename="../../ui/window/main_window.py" line="330"/>
         <source>Copied the version, the system and the end of the log: paste them into your report of the problem.</source>
         <translation>已复制版本、系统信息和日志末尾：请粘贴到你的问题报告中。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="532"/>
+        <location filename="../../ui/window/main_window.py" line="524"/>
         <source>&lt; &amp;Back</source>
         <translation>&lt; 上一步(&amp;B)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="533"/>
+        <location filename="../../ui/window/main_window.py" line="525"/>
         <source>&amp;Next &gt;</source>
         <translation>下一步(&amp;N) &gt;</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="534"/>
+        <location filename="../../ui/window/main_window.py" line="526"/>
         <source>Back</source>
         <translation>上一步</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="535"/>
+        <location filename="../../ui/window/main_window.py" line="527"/>
         <source>Next</source>
         <translation>下一步</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="536"/>
+        <location filename="../../ui/window/main_window.py" line="528"/>
         <source>Steps of the questionnaire</source>
         <translation>问卷步骤</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.py" line="590"/>
+        <location filename="../../ui/window/main_window.py" line="582"/>
         <source>Some answers need attention (%1): fix them to see the results.</source>
         <translation>有 %1 个答案需要修改：改好后才能看到结果。</translation>
     </message>
@@ -2185,17 +2185,17 @@ The application keeps running. The details were written to the log file:
         <translation>%1台机器</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="271"/>
+        <location filename="../../ui/results/verdict_card.py" line="275"/>
         <source>%1 days</source>
         <translation>%1 天</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="273"/>
+        <location filename="../../ui/results/verdict_card.py" line="277"/>
         <source>%1 h</source>
         <translation>%1 小时</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="274"/>
+        <location filename="../../ui/results/verdict_card.py" line="278"/>
         <source>%1 min</source>
         <translation>%1 分钟</translation>
     </message>
@@ -2259,12 +2259,17 @@ The application keeps running. The details were written to the log file:
         <translation>在这套硬件上无法运行</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="237"/>
+        <location filename="../../ui/results/verdict_card.py" line="232"/>
+        <source>%1 if one GPU held it</source>
+        <translation>%1（假如单卡放得下）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/results/verdict_card.py" line="241"/>
         <source>No purchase price is known for this GPU: the own-hardware costs leave out the cards. Enter the price of one GPU on the hardware page.</source>
         <translation>目录中没有该显卡的购买价格：自建成本未计入显卡本身。请在“硬件与部署”页填写单卡价格。</translation>
     </message>
     <message>
-        <location filename="../../ui/results/verdict_card.py" line="241"/>
+        <location filename="../../ui/results/verdict_card.py" line="245"/>
         <source>No cloud offer is known for this GPU: cloud costs are not shown.</source>
         <translation>目录中没有该显卡的云上报价：不显示云上成本。</translation>
     </message>

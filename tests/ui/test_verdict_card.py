@@ -97,3 +97,23 @@ def test_one_gpu_verdict_reads_naturally(qtbot, lang):
     card.show_recommendation(rec, lang)
     assert card.values["parallelism"].text() == "—"
     window.hub.set_language("en")
+
+
+def test_a_one_gpu_time_for_a_model_one_gpu_cannot_hold_is_said_to_be_a_reference(qtbot):
+    """Review 6: "one GPU → 2.3 days" beside a model that does not fit one GPU read as a run
+    the user could do; it is the speed-up's reference and says so."""
+    from tests.support.paths import PROFILES
+
+    rec, _ = own_recommended(PROFILES / "verdict" / "owns-2x4090-compare-mode.yaml")
+    assert not rec.projection.fits[0]
+    card = VerdictCard()
+    qtbot.addWidget(card)
+    card.show_recommendation(rec, "en")
+    assert "if one GPU held it" in card.values["run_time"].text()
+    from tests.support.paths import EXAMPLES
+
+    fits, _ = recommended(EXAMPLES / "medium-model-4gpu-worth-it.yaml", "en")
+    assert fits.projection.fits[0]
+    card.show_recommendation(fits, "en")
+    assert "if one GPU held it" not in card.values["run_time"].text()
+    assert "→" in card.values["run_time"].text()

@@ -224,9 +224,13 @@ class VerdictCard(QFrame):
         self.values["deployment"].setText(deployment_text(verdict.deployment))
         self.values["speedup"].setText("—" if index is None
                                        else f"{projection.speedup[index]:.2f}×")
-        self.values["run_time"].setText("—" if index is None else
-                                        " → ".join(run_times(projection.run_hours[0],
-                                                             projection.run_hours[index])))
+        times = [] if index is None else run_times(projection.run_hours[0],
+                                                   projection.run_hours[index])
+        if times and projection.fits and not projection.fits[0]:
+            # the one-GPU time is the speed-up's reference, not a run that can happen
+            # (review 6: "one GPU → 2.3 days" beside a model that does not fit one)
+            times[0] = self.tr("%1 if one GPU held it").replace("%1", times[0])
+        self.values["run_time"].setText("—" if index is None else " → ".join(times))
         cost_index = count_index(costs.gpus, verdict.gpus)
         self.values["cost_month"].setText(  # "—": renting with no cloud price, or no figures
             money_text(costs.cost_per_month[cost_index], costs.currency)
