@@ -110,7 +110,7 @@ def test_a_model_that_fits_nowhere_considered_prints_in_every_format(capsys):
     assert v.rating == "required" and v.gpus > 4 and v.gpus in rec.projection.gpus
     assert main(["recommend", seven_b, "--lang", "en", "--details"]) == 0
     out = capsys.readouterr().out
-    assert f"speed-up at {v.gpus} GPUs" in out and "GPU memory is the wall" in out
+    assert f"speed-up at {v.gpus} GPUs" in out and "GPU memory sets the layout" in out
     assert "where the model does not fit" not in out
 
 
