@@ -105,6 +105,26 @@ def effective_tflops(gpu: GpuSpec, precision: Precision, p: ScalingParams,
     return share / ((1.0 - m) / peak + m / streamed) * units
 
 
+# Vision models built of transformer blocks multiply large matrices as the language models
+# do; the image tasks' fitted shares come from convolution networks (DLE's ResNet,
+# EfficientNet, SSD, Mask R-CNN), which reach far less of the tensor peak (review 5: a ViT-L
+# planned at 3 % of an L40S's peak, 57 images/s, about 4 times slow)
+TRANSFORMER_VISION = frozenset({"vit"})
+_VISION = frozenset({Task.image_classification, Task.object_detection, Task.segmentation})
+
+
+def efficiency_task(profile: Profile) -> Task:
+    """The task whose achieved shares of peak and bandwidth the workload runs at: a catalog
+    vision transformer at the language models' (``Task.nlp``), every other at its own."""
+    if profile.task in _VISION and profile.model.id:
+        from advisor.catalog.models import find_model
+
+        entry = find_model(profile.model.id)
+        if entry is not None and entry.architecture in TRANSFORMER_VISION:
+            return Task.nlp
+    return profile.task
+
+
 def single_gpu_samples_per_s(profile: Profile) -> float | None:
     """The user's own single-GPU throughput in samples per second: given (in samples, or in
     tokens, frames or audio samples converted by their count per sample), or implied by a
@@ -149,7 +169,7 @@ def step_compute_s(profile: Profile, gpu: GpuSpec, p: ScalingParams) -> float:
     dense = dense_params_millions(profile, gpu, p) / profile.model.params_millions
     recompute = recompute_factor(profile)
     flops_s = t.batch_per_gpu * flops_per_sample(profile) * dense * recompute / (
-        effective_tflops(gpu, t.precision, p, profile.task) * 1e12)
+        effective_tflops(gpu, t.precision, p, efficiency_task(profile)) * 1e12)
     return flops_s + optimizer_step_s(profile, gpu, p) / t.gradient_accumulation_steps
 
 
@@ -277,5 +297,5 @@ def single_gpu_speed_ratio(profile: Profile, gpu: GpuSpec, other: GpuSpec,
     (``effective_tflops``: tensor peak and memory bandwidth, both fitted). A run the user timed
     on their card takes this many times less on the other one."""
     p = p or load_params()
-    task, precision = profile.task, profile.training.precision
+    task, precision = efficiency_task(profile), profile.training.precision
     return effective_tflops(other, precision, p, task) / effective_tflops(gpu, precision, p, task)
