@@ -4,6 +4,7 @@ time. The CLI and the PDF print the same lines."""
 
 from __future__ import annotations
 
+from advisor.costs.money import money
 from advisor.text.durations import duration
 from advisor.text.i18n import Text
 from advisor.verdict.result import SetupOption
@@ -72,7 +73,9 @@ def _here_zh(option: SetupOption) -> str:
 
 
 def _money(amount: float | None, currency: str) -> str | None:
-    return f"{amount:,.0f} {currency}" if amount is not None else None
+    """As the five lines write money ("$0.60", "¥102"): review 5 read "1 USD a run" in the
+    list beside "$0.60 a run" in the answer."""
+    return money(amount, currency) if amount is not None else None
 
 
 def _owned_en(option: SetupOption) -> str:

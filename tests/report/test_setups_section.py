@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+from advisor.costs.money import money
 from advisor.verdict.recommendation import recommend
 from advisor.verdict.setup_text import APPLIED, HEADING, setup_line
 from tests.support.finetune import on_eight_l40s, on_two_4090s
@@ -53,7 +54,7 @@ def test_the_report_lists_every_setup_with_its_figures(tmp_path, make, lang):
     unit = "harun" if lang == "en" else "小时"
     assert flat(f"{applied.run_hours:.1f}") + unit in line
     if applied.cost_per_run is not None:
-        assert flat(f"{applied.cost_per_run:,.0f} {applied.currency}") in line
+        assert flat(money(applied.cost_per_run, applied.currency)) in line  # as "$26.00"
 
 def test_the_report_says_the_same_figures_in_both_languages(tmp_path):
     from ui.report import export_pdf
