@@ -104,8 +104,8 @@ def rows(result: Comparison, lang: str, every_count: bool = False) -> list[list[
                 _name(option, lang) if first else "",
                 str(p.gpus),
                 f"{p.speedup:.2f}x ({p.speedup_low:.2f}-{p.speedup_high:.2f})" if fits else NA,
-                f"{p.run_hours:,.1f}",
-                f"{min(p.runs_per_month_capacity, 9999):,.1f}" if fits else NA,
+                _hours_cell(p.run_hours),
+                _runs_cell(p.runs_per_month_capacity) if fits else NA,
                 money(p.cost_per_run, cur) if fits and p.priced else NA,
                 money(p.cost_per_month, cur) if fits and p.priced else NA,
                 _breakeven(p, lang) if fits else NA,
@@ -143,6 +143,18 @@ def _verdict_lines(result: Comparison, lang: str) -> list[str]:
                          f"（劣于 {_ref(v.dominated_by, numbers, lang)}：不推荐）")
         out.append(line)
     return out
+
+
+def _hours_cell(hours: float) -> str:
+    """Hours a run, never "0.0" for a run of minutes (review 5): two significant figures below
+    a tenth of an hour."""
+    return f"{hours:,.1f}" if hours >= 0.095 else f"{hours:.2g}"
+
+
+def _runs_cell(runs: float) -> str:
+    """Runs a month one set can do; "> 9,999" past that (review 5: a bare "9,999.0" read as a
+    figure)."""
+    return f"{runs:,.1f}" if runs < 9999 else "> 9,999"
 
 
 def _rests_on(v, lang: str) -> str | None:

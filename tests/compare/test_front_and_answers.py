@@ -274,3 +274,12 @@ def test_no_answer_option_where_the_answer_rests_on_a_listed_setup():
 
     comp = compare(load_profile(EXAMPLES / "medium-model-4gpu-worth-it.yaml"), verdicts=False)
     assert all(o.id != "answer" for o in comp.options)
+
+
+def test_a_table_cell_never_reads_a_run_of_minutes_as_zero_hours():
+    """Review 5: "h/run 0.0, runs/mo 9,999.0" for a run of minutes read as sentinel values."""
+    from advisor.compare.text import _hours_cell, _runs_cell
+
+    assert _hours_cell(0.0079) == "0.0079" and _hours_cell(0.014) == "0.014"
+    assert _hours_cell(2.34) == "2.3" and _hours_cell(1234.5) == "1,234.5"
+    assert _runs_cell(12_000) == "> 9,999" and _runs_cell(156.14) == "156.1"
