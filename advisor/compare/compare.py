@@ -13,6 +13,7 @@ names it; an option's own verdict measures against one GPU of that option and sa
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from advisor.catalog import Catalog, load_catalog
 from advisor.catalog.price_age import PriceUse, stale_warnings
@@ -63,10 +64,12 @@ def _context(profile: Profile, market: Market | str | None, catalog: Catalog) ->
 def compare(profile: Profile, options: Sequence[Option] | None = None, *,
             specs: Sequence[str] = (), setups: Sequence[str] = (),
             market: Market | str | None = None, currency: str | None = None,
-            catalog: Catalog | None = None, verdicts: bool = True) -> Comparison:
+            catalog: Catalog | None = None, verdicts: bool = True,
+            answer: Any = None) -> Comparison:
     """The comparison of ``options`` (default: ``options_for(profile, ...)``) for the
     workload of ``profile``; ``verdicts``: also each option's rule verdict (the slow part:
-    the rule engine runs once per option)."""
+    the rule engine runs once per option); ``answer``: ``recommend``'s for the same profile,
+    market and currency, where the caller has it (else it is made here)."""
     catalog = catalog or load_catalog()
     where = choose_market(profile, market)
     out_currency, given_in = choose_currency(profile, where, currency)
@@ -75,9 +78,10 @@ def compare(profile: Profile, options: Sequence[Option] | None = None, *,
                               catalog=catalog)
         # the catalog's setups beside the user's (named ones replace them: those only)
         named = bool(specs or setups or profile.alternatives)
-        answer = None if named else _the_answers_setup(profile, options, currency, market)
-        if answer is not None:
-            options = [*options, answer]
+        extra = None if named else _the_answers_setup(profile, options, currency, market,
+                                                      answer)
+        if extra is not None:
+            options = [*options, extra]
     with sharing_projections():  # options with the same hardware ask the same questions
         evaluated = [evaluate(o, catalog, out_currency) for o in options]
     results = [option_result(ev) for ev in evaluated]
@@ -112,17 +116,18 @@ def compare(profile: Profile, options: Sequence[Option] | None = None, *,
 
 
 def _the_answers_setup(profile: Profile, options: Sequence[Option], currency: str | None,
-                       market: Market | str | None) -> Option | None:
+                       market: Market | str | None, rec: Any = None) -> Option | None:
     """The setup ``recommend``'s answer rests on, as an option, where it is none of
     ``options`` (a rented larger card, the user's card with a setting change): the Compare
     page named "fastest" and "best net value" among setups the answer had beaten, its own not
     among them (review 6). None: the answer rests on the setup as given or on one listed."""
     from advisor.compare.weighed import recommend
 
-    try:
-        rec = recommend(profile, currency=currency, market=market)
-    except (ValueError, KeyError):
-        return None
+    if rec is None:
+        try:
+            rec = recommend(profile, currency=currency, market=market)
+        except (ValueError, KeyError):
+            return None
     applied = next((o for o in rec.setups if o.applied), None)
     if applied is None or any(o.id == applied.id for o in options):
         return None

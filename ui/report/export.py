@@ -103,7 +103,8 @@ def report_comparison(rec: Recommendation, profile: Profile, comparison: Any) ->
     from advisor.compare import compare
 
     try:
-        return compare(profile, market=rec.costs.market, currency=rec.costs.currency)
+        return compare(profile, market=rec.costs.market, currency=rec.costs.currency,
+                       answer=rec)
     except InputError as exc:
         log.info("report without the setups compared: %s", exc.render("en"))
         return None

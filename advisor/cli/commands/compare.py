@@ -44,9 +44,9 @@ def run(args) -> int:
     profile = load_profile(args.profile)
     catalog = load_catalog()
     with sharing_projections():  # the answer asks questions the comparison has answered
-        result = compare(profile, specs=args.option, setups=args.setup, market=args.market,
-                         currency=args.currency, catalog=catalog)
         rec = the_answer(profile, args)  # issue 29: compare opens with recommend's answer
+        result = compare(profile, specs=args.option, setups=args.setup, market=args.market,
+                         currency=args.currency, catalog=catalog, answer=rec)
     if args.format == "json":
         data = result.model_dump(mode="json")
         data["catalog_warnings"] = [w.render(args.lang) for w in catalog.warnings]
