@@ -16,6 +16,7 @@ from advisor.catalog import Catalog, load_catalog
 from advisor.catalog.price_age import stale_warnings
 from advisor.costs.breakeven import HOURS_PER_MONTH, buy_vs_rent_curves
 from advisor.costs.inputs import CostInputs, resolve_inputs
+from advisor.costs.money import money
 from advisor.costs.result import BuyVsRent, CostReport
 from advisor.costs.setup import SetupCost, hardware_notes, setup_cost
 from advisor.profile import Market, Profile
@@ -64,6 +65,7 @@ def estimate_costs(profile: Profile, projection: Projection, *, lang: str | None
     own_run, cloud_run, mig_run, cost_run, cost_month, chosen = (
         list(col) for col in zip(*rows, strict=True))
     notes.extend(hardware_notes(inp, setups, runs_pm, horizon, mode, projection.fits))
+    notes.extend(_migration_note(setups, horizon, inp.currency))
 
     # Net value is measured against one GPU; when one GPU was not projected it is costed
     # here, and when it cannot hold the job, against the smallest count that can.
@@ -123,7 +125,7 @@ def estimate_costs(profile: Profile, projection: Projection, *, lang: str | None
         time_value_per_month=signed_value, baseline_cost_per_month=base_month,
         deployment=chosen, runs_fit_in_horizon=[s.runs_fit(horizon) for s in setups],
         time_value_given=profile.economics.time_value is not None,
-        days_saved_per_month=days_saved,
+        days_saved_per_month=days_saved, horizon_months=horizon,
         best_value_gpus=None if best is None else projection.gpus[best],
         deadline_gpus=deadline, buy_vs_rent=curves,
         assumptions=[t.get(lang) for t in notes], assumption_texts=notes,
@@ -224,6 +226,26 @@ def _buy_vs_rent(inp: CostInputs, s: SetupCost | None, runs_pm: float,
         s.gpus, s.capex, s.energy_cost_per_run * runs_done, s.cloud_cost_per_run * runs_done,
         horizon, cloud_per_hour, own_per_hour,
         priced=inp.gpu_price is not None and inp.cloud_per_gpu_hour is not None)
+
+
+def _migration_note(setups: list[SetupCost], horizon: float, currency: str) -> list[Text]:
+    """Where the costs per run and per month hold the one-off move to multi-GPU, and how it is
+    spread: the jump in cost from one GPU to two is mostly that move (a chart or a table
+    shows it unlabelled otherwise)."""
+    moved = [s for s in setups if s.migration_total > 0.0]
+    if not moved:
+        return []
+    first = min(moved, key=lambda s: s.gpus)
+    total = money(first.migration_total, currency)
+    month = money(first.migration_total / horizon, currency)
+    more = any(s.migration_total > first.migration_total * (1 + 1e-9) for s in moved)
+    en_more = "; several machines take more days" if more else ""
+    zh_more = "；多台机器需要更多天数" if more else ""
+    return [Text(en=f"from {first.gpus} GPUs the costs per run and per month include the "
+                    f"one-off move to multi-GPU ({total}), spread over the {horizon:g} months "
+                    f"of the horizon ({month} a month){en_more}",
+                 zh=f"从 {first.gpus} 卡起，每次和每月成本包含一次性多卡迁移费用（{total}），"
+                    f"分摊到规划周期的 {horizon:g} 个月（每月 {month}）{zh_more}")]
 
 
 def _per_run_and_month(s: SetupCost, mode: str, horizon: float, runs_pm: float,

@@ -90,6 +90,8 @@ class CostReport(BaseModel):
     # not fit, negative where it is slower).
     time_value_given: bool = True
     days_saved_per_month: list[float] = []
+    # Additive: the months the purchase and the one-off move are spread over (0: not said)
+    horizon_months: float = 0.0
 
     def day_value_to_pay(self, gpus: int) -> float | None:
         """What a day saved would have to be worth for ``gpus`` GPUs to pay for themselves

@@ -1768,17 +1768,22 @@ The application keeps running. The details were written to the log file:
         <translation>每月费用</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/cost.py" line="36"/>
+        <location filename="../../ui/plots/cost.py" line="38"/>
+        <source>Cost per month (with the one-off move to multi-GPU spread over %1 months)</source>
+        <translation>每月费用（含一次性多卡迁移，分摊到 %1 个月）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/plots/cost.py" line="40"/>
         <source>Value of time saved per month</source>
         <translation>每月省下时间的价值</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/cost.py" line="37"/>
+        <location filename="../../ui/plots/cost.py" line="41"/>
         <source>Best value: %1</source>
         <translation>性价比最高：%1卡</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/cost.py" line="42"/>
+        <location filename="../../ui/plots/cost.py" line="46"/>
         <source>No cloud price is known for this GPU, so renting it cannot be costed. Enter the cloud price of one GPU an hour (%1) on the hardware page to see the costs.</source>
         <translation>不知道这款显卡的云租用价格，无法计算租用成本。请在“硬件与部署”页填写每卡每小时的云价格（%1）后查看成本。</translation>
     </message>
@@ -1843,12 +1848,12 @@ The application keeps running. The details were written to the log file:
         <translation>美元</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/cost.py" line="40"/>
+        <location filename="../../ui/plots/cost.py" line="44"/>
         <source>Cheapest: %1 (time not valued)</source>
         <translation>最省钱：%1（未给时间定价）</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/cost.py" line="41"/>
+        <location filename="../../ui/plots/cost.py" line="45"/>
         <location filename="../../ui/plots/speedup.py" line="46"/>
         <source>Does not fit in memory</source>
         <translation>显存放不下</translation>

@@ -33,6 +33,10 @@ _X = QT_TRANSLATE_NOOP("Plots", "GPUs")
 _Y = QT_TRANSLATE_NOOP("Plots", "Cost (%1, log scale)")
 _PER_RUN = QT_TRANSLATE_NOOP("Plots", "Cost per run")
 _PER_MONTH = QT_TRANSLATE_NOOP("Plots", "Cost per month")
+# the one-off move to multi-GPU is in every cost from two GPUs (advisor/costs/model.py): the
+# line's jump from one GPU to two is mostly that move, so its label says so
+_PER_MONTH_MOVE = QT_TRANSLATE_NOOP("Plots", "Cost per month (with the one-off move to "
+                                              "multi-GPU spread over %1 months)")
 _VALUE = QT_TRANSLATE_NOOP("Plots", "Value of time saved per month")
 _BEST = QT_TRANSLATE_NOOP("Plots", "Best value: %1")
 # what a day saved is worth not said: the figures count it as nothing, so the count is the
@@ -118,11 +122,19 @@ def cost_plot(rec: Any, profile: Any, lang: str, *,
     money = currency_label(lang, costs.currency)
     relabel(plot, t(lang, _TITLE), t(lang, _X), t(lang, _Y).replace("%1", money), [
         ("per_run", t(lang, _PER_RUN)),
-        ("per_month", t(lang, _PER_MONTH)),
+        ("per_month", _per_month_label(costs, lang)),
         ("value_saved", t(lang, _VALUE)),
         ("no_fit", t(lang, _NO_FIT)),
     ])
     return plot
+
+
+def _per_month_label(costs: Any, lang: str) -> str:
+    horizon = float(getattr(costs, "horizon_months", 0.0) or 0.0)
+    moved = any(v > 0 for v in getattr(costs, "migration_cost_per_run", []) or [])
+    if not (moved and horizon > 0):
+        return t(lang, _PER_MONTH)
+    return t(lang, _PER_MONTH_MOVE).replace("%1", f"{horizon:g}")
 
 
 def _unpriced(plot: pg.PlotWidget, costs: Any, lang: str) -> pg.PlotWidget:
