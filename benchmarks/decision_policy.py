@@ -2,9 +2,12 @@
 decision policy answers instead. Over every example, every repro profile under
 tests/profiles and a fixed sample of random realistic profiles (tests/support/strategies):
 the picks that cannot run while a candidate can, the picks a runnable candidate beats (15 %
-or more on time or on cost per run, no worse than 1 % on the other), and the same counts for the answers after the
-policy (which must be 0); the answers a runnable point of ``compare`` beats so (spot offers
-and counts no setup is built at aside: must be 0), and how many moved to a setup only the
+or more on time or on cost per run, no worse than 1 % on the other), the picks a runnable
+candidate outscores by the user's own criterion (15 % less in a run's money and time at what
+they said a day saved is worth), and the same counts for the answers after the policy (which
+must be 0); the answers a runnable point of ``compare`` beats so (spot offers and counts no
+setup is built at aside: must be 0), the answers whose setup and count differ from compare's
+best net value (must be 0 where time has a value), and how many moved to a setup only the
 comparison evaluates (rented at an offer, a ready setup bought, more machines). Rerun:
 ``.venv/bin/python -m benchmarks.decision_policy``."""
 
@@ -19,7 +22,7 @@ from advisor.compare.compare import compare, point_candidate
 from advisor.compare.text import round_count
 from advisor.compare.weighed import recommend
 from advisor.costs import estimate_costs
-from advisor.verdict.decision import beats, candidates, chosen, rivals
+from advisor.verdict.decision import beats, candidates, chosen, day_value, outscores, rivals
 from advisor.verdict.recommendation import recommend_from
 from advisor.verdict.resting import at_verdict, resting_on
 from advisor.verdict.shared_projections import sharing_projections
@@ -38,7 +41,8 @@ def _rules_pick(profile):
 
 
 def _bad(rec, pool) -> str | None:
-    """'unrunnable' / 'beaten' / None for the answer ``rec`` names among ``pool``."""
+    """'unrunnable' / 'beaten' / 'outscored' / None for the answer ``rec`` names among
+    ``pool``."""
     runnable = [c for c in pool if c.runnable]
     if not runnable:
         return None
@@ -48,7 +52,26 @@ def _bad(rec, pool) -> str | None:
         pick = pick.model_copy(update={"kind": applied.kind})
     if pick is None or not pick.runnable:
         return "unrunnable"
-    return "beaten" if any(beats(c, pick) for c in rivals(pool, pick)) else None
+    if any(beats(c, pick) for c in rivals(pool, pick)):
+        return "beaten"
+    per_day = day_value(rec)
+    return "outscored" if any(outscores(c, pick, per_day) for c in rivals(pool, pick)) else None
+
+
+def _best_net_value_differs(rec, profile) -> bool:
+    """Whether compare's best net value (time valued) names another setup or count than
+    ``rec``'s answer (told apart by the count and the time a run)."""
+    if day_value(rec) <= 0 or not rec.verdict.runnable:
+        return False
+    comp = compare(profile, verdicts=False, answer=rec)
+    answer = comp.answer("net_value")
+    if answer is None or answer.point is None:
+        return False
+    point = comp.at(answer.point)
+    hours = rec.projection.run_hours[rec.projection.gpus.index(rec.verdict.gpus)] \
+        if rec.verdict.gpus in rec.projection.gpus else None
+    return answer.point.gpus != rec.verdict.gpus or hours is None or \
+        abs(point.run_hours / hours - 1.0) > 1e-3
 
 
 def _profiles():
@@ -90,7 +113,8 @@ def _beaten_in_compare(rec, profile) -> bool:
 def main() -> int:
     sys.path.insert(0, str(ROOT))
     counts = {"profiles": 0, "before_unrunnable": 0, "before_beaten": 0,
-              "after_unrunnable": 0, "after_beaten": 0, "moved": 0, "compare_beats": 0,
+              "before_outscored": 0, "after_unrunnable": 0, "after_beaten": 0,
+              "after_outscored": 0, "moved": 0, "compare_beats": 0, "compare_differs": 0,
               "elsewhere": 0}
     moved_names = []
     start = time.perf_counter()
@@ -108,6 +132,10 @@ def main() -> int:
         if _beaten_in_compare(after, profile):
             counts["compare_beats"] += 1
             print(f"  beaten in compare: {name}: {after.verdict.headline.en[:120]}")
+        if _best_net_value_differs(after, profile):
+            counts["compare_differs"] += 1
+            print(f"  compare's best net value differs: {name}: "
+                  f"{after.verdict.headline.en[:120]}")
         answer = chosen(after, pool)
         if answer is not None and answer.kind in ("rent_offer", "buy_setup", "more_machines"):
             counts["elsewhere"] += 1
@@ -118,9 +146,14 @@ def main() -> int:
     took = time.perf_counter() - start
     print(f"{counts['profiles']} profiles ({RANDOM} random), {took:.1f} s")
     print(f"rules' own pick: cannot run while a candidate can: {counts['before_unrunnable']}; "
-          f"beaten by 15 % on time or cost, no worse on the other: {counts['before_beaten']}")
+          f"beaten by 15 % on time or cost, no worse on the other: {counts['before_beaten']}; "
+          f"else 15 % dearer in money and time at the user's day value: "
+          f"{counts['before_outscored']}")
     print(f"answer after the policy: cannot run: {counts['after_unrunnable']}; "
-          f"beaten: {counts['after_beaten']}; moved: {counts['moved']}")
+          f"beaten: {counts['after_beaten']}; outscored: {counts['after_outscored']}; "
+          f"moved: {counts['moved']}")
+    print(f"answers whose setup or count is not compare's best net value (time valued): "
+          f"{counts['compare_differs']}")
     print("answers a runnable point of compare beats (15 % on time or cost, no worse on the "
           f"other): "
           f"{counts['compare_beats']}; answers on a setup only the comparison evaluates "
@@ -129,7 +162,7 @@ def main() -> int:
     for line in moved_names:
         print(f"  - {line}")
     return 1 if counts["after_unrunnable"] or counts["after_beaten"] or \
-        counts["compare_beats"] else 0
+        counts["after_outscored"] or counts["compare_beats"] else 0
 
 
 if __name__ == "__main__":

@@ -19,7 +19,11 @@ Entry = tuple[PointRef, Point]
 
 
 def _label(entry: Entry, labels: dict[str, Text]) -> Text:
-    ref, point = entry
+    return label_at(entry[0], labels)
+
+
+def label_at(ref: PointRef, labels: dict[str, Text]) -> Text:
+    """"<option> at N GPUs", "<option>，N 卡"."""
     name = labels[ref.option]
     gpus_en = "1 GPU" if ref.gpus == 1 else f"{ref.gpus} GPUs"
     gpus_zh = "单卡" if ref.gpus == 1 else f"{ref.gpus} 卡"
@@ -44,7 +48,8 @@ def answers(front: Sequence[Entry], labels: dict[str, Text], currency: str, *,
         return [Answer(key="fastest", point=None, why=none),
                 Answer(key="cheapest", point=None, why=none)]
     cheapest = min(front, key=lambda e: (e[1].cost_per_month, e[1].run_hours))
-    out.append(_fastest(front, labels, currency, valued, deadline_days is not None))
+    out.append(_fastest(front, labels, currency, valued, deadline_days is not None,
+                        _against(baseline, labels)))
     out.append(Answer(key="cheapest", point=cheapest[0], why=_says(
         cheapest, labels, currency, "the cheapest a month", "每月最便宜")))
     if deadline_days is not None:
@@ -87,7 +92,7 @@ def answers(front: Sequence[Entry], labels: dict[str, Text], currency: str, *,
 
 
 def _fastest(front: Sequence[Entry], labels: dict[str, Text], currency: str,
-             valued: bool, deadline: bool = False) -> Answer:
+             valued: bool, deadline: bool = False, base: Text | None = None) -> Answer:
     """The fastest setup worth acting on (issue 29: never a million a month for a run the
     user values at nothing): the fastest whose time saved pays for its extra cost, when a day
     saved has a value; with none, no answer (the budget's answer is the fastest within it)."""
@@ -111,9 +116,11 @@ def _fastest(front: Sequence[Entry], labels: dict[str, Text], currency: str,
             en="none: no setup faster than the baseline saves time worth its extra cost",
             zh="无：没有哪个比基准更快的配置，省下的时间值得多花的钱"))
     best = min(paying, key=lambda e: (e[1].run_hours, e[1].cost_per_month))
+    base = base or Text(en="the baseline", zh="基准配置")
     return Answer(key="fastest", point=best[0], why=_says(
-        best, labels, currency, "the fastest whose time saved pays for its extra cost",
-        "省下时间的价值足以抵消多花的钱的配置中最快的"))
+        best, labels, currency, f"the fastest whose time saved over {base.en} pays for its "
+                                "extra cost",
+        f"相对{base.zh}，省下时间的价值足以抵消多花的钱的配置中最快的"))
 
 
 def _against(entry: Entry | None, labels: dict[str, Text]) -> Text:
@@ -123,7 +130,8 @@ def _against(entry: Entry | None, labels: dict[str, Text]) -> Text:
         return Text(en="the baseline", zh="基准配置")
     ref = entry[0]
     name = labels[ref.option]
-    en = name.en[0].lower() + name.en[1:] if name.en.startswith("Your ") else name.en
+    # inside a sentence: "your setup", "twice the machines", "rent 8 × ..." (not "hGX")
+    en = name.en[0].lower() + name.en[1:] if name.en[1:2].islower() else name.en
     gpus_en = "1 GPU" if ref.gpus == 1 else f"{ref.gpus} GPUs"
     gpus_zh = "单卡" if ref.gpus == 1 else f"{ref.gpus} 卡"
     return Text(en=f"{en} at {gpus_en}", zh=f"{name.zh}的{gpus_zh}")

@@ -4,8 +4,9 @@ have, on time per run and money a month; the Pareto front; the answers.
 Every option is a whole profile (``advisor.compare.options``); its figures are those
 ``recommend`` gives for it, each distinct projection computed once per comparison
 (``advisor.verdict.shared_projections``). Net values share one baseline, the user's setup at
-its fewest GPUs that can run the job, so they can be compared across options, and the answer
-names it; an option's own verdict measures against one GPU of that option and says so (the
+its fewest GPUs that can do the month's runs (else that can run the job), so they can be
+compared across options, and the answer names it; an option's own verdict measures against
+one GPU of that option, or its fewest that do the month's runs, and says so (the
 ``net_value_base`` fact). The value of time comes from the user's profile
 (``economics.time_value``, ``value_per_day``), as do the deadline and the monthly budget.
 """
@@ -18,6 +19,7 @@ from typing import Any
 from advisor.catalog import Catalog, load_catalog
 from advisor.catalog.price_age import PriceUse, stale_warnings
 from advisor.compare.answers import answers as find_answers
+from advisor.compare.answers import label_at
 from advisor.compare.evaluate import Evaluated, evaluate, option_result, verdict_of
 from advisor.compare.options import Context, Option, default_options, setup_option
 from advisor.compare.pareto import Candidate, dominators, front, tie
@@ -26,9 +28,11 @@ from advisor.compare.spec import parse_spec
 from advisor.costs.inputs import choose_currency, choose_market
 from advisor.costs.migration import days_before_first_run
 from advisor.costs.model import keeps_schedule, meets_deadline, time_value_per_month
+from advisor.costs.money import money
 from advisor.files.errors import InputError
 from advisor.profile import Currency, EconomicsMode, Market, Profile, TimeValue
 from advisor.text.i18n import Text
+from advisor.verdict.decision import outscores
 from advisor.verdict.result import Candidate as PolicyCandidate
 from advisor.verdict.shared_projections import sharing_projections
 
@@ -85,7 +89,7 @@ def compare(profile: Profile, options: Sequence[Option] | None = None, *,
     with sharing_projections():  # options with the same hardware ask the same questions
         evaluated = [evaluate(o, catalog, out_currency) for o in options]
     results = [option_result(ev) for ev in evaluated]
-    baseline = _baseline(results)
+    baseline = _baseline(results, profile.training.runs_per_month)
     _value_and_limits(profile, results, baseline, catalog, given_in, out_currency)
     refs = _front_and_dominance(results)
     if verdicts:
@@ -110,6 +114,9 @@ def compare(profile: Profile, options: Sequence[Option] | None = None, *,
                          budget=budget, valued=valued,
                          baseline=None if baseline is None else (baseline,
                                                                  _at(results, baseline)))
+    if valued and answer is not None:
+        per_day = catalog.convert(eco.value_per_day or 0.0, given_in, out_currency)
+        found = _net_value_as_decided(found, results, labels, answer, per_day, out_currency)
     return Comparison(currency=out_currency, market=where.value, options=results, front=refs,
                       answers=found, baseline=baseline, notes=_notes(evaluated),
                       price_warnings=_stale(evaluated))
@@ -171,19 +178,77 @@ def _elsewhere(ev: Evaluated, setup: str | None) -> bool:
     return setup is not None and (applied is None or applied.id != setup)
 
 
+def _answers_point(results: list[OptionResult], answer: Any) -> PointRef | None:
+    """The point of ``results`` that is ``recommend``'s answer: its count, and its time and
+    cost a run to a part in a million (the same projection and prices)."""
+    v = getattr(answer, "verdict", None)
+    if v is None or not v.runnable or v.gpus not in answer.projection.gpus:
+        return None
+    hours = answer.projection.run_hours[answer.projection.gpus.index(v.gpus)]
+    costs = answer.costs
+    cost = costs.cost_per_run[costs.gpus.index(v.gpus)] if v.gpus in costs.gpus else None
+    for res in sorted(results, key=lambda r: r.kind not in ("yours", "answer")):
+        p = res.point(v.gpus)
+        if p is None or not (p.fits and p.priced) or abs(p.run_hours / hours - 1.0) > 1e-6:
+            continue
+        if cost is None or abs(p.cost_per_run - cost) <= 1e-6 * max(cost, 1.0):
+            return PointRef(option=res.id, gpus=v.gpus)
+    return None
+
+
+def _net_value_as_decided(found: list, results: list[OptionResult], labels: dict[str, Text],
+                          answer: Any, per_day: float, currency: str) -> list:
+    """The best net value's answer held to ``recommend``'s (issue 29: one decision in every
+    command): where the point with the most net value costs the user less than 15 % less in a
+    run's money and time than the answer's (``decision.outscores``: within what the figures
+    tell apart), the answer's point is named, and the other with what it gives more."""
+    i = next((k for k, a in enumerate(found) if a.key == "net_value" and a.point), None)
+    mine = _answers_point(results, answer)
+    if i is None or mine is None or mine == found[i].point:
+        return found
+    best_ref = found[i].point
+    best, point = _at(results, best_ref), _at(results, mine)
+    if point.net_value_per_month is None or best.net_value_per_month is None or \
+            outscores(point_candidate(best_ref.option, best),
+                      point_candidate(mine.option, point), per_day):
+        return found
+    more = money(best.net_value_per_month - point.net_value_per_month, currency)
+    other, this = label_at(best_ref, labels), label_at(mine, labels)
+    if other.en[1:2].islower():  # inside a sentence: "twice the machines ..."
+        other = Text(en=other.en[0].lower() + other.en[1:], zh=other.zh)
+    value = money(point.net_value_per_month, currency)
+    why = Text(
+        en=f"{this.en}: {point.run_hours:,.1f} h a run, {money(point.cost_per_month, currency)}"
+           f" a month (recommend's answer, {value} a month of net value; {other.en} gives "
+           f"{more} a month more, less than 15 % of a run's money and time: closer than the "
+           "figures can tell apart)",
+        zh=f"{this.zh}：每次 {point.run_hours:,.1f} 小时，每月 "
+           f"{money(point.cost_per_month, currency)}（recommend 的答案，每月净收益 {value}；"
+           f"{other.zh}每月多 {more}，但单次训练的钱和时间合计相差不到 15%，在数字能分辨的范围内）")
+    return [*found[:i], found[i].model_copy(update={"point": mine, "why": why}), *found[i + 1:]]
+
+
 def _at(results: list[OptionResult], ref: PointRef):
     point = next(r for r in results if r.id == ref.option).point(ref.gpus)
     assert point is not None
     return point
 
 
-def _baseline(results: list[OptionResult]) -> PointRef | None:
-    """The user's setup at its fewest GPUs that can run the job (else the first option's)."""
-    for res in sorted(results, key=lambda r: r.kind != "yours"):
+def _baseline(results: list[OptionResult], runs_per_month: float) -> PointRef | None:
+    """The user's setup at its fewest GPUs that can do the month's runs (else the first
+    option's that can), else at its fewest that can run the job: the cost model's baseline
+    (``costs.model._baseline``), so a net value here and in ``recommend`` read alike, and no
+    fast setup's days saved are counted against runs the baseline never finishes."""
+    ordered = sorted(results, key=lambda r: r.kind != "yours")
+    fallback = None
+    for res in ordered:  # the first setup, the user's first, with a count that keeps up
         fitting = [p for p in res.points if p.fits and p.priced]
-        if fitting:
-            return PointRef(option=res.id, gpus=min(p.gpus for p in fitting))
-    return None
+        keeping = [p for p in fitting if keeps_schedule(runs_per_month, p.run_hours)]
+        if keeping:
+            return PointRef(option=res.id, gpus=min(p.gpus for p in keeping))
+        if fitting and fallback is None:
+            fallback = PointRef(option=res.id, gpus=min(p.gpus for p in fitting))
+    return fallback
 
 
 def _value_and_limits(profile: Profile, results: list[OptionResult], baseline: PointRef | None,

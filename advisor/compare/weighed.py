@@ -9,7 +9,8 @@ cheapest reservation) and the catalog's ready setups, bought. ``recommend`` here
 answer every command, the wizard and the PDF present: the same decision policy
 (``advisor.verdict.decision``) over all of those candidates, each at the counts such a setup
 is built at (powers of two, whole machines), so the answer is never one a setup the advisor
-evaluated, and can run, beats by 15 % or more on both time and cost per run.
+evaluated, and can run, beats by 15 % or more on both time and cost per run, or by 15 % on a
+run's money and time together at what the user said a day saved is worth.
 
 Left out of the candidates, and said so in ``rules/README.md``: spot offers (a run can be
 stopped at any time), and counts a setup is not built at. A reservation is paid for every
@@ -33,10 +34,10 @@ from advisor.text.i18n import Text
 from advisor.verdict.decision import (
     Candidate,
     Move,
-    beats,
     candidate_at,
     chosen,
     day_value,
+    improves,
     reason_moved,
     reason_unrunnable,
     rivals,
@@ -115,14 +116,14 @@ def _weighed(profile: Profile, gpus: list[int] | None, hardware: Any | None, lan
     ev = next((e for c, e in elsewhere if c is best), None)
     pick = chosen(rec, rec.candidates)
     if ev is None:  # one of the recommendation's own is the best once its pick is beaten
-        move = Move(best, pick, reason_moved(pick, best, rec.costs.currency))
+        move = Move(best, pick, reason_moved(pick, best, rec.costs.currency, day_value(rec)))
         return moved_to(rec, move, rests, pool, hardware=hardware, engine=engine,
                         lang=lang, currency=currency, market=market)
     option = _as_setup(ev, best, lang, Pricing(currency, market))
     if option is None:
         return rec.model_copy(update={"candidates": pool})
     move = Move(best, pick, reason_unrunnable(pick, profile) if pick is None or not pick.runnable
-                else reason_moved(pick, best, rec.costs.currency))
+                else reason_moved(pick, best, rec.costs.currency, day_value(rec)))
     listed = Resting(rests.profile, rests.projection, rests.larger,
                      [*rests.options, option], rests.applied)
     return moved_to(rec.model_copy(update={"setups": [*rec.setups, option]}), move,
@@ -133,7 +134,8 @@ def _weighed(profile: Profile, gpus: list[int] | None, hardware: Any | None, lan
 def _beating(rec: Recommendation, pool: list[Candidate], extra: list[Candidate]
              ) -> Candidate | None:
     """The candidate of ``extra`` the answer must move to: the best runnable one when the
-    answer cannot run, else the best that beats it by the margin on both (None: it stands)."""
+    answer cannot run, else the best that beats it by the margin on both or by the user's
+    criterion (``decision.improves``; None: it stands)."""
     per_day = day_value(rec)
     pick = chosen(rec, rec.candidates)
     if pick is None or not pick.runnable:
@@ -141,7 +143,7 @@ def _beating(rec: Recommendation, pool: list[Candidate], extra: list[Candidate]
         if not runnable or any(c.runnable for c in rec.candidates):
             return None  # the policy already chose among the recommendation's own
         return settled(runnable, pool, per_day)
-    beating = [c for c in rivals(extra, pick) if beats(c, pick)]
+    beating = [c for c in rivals(extra, pick) if improves(c, pick, per_day)]
     return settled(beating, pool, per_day) if beating else None
 
 

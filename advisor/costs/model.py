@@ -70,8 +70,8 @@ def estimate_costs(profile: Profile, projection: Projection, *, lang: str | None
     # Net value is measured against one GPU; when one GPU was not projected it is costed
     # here, and when it cannot hold the job, against the smallest count that can.
     fits = list(projection.fits)
-    base_hours, base_month = _baseline(profile, projection, inp, setups, cost_month, mode,
-                                       runs_in_horizon, notes)
+    base_hours, base_month, base_gpus = _baseline(profile, projection, inp, setups,
+                                                  cost_month, mode, runs_in_horizon, notes)
     saved_value, signed_value, net_value, days_saved = [], [], [], []
     for i, s in enumerate(setups):
         if not fits[i]:
@@ -123,6 +123,7 @@ def estimate_costs(profile: Profile, projection: Projection, *, lang: str | None
         migration_cost_per_run=mig_run, cost_per_run=cost_run, cost_per_month=cost_month,
         time_saved_value_per_month=saved_value, net_value_per_month=net_value,
         time_value_per_month=signed_value, baseline_cost_per_month=base_month,
+        baseline_gpus=base_gpus,
         deployment=chosen, runs_fit_in_horizon=[s.runs_fit(horizon) for s in setups],
         time_value_given=profile.economics.time_value is not None,
         days_saved_per_month=days_saved, horizon_months=horizon,
@@ -189,9 +190,15 @@ def time_value_per_month(runs_per_month: float, base_hours: float, run_hours: fl
 
 
 def days_saved_per_month(runs_per_month: float, base_hours: float, run_hours: float) -> float:
-    """The calendar days a month's runs save (negative: lose) against the baseline, bounded
-    as ``bounded_days``: what the value of a day multiplies."""
-    return bounded_days(runs_per_month * (base_hours - run_hours) / 24.0)
+    """The calendar days a month's runs save (negative: lose) against the baseline: what the
+    value of a day multiplies. Where both do the month's runs (``keeps_schedule``) every day
+    counts in full, at most a month, so the best count by net value is the best by a run's
+    money plus its time (``verdict.decision.score``, reviews 7 and 8: a bend there valued the
+    4 days 128 GPUs save over 64 at half); else bounded as ``bounded_days``."""
+    days = runs_per_month * (base_hours - run_hours) / 24.0
+    if keeps_schedule(runs_per_month, base_hours) and keeps_schedule(runs_per_month, run_hours):
+        return days
+    return bounded_days(days)
 
 
 def bounded_days(days: float) -> float:
@@ -273,24 +280,44 @@ def _per_run_and_month(s: SetupCost, mode: str, horizon: float, runs_pm: float,
 
 def _baseline(profile: Profile, projection: Projection, inp: CostInputs,
               setups: list[SetupCost], cost_month: list[float], mode: str,
-              runs_in_horizon: float, notes: list[Text]) -> tuple[float, float]:
-    """(run hours, cost a month) of the setup every N is compared with."""
-    fits = projection.fits
+              runs_in_horizon: float, notes: list[Text]) -> tuple[float, float, int | None]:
+    """(run hours, cost a month, GPUs) of the setup every N is compared with: one GPU when
+    it can hold the job and do the month's runs; else the fewest GPUs that can (only runs
+    that can happen, issue 29: days "saved" against a baseline that cannot finish the runs
+    are days it never had, and every fast count saved the same bounded month: reviews 7 and
+    8); else one GPU that holds the job, else the fewest that do."""
+    fits, runs_pm = projection.fits, inp.runs_per_month
+    one: tuple[float, float, int] | None = None
     if 1 in projection.gpus and fits[projection.gpus.index(1)]:
         i = projection.gpus.index(1)
-        return setups[i].run_hours, cost_month[i]
-    if 1 not in projection.gpus and projection.single_gpu_fits:
-        one = setup_cost(inp, 1, 1, projection.run_hours_one_gpu or profile.run_hours_one_gpu)
-        row = _per_run_and_month(one, mode, inp.horizon_months, inp.runs_per_month,
-                                 runs_in_horizon)
-        return one.run_hours, row[4]
+        one = (setups[i].run_hours, cost_month[i], 1)
+    elif 1 not in projection.gpus and projection.single_gpu_fits:
+        single = setup_cost(inp, 1, 1, projection.run_hours_one_gpu or profile.run_hours_one_gpu)
+        row = _per_run_and_month(single, mode, inp.horizon_months, runs_pm, runs_in_horizon)
+        one = (single.run_hours, row[4], 1)
+    if one is not None and keeps_schedule(runs_pm, one[0]):
+        return one
+    keeping = [i for i, ok in enumerate(fits)
+               if ok and keeps_schedule(runs_pm, setups[i].run_hours)]
+    if keeping:
+        i = keeping[0]
+        n = projection.gpus[i]
+        why = (Text(en="one GPU cannot do the month's runs", zh="单卡做不完每月的训练")
+               if one is not None else
+               Text(en="one GPU cannot run this job", zh="单卡无法运行此任务"))
+        notes.append(Text(en=f"{why.en}: value is compared with {n} GPUs, the fewest that can "
+                             "do the month's runs",
+                          zh=f"{why.zh}：价值与 {n} 卡相比（能做完每月训练的最少卡数）"))
+        return setups[i].run_hours, cost_month[i], n
+    if one is not None:
+        return one
     if not any(fits):
-        return setups[0].run_hours, cost_month[0]  # unused: no row has a value
+        return setups[0].run_hours, cost_month[0], None  # unused: no row has a value
     i = next(k for k, ok in enumerate(fits) if ok)
     n = projection.gpus[i]
     notes.append(Text(en=f"one GPU cannot run this job: value is compared with {n} GPUs",
                       zh=f"单卡无法运行此任务：价值与 {n} 卡相比"))
-    return setups[i].run_hours, cost_month[i]
+    return setups[i].run_hours, cost_month[i], n
 
 
 def _deadline_gpus(inp: CostInputs, projection: Projection, cost_month: list[float],

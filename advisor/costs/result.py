@@ -92,6 +92,9 @@ class CostReport(BaseModel):
     days_saved_per_month: list[float] = []
     # Additive: the months the purchase and the one-off move are spread over (0: not said)
     horizon_months: float = 0.0
+    # The GPU count net values are measured against (``model._baseline``: one GPU when it
+    # can hold the job and do the month's runs, else the fewest that can); None: no count can
+    baseline_gpus: int | None = None
 
     def day_value_to_pay(self, gpus: int) -> float | None:
         """What a day saved would have to be worth for ``gpus`` GPUs to pay for themselves

@@ -96,6 +96,9 @@ NET_VALUE_BASE = {
     "one_gpu": Text(en="one GPU of this setup", zh="本配置单卡"),
     "fewest_that_run": Text(en="the fewest GPUs of this setup that can run it",
                             zh="本配置能跑起来的最少卡数"),
+    "fewest_that_keep_schedule": Text(en="the fewest GPUs of this setup that can do the "
+                                         "month's runs",
+                                      zh="本配置能做完每月训练的最少卡数"),
 }
 BY_FACT: dict[str, dict[str, Text]] = {
     "task": TASK,

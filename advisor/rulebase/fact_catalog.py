@@ -144,6 +144,7 @@ FACTS: dict[str, FactSpec] = {
     # the money
     "economics_mode": _s(*(m.value for m in EconomicsMode)),
     "currency": _s("CNY", "USD", "EUR"),  # the cost report's (money facts are in it)
+    "currency_sign": _s("¥", "$", "€"),  # the same, as a sentence writes money ("$1,200")
     # what a day saved is worth, as the user said it; "unsaid" when they did not (the rating
     # then follows the article's table, rules/README.md "What time is worth")
     "time_value": _s(*(t.value for t in TimeValue), TIME_VALUE_UNSAID),
@@ -191,7 +192,7 @@ FACTS: dict[str, FactSpec] = {
     # baseline): one GPU of this setup when one can run the job, else the fewest GPUs of it
     # that can. Rule messages quote it with the value, so a verdict never reads as measured
     # against something else (a comparison measures against the user's setup)
-    "net_value_base": _s("one_gpu", "fewest_that_run"),
+    "net_value_base": _s("one_gpu", "fewest_that_run", "fewest_that_keep_schedule"),
     "breakeven_months": _n("float", 0, 10_000, optional=True),
     "breakeven_hours_per_month": _n("float", 0, 1_000_000, optional=True),
     # both sides priced, yet owning never beats renting within a month's 730 h (F31)

@@ -92,6 +92,7 @@ FACT_NAMES: dict[str, Text] = {
     "min_gpus_fit": T("fewest GPUs that hold the model", "放得下模型的最少卡数"),
     "fit_gpus_beyond": T("GPUs needed beyond this machine", "超出本机所需的卡数"),
     "currency": T("currency", "货币"),
+    "currency_sign": T("currency sign", "货币符号"),
     "verdict_not_best_value": T("the recommended count is not the cost model's best value",
                                 "推荐卡数不是成本模型的最优"),
     "checkpointing_fits_here": T("activation checkpointing fits the GPUs you have",

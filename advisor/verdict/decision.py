@@ -17,6 +17,12 @@ the pick is one a user should never act on:
    stands. A
    change of method (LoRA, QLoRA) trains something else: it is weighed first where nothing
    that keeps the method runs on the user's machine, but it never beats a pick that keeps it.
+3. **Never far worse by the user's own criterion.** Where the user said what a day saved is
+   worth, a runnable candidate whose run costs them ``MARGIN`` (15 %) or more less in money
+   and time together (``score``) moves the answer too, though it costs more money a run or
+   takes longer (reviews 7 and 8: 16 rented H100s at 11.8 days a run stood beside 32 at 6.0
+   days for 2 % more, with a day worth $5,000; compare named the 32). Where time has no
+   money value the article's table rates the counts, and only rule 2 moves the answer.
 
 "The best" is the user's own criterion: the cost of a run plus the time it takes, valued at
 what the user said a day saved is worth (the time alone counts nothing when they said none or
@@ -41,11 +47,13 @@ EXPLANATION = Text(
     en="Not a rule of rules/*.yaml but the decision policy's step "
        "(advisor/verdict/decision.py): the answer is never a setup that another setup the "
        "advisor evaluated beats by 15 % or more on time or on cost per run while being no "
-       "worse on the other, nor one that cannot do the month's runs or meet the deadline "
+       "worse on the other, or by 15 % on a run's money and time together at what you said a "
+       "day saved is worth, nor one that cannot do the month's runs or meet the deadline "
        "while another can.",
     zh="这不是 rules/*.yaml 里的规则，而是决策策略的一步（advisor/verdict/decision.py）：顾问评估过的"
-       "另一个配置在单次时间或单次成本上好 15% 以上、另一项也不差时，不以原配置作答；做不完每月训练或"
-       "赶不上截止时间的配置，在有别的配置做得到时也不作答。")
+       "另一个配置在单次时间或单次成本上好 15% 以上、另一项也不差时，或按你给省下一天定的价值、单次训练"
+       "的钱和时间合计少 15% 以上时，不以原配置作答；做不完每月训练或赶不上截止时间的配置，在有别的配置"
+       "做得到时也不作答。")
 
 
 def candidates(rec: Recommendation, profile: Profile, currency: str | None = None,
@@ -170,6 +178,21 @@ def beats(a: Candidate, b: Candidate, margin: float = MARGIN) -> bool:
     return no_slower and no_dearer and (faster or cheaper or same_cards_rented_for_less(a, b))
 
 
+def outscores(a: Candidate, b: Candidate, per_day: float, margin: float = MARGIN) -> bool:
+    """By the user's own criterion (``score``: a run's money plus its time at what a day saved
+    is worth to them), ``a`` costs ``margin`` or more less than ``b``. Never where a day saved
+    has no money value (``per_day`` 0: the time would count nothing, and faster would never
+    pay)."""
+    if per_day <= 0.0 or a.cost_per_run is None or b.cost_per_run is None:
+        return False
+    return score(a, per_day)[0] <= (1.0 - margin) * score(b, per_day)[0]
+
+
+def improves(a: Candidate, b: Candidate, per_day: float) -> bool:
+    """``a`` beats ``b`` on both (``beats``) or by the user's criterion (``outscores``)."""
+    return beats(a, b) or outscores(a, b, per_day)
+
+
 def same_cards_rented_for_less(a: Candidate, b: Candidate) -> bool:
     """``a`` and ``b`` are one projection (the same time to the hour's millionth: the same
     cards at the same count) rented at two prices, ``a`` for ``TIE`` or more less: the margin
@@ -243,11 +266,11 @@ def better(rec: Recommendation, profile: Profile, pool: list[Candidate] | None =
     if pick is None or not pick.runnable:
         best = settled(runnable, pool, per_day)
         return Move(best, pick, reason_unrunnable(pick, profile))
-    beating = [c for c in rivals(pool, pick) if beats(c, pick)]
+    beating = [c for c in rivals(pool, pick) if improves(c, pick, per_day)]
     if not beating:
         return None
     best = settled(beating, pool, per_day)
-    return Move(best, pick, reason_moved(pick, best, rec.costs.currency))
+    return Move(best, pick, reason_moved(pick, best, rec.costs.currency, per_day))
 
 
 def settled(first: list[Candidate], pool: list[Candidate], per_day: float) -> Candidate:
@@ -257,7 +280,7 @@ def settled(first: list[Candidate], pool: list[Candidate], per_day: float) -> Ca
     best = min(first, key=lambda c: score(c, per_day))
     seen = [best]
     while True:
-        beating = [c for c in rivals(pool, best) if beats(c, best)]
+        beating = [c for c in rivals(pool, best) if improves(c, best, per_day)]
         if not beating:
             return best
         best = min(beating, key=lambda c: score(c, per_day))
@@ -266,11 +289,34 @@ def settled(first: list[Candidate], pool: list[Candidate], per_day: float) -> Ca
         seen.append(best)
 
 
-def reason_moved(pick: Candidate, best: Candidate, currency: str) -> Text:
-    """Why the answer moved from a runnable ``pick`` to ``best``: by how much it beats it, or
-    (the best reached from one that does) both in their figures."""
-    return reason_beaten(pick, best) if beats(best, pick) else \
-        reason_against(pick, best, currency)
+def reason_moved(pick: Candidate, best: Candidate, currency: str,
+                 per_day: float = 0.0) -> Text:
+    """Why the answer moved from a runnable ``pick`` to ``best``: by how much it beats it, by
+    what a run costs the user in money and time, or (the best reached from one that does)
+    both in their figures."""
+    if beats(best, pick):
+        return reason_beaten(pick, best)
+    if outscores(best, pick, per_day):
+        return reason_outscored(pick, best, currency, per_day)
+    return reason_against(pick, best, currency)
+
+
+def reason_outscored(pick: Candidate, best: Candidate, currency: str, per_day: float) -> Text:
+    """Both setups' time and money a run, and what a run costs the user in both at their
+    value of a day (``score``)."""
+    from advisor.costs.money import money
+
+    was_en, now_en = durations("en", pick.run_hours, best.run_hours)
+    was_zh, now_zh = durations("zh", pick.run_hours, best.run_hours)
+    was_c, now_c = (money(c.cost_per_run or 0.0, currency) for c in (pick, best))
+    day = money(per_day, currency)
+    was_s, now_s = (money(score(c, per_day)[0], currency) for c in (pick, best))
+    return Text(
+        en=f"Chosen over {_count_en(pick)} ({was_en} and {was_c} a run): {now_en} and {now_c} "
+           f"a run; with a day saved worth {day} to you, a run costs {now_s} in money and time "
+           f"against {was_s}.",
+        zh=f"选它而不选{_count_zh(pick)}（每次 {was_zh}、{was_c}）：每次 {now_zh}、{now_c}；按你"
+           f"给省下一天定的 {day}，每次训练的钱和时间合计 {now_s}，后者为 {was_s}。")
 
 
 def _hours(h: float, lang: str = "en") -> str:
@@ -373,7 +419,8 @@ def stands(rec: Recommendation, pool: list[Candidate]) -> bool:
     pick = chosen(rec, pool)
     if pick is None or not pick.runnable:
         return False
-    return not any(beats(c, pick) for c in rivals(pool, pick))
+    per_day = day_value(rec)
+    return not any(improves(c, pick, per_day) for c in rivals(pool, pick))
 
 
 def reason_against(pick: Candidate | None, answer: Candidate, currency: str) -> Text:

@@ -12,6 +12,7 @@ import numpy as np
 
 from advisor.catalog.cooling import fitted_cooling
 from advisor.costs.breakeven import HOURS_PER_MONTH  # 730 h: a break-even above it is never reached
+from advisor.costs.money import symbol
 from advisor.costs.result import CostReport
 from advisor.profile import (
     ActivationCheckpointing,
@@ -97,14 +98,27 @@ def _value_facts(projection: Projection, costs: CostReport) -> dict[str, Any]:
             "net_value_best": None if unpriced
             else (_at(projection, best, costs.net_value_per_month) or 0.0)
             if best is not None else 0.0,
-            "net_value_base": "one_gpu" if _one_gpu_is_the_base(projection)
-            else "fewest_that_run"}
+            "net_value_base": _base_kind(projection, costs)}
+
+
+def _base_kind(projection: Projection, costs: CostReport) -> str:
+    """What the cost model measures net values against (``costs.model._baseline``): one GPU,
+    the fewest GPUs that can run the job, or the fewest that can do the month's runs."""
+    base = costs.baseline_gpus
+    if base is None:  # an older report, or no count can run: by the projection alone
+        return "one_gpu" if _one_gpu_is_the_base(projection) else "fewest_that_run"
+    if base == 1:
+        return "one_gpu"
+    first_fitting = next((n for n, ok in zip(projection.gpus, projection.fits, strict=True)
+                          if ok), None)
+    fits_below = _one_gpu_is_the_base(projection) or (first_fitting is not None
+                                                       and first_fitting < base)
+    return "fewest_that_keep_schedule" if fits_below else "fewest_that_run"
 
 
 def _one_gpu_is_the_base(projection: Projection) -> bool:
-    """Whether the cost model measures net values against one GPU (``costs.model._baseline``:
-    one GPU projected that fits, or not projected but able to hold the job), not against
-    the fewest GPUs that can run it."""
+    """Whether one GPU can hold the job (projected and fitting, or not projected but able
+    to hold it)."""
     if 1 in projection.gpus:
         return bool(projection.fits[projection.gpus.index(1)])
     return bool(projection.single_gpu_fits)
@@ -214,6 +228,7 @@ def base_facts(profile: Profile, projection: Projection, costs: CostReport,
         "hardware_imported": hardware is not None,
         "economics_mode": ec.mode.value,
         "currency": costs.currency,
+        "currency_sign": symbol(costs.currency).strip(),  # money in a sentence: "$1,200"
         "time_value": ec.time_value.value if ec.time_value is not None else TIME_VALUE_UNSAID,
         "moved_before": ec.moved_to_multi_gpu_before,
         "max_gpus_projected": top,

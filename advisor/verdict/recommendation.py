@@ -35,12 +35,16 @@ from advisor.verdict.count_guard import Lowered, as_fast_smaller
 from advisor.verdict.decision import RULE_ID as POLICY_RULE
 from advisor.verdict.decision import (
     Move,
+    beats,
     better,
     candidates,
     chosen,
+    day_value,
     is_option,
     moved_rating,
+    outscores,
     reason_against,
+    reason_outscored,
     stands,
 )
 from advisor.verdict.engine import Firing, RuleEngine, default_engine
@@ -176,8 +180,14 @@ def _with_reason(rec: Recommendation, move: Move, pool: list) -> Recommendation:
     count on it) and its reason, against the answer as it stands, in the headline."""
     v = rec.verdict
     answer = chosen(rec, pool)
-    reason = move.reason if answer is None else \
-        reason_against(move.from_, answer, rec.costs.currency)
+    per_day = day_value(rec)
+    if answer is None:
+        reason = move.reason
+    elif move.from_ is not None and move.from_.runnable and not beats(answer, move.from_) \
+            and outscores(answer, move.from_, per_day):  # by the user's criterion alone: say it
+        reason = reason_outscored(move.from_, answer, rec.costs.currency, per_day)
+    else:
+        reason = reason_against(move.from_, answer, rec.costs.currency)
     verdict = v.model_copy(update={"headline": joined([v.headline, reason])})
     step = move.trace_entry().model_copy(update={"decided": [], "message": reason,
                                                   "conclusion": {"gpus": v.gpus}})

@@ -12,12 +12,16 @@ import pytest
 
 from advisor.catalog.profile_check import load_profile
 from advisor.compare import compare
+from advisor.costs.breakeven import HOURS_PER_MONTH
 from advisor.costs.model import time_value_per_month
+from advisor.costs.money import symbol
 from tests.support.paths import EXAMPLES
 
-VERDICT_EN = re.compile(r"(\d+) GPUs give the best net value \((-?[\d,]+) (\w+) a month over "
-                        r"one GPU of this setup\)")
-VERDICT_ZH = re.compile(r"(\d+) 卡的净收益最高（相对本配置单卡，每月 (-?[\d,]+) (\w+)）")
+VERDICT_EN = re.compile(r"(\d+) GPUs give the best net value \(([^\d\s-]+)(-?[\d,]+) a month "
+                        r"over (one GPU of this setup|the fewest GPUs of this setup that can do "
+                        r"the month's runs)\)")
+VERDICT_ZH = re.compile(r"(\d+) 卡的净收益最高（相对(本配置单卡|本配置能做完每月训练的最少卡数)，"
+                        r"每月 ([^\d\s-]+)(-?[\d,]+)）")
 ANSWER_EN = re.compile(r"the best net value \((-?[^ ]+) a month over (.+) at (\d+) GPUs?: ")
 ANSWER_ZH = re.compile(r"净收益最高（相对(.+)的(单卡|\d+ 卡)，每月 (-?[^：]+)：")
 
@@ -64,13 +68,18 @@ def test_the_table_and_each_verdict_say_what_their_net_value_is_measured_against
         if "net value" in v.headline.en:  # any net value a verdict quotes names its base
             assert en, v.headline.en
         if en is None or option.point(1) is None:
-            continue
-        n, value, currency = int(en.group(1)), _number(en.group(2)), en.group(3)
-        assert (int(zh.group(1)), _number(zh.group(2)), zh.group(3)) == (n, value, currency)
-        assert currency == result.currency
-        own_one, point = option.point(1), option.point(n)
-        # the verdict's number: this option at n over this option at one GPU
-        assert abs(_net(runs, per_day, own_one, point) - value) <= 1.0, option.id
+            continue  # (the verdict's base is one of this option's points)
+        n, sign, value = int(en.group(1)), en.group(2), _number(en.group(3))
+        assert (int(zh.group(1)), zh.group(3), _number(zh.group(4))) == (n, sign, value)
+        assert (en.group(4).startswith("one GPU")) == (zh.group(2) == "本配置单卡")
+        assert sign == symbol(result.currency).strip()  # money as every line writes it
+        point = option.point(n)
+        # the verdict's number: this option at n over this option at one GPU, or at its
+        # fewest GPUs that do the month's runs (the cost model's baseline), as it names
+        own_base = option.point(1) if en.group(4).startswith("one GPU") else min(
+            (p for p in option.points if p.fits and p.priced
+             and p.run_hours * runs <= HOURS_PER_MONTH), key=lambda p: p.gpus)
+        assert abs(_net(runs, per_day, own_base, point) - value) <= 1.0, option.id
         # the table's: the same point over the user's setup at its fewest GPUs
         assert point.net_value_per_month == pytest.approx(_net(runs, per_day, base, point))
         checked += 1

@@ -145,15 +145,22 @@ def test_the_owner_of_one_card_is_not_told_to_buy_a_server_for_one_gpu():
 
 
 def test_the_owner_of_one_card_whose_day_is_worth_much_rents_more_cards():
-    """The same job, a day worth 1,000: four rented cards in 6 h beat the card alone in 21 h
-    by the user's own criterion (the run's money plus its time), so the answer rents."""
+    """The same job, a day worth 1,000: rented cards beat the card alone in 21 h by the user's
+    own criterion (the run's money plus its time), so the answer rents (four 4090s, or larger
+    cards where they cost the user less in money and time)."""
     from advisor.compare.weighed import recommend
+    from advisor.verdict.decision import chosen, day_value, score
 
     text = OWNS_ONE_4090.replace("owned_gpus: 1}",
                                  "owned_gpus: 1, time_value: revenue, value_per_day: 1000}")
     rec = recommend(parse_profile_text(text), lang="en")
     assert "HGX" not in rec.verdict.headline.en
-    assert rec.summary[0].text.en.startswith("Rent 4 × ")
+    assert rec.summary[0].text.en.startswith("Rent ")
+    pick = chosen(rec, rec.candidates)
+    assert pick is not None and pick.deployment == "cloud"
+    per_day = day_value(rec)
+    runnable = [c for c in rec.candidates if c.runnable and c.kind != "method"]
+    assert all(score(pick, per_day)[0] <= score(c, per_day)[0] / 0.85 for c in runnable)
 
 
 def test_one_machine_of_an_infiniband_cluster_is_also_rented_where_single_machines_are():

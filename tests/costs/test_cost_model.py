@@ -225,11 +225,15 @@ def fake_projection(monkeypatch):
     return calls
 
 
-def test_cli_json(fake_projection, capsys):
-    # the answer stays on the user's own cards here (a rented setup is projected by the
-    # comparison's evaluation, at the same counts)
-    code = main(["costs", str(EXAMPLES / "measured-4gpu-only-1.8x-diagnose.yaml"), "--format",
-                 "json", "--gpus", "1,2,4,8"])
+def test_cli_json(fake_projection, capsys, tmp_path):
+    # the answer stays on the user's own cards here, time having no money value (a rented
+    # setup is projected by the comparison's evaluation, at the same counts; with the
+    # example's day worth 1,500 the answer rents more cards)
+    text = (EXAMPLES / "measured-4gpu-only-1.8x-diagnose.yaml").read_text(encoding="utf-8")
+    path = tmp_path / "measured.yaml"
+    path.write_text(text.replace("time_value: revenue, value_per_day: 1500",
+                                 "time_value: none"), encoding="utf-8")
+    code = main(["costs", str(path), "--format", "json", "--gpus", "1,2,4,8"])
     assert code == 0
     data = json.loads(capsys.readouterr().out)
     assert data["gpus"] == [1, 2, 4, 8] and data["currency"] == "CNY"

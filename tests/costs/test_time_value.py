@@ -22,16 +22,30 @@ from tests.support.costs import (
 
 
 def test_time_value_never_exceeds_a_month_of_days():
-    # 2000 h a run, twice a month: 8 GPUs "save" 2 x 1706 h = 142 days a month on paper.
+    # 2000 h a run, twice a month: 8 GPUs "save" 2 x 1706 h = 142 days a month on paper
+    # against one GPU, which never finishes the month's runs: the baseline is the fewest GPUs
+    # that do (8), and a count slower than it loses time, never more than a month's worth
     prof = h100_fsdp()
     report = estimate_costs(prof, projection_1_to_8(2000), lang="en")
     cap = 20000 * DAYS_PER_MONTH
-    assert cap * 0.95 < max(report.time_saved_value_per_month) < cap
-    for value in report.time_saved_value_per_month:
-        assert 0.0 <= value <= cap + 1e-6
-    # The net value can only be the capped time value minus the extra cost.
-    for i, value in enumerate(report.net_value_per_month):
-        assert value <= cap - (report.cost_per_month[i] - report.cost_per_month[0]) + 1e-6
+    assert report.baseline_gpus == 8
+    assert report.time_saved_value_per_month == [0.0] * 4
+    for value in report.time_value_per_month:
+        assert -cap - 1e-6 <= value <= 0.0
+    assert report.time_value_per_month[0] < -0.95 * cap  # one GPU: about a month lost
+    # against a baseline that cannot do the runs (what the comparison falls back to when no
+    # setup can), the days "saved" bend towards a month
+    value = time_value_per_month(2.0, 2000.0, 294.0, 20000)
+    assert cap * 0.95 < value < cap
+
+
+def test_a_baseline_that_keeps_up_counts_every_day_saved():
+    # reviews 7 and 8: 4 days a run that 128 GPUs save over 64 were valued at half by the bend
+    runs, per_day = 0.5, 20000.0
+    base, slower, faster = 1377.9, 227.0, 131.8  # hours a run: 8, 64, 128 GPUs
+    gain = time_value_per_month(runs, base, faster, per_day) - \
+        time_value_per_month(runs, base, slower, per_day)
+    assert gain == pytest.approx(runs * (slower - faster) / 24.0 * per_day)
 
 
 def test_time_value_is_the_days_saved_times_the_day_value_below_the_cap():

@@ -60,6 +60,17 @@ def test_a_tensor_parallel_degree_always_divides_the_heads(shape, gpus, per_node
     assert all(int(t * p * d) == gpus for t, p, d in zip(c.tp, c.pp, c.dp, strict=True))
 
 
+@given(shapes(), st.sampled_from([8, 16, 32, 64, 128, 256]), st.sampled_from([4, 8]))
+@SETTINGS
+def test_an_interleaved_pipeline_splits_the_layers_into_equal_chunks(shape, gpus, per_node):
+    """Review 7: 8 stages x 4 chunks of a 27-layer model (32 chunks) is no layout anyone can
+    launch: Megatron-LM's interleaved schedule needs L divisible by stages x chunks."""
+    c = enumerate_layouts(shape, gpus, per_node, gpus, "full", Fixed())
+    for p, v in zip(c.pp.tolist(), c.interleave.tolist(), strict=True):
+        assert v == 1 or shape.layers % (p * v) == 0, (shape.layers, p, v)
+        assert p <= shape.layers
+
+
 @SETTINGS
 @given(shapes(), st.sampled_from([8, 16, 64, 256]), st.floats(1.0, 8.0))
 def test_a_faster_network_never_slows_the_layout_kept(shape, gpus, factor):

@@ -21,7 +21,15 @@ def _profile(hours: float) -> Profile:
 
 def test_a_larger_count_that_saves_more_is_worth_more_past_a_month():
     rec = recommend(_profile(100), lang="en")
-    value = rec.costs.time_saved_value_per_month
+    costs = rec.costs
+    # the value of time is counted against the fewest GPUs that do the month's runs (one GPU
+    # cannot): every count's signed value (time lost below it) still orders the counts
+    runs = _profile(100).training.runs_per_month
+    base = costs.baseline_gpus
+    assert base is not None and base > 1
+    assert costs.run_hours[costs.gpus.index(base)] * runs <= 730.0
+    assert all(h * runs > 730.0 for n, h in zip(costs.gpus, costs.run_hours, strict=True) if n < base)
+    value = costs.time_value_per_month
     assert value == sorted(value) and len(set(value)) == len(value)
     assert rec.verdict.gpus == 4
     note = next(p for p in rec.pitfalls if p.id == "cannot_keep_up")

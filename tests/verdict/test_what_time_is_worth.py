@@ -49,7 +49,7 @@ def test_the_value_of_a_day_it_names_is_what_makes_the_count_pay(unsaid):
     v = unsaid.verdict
     stated = unsaid.costs.day_value_to_pay(v.gpus)
     assert stated is not None and stated > 0
-    assert f"at least {math.ceil(stated):,.0f} USD" in v.headline.en
+    assert f"at least ${math.ceil(stated):,.0f}" in v.headline.en
     for factor, pays in ((1.0, True), (0.9, False)):
         valued = recommend(_with(Profile(), time_value="revenue",
                                  value_per_day=math.ceil(stated) * factor, currency="USD"),

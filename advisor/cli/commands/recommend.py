@@ -18,6 +18,7 @@ from advisor.cli.interrupts import deferred_interrupt
 from advisor.cli.money_options import add_money_arguments
 from advisor.cli.pdf_target import check_pdf_target
 from advisor.compare.weighed import recommend
+from advisor.costs.money import money
 from advisor.costs.text import stale_lines
 from advisor.files.json_text import dumps_strict
 from advisor.profile.labels import conclusion_text
@@ -134,26 +135,30 @@ def _numbers(rec: Recommendation, lang: str) -> tuple[str | None, list[str]]:
         base = rec.baseline_gpus
         # a count that cannot run has no net value; the costs table prints the same dash
         value = co.net_value_per_month[i] if abs(co.net_value_per_month[i]) >= 0.5 else 0.0
-        net = f"{value:,.0f} {co.currency}" if fits and base else NA  # never "-0" (review 5)
+        net = money(value, co.currency) if fits and base else NA  # never "-0" (review 5)
         vs_en = f" vs {gpus_en(base)}" if base else ""
         vs_zh = ("相对单卡的" if base == 1 else f"相对 {base} 卡的") if base else ""
+        run = money(co.cost_per_run[i], co.currency) + _side_note(co, i, lang)
         if base == n == 1:  # one GPU against one GPU: no net value to state
-            lines.append(pick(lang, f"cost per run: {co.cost_per_run[i]:,.0f} {co.currency}",
-                              f"单次成本：{co.cost_per_run[i]:,.0f} {co.currency}"))
+            lines.append(pick(lang, f"cost per run: {run}", f"单次成本：{run}"))
+        elif base == n and _fits_below(pr, n):  # the baseline is the fewest that keep the
+            # schedule (costs.model._baseline): nothing smaller does the month's runs
+            lines.append(pick(
+                lang, f"cost per run: {run} (the fewest GPUs that can do the month's runs: no "
+                      "smaller setup to compare with)",
+                f"单次成本：{run}（这是能做完每月训练的最少卡数，没有更小的配置可比较）"))
         elif base == n:  # the smallest count that fits is the verdict: nothing to compare with
             lines.append(pick(
-                lang, f"cost per run: {co.cost_per_run[i]:,.0f} {co.currency} (the fewest GPUs "
-                      "that hold the model: no smaller setup to compare with)",
-                f"单次成本：{co.cost_per_run[i]:,.0f} {co.currency}（这是放得下模型的最少卡数，"
-                "没有更小的配置可比较）"))
+                lang, f"cost per run: {run} (the fewest GPUs that hold the model: no smaller "
+                      "setup to compare with)",
+                f"单次成本：{run}（这是放得下模型的最少卡数，没有更小的配置可比较）"))
         elif not co.time_value_given and fits and base:  # no value on time: the extra cost
             lines.append(_unvalued_line(co, i, n, base, lang))
         else:
             lines.append(pick(
-                lang, f"cost per run: {co.cost_per_run[i]:,.0f} {co.currency}; net value{vs_en}: "
+                lang, f"cost per run: {run}; net value{vs_en}: "
                       + (f"{net}/month" if net != NA else net),
-                f"单次成本：{co.cost_per_run[i]:,.0f} {co.currency}；{vs_zh}净收益："
-                + (f"每月 {net}" if net != NA else net)))
+                f"单次成本：{run}；{vs_zh}净收益：" + (f"每月 {net}" if net != NA else net)))
         if not co.own_priced and co.mode != "cloud":
             lines.append(pick(lang, "own-hardware figures leave out the cards: no card price is "
                                     "known (set economics.gpu_price)",
@@ -179,17 +184,38 @@ def _unvalued_line(co, i: int, n: int, base: int, lang: str) -> str:
         money_en = f"costs the same a month as {vs_en}"
         money_zh = f"每月花费与{vs_zh}相同"
     elif extra < 0:
-        money_en = f"costs {-extra:,.0f} {cur}/month less than {vs_en}"
-        money_zh = f"每月比{vs_zh}少花 {-extra:,.0f} {cur}"
+        money_en = f"costs {money(-extra, cur)}/month less than {vs_en}"
+        money_zh = f"每月比{vs_zh}少花 {money(-extra, cur)}"
     else:
-        money_en = f"costs {extra:,.0f} {cur}/month more than {vs_en}"
-        money_zh = f"每月比{vs_zh}多花 {extra:,.0f} {cur}"
+        money_en = f"costs {money(extra, cur)}/month more than {vs_en}"
+        money_zh = f"每月比{vs_zh}多花 {money(extra, cur)}"
         if to_pay is not None:
-            money_en += (f"; pays for itself if a day saved is worth at least "
-                         f"{math.ceil(to_pay):,} {cur} (what a day is worth is not said)")
-            money_zh += f"；省下的一天至少值 {math.ceil(to_pay):,} {cur} 才能回本（未说明省下一天值多少）"
-    return pick(lang, f"cost per run: {co.cost_per_run[i]:,.0f} {cur}; {money_en}",
-                f"单次成本：{co.cost_per_run[i]:,.0f} {cur}；{money_zh}")
+            day = money(float(math.ceil(to_pay)), cur)
+            money_en += (f"; pays for itself if a day saved is worth at least {day} (what a day "
+                         "is worth is not said)")
+            money_zh += f"；省下的一天至少值 {day} 才能回本（未说明省下一天值多少）"
+    side = _side_note(co, i, lang)
+    return pick(lang, f"cost per run: {money(co.cost_per_run[i], cur)}{side}; {money_en}",
+                f"单次成本：{money(co.cost_per_run[i], cur)}{side}；{money_zh}")
+
+
+def _side_note(co, i: int, lang: str) -> str:
+    """Which side a count is priced on where the report picks the cheaper per count
+    (compare mode): " (rented)" / "（租用）" (review 7: a break-even read as buying was the
+    rental's)."""
+    if co.mode != "compare" or i >= len(co.deployment):
+        return ""
+    side = co.deployment[i]
+    return pick(lang, " (rented)" if side == "cloud" else " (owned)",
+                "（租用）" if side == "cloud" else "（自建）")
+
+
+def _fits_below(pr, n: int) -> bool:
+    """Whether a count below ``n`` holds the model (then ``n`` is the baseline because it is
+    the fewest that can do the month's runs, not the fewest that fit)."""
+    if pr.single_gpu_fits and n > 1:
+        return True
+    return any(ok for g, ok in zip(pr.gpus, pr.fits, strict=True) if g < n)
 
 
 def gpus_en(n: int) -> str:
