@@ -13,7 +13,7 @@ from advisor.costs.money import unit_price
 from advisor.profile import EconomicsMode, InterLink, Profile
 from advisor.text.i18n import Text
 
-RDMA_LINKS = frozenset({InterLink.roce, InterLink.infiniband_edr, InterLink.infiniband_hdr,
+RDMA_LINKS = frozenset({InterLink.roce, InterLink.roce_400g, InterLink.infiniband_edr, InterLink.infiniband_hdr,
                         InterLink.infiniband_ndr})
 
 

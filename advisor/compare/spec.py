@@ -6,7 +6,8 @@ A spec is words in any order:
 - a GPU: any name the catalog knows (``rtx4090``, ``RTX 4090``, ``h100``: the link settles a
   family name);
 - links: inside a machine (``pcie3`` ``pcie4`` ``pcie5`` ``nvlink_bridge`` ``nvlink``
-  ``nvswitch``), between machines (``ethernet_10g`` … ``infiniband_ndr``, ``roce``);
+  ``nvswitch``), between machines (``ethernet_10g`` … ``infiniband_ndr``, ``roce``,
+  ``roce_400g``);
   default: the card's usual ones;
 - how it is paid for: ``own`` (default) or ``cloud``/``rent``, optionally ``cloud=2.5`` (a
   price per GPU-hour in the profile's currency), ``cloud=OFFER_ID`` (a catalog offer's price)
@@ -53,10 +54,11 @@ def _error(spec: str, en: str, zh: str) -> InputError:
 
 
 WORDS_EN = ("a count (4x, 2x4), a GPU, links (pcie3, pcie4, pcie5, nvlink_bridge, nvlink, "
-            "nvswitch, ethernet_10g ... infiniband_ndr, roce), own, cloud[=PRICE|OFFER|spot|"
+            "nvswitch, ethernet_10g ... infiniband_ndr, roce, roce_400g), own, "
+            "cloud[=PRICE|OFFER|spot|"
             "reserved]")
 WORDS_ZH = ("卡数（4x、2x4）、显卡型号、互联（pcie3、pcie4、pcie5、nvlink_bridge、nvlink、nvswitch、"
-            "ethernet_10g … infiniband_ndr、roce）、own、cloud[=价格|报价|spot|reserved]")
+            "ethernet_10g … infiniband_ndr、roce、roce_400g）、own、cloud[=价格|报价|spot|reserved]")
 
 
 def _gpu(text: str, name: list[str], intra: IntraLink | None):

@@ -166,9 +166,12 @@ def _elsewhere(profile: Profile, rec: Recommendation, currency: str | None,
                if o.id not in LEFT_OUT]
     out: list[tuple[Candidate, Evaluated]] = []
     for option in options:
+        # at the counts asked that the setup has (a one-machine offer is never stretched to 16
+        # machines of an assumed network: review 7), as the comparison evaluates it
+        most = option.profile.hardware.total_gpus
+        asked = None if gpus is None else sorted({n for n in gpus if n <= most} | {1})
         try:
-            ev = evaluate(option, catalog, out_currency,
-                          None if gpus is None else sorted(set(gpus) | {1}))
+            ev = evaluate(option, catalog, out_currency, asked)
         except (ValueError, KeyError):
             continue  # an option its own figures cannot carry (a bound, a missing price)
         per_node = ev.option.profile.hardware.gpus_per_node

@@ -135,6 +135,7 @@ class CostInputs:
             "pue": self.pue,
             "engineer_day_rate": self.engineer_day_rate,
             "migration_days": self.migration_days,
+            "migration_extra_days_machines": self.extra_days_multi_machine,
             "value_per_day": self.value_per_day,
             "fx_cny_per_usd": self.catalog.fx_cny_per_usd,
             "fx_cny_per_eur": self.catalog.fx.cny_per_eur,

@@ -11,7 +11,7 @@ from advisor.scaling.project import default_inter_link
 from advisor.text.i18n import Text
 
 # Links between machines whose fabric the catalog prices (400 Gb/s adapters and switches).
-PRICED_FABRICS = frozenset({InterLink.roce, InterLink.infiniband_edr, InterLink.infiniband_hdr,
+PRICED_FABRICS = frozenset({InterLink.roce, InterLink.roce_400g, InterLink.infiniband_edr, InterLink.infiniband_hdr,
                             InterLink.infiniband_ndr})
 
 

@@ -199,6 +199,21 @@ def _prices(report: CostReport, lang: str) -> list[str]:
             out.append(f"  {pick(lang, en + ':', zh + '：')}{pick(lang, ' ', '')}{text}")
     days = report.priced_with.get("migration_days")
     if days is not None:
-        out.append(pick(lang, f"  one-off move to multi-GPU: {days:g} engineer-days",
-                        f"  一次性多卡迁移：{days:g} 个工程师日"))
+        extra = report.priced_with.get("migration_extra_days_machines", 0.0) or 0.0
+        machines = extra > 0 and any(m > 0 for m in _several_machines(report))
+        more_en = f" ({days + extra:g} on several machines)" if machines else ""
+        more_zh = f"（多台机器 {days + extra:g} 个）" if machines else ""
+        out.append(pick(lang, f"  one-off move to multi-GPU: {days:g} engineer-days{more_en}",
+                        f"  一次性多卡迁移：{days:g} 个工程师日{more_zh}"))
     return out
+
+
+def _several_machines(report: CostReport) -> list[float]:
+    """For each count, what its move costs beyond the one-machine move's (positive where the
+    count spans several machines and so pays the extra days, review 8: "2 engineer-days" was
+    printed beside $1,800, three days' pay)."""
+    base = report.priced_with.get("migration_days", 0.0) * \
+        report.priced_with.get("engineer_day_rate", 0.0)
+    runs = max(report.priced_with.get("runs_per_month", 0.0)
+               * report.priced_with.get("horizon_months", 0.0), 1.0)
+    return [m * runs - base - 1e-6 * max(base, 1.0) for m in report.migration_cost_per_run]

@@ -187,6 +187,7 @@ class InterLink(StrEnum):
     roce = "roce"
     infiniband_edr = "infiniband_edr"
     infiniband_hdr = "infiniband_hdr"
+    roce_400g = "roce_400g"
     infiniband_ndr = "infiniband_ndr"
 
 

@@ -89,8 +89,11 @@ class HardwareSpec(StrictSection):
         unit="°C", default=None, ge=0, le=130)
     allreduce_busbw_gbs: float | None = meta(
         "Measured all-reduce bus bandwidth", "实测 All-Reduce 总线带宽",
-        "busbw from nccl-tests all_reduce_perf (large messages), overrides the link default.",
-        "nccl-tests all_reduce_perf 的 busbw（大消息），会覆盖默认值。", unit="GB/s", default=None,
+        "busbw from nccl-tests all_reduce_perf on the GPUs of one machine (large messages): "
+        "replaces the default of the link inside a machine; the network between machines is "
+        "inter_link's (roce_400g for a 400 Gb/s RoCE fabric).",
+        "在一台机器的显卡上运行 nccl-tests all_reduce_perf 得到的 busbw（大消息）：替换机内互联的默认值；"
+        "机器之间的网络按 inter_link 计（400 Gb/s RoCE 选 roce_400g）。", unit="GB/s", default=None,
         gt=0, le=10_000)
 
     @property

@@ -358,10 +358,14 @@ def reason_unrunnable(pick: Candidate | None, profile: Profile) -> Text:
         return Text(en=f"Chosen over {_count_en(pick)}, which does not fit in GPU memory.",
                     zh=f"选它而不选{_count_zh(pick)}：后者显存放不下。")
     if pick.not_runnable == "budget":
-        budget = profile.economics.monthly_budget or 0.0
+        from advisor.costs.inputs import choose_currency, choose_market
+        from advisor.costs.money import money
+
+        _, given_in = choose_currency(profile, choose_market(profile, None), None)
+        budget = money(profile.economics.monthly_budget or 0.0, given_in)  # as the user wrote it
         return Text(en=f"Chosen over {_count_en(pick)}, whose runs cost more a month than the "
-                       f"budget of {budget:,.0f}.",
-                    zh=f"选它而不选{_count_zh(pick)}：后者每月的训练费用超过 {budget:,.0f} 的预算。")
+                       f"budget of {budget}.",
+                    zh=f"选它而不选{_count_zh(pick)}：后者每月的训练费用超过 {budget} 的预算。")
     if pick.not_runnable == "deadline":
         days = profile.economics.deadline_days or 0.0
         return Text(en=f"Chosen over {_count_en(pick)}, which misses the {days:g}-day deadline.",

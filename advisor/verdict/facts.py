@@ -116,6 +116,25 @@ def _base_kind(projection: Projection, costs: CostReport) -> str:
     return "fewest_that_keep_schedule" if fits_below else "fewest_that_run"
 
 
+def _fewest_that_fit(profile: Profile, projection: Projection, first: int) -> int:
+    """The fewest GPUs that hold the job: ``first``, the fewest projected, unless counts below
+    it were not projected (``recommend --gpus 64,128``: "needs at least 64 GPUs" where 4 do,
+    review 7); those powers of two are asked of the layouts' memory alone."""
+    below = [n for n in (2 ** k for k in range(1, 20)) if n < first
+             and n not in projection.gpus and n <= profile.hardware.total_gpus * 64]
+    if not below:
+        return first
+    from advisor.scaling.fits_anywhere import memory_answer
+
+    try:
+        answer = memory_answer(profile, below)
+    except ValueError:
+        return first
+    if answer is None:
+        return first
+    return next((n for n, ok in zip(answer.gpus, answer.fits, strict=True) if ok), first)
+
+
 def _one_gpu_is_the_base(projection: Projection) -> bool:
     """Whether one GPU can hold the job (projected and fitting, or not projected but able
     to hold it)."""
@@ -266,7 +285,8 @@ def base_facts(profile: Profile, projection: Projection, costs: CostReport,
         optional["gain_8_to_16"] = s16 / s8 - 1.0
     fitting = [n for n, ok in zip(projection.gpus, projection.fits, strict=True)
                if ok and n <= top]
-    optional["min_gpus_fit"] = fitting[0] if fitting else None
+    optional["min_gpus_fit"] = _fewest_that_fit(profile, projection, fitting[0]) \
+        if fitting else None
     useful = useful_count(projection)
     optional["useful_gpus"] = useful
     optional["useful_speedup"] = _at(projection, useful, projection.speedup) if useful else None

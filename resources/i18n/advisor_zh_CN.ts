@@ -382,137 +382,132 @@
         <translation>100G 以太网</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="99"/>
-        <source>RoCE</source>
-        <translation>RoCE</translation>
-    </message>
-    <message>
-        <location filename="../../ui/forms/choices.py" line="100"/>
+        <location filename="../../ui/forms/choices.py" line="101"/>
         <source>InfiniBand EDR</source>
         <translation>InfiniBand（IB）EDR</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="101"/>
+        <location filename="../../ui/forms/choices.py" line="102"/>
         <source>InfiniBand HDR</source>
         <translation>InfiniBand（IB）HDR</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="102"/>
+        <location filename="../../ui/forms/choices.py" line="103"/>
         <source>InfiniBand NDR</source>
         <translation>InfiniBand（IB）NDR</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="104"/>
+        <location filename="../../ui/forms/choices.py" line="105"/>
         <source>Bare metal</source>
         <translation>裸金属</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="105"/>
+        <location filename="../../ui/forms/choices.py" line="106"/>
         <source>Full pass-through</source>
         <translation>整卡直通</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="106"/>
+        <location filename="../../ui/forms/choices.py" line="107"/>
         <source>NVIDIA vGPU (shared cards)</source>
         <translation>NVIDIA vGPU（共享物理卡）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="107"/>
+        <location filename="../../ui/forms/choices.py" line="108"/>
         <source>Unknown</source>
         <translation>不清楚</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="109"/>
+        <location filename="../../ui/forms/choices.py" line="110"/>
         <source>Turing (RTX 20, T4)</source>
         <translation>Turing（RTX 20 系、T4）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="110"/>
+        <location filename="../../ui/forms/choices.py" line="111"/>
         <source>Volta (V100)</source>
         <translation>Volta（V100）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="111"/>
+        <location filename="../../ui/forms/choices.py" line="112"/>
         <source>Ampere (A100, RTX 30, A10)</source>
         <translation>Ampere（A100、RTX 30 系、A10）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="112"/>
+        <location filename="../../ui/forms/choices.py" line="113"/>
         <source>Ada (RTX 40, L4, L40)</source>
         <translation>Ada（RTX 40 系、L4、L40）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="113"/>
+        <location filename="../../ui/forms/choices.py" line="114"/>
         <source>Hopper (H100, H200, H20)</source>
         <translation>Hopper（H100、H200、H20）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="114"/>
+        <location filename="../../ui/forms/choices.py" line="115"/>
         <source>Blackwell (B200, RTX 50)</source>
         <translation>Blackwell（B200、RTX 50 系）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="116"/>
+        <location filename="../../ui/forms/choices.py" line="117"/>
         <source>Open-air (gaming coolers)</source>
         <translation>开放式风扇（游戏卡）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="117"/>
+        <location filename="../../ui/forms/choices.py" line="118"/>
         <source>Blower (turbo cards)</source>
         <translation>涡轮散热（涡轮卡）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="118"/>
+        <location filename="../../ui/forms/choices.py" line="119"/>
         <source>Server chassis</source>
         <translation>服务器机箱风道</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="119"/>
+        <location filename="../../ui/forms/choices.py" line="120"/>
         <source>Liquid cooling</source>
         <translation>水冷</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="121"/>
+        <location filename="../../ui/forms/choices.py" line="122"/>
         <source>Own hardware</source>
         <translation>自建（自有硬件）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="122"/>
+        <location filename="../../ui/forms/choices.py" line="123"/>
         <source>Cloud rental</source>
         <translation>云实例租用</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="123"/>
+        <location filename="../../ui/forms/choices.py" line="124"/>
         <source>Compare both</source>
         <translation>两者比较</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="124"/>
+        <location filename="../../ui/forms/choices.py" line="125"/>
         <source>CNY (¥)</source>
         <translation>人民币（¥）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="125"/>
+        <location filename="../../ui/forms/choices.py" line="126"/>
         <source>USD ($)</source>
         <translation>美元（$）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="131"/>
+        <location filename="../../ui/forms/choices.py" line="132"/>
         <source>Research with a deadline</source>
         <translation>科研（有截止日期）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="132"/>
+        <location filename="../../ui/forms/choices.py" line="133"/>
         <source>Product: a day earns revenue</source>
         <translation>产品（早一天上线多赚一天钱）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="136"/>
+        <location filename="../../ui/forms/choices.py" line="137"/>
         <source>Learning: time has no money value</source>
         <translation>个人学习（时间不折算成钱）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="143"/>
+        <location filename="../../ui/forms/choices.py" line="144"/>
         <source>— not set —</source>
         <translation>— 未设置 —</translation>
     </message>
@@ -532,42 +527,42 @@
         <translation>完整（每层都重算）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="137"/>
+        <location filename="../../ui/forms/choices.py" line="138"/>
         <source>Off (every activation kept)</source>
         <translation>关闭（保留全部激活）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="142"/>
+        <location filename="../../ui/forms/choices.py" line="143"/>
         <source>Not said yet (the article&apos;s table rates it)</source>
         <translation>尚未说明（按文章的判断表评级）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="126"/>
+        <location filename="../../ui/forms/choices.py" line="127"/>
         <source>EUR (€)</source>
         <translation>欧元（€）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="128"/>
+        <location filename="../../ui/forms/choices.py" line="129"/>
         <source>China (CN)</source>
         <translation>中国（CN）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="129"/>
+        <location filename="../../ui/forms/choices.py" line="130"/>
         <source>United States (US)</source>
         <translation>美国（US）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="130"/>
+        <location filename="../../ui/forms/choices.py" line="131"/>
         <source>European Union (EU)</source>
         <translation>欧盟（EU）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="144"/>
+        <location filename="../../ui/forms/choices.py" line="145"/>
         <source>The market&apos;s currency</source>
         <translation>按市场的货币</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="145"/>
+        <location filename="../../ui/forms/choices.py" line="146"/>
         <source>Automatic: the currency&apos;s, else this computer&apos;s (%1)</source>
         <translation>自动：按货币对应的市场，否则按本机区域设置（%1）</translation>
     </message>
@@ -607,12 +602,22 @@
         <translation>优化器状态、梯度和权重</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="139"/>
+        <location filename="../../ui/forms/choices.py" line="99"/>
+        <source>RoCE (100 Gb/s)</source>
+        <translation>RoCE（100 Gb/s）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms/choices.py" line="100"/>
+        <source>RoCE 400 Gb/s</source>
+        <translation>RoCE 400 Gb/s</translation>
+    </message>
+    <message>
+        <location filename="../../ui/forms/choices.py" line="140"/>
         <source>Full (every weight trained)</source>
         <translation>全参数（训练全部权重）</translation>
     </message>
     <message>
-        <location filename="../../ui/forms/choices.py" line="140"/>
+        <location filename="../../ui/forms/choices.py" line="141"/>
         <source>Off (every state on the GPU)</source>
         <translation>关闭（全部状态留在 GPU 上）</translation>
     </message>

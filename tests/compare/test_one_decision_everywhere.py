@@ -355,11 +355,11 @@ def test_a_monthly_budget_binds_where_a_setup_keeps_to_it():
     rec = recommend(load_profile(VERDICT / "pretrain-7b-budget-20k.yaml"), lang="en")
     i = rec.costs.gpus.index(rec.verdict.gpus)
     assert rec.costs.cost_per_month[i] <= 20_000
-    assert "budget of 20,000" in rec.summary[1].text.en
+    assert "budget of $20,000" in rec.summary[1].text.en
     assert pitfall(rec, "over_budget") is None
     over = recommend(load_profile(VERDICT / "finetune-8b-budget-300.yaml"), lang="en")
     said = pitfall(over, "over_budget")  # none keeps to it: the best over it, and said
-    assert said is not None and "over the budget of 300" in said.title.en
+    assert said is not None and "over the budget of $300" in said.title.en
     pick = chosen(over, over.candidates)
     assert pick is not None and pick.runnable
 
@@ -382,3 +382,18 @@ def test_recommend_and_the_comparisons_best_net_value_name_the_same_setup():
     # the baseline the comparison measures against can do the month's runs
     base = comp.at(comp.baseline)
     assert base.keeps_schedule
+
+
+def test_asking_for_counts_never_stretches_a_one_machine_offer():
+    """Review 7: `recommend --gpus 64,128` answered "rent 128 H100 (one machine, cheapest offer:
+    vast.ai)" on 16 machines of an assumed InfiniBand, a marketplace offer of single machines
+    the comparison keeps to 8 GPUs; and "needs at least 64 GPUs" where 4 hold the model."""
+    profile = load_profile(VERDICT / "moe16b-64-owned-h100-roce.yaml")
+    asked = recommend(profile, gpus=[64, 128], lang="en")
+    for c in asked.candidates:
+        if c.kind == "rent_offer" and "one machine" in c.label.en:
+            assert c.gpus <= 8, c.label.en
+    assert "one machine" not in asked.summary[0].text.en
+    assert "at least 4 GPUs" in asked.summary[1].text.en
+    default = recommend(profile, lang="en")
+    assert asked.summary[0].text.en == default.summary[0].text.en  # one answer, asked or not

@@ -10,6 +10,7 @@ import pytest
 
 from advisor.catalog.profile_check import load_profile
 from advisor.costs.model import estimate_costs
+from advisor.profile import Profile
 from advisor.scaling import project
 from tests.support.paths import EXAMPLES
 
@@ -60,3 +61,25 @@ def test_the_cost_chart_labels_the_monthly_line_with_the_move(qtbot):
     assert "one-off move" in label and f"{report.horizon_months:g} months" in label
     plain = report.model_copy(update={"migration_cost_per_run": [0.0] * len(report.gpus)})
     assert _per_month_label(plain, "en") == "Cost per month"
+
+
+def test_the_days_of_the_move_say_what_several_machines_add():
+    """Review 8: "one-off move to multi-GPU: 2 engineer-days" was printed beside $1,800, the
+    three days a move across machines is charged."""
+    from advisor.costs.text import render_text
+
+    profile = load_profile(PROFILE)
+    two = Profile.model_validate({**profile.model_dump(mode="json"), "hardware": {
+        **profile.hardware.model_dump(mode="json"), "gpus_per_node": 2, "nodes": 2,
+        "inter_link": "ethernet_25g"}})
+    report = estimate_costs(two, project(two, [1, 2, 4]), lang="en")
+    days = report.priced_with["migration_days"]
+    extra = report.priced_with["migration_extra_days_machines"]
+    assert extra > 0
+    text = render_text(report, "en")
+    assert f"one-off move to multi-GPU: {days:g} engineer-days ({days + extra:g} on several " \
+           "machines)" in text
+    assert f"（多台机器 {days + extra:g} 个）" in render_text(report, "zh")
+    one = estimate_costs(load_profile(PROFILE), project(load_profile(PROFILE), [1, 2, 4]),
+                         lang="en")
+    assert "on several machines" not in render_text(one, "en")  # one machine: nothing to add
