@@ -250,6 +250,9 @@ FACTS: dict[str, FactSpec] = {
     "verdict_deadline_hours_needed": _n("float", 0, 1e8, optional=True, stage="verdict"),
     "verdict_deadline_hours_needed_slow": _n("float", 0, 1e8, optional=True, stage="verdict"),
     "verdict_deadline_hours": _n("float", 0, 1e6, optional=True, stage="verdict"),
+    "verdict_move_days": _n("float", 0, 365, optional=True, stage="verdict"),
+    "verdict_deadline_hours_after_move": _n("float", 0, 1e8, optional=True, stage="verdict"),
+    "verdict_deadline_missed_after_move": FactSpec("bool", optional=True, stage="verdict"),
     "verdict_deadline_tight": FactSpec("bool", optional=True, stage="verdict"),
     # the setup, added before the pitfall and advice rules run
     "verdict_deployment": _s("own", "cloud", "either", stage="setup"),

@@ -163,6 +163,12 @@ FACT_NAMES: dict[str, Text] = {
     "verdict_deadline_hours": T("hours to the deadline", "距截止时间的小时数"),
     "verdict_deadline_tight": T("deadline met only at the estimate, not the slow end",
                                 "只有按预测值才赶得上截止时间，按慢端赶不上"),
+    "verdict_move_days": T("days of the first move to several GPUs, at the quickest",
+                           "第一次迁移到多卡最快所需天数"),
+    "verdict_deadline_hours_after_move": T("hours the move and the runs due take",
+                                           "迁移加上截止前要跑完的训练所需小时数"),
+    "verdict_deadline_missed_after_move": T("the runs meet the deadline, the move before them "
+                                            "does not", "训练本身赶得上截止时间，加上迁移就赶不上"),
     "verdict_deployment": T("deployment", "部署方式"),
     "verdict_parallelism": T("parallelism", "并行方式"),
 }

@@ -522,8 +522,17 @@ def _deadline_facts(profile: Profile, projection: Projection, i: int) -> dict[st
     needed = runs_due * projection.run_hours[i]
     slow = needed * speedup / low
     hours = days * 24.0
+    # the quickest first move to several GPUs comes before the runs (F16, F32: review 8, a
+    # 1.5-day deadline "may" be eaten by a move of at least a day before 16.6 h of runs)
+    from advisor.costs.migration import days_before_first_run
+
+    move = days_before_first_run(projection.gpus[i], projection.nodes[i],
+                                 moved_before=profile.economics.moved_to_multi_gpu_before)
+    after = needed + 24.0 * move
     return {"verdict_deadline_hours_needed": needed, "verdict_deadline_hours_needed_slow": slow,
-            "verdict_deadline_hours": hours, "verdict_deadline_tight": needed <= hours < slow}
+            "verdict_deadline_hours": hours, "verdict_deadline_tight": needed <= hours < slow,
+            "verdict_move_days": move, "verdict_deadline_hours_after_move": after,
+            "verdict_deadline_missed_after_move": move > 0 and needed <= hours < after}
 
 
 def _budget_facts(profile: Profile, costs: CostReport, gpus: int) -> dict[str, Any]:
