@@ -471,6 +471,7 @@ def verdict_facts(base: Mapping[str, Scalar], profile: Profile, projection: Proj
         facts["verdict_hours_over_breakeven"] = min(monthly_hours / breakeven, 1e6)
     facts.update(_deadline_facts(profile, projection, i))
     facts.update(_budget_facts(profile, costs, gpus))
+    facts.update(_default_day_rate_decides(profile, projection, costs, gpus))
     # a verdict beyond the counts considered (the memory wall's "required" on more machines):
     # the per-count speed-ups up to the verdict's own count describe the setup recommended
     for n in (2, 4, 8, 16):
@@ -479,6 +480,36 @@ def verdict_facts(base: Mapping[str, Scalar], profile: Profile, projection: Proj
             if n in (4, 8):
                 facts[f"efficiency_{n}"] = _at(projection, n, projection.efficiency)
     return check_facts(facts)
+
+
+def _default_day_rate_decides(profile: Profile, projection: Projection, costs: CostReport,
+                              gpus: int) -> dict[str, Any]:
+    """Where the profile gives no engineer day rate and the one-off move, charged at the
+    market's default, is what keeps the best value at ``gpus``: the count that is best with
+    the move at no cost and what it gives more a month (review 7: a student valuing a day at
+    $30 was told to leave an owned second RTX 4090 idle because the move's two days cost
+    $1,200 at the default $600). {} otherwise."""
+    rate = costs.priced_with.get("engineer_day_rate", 0.0) or 0.0
+    if profile.economics.engineer_day_rate is not None or rate <= 0.0 or \
+            not any(costs.migration_cost_per_run) or not costs.mode_priced or \
+            costs.best_value_gpus != gpus or (costs.priced_with.get("value_per_day") or 0) <= 0:
+        return {}
+    from advisor.costs.model import estimate_costs
+
+    free = profile.model_copy(update={"economics": profile.economics.model_copy(
+        update={"engineer_day_rate": 0.0})})
+    alt = estimate_costs(free, projection, currency=costs.currency, market=costs.market)
+    best = alt.best_value_gpus
+    if best is None or best == gpus or gpus not in alt.gpus:
+        return {}
+    gain = alt.net_value_per_month[alt.gpus.index(best)] - \
+        alt.net_value_per_month[alt.gpus.index(gpus)]
+    if gain <= 0.5:
+        return {}
+    move = max(costs.migration_cost_per_run) * max(
+        costs.priced_with.get("runs_per_month", 0.0) * costs.horizon_months, 1.0)
+    return {"day_rate_default": rate, "day_rate_decides": True, "move_free_best_gpus": best,
+            "move_free_gain_per_month": gain, "move_cost_default": move}
 
 
 NEARLY_FREE = 0.05  # at most this much more a run

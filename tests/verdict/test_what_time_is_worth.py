@@ -106,3 +106,23 @@ def test_the_wizard_saves_not_said_as_left_out(tmp_path):
     save_profile(Profile(), path)
     assert "time_value" not in path.read_text(encoding="utf-8")
     assert load_profile(path).economics.time_value is None
+
+
+def test_a_move_charged_at_a_rate_nobody_gave_says_so_when_it_decides():
+    """Review 7: a student who values a day at $30 and owns two RTX 4090 was told to leave the
+    second idle: the move's two days at the default $600 decided it, unsaid. The verdict now
+    says so first, and with the student's own rate the second card is used."""
+    from advisor.catalog.profile_check import load_profile
+    from advisor.compare.weighed import recommend
+    from tests.support.paths import PROFILES
+
+    profile = load_profile(PROFILES / "verdict" / "phd-qlora-8b-2x4090-day-30.yaml")
+    rec = recommend(profile, lang="en")
+    note = pitfall(rec, "default_day_rate_decides")
+    assert note is not None and note.severity == "warning"
+    assert "$600" in note.title.en and "$600" in note.title.zh
+    assert rec.summary[3].text.en == note.title.en  # the main risk
+    own = profile.model_copy(update={"economics": profile.economics.model_copy(
+        update={"engineer_day_rate": 30.0})})
+    rec = recommend(own, lang="en")
+    assert rec.verdict.gpus == 2 and pitfall(rec, "default_day_rate_decides") is None
