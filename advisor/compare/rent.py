@@ -116,7 +116,8 @@ def offer_option(profile: Profile, ctx: Context, offer: CloudOffer, option_id: s
     if committed:
         note = Text(en=f"{note.en}; reserved: paid for every hour of the term, idle ones too",
                     zh=f"{note.zh}；包年包月：整个期限的每小时都要付费，闲置时也一样")
-    head = Text(en=f"{kind.en}{term}: {who.en}", zh=f"{kind.zh}{term}：{who.zh}")
+    # the term in the reader's words ("包年包月，1 个月", not ", 1 mo": review 8)
+    head = Text(en=f"{kind.en}{term}: {who.en}", zh=f"{kind.zh}{term_zh}：{who.zh}")
     return Option(option_id, "cloud", label, changed, "cloud", notes=(note,),
                   committed=committed, term_months=offer.term_months,
                   offer_head=head, offer_price=price, offer_currency=ctx.currency.value)

@@ -45,6 +45,7 @@ from advisor.verdict.decision import (
     settled,
     with_budget,
 )
+from advisor.verdict.more_cards import wider_machine
 from advisor.verdict.recommendation import moved_to, recommend_resting
 from advisor.verdict.resting import Resting, card_first_possible
 from advisor.verdict.result import Recommendation, SetupOption
@@ -71,10 +72,12 @@ def recommend(profile: Profile, *, gpus: list[int] | None = None, hardware: Any 
     so asking about fewer counts never turns up an answer the default weighs and rejects)."""
     with sharing_projections():
         rec = _weighed(profile, gpus, hardware, lang, engine, currency, market)
-        if gpus is None and card_first_possible(profile):
+        if card_first_possible(profile):
             # the card the user has, with a setting change that fits it, is another answer
             # than more of its cards (issue 17): the one the user's own criterion prefers
-            on_card = _weighed(profile, None, hardware, lang, engine, currency, market,
+            # (at the counts asked too: review 8, `--gpus 1,2,3,4` lost the one-machine
+            # rental the default found)
+            on_card = _weighed(profile, gpus, hardware, lang, engine, currency, market,
                                card_first=True)
             if _preferred(on_card, rec):
                 return on_card
@@ -168,7 +171,7 @@ def _elsewhere(profile: Profile, rec: Recommendation, currency: str | None,
     for option in options:
         # at the counts asked that the setup has (a one-machine offer is never stretched to 16
         # machines of an assumed network: review 7), as the comparison evaluates it
-        most = option.profile.hardware.total_gpus
+        most = (wider_machine(option.profile) or option.profile).hardware.total_gpus
         asked = None if gpus is None else sorted({n for n in gpus if n <= most} | {1})
         try:
             ev = evaluate(option, catalog, out_currency, asked)

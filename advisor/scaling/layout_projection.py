@@ -53,6 +53,14 @@ NOTE_REFERENCE = Text(
        "F24).",
     zh="单卡放不下该模型：加速比相对于一张显存足够的假想单卡（单次训练 {hours} 小时），"
        "这是模型并行常用的比较方式（F05、F24）。")
+# the step as given does not fit one GPU, but that GPU runs it in smaller micro-batches (a QLoRA
+# 8B at 4 samples on an RTX 4090 read "the model does not fit one GPU": review 7)
+NOTE_REFERENCE_BATCH = Text(
+    en="At the batch per GPU given a step does not fit one GPU: the speed-up is over one "
+       "hypothetical GPU with enough memory ({hours} h for one run); one GPU runs it in smaller "
+       "micro-batches with gradient accumulation.",
+    zh="按给定的每卡批大小，单卡放不下一步：加速比相对于一张显存足够的假想单卡（单次训练 {hours} 小时）；"
+       "单卡上按更小的微批次加梯度累积来跑。")
 NOTE_NO_LAYOUT_FITS = Text(
     en="On {gpus} no split fits: the least memory found is {need} GB per GPU of "
        "{usable} GB usable ({layout}).",
@@ -191,11 +199,15 @@ def _layout_notes(profile: Profile, curve: LayoutCurve, counts: list[int],
         notes.append(NOTE_MEASURED_FITS.format(batch=profile.training.batch_per_gpu,
                                                need=curve.estimated_one_gpu_gb,
                                                usable=curve.usable_gb))
+    # the reference one GPU would need more than the card: said where the run on one GPU does
+    # not fit either (a QLoRA 8B fitting one RTX 4090 read "does not fit one GPU": review 7)
+    one_fits = 1 in counts and curve.choices[counts.index(1)].fits
     if curve.reference.needed_gb > curve.usable_gb:
         hours = one_gpu_hours(profile, curve.reference_tokens_per_s / s.sequence) \
             if profile.training.planned_from_size else profile.run_hours_one_gpu
         if hours:
-            notes.append(NOTE_REFERENCE.format(hours=quantity(hours)))
+            note = NOTE_REFERENCE_BATCH if one_fits else NOTE_REFERENCE
+            notes.append(note.format(hours=quantity(hours)))
     notes.extend(method_notes(profile, curve, counts))
     notes.extend(moe_notes(curve, counts))  # a mixture of experts (issue 32)
     for n, c in zip(counts, curve.choices, strict=True):

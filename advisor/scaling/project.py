@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from functools import lru_cache
 
@@ -59,9 +60,9 @@ NOTE_NO_FIT = Text(en="Plain data parallel does not fit one GPU's memory; the sp
 def says_one_gpu_cannot_hold(notes: list[str]) -> bool:
     """Whether a projection's notes (either language) already say that one GPU cannot hold
     the model: the data-parallel note or the layouts' reference note."""
-    from advisor.scaling.layout_projection import NOTE_REFERENCE
+    from advisor.scaling.layout_projection import NOTE_REFERENCE, NOTE_REFERENCE_BATCH
 
-    starts = [text.split("{")[0] for note in (NOTE_NO_FIT, NOTE_REFERENCE)
+    starts = [text.split("{")[0] for note in (NOTE_NO_FIT, NOTE_REFERENCE, NOTE_REFERENCE_BATCH)
               for text in (note.en, note.zh)]
     return any(note.startswith(start) for note in notes for start in starts)
 
@@ -453,12 +454,18 @@ def _adapter_note(k: int, busbw: float, inter_link: InterLink, per_node: int) ->
 
 
 def _with_link(note: Text, link: InterLink, **values) -> Text:
-    """A note naming a network in the reader's words ("InfiniBand NDR", "25 GbE ...")."""
+    """A note naming a network in the reader's words ("InfiniBand NDR", "25 GbE ..."), a
+    machine of one GPU as "1 GPU" (review 8: "the profile's 1 GPUs")."""
     label = INTER_LINK_LABEL.get(link.value)
     if label is None:
-        return note.format(link=link.value, **values)
-    return Text(en=note.en.format(link=label.en, **values),
-                zh=note.zh.format(link=label.zh, **values))
+        text = note.format(link=link.value, **values)
+    else:
+        text = Text(en=note.en.format(link=label.en, **values),
+                    zh=note.zh.format(link=label.zh, **values))
+    return Text(en=_ONE_GPUS.sub("1 GPU", text.en), zh=text.zh)
+
+
+_ONE_GPUS = re.compile(r"(?<![\d,.])1 GPUs\b")
 
 
 def _notes(profile: Profile, single_fits: bool, vgpus_low: float) -> list[Text]:

@@ -454,6 +454,11 @@ def verdict_facts(base: Mapping[str, Scalar], profile: Profile, projection: Proj
         else profile.training.micro_batches
     if micro is not None:
         facts["verdict_micro_batches"] = micro
+        stages = projection.pipeline_parallel[i] if projection.pipeline_parallel else None
+        if stages and stages > 1:  # per stage, as the remedy counts them (review 8: "few
+            # micro-batches" beside "micro-batch 1 x 4", 2 a stage on 2 stages)
+            facts["verdict_pipeline_stages"] = stages
+            facts["verdict_micro_batches_per_stage"] = micro / stages
     to_pay = costs.day_value_to_pay(gpus) if base.get("net_value_best") is not None else None
     if to_pay is not None:  # "at least": rounded up to a whole unit of money
         facts["verdict_day_value_to_pay"] = float(math.ceil(to_pay - 1e-9))

@@ -65,7 +65,9 @@ def resting_on(profile: Profile, counts: list[int] | None = None,
     machines the profile as given would need are not searched when a change is applied).
     ``card_first``: a one-GPU machine's card that cannot hold the job rests on the setting
     change that fits it, where one does (``card_first_possible``), before more of its cards."""
-    wide = wider_machine(profile) if counts is None else None
+    wide = wider_machine(profile)
+    if wide is not None and counts is not None and max(counts) > wide.hardware.gpus_per_node:
+        wide = None  # counts past a machine of its cards: machines like the user's (--gpus)
     if card_first and wide is not None and listed:
         here = _on_the_card_first(profile, lang, pricing)
         if here is not None:

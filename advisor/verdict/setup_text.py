@@ -39,7 +39,8 @@ def setup_line(option: SetupOption, lang: str) -> str:
         + (f" on {option.nodes} machines" if option.nodes > 1 else "")
     money = f", {cost} a run" if cost else ""
     here = _here_en(option)
-    fastest = f" ({option.fastest_gpus} GPUs{_bought_en(option)}: " \
+    fastest = f" ({option.fastest_gpus} GPU{'s' if option.fastest_gpus != 1 else ''}" \
+        f"{_bought_en(option)}: " \
         f"{duration(option.fastest_run_hours, lang)} a run)" if option.fastest_gpus is not None else ""
     return (f"{mark}{option.label.en}{kind}: {where}{here}, {option.speedup:.2f}x, "
             f"{duration(option.run_hours, lang)} a run{money}{fastest}{_owned_en(option)}. "
