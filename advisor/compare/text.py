@@ -90,7 +90,7 @@ def _breakeven(p: Point, lang: str) -> str:
 def rows(result: Comparison, lang: str, every_count: bool = False) -> list[list[str]]:
     numbers = _numbers(result)
     cur = result.currency
-    head = pick(lang, ["#", "option", "GPUs", "speed-up (band)", "h/run", "runs/mo",
+    head = pick(lang, ["#", "option", "GPUs", "speed-up (band)", "h/run", "runs/mo (max)",
                        "cost/run", "cost/month", "own pays above", "status"],
                 ["#", "选项", "卡数", "加速比（区间）", "小时/次", "每月可跑", "每次成本", "每月成本",
                  "自建回本线", "状态"])

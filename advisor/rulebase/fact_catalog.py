@@ -228,6 +228,8 @@ FACTS: dict[str, FactSpec] = {
     "monthly_budget": _n("float", 0, 1e15, stage="verdict"),
     "verdict_cost_per_month": _n("float", 0, 1e15, stage="verdict"),
     "verdict_over_budget": _VB,
+    "verdict_cost_per_run": _n("float", 0, 1e12, optional=True, stage="verdict"),
+    "verdict_run_over_budget": FactSpec("bool", optional=True, stage="verdict"),
     "verdict_hours_over_breakeven": _n("float", 0, 1e6, optional=True, stage="verdict"),
     # what a day saved would have to be worth for the verdict's count to pay for itself
     # against the baseline (F02); absent when it saves no time or is not priced

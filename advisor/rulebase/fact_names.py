@@ -146,6 +146,9 @@ FACT_NAMES: dict[str, Text] = {
     "monthly_budget": T("monthly budget", "每月预算"),
     "verdict_cost_per_month": T("cost a month there", "该配置每月成本"),
     "verdict_over_budget": T("over the monthly budget there", "该配置超出每月预算"),
+    "verdict_cost_per_run": T("cost of one run there", "该配置单次训练的成本"),
+    "verdict_run_over_budget": T("one run costs more than the monthly budget there",
+                                 "该配置一次训练就超过每月预算"),
     "verdict_day_value_to_pay": T("what a day saved must be worth for the recommended count "
                                   "to pay", "推荐卡数回本所需的每天价值"),
     "verdict_hours_over_breakeven": T("hours a month / break-even hours",

@@ -581,8 +581,13 @@ def _budget_facts(profile: Profile, costs: CostReport, gpus: int) -> dict[str, A
     if budget is None or gpus not in costs.gpus or not costs.mode_priced:
         return {}
     month = costs.cost_per_month[costs.gpus.index(gpus)]
+    run = costs.cost_per_run[costs.gpus.index(gpus)]
     return {"monthly_budget": budget, "verdict_cost_per_month": month,
-            "verdict_over_budget": month > budget * (1 + 1e-9)}
+            "verdict_over_budget": month > budget * (1 + 1e-9),
+            # fewer than one run a month: the month of a run pays for the whole run (review 8:
+            # a $99k one-month reservation "within" $20,000 a month at 0.2 runs a month)
+            "verdict_cost_per_run": run,
+            "verdict_run_over_budget": run > budget * (1 + 1e-9)}
 
 
 def setup_facts(verdict: Mapping[str, Scalar], setup: Mapping[str, str]) -> FactSet:

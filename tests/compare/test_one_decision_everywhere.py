@@ -357,6 +357,9 @@ def test_a_monthly_budget_binds_where_a_setup_keeps_to_it():
     assert rec.costs.cost_per_month[i] <= 20_000
     assert "budget of $20,000" in rec.summary[1].text.en
     assert pitfall(rec, "over_budget") is None
+    # review 8: one run every five months, each a month's reservation: on average only
+    average = pitfall(rec, "budget_on_average")
+    assert average is not None and "met on average only" in average.title.en
     over = recommend(load_profile(VERDICT / "finetune-8b-budget-300.yaml"), lang="en")
     said = pitfall(over, "over_budget")  # none keeps to it: the best over it, and said
     assert said is not None and "over the budget of $300" in said.title.en
