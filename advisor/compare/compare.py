@@ -25,6 +25,7 @@ from advisor.compare.options import Context, Option, default_options, setup_opti
 from advisor.compare.pareto import Candidate, dominators, front, tie
 from advisor.compare.result import Comparison, OptionResult, Point, PointRef
 from advisor.compare.spec import parse_spec
+from advisor.compare.text import round_count
 from advisor.costs.inputs import choose_currency, choose_market
 from advisor.costs.migration import days_before_first_run
 from advisor.costs.model import keeps_schedule, meets_deadline, time_value_per_month
@@ -157,9 +158,12 @@ def _labelled(res: OptionResult) -> Text:
 
 def _answerable(results: list[OptionResult]) -> list[tuple[PointRef, Point]]:
     """The points an answer may name (issue 29: only runs that can happen): the Pareto front
-    of the points one set of which does the month's runs; every point that runs when none
-    does (the answers then say so)."""
-    runs = [(r.id, p) for r in results for p in r.points if p.fits and p.priced]
+    of the points one set of which does the month's runs, other setups' at the counts they
+    are built at; every point that runs when none does (the answers then say so)."""
+    # another setup at a count it is built at (its machines whole, or a power of two: not
+    # "6 × H200" or "11 GPUs" of twice the machines, review 8); the user's own at any count
+    runs = [(r.id, p) for r in results for p in r.points if p.fits and p.priced
+            and (r.kind == "yours" or round_count(p.gpus, r.gpus_per_node))]
     keeping = [(rid, p) for rid, p in runs if p.keeps_schedule] or runs
     candidates = [Candidate((rid, p.gpus), p.run_hours, p.cost_per_month) for rid, p in keeping]
     order = {r.id: i for i, r in enumerate(results)}
@@ -243,7 +247,10 @@ def _baseline(results: list[OptionResult], runs_per_month: float) -> PointRef | 
     fallback = None
     for res in ordered:  # the first setup, the user's first, with a count that keeps up
         fitting = [p for p in res.points if p.fits and p.priced]
-        keeping = [p for p in fitting if keeps_schedule(runs_per_month, p.run_hours)]
+        # at a count such a setup is built at, where one keeps up (not "11 GPUs": review 8)
+        built = [p for p in fitting if round_count(p.gpus, res.gpus_per_node)]
+        keeping = [p for p in built if keeps_schedule(runs_per_month, p.run_hours)] or \
+            [p for p in fitting if keeps_schedule(runs_per_month, p.run_hours)]
         if keeping:
             return PointRef(option=res.id, gpus=min(p.gpus for p in keeping))
         if fitting and fallback is None:
