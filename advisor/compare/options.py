@@ -62,6 +62,12 @@ def yours(profile: Profile, ctx: Context) -> list[Option]:
     deployment = "cloud" if mine.economics.mode == EconomicsMode.cloud else "own"
     shape = shape_text(mine)
     how = Text(en="own", zh="自建") if deployment == "own" else Text(en="rented", zh="租用")
+    owned_gpus = mine.economics.owned_gpus
+    total = mine.hardware.total_gpus
+    if deployment == "own" and owned_gpus is not None and 0 < owned_gpus < total:
+        # the cards owned and the rest bought, not "own" for all (review 7: 64 of 128 owned)
+        how = Text(en=f"own: {owned_gpus} owned, {total - owned_gpus} to buy",
+                   zh=f"自建：已有 {owned_gpus} 张，另买 {total - owned_gpus} 张")
     return [Option("yours", "yours", Text(en=f"Your setup ({shape.en}, {how.en})",
                                           zh=f"你的配置（{shape.zh}，{how.zh}）"),
                    mine, deployment)]

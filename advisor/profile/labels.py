@@ -22,7 +22,7 @@ INTER_LINK = {
     "ethernet_10g": Text(en="10 GbE Ethernet", zh="10 GbE 以太网"),
     "ethernet_25g": Text(en="25 GbE Ethernet", zh="25 GbE 以太网"),
     "ethernet_100g": Text(en="100 GbE Ethernet", zh="100 GbE 以太网"),
-    "roce": Text(en="RoCE (100 Gb/s)", zh="RoCE（100 Gb/s）"),
+    "roce": Text(en="RoCE 100 Gb/s", zh="RoCE 100 Gb/s"),
     "roce_400g": Text(en="RoCE 400 Gb/s", zh="RoCE 400 Gb/s"),
     "infiniband_edr": Text(en="InfiniBand EDR", zh="InfiniBand EDR"),
     "infiniband_hdr": Text(en="InfiniBand HDR", zh="InfiniBand HDR"),

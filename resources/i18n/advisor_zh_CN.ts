@@ -382,6 +382,11 @@
         <translation>100G 以太网</translation>
     </message>
     <message>
+        <location filename="../../ui/forms/choices.py" line="99"/>
+        <source>RoCE 100 Gb/s</source>
+        <translation>RoCE 100 Gb/s</translation>
+    </message>
+    <message>
         <location filename="../../ui/forms/choices.py" line="101"/>
         <source>InfiniBand EDR</source>
         <translation>InfiniBand（IB）EDR</translation>
@@ -600,11 +605,6 @@
         <location filename="../../ui/forms/choices.py" line="87"/>
         <source>Optimizer states, gradients and weights</source>
         <translation>优化器状态、梯度和权重</translation>
-    </message>
-    <message>
-        <location filename="../../ui/forms/choices.py" line="99"/>
-        <source>RoCE (100 Gb/s)</source>
-        <translation>RoCE（100 Gb/s）</translation>
     </message>
     <message>
         <location filename="../../ui/forms/choices.py" line="100"/>

@@ -38,6 +38,6 @@ def test_a_400g_roce_fabric_is_close_to_infiniband_ndr_and_far_above_100g():
 def test_it_is_priced_as_a_fabric_named_in_both_languages_and_banded_as_ethernet():
     assert InterLink.roce_400g in PRICED_FABRICS
     assert label("inter_link", "roce_400g", "en") == "RoCE 400 Gb/s"
-    assert label("inter_link", "roce", "en") == "RoCE (100 Gb/s)"
+    assert label("inter_link", "roce", "en") == "RoCE 100 Gb/s"
     assert "100 Gb/s" in label("inter_link", "roce", "zh")
     assert ethernet_between_machines(InterLink.roce_400g)

@@ -96,7 +96,7 @@ CHOICE_LABELS: dict[str, str] = {
     "ethernet_10g": QT_TRANSLATE_NOOP("Choices", "10 Gb Ethernet"),
     "ethernet_25g": QT_TRANSLATE_NOOP("Choices", "25 Gb Ethernet"),
     "ethernet_100g": QT_TRANSLATE_NOOP("Choices", "100 Gb Ethernet"),
-    "roce": QT_TRANSLATE_NOOP("Choices", "RoCE (100 Gb/s)"),
+    "roce": QT_TRANSLATE_NOOP("Choices", "RoCE 100 Gb/s"),
     "roce_400g": QT_TRANSLATE_NOOP("Choices", "RoCE 400 Gb/s"),
     "infiniband_edr": QT_TRANSLATE_NOOP("Choices", "InfiniBand EDR"),
     "infiniband_hdr": QT_TRANSLATE_NOOP("Choices", "InfiniBand HDR"),
