@@ -7,7 +7,7 @@ hold their states plainly, with ZeRO-1/2, or fully or hybrid sharded (FSDP) when
 pipeline; pipelines take ZeRO-1 at most (Megatron-LM's distributed optimizer, DeepSpeed's
 pipeline engine). The micro-batch is the profile's batch per GPU or a power of two below it;
 the global batch is held; interleaving (2 or 4 chunks per GPU) needs as many micro-batches
-as stages and layers that divide into stages x chunks equal chunks. What the profile fixes (degrees, sharding, interleaving) is kept as given. A
+as stages and at least a layer in every chunk of every stage. What the profile fixes (degrees, sharding, interleaving) is kept as given. A
 mixture of experts also tries every expert-parallel degree that divides its experts and the
 data-parallel degree, with plain or ZeRO-1/2 replicas (fully sharded replicas gather every
 expert: no expert parallelism, as FSDP runs an MoE without it). A sequence of at least
@@ -177,12 +177,14 @@ def enumerate_layouts(shape: ModelShape, gpus: int, gpus_per_node: int, global_b
                 b = min(b, per_replica)
                 m = fixed.pipeline_micro_batches or (
                     max(int(round(per_stage * p)), 1) if per_stage else max(per_replica // b, 1))
-                # interleaving splits every stage's layers into v chunks: Megatron-LM needs
-                # the layers to divide into p x v equal chunks (review 7: 8 stages x 4 chunks
-                # of a 27-layer model is 32 chunks, not a layout anyone can launch)
+                # interleaving splits the busiest stage's layers into v chunks of at least a
+                # layer each (review 7: 8 stages x 4 chunks of a 27-layer model is 32 chunks,
+                # not a layout anyone can launch; Llama 3 405B ran 126 layers as 16 stages of
+                # 4 chunks, a layer fewer on the first and the last stage)
+                stage = -(-shape.layers // p)
                 chunks = [fixed.interleave or 1] if (fixed.interleave or p == 1) else [
                     v for v in INTERLEAVES
-                    if v == 1 or (shape.layers % (p * v) == 0 and m >= p)]
+                    if v == 1 or (stage % v == 0 and shape.layers >= p * v and m >= p)]
                 for v, s in product(chunks, shardings):
                     sp = fixed.sequence_parallel if fixed.sequence_parallel is not None \
                         else t > 1
