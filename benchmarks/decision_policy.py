@@ -22,7 +22,15 @@ from advisor.compare.compare import compare, point_candidate
 from advisor.compare.text import round_count
 from advisor.compare.weighed import recommend
 from advisor.costs import estimate_costs
-from advisor.verdict.decision import beats, candidates, chosen, day_value, outscores, rivals
+from advisor.verdict.decision import (
+    beats,
+    candidates,
+    chosen,
+    day_value,
+    outscores,
+    policy_day_value,
+    rivals,
+)
 from advisor.verdict.recommendation import recommend_from
 from advisor.verdict.resting import at_verdict, resting_on
 from advisor.verdict.shared_projections import sharing_projections
@@ -40,7 +48,7 @@ def _rules_pick(profile):
         return rec.model_copy(update={"setups": at_verdict(rests.options, rec)})
 
 
-def _bad(rec, pool) -> str | None:
+def _bad(rec, pool, profile) -> str | None:
     """'unrunnable' / 'beaten' / 'outscored' / None for the answer ``rec`` names among
     ``pool``."""
     runnable = [c for c in pool if c.runnable]
@@ -54,7 +62,7 @@ def _bad(rec, pool) -> str | None:
         return "unrunnable"
     if any(beats(c, pick) for c in rivals(pool, pick)):
         return "beaten"
-    per_day = day_value(rec)
+    per_day = policy_day_value(rec, profile)  # none under a monthly budget
     return "outscored" if any(outscores(c, pick, per_day) for c in rivals(pool, pick)) else None
 
 
@@ -123,7 +131,7 @@ def main() -> int:
         after = recommend(profile, lang="en")
         pool = after.candidates
         counts["profiles"] += 1
-        b, a = _bad(before, candidates(before, profile)), _bad(after, pool)
+        b, a = _bad(before, candidates(before, profile), profile), _bad(after, pool, profile)
         if b:
             counts[f"before_{b}"] += 1
         if a:

@@ -33,7 +33,7 @@ from advisor.costs.money import money
 from advisor.files.errors import InputError
 from advisor.profile import Currency, EconomicsMode, Market, Profile, TimeValue
 from advisor.text.i18n import Text
-from advisor.verdict.decision import outscores
+from advisor.verdict.decision import buys_hardware, improves
 from advisor.verdict.result import Candidate as PolicyCandidate
 from advisor.verdict.shared_projections import sharing_projections
 
@@ -116,7 +116,9 @@ def compare(profile: Profile, options: Sequence[Option] | None = None, *,
                          baseline=None if baseline is None else (baseline,
                                                                  _at(results, baseline)))
     if valued and answer is not None:
-        per_day = catalog.convert(eco.value_per_day or 0.0, given_in, out_currency)
+        # the value of a day the decision policy moves with (none under a monthly budget)
+        per_day = 0.0 if eco.monthly_budget is not None else \
+            catalog.convert(eco.value_per_day or 0.0, given_in, out_currency)
         found = _net_value_as_decided(found, results, labels, answer, per_day, out_currency)
     return Comparison(currency=out_currency, market=where.value, options=results, front=refs,
                       answers=found, baseline=baseline, notes=_notes(evaluated),
@@ -212,24 +214,44 @@ def _net_value_as_decided(found: list, results: list[OptionResult], labels: dict
         return found
     best_ref = found[i].point
     best, point = _at(results, best_ref), _at(results, mine)
+    theirs = _policy_candidate(results, best_ref, best)
     if point.net_value_per_month is None or best.net_value_per_month is None or \
-            outscores(point_candidate(best_ref.option, best),
-                      point_candidate(mine.option, point), per_day):
+            improves(theirs, point_candidate(mine.option, point), per_day):
         return found
     more = money(best.net_value_per_month - point.net_value_per_month, currency)
     other, this = label_at(best_ref, labels), label_at(mine, labels)
     if other.en[1:2].islower():  # inside a sentence: "twice the machines ..."
         other = Text(en=other.en[0].lower() + other.en[1:], zh=other.zh)
     value = money(point.net_value_per_month, currency)
+    if per_day <= 0.0:  # a monthly budget: money first
+        because = Text(en="with a monthly budget the answer weighs money first",
+                       zh="设了每月预算，答案先看花多少钱")
+    elif buys_hardware(theirs):
+        because = Text(en="by buying hardware, which the answer takes only where it is both "
+                          "faster and cheaper a run",
+                       zh="但要购买硬件；只有单次既更快又更便宜时，答案才会选择购买")
+    else:
+        because = Text(en="less than 15 % of a run's money and time: closer than the figures "
+                          "can tell apart",
+                       zh="但单次训练的钱和时间合计相差不到 15%，在数字能分辨的范围内")
     why = Text(
         en=f"{this.en}: {point.run_hours:,.1f} h a run, {money(point.cost_per_month, currency)}"
            f" a month (recommend's answer, {value} a month of net value; {other.en} gives "
-           f"{more} a month more, less than 15 % of a run's money and time: closer than the "
-           "figures can tell apart)",
+           f"{more} a month more, {because.en})",
         zh=f"{this.zh}：每次 {point.run_hours:,.1f} 小时，每月 "
            f"{money(point.cost_per_month, currency)}（recommend 的答案，每月净收益 {value}；"
-           f"{other.zh}每月多 {more}，但单次训练的钱和时间合计相差不到 15%，在数字能分辨的范围内）")
+           f"{other.zh}每月多 {more}，{because.zh}）")
     return [*found[:i], found[i].model_copy(update={"point": mine, "why": why}), *found[i + 1:]]
+
+
+def _policy_candidate(results: list[OptionResult], ref: PointRef, point: Point
+                      ) -> PolicyCandidate:
+    """``point`` as the decision policy sees it: a ready setup or more of the user's owned is
+    hardware bought (``decision.buys_hardware``)."""
+    res = next(r for r in results if r.id == ref.option)
+    kind = {"setup": "buy_setup", "more": "more_machines"}.get(res.kind)
+    return point_candidate(ref.option, point).model_copy(
+        update={"kind": kind, "deployment": res.deployment})
 
 
 def _at(results: list[OptionResult], ref: PointRef):

@@ -25,7 +25,7 @@ from typing import Any
 from advisor.catalog import load_catalog, resolve_gpu
 from advisor.compare.evaluate import Evaluated, evaluate, points
 from advisor.compare.option import Context, Option
-from advisor.compare.options import more_of_the_same, ready_setups
+from advisor.compare.options import alternatives, more_of_the_same, ready_setups
 from advisor.compare.rent import rent_the_same
 from advisor.compare.text import round_count
 from advisor.costs.inputs import choose_currency, choose_market
@@ -38,6 +38,7 @@ from advisor.verdict.decision import (
     chosen,
     day_value,
     improves,
+    policy_day_value,
     reason_moved,
     reason_unrunnable,
     rivals,
@@ -113,20 +114,22 @@ def _weighed(profile: Profile, gpus: list[int] | None, hardware: Any | None, lan
     rec = rec.model_copy(update={"candidates": joined[:own]})
     elsewhere = [(c, e) for c, (_, e) in zip(joined[own:], elsewhere, strict=True)]
     pool = [*rec.candidates, *(c for c, _ in elsewhere)]
-    best = _beating(rec, pool, [c for c, _ in elsewhere])
+    best = _beating(rec, pool, [c for c, _ in elsewhere], policy_day_value(rec, profile))
     if best is None:
         return rec.model_copy(update={"candidates": pool})
     ev = next((e for c, e in elsewhere if c is best), None)
     pick = chosen(rec, rec.candidates)
     if ev is None:  # one of the recommendation's own is the best once its pick is beaten
-        move = Move(best, pick, reason_moved(pick, best, rec.costs.currency, day_value(rec)))
+        move = Move(best, pick, reason_moved(pick, best, rec.costs.currency,
+                                             policy_day_value(rec, profile)))
         return moved_to(rec, move, rests, pool, hardware=hardware, engine=engine,
                         lang=lang, currency=currency, market=market)
     option = _as_setup(ev, best, lang, Pricing(currency, market))
     if option is None:
         return rec.model_copy(update={"candidates": pool})
     move = Move(best, pick, reason_unrunnable(pick, profile) if pick is None or not pick.runnable
-                else reason_moved(pick, best, rec.costs.currency, day_value(rec)))
+                else reason_moved(pick, best, rec.costs.currency,
+                                  policy_day_value(rec, profile)))
     listed = Resting(rests.profile, rests.projection, rests.larger,
                      [*rests.options, option], rests.applied)
     return moved_to(rec.model_copy(update={"setups": [*rec.setups, option]}), move,
@@ -134,12 +137,11 @@ def _weighed(profile: Profile, gpus: list[int] | None, hardware: Any | None, lan
                     currency=currency, market=market)
 
 
-def _beating(rec: Recommendation, pool: list[Candidate], extra: list[Candidate]
-             ) -> Candidate | None:
+def _beating(rec: Recommendation, pool: list[Candidate], extra: list[Candidate],
+             per_day: float) -> Candidate | None:
     """The candidate of ``extra`` the answer must move to: the best runnable one when the
     answer cannot run, else the best that beats it by the margin on both or by the user's
     criterion (``decision.improves``; None: it stands)."""
-    per_day = day_value(rec)
     pick = chosen(rec, rec.candidates)
     if pick is None or not pick.runnable:
         runnable = [c for c in pool if c.runnable]
@@ -164,8 +166,10 @@ def _elsewhere(profile: Profile, rec: Recommendation, currency: str | None,
     if out_currency != rec.costs.currency:
         return []  # the answer's money is another currency: not comparable here
     ctx = Context(catalog, where, Currency(given_in))
+    # the profile's own alternatives too, as the comparison weighs them (review 9: compare's
+    # best net value was a rented H100 the profile names, which recommend never weighed)
     options = [o for o in (*more_of_the_same(profile, ctx), *rent_the_same(profile, ctx),
-                          *ready_setups(profile, ctx))
+                          *ready_setups(profile, ctx), *alternatives(profile, ctx))
                if o.id not in LEFT_OUT]
     out: list[tuple[Candidate, Evaluated]] = []
     for option in options:

@@ -147,6 +147,9 @@ def candidate_at(profile: Profile, setup: str, gpus: int, nodes: int, hours: flo
     runs = profile.training.runs_per_month
     deadline = profile.economics.deadline_days
     keeps = keeps_schedule(runs, hours)
+    # (the first move before the runs is not counted here: with it, a short deadline leaves
+    # one GPU bought in a new machine as the only candidate that meets it, while renting a
+    # faster card is not a candidate; the verdict's warning counts the move instead)
     meets = deadline is None or meets_deadline(runs, deadline, hours)
     why = None
     if not fits:
@@ -178,12 +181,25 @@ def beats(a: Candidate, b: Candidate, margin: float = MARGIN) -> bool:
     return no_slower and no_dearer and (faster or cheaper or same_cards_rented_for_less(a, b))
 
 
+BUYS = frozenset({"buy_setup"})  # a ready setup bought
+BUYS_WHEN_OWN = frozenset({"more_machines", "more_cards"})  # more of the user's, owned
+
+
+def buys_hardware(c: Candidate) -> bool:
+    """``c`` needs hardware bought beyond the user's: a ready setup, or more machines or cards
+    of theirs owned rather than rented."""
+    return c.kind in BUYS or (c.kind in BUYS_WHEN_OWN and c.deployment != "cloud")
+
+
 def outscores(a: Candidate, b: Candidate, per_day: float, margin: float = MARGIN) -> bool:
     """By the user's own criterion (``score``: a run's money plus its time at what a day saved
     is worth to them), ``a`` costs ``margin`` or more less than ``b``. Never where a day saved
     has no money value (``per_day`` 0: the time would count nothing, and faster would never
-    pay)."""
-    if per_day <= 0.0 or a.cost_per_run is None or b.cost_per_run is None:
+    pay), and never to hardware bought (review 9: an 8B QLoRA at $50,000 a day was sent to buy
+    a $90k L40S server where renting, which the candidates do not hold at every count, costs a
+    fraction; a purchase moves the answer only by beating it on both time and cost)."""
+    if per_day <= 0.0 or a.cost_per_run is None or b.cost_per_run is None or \
+            buys_hardware(a):
         return False
     return score(a, per_day)[0] <= (1.0 - margin) * score(b, per_day)[0]
 
@@ -231,6 +247,13 @@ def day_value(rec: Recommendation) -> float:
     return float(rec.costs.priced_with.get("value_per_day", 0.0) or 0.0)
 
 
+def policy_day_value(rec: Recommendation, profile: Profile) -> float:
+    """The value of a day the policy weighs moves with: ``day_value``, but none where a
+    monthly budget is set (money binds there: review 9, an answer over every option's budget
+    was moved to a dearer one for the time it saves)."""
+    return 0.0 if profile.economics.monthly_budget is not None else day_value(rec)
+
+
 @record
 class Move:
     """Where the policy moves the answer: a candidate, the one it moves from, and why."""
@@ -262,7 +285,7 @@ def better(rec: Recommendation, profile: Profile, pool: list[Candidate] | None =
     applied = next((o for o in rec.setups if o.applied), None)
     if pick is not None and applied is not None:  # named with the change it rests on
         pick = pick.model_copy(update={"label": _at_count(applied.label, pick.gpus)})
-    per_day = day_value(rec)
+    per_day = policy_day_value(rec, profile)
     if pick is None or not pick.runnable:
         best = settled(runnable, pool, per_day)
         return Move(best, pick, reason_unrunnable(pick, profile))
@@ -417,13 +440,14 @@ def moved_rating(rating: str, move: Move) -> str:
     return rating
 
 
-def stands(rec: Recommendation, pool: list[Candidate]) -> bool:
+def stands(rec: Recommendation, pool: list[Candidate], profile: Profile | None = None) -> bool:
     """Whether ``rec``'s answer may stand against ``pool``: it is one of the candidates, it
-    can run, and none that may rival it beats it by the margin on both."""
+    can run, and none that may rival it beats it by the margin on both or by the user's
+    criterion (``profile``: the one whose budget the policy keeps to)."""
     pick = chosen(rec, pool)
     if pick is None or not pick.runnable:
         return False
-    per_day = day_value(rec)
+    per_day = day_value(rec) if profile is None else policy_day_value(rec, profile)
     return not any(improves(c, pick, per_day) for c in rivals(pool, pick))
 
 

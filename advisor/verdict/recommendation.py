@@ -43,6 +43,7 @@ from advisor.verdict.decision import (
     is_option,
     moved_rating,
     outscores,
+    policy_day_value,
     reason_against,
     reason_outscored,
     stands,
@@ -168,19 +169,20 @@ def _moved(rec: Recommendation, move: Move, rests: Resting, hardware: Any,
     own = recommend_from(profile, projection, costs, hardware=hardware, engine=engine,
                          larger=larger, applied=applied)
     own = own.model_copy(update={"setups": at_verdict(options, own)})
-    if stands(own, pool):
-        return _with_reason(own, move, pool)
+    if stands(own, pool, profile):
+        return _with_reason(own, move, pool, profile)
     moved = recommend_from(profile, projection, costs, hardware=hardware, engine=engine,
                            larger=larger, applied=applied, moved=move)
     return moved.model_copy(update={"setups": at_verdict(options, moved)})
 
 
-def _with_reason(rec: Recommendation, move: Move, pool: list) -> Recommendation:
+def _with_reason(rec: Recommendation, move: Move, pool: list,
+                 profile: Profile | None = None) -> Recommendation:
     """``rec`` with the policy's step in its trace (it chose the setup; the rules chose the
     count on it) and its reason, against the answer as it stands, in the headline."""
     v = rec.verdict
     answer = chosen(rec, pool)
-    per_day = day_value(rec)
+    per_day = day_value(rec) if profile is None else policy_day_value(rec, profile)
     if answer is None:
         reason = move.reason
     elif move.from_ is not None and move.from_.runnable and not beats(answer, move.from_) \

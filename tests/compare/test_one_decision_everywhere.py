@@ -22,7 +22,7 @@ from advisor.compare.text import round_count
 from advisor.compare.weighed import recommend
 from advisor.costs.commitment import committed_share
 from advisor.profile import TimeValue
-from advisor.verdict.decision import beats, chosen, day_value, rivals, score
+from advisor.verdict.decision import beats, chosen, day_value, outscores, rivals, score
 from advisor.verdict.result import Candidate, Recommendation
 from tests.support.paths import EXAMPLES, PROFILES
 from tests.support.strategies import realistic_profiles
@@ -109,26 +109,21 @@ def test_a_ready_setup_that_beats_the_users_is_bought_and_says_so_in_both_langua
     assert pick is not None and score(pick, per_day) <= score(used, per_day)
 
 
-def test_an_owner_of_sunk_cards_is_moved_to_a_purchase_only_when_their_day_pays_for_it():
-    """Owned cards cost their electricity: a ready setup bought never beats them on cost, so
-    with time of no money value the owner stays on them; a day worth 2,000 to them makes a
-    faster workstation pay (a run's money plus its time: decision.outscores), and the reason
-    says so with their figures."""
+def test_an_owner_of_sunk_cards_is_never_moved_to_a_purchase_by_the_value_of_a_day():
+    """Owned cards cost their electricity: a ready setup bought never beats them on cost, and
+    the value of a day never moves the answer to hardware bought (review 9: it bought a $90k
+    server for an 8B QLoRA where renting costs a fraction; a purchase must beat the answer on
+    both time and cost), with time of no value or a day worth 2,000 alike."""
     profile = load_profile(BUYS)
-    sunk = profile.economics.model_copy(update={"gpu_price": 0.0, "time_value": TimeValue.none})
-    rec = recommend(profile.model_copy(update={"economics": sunk}), lang="en")
-    pick = chosen(rec, rec.candidates)
-    assert pick is not None and pick.kind not in ("buy_setup", "rent_offer"), \
-        rec.verdict.headline.en
-    valued = profile.economics.model_copy(update={"gpu_price": 0.0,
-                                                  "time_value": TimeValue.revenue,
-                                                  "value_per_day": 2000})
-    rec = recommend(profile.model_copy(update={"economics": valued}), lang="en")
-    pick = chosen(rec, rec.candidates)
-    assert pick is not None and pick.kind == "buy_setup", rec.verdict.headline.en
-    assert "with a day saved worth $2,000 to you" in rec.summary[1].text.en
-    assert "按你给省下一天定的 $2,000" in rec.summary[1].text.zh
-
+    for update in ({"gpu_price": 0.0, "time_value": TimeValue.none},
+                   {"gpu_price": 0.0, "time_value": TimeValue.revenue,
+                    "value_per_day": 2000}):
+        economics = profile.economics.model_copy(update=update)
+        rec = recommend(profile.model_copy(update={"economics": economics}), lang="en")
+        pick = chosen(rec, rec.candidates)
+        assert pick is not None and pick.kind not in ("buy_setup",), rec.verdict.headline.en
+        bought = [c for c in rec.candidates if c.kind == "buy_setup" and c.runnable]
+        assert bought and not any(outscores(c, pick, day_value(rec)) for c in bought)
 
 def test_spot_offers_and_counts_no_setup_is_built_at_are_not_candidates():
     rec = recommend(load_profile(RENTS), lang="en")
@@ -400,3 +395,24 @@ def test_asking_for_counts_never_stretches_a_one_machine_offer():
     assert "at least 4 GPUs" in asked.summary[1].text.en
     default = recommend(profile, lang="en")
     assert asked.summary[0].text.en == default.summary[0].text.en  # one answer, asked or not
+
+
+def test_the_profiles_alternatives_are_weighed_as_compare_weighs_them():
+    """Review 9: compare's best net value was the rented H100 the profile names, which
+    recommend never weighed (21 % less in money and time at the student's $30 a day)."""
+    profile = load_profile(VERDICT / "phd-qlora-8b-2x4090-alternatives.yaml")
+    rec = recommend(profile, lang="en")
+    assert rec.summary[0].text.en.startswith("Rent 1 × H100")
+    comp = compare(profile, verdicts=False, answer=rec)
+    best = comp.answer("net_value")
+    assert best is not None and best.point is not None and best.point.gpus == rec.verdict.gpus
+    assert comp.option(best.point.option).gpu == "h100_sxm"
+
+
+def test_a_budget_no_option_keeps_is_not_pushed_further_over_by_the_value_of_a_day():
+    """Review 9: with every option over a $300 budget the answer moved to $771 a month for the
+    time it saves; with a budget the policy weighs money first (decision.policy_day_value)."""
+    profile = load_profile(VERDICT / "sdxl-h100-cloud-budget-300.yaml")
+    rec = recommend(profile, lang="en")
+    month = rec.costs.cost_per_month[rec.costs.gpus.index(rec.verdict.gpus)]
+    assert month <= 500 and "with a day saved worth" not in rec.summary[1].text.en

@@ -26,14 +26,14 @@ def answer_of(rec: Recommendation) -> Candidate | None:
                 None)
 
 
-def assert_best_seen(rec: Recommendation) -> None:
+def assert_best_seen(rec: Recommendation, per_day: float | None = None) -> None:
     runnable = [c for c in rec.candidates if c.runnable]
     answer = answer_of(rec)
     if not runnable:
         return
     assert answer is not None, rec.verdict.headline.en
     assert answer.runnable, (answer, rec.verdict.headline.en)
-    per_day = day_value(rec)
+    per_day = day_value(rec) if per_day is None else per_day
     beaten = [c for c in rivals(rec.candidates, answer) if improves(c, answer, per_day)]
     assert not beaten, (answer, beaten, rec.verdict.headline.en)
 
@@ -43,14 +43,26 @@ def assert_best_seen(rec: Recommendation) -> None:
           derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(profile=realistic_profiles())
 def test_the_answer_is_never_beaten_by_a_candidate_it_evaluated(profile):
-    assert_best_seen(recommend(profile, lang="en"))
+    from advisor.verdict.decision import policy_day_value
+
+    rec = recommend(profile, lang="en")
+    assert_best_seen(rec, policy_day_value(rec, profile))
 
 
 def test_every_repro_profile_and_example_answers_with_its_best_candidate(recs):
+    from advisor.catalog.profile_check import load_profile
+    from advisor.verdict.decision import policy_day_value
+    from tests.support.paths import EXAMPLES, PROFILES
+
+    paths = {p.stem: p for p in [*(PROFILES / "verdict").glob("*.yaml"),
+                                 *EXAMPLES.glob("*.yaml")]}
     for name, rec in recs.items():
         assert rec.candidates, name
         try:
-            assert_best_seen(rec)
+            # the value of a day the policy moves with (none under a monthly budget)
+            per_day = policy_day_value(rec, load_profile(paths[name])) if name in paths \
+                else None
+            assert_best_seen(rec, per_day)
         except AssertionError as exc:
             raise AssertionError(f"{name}: {exc}") from None
 
