@@ -253,6 +253,7 @@ FACTS: dict[str, FactSpec] = {
     "verdict_deadline_hours_needed_slow": _n("float", 0, 1e8, optional=True, stage="verdict"),
     "verdict_deadline_hours": _n("float", 0, 1e6, optional=True, stage="verdict"),
     "verdict_move_days": _n("float", 0, 365, optional=True, stage="verdict"),
+    "verdict_move_hours": _n("float", 0, 24 * 365, optional=True, stage="verdict"),
     "verdict_pipeline_stages": _n("int", 2, 100_000, optional=True, stage="verdict"),
     "verdict_micro_batches_per_stage": _n("float", 0, 1e6, optional=True, stage="verdict"),
     "day_rate_default": _n("float", 0, 1e7, optional=True, stage="verdict"),

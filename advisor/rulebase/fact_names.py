@@ -177,6 +177,7 @@ FACT_NAMES: dict[str, Text] = {
     "move_cost_default": T("the move at the default day rate", "按默认日薪计的迁移费用"),
     "verdict_move_days": T("days of the first move to several GPUs, at the quickest",
                            "第一次迁移到多卡最快所需天数"),
+    "verdict_move_hours": T("the same in hours", "同上，按小时计"),
     "verdict_deadline_hours_after_move": T("hours the move and the runs due take",
                                            "迁移加上截止前要跑完的训练所需小时数"),
     "verdict_deadline_missed_after_move": T("the runs meet the deadline, the move before them "

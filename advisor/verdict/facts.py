@@ -567,7 +567,8 @@ def _deadline_facts(profile: Profile, projection: Projection, i: int) -> dict[st
     after = needed + 24.0 * move
     return {"verdict_deadline_hours_needed": needed, "verdict_deadline_hours_needed_slow": slow,
             "verdict_deadline_hours": hours, "verdict_deadline_tight": needed <= hours < slow,
-            "verdict_move_days": move, "verdict_deadline_hours_after_move": after,
+            "verdict_move_days": move, "verdict_move_hours": 24.0 * move,
+            "verdict_deadline_hours_after_move": after,
             "verdict_deadline_missed_after_move": move > 0 and needed <= hours < after}
 
 
