@@ -43,3 +43,20 @@ def test_not_said_prints_the_extra_cost_and_the_day_value(tmp_path, capsys):
     assert main(["recommend", str(profile), "--lang", "zh", "--details"]) == 0
     numbers = capsys.readouterr().out.split("注意事项")[0]
     assert "净收益" not in numbers and "才能回本" in numbers
+
+
+def test_the_net_value_reads_as_the_costs_table_writes_it(capsys):
+    """Review 9: "net value vs 1 GPU: $0/month" beside the costs table's "-$0.44": one
+    formatter, no rounding of its own."""
+    from advisor.catalog.profile_check import load_profile
+    from advisor.compare.weighed import recommend
+    from advisor.costs.money import money
+    from tests.support.paths import EXAMPLES
+
+    path = EXAMPLES / "medium-model-4gpu-worth-it.yaml"
+    assert main(["recommend", str(path), "--lang", "en", "--details"]) == 0
+    out = capsys.readouterr().out
+    rec = recommend(load_profile(path), lang="en")
+    co = rec.costs
+    net = money(co.net_value_per_month[co.gpus.index(rec.verdict.gpus)], co.currency)
+    assert f"net value vs 1 GPU: {net}/month" in out

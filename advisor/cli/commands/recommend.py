@@ -134,7 +134,7 @@ def _numbers(rec: Recommendation, lang: str) -> tuple[str | None, list[str]]:
     elif i < len(co.cost_per_run):
         base = rec.baseline_gpus
         # a count that cannot run has no net value; the costs table prints the same dash
-        value = co.net_value_per_month[i] if abs(co.net_value_per_month[i]) >= 0.5 else 0.0
+        value = co.net_value_per_month[i]  # as the costs table writes it (money: never "-$0")
         net = money(value, co.currency) if fits and base else NA  # never "-0" (review 5)
         vs_en = f" vs {gpus_en(base)}" if base else ""
         vs_zh = ("相对单卡的" if base == 1 else f"相对 {base} 卡的") if base else ""
