@@ -123,6 +123,12 @@ def _fastest(front: Sequence[Entry], labels: dict[str, Text], currency: str,
         f"相对{base.zh}，省下时间的价值足以抵消多花的钱的配置中最快的"))
 
 
+def in_sentence(label: str) -> str:
+    """An option's label inside a sentence: "your setup", "twice the machines", "rent 8 × ..."
+    (a capital kept where the next letter is one too: "HGX")."""
+    return label[0].lower() + label[1:] if label[1:2].islower() else label
+
+
 def _against(entry: Entry | None, labels: dict[str, Text]) -> Text:
     """What net values are measured against, inside a sentence: "your setup (4 × RTX 4090,
     own) at 1 GPU", "你的配置（4 × RTX 4090，自建）的单卡"."""
@@ -130,8 +136,7 @@ def _against(entry: Entry | None, labels: dict[str, Text]) -> Text:
         return Text(en="the baseline", zh="基准配置")
     ref = entry[0]
     name = labels[ref.option]
-    # inside a sentence: "your setup", "twice the machines", "rent 8 × ..." (not "hGX")
-    en = name.en[0].lower() + name.en[1:] if name.en[1:2].islower() else name.en
+    en = in_sentence(name.en)
     gpus_en = "1 GPU" if ref.gpus == 1 else f"{ref.gpus} GPUs"
     gpus_zh = "单卡" if ref.gpus == 1 else f"{ref.gpus} 卡"
     return Text(en=f"{en} at {gpus_en}", zh=f"{name.zh}的{gpus_zh}")

@@ -19,7 +19,7 @@ from typing import Any
 from advisor.catalog import Catalog, load_catalog
 from advisor.catalog.price_age import PriceUse, stale_warnings
 from advisor.compare.answers import answers as find_answers
-from advisor.compare.answers import label_at
+from advisor.compare.answers import in_sentence, label_at
 from advisor.compare.evaluate import Evaluated, evaluate, option_result, verdict_of
 from advisor.compare.options import Context, Option, default_options, setup_option
 from advisor.compare.pareto import Candidate, dominators, front, tie
@@ -220,8 +220,7 @@ def _net_value_as_decided(found: list, results: list[OptionResult], labels: dict
         return found
     more = money(best.net_value_per_month - point.net_value_per_month, currency)
     other, this = label_at(best_ref, labels), label_at(mine, labels)
-    if other.en[1:2].islower():  # inside a sentence: "twice the machines ..."
-        other = Text(en=other.en[0].lower() + other.en[1:], zh=other.zh)
+    other = Text(en=in_sentence(other.en), zh=other.zh)
     value = money(point.net_value_per_month, currency)
     if per_day <= 0.0:  # a monthly budget: money first
         because = Text(en="with a monthly budget the answer weighs money first",
