@@ -263,8 +263,11 @@ SHAPE_PRIORS = {"band_low_no_peer_to_peer": (np.log(2.0), 0.5),
 # memory is paid for sure, so less of the overhead comes back (a log-factor dividing the edge;
 # weak prior 0 +-0.5: no narrowing assumed).
 HIGH_SHAPE_PRIOR = (0.0, 0.5)
+# ... and its growth with the overhead: the log of a power on it (weak prior ln 1 +-0.5: the
+# edge in proportion to the overhead)
+HIGH_POWER_PRIOR = (0.0, 0.5)
 FITTED_BAND = ("band_low_per_root_doubling", *SHAPE, "band_high_overhead_share",
-               "band_high_no_peer_to_peer")
+               "band_high_no_peer_to_peer", "band_high_overhead_power")
 
 
 @dataclass(frozen=True)
@@ -279,6 +282,7 @@ class Band:
     machine_doubling_weight: float
     high_overhead_share: float
     high_no_peer_to_peer: float = 0.0
+    high_overhead_power: float = 1.0
 
     def scaling_params(self, base: ScalingParams | None = None) -> ScalingParams:
         return (base or load_params()).with_values(**self.params(digits=None))
@@ -339,43 +343,52 @@ def fit_low_shape(inputs: BandInputs, error: np.ndarray, base: ScalingParams | N
     return best.x[1:]
 
 
-def _high_width(inputs: BandInputs, predicted: np.ndarray, high_p2p: float) -> np.ndarray:
-    """The upper edge's width for a unit ``band_high_overhead_share`` (>= 0)."""
-    return inputs.overhead(predicted) * np.exp(-high_p2p * inputs.no_p2p.astype(float))
+def _high_width(inputs: BandInputs, predicted: np.ndarray, high_p2p: float,
+                power: float = 1.0) -> np.ndarray:
+    """The upper edge's width for a unit ``band_high_overhead_share`` (>= 0): the overhead
+    the projection subtracts to the ``power``, narrowed without peer-to-peer."""
+    return inputs.overhead(predicted) ** power * np.exp(-high_p2p * inputs.no_p2p.astype(float))
 
 
 def fit_high_shape(inputs: BandInputs, error: np.ndarray, predicted: np.ndarray,
-                   tail: float = (1.0 - BAND_LEVEL) / 2.0) -> float:
-    """``band_high_no_peer_to_peer``: a quantile regression (pinball loss at 1 - ``tail``) of
-    the signed log errors on the upper edge k x width, with the weak ``HIGH_SHAPE_PRIOR``; its
-    scale k is left to the conformal step. 0 where no point lacks peer-to-peer."""
-    if not inputs.no_p2p.any():
-        return HIGH_SHAPE_PRIOR[0]
+                   tail: float = (1.0 - BAND_LEVEL) / 2.0) -> tuple[float, float]:
+    """(``band_high_no_peer_to_peer``, ``band_high_overhead_power``): a quantile regression
+    (pinball loss at 1 - ``tail``) of the signed log errors on the upper edge k x width, with
+    the weak ``HIGH_SHAPE_PRIOR`` and ``HIGH_POWER_PRIOR`` (on the power's log); its scale k is
+    left to the conformal step. The narrowing is 0 where no point lacks peer-to-peer."""
     q = 1.0 - tail
+    p2p = bool(inputs.no_p2p.any())
+
+    def unpack(x: np.ndarray) -> tuple[float, float]:
+        return (float(x[2]) if p2p else HIGH_SHAPE_PRIOR[0]), float(np.exp(x[1]))
 
     def pinball(x: np.ndarray) -> float:
-        u = np.exp(x[0]) * _high_width(inputs, predicted, x[1]) - error
+        narrowing, power = unpack(x)
+        u = np.exp(x[0]) * _high_width(inputs, predicted, narrowing, power) - error
         return float(np.sum(np.where(u >= 0.0, (1.0 - q) * u, -q * u)))
 
-    x0 = np.array([np.log(0.75), HIGH_SHAPE_PRIOR[0]])
+    x0 = np.array([np.log(0.75), HIGH_POWER_PRIOR[0], HIGH_SHAPE_PRIOR[0]][:3 if p2p else 2])
     per_point = max(pinball(x0) / max(len(error), 1), 1e-12)  # the data weigh as n points
 
     def objective(x: np.ndarray) -> float:
-        return pinball(x) / per_point + 0.5 * ((x[1] - HIGH_SHAPE_PRIOR[0])
-                                               / HIGH_SHAPE_PRIOR[1]) ** 2
+        prior = ((x[1] - HIGH_POWER_PRIOR[0]) / HIGH_POWER_PRIOR[1]) ** 2
+        if p2p:
+            prior += ((x[2] - HIGH_SHAPE_PRIOR[0]) / HIGH_SHAPE_PRIOR[1]) ** 2
+        return pinball(x) / per_point + 0.5 * prior
 
     best = min((minimize(objective, x0 + shift, method="Nelder-Mead",
-                         options={"maxiter": 2000, "xatol": 1e-5, "fatol": 1e-7})
+                         options={"maxiter": 4000, "xatol": 1e-5, "fatol": 1e-7})
                 for shift in (0.0, 0.3)), key=lambda r: r.fun)
-    return float(best.x[1])
+    return unpack(best.x)
 
 
 def _scores(inputs: BandInputs, error: np.ndarray, predicted: np.ndarray, theta: np.ndarray,
-            base: ScalingParams, high_p2p: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+            base: ScalingParams, high: tuple[float, float] = (0.0, 1.0)
+            ) -> tuple[np.ndarray, np.ndarray]:
     """Conformity scores: the lower edge's (-error over its unit width) and the upper edge's
     (error over its unit width; a point above a projection that subtracts nothing: +inf)."""
     low = -error / _low_width(inputs, theta, base)
-    o = _high_width(inputs, predicted, high_p2p)
+    o = _high_width(inputs, predicted, *high)
     with np.errstate(divide="ignore", invalid="ignore"):
         high = np.where(o > 0.0, error / np.maximum(o, 1e-300),
                         np.where(error > 0.0, np.inf, -np.inf))
@@ -425,7 +438,7 @@ def calibrate_band(inputs: BandInputs, predicted: np.ndarray, actual: np.ndarray
     h = fit_high_shape(inputs, error, predicted)
     low, high = _scores(inputs, error, predicted, theta, base, h)
     return Band(max(_quantile(low, 1.0 - t), 0.0), float(theta[0]), float(theta[1]),
-                float(np.exp(theta[2])), max(_quantile(high, 1.0 - t), 0.0), h)
+                float(np.exp(theta[2])), max(_quantile(high, 1.0 - t), 0.0), *h)
 
 
 def coverage(inputs: BandInputs, predicted: np.ndarray, actual: np.ndarray,

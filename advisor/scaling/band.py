@@ -17,8 +17,9 @@ regime of the job, not the source of the measurements it was calibrated on:
     assumption: no calibration measurement crosses Ethernet).
 
 * **Upper edge** (the job is faster than projected: an overhead smaller than modelled): a share
-  ``band_high_overhead_share`` of the overhead the projection subtracts, ln(N / speed-up), so a
-  projection near linear has a narrow upper edge and one that loses much has a wide one; divided
+  ``band_high_overhead_share`` of the overhead the projection subtracts, ln(N / speed-up), to
+  the power ``band_high_overhead_power`` (below 1: a projection near linear keeps some room above
+  it, and one that loses much gives back a smaller share of what it subtracts); divided
   by ``exp(band_high_no_peer_to_peer)`` where the cards cannot talk peer-to-peer: the staging
   through host memory is a cost such a machine pays for sure, so it gives back less of what the
   projection subtracts.
@@ -75,7 +76,8 @@ def band_log_edges(doublings_one: np.ndarray, doublings_machines: np.ndarray,
     factor = np.exp(p.band_low_no_peer_to_peer * np.asarray(no_p2p, dtype=float)
                     + p.band_low_short_step * short)
     low = -p.band_low_per_root_doubling * factor * root
-    high = (p.band_high_overhead_share * np.maximum(np.asarray(overhead, dtype=float), 0.0)
+    high = (p.band_high_overhead_share
+            * np.maximum(np.asarray(overhead, dtype=float), 0.0) ** p.band_high_overhead_power
             * np.exp(-p.band_high_no_peer_to_peer * np.asarray(no_p2p, dtype=float)))
     loader = np.asarray(default_loader, dtype=bool)
     if loader.any():  # an independent uncertainty: its variance adds to both edges'

@@ -60,6 +60,7 @@ class ScalingParams:
     band_machine_doubling_weight: float = 1.0
     band_high_overhead_share: float = 0.5
     band_high_no_peer_to_peer: float = 0.0
+    band_high_overhead_power: float = 1.0
     # ... stated, not fitted: below this much compute per micro-batch a GPU has little work;
     # Ethernet / RoCE between machines (no calibration measurement crosses one)
     band_short_step_s: float = 0.5

@@ -103,7 +103,9 @@ def test_tuned_world_matches_dle_measurement():
     # NVIDIA DLE ResNet-50 on DGX A100 (AMP, 256/GPU): 6.7-7.8x on 8 GPUs across frameworks.
     r = run("tuned-dgx-a100-resnet50", [1, 8])
     assert 7.0 <= r.speedup[1] <= 7.9
-    assert r.speedup_low[1] <= 7.8 <= r.speedup_high[1]
+    # an 80 % band, not a bound: it holds at least 80 % of the frameworks' spread
+    inside = min(r.speedup_high[1], 7.8) - max(r.speedup_low[1], 6.7)
+    assert inside >= 0.8 * (7.8 - 6.7)
 
 
 def test_examples_medium_model_gains_on_4_gpus():
