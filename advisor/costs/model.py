@@ -68,40 +68,25 @@ def estimate_costs(profile: Profile, projection: Projection, *, lang: str | None
     notes.extend(_migration_note(setups, horizon, inp.currency))
 
     # Net value is measured against one GPU; when one GPU was not projected it is costed
-    # here, and when it cannot hold the job, against the smallest count that can.
+    # here, and when it cannot hold the job, against the smallest count that can; an answer
+    # beyond the GPUs the user owns, against those (``_owned_baseline``).
     fits = list(projection.fits)
+    said: list[Text] = []
     base_hours, base_month, base_gpus = _baseline(profile, projection, inp, setups,
-                                                  cost_month, mode, runs_in_horizon, notes)
-    saved_value, signed_value, net_value, days_saved = [], [], [], []
-    for i, s in enumerate(setups):
-        if not fits[i]:
-            # A setup that cannot run saves nothing and costs nothing comparable: 0.0 here,
-            # "—" wherever it is shown (``fits`` marks it).
-            saved_value.append(0.0)
-            signed_value.append(0.0)
-            net_value.append(0.0)
-            days_saved.append(0.0)
-            continue
-        days_saved.append(days_saved_per_month(runs_pm, base_hours, s.run_hours))
-        value = time_value_per_month(runs_pm, base_hours, s.run_hours, inp.value_per_day)
-        # The saved value is never negative: a slower setup saves nothing. The signed value
-        # (negative: time lost) is what the net value adds to the extra cost (review 5,
-        # item 13: a table showing $0 next to a net of -$110k must show the loss).
-        saved_value.append(max(0.0, value))
-        signed_value.append(value)
-        net_value.append(value - (cost_month[i] - base_month))
-
-    candidates = [i for i, ok in enumerate(fits) if ok]
-    # Only runs that can happen (issue 29): where some count does the month's runs on one set
-    # of hardware and meets the deadline, the best value is one of those
-    possible = [i for i in candidates if keeps_schedule(runs_pm, setups[i].run_hours)
-                and (inp.deadline_days is None
-                     or meets_deadline(runs_pm, inp.deadline_days, setups[i].run_hours,
-                                       inp.days_before_first_run(setups[i].gpus,
-                                                                 setups[i].machines)))]
-    candidates = possible or candidates
-    best = max(candidates, key=lambda i: (round(net_value[i], 6), -projection.gpus[i])) \
-        if candidates else None
+                                                  cost_month, mode, runs_in_horizon, said)
+    values = _values(inp, setups, fits, cost_month, base_hours, base_month)
+    best = _best(inp, projection, setups, fits, values[2])
+    owned = None if base_gpus == 1 or best is None else \
+        _owned_baseline(projection, inp, setups, runs_pm)
+    if owned is not None and projection.gpus[best] > projection.gpus[owned]:
+        base_hours, base_month = setups[owned].run_hours, cost_month[owned]
+        base_gpus = projection.gpus[owned]
+        said = [Text(en=f"value is compared with your {base_gpus} owned GPUs",
+                     zh=f"价值与你已有的 {base_gpus} 卡相比")]
+        values = _values(inp, setups, fits, cost_month, base_hours, base_month)
+        best = _best(inp, projection, setups, fits, values[2])
+    notes.extend(said)
+    saved_value, signed_value, net_value, days_saved = values
     deadline = _deadline_gpus(inp, projection, cost_month, fits)
     curves = _buy_vs_rent(inp, setups[best] if best is not None else None, runs_pm, horizon)
     if best is None:
@@ -278,6 +263,66 @@ def _per_run_and_month(s: SetupCost, mode: str, horizon: float, runs_pm: float,
             chosen_month + s.migration_total / horizon, chosen)
 
 
+def _values(inp: CostInputs, setups: list[SetupCost], fits: list[bool], cost_month: list[float],
+            base_hours: float, base_month: float
+            ) -> tuple[list[float], list[float], list[float], list[float]]:
+    """(time saved's value, its signed value, net value, days saved) a month of every count
+    against the baseline's hours and cost a month."""
+    runs_pm = inp.runs_per_month
+    saved_value, signed_value, net_value, days_saved = [], [], [], []
+    for i, s in enumerate(setups):
+        if not fits[i]:
+            # A setup that cannot run saves nothing and costs nothing comparable: 0.0 here,
+            # "—" wherever it is shown (``fits`` marks it).
+            saved_value.append(0.0)
+            signed_value.append(0.0)
+            net_value.append(0.0)
+            days_saved.append(0.0)
+            continue
+        days_saved.append(days_saved_per_month(runs_pm, base_hours, s.run_hours))
+        value = time_value_per_month(runs_pm, base_hours, s.run_hours, inp.value_per_day)
+        # The saved value is never negative: a slower setup saves nothing. The signed value
+        # (negative: time lost) is what the net value adds to the extra cost (review 5,
+        # item 13: a table showing $0 next to a net of -$110k must show the loss).
+        saved_value.append(max(0.0, value))
+        signed_value.append(value)
+        net_value.append(value - (cost_month[i] - base_month))
+    return saved_value, signed_value, net_value, days_saved
+
+
+def _best(inp: CostInputs, projection: Projection, setups: list[SetupCost], fits: list[bool],
+          net_value: list[float]) -> int | None:
+    """The index of the best net value among the counts that can run. Only runs that can
+    happen (issue 29): where some count does the month's runs on one set of hardware and
+    meets the deadline, the best value is one of those."""
+    runs_pm = inp.runs_per_month
+    candidates = [i for i, ok in enumerate(fits) if ok]
+    possible = [i for i in candidates if keeps_schedule(runs_pm, setups[i].run_hours)
+                and (inp.deadline_days is None
+                     or meets_deadline(runs_pm, inp.deadline_days, setups[i].run_hours,
+                                       inp.days_before_first_run(setups[i].gpus,
+                                                                 setups[i].machines)))]
+    candidates = possible or candidates
+    return max(candidates, key=lambda i: (round(net_value[i], 6), -projection.gpus[i])) \
+        if candidates else None
+
+
+def _owned_baseline(projection: Projection, inp: CostInputs, setups: list[SetupCost],
+                    runs_pm: float) -> int | None:
+    """The index of the user's owned GPUs as the baseline of an answer beyond them, where
+    one GPU cannot be it: the owned count is costed, holds the job and does the month's runs
+    (reviews 8 and 9: renting 16 GPUs "worth $10,323 a month over 2 GPUs" to an owner of 8
+    counted what the 8 already give; over them it is $787). An answer within the owned GPUs
+    keeps the fewest that run the job as its baseline: the rules read that figure."""
+    owned = inp.owned_gpus
+    if owned <= 1 or owned not in projection.gpus:
+        return None
+    i = projection.gpus.index(owned)
+    if projection.fits[i] and keeps_schedule(runs_pm, setups[i].run_hours):
+        return i
+    return None
+
+
 def _baseline(profile: Profile, projection: Projection, inp: CostInputs,
               setups: list[SetupCost], cost_month: list[float], mode: str,
               runs_in_horizon: float, notes: list[Text]) -> tuple[float, float, int | None]:
@@ -297,14 +342,14 @@ def _baseline(profile: Profile, projection: Projection, inp: CostInputs,
         one = (single.run_hours, row[4], 1)
     if one is not None and keeps_schedule(runs_pm, one[0]):
         return one
+    why = (Text(en="one GPU cannot do the month's runs", zh="单卡做不完每月的训练")
+           if one is not None else
+           Text(en="one GPU cannot run this job", zh="单卡无法运行此任务"))
     keeping = [i for i, ok in enumerate(fits)
                if ok and keeps_schedule(runs_pm, setups[i].run_hours)]
     if keeping:
         i = keeping[0]
         n = projection.gpus[i]
-        why = (Text(en="one GPU cannot do the month's runs", zh="单卡做不完每月的训练")
-               if one is not None else
-               Text(en="one GPU cannot run this job", zh="单卡无法运行此任务"))
         notes.append(Text(en=f"{why.en}: value is compared with {n} GPUs, the fewest that can "
                              "do the month's runs",
                           zh=f"{why.zh}：价值与 {n} 卡相比（能做完每月训练的最少卡数）"))

@@ -95,6 +95,7 @@ INPUT_PIPELINE = {
 # What a verdict's net value is measured against (the cost model's baseline: F02)
 NET_VALUE_BASE = {
     "one_gpu": Text(en="one GPU of this setup", zh="本配置单卡"),
+    "owned": Text(en="the GPUs you already own", zh="你已有的卡"),
     "fewest_that_run": Text(en="the fewest GPUs of this setup that can run it",
                             zh="本配置能跑起来的最少卡数"),
     "fewest_that_keep_schedule": Text(en="the fewest GPUs of this setup that can do the "

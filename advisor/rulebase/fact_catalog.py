@@ -192,7 +192,7 @@ FACTS: dict[str, FactSpec] = {
     # baseline): one GPU of this setup when one can run the job, else the fewest GPUs of it
     # that can. Rule messages quote it with the value, so a verdict never reads as measured
     # against something else (a comparison measures against the user's setup)
-    "net_value_base": _s("one_gpu", "fewest_that_run", "fewest_that_keep_schedule"),
+    "net_value_base": _s("one_gpu", "owned", "fewest_that_run", "fewest_that_keep_schedule"),
     "breakeven_months": _n("float", 0, 10_000, optional=True),
     "breakeven_hours_per_month": _n("float", 0, 1_000_000, optional=True),
     # both sides priced, yet owning never beats renting within a month's 730 h (F31)

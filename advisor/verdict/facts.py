@@ -103,12 +103,15 @@ def _value_facts(projection: Projection, costs: CostReport) -> dict[str, Any]:
 
 def _base_kind(projection: Projection, costs: CostReport) -> str:
     """What the cost model measures net values against (``costs.model._baseline``): one GPU,
-    the fewest GPUs that can run the job, or the fewest that can do the month's runs."""
+    the GPUs the user owns, the fewest GPUs that can run the job, or the fewest that can do
+    the month's runs."""
     base = costs.baseline_gpus
     if base is None:  # an older report, or no count can run: by the projection alone
         return "one_gpu" if _one_gpu_is_the_base(projection) else "fewest_that_run"
     if base == 1:
         return "one_gpu"
+    if base == getattr(costs, "owned_gpus", 0):  # the cost model's owned baseline
+        return "owned"
     first_fitting = next((n for n, ok in zip(projection.gpus, projection.fits, strict=True)
                           if ok), None)
     fits_below = _one_gpu_is_the_base(projection) or (first_fitting is not None

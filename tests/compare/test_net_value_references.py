@@ -86,3 +86,30 @@ def test_the_table_and_each_verdict_say_what_their_net_value_is_measured_against
         differ += abs(point.net_value_per_month - value) > 1.0
     assert checked >= 6
     assert differ >= 1  # two measures that differ: why each must say what it is against
+
+
+# a company's 8 owned A100s and a second server to buy or rent (review 9's persona 4)
+OWNER = {
+    "schema_version": 1, "task": "llm",
+    "model": {"id": "mistral-7b", "sequence_length": 4096},
+    "training": {"single_gpu_hours": 300, "batch_per_gpu": 2, "gradient_accumulation_steps": 8,
+                 "precision": "bf16", "fine_tuning": True, "method": "full",
+                 "parallelism": "fsdp", "activation_checkpointing": "full",
+                 "input_pipeline": "tuned", "runs_per_month": 1, "horizon_months": 24},
+    "hardware": {"gpu": "a100_sxm4_80gb", "gpus_per_node": 8, "nodes": 2,
+                 "intra_link": "nvswitch", "inter_link": "infiniband_hdr", "cooling": "server"},
+    "economics": {"mode": "compare", "market": "US", "currency": "USD", "owned_gpus": 8,
+                  "time_value": "revenue", "value_per_day": 2000},
+}
+
+
+def test_an_owner_s_net_value_is_measured_against_the_gpus_they_own():
+    from advisor.catalog.profile_check import expand_profile_data, vet_profile
+    from advisor.profile import Profile
+
+    profile = vet_profile(Profile.model_validate(expand_profile_data(OWNER)))
+    result = compare(profile)
+    assert result.baseline is not None and result.baseline.gpus == 8
+    assert result.option(result.baseline.option).kind == "yours"
+    answer = result.answer("net_value")
+    assert answer is not None and "at 8 GPUs" in answer.why.en
