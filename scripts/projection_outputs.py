@@ -94,7 +94,7 @@ def _curve(profile, counts):
 
     p = load_params()
     hw = profile.hardware
-    counts = _check_counts(counts or default_gpu_counts(hw.total_gpus))
+    counts = _check_counts(counts or default_gpu_counts(hw.total_gpus, hw.gpus_per_node))
     gpu = resolve_gpu(hw.gpu, hw.intra_link)
     if not uses_layouts(profile, gpu.memory_gb, p):
         return None

@@ -46,7 +46,8 @@ def memory_answer(profile: Profile, gpus: list[int] | None = None,
     corrects the estimate). Raises where ``project`` raises before its layouts (the counts,
     the GPU)."""
     p = params or load_params()
-    counts = _check_counts(gpus or default_gpu_counts(profile.hardware.total_gpus))
+    counts = _check_counts(gpus or default_gpu_counts(profile.hardware.total_gpus,
+                                                          profile.hardware.gpus_per_node))
     gpu = resolve_gpu(profile.hardware.gpu, profile.hardware.intra_link)
     if not uses_layouts(profile, gpu.memory_gb, p):
         return None

@@ -168,10 +168,15 @@ def machine_assumptions(profile: Profile, gpus: int) -> list[Text]:
     return notes
 
 
-def default_gpu_counts(total: int) -> list[int]:
-    """Every count 1..total when total <= 16, else 1, 2, 4, 8, ... and total itself."""
+def default_gpu_counts(total: int, per_node: int | None = None) -> list[int]:
+    """Every count a setup of ``total`` GPUs, ``per_node`` to a machine, is built at when
+    total <= 16: every count inside one machine, and beyond it whole machines and powers of
+    two (no "15 GPUs" on two machines of 8: reviews 3 to 9); else 1, 2, 4, 8, ... and total
+    itself."""
     if total <= 16:
-        return list(range(1, total + 1))
+        inside = total if per_node is None else min(max(per_node, 1), total)
+        return [n for n in range(1, total + 1)
+                if n <= inside or n % inside == 0 or n & (n - 1) == 0]
     counts = [1 << k for k in range(total.bit_length()) if (1 << k) <= total]
     return sorted(set(counts + [total]))
 
@@ -238,7 +243,8 @@ def project(profile: Profile, gpus: list[int] | None = None,
             params: ScalingParams | None = None) -> Projection:
     """Project speed-up, band, step time, bottleneck and memory for each GPU count."""
     p = params or load_params()
-    counts = _check_counts(gpus or default_gpu_counts(profile.hardware.total_gpus))
+    counts = _check_counts(gpus or default_gpu_counts(profile.hardware.total_gpus,
+                                                          profile.hardware.gpus_per_node))
     n = np.array(counts, dtype=float)
     gpu = resolve_gpu(profile.hardware.gpu, profile.hardware.intra_link)
     hw = profile.hardware

@@ -75,7 +75,8 @@ def projection_key(profile: Profile, gpus: list[int] | None
                    ) -> tuple[str, str, tuple[int, ...]]:
     """What ``project(profile, gpus)`` depends on, as a hashable key."""
     hw = profile.hardware
-    counts = tuple(sorted(set(map(int, gpus or default_gpu_counts(hw.total_gpus)))))
+    counts = tuple(sorted(set(map(int, gpus or default_gpu_counts(hw.total_gpus,
+                                                                    hw.gpus_per_node)))))
     # the fields' values as text: every field of the spec, without building its serializer
     # (GpuSpec defers it; the compiled table is read without validating)
     spec = repr(resolve_gpu(hw.gpu, hw.intra_link).__dict__)

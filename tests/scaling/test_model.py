@@ -216,6 +216,15 @@ def test_default_gpu_counts():
     assert default_gpu_counts(16) == list(range(1, 17))
     assert default_gpu_counts(24) == [1, 2, 4, 8, 16, 24]
     assert default_gpu_counts(64) == [1, 2, 4, 8, 16, 32, 64]
+
+
+def test_default_counts_are_counts_a_setup_is_built_at():
+    # beyond one machine, whole machines and powers of two: no "15 GPUs" on two machines of 8
+    assert default_gpu_counts(16, 8) == [1, 2, 3, 4, 5, 6, 7, 8, 16]
+    assert default_gpu_counts(16, 4) == [1, 2, 3, 4, 8, 12, 16]
+    assert default_gpu_counts(12, 3) == [1, 2, 3, 4, 6, 8, 9, 12]
+    assert default_gpu_counts(8, 8) == list(range(1, 9))
+    assert default_gpu_counts(2, 1) == [1, 2]
     assert project(profile(hardware={"gpus_per_node": 4})).gpus == [1, 2, 3, 4]
 
 

@@ -35,7 +35,8 @@ def _with(profile: Profile, **hardware) -> Profile:
 @given(profiles())
 def test_band_and_bounds(profile):
     r = project(profile)
-    assert r.gpus == default_gpu_counts(profile.hardware.total_gpus)
+    assert r.gpus == default_gpu_counts(profile.hardware.total_gpus,
+                                      profile.hardware.gpus_per_node)
     for n, s, lo, hi in zip(r.gpus, r.speedup, r.speedup_low, r.speedup_high, strict=True):
         assert lo - TOL <= s <= hi + TOL
         assert 0 < s <= n + TOL
