@@ -10,7 +10,7 @@ from advisor.catalog import resolve_gpu
 from advisor.catalog.entries import CloudOffer
 from advisor.compare.option import Context, Option, settled, shape_text, usual_link, with_changes
 from advisor.costs.money import unit_price
-from advisor.profile import EconomicsMode, InterLink, Profile
+from advisor.profile import EconomicsMode, InterLink, IntraLink, Profile
 from advisor.text.i18n import Text
 
 RDMA_LINKS = frozenset({InterLink.roce, InterLink.roce_400g, InterLink.infiniband_edr, InterLink.infiniband_hdr,
@@ -34,6 +34,14 @@ def rent_the_same(profile: Profile, ctx: Context) -> list[Option]:
                               Text(en=f"Rent {shape.en} (typical price)",
                                    zh=f"租用 {shape.zh}（典型价格）"),
                               settled(base, ctx), "cloud"))
+            bigger = _twice_the_cards(profile, base, spec)
+            if bigger is not None:  # more of the user's card, rented in one machine
+                wide = shape_text(bigger)
+                out.append(Option("rent_more_cards", "cloud",
+                                  Text(en=f"Rent {wide.en} in one machine (typical price)",
+                                       zh=f"租用单机 {wide.zh}（典型价格）"),
+                                  settled(bigger, ctx), "cloud",
+                                  min_gpus=profile.hardware.gpus_per_node + 1))
     hw = profile.hardware
     rdma = hw.nodes > 1 and hw.inter_link in RDMA_LINKS
     offers = [o for o in ctx.catalog.offers_for(spec.id, ctx.market)
@@ -77,6 +85,19 @@ def _one_machine_offer(profile: Profile, ctx: Context, offers: list[CloudOffer]
                            keep_measured=True)
     return offer_option(machine, ctx, offer, "rent_one_machine",
                         Text(en="one machine, cheapest offer", zh="单台机器，最便宜报价"))
+
+
+def _twice_the_cards(profile: Profile, base: Profile, spec) -> Profile | None:
+    """``base`` (rented) in one machine of twice the user's cards, where the user's machine is
+    a workstation of up to four PCIe cards that they own or would buy (review 10: four owned
+    RTX 4090s were sent to buy a second box for $12,924 to meet a deadline, where an 8-card
+    machine of the same cards rents for $21 a run; marketplaces rent such machines whole)."""
+    hw = profile.hardware
+    if hw.nodes != 1 or spec.nvlink == "sxm" or hw.gpus_per_node > 4 or \
+            hw.intra_link == IntraLink.nvlink_bridge:
+        return None
+    return with_changes(base, hardware={"gpus_per_node": hw.gpus_per_node * 2},
+                        keep_measured=True)
 
 
 def _per_hour(ctx: Context, offer: CloudOffer) -> float:

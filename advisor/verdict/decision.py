@@ -76,7 +76,8 @@ def candidates(rec: Recommendation, profile: Profile, currency: str | None = Non
             continue  # its counts are the ones above
         c = candidate_at(profile, o.id, o.gpus, o.nodes, o.run_hours, o.cost_per_run,
                        o.kind != "host_memory",
-                       deployment="cloud" if o.kind in ("rent", "rent_offer") else None,
+                       deployment=o.deployment or ("cloud" if o.kind in ("rent", "rent_offer")
+                                                   else None),
                        currency=costs.currency)
         out.append(c.model_copy(update={"label": o.label, "kind": o.kind}))
         if o.kind in ("setting", "numerics", "method", "rent") and o.cost_per_run is not None:

@@ -92,6 +92,9 @@ class SetupOption(BaseModel):
     run_hours: float  # one run at ``gpus``
     cost_per_run: float | None  # None: not priced
     currency: str
+    # the side ``cost_per_run`` is priced on ("own": bought or owned, "cloud": rented; None:
+    # not priced, or not said): a profile in compare mode prices each count on the cheaper
+    deployment: Literal["own", "cloud"] | None = None
     applied: bool = False  # the verdict rests on this one
     # the verdict's count differs from the option's fastest useful one (F02: the rules chose
     # fewer GPUs): the figures above are at the verdict's count, these at the fastest

@@ -63,11 +63,19 @@ def test_cards_already_owned_are_used_not_weighed_against_renting():
     50-200 h band said "own or rent, costs about the same" and a pitfall said to rent rather
     than buy, where every rental costs 1.6-2.8 times the owned cards' electricity."""
     from advisor.catalog.profile_check import load_profile
-    from advisor.compare.weighed import recommend
+    from advisor.compare.weighed import recommend as weighed
+    from advisor.verdict.recommendation import recommend
     from tests.support.paths import PROFILES
 
-    rec = recommend(load_profile(PROFILES / "verdict" / "owns-2x4090-compare-mode.yaml"),
-                    lang="en")
+    profile = load_profile(PROFILES / "verdict" / "owns-2x4090-compare-mode.yaml")
+    # beside the setups the comparison evaluates, 4 cards rented in one machine halve the run
+    # for ¥2,000 a day: the answer moves there by the user's own value, and says so
+    moved = weighed(profile, lang="en")
+    assert moved.verdict.deployment == "cloud"
+    assert "Chosen over your setup at 2 GPUs" in moved.summary[1].text.en
+    assert "a run costs" in moved.summary[1].text.en
+    # the rules on the user's own setup: the owned cards are paid for
+    rec = recommend(profile, lang="en")
     fired = {t.rule for t in rec.trace}
     assert "economics.owned_cards_are_paid_for" in fired
     assert not fired & {"economics.either_between", "economics.rent_below_50_hours",

@@ -14,7 +14,8 @@
 
 from __future__ import annotations
 
-from tests.support.verdict import fired, pitfall, rules_case, verdict_case
+from tests.support.paths import PROFILES
+from tests.support.verdict import fired, on_own_setups, pitfall, rules_case, verdict_case
 
 
 def test_vgpu_instance_is_not_worth_paying_for(recs):
@@ -56,7 +57,9 @@ def test_a_vgpu_setup_that_pays_is_worth_it_and_still_warned():
 
 
 def test_a_small_speed_up_that_pays_is_the_cost_models_call():
-    r = verdict_case("ranking-4x4090-small-gain-pays")
+    # the rules on the user's own cards (beside them, 8 rented cards take the answer at the
+    # user's ¥3,000 a day: tests/compare)
+    r = on_own_setups(PROFILES / "verdict" / "ranking-4x4090-small-gain-pays.yaml")
     v = r.verdict
     assert r.projection.speedup[r.projection.at(v.gpus)] < 1.5
     assert v.rating == "worth_it" and v.gpus == r.costs.best_value_gpus

@@ -1,0 +1,65 @@
+"""Review 10: more of the user's own card is rented too, and a setup priced as a rental is
+weighed as one.
+
+Four owned RTX 4090s in a workstation that miss a 12-hour deadline were told to buy a second
+box for $12,924 ($569 a run), where a machine of eight of the same cards rents for about $21 a
+run; and a "more machines" setup priced at the cloud's $322 a run counted as a purchase, so
+the value of a day could never move the answer there."""
+
+from __future__ import annotations
+
+from advisor.catalog.profile_check import expand_profile_data, vet_profile
+from advisor.compare import compare
+from advisor.compare.weighed import recommend
+from advisor.profile import Profile
+from advisor.verdict.decision import buys_hardware, chosen
+from advisor.verdict.shared_costs import costs_shared
+
+DEADLINE = {
+    "schema_version": 1, "task": "llm",
+    "model": {"id": "llama-3.1-8b", "sequence_length": 2048},
+    "training": {"dataset_tokens": 4.0e8, "epochs": 1, "batch_per_gpu": 2,
+                 "gradient_accumulation_steps": 8, "precision": "bf16", "fine_tuning": True,
+                 "method": "lora", "activation_checkpointing": "full",
+                 "input_pipeline": "tuned", "runs_per_month": 2},
+    "hardware": {"gpu": "rtx4090", "gpus_per_node": 4, "intra_link": "pcie4",
+                 "cooling": "open_air"},
+    "economics": {"mode": "compare", "market": "US", "currency": "USD", "owned_gpus": 4,
+                  "time_value": "deadline", "deadline_days": 0.5, "value_per_day": 1000,
+                  "moved_to_multi_gpu_before": True},
+}
+
+
+def _profile(data: dict) -> Profile:
+    return vet_profile(Profile.model_validate(expand_profile_data(data)))
+
+
+def test_a_deadline_the_owned_cards_miss_is_met_by_renting_more_of_them_not_buying():
+    rec = recommend(_profile(DEADLINE), lang="en")
+    pick = chosen(rec, rec.candidates)
+    assert pick is not None and pick.runnable and not buys_hardware(pick)
+    assert pick.gpus == 8 and pick.run_hours <= 12.0
+    assert pick.cost_per_run is not None and pick.cost_per_run < 100.0
+    assert rec.summary[0].text.en.startswith("Rent 8 × ")
+    assert rec.verdict.deployment == "cloud"
+
+
+def test_the_comparison_rents_twice_the_cards_of_a_workstation_in_one_machine():
+    comp = compare(_profile(DEADLINE), verdicts=False)
+    rented = next(o for o in comp.options if o.id == "rent_more_cards")
+    assert rented.gpus_per_node == 8 and rented.deployment == "cloud"
+    assert all(p.gpus > 4 for p in rented.points)  # below, it is renting the same machine
+    eight = rented.point(8)
+    assert eight is not None and eight.fits and eight.meets_deadline
+    assert comp.answer("deadline").point.gpus == 8
+
+
+def test_a_setup_is_weighed_on_the_side_its_cost_was_priced_on():
+    rec = recommend(_profile(DEADLINE), lang="en")
+    priced = [o for o in rec.setups if o.cost_per_run is not None]
+    assert priced
+    for o in priced:
+        changed, proj = o.behind()
+        costs = costs_shared(changed, proj)
+        side = costs.deployment[costs.gpus.index(o.gpus)]
+        assert o.deployment == side, o.id
