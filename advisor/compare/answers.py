@@ -32,10 +32,13 @@ def label_at(ref: PointRef, labels: dict[str, Text]) -> Text:
 
 def answers(front: Sequence[Entry], labels: dict[str, Text], currency: str, *,
             deadline_days: float | None, budget: float | None, valued: bool,
-            baseline: Entry | None = None) -> list[Answer]:
+            baseline: Entry | None = None,
+            meeting: Sequence[Entry] | None = None) -> list[Answer]:
     """``baseline``: what the net values are measured against (the comparison's baseline,
     the user's setup at its fewest GPUs that can run the job), named in the net value's
-    answer, as each option's own verdict names its own (one GPU of that option)."""
+    answer, as each option's own verdict names its own (one GPU of that option).
+    ``meeting``: the front of the points that meet the deadline (default: those of
+    ``front``), where the deadline's answer is sought."""
     out: list[Answer] = []
     if not front:
         none = Text(en="no option can run this job at a known price",
@@ -53,7 +56,7 @@ def answers(front: Sequence[Entry], labels: dict[str, Text], currency: str, *,
     out.append(Answer(key="cheapest", point=cheapest[0], why=_says(
         cheapest, labels, currency, "the cheapest a month", "每月最便宜")))
     if deadline_days is not None:
-        meeting = [e for e in front if e[1].meets_deadline]
+        meeting = [e for e in (front if meeting is None else meeting) if e[1].meets_deadline]
         if meeting:
             best = min(meeting, key=lambda e: (e[1].cost_per_month, e[1].run_hours))
             out.append(Answer(key="deadline", point=best[0], why=_says(

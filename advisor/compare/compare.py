@@ -111,8 +111,9 @@ def compare(profile: Profile, options: Sequence[Option] | None = None, *,
     budget = None if eco.monthly_budget is None else \
         catalog.convert(eco.monthly_budget, given_in, out_currency)
     valued = eco.time_value not in (None, TimeValue.none) and (eco.value_per_day or 0) > 0
+    meeting = None if eco.deadline_days is None else _answerable(results, True)
     found = find_answers(entries, labels, out_currency, deadline_days=eco.deadline_days,
-                         budget=budget, valued=valued,
+                         budget=budget, valued=valued, meeting=meeting,
                          baseline=None if baseline is None else (baseline,
                                                                  _at(results, baseline)))
     if valued and answer is not None:
@@ -158,14 +159,18 @@ def _labelled(res: OptionResult) -> Text:
     return Text(en=f"{res.label.en} + {res.change.en}", zh=f"{res.label.zh} + {res.change.zh}")
 
 
-def _answerable(results: list[OptionResult]) -> list[tuple[PointRef, Point]]:
+def _answerable(results: list[OptionResult], meeting_deadline: bool = False
+                ) -> list[tuple[PointRef, Point]]:
     """The points an answer may name (issue 29: only runs that can happen): the Pareto front
     of the points one set of which does the month's runs, other setups' at the counts they
-    are built at; every point that runs when none does (the answers then say so)."""
+    are built at; every point that runs when none does (the answers then say so).
+    ``meeting_deadline``: the front of those that meet the deadline alone (review 10: a point
+    that misses it must not push one that meets it off the deadline's answer)."""
     # another setup at a count it is built at (its machines whole, or a power of two: not
     # "6 × H200" or "11 GPUs" of twice the machines, review 8); the user's own at any count
     runs = [(r.id, p) for r in results for p in r.points if p.fits and p.priced
-            and (r.kind == "yours" or round_count(p.gpus, r.gpus_per_node))]
+            and (r.kind == "yours" or round_count(p.gpus, r.gpus_per_node))
+            and (not meeting_deadline or p.meets_deadline)]
     keeping = [(rid, p) for rid, p in runs if p.keeps_schedule] or runs
     candidates = [Candidate((rid, p.gpus), p.run_hours, p.cost_per_month) for rid, p in keeping]
     order = {r.id: i for i, r in enumerate(results)}

@@ -63,3 +63,21 @@ def test_a_setup_is_weighed_on_the_side_its_cost_was_priced_on():
         costs = costs_shared(changed, proj)
         side = costs.deployment[costs.gpus.index(o.gpus)]
         assert o.deployment == side, o.id
+
+
+def test_the_deadlines_answer_is_the_cheapest_of_every_point_that_meets_it():
+    """Review 10 (F5): a point that meets the deadline was dropped from the deadline's answer
+    when one that misses it dominated it (an L40S server at $7,546 a month named where $2,095
+    met the deadline too)."""
+    from advisor.compare.text import round_count
+
+    two = {**DEADLINE["hardware"], "nodes": 2, "inter_link": "ethernet_25g"}
+    comp = compare(_profile({**DEADLINE, "hardware": two}),
+                   verdicts=False)
+    meeting = [(o, p) for o in comp.options for p in o.points
+               if p.fits and p.priced and p.keeps_schedule and p.meets_deadline
+               and (o.kind == "yours" or round_count(p.gpus, o.gpus_per_node))]
+    answer = comp.answer("deadline")
+    assert meeting and answer is not None and answer.point is not None
+    cheapest = min(p.cost_per_month for _, p in meeting)
+    assert comp.at(answer.point).cost_per_month == cheapest
