@@ -58,6 +58,9 @@ class CostInputs:
     owned_gpus: int = 0
     owned_per_machine: int | None = None  # cards in each owned machine (None: gpus_per_node)
     moved_before: bool = False  # the team has run on several GPUs before (F16)
+    # economics.monthly_budget in the report's currency (None: none): the best value keeps to
+    # it where a count does (review 10: "Best value: 16 GPUs" at $904 under a $500 budget)
+    monthly_budget: float | None = None
     uses: list[PriceUse] = field(default_factory=list)  # catalog entries the figures rest on
     # a reservation's term in months, paid whole (None: rented by the hour used)
     reservation_term_months: float | None = None
@@ -319,7 +322,7 @@ def resolve_inputs(profile: Profile, catalog: Catalog, *, lang: str | None = Non
         catalog=catalog, notes=notes, machine_class=machine_class,
         fabric_priced=fabric_priced, market=where.value, tax_rate=tax_rate,
         bridged=bridged and eco.base_system_price is None, uses=uses, owned_gpus=owned,
-        owned_per_machine=eco.owned_per_machine)
+        owned_per_machine=eco.owned_per_machine, monthly_budget=mine(eco.monthly_budget))
 
 
 def owned_cards(profile: Profile, card_priced: bool = True) -> int:

@@ -75,7 +75,7 @@ def estimate_costs(profile: Profile, projection: Projection, *, lang: str | None
     base_hours, base_month, base_gpus = _baseline(profile, projection, inp, setups,
                                                   cost_month, mode, runs_in_horizon, said)
     values = _values(inp, setups, fits, cost_month, base_hours, base_month)
-    best = _best(inp, projection, setups, fits, values[2])
+    best = _best(inp, projection, setups, fits, values[2], cost_month)
     owned = None if base_gpus == 1 or best is None else \
         _owned_baseline(projection, inp, setups, runs_pm)
     if owned is not None and projection.gpus[best] > projection.gpus[owned]:
@@ -84,7 +84,7 @@ def estimate_costs(profile: Profile, projection: Projection, *, lang: str | None
         said = [Text(en=f"value is compared with your {base_gpus} owned GPUs",
                      zh=f"价值与你已有的 {base_gpus} 卡相比")]
         values = _values(inp, setups, fits, cost_month, base_hours, base_month)
-        best = _best(inp, projection, setups, fits, values[2])
+        best = _best(inp, projection, setups, fits, values[2], cost_month)
     notes.extend(said)
     saved_value, signed_value, net_value, days_saved = values
     deadline = _deadline_gpus(inp, projection, cost_month, fits)
@@ -109,6 +109,10 @@ def estimate_costs(profile: Profile, projection: Projection, *, lang: str | None
         time_saved_value_per_month=saved_value, net_value_per_month=net_value,
         time_value_per_month=signed_value, baseline_cost_per_month=base_month,
         baseline_gpus=base_gpus,
+        keeps_schedule=[keeps_schedule(runs_pm, s.run_hours) for s in setups],
+        meets_deadline=[] if inp.deadline_days is None else [
+            meets_deadline(runs_pm, inp.deadline_days, s.run_hours,
+                           inp.days_before_first_run(s.gpus, s.machines)) for s in setups],
         deployment=chosen, runs_fit_in_horizon=[s.runs_fit(horizon) for s in setups],
         time_value_given=profile.economics.time_value is not None,
         days_saved_per_month=days_saved, horizon_months=horizon,
@@ -291,7 +295,7 @@ def _values(inp: CostInputs, setups: list[SetupCost], fits: list[bool], cost_mon
 
 
 def _best(inp: CostInputs, projection: Projection, setups: list[SetupCost], fits: list[bool],
-          net_value: list[float]) -> int | None:
+          net_value: list[float], cost_month: list[float]) -> int | None:
     """The index of the best net value among the counts that can run. Only runs that can
     happen (issue 29): where some count does the month's runs on one set of hardware and
     meets the deadline, the best value is one of those."""
@@ -303,6 +307,9 @@ def _best(inp: CostInputs, projection: Projection, setups: list[SetupCost], fits
                                        inp.days_before_first_run(setups[i].gpus,
                                                                  setups[i].machines)))]
     candidates = possible or candidates
+    if inp.monthly_budget is not None:  # within the budget, where a count keeps to it
+        within = [i for i in candidates if cost_month[i] <= inp.monthly_budget * (1 + 1e-9)]
+        candidates = within or candidates
     return max(candidates, key=lambda i: (round(net_value[i], 6), -projection.gpus[i])) \
         if candidates else None
 

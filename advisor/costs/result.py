@@ -95,6 +95,11 @@ class CostReport(BaseModel):
     # The GPU count net values are measured against (``model._baseline``: one GPU when it
     # can hold the job and do the month's runs, else the fewest that can); None: no count can
     baseline_gpus: int | None = None
+    # Additive (review 10): per N, whether one set of it does the month's runs in a month's
+    # 730 hours, and (a deadline given) whether it finishes the runs due before it, the first
+    # move counted: a row that cannot is never the best value, and the text marks it
+    keeps_schedule: list[bool] = []
+    meets_deadline: list[bool] = []
 
     def day_value_to_pay(self, gpus: int) -> float | None:
         """What a day saved would have to be worth for ``gpus`` GPUs to pay for themselves

@@ -18,6 +18,15 @@ NOT_APPLICABLE = "—"  # a value for a GPU count that cannot run the job
 _money = money
 
 
+def _mark(report: CostReport, i: int) -> str:
+    """"†" for a count that fits but cannot happen as planned: it cannot do the month's runs
+    on one set of it, or misses the deadline (review 10: such rows carried the best net
+    value unmarked)."""
+    late = bool(report.meets_deadline) and not report.meets_deadline[i]
+    short = bool(report.keeps_schedule) and not report.keeps_schedule[i]
+    return "†" if late or short else ""
+
+
 def render_text(report: CostReport, lang: str = "en",
                 warnings: Sequence[CatalogWarning] = ()) -> str:
     cur = report.currency
@@ -44,7 +53,8 @@ def render_text(report: CostReport, lang: str = "en",
             (NOT_APPLICABLE, NOT_APPLICABLE)
         priced = report.mode_priced  # renting with no cloud price: no cost to show
         side = [_SIDE[sides[i]][lang == "zh"]] if sides else []
-        rows.append([str(n) if fits[i] else f"{n}*", f"{report.run_hours[i]:.2f}", *side,
+        rows.append([f"{n}*" if not fits[i] else f"{n}{_mark(report, i)}",
+                     f"{report.run_hours[i]:.2f}", *side,
                      _money(report.cost_per_run[i], cur) if priced else NOT_APPLICABLE,
                      _money(report.cost_per_month[i], cur) if priced else NOT_APPLICABLE,
                      time_value, net if priced else NOT_APPLICABLE])
@@ -55,6 +65,13 @@ def render_text(report: CostReport, lang: str = "en",
         lines.append(pick(lang, f"* does not fit in GPU memory: cannot run, never recommended "
                                 f"({NOT_APPLICABLE} = not applicable)",
                           f"* 显存放不下：无法运行，不会被推荐（{NOT_APPLICABLE} 表示不适用）"))
+    if any(_mark(report, i) for i, ok in enumerate(fits) if ok):
+        lines.append(pick(
+            lang, "† cannot happen as planned: one set of it does not do the month's runs in "
+                  "730 hours, or misses the deadline (the first move counted); never the best "
+                  "value while a count can",
+            "† 按计划无法实现：一套硬件在一个月的 730 小时内做不完每月的训练，或赶不上截止时间"
+            "（计入首次迁移）；只要有卡数能做到，就不会是性价比最高的"))
     lines.extend(_table_notes(report, lang, values, fits, bool(sides)))
     lines.append("")
     if not report.mode_priced:
