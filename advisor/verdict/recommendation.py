@@ -269,6 +269,8 @@ def recommend_from(profile: Profile, projection: Projection, costs: CostReport, 
     if not runnable:  # nothing fits anywhere: only the memory wall speaks (F24)
         quoted = [f for f in decided if f.rule.is_veto and f.conclusion.get("veto")
                   == "memory_wall"][:1] or quoted
+    elif _beyond_owned(costs, n):  # past the GPUs owned, what it adds to them comes first
+        quoted = sorted(quoted, key=lambda f: "{net_value_base}" not in f.rule.message.en)
     reason = joined([f.rule.render(f.rule.message, facts) for f in quoted + _one_each(short)]
                      + ([lowered.reason] if lowered is not None else []))
     answer = with_setup(applied, headline(rating, n, nodes, setup.values, Text(en="", zh=""),
@@ -305,6 +307,14 @@ def recommend_from(profile: Profile, projection: Projection, costs: CostReport, 
                          baseline_gpus=baseline_count(projection, costs))
     rec.summary = five_lines(rec, answer, decisive)
     return rec
+
+
+def _beyond_owned(costs: CostReport, gpus: int) -> bool:
+    """The answer goes past the GPUs the user owns and its net value is measured against them
+    (``costs.model._owned_baseline``): the Why then says what it adds to them (review 10: a
+    rental of 16 beside 8 owned said only that the model does not fit one GPU)."""
+    owned = getattr(costs, "owned_gpus", 0)
+    return owned > 1 and costs.baseline_gpus == owned and gpus > owned
 
 
 def _rerated(verdict: Decision, rating: str, quoted: list[Firing]) -> Decision:
