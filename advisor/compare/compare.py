@@ -227,6 +227,15 @@ def _net_value_as_decided(found: list, results: list[OptionResult], labels: dict
     other, this = label_at(best_ref, labels), label_at(mine, labels)
     other = Text(en=in_sentence(other.en), zh=other.zh)
     value = money(point.net_value_per_month, currency)
+    if best.net_value_per_month <= point.net_value_per_month:  # no "gives -$6,124 more"
+        why = Text(
+            en=f"{this.en}: {point.run_hours:,.1f} h a run, "
+               f"{money(point.cost_per_month, currency)} a month (recommend's answer, {value} "
+               "a month of net value)",
+            zh=f"{this.zh}：每次 {point.run_hours:,.1f} 小时，每月 "
+               f"{money(point.cost_per_month, currency)}（recommend 的答案，每月净收益 {value}）")
+        return [*found[:i], found[i].model_copy(update={"point": mine, "why": why}),
+                *found[i + 1:]]
     if per_day <= 0.0:  # a monthly budget: money first
         because = Text(en="with a monthly budget the answer weighs money first",
                        zh="设了每月预算，答案先看花多少钱")

@@ -339,7 +339,7 @@ def reason_outscored(pick: Candidate, best: Candidate, currency: str, per_day: f
         en=f"Chosen over {_count_en(pick)} ({was_en} and {was_c} a run): {now_en} and {now_c} "
            f"a run; with a day saved worth {day} to you, a run costs {now_s} in money and time "
            f"against {was_s}.",
-        zh=f"选它而不选{_count_zh(pick)}（每次 {was_zh}、{was_c}）：每次 {now_zh}、{now_c}；按你"
+        zh=f"选它而不选{_with_detail_zh(pick, f'每次 {was_zh}、{was_c}')}：每次 {now_zh}、{now_c}；按你"
            f"给省下一天定的 {day}，每次训练的钱和时间合计 {now_s}，原配置为 {was_s}。")
 
 
@@ -351,7 +351,8 @@ def reason_beaten(pick: Candidate, best: Candidate) -> Text:
     saved_t = 1 - best.run_hours / pick.run_hours
     saved_c = 1 - (best.cost_per_run or 0.0) / (pick.cost_per_run or 1.0)
     head_en = f"Chosen over {_count_en(pick)} ({_hours(pick.run_hours)} a run)"
-    head_zh = f"选它而不选{_count_zh(pick)}（每次 {_hours(pick.run_hours, 'zh')}）"
+    per_run_zh = "每次 " + _hours(pick.run_hours, "zh")
+    head_zh = f"选它而不选{_with_detail_zh(pick, per_run_zh)}"
     if saved_t >= MARGIN and saved_c >= MARGIN:
         return Text(en=f"{head_en}, which it beats by {saved_t:.0%} on time and {saved_c:.0%} "
                        "on cost per run.",
@@ -410,6 +411,13 @@ def _count_en(c: Candidate) -> str:
     return f"your setup at {n}" if c.setup == "as_given" else n
 
 
+def _with_detail_zh(c: Candidate, detail: str) -> str:
+    """``c`` named with ``detail`` in one pair of brackets: "你的配置（单卡，每次 1.5 小时）",
+    never "你的配置（单卡）（每次 1.5 小时）" (review 10)."""
+    name = _count_zh(c)
+    return f"{name[:-1]}，{detail}）" if name.endswith("）") else f"{name}（{detail}）"
+
+
 def _count_zh(c: Candidate) -> str:
     if c.label is not None:
         return c.label.zh
@@ -465,4 +473,4 @@ def reason_against(pick: Candidate | None, answer: Candidate, currency: str) -> 
     return Text(
         en=f"Chosen over {_count_en(pick)} ({was_en} and {cost} a run): {now_en} and {mine} "
            "a run.",
-        zh=f"选它而不选{_count_zh(pick)}（每次 {was_zh}、{cost}）：每次 {now_zh}、{mine}。")
+        zh=f"选它而不选{_with_detail_zh(pick, f'每次 {was_zh}、{cost}')}：每次 {now_zh}、{mine}。")

@@ -55,7 +55,8 @@ def with_setup(applied: SetupOption | None, headline: Text, gpus: int | None = N
     if label.en.startswith(("rent ", "buy ")):  # a label that is already what to do
         return Text(en=f"{label.en[0].upper()}{label.en[1:]} — {headline.en}",
                     zh=f"{label.zh}——{headline.zh}")
-    return Text(en=f"With {label.en} — {headline.en}", zh=f"采用{label.zh}——{headline.zh}")
+    gap = " " if label.zh[:1].isascii() else ""  # "采用 64 张卡", as "每次 1.5 小时"
+    return Text(en=f"With {label.en} — {headline.en}", zh=f"采用{gap}{label.zh}——{headline.zh}")
 
 
 def recounted(label: Text, old: int, new: int) -> Text:
