@@ -50,7 +50,7 @@ def shown_points(option: OptionResult, every_count: bool = False,
     """The handful of counts worth a row (issue 29): the option's verdict, the counts that
     answer a question (``answers``), and the smallest and largest of its counts on the front
     that a setup is built at; an option with none of those shows its verdict's count alone, or
-    its first. ``every_count``: every count."""
+    its largest built count that runs, or its first. ``every_count``: every count."""
     if every_count:
         return option.points
     verdict = option.verdict.gpus if option.verdict is not None else None
@@ -61,7 +61,10 @@ def shown_points(option: OptionResult, every_count: bool = False,
         keep |= {front[0], front[-1]}
     shown = [p for p in option.points if p.gpus in keep]
     built = [p for p in option.points if round_count(p.gpus, option.gpus_per_node)]
-    return shown or built[:1] or option.points[:1]
+    # none of those: its largest count that runs, before a first count that may not (review
+    # 10: an 8-GPU rental whose verdict rests on two machines read "1 GPU: does not fit")
+    running = [p for p in built if p.fits and p.priced]
+    return shown or running[-1:] or built[:1] or option.points[:1]
 
 
 def _status(p: Point, numbers: dict[str, int], lang: str) -> str:

@@ -61,3 +61,17 @@ def test_no_fastest_when_time_saved_is_worth_nothing():
     result = compare(load_profile(LEARNING))
     fastest = next(a for a in result.answers if a.key == "fastest")
     assert fastest.point is None and "counts as nothing" in fastest.why.en
+
+
+def test_an_option_with_nothing_to_show_shows_its_largest_count_that_runs():
+    """Review 10 (F4): an 8-GPU rental whose verdict rests on two machines and none of whose
+    points answers or is on the front read "1 GPU: does not fit"."""
+    result = compare(load_profile(MEDIUM))
+    option = next(o for o in result.options if o.id == "rent_typical")
+    alone = option.model_copy(update={
+        "verdict": option.verdict.model_copy(update={"gpus": 64}),
+        "points": [p.model_copy(update={"on_front": False, "fits": p.gpus > 1})
+                   for p in option.points]})
+    shown = shown_points(alone)
+    assert [p.gpus for p in shown] == [max(p.gpus for p in alone.points)]
+    assert shown[0].fits
