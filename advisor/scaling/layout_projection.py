@@ -13,7 +13,8 @@ from functools import lru_cache
 import numpy as np
 
 from advisor.catalog.gpus import GpuSpec
-from advisor.profile import Profile
+from advisor.profile import InterLink, Profile
+from advisor.scaling.band import band_log_edges, profile_flags
 from advisor.scaling.card_memory import capacity_gb, memory_reading_note
 from advisor.scaling.inputs import pipeline_terms, single_gpu_samples_per_s
 from advisor.scaling.layouts.engine import LayoutCurve, layout_curve
@@ -76,7 +77,8 @@ def _r(values, digits: int | np.ndarray = 5) -> list:
 
 
 def layout_projection(profile: Profile, counts: list[int], gpu: GpuSpec, links: LinkFigures,
-                      p: ScalingParams, notes: list[Text]) -> Projection:
+                      p: ScalingParams, notes: list[Text],
+                      inter_link: InterLink | None = None) -> Projection:
     q = load_llm_params()
     curve = layout_curve(profile, counts, gpu, links, p, q)
     n = np.array(counts, dtype=float)
@@ -99,7 +101,9 @@ def layout_projection(profile: Profile, counts: list[int], gpu: GpuSpec, links: 
     model_rate = speed * reference / n
     tokens = model_rate * scale
     spread = np.where(n > 1, np.exp(q.band_log_width), 1.0)
-    low = np.clip(speed / spread, 0.0, speed)
+    widened = _regime_widening(profile, n, gpu, p, inter_link or profile.hardware.inter_link)
+    low = np.clip(speed * np.where(n > 1, np.exp(-np.sqrt(q.band_log_width ** 2
+                                                            + widened ** 2)), 1.0), 0.0, speed)
     high = np.clip(speed * spread, speed, n)
     hours_one = one_gpu_hours(profile, reference * scale / seq)
     fits = [c.fits for c in curve.choices]
@@ -160,6 +164,26 @@ def layout_projection(profile: Profile, counts: list[int], gpu: GpuSpec, links: 
         memory_margin_gb=np.round(curve.usable_gb - memory, 2).tolist(),
         run_hours_one_gpu=float(f"{hours_one:.5g}"),
         planned_from_size=profile.training.planned_from_size)
+
+
+def _regime_widening(profile: Profile, n: np.ndarray, gpu: GpuSpec, p: ScalingParams,
+                     inter_link: InterLink) -> np.ndarray:
+    """What the data-parallel band's regime factors add below (log units, >= 0) where the
+    published runs the layouts' band was calibrated on (InfiniBand clusters, NVLink machines)
+    say nothing: cards without peer-to-peer and Ethernet / RoCE between machines
+    (``advisor.scaling.band``), added to the calibrated width in quadrature (review 10: 16
+    RTX 4090s over 10 GbE read a band of +-10 %, as narrow as one NVSwitch machine's)."""
+    flags = profile_flags(profile, gpu.is_consumer, inter_link)
+    if not (flags["no_p2p"] or flags["ethernet"]):
+        return np.zeros_like(n)
+    per = profile.hardware.gpus_per_node
+    one = np.log2(np.minimum(n, per))
+    machines = np.log2(np.maximum(n, per) / per)
+    zero, work = np.zeros_like(n), np.ones_like(n)  # no overhead, a step of work: the regime
+    plain, _ = band_log_edges(one, machines, zero, work, p)
+    regime, _ = band_log_edges(one, machines, zero, work, p, no_p2p=flags["no_p2p"],
+                               ethernet=flags["ethernet"])
+    return np.sqrt(np.maximum(regime ** 2 - plain ** 2, 0.0))
 
 
 def _loader_cap(profile: Profile, curve: LayoutCurve, n: np.ndarray,

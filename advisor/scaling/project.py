@@ -261,7 +261,7 @@ def project(profile: Profile, gpus: list[int] | None = None,
         # imported here: a data-parallel profile needs none of the layout modules
         from advisor.scaling.layout_projection import layout_projection
 
-        return layout_projection(profile, counts, gpu, links, p, extra)
+        return layout_projection(profile, counts, gpu, links, p, extra, inter_link)
     strategies, memory, fits = choose_strategies(profile, n, gpu.memory_gb, p)
     single_fits = single_gpu_fits(profile, gpu.memory_gb, p)
     # the global batch held: each count's per-GPU batch and accumulation steps (else the
