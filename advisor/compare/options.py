@@ -74,8 +74,15 @@ def yours(profile: Profile, ctx: Context) -> list[Option]:
 
 
 def more_of_the_same(profile: Profile, ctx: Context) -> list[Option]:
+    """More of the user's cards: twice the machines, bought, or, where the profile compares
+    owning with renting, each count on the cheaper side, as ``recommend`` prices its own "more
+    machines" (review 11: recommend rented a second machine of H100s at $322 a run that the
+    comparison only offered bought); and a workstation's cards doubled in one machine, bought
+    (``rent.py`` rents that machine: ``rent_more_cards``)."""
     hw = profile.hardware
-    base = with_changes(profile, economics=owned(profile), keep_measured=True)
+    compared = profile.economics.mode == EconomicsMode.compare
+    base = with_changes(profile, economics={"mode": EconomicsMode.compare} if compared
+                        else owned(profile), keep_measured=True)
     out: list[Option] = []
     spec = resolve_gpu(hw.gpu, hw.intra_link)
     if hw.total_gpus * 2 <= MAX_TOTAL_GPUS:
@@ -90,7 +97,8 @@ def more_of_the_same(profile: Profile, ctx: Context) -> list[Option]:
                           else "own", min_gpus=hw.total_gpus + 1))
     if hw.nodes == 1 and spec.nvlink != "sxm" and hw.gpus_per_node <= 4 and \
             hw.intra_link != IntraLink.nvlink_bridge:
-        bigger = settled(with_changes(base, hardware={"gpus_per_node": hw.gpus_per_node * 2},
+        bought = with_changes(profile, economics=owned(profile), keep_measured=True)
+        bigger = settled(with_changes(bought, hardware={"gpus_per_node": hw.gpus_per_node * 2},
                                keep_measured=True), ctx)
         # the cards the user owns sit in their machine of gpus_per_node: a machine of twice
         # as many is bought with the cards added (its chassis was left out when cards were
@@ -101,7 +109,7 @@ def more_of_the_same(profile: Profile, ctx: Context) -> list[Option]:
         out.append(Option("more_cards", "more",
                           Text(en=f"Twice the cards in one machine ({shape.en})",
                                zh=f"单机卡数加倍（{shape.zh}）"),
-                          bigger, "cloud" if base.economics.mode == EconomicsMode.cloud
+                          bigger, "cloud" if bought.economics.mode == EconomicsMode.cloud
                           else "own", min_gpus=hw.gpus_per_node + 1))
     return out
 

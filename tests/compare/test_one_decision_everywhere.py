@@ -397,7 +397,12 @@ def test_asking_for_counts_never_stretches_a_one_machine_offer():
     assert "one machine" not in asked.summary[0].text.en
     assert "at least 4 GPUs" in asked.summary[1].text.en
     default = recommend(profile, lang="en")
-    assert asked.summary[0].text.en == default.summary[0].text.en  # one answer, asked or not
+    # one answer, asked or not, where the default's count is one asked (unasked, twice the
+    # machines may be rented: 256 GPUs, a count not asked)
+    if default.verdict.gpus in (64, 128):
+        assert asked.summary[0].text.en == default.summary[0].text.en
+    else:
+        assert default.verdict.gpus > 128 and default.verdict.deployment == "cloud"
 
 
 def test_the_profiles_alternatives_are_weighed_as_compare_weighs_them():
