@@ -80,6 +80,11 @@ def render_text(report: CostReport, lang: str = "en",
     elif report.best_value_gpus is None:  # review 2, item 1: no row that cannot run is "best"
         lines.append(pick(lang, "Best value: none (no GPU count here can run this job)",
                           "性价比最高：无（这里没有任何卡数能运行此任务）"))
+    elif all(_mark(report, i) for i, ok in enumerate(fits) if ok):  # review 11
+        lines.append(pick(lang, f"Best value: {gpus_text(report.best_value_gpus, lang)}, though "
+                                "no count here can happen as planned (†)",
+                          f"性价比最高：{gpus_text(report.best_value_gpus, lang)}，"
+                          "但这里没有任何卡数能按计划实现（†）"))
     else:
         lines.append(pick(lang, f"Best value: {gpus_text(report.best_value_gpus, lang)}",
                           f"性价比最高：{gpus_text(report.best_value_gpus, lang)}"))

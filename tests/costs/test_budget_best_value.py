@@ -49,3 +49,15 @@ def test_rows_that_cannot_happen_as_planned_are_marked_in_both_languages():
     assert {"2†", "4†", "8", "16"} <= rows
     assert "† cannot happen as planned" in en and "† 按计划无法实现" in zh
     assert report.best_value_gpus in (8, 16)
+
+
+def test_a_best_value_among_counts_that_cannot_happen_says_so():
+    from advisor.costs.text import render_text
+
+    prof = h100_fsdp()
+    prof = prof.model_copy(update={"training": prof.training.model_copy(
+        update={"runs_per_month": 40})})  # 40 runs of 26 h or more: no count keeps up
+    report = estimate_costs(prof, projection_from_hours(_COUNTS, _HOURS), lang="en")
+    assert not any(report.keeps_schedule)
+    assert "though no count here can happen as planned (†)" in render_text(report, "en")
+    assert "但这里没有任何卡数能按计划实现（†）" in render_text(report, "zh")
