@@ -37,6 +37,7 @@ from advisor.files.records import record
 from advisor.profile import Profile
 from advisor.text.durations import duration, durations
 from advisor.text.i18n import Text
+from advisor.verdict.headline import recounted
 from advisor.verdict.result import Candidate, Recommendation, SetupOption, TraceEntry
 
 MARGIN = 0.15  # beaten by this much on time or on cost per run, no worse on the other
@@ -85,7 +86,8 @@ def candidates(rec: Recommendation, profile: Profile, currency: str | None = Non
             # one-GPU machine weighed with more of its cards, the card they have alone, F31);
             # rented larger cards at each count rented (one large-memory card among them,
             # where one holds the job)
-            out += [x.model_copy(update={"label": o.label, "kind": o.kind})
+            out += [x.model_copy(update={"label": recounted(o.label, o.gpus, x.gpus),
+                                         "kind": o.kind})
                     for x in _other_counts(o, profile, currency, market,
                                          any_count=o.kind == "rent")]
     return with_budget(out)

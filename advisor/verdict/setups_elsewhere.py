@@ -10,6 +10,7 @@ from advisor.costs import estimate_costs
 from advisor.files.errors import InputError
 from advisor.profile import ActivationCheckpointing, EconomicsMode, IntraLink, Market, Profile
 from advisor.profile.market import MARKET_CURRENCY, profile_market
+from advisor.scaling import default_gpu_counts
 from advisor.scaling.inputs import single_gpu_speed_ratio
 from advisor.scaling.result import Projection
 from advisor.text.i18n import Text
@@ -76,7 +77,9 @@ def rented_cards(profile: Profile, lang: str | None, pricing: Pricing) -> SetupO
         return None
     rented = profile.model_copy(update={"hardware": hardware, "economics": economics,
                                         "training": training, "measured": None})
-    counts = [1, 2, 4, 8]
+    # every count of one rented machine, as its costs and the comparison show them (review 11:
+    # a 3-GPU point of the same rental beat the answer at 4 and was no candidate)
+    counts = default_gpu_counts(RENT_GPUS_PER_MACHINE, RENT_GPUS_PER_MACHINE)
     training = rented.training.model_copy(
         update={"activation_checkpointing": ActivationCheckpointing.full})
     for candidate in (rented, rented.model_copy(update={"training": training})):
