@@ -81,3 +81,21 @@ def test_the_deadlines_answer_is_the_cheapest_of_every_point_that_meets_it():
     assert meeting and answer is not None and answer.point is not None
     cheapest = min(p.cost_per_month for _, p in meeting)
     assert comp.at(answer.point).cost_per_month == cheapest
+
+
+def test_a_rented_larger_card_is_weighed_at_every_count_of_its_machine():
+    """Review 11 (F3b): a 3-GPU point of the rented A100s the answer rests on beat its 4 GPUs
+    on both time and cost and was no candidate; the candidates' labels named another count."""
+    from advisor.catalog.profile_check import load_profile
+    from tests.support.paths import PROFILES
+
+    rec = recommend(load_profile(PROFILES / "report" / "llama7b-4x4090-batch1.yaml"), lang="en")
+    rented = [c for c in rec.candidates if c.kind == "rent"]
+    assert {1, 2, 3, 4, 5, 6, 7, 8} <= {c.gpus for c in rented}
+    for c in rented:
+        assert c.label is not None and f"rent {c.gpus} ×" in c.label.en, c.label.en
+    pick = chosen(rec, rec.candidates)
+    assert pick is not None
+    assert not any(c.runnable and c.run_hours <= pick.run_hours and c.cost_per_run is not None
+                   and pick.cost_per_run is not None and c.cost_per_run < pick.cost_per_run * 0.85
+                   for c in rented)
