@@ -1,13 +1,13 @@
-"""Review 10 (F9): labels name the count of their row, Chinese reasons keep one pair of
+"""Labels name the count of their row (review 10), Chinese reasons keep one pair of
 brackets, and no answer "gives -$6,124 a month more"."""
 
 from __future__ import annotations
 
 import pytest
 
-from advisor.compare.answers import _recounted
 from advisor.text.i18n import Text
 from advisor.verdict.decision import _with_detail_zh
+from advisor.verdict.headline import recounted
 from advisor.verdict.result import Candidate
 
 
@@ -25,7 +25,7 @@ from advisor.verdict.result import Candidate
      "8 × L40S PCIe 服务器"),  # a machine bought is named for what is bought
 ])
 def test_a_rentals_label_names_the_count_of_its_point(label, gpus, en, zh):
-    assert _recounted(label, gpus) == Text(en=en, zh=zh)
+    assert recounted(label, gpus) == Text(en=en, zh=zh)
 
 
 def test_a_chinese_reason_keeps_one_pair_of_brackets():
