@@ -227,33 +227,27 @@ def _net_value_as_decided(found: list, results: list[OptionResult], labels: dict
     other, this = label_at(best_ref, labels), label_at(mine, labels)
     other = Text(en=in_sentence(other.en), zh=other.zh)
     value = money(point.net_value_per_month, currency)
-    if best.net_value_per_month <= point.net_value_per_month:  # no "gives -$6,124 more"
-        why = Text(
-            en=f"{this.en}: {point.run_hours:,.1f} h a run, "
-               f"{money(point.cost_per_month, currency)} a month (recommend's answer, {value} "
-               "a month of net value)",
-            zh=f"{this.zh}：每次 {point.run_hours:,.1f} 小时，每月 "
-               f"{money(point.cost_per_month, currency)}（recommend 的答案，每月净收益 {value}）")
-        return [*found[:i], found[i].model_copy(update={"point": mine, "why": why}),
-                *found[i + 1:]]
-    if per_day <= 0.0:  # a monthly budget: money first
-        because = Text(en="with a monthly budget the answer weighs money first",
-                       zh="设了每月预算，答案先看花多少钱")
-    elif buys_hardware(theirs):
-        because = Text(en="by buying hardware, which the answer takes only where it is both "
-                          "faster and cheaper a run",
-                       zh="但要购买硬件；只有单次既更快又更便宜时，答案才会选择购买")
+    head = Text(en=f"{this.en}: {point.run_hours:,.1f} h a run, "
+                   f"{money(point.cost_per_month, currency)} a month (recommend's answer, {value} "
+                   "a month of net value",
+                zh=f"{this.zh}：每次 {point.run_hours:,.1f} 小时，每月 "
+                   f"{money(point.cost_per_month, currency)}（recommend 的答案，每月净收益 {value}")
+    if best.net_value_per_month <= point.net_value_per_month:  # never "gives -$6,124 more"
+        why = Text(en=f"{head.en})", zh=f"{head.zh}）")
     else:
-        because = Text(en="less than 15 % of a run's money and time: closer than the figures "
-                          "can tell apart",
-                       zh="但单次训练的钱和时间合计相差不到 15%，在数字能分辨的范围内")
-    why = Text(
-        en=f"{this.en}: {point.run_hours:,.1f} h a run, {money(point.cost_per_month, currency)}"
-           f" a month (recommend's answer, {value} a month of net value; {other.en} gives "
-           f"{more} a month more, {because.en})",
-        zh=f"{this.zh}：每次 {point.run_hours:,.1f} 小时，每月 "
-           f"{money(point.cost_per_month, currency)}（recommend 的答案，每月净收益 {value}；"
-           f"{other.zh}每月多 {more}，{because.zh}）")
+        if per_day <= 0.0:  # a monthly budget: money first
+            because = Text(en="with a monthly budget the answer weighs money first",
+                           zh="设了每月预算，答案先看花多少钱")
+        elif buys_hardware(theirs):
+            because = Text(en="by buying hardware, which the answer takes only where it is "
+                              "both faster and cheaper a run",
+                           zh="但要购买硬件；只有单次既更快又更便宜时，答案才会选择购买")
+        else:
+            because = Text(en="less than 15 % of a run's money and time: closer than the "
+                              "figures can tell apart",
+                           zh="但单次训练的钱和时间合计相差不到 15%，在数字能分辨的范围内")
+        why = Text(en=f"{head.en}; {other.en} gives {more} a month more, {because.en})",
+                   zh=f"{head.zh}；{other.zh}每月多 {more}，{because.zh}）")
     return [*found[:i], found[i].model_copy(update={"point": mine, "why": why}), *found[i + 1:]]
 
 
@@ -263,8 +257,9 @@ def _policy_candidate(results: list[OptionResult], ref: PointRef, point: Point
     hardware bought (``decision.buys_hardware``)."""
     res = next(r for r in results if r.id == ref.option)
     kind = {"setup": "buy_setup", "more": "more_machines"}.get(res.kind)
+    # the side the point is priced on: more machines in compare mode may be rented
     return point_candidate(ref.option, point).model_copy(
-        update={"kind": kind, "deployment": res.deployment})
+        update={"kind": kind, "deployment": point.deployment})
 
 
 def _at(results: list[OptionResult], ref: PointRef):

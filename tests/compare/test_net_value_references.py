@@ -113,3 +113,22 @@ def test_an_owner_s_net_value_is_measured_against_the_gpus_they_own():
     assert result.option(result.baseline.option).kind == "yours"
     answer = result.answer("net_value")
     assert answer is not None and "at 8 GPUs" in answer.why.en
+
+
+def test_more_machines_rented_in_compare_mode_are_no_purchase_to_the_policy():
+    """Twice the machines is priced on the cheaper side of each count in compare mode: a point
+    priced as a rental is weighed as one, not as hardware bought."""
+    from advisor.catalog.profile_check import expand_profile_data, vet_profile
+    from advisor.compare.compare import _policy_candidate
+    from advisor.compare.result import PointRef
+    from advisor.profile import Profile
+    from advisor.verdict.decision import buys_hardware
+
+    comp = compare(vet_profile(Profile.model_validate(expand_profile_data(OWNER))),
+                   verdicts=False)
+    more = comp.option("more_machines")
+    rented = [p for p in more.points if p.fits and p.priced and p.deployment == "cloud"]
+    assert rented
+    for p in rented:
+        c = _policy_candidate(comp.options, PointRef(option=more.id, gpus=p.gpus), p)
+        assert c.deployment == "cloud" and not buys_hardware(c)
