@@ -9,12 +9,12 @@ itself (its time saved worth its extra cost), never the fastest at any price."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from advisor.compare.result import Answer, Point, PointRef
 from advisor.costs.money import money
 from advisor.text.i18n import Text
+from advisor.verdict.headline import recounted
 
 Entry = tuple[PointRef, Point]
 
@@ -23,40 +23,9 @@ def _label(entry: Entry, labels: dict[str, Text]) -> Text:
     return label_at(entry[0], labels)
 
 
-_RENT_ONE = re.compile(r"^(Rent |rent |租用 )(\d+) × ")
-_RENT_MACHINES = re.compile(r"^(Rent |rent )(\d+) machines × (\d+) ")
-_RENT_MACHINES_ZH = re.compile(r"^租用 (\d+) 台 × (\d+) 卡 ")
-_NETWORK = re.compile(r" \([^()]*\)")  # the first bracket after a shape's card: its network
-_NETWORK_ZH = re.compile(r"（[^（）]*）")
-
-
-def _recounted(name: Text, gpus: int) -> Text:
-    """A rental's label at the count of its point: "Rent 1 × RTX 4090" at 4 GPUs reads
-    "Rent 4 × RTX 4090", "Rent 32 machines × 8 H100" at 64 GPUs "Rent 8 machines × 8 H100"
-    (review 10: a label that named another count than its row)."""
-    en, zh = name.en, name.zh
-    en = _RENT_ONE.sub(lambda m: f"{m.group(1)}{gpus} × ", en, count=1)
-    zh = _RENT_ONE.sub(lambda m: f"{m.group(1)}{gpus} × ", zh, count=1)
-    m = _RENT_MACHINES.match(en)
-    if m and gpus % int(m.group(3)) == 0:
-        machines, per = gpus // int(m.group(3)), int(m.group(3))
-        mz = _RENT_MACHINES_ZH.match(zh)
-        if machines > 1:
-            en = _RENT_MACHINES.sub(f"{m.group(1)}{machines} machines × {per} ", en, count=1)
-            if mz:
-                zh = _RENT_MACHINES_ZH.sub(f"租用 {machines} 台 × {per} 卡 ", zh, count=1)
-        else:  # one machine: no network between machines to name
-            en = _NETWORK.sub("", _RENT_MACHINES.sub(f"{m.group(1)}{per} × ", en, count=1),
-                              count=1)
-            if mz:
-                zh = _NETWORK_ZH.sub("", _RENT_MACHINES_ZH.sub(f"租用 {per} × ", zh, count=1),
-                                     count=1)
-    return Text(en=en, zh=zh)
-
-
 def label_at(ref: PointRef, labels: dict[str, Text]) -> Text:
     """"<option> at N GPUs", "<option>，N 卡"; a rental's label at the point's count."""
-    name = _recounted(labels[ref.option], ref.gpus)
+    name = recounted(labels[ref.option], ref.gpus)
     gpus_en = "1 GPU" if ref.gpus == 1 else f"{ref.gpus} GPUs"
     gpus_zh = "单卡" if ref.gpus == 1 else f"{ref.gpus} 卡"
     return Text(en=f"{name.en} at {gpus_en}", zh=f"{name.zh}，{gpus_zh}")

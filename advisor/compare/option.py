@@ -168,6 +168,14 @@ def shape_text(profile: Profile) -> Text:
                 zh=f"{hw.nodes} 台 × {hw.gpus_per_node} 卡 {name}{inside.zh}（{link.zh}）")
 
 
+def a_workstation(profile: Profile, spec) -> bool:
+    """One machine of up to four PCIe cards without a bridge: a workstation whose cards a
+    machine of twice as many holds (an 8-GPU server: F23, F32), bought or rented."""
+    hw = profile.hardware
+    return hw.nodes == 1 and spec.nvlink != "sxm" and hw.gpus_per_node <= 4 and \
+        hw.intra_link != IntraLink.nvlink_bridge
+
+
 def usual_link(gpu: str, per_node: int) -> IntraLink:
     """The link a machine of ``per_node`` of these cards usually has."""
     spec = resolve_gpu(gpu)

@@ -29,6 +29,7 @@ from advisor.compare.option import (
     MAX_TOTAL_GPUS,
     Context,
     Option,
+    a_workstation,
     on_its_gpu,
     owned,
     settled,
@@ -37,7 +38,7 @@ from advisor.compare.option import (
     with_changes,
 )
 from advisor.compare.rent import rent_the_same
-from advisor.profile import EconomicsMode, InterLink, IntraLink, Profile, apply_alternative
+from advisor.profile import EconomicsMode, InterLink, Profile, apply_alternative
 from advisor.scaling.project import default_inter_link
 from advisor.text.i18n import Text
 
@@ -95,8 +96,7 @@ def more_of_the_same(profile: Profile, ctx: Context) -> list[Option]:
                                                         zh=f"机器加倍（{shape.zh}）"),
                           twice, "cloud" if base.economics.mode == EconomicsMode.cloud
                           else "own", min_gpus=hw.total_gpus + 1))
-    if hw.nodes == 1 and spec.nvlink != "sxm" and hw.gpus_per_node <= 4 and \
-            hw.intra_link != IntraLink.nvlink_bridge:
+    if a_workstation(profile, spec):
         bought = with_changes(profile, economics=owned(profile), keep_measured=True)
         bigger = settled(with_changes(bought, hardware={"gpus_per_node": hw.gpus_per_node * 2},
                                keep_measured=True), ctx)

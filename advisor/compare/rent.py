@@ -8,9 +8,17 @@ from typing import Any
 
 from advisor.catalog import resolve_gpu
 from advisor.catalog.entries import CloudOffer
-from advisor.compare.option import Context, Option, settled, shape_text, usual_link, with_changes
+from advisor.compare.option import (
+    Context,
+    Option,
+    a_workstation,
+    settled,
+    shape_text,
+    usual_link,
+    with_changes,
+)
 from advisor.costs.money import unit_price
-from advisor.profile import EconomicsMode, InterLink, IntraLink, Profile
+from advisor.profile import EconomicsMode, InterLink, Profile
 from advisor.text.i18n import Text
 
 RDMA_LINKS = frozenset({InterLink.roce, InterLink.roce_400g, InterLink.infiniband_edr, InterLink.infiniband_hdr,
@@ -92,11 +100,9 @@ def _twice_the_cards(profile: Profile, base: Profile, spec) -> Profile | None:
     a workstation of up to four PCIe cards that they own or would buy (review 10: four owned
     RTX 4090s were sent to buy a second box for $12,924 to meet a deadline, where an 8-card
     machine of the same cards rents for $21 a run; marketplaces rent such machines whole)."""
-    hw = profile.hardware
-    if hw.nodes != 1 or spec.nvlink == "sxm" or hw.gpus_per_node > 4 or \
-            hw.intra_link == IntraLink.nvlink_bridge:
+    if not a_workstation(profile, spec):
         return None
-    return with_changes(base, hardware={"gpus_per_node": hw.gpus_per_node * 2},
+    return with_changes(base, hardware={"gpus_per_node": profile.hardware.gpus_per_node * 2},
                         keep_measured=True)
 
 

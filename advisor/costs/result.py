@@ -101,6 +101,13 @@ class CostReport(BaseModel):
     keeps_schedule: list[bool] = []
     meets_deadline: list[bool] = []
 
+    def side_at(self, gpus: int) -> str | None:
+        """The side ("own" or "cloud") ``gpus`` GPUs are priced on, where the report says."""
+        if gpus not in self.gpus or len(self.deployment) != len(self.gpus):
+            return None
+        side = self.deployment[self.gpus.index(gpus)]
+        return side if side in ("own", "cloud") else None
+
     def day_value_to_pay(self, gpus: int) -> float | None:
         """What a day saved would have to be worth for ``gpus`` GPUs to pay for themselves
         against the baseline (F02: net value 0), from this report's costs: 0 when they cost no

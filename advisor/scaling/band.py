@@ -55,6 +55,12 @@ def ethernet_between_machines(inter_link: InterLink | str) -> bool:
     return InterLink(inter_link) in ETHERNET_LINKS
 
 
+def doublings(n: np.ndarray, per_node: int) -> tuple[np.ndarray, np.ndarray]:
+    """(doublings of GPUs inside one machine, doublings of machines) from one GPU to ``n``
+    with ``per_node`` GPUs to a machine: what the lower edge widens with."""
+    return np.log2(np.minimum(n, per_node)), np.log2(np.maximum(n, per_node) / per_node)
+
+
 def band_log_edges(doublings_one: np.ndarray, doublings_machines: np.ndarray,
                    overhead: np.ndarray, work_s: np.ndarray | float, p: ScalingParams, *,
                    no_p2p: np.ndarray | bool = False, ethernet: np.ndarray | bool = False,

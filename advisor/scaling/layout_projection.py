@@ -14,7 +14,7 @@ import numpy as np
 
 from advisor.catalog.gpus import GpuSpec
 from advisor.profile import InterLink, Profile
-from advisor.scaling.band import band_log_edges, profile_flags
+from advisor.scaling.band import band_log_edges, doublings, profile_flags
 from advisor.scaling.card_memory import capacity_gb, memory_reading_note
 from advisor.scaling.inputs import pipeline_terms, single_gpu_samples_per_s
 from advisor.scaling.layouts.engine import LayoutCurve, layout_curve
@@ -176,9 +176,7 @@ def _regime_widening(profile: Profile, n: np.ndarray, gpu: GpuSpec, p: ScalingPa
     flags = profile_flags(profile, gpu.is_consumer, inter_link)
     if not (flags["no_p2p"] or flags["ethernet"]):
         return np.zeros_like(n)
-    per = profile.hardware.gpus_per_node
-    one = np.log2(np.minimum(n, per))
-    machines = np.log2(np.maximum(n, per) / per)
+    one, machines = doublings(n, profile.hardware.gpus_per_node)
     zero, work = np.zeros_like(n), np.ones_like(n)  # no overhead, a step of work: the regime
     plain, _ = band_log_edges(one, machines, zero, work, p)
     regime, _ = band_log_edges(one, machines, zero, work, p, no_p2p=flags["no_p2p"],

@@ -13,7 +13,7 @@ from advisor.files.errors import InputError
 from advisor.profile import InterLink, IntraLink, KeepBatch, Precision, Profile
 from advisor.profile.labels import INTER_LINK as INTER_LINK_LABEL
 from advisor.scaling.activations import SEQUENCE_TASKS
-from advisor.scaling.band import band_log_edges, profile_flags
+from advisor.scaling.band import band_log_edges, doublings, profile_flags
 from advisor.scaling.batch_scaling import scaled_batches
 from advisor.scaling.card_memory import memory_reading_note
 from advisor.scaling.inputs import (
@@ -421,9 +421,7 @@ def band_factors(profile: Profile, n: np.ndarray, p: ScalingParams, speed: np.nd
     between machines; the upper edge gives back a share of the overhead the projection
     subtracts; a default or starved input pipeline adds the article's spread to both.
     Calibrated on out-of-sample residuals (benchmarks/projection_eval.calibrate_band)."""
-    per = profile.hardware.gpus_per_node
-    one = np.log2(np.minimum(n, per))
-    machines = np.log2(np.maximum(n, per) / per)
+    one, machines = doublings(n, profile.hardware.gpus_per_node)
     with np.errstate(divide="ignore", invalid="ignore"):
         overhead = np.where(speed > 0, np.log(n / np.maximum(speed, 1e-300)), 0.0)
     low, high = band_log_edges(one, machines, np.where(np.isfinite(overhead), overhead, 0.0),

@@ -70,7 +70,7 @@ def candidates(rec: Recommendation, profile: Profile, currency: str | None = Non
             if costs.mode_priced and n in costs.gpus else None
         c = candidate_at(profile, "as_given" if applied is None else applied.id, n,
                        proj.nodes[i], proj.run_hours[i], cost, proj.fits[i],
-                       deployment=_side(costs, n), currency=costs.currency)
+                       deployment=costs.side_at(n), currency=costs.currency)
         out.append(c if applied is None else c.model_copy(update={"kind": applied.kind}))
     for o in rec.setups:
         if o.applied:
@@ -86,7 +86,7 @@ def candidates(rec: Recommendation, profile: Profile, currency: str | None = Non
             # one-GPU machine weighed with more of its cards, the card they have alone, F31);
             # rented larger cards at each count rented (one large-memory card among them,
             # where one holds the job)
-            out += [x.model_copy(update={"label": recounted(o.label, o.gpus, x.gpus),
+            out += [x.model_copy(update={"label": recounted(o.label, x.gpus),
                                          "kind": o.kind})
                     for x in _other_counts(o, profile, currency, market,
                                          any_count=o.kind == "rent")]
@@ -121,15 +121,8 @@ def _other_counts(o: SetupOption, profile: Profile, currency: str | None,
             continue
         out.append(candidate_at(profile, o.id, n, proj.nodes[i], proj.run_hours[i],
                               costs.cost_per_run[costs.gpus.index(n)], proj.fits[i],
-                              deployment=_side(costs, n), currency=costs.currency))
+                              deployment=costs.side_at(n), currency=costs.currency))
     return out
-
-
-def _side(costs, n: int) -> str | None:
-    """The side ("own" or "cloud") the costs price ``n`` GPUs on, where they say."""
-    if n not in costs.gpus or len(costs.deployment) != len(costs.gpus):
-        return None
-    return costs.deployment[costs.gpus.index(n)]
 
 
 def monthly_budget(profile: Profile, currency: str | None) -> float | None:

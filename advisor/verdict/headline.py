@@ -51,7 +51,7 @@ def with_setup(applied: SetupOption | None, headline: Text, gpus: int | None = N
         return headline
     label = applied.label
     if gpus is not None and gpus != applied.gpus:
-        label = recounted(label, applied.gpus, gpus)
+        label = recounted(label, gpus)
     if label.en.startswith(("rent ", "buy ")):  # a label that is already what to do
         return Text(en=f"{label.en[0].upper()}{label.en[1:]} — {headline.en}",
                     zh=f"{label.zh}——{headline.zh}")
@@ -59,11 +59,36 @@ def with_setup(applied: SetupOption | None, headline: Text, gpus: int | None = N
     return Text(en=f"With {label.en} — {headline.en}", zh=f"采用{gap}{label.zh}——{headline.zh}")
 
 
-def recounted(label: Text, old: int, new: int) -> Text:
-    """A label that names its count ("rent 2 × A100 …") at another count (issue 29: never
-    "rent 2 ×" beside "8 GPUs")."""
-    return Text(en=label.en.replace(f"rent {old} ×", f"rent {new} ×", 1),
-                zh=label.zh.replace(f"租用 {old} ×", f"租用 {new} ×", 1))
+_RENT_ONE = re.compile(r"^(Rent |rent |租用 )(\d+) × ")
+_RENT_MACHINES = re.compile(r"^(Rent |rent )(\d+) machines × (\d+) ")
+_RENT_MACHINES_ZH = re.compile(r"^租用 (\d+) 台 × (\d+) 卡 ")
+_NETWORK = re.compile(r" \([^()]*\)")  # the first bracket after a shape's card: its network
+_NETWORK_ZH = re.compile(r"（[^（）]*）")
+
+
+def recounted(name: Text, gpus: int) -> Text:
+    """A rental's label at another count (issue 29: never "rent 2 ×" beside "8 GPUs"):
+    "Rent 1 × RTX 4090" at 4 GPUs reads "Rent 4 × RTX 4090", "Rent 32 machines × 8 H100" at
+    64 GPUs "Rent 8 machines × 8 H100", and at 8 "Rent 8 × H100" without the network between
+    machines (review 10: a label that named another count than its row)."""
+    en, zh = name.en, name.zh
+    en = _RENT_ONE.sub(lambda m: f"{m.group(1)}{gpus} × ", en, count=1)
+    zh = _RENT_ONE.sub(lambda m: f"{m.group(1)}{gpus} × ", zh, count=1)
+    m = _RENT_MACHINES.match(en)
+    if m and gpus % int(m.group(3)) == 0:
+        machines, per = gpus // int(m.group(3)), int(m.group(3))
+        mz = _RENT_MACHINES_ZH.match(zh)
+        if machines > 1:
+            en = _RENT_MACHINES.sub(f"{m.group(1)}{machines} machines × {per} ", en, count=1)
+            if mz:
+                zh = _RENT_MACHINES_ZH.sub(f"租用 {machines} 台 × {per} 卡 ", zh, count=1)
+        else:  # one machine: no network between machines to name
+            en = _NETWORK.sub("", _RENT_MACHINES.sub(f"{m.group(1)}{per} × ", en, count=1),
+                              count=1)
+            if mz:
+                zh = _NETWORK_ZH.sub("", _RENT_MACHINES_ZH.sub(f"租用 {per} × ", zh, count=1),
+                                     count=1)
+    return Text(en=en, zh=zh)
 
 
 def joined(texts: list[Text]) -> Text:

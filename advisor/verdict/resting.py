@@ -36,7 +36,7 @@ def at_verdict(options: list[SetupOption], rec: Recommendation) -> list[SetupOpt
                                      "speedup": o.speedup * o.run_hours / hours,
                                      "cost_per_run": cost, "fastest_gpus": o.gpus,
                                      "fastest_run_hours": o.run_hours,
-                                     "label": recounted(o.label, o.gpus, n)})
+                                     "label": recounted(o.label, n)})
         out.append(o)
     return out
 

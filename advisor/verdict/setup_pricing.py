@@ -35,7 +35,7 @@ def priced_option(oid: str, kind: str, label: Text, change: Text, trade_off: Tex
                              market=pricing.market)
         cost = _cost_at(costs, n)
         currency = costs.currency
-        side = _side_at(costs, n) if cost is not None else None
+        side = costs.side_at(n) if cost is not None else None
     owned = _owned_part(profile, proj, costs) if here else {}
     return SetupOption(id=oid, kind=kind, label=label, change=change, trade_off=trade_off,
                        gpus=n, nodes=proj.nodes[i], fits_here=here,
@@ -48,14 +48,6 @@ def _cost_at(costs: CostReport | None, n: int) -> float | None:
     if costs is None or not costs.mode_priced or n not in costs.gpus:
         return None
     return costs.cost_per_run[costs.gpus.index(n)]
-
-
-def _side_at(costs: CostReport, n: int) -> str | None:
-    """The side ("own" or "cloud") ``costs`` price ``n`` GPUs on, where they say."""
-    if n not in costs.gpus or len(costs.deployment) != len(costs.gpus):
-        return None
-    side = costs.deployment[costs.gpus.index(n)]
-    return side if side in ("own", "cloud") else None
 
 
 def _owned_part(profile: Profile, proj: Projection, costs: CostReport | None) -> dict:
