@@ -34,9 +34,12 @@ def _ref(ref: PointRef | None, numbers: dict[str, int], lang: str) -> str:
 
 
 def round_count(gpus: int, per_machine: int) -> bool:
-    """A count a setup is built at (issue 29: no odd cross-node counts by default): a power of
-    two, or whole machines."""
-    return gpus & (gpus - 1) == 0 or gpus % max(per_machine, 1) == 0
+    """A count a setup is built at, as ``scaling.default_gpu_counts`` projects it (issue 29:
+    no odd cross-node counts): any count inside one machine, beyond it a power of two or whole
+    machines (review 11: 3 cards of a 4-card workstation, faster and cheaper than 4 on its own
+    costs page, was no candidate)."""
+    per_machine = max(per_machine, 1)
+    return gpus <= per_machine or gpus & (gpus - 1) == 0 or gpus % per_machine == 0
 
 
 def answered_counts(result: Comparison, option: OptionResult) -> frozenset[int]:

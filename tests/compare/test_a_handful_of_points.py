@@ -14,8 +14,9 @@ MEDIUM = EXAMPLES / "medium-model-4gpu-worth-it.yaml"
 LEARNING = EXAMPLES / "personal-learning-resnet-not-worth-it.yaml"
 
 
-def test_round_counts_are_powers_of_two_or_whole_machines():
-    assert all(round_count(n, 4) for n in (1, 2, 4, 8, 12, 16, 64))
+def test_round_counts_are_any_inside_one_machine_then_powers_of_two_or_whole_machines():
+    assert all(round_count(n, 4) for n in (1, 2, 3, 4, 8, 12, 16, 64))
+    assert all(round_count(n, 8) for n in range(1, 9))
     assert not any(round_count(n, 4) for n in (5, 6, 7, 9, 10, 11, 13, 14))
     assert round_count(6, 6) and round_count(12, 6) and not round_count(9, 6)
 

@@ -130,8 +130,10 @@ def test_spot_offers_and_counts_no_setup_is_built_at_are_not_candidates():
     assert not [c for c in rec.candidates if c.setup == "rent_spot"]
     elsewhere = [c for c in rec.candidates if c.kind in ("rent_offer", "buy_setup")]
     assert elsewhere
-    assert all(c.gpus & (c.gpus - 1) == 0 or c.gpus % 4 == 0 or c.gpus % 8 == 0
-               for c in elsewhere), sorted({c.gpus for c in elsewhere})
+    # any count inside one machine; beyond it, powers of two and whole machines
+    assert all(c.nodes == 1 or c.gpus & (c.gpus - 1) == 0 or c.gpus % 4 == 0
+               or c.gpus % 8 == 0 for c in elsewhere), sorted({c.gpus for c in elsewhere})
+    assert {3, 5, 6, 7} & {c.gpus for c in elsewhere if c.nodes == 1}
 
 
 def test_a_reservation_pays_for_the_hours_the_month_leaves_idle():
