@@ -31,4 +31,7 @@ def answer_json(rec: Recommendation) -> dict[str, Any]:
     return {"gpus": rec.verdict.gpus, "rating": rec.verdict.rating,
             "runnable": rec.verdict.runnable,
             "setup": applied.id if applied is not None else None,
-            "summary": [line.model_dump(mode="json") for line in rec.summary]}
+            "summary": [line.model_dump(mode="json") for line in rec.summary],
+            # the net value compare prints for the answer (review 10, F3)
+            "over_yours": None if rec.over_yours is None
+            else rec.over_yours.model_dump(mode="json")}

@@ -142,7 +142,7 @@ def _against(entry: Entry | None, labels: dict[str, Text]) -> Text:
     name = labels[ref.option]
     en = in_sentence(name.en)
     gpus_en = "1 GPU" if ref.gpus == 1 else f"{ref.gpus} GPUs"
-    gpus_zh = "单卡" if ref.gpus == 1 else f"{ref.gpus} 卡"
+    gpus_zh = "单卡" if ref.gpus == 1 else f" {ref.gpus} 卡"
     return Text(en=f"{en} at {gpus_en}", zh=f"{name.zh}的{gpus_zh}")
 
 

@@ -20,6 +20,7 @@ from advisor.catalog import Catalog, load_catalog
 from advisor.catalog.price_age import PriceUse, stale_warnings
 from advisor.compare.answers import answers as find_answers
 from advisor.compare.answers import in_sentence, label_at
+from advisor.compare.baseline import net_value_baseline
 from advisor.compare.evaluate import Evaluated, evaluate, option_result, verdict_of
 from advisor.compare.options import Context, Option, default_options, setup_option
 from advisor.compare.pareto import Candidate, dominators, front, tie
@@ -90,7 +91,8 @@ def compare(profile: Profile, options: Sequence[Option] | None = None, *,
     with sharing_projections():  # options with the same hardware ask the same questions
         evaluated = [evaluate(o, catalog, out_currency) for o in options]
     results = [option_result(ev) for ev in evaluated]
-    baseline = _baseline(results, profile.training.runs_per_month, owned_cards(profile))
+    baseline = net_value_baseline(results, profile.training.runs_per_month,
+                                  owned_cards(profile))
     _value_and_limits(profile, results, baseline, catalog, given_in, out_currency)
     refs = _front_and_dominance(results)
     if verdicts:
@@ -266,34 +268,6 @@ def _at(results: list[OptionResult], ref: PointRef):
     point = next(r for r in results if r.id == ref.option).point(ref.gpus)
     assert point is not None
     return point
-
-
-def _baseline(results: list[OptionResult], runs_per_month: float,
-              owned: int = 0) -> PointRef | None:
-    """The user's setup at its fewest GPUs that can do the month's runs (else the first
-    option's that can), else at its fewest that can run the job: the cost model's baseline
-    (``costs.model._baseline``), so a net value here and in ``recommend`` read alike, and no
-    fast setup's days saved are counted against runs the baseline never finishes. Where one
-    GPU cannot be it and the user's ``owned`` GPUs (more than one) can, those."""
-    ordered = sorted(results, key=lambda r: r.kind != "yours")
-    fallback = None
-    for res in ordered:  # the first setup, the user's first, with a count that keeps up
-        fitting = [p for p in res.points if p.fits and p.priced]
-        if res.kind == "yours" and owned > 1 and not any(
-                p.gpus == 1 and keeps_schedule(runs_per_month, p.run_hours) for p in fitting):
-            mine = [p for p in fitting if p.gpus == owned
-                    and keeps_schedule(runs_per_month, p.run_hours)]
-            if mine:  # owned hardware treated as owned (costs.model._owned_baseline)
-                return PointRef(option=res.id, gpus=owned)
-        # at a count such a setup is built at, where one keeps up (not "11 GPUs": review 8)
-        built = [p for p in fitting if round_count(p.gpus, res.gpus_per_node)]
-        keeping = [p for p in built if keeps_schedule(runs_per_month, p.run_hours)] or \
-            [p for p in fitting if keeps_schedule(runs_per_month, p.run_hours)]
-        if keeping:
-            return PointRef(option=res.id, gpus=min(p.gpus for p in keeping))
-        if fitting and fallback is None:
-            fallback = PointRef(option=res.id, gpus=min(p.gpus for p in fitting))
-    return fallback
 
 
 def _value_and_limits(profile: Profile, results: list[OptionResult], baseline: PointRef | None,

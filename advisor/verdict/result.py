@@ -167,6 +167,17 @@ class SummaryLine(BaseModel):
     text: Text
 
 
+class NetOverYours(BaseModel):
+    """The answer's net value a month over the user's own setup, as the comparison measures
+    every setup (``advisor.compare.over_yours``; review 10, F3)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    against: Text  # "your setup (2 × RTX 4090, own) at 1 GPU"
+    gpus: int  # the count of the user's setup it is measured against
+    net_value_per_month: float
+
+
 class Recommendation(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -192,3 +203,7 @@ class Recommendation(BaseModel):
     candidates: list[Candidate] = []
     # Additive (issue 29): the answer in five lines, what every presenter shows first
     summary: list[SummaryLine] = []
+    # Additive (review 10, F3): the answer's net value over the user's own setup, the figure
+    # ``compare`` prints for it (the costs' own, ``costs.net_value_per_month``, is over the
+    # setup the answer rests on); None where time has no value or the setup cannot be it
+    over_yours: NetOverYours | None = None
