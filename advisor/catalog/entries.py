@@ -385,6 +385,16 @@ class Migration(Sourced):
     days_low: float = Field(ge=0, le=365)
     days_high: float = Field(ge=0, le=365)
     extra_days_multi_machine: float = Field(default=0, ge=0, le=365)
+    # Days before hardware bought can run (ordered, delivered, installed): a data-centre
+    # card's server, a retail card's workstation. A rented machine runs the same day.
+    procurement_days_datacenter: float = Field(default=0, ge=0, le=730)
+    procurement_days_retail: float = Field(default=0, ge=0, le=730)
+
+    def procurement_days(self, gpu_class: str | None) -> float:
+        """Days before a machine of ``gpu_class`` cards bought runs its first job."""
+        if gpu_class in ("consumer", "workstation"):
+            return float(self.procurement_days_retail)
+        return float(self.procurement_days_datacenter)
 
     @model_validator(mode="after")
     def _band(self) -> Migration:

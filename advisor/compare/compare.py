@@ -28,13 +28,13 @@ from advisor.compare.result import Comparison, OptionResult, Point, PointRef
 from advisor.compare.spec import parse_spec
 from advisor.compare.text import round_count
 from advisor.costs.inputs import choose_currency, choose_market, owned_cards
-from advisor.costs.migration import days_before_first_run
+from advisor.costs.migration import days_before_first_run, purchase_days
 from advisor.costs.model import keeps_schedule, meets_deadline, time_value_per_month
 from advisor.costs.money import money
 from advisor.files.errors import InputError
 from advisor.profile import Currency, EconomicsMode, Market, Profile, TimeValue
 from advisor.text.i18n import Text
-from advisor.verdict.decision import buys_hardware, improves
+from advisor.verdict.decision import bought_beyond, buys_hardware, improves
 from advisor.verdict.result import Candidate as PolicyCandidate
 from advisor.verdict.shared_projections import sharing_projections
 
@@ -291,10 +291,13 @@ def _value_and_limits(profile: Profile, results: list[OptionResult], baseline: P
                 continue
             p.keeps_schedule = keeps_schedule(training.runs_per_month, p.run_hours)
             if eco.deadline_days is not None:
-                p.meets_deadline = meets_deadline(
-                    training.runs_per_month, eco.deadline_days, p.run_hours,
-                    days_before_first_run(p.gpus, p.nodes,
-                                          moved_before=eco.moved_to_multi_gpu_before))
+                days = days_before_first_run(p.gpus, p.nodes,
+                                             moved_before=eco.moved_to_multi_gpu_before)
+                if bought_beyond(res.kind, p.deployment, p.gpus, profile):
+                    days += purchase_days(res.gpu, res.intra_link)
+                p.first_run_days = days
+                p.meets_deadline = meets_deadline(training.runs_per_month, eco.deadline_days,
+                                                  p.run_hours, days)
             if budget is not None:
                 p.within_budget = p.cost_per_month <= budget * (1 + 1e-9)
             if per_day > 0 and baseline is not None:

@@ -51,6 +51,9 @@ class Point(BaseModel):
     time_value_per_month: float | None = None  # value of the time saved vs the baseline
     net_value_per_month: float | None = None  # time value - (cost - baseline cost)
     meets_deadline: bool | None = None
+    # days before its first run: the first move and, bought, the hardware's delivery (the
+    # cost model's ``first_run_days``)
+    first_run_days: float = 0.0
     within_budget: bool | None = None
     # one set of it does the month's runs in a month's 730 hours (issue 29: an answer must;
     # None when it cannot run at all)

@@ -30,11 +30,13 @@ from advisor.compare.over_yours import over_yours
 from advisor.compare.rent import rent_the_same
 from advisor.compare.text import round_count
 from advisor.costs.inputs import choose_currency, choose_market
+from advisor.costs.migration import purchase_days
 from advisor.profile import Currency, Profile
 from advisor.text.i18n import Text
 from advisor.verdict.decision import (
     Candidate,
     Move,
+    bought_beyond,
     candidate_at,
     chosen,
     day_value,
@@ -187,9 +189,13 @@ def _elsewhere(profile: Profile, rec: Recommendation, currency: str | None,
         for p in points(ev):
             if not round_count(p.gpus, per_node):
                 continue
+            days = p.first_run_days
+            if bought_beyond(option.kind, p.deployment, p.gpus, profile):
+                hw = option.profile.hardware
+                days += purchase_days(hw.gpu, hw.intra_link)
             c = candidate_at(profile, option.id, p.gpus, p.nodes, p.run_hours,
                            p.cost_per_run if p.priced else None, p.fits,
-                           deployment=p.deployment, currency=out_currency)
+                           deployment=p.deployment, currency=out_currency, first_days=days)
             kind = _kind(option)
             label = _label(option, ev, p.gpus, p.nodes, out_currency, catalog.convert)
             out.append((c.model_copy(update={"label": label, "kind": kind}), ev))

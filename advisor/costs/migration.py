@@ -34,6 +34,21 @@ def days_before_first_run(gpus: int, machines: int, *, moved_before: bool,
                           case="days_low")
 
 
+def purchase_days(gpu, intra_link=None, *, migration: Migration | None = None) -> float:
+    """Days before hardware of ``gpu`` cards bought (a profile's ``hardware.gpu``, or a
+    catalog id) runs its first job: ordered, delivered and installed
+    (``Migration.procurement_days``; reviews 10 and 11: an 8-card server bought "met" a
+    12-hour deadline that a rental missed)."""
+    from advisor.catalog import load_catalog, resolve_gpu
+    from advisor.files.errors import InputError
+
+    try:
+        gpu_class = resolve_gpu(gpu, intra_link).gpu_class
+    except (InputError, ValueError, KeyError):
+        gpu_class = None
+    return (migration or load_catalog().migration).procurement_days(gpu_class)
+
+
 def hours_saved_per_run(single_gpu_hours: float, speedup: float) -> float:
     """Wall-clock hours one run saves at ``speedup`` (negative when it runs slower)."""
     return single_gpu_hours - single_gpu_hours / speedup

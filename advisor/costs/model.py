@@ -66,6 +66,8 @@ def estimate_costs(profile: Profile, projection: Projection, *, lang: str | None
         list(col) for col in zip(*rows, strict=True))
     notes.extend(hardware_notes(inp, setups, runs_pm, horizon, mode, projection.fits))
     notes.extend(_migration_note(setups, horizon, inp.currency))
+    # the days before each count's first run (the move: F16, F32)
+    first = [inp.days_before_first_run(s.gpus, s.machines) for s in setups]
 
     # Net value is measured against one GPU; when one GPU was not projected it is costed
     # here, and when it cannot hold the job, against the smallest count that can; an answer
@@ -75,7 +77,7 @@ def estimate_costs(profile: Profile, projection: Projection, *, lang: str | None
     base_hours, base_month, base_gpus = _baseline(profile, projection, inp, setups,
                                                   cost_month, mode, runs_in_horizon, said)
     values = _values(inp, setups, fits, cost_month, base_hours, base_month)
-    best = _best(inp, projection, setups, fits, values[2], cost_month)
+    best = _best(inp, projection, setups, fits, values[2], cost_month, first)
     owned = None if base_gpus == 1 or best is None else \
         _owned_baseline(projection, inp, setups, runs_pm)
     if owned is not None and projection.gpus[best] > projection.gpus[owned]:
@@ -84,10 +86,10 @@ def estimate_costs(profile: Profile, projection: Projection, *, lang: str | None
         said = [Text(en=f"value is compared with your {base_gpus} owned GPUs",
                      zh=f"价值与你已有的 {base_gpus} 卡相比")]
         values = _values(inp, setups, fits, cost_month, base_hours, base_month)
-        best = _best(inp, projection, setups, fits, values[2], cost_month)
+        best = _best(inp, projection, setups, fits, values[2], cost_month, first)
     notes.extend(said)
     saved_value, signed_value, net_value, days_saved = values
-    deadline = _deadline_gpus(inp, projection, cost_month, fits)
+    deadline = _deadline_gpus(inp, projection, cost_month, fits, first)
     curves = _buy_vs_rent(inp, setups[best] if best is not None else None, runs_pm, horizon)
     if best is None:
         notes.append(Text(
@@ -111,8 +113,9 @@ def estimate_costs(profile: Profile, projection: Projection, *, lang: str | None
         baseline_gpus=base_gpus,
         keeps_schedule=[keeps_schedule(runs_pm, s.run_hours) for s in setups],
         meets_deadline=[] if inp.deadline_days is None else [
-            meets_deadline(runs_pm, inp.deadline_days, s.run_hours,
-                           inp.days_before_first_run(s.gpus, s.machines)) for s in setups],
+            meets_deadline(runs_pm, inp.deadline_days, s.run_hours, days)
+            for s, days in zip(setups, first, strict=True)],
+        first_run_days=first,
         deployment=chosen, runs_fit_in_horizon=[s.runs_fit(horizon) for s in setups],
         time_value_given=profile.economics.time_value is not None,
         days_saved_per_month=days_saved, horizon_months=horizon,
@@ -295,7 +298,7 @@ def _values(inp: CostInputs, setups: list[SetupCost], fits: list[bool], cost_mon
 
 
 def _best(inp: CostInputs, projection: Projection, setups: list[SetupCost], fits: list[bool],
-          net_value: list[float], cost_month: list[float]) -> int | None:
+          net_value: list[float], cost_month: list[float], first: list[float]) -> int | None:
     """The index of the best net value among the counts that can run. Only runs that can
     happen (issue 29): where some count does the month's runs on one set of hardware and
     meets the deadline, the best value is one of those."""
@@ -304,8 +307,7 @@ def _best(inp: CostInputs, projection: Projection, setups: list[SetupCost], fits
     possible = [i for i in candidates if keeps_schedule(runs_pm, setups[i].run_hours)
                 and (inp.deadline_days is None
                      or meets_deadline(runs_pm, inp.deadline_days, setups[i].run_hours,
-                                       inp.days_before_first_run(setups[i].gpus,
-                                                                 setups[i].machines)))]
+                                       first[i]))]
     candidates = possible or candidates
     if inp.monthly_budget is not None:  # within the budget, where a count keeps to it
         within = [i for i in candidates if cost_month[i] <= inp.monthly_budget * (1 + 1e-9)]
@@ -373,14 +375,13 @@ def _baseline(profile: Profile, projection: Projection, inp: CostInputs,
 
 
 def _deadline_gpus(inp: CostInputs, projection: Projection, cost_month: list[float],
-                   fits: list[bool]) -> int | None:
-    """Cheapest N that finishes the runs due before the deadline, one after another."""
+                   fits: list[bool], first: list[float]) -> int | None:
+    """Cheapest N that finishes the runs due before the deadline, one after another, after
+    the days before its first run (``first``)."""
     if inp.deadline_days is None:
         return None
     meeting = [i for i, h in enumerate(projection.run_hours)
-               if fits[i] and meets_deadline(
-                   inp.runs_per_month, inp.deadline_days, h,
-                   inp.days_before_first_run(projection.gpus[i], projection.nodes[i]))]
+               if fits[i] and meets_deadline(inp.runs_per_month, inp.deadline_days, h, first[i])]
     if not meeting:
         return None
     return projection.gpus[min(meeting, key=lambda i: (cost_month[i], projection.gpus[i]))]

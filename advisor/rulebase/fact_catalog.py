@@ -263,6 +263,7 @@ FACTS: dict[str, FactSpec] = {
     "move_cost_default": _n("float", 0, 1e12, optional=True, stage="verdict"),
     "verdict_deadline_hours_after_move": _n("float", 0, 1e8, optional=True, stage="verdict"),
     "verdict_deadline_missed_after_move": FactSpec("bool", optional=True, stage="verdict"),
+    "verdict_deadline_missed": FactSpec("bool", optional=True, stage="verdict"),
     "verdict_deadline_tight": FactSpec("bool", optional=True, stage="verdict"),
     # the setup, added before the pitfall and advice rules run
     "verdict_deployment": _s("own", "cloud", "either", stage="setup"),

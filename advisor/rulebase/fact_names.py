@@ -182,6 +182,7 @@ FACT_NAMES: dict[str, Text] = {
                                            "迁移加上截止前要跑完的训练所需小时数"),
     "verdict_deadline_missed_after_move": T("the runs meet the deadline, the move before them "
                                             "does not", "训练本身赶得上截止时间，加上迁移就赶不上"),
+    "verdict_deadline_missed": T("the runs due outlast the deadline", "要交的训练本身就赶不上截止时间"),
     "verdict_deployment": T("deployment", "部署方式"),
     "verdict_parallelism": T("parallelism", "并行方式"),
 }

@@ -572,7 +572,10 @@ def _deadline_facts(profile: Profile, projection: Projection, i: int) -> dict[st
             "verdict_deadline_hours": hours, "verdict_deadline_tight": needed <= hours < slow,
             "verdict_move_days": move, "verdict_move_hours": 24.0 * move,
             "verdict_deadline_hours_after_move": after,
-            "verdict_deadline_missed_after_move": move > 0 and needed <= hours < after}
+            "verdict_deadline_missed_after_move": move > 0 and needed <= hours < after,
+            # the runs themselves outlast the deadline: the answer stays where nothing meets it
+            # (the decision policy moves only to a count that does, its move counted)
+            "verdict_deadline_missed": needed > hours}
 
 
 def _budget_facts(profile: Profile, costs: CostReport, gpus: int) -> dict[str, Any]:

@@ -95,6 +95,9 @@ class SetupOption(BaseModel):
     # the side ``cost_per_run`` is priced on ("own": bought or owned, "cloud": rented; None:
     # not priced, or not said): a profile in compare mode prices each count on the cheaper
     deployment: Literal["own", "cloud"] | None = None
+    # days before its first run: the first move and, bought, the hardware's delivery (the
+    # cost model's ``first_run_days``; 0: not priced)
+    first_run_days: float = 0.0
     applied: bool = False  # the verdict rests on this one
     # the verdict's count differs from the option's fastest useful one (F02: the rules chose
     # fewer GPUs): the figures above are at the verdict's count, these at the fastest

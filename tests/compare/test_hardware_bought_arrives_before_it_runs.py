@@ -1,0 +1,50 @@
+"""Hardware bought runs only once it has arrived (reviews 10 F5/F6 and 11 F2): an 8-card L40S
+server "met" a 12-hour deadline that a rental, counted with its set-up day, missed; the
+answer moved "for the deadline" to a setup that the costs page said missed it too."""
+
+from __future__ import annotations
+
+from advisor.catalog import load_catalog
+from advisor.compare import compare
+from advisor.compare.weighed import recommend
+from advisor.costs.migration import purchase_days
+from advisor.verdict.decision import bought_beyond
+from tests.compare.test_more_cards_rented import DEADLINE, _profile
+
+TWO_MACHINES = {**DEADLINE, "hardware": {**DEADLINE["hardware"], "nodes": 2,
+                                          "inter_link": "ethernet_25g"}}
+
+
+def test_a_server_of_datacenter_cards_takes_weeks_and_a_workstation_a_week():
+    migration = load_catalog().migration
+    assert purchase_days("h100_sxm") == migration.procurement_days_datacenter >= 56
+    assert purchase_days("rtx4090") == migration.procurement_days_retail == 7
+
+
+def test_only_hardware_beyond_the_described_setup_is_bought():
+    profile = _profile(DEADLINE)  # 4 RTX 4090 in one machine
+    assert bought_beyond("setup", "own", 2, profile)  # a ready setup: bought whole
+    assert bought_beyond("more", "own", 8, profile)
+    assert not bought_beyond("more", "cloud", 8, profile)  # rented: runs the same day
+    assert not bought_beyond("yours", "own", 4, profile)  # the cards described
+
+
+def test_no_purchase_meets_a_twelve_hour_deadline():
+    comp = compare(_profile(TWO_MACHINES), verdicts=False)
+    bought = [p for o in comp.options if o.kind == "setup" for p in o.points
+              if p.fits and p.priced]
+    assert bought and not any(p.meets_deadline for p in bought)
+    answer = comp.answer("deadline")
+    assert answer is not None and answer.point is None  # nothing meets it: said so
+    rec = recommend(_profile(TWO_MACHINES), lang="en")
+    assert not [c for c in rec.candidates if c.kind == "buy_setup" and c.runnable]
+    # the answer is not "chosen for the deadline", and the deadline is the critical line
+    assert "deadline" not in (rec.verdict.headline.en.split("Chosen")[1:] or [""])[0]
+    risk = next(p for p in rec.pitfalls if p.id == "deadline_risk")
+    assert risk.severity == "critical"
+
+
+def test_the_costs_page_and_the_answer_agree_that_nothing_meets_it():
+    rec = recommend(_profile(TWO_MACHINES), lang="en")
+    assert rec.costs.deadline_gpus is None
+    assert not any(rec.costs.meets_deadline)
