@@ -124,7 +124,7 @@ def test_report_names_the_real_baseline_of_the_net_value():
     profile = example("medium-model")
     rec = projection_recommend(profile).model_copy(update={"baseline_gpus": 3})
     for lang, wanted, wrong in (("en", "vs 3 GPUs", "Net value per month vs one GPU"),
-                                ("zh", "相对3 卡", "相对单卡的每月净收益")):
+                                ("zh", "相对 3 卡", "相对单卡的每月净收益")):
         html = summary_html(rec, profile, lang, datetime(2026, 1, 1)) + \
             costs_html(rec, lang, {}, "", False)
         assert html.count(wanted) == 2 and wrong not in html, lang

@@ -193,11 +193,11 @@ OWNING_WINS_ABOVE = T("Owning wins above {hours} training hours a month.",
                       "每月训练超过 {hours} 小时则自建更划算。")
 NET_VALUE_NONE = T("Net value per month", "每月净收益")
 NET_VALUE_NONE_H = T("Net value", "净收益")
-NET_VALUE_VS = T("Net value per month vs {gpus}", "相对{gpus}的每月净收益")
+NET_VALUE_VS = T("Net value per month vs {gpus}", "相对 {gpus}的每月净收益")
 # review 10, F3: the figure compare prints for the answer, over the user's own setup
 NET_VALUE_OVER_YOURS = T("Net value per month over {against} (as compared)",
                          "相对{against}的每月净收益（compare 的基准）")
-NET_VALUE_VS_H = T("Net value vs {gpus}", "相对{gpus}的净收益")
+NET_VALUE_VS_H = T("Net value vs {gpus}", "相对 {gpus}的净收益")
 NO_COUNT_RUNS = T("None of the GPU counts considered can hold the model: no best value.",
                   "所考虑的卡数都放不下该模型：没有性价比最高的选择。")
 NOT_FITTING_ROWS = T("— : the model does not fit at that GPU count; it cannot run, so the time "
