@@ -138,12 +138,15 @@ def _against(entry: Entry | None, labels: dict[str, Text]) -> Text:
     own) at 1 GPU", "你的配置（4 × RTX 4090，自建）的单卡"."""
     if entry is None:
         return Text(en="the baseline", zh="基准配置")
-    ref = entry[0]
-    name = labels[ref.option]
-    en = in_sentence(name.en)
+    return against(entry[0], labels[entry[0].option])
+
+
+def against(ref: PointRef, name: Text) -> Text:
+    """``name`` at ``ref``'s count inside a sentence: "your setup (4 × RTX 4090, own) at 1
+    GPU", "你的配置（4 × RTX 4090，自建）的单卡"."""
     gpus_en = "1 GPU" if ref.gpus == 1 else f"{ref.gpus} GPUs"
     gpus_zh = "单卡" if ref.gpus == 1 else f" {ref.gpus} 卡"
-    return Text(en=f"{en} at {gpus_en}", zh=f"{name.zh}的{gpus_zh}")
+    return Text(en=f"{in_sentence(name.en)} at {gpus_en}", zh=f"{name.zh}的{gpus_zh}")
 
 
 def _says(entry: Entry, labels: dict[str, Text], currency: str, en: str, zh: str) -> Text:

@@ -28,13 +28,12 @@ from advisor.compare.result import Comparison, OptionResult, Point, PointRef
 from advisor.compare.spec import parse_spec
 from advisor.compare.text import round_count
 from advisor.costs.inputs import choose_currency, choose_market, owned_cards
-from advisor.costs.migration import days_before_first_run, purchase_days
 from advisor.costs.model import keeps_schedule, meets_deadline, time_value_per_month
 from advisor.costs.money import money
 from advisor.files.errors import InputError
 from advisor.profile import Currency, EconomicsMode, Market, Profile, TimeValue
 from advisor.text.i18n import Text
-from advisor.verdict.decision import bought_beyond, buys_hardware, improves
+from advisor.verdict.decision import buys_hardware, days_before_start, improves
 from advisor.verdict.result import Candidate as PolicyCandidate
 from advisor.verdict.shared_projections import sharing_projections
 
@@ -107,7 +106,7 @@ def compare(profile: Profile, options: Sequence[Option] | None = None, *,
             if point is not None and point.dominated_by is not None and \
                     _beaten_so(point, results):
                 res.verdict.dominated_by = point.dominated_by
-    labels = {r.id: _labelled(r) for r in results}
+    labels = {r.id: r.labelled() for r in results}
     entries = _answerable(results)
     eco = profile.economics
     budget = None if eco.monthly_budget is None else \
@@ -152,13 +151,6 @@ def _the_answers_setup(profile: Profile, options: Sequence[Option], currency: st
                   Text(en=f"The answer's setup: {applied.label.en}",
                        zh=f"答案所用的配置：{applied.label.zh}"),
                   changed, "cloud" if cloud else "own")
-
-
-def _labelled(res: OptionResult) -> Text:
-    """The option's name with the setting change its figures carry."""
-    if res.change is None:
-        return res.label
-    return Text(en=f"{res.label.en} + {res.change.en}", zh=f"{res.label.zh} + {res.change.zh}")
 
 
 def _answerable(results: list[OptionResult], meeting_deadline: bool = False
@@ -291,11 +283,8 @@ def _value_and_limits(profile: Profile, results: list[OptionResult], baseline: P
                 continue
             p.keeps_schedule = keeps_schedule(training.runs_per_month, p.run_hours)
             if eco.deadline_days is not None:
-                days = days_before_first_run(p.gpus, p.nodes,
-                                             moved_before=eco.moved_to_multi_gpu_before)
-                if bought_beyond(res.kind, p.deployment, p.gpus, profile):
-                    days += purchase_days(res.gpu, res.intra_link)
-                p.first_run_days = days
+                days = days_before_start(profile, res.kind, p.deployment, p.gpus, p.nodes,
+                                         res.gpu, res.intra_link)
                 p.meets_deadline = meets_deadline(training.runs_per_month, eco.deadline_days,
                                                   p.run_hours, days)
             if budget is not None:

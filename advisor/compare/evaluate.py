@@ -164,8 +164,7 @@ def points(ev: Evaluated) -> list[Point]:
             cost_per_run=cost_run, cost_per_month=cost_month,
             deployment=co.deployment[i] if co.deployment else ev.option.deployment,
             capex=co.capex[i], breakeven_hours_per_month=hours_pm,
-            breakeven_months=breakeven,
-            first_run_days=co.first_run_days[i] if co.first_run_days else 0.0))
+            breakeven_months=breakeven))
     return out
 
 

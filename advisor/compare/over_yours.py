@@ -15,7 +15,7 @@ user's setup and the same functions (``costs.model.time_value_per_month``), so `
 from __future__ import annotations
 
 from advisor.catalog import load_catalog
-from advisor.compare.answers import in_sentence
+from advisor.compare.answers import against
 from advisor.compare.baseline import net_value_baseline
 from advisor.compare.evaluate import evaluate, option_result
 from advisor.compare.option import Context
@@ -23,7 +23,6 @@ from advisor.compare.options import yours
 from advisor.costs.inputs import choose_currency, choose_market, owned_cards
 from advisor.costs.model import keeps_schedule, time_value_per_month
 from advisor.profile import Currency, Profile, TimeValue
-from advisor.text.i18n import Text
 from advisor.verdict.result import NetOverYours, Recommendation
 
 
@@ -58,10 +57,5 @@ def over_yours(profile: Profile, rec: Recommendation, currency: str | None = Non
         return None
     per_day = catalog.convert(eco.value_per_day, given_in, out_currency)
     value = time_value_per_month(runs, base.run_hours, co.run_hours[i], per_day)
-    name = result.label if result.change is None else Text(
-        en=f"{result.label.en} + {result.change.en}", zh=f"{result.label.zh} + {result.change.zh}")
-    gpus_en = "1 GPU" if ref.gpus == 1 else f"{ref.gpus} GPUs"
-    gpus_zh = "单卡" if ref.gpus == 1 else f" {ref.gpus} 卡"
-    return NetOverYours(
-        against=Text(en=f"{in_sentence(name.en)} at {gpus_en}", zh=f"{name.zh}的{gpus_zh}"),
-        gpus=ref.gpus, net_value_per_month=value - (co.cost_per_month[i] - base.cost_per_month))
+    return NetOverYours(against=against(ref, result.labelled()), gpus=ref.gpus,
+                        net_value_per_month=value - (co.cost_per_month[i] - base.cost_per_month))

@@ -51,9 +51,6 @@ class Point(BaseModel):
     time_value_per_month: float | None = None  # value of the time saved vs the baseline
     net_value_per_month: float | None = None  # time value - (cost - baseline cost)
     meets_deadline: bool | None = None
-    # days before its first run: the first move and, bought, the hardware's delivery (the
-    # cost model's ``first_run_days``)
-    first_run_days: float = 0.0
     within_budget: bool | None = None
     # one set of it does the month's runs in a month's 730 hours (issue 29: an answer must;
     # None when it cannot run at all)
@@ -101,6 +98,13 @@ class OptionResult(BaseModel):
     # recommend would rest on it: checkpointing, offload, LoRA …); None: none
     change: Text | None = None
     dominated: bool = False  # every point that fits is dominated by another option's
+
+    def labelled(self) -> Text:
+        """The option's name with the setting change its figures carry."""
+        if self.change is None:
+            return self.label
+        return Text(en=f"{self.label.en} + {self.change.en}",
+                    zh=f"{self.label.zh} + {self.change.zh}")
 
     def point(self, gpus: int) -> Point | None:
         return next((p for p in self.points if p.gpus == gpus), None)

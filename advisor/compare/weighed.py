@@ -8,7 +8,8 @@ user's cards rented (at the market's typical price, its cheapest on-demand offer
 cheapest reservation) and the catalog's ready setups, bought. ``recommend`` here is the
 answer every command, the wizard and the PDF present: the same decision policy
 (``advisor.verdict.decision``) over all of those candidates, each at the counts such a setup
-is built at (powers of two, whole machines), so the answer is never one a setup the advisor
+is built at (any count inside one machine, beyond it powers of two and whole machines), so
+the answer is never one a setup the advisor
 evaluated, and can run, beats by 15 % or more on both time and cost per run, or by 15 % on a
 run's money and time together at what the user said a day saved is worth.
 
@@ -30,16 +31,15 @@ from advisor.compare.over_yours import over_yours
 from advisor.compare.rent import rent_the_same
 from advisor.compare.text import round_count
 from advisor.costs.inputs import choose_currency, choose_market
-from advisor.costs.migration import purchase_days
 from advisor.profile import Currency, Profile
 from advisor.text.i18n import Text
 from advisor.verdict.decision import (
     Candidate,
     Move,
-    bought_beyond,
     candidate_at,
     chosen,
     day_value,
+    days_before_start,
     improves,
     policy_day_value,
     reason_moved,
@@ -189,10 +189,9 @@ def _elsewhere(profile: Profile, rec: Recommendation, currency: str | None,
         for p in points(ev):
             if not round_count(p.gpus, per_node):
                 continue
-            days = p.first_run_days
-            if bought_beyond(option.kind, p.deployment, p.gpus, profile):
-                hw = option.profile.hardware
-                days += purchase_days(hw.gpu, hw.intra_link)
+            hw = option.profile.hardware
+            days = days_before_start(profile, option.kind, p.deployment, p.gpus, p.nodes,
+                                     hw.gpu, hw.intra_link)
             c = candidate_at(profile, option.id, p.gpus, p.nodes, p.run_hours,
                            p.cost_per_run if p.priced else None, p.fits,
                            deployment=p.deployment, currency=out_currency, first_days=days)

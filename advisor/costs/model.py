@@ -115,7 +115,6 @@ def estimate_costs(profile: Profile, projection: Projection, *, lang: str | None
         meets_deadline=[] if inp.deadline_days is None else [
             meets_deadline(runs_pm, inp.deadline_days, s.run_hours, days)
             for s, days in zip(setups, first, strict=True)],
-        first_run_days=first,
         deployment=chosen, runs_fit_in_horizon=[s.runs_fit(horizon) for s in setups],
         time_value_given=profile.economics.time_value is not None,
         days_saved_per_month=days_saved, horizon_months=horizon,

@@ -100,9 +100,6 @@ class CostReport(BaseModel):
     # move counted: a row that cannot is never the best value, and the text marks it
     keeps_schedule: list[bool] = []
     meets_deadline: list[bool] = []
-    # Additive (reviews 10, 11): per N, the days before its first run (the first move, F16,
-    # F32), as the deadline counts them
-    first_run_days: list[float] = []
 
     def side_at(self, gpus: int) -> str | None:
         """The side ("own" or "cloud") ``gpus`` GPUs are priced on, where the report says."""
@@ -110,12 +107,6 @@ class CostReport(BaseModel):
             return None
         side = self.deployment[self.gpus.index(gpus)]
         return side if side in ("own", "cloud") else None
-
-    def first_days_at(self, gpus: int) -> float:
-        """The days before the first run on ``gpus`` GPUs (``first_run_days``; 0: not said)."""
-        if gpus not in self.gpus or len(self.first_run_days) != len(self.gpus):
-            return 0.0
-        return self.first_run_days[self.gpus.index(gpus)]
 
     def day_value_to_pay(self, gpus: int) -> float | None:
         """What a day saved would have to be worth for ``gpus`` GPUs to pay for themselves

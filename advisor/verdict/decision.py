@@ -32,7 +32,7 @@ nothing); ties go to the faster. The pick the policy moves from, and why, is in 
 
 from __future__ import annotations
 
-from advisor.costs.migration import purchase_days
+from advisor.costs.migration import days_before_first_run, purchase_days
 from advisor.costs.model import keeps_schedule, meets_deadline
 from advisor.files.records import record
 from advisor.profile import Profile
@@ -70,23 +70,18 @@ def candidates(rec: Recommendation, profile: Profile, currency: str | None = Non
         cost = costs.cost_per_run[costs.gpus.index(n)] \
             if costs.mode_priced and n in costs.gpus else None
         side = costs.side_at(n)
-        days = costs.first_days_at(n) + (purchase_days(profile.hardware.gpu,
-                                                       profile.hardware.intra_link)
-                                         if bought_beyond("", side, n, profile) else 0.0)
         c = candidate_at(profile, "as_given" if applied is None else applied.id, n,
                        proj.nodes[i], proj.run_hours[i], cost, proj.fits[i],
-                       deployment=side, currency=costs.currency, first_days=days)
+                       deployment=side, currency=costs.currency,
+                       first_days=days_before_start(profile, "yours", side, n, proj.nodes[i]))
         out.append(c if applied is None else c.model_copy(update={"kind": applied.kind}))
     for o in rec.setups:
         if o.applied:
             continue  # its counts are the ones above
         side = o.deployment or ("cloud" if o.kind in ("rent", "rent_offer") else None)
-        days = o.first_run_days + (purchase_days(profile.hardware.gpu,
-                                                 profile.hardware.intra_link)
-                                   if bought_beyond(o.kind, side, o.gpus, profile) else 0.0)
         c = candidate_at(profile, o.id, o.gpus, o.nodes, o.run_hours, o.cost_per_run,
                        o.kind != "host_memory", deployment=side, currency=costs.currency,
-                       first_days=days)
+                       first_days=days_before_start(profile, o.kind, side, o.gpus, o.nodes))
         out.append(c.model_copy(update={"label": o.label, "kind": o.kind}))
         if o.kind in ("setting", "numerics", "method", "rent") and o.cost_per_run is not None:
             # a setting change or a change of method at each of the user's own counts (on a
@@ -129,7 +124,8 @@ def _other_counts(o: SetupOption, profile: Profile, currency: str | None,
         out.append(candidate_at(profile, o.id, n, proj.nodes[i], proj.run_hours[i],
                               costs.cost_per_run[costs.gpus.index(n)], proj.fits[i],
                               deployment=costs.side_at(n), currency=costs.currency,
-                              first_days=costs.first_days_at(n)))
+                              first_days=days_before_start(profile, o.kind, costs.side_at(n),
+                                                           n, proj.nodes[i])))
     return out
 
 
@@ -154,14 +150,28 @@ def bought_beyond(kind: str, side: str | None, gpus: int, profile: Profile) -> b
     return side == "own" and gpus > profile.hardware.total_gpus
 
 
+def days_before_start(profile: Profile, kind: str, side: str | None, gpus: int, nodes: int,
+                      gpu: object = None, intra_link: object = None) -> float:
+    """Days before ``gpus`` GPUs on ``nodes`` machines of a setup of ``kind`` can start the
+    runs a deadline counts: the first move (F16, F32: ``days_before_first_run``, as the cost
+    model counts it) and, bought beyond the hardware the profile describes, its delivery
+    (``purchase_days`` of ``gpu``, the profile's card unless given)."""
+    days = days_before_first_run(gpus, nodes,
+                                 moved_before=profile.economics.moved_to_multi_gpu_before)
+    if bought_beyond(kind, side, gpus, profile):
+        hw = profile.hardware
+        days += purchase_days(hw.gpu, hw.intra_link) if gpu is None else \
+            purchase_days(gpu, intra_link)
+    return days
+
+
 def candidate_at(profile: Profile, setup: str, gpus: int, nodes: int, hours: float,
                cost: float | None, fits: bool, *, deployment: str | None = None,
                currency: str | None = None, first_days: float = 0.0) -> Candidate:
     """``setup`` at ``gpus`` as the policy weighs it. A deadline counts the days before its
-    first run (``first_days``, the cost model's: the first move, and hardware bought
-    delivered), as the costs table and the comparison do (reviews 10 and 11: an answer
-    "chosen for the deadline" that the costs page said missed it, a server bought "meeting"
-    12 hours)."""
+    first run (``first_days``: ``days_before_start``), as the costs table and the comparison
+    do (reviews 10 and 11: an answer "chosen for the deadline" that the costs page said
+    missed it, a server bought "meeting" 12 hours)."""
     runs = profile.training.runs_per_month
     deadline = profile.economics.deadline_days
     keeps = keeps_schedule(runs, hours)

@@ -95,9 +95,6 @@ class SetupOption(BaseModel):
     # the side ``cost_per_run`` is priced on ("own": bought or owned, "cloud": rented; None:
     # not priced, or not said): a profile in compare mode prices each count on the cheaper
     deployment: Literal["own", "cloud"] | None = None
-    # days before its first run: the first move and, bought, the hardware's delivery (the
-    # cost model's ``first_run_days``; 0: not priced)
-    first_run_days: float = 0.0
     applied: bool = False  # the verdict rests on this one
     # the verdict's count differs from the option's fastest useful one (F02: the rules chose
     # fewer GPUs): the figures above are at the verdict's count, these at the fastest
@@ -210,3 +207,16 @@ class Recommendation(BaseModel):
     # ``compare`` prints for it (the costs' own, ``costs.net_value_per_month``, is over the
     # setup the answer rests on); None where time has no value or the setup cannot be it
     over_yours: NetOverYours | None = None
+
+    def over_yours_apart(self) -> NetOverYours | None:
+        """``over_yours`` where it is another figure than the costs' own net value at the
+        answer: the answer rests on another setup, the comparison measures against another
+        count of the user's (the owned GPUs), or the two differ by a unit of money or more;
+        None where they are one figure."""
+        oy, co, n = self.over_yours, self.costs, self.verdict.gpus
+        if oy is None:
+            return None
+        same = not any(o.applied for o in self.setups) and oy.gpus == self.baseline_gpus \
+            and n in co.gpus and abs(co.net_value_per_month[co.gpus.index(n)]
+                                     - oy.net_value_per_month) < 0.5
+        return None if same else oy

@@ -29,20 +29,19 @@ def priced_option(oid: str, kind: str, label: Text, change: Text, trade_off: Tex
             profile: Profile, proj: Projection, n: int, here: bool,
             lang: str | None, pricing: Pricing, *, priced: bool = True) -> SetupOption:
     i = proj.at(n)
-    cost, currency, costs, side, first = None, "", None, None, 0.0
+    cost, currency, costs, side = None, "", None, None
     if priced:
         costs = costs_shared(profile, proj, lang=lang, currency=pricing.currency,
                              market=pricing.market)
         cost = _cost_at(costs, n)
         currency = costs.currency
         side = costs.side_at(n) if cost is not None else None
-        first = costs.first_days_at(n)
     owned = _owned_part(profile, proj, costs) if here else {}
     return SetupOption(id=oid, kind=kind, label=label, change=change, trade_off=trade_off,
                        gpus=n, nodes=proj.nodes[i], fits_here=here,
                        speedup=proj.speedup[i], run_hours=proj.run_hours[i],
                        cost_per_run=cost, currency=currency, deployment=side,
-                       first_run_days=first, **owned).resting_on(profile, proj)
+                       **owned).resting_on(profile, proj)
 
 
 def _cost_at(costs: CostReport | None, n: int) -> float | None:

@@ -197,9 +197,8 @@ def summary_html(rec: Recommendation, profile: Profile, lang: str, generated: da
                 _row(net_value_label(rec, lang),
                      esc(money(costs.net_value_per_month[c], costs.currency)
                          if fits_at(costs, c) else "—"))]
-        over = rec.over_yours
-        if over is not None and (any(o.applied for o in rec.setups)
-                                 or over.gpus != getattr(rec, "baseline_gpus", 1)):
+        over = rec.over_yours_apart()
+        if over is not None:
             rows.append(_row(L.NET_VALUE_OVER_YOURS.get(lang).format(
                 against=pick(lang, over.against.en, over.against.zh)),
                 esc(money(over.net_value_per_month, costs.currency))))

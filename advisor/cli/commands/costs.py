@@ -7,7 +7,7 @@ from advisor.catalog.profile_check import load_profile
 from advisor.cli.gpu_counts import parse_gpu_counts
 from advisor.cli.money_options import add_money_arguments
 from advisor.costs import estimate_costs
-from advisor.costs.money import money
+from advisor.costs.money import gpus_text, money
 from advisor.costs.text import render_text
 from advisor.files.json_text import dumps_strict
 from advisor.profile import Profile
@@ -39,21 +39,19 @@ def over_yours_sentence(rec, report, lang: str) -> str | None:
     """The answer's net value over the user's own setup, the figure ``compare`` prints (review
     10, F3), where the table's net values are over another baseline: another setup's, or
     another count of the user's."""
-    oy = rec.over_yours
+    oy = rec.over_yours_apart()
     if oy is None or report is not rec.costs:
         return None
-    applied = any(o.applied for o in rec.setups)
-    if not applied and oy.gpus == report.baseline_gpus:
-        return None
     n, value = rec.verdict.gpus, money(oy.net_value_per_month, report.currency)
-    base = report.baseline_gpus
+    base, applied = report.baseline_gpus, any(o.applied for o in rec.setups)
     table_en = "" if base is None else \
-        f"; the table's net value is over {base} GPU{'s' if base != 1 else ''} of " + \
+        f"; the table's net value is over {gpus_text(base, 'en')} of " + \
         ("this setup" if applied else "it")
     table_zh = "" if base is None else \
-        f"；表中的净收益相对{'此配置' if applied else '它'}的{'单卡' if base == 1 else f' {base} 卡'}"
+        f"；表中的净收益相对{'此配置' if applied else '它'}的" + \
+        ("" if base == 1 else " ") + gpus_text(base, "zh")
     return pick(lang, f"Over {oy.against.en}, what `compare` measures every setup against, the "
-                      f"answer's {n} GPU{'s' if n != 1 else ''} give {value} a month{table_en}.",
+                      f"answer's {gpus_text(n, 'en')} give {value} a month{table_en}.",
                 f"相对{oy.against.zh}（compare 比较各配置所用的基准），答案的 {n} 卡每月净收益 "
                 f"{value}{table_zh}。")
 

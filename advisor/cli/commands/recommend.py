@@ -159,9 +159,13 @@ def _numbers(rec: Recommendation, lang: str) -> tuple[str | None, list[str]]:
                 lang, f"cost per run: {run}; net value{vs_en}: "
                       + (f"{net}/month" if net != NA else net),
                 f"单次成本：{run}；{vs_zh}净收益：" + (f"每月 {net}" if net != NA else net)))
-        over = _over_yours_line(rec, n, net if fits else NA, lang)
-        if over:
-            lines.append(over)
+        over = rec.over_yours_apart() if n == v.gpus else None
+        if over is not None:
+            value = money(over.net_value_per_month, co.currency)
+            lines.append(pick(
+                lang, f"net value over {over.against.en}: {value}/month (what `compare` "
+                      "measures every setup against)",
+                f"相对{over.against.zh}的净收益：每月 {value}（compare 比较各配置所用的基准）"))
         if not co.own_priced and co.mode != "cloud":
             lines.append(pick(lang, "own-hardware figures leave out the cards: no card price is "
                                     "known (set economics.gpu_price)",
@@ -173,23 +177,6 @@ def _numbers(rec: Recommendation, lang: str) -> tuple[str | None, list[str]]:
     # the machines and network the verdict's figures assume beyond the profile's (F08, F32)
     lines += [pick(lang, f"assumed: {t.en}", f"假设：{t.zh}") for t in rec.assumed]
     return intro, lines
-
-
-def _over_yours_line(rec, n: int, shown: str, lang: str) -> str | None:
-    """The answer's net value over the user's own setup, the figure ``compare`` prints (review
-    10, F3), where it is another figure than the line above (``shown``) or over another
-    baseline: the answer rests on another setup, or the comparison measures against the
-    owned GPUs."""
-    oy = rec.over_yours
-    if oy is None or n != rec.verdict.gpus:
-        return None
-    value = money(oy.net_value_per_month, rec.costs.currency)
-    applied = any(o.applied for o in rec.setups)
-    if not applied and oy.gpus == rec.baseline_gpus and value == shown:
-        return None
-    return pick(lang, f"net value over {oy.against.en}: {value}/month (what `compare` measures "
-                      "every setup against)",
-                f"相对{oy.against.zh}的净收益：每月 {value}（compare 比较各配置所用的基准）")
 
 
 def _unvalued_line(co, i: int, n: int, base: int, lang: str) -> str:
