@@ -38,11 +38,13 @@ from dataclasses import dataclass
 
 from advisor.scaling import project
 from advisor.scaling.layouts import methods
+from advisor.scaling.parameters import load_params
 from benchmarks import finetune_memory as fm
 from benchmarks import finetune_speed as fs
 
 LOGIT_GRID = [6.0 + 0.5 * k for k in range(21)]  # bytes per logit, 6 to 16
 TARGET_ALL, TARGET_METHOD, TARGET_FITS = 0.12, 0.15, 0.95
+SPREAD_LEVEL = 0.8  # the memory estimate's spread: 8 published peaks of 10 within it
 LEFT_OUT_SETS = {"lora_emb": "trainable embedding and output layer (modules_to_save): "
                              "no profile field says it"}
 
@@ -53,7 +55,8 @@ class GbPoint:
     source: str
     family: str  # full | lora | qlora
     published: float
-    gb: Callable[[], tuple[float, bool]]  # (GB on the busiest GPU, fits) as shipped now
+    # (GB on the busiest GPU, fits, usable GB of its card) as shipped now
+    gb: Callable[[], tuple[float, bool, float]]
 
 
 @dataclass(frozen=True)
@@ -61,25 +64,37 @@ class FitClaim:
     key: str
     source: str
     fits: bool  # what was published: it ran (True) or ran out of memory
-    said: Callable[[], bool]  # the advisor: it fits
+    reading: Callable[[], tuple[bool, float]]  # the advisor: (it fits, GB planned / usable)
+
+    def said(self) -> bool:
+        return self.reading()[0]
 
 
 def _family(method: str) -> str:
     return {"full": "full", "lora": "lora", "qlora": "qlora"}[method]
 
 
-def _check_gb(c: fm.Check) -> Callable[[], tuple[float, bool]]:
-    def run() -> tuple[float, bool]:
-        gb, _usable, fits = fm.projected_gb(c)
-        return gb, fits
+def _check_gb(c: fm.Check) -> Callable[[], tuple[float, bool, float]]:
+    def run() -> tuple[float, bool, float]:
+        gb, usable, fits = fm.projected_gb(c)
+        return gb, fits, usable
     return run
 
 
-def _speed_gb(pt: fs.SpeedPoint) -> Callable[[], tuple[float, bool]]:
-    def run() -> tuple[float, bool]:
-        proj = project(fs.profile_of(pt), [pt.gpus])
-        return proj.memory_per_gpu_gb[0], bool(proj.fits[0])
+def _speed_gb(pt: fs.SpeedPoint) -> Callable[[], tuple[float, bool, float]]:
+    def run() -> tuple[float, bool, float]:
+        return _projected(fs.profile_of(pt), pt.gpus)
     return run
+
+
+def _projected(profile, gpus: int) -> tuple[float, bool, float]:
+    """(GB per GPU, fits, usable GB) of ``profile`` at ``gpus``."""
+    proj = project(profile, [gpus])
+    return proj.memory_per_gpu_gb[0], bool(proj.fits[0]), proj.usable_memory_gb or 0.0
+
+
+def _share(gb: float, fits: bool, usable: float) -> tuple[bool, float]:
+    return fits, (gb / usable if usable > 0 else float("inf"))
 
 
 def gb_points() -> list[GbPoint]:
@@ -110,13 +125,19 @@ def _oom_qwen() -> list[FitClaim]:
         pt = fs.SpeedPoint("full_zero3", "7B", "full", seq, 2, 1,
                            {"precision": "bf16", "parallelism": "zero3"}, 0.0, 0.0)
         out.append(FitClaim(f"qwen-7B-full_zero3-{seq}-oom", fs.SOURCE, False,
-                            lambda pt=pt: bool(project(fs.profile_of(pt), [2]).fits[0])))
+                            lambda pt=pt: _share(*_projected(fs.profile_of(pt), 2))))
     # 72B LoRA without ZeRO-3 on four GPUs (the README's shortest row, 256 tokens)
     pt = fs.SpeedPoint("lora", "72B", "lora", 256, 4, 1,
                        {"precision": "bf16", "parallelism": "data"}, 0.0, 0.0)
     out.append(FitClaim("qwen-72B-lora-no-zero3-4gpu-oom", fs.SOURCE, False,
-                        lambda pt=pt: bool(project(fs.profile_of(pt), [4]).fits[0])))
+                        lambda pt=pt: _share(*_projected(fs.profile_of(pt), 4))))
     return out
+
+
+def _check_share(c: fm.Check) -> tuple[bool, float]:
+    """(fits, the share of the usable memory planned) as the product plans it (with the CUDA
+    context that ``allocated_only`` checks take off to compare)."""
+    return _share(*_projected(fm.profile_of(c), c.gpus))
 
 
 def _finetune_claims() -> list[FitClaim]:
@@ -124,30 +145,31 @@ def _finetune_claims() -> list[FitClaim]:
     for c in fm.checks():
         if c.claim in ("fits", "oom"):
             out.append(FitClaim(c.key, c.source, c.claim == "fits",
-                                lambda c=c: fm.projected_gb(c)[2]))
+                                lambda c=c: _check_share(c)))
         elif c.claim == "context":  # the run at the published longest length fits
             out.append(FitClaim(c.key + "-fits", c.source, True,
-                                lambda c=c: fm.projected_gb(c)[2]))
+                                lambda c=c: _check_share(c)))
     return out
 
 
 def _llm_claims() -> list[FitClaim]:
     from advisor.scaling.card_memory import usable_gb
-    from advisor.scaling.parameters import load_params
     from benchmarks import llm_claims
     from benchmarks.llm_accuracy import claim_memory
     from benchmarks.llm_points import cluster
 
-    def said(c: llm_claims.Claim) -> bool:
+    def said(c: llm_claims.Claim) -> tuple[bool, float]:
         limit = usable_gb(cluster(c.machines, c.flash).memory_gb, load_params())
-        return claim_memory(c) <= limit
+        gb = claim_memory(c)
+        return gb <= limit, gb / limit
 
     return [FitClaim(c.key, c.source, c.claim == "fits", lambda c=c: said(c))
             for c in llm_claims.claims() if c.claim in ("fits", "oom")]
 
 
 def fit_claims(points: list[GbPoint]) -> list[FitClaim]:
-    ran = [FitClaim(p.key + "-ran", p.source, True, lambda p=p: p.gb()[1]) for p in points]
+    ran = [FitClaim(p.key + "-ran", p.source, True,
+                    lambda p=p: _share(*p.gb())) for p in points]
     return ran + _oom_qwen() + _finetune_claims() + _llm_claims()
 
 
@@ -183,6 +205,24 @@ def leave_one_source_out(points: list[GbPoint]) -> tuple[dict[str, float], dict[
         out.update({p.key: math.exp(table[best][p.key]) - 1.0
                     for p in points if p.source == source})
     return out, fitted
+
+
+def spread(errors: dict[str, float], level: float = SPREAD_LEVEL) -> float:
+    """The ``level`` quantile of |estimate / published - 1|: how far an estimate lies from the
+    published peak in that share of the runs (``memory_estimate_spread`` ships it)."""
+    values = sorted(abs(v) for v in errors.values())
+    if not values:
+        return float("nan")
+    at = level * (len(values) - 1)  # linear interpolation between order statistics
+    low = int(math.floor(at))
+    high = min(low + 1, len(values) - 1)
+    return values[low] + (values[high] - values[low]) * (at - low)
+
+
+def at_limit(fits: bool, share: float, spread_share: float) -> bool:
+    """Whether the advisor says the run is at the limit: it fits with less than the spread to
+    spare, or is short of the card by no more than the spread (advisor/verdict/memory_limit.py)."""
+    return share >= 1.0 - spread_share if fits else share <= 1.0 + spread_share
 
 
 def _mape(values: list[float]) -> float:
@@ -222,6 +262,22 @@ def main() -> None:
           f"{sum(not c.fits for c in claims)} out of memory)")
     for c in wrong:
         print(f"  wrong: {c.key} ({c.source}): published {'fits' if c.fits else 'oom'}")
+    shipped_spread = load_params().memory_estimate_spread
+    print(f"\nspread: 8 published peaks in 10 lie within {100 * spread(out):.1f} % of the "
+          f"estimate (source left out); shipped memory_estimate_spread "
+          f"{100 * shipped_spread:.0f} %")
+    readings = {c.key: c.reading() for c in claims}
+    flagged = {k for k, (fits, share) in readings.items()
+               if at_limit(fits, share, shipped_spread)}
+    wrong_flagged = [c for c in wrong if c.key in flagged]
+    right_flagged = len(flagged) - len(wrong_flagged)
+    print(f"said at the limit (within {100 * shipped_spread:.0f} % of the usable memory, "
+          f"either side): {len(flagged)} of {len(claims)} runs; {len(wrong_flagged)} of the "
+          f"{len(wrong)} wrong calls, {right_flagged} of the {right} right ones")
+    for c in wrong:
+        fits, share = readings[c.key]
+        mark = "at the limit" if c.key in flagged else "NOT flagged"
+        print(f"  {c.key}: planned {100 * share:.1f} % of usable, {mark}")
     every = _mape(list(out.values()))
     by_method = [_mape([out[p.key] for p in points if p.family == f])
                  for f in ("full", "lora", "qlora")]

@@ -171,6 +171,8 @@ PITFALL = {
     "comm_timeouts": Text(en="communication time-outs", zh="通信超时"),
     "data_starvation": Text(en="data starvation", zh="数据喂不饱"),
     "diffusion_memory": Text(en="diffusion memory savings first", zh="扩散模型先省显存"),
+    "memory_at_limit": Text(en="memory at the card's limit", zh="显存接近上限"),
+    "memory_near_fit": Text(en="one GPU nearly holds the job", zh="单卡差一点就放得下"),
     "deadline_risk": Text(en="deadline shorter than the move", zh="截止时间比迁移还短"),
     "deadline_tight": Text(en="deadline met only at the estimate", zh="只有按预测值才赶得上截止时间"),
     "laggard_gpu": Text(en="a slow GPU holds the others back", zh="慢卡拖累其他卡"),
