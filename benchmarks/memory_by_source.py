@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from advisor.scaling import project
 from advisor.scaling.layouts import methods
 from advisor.scaling.parameters import load_params
+from advisor.verdict.memory_limit import at_limit
 from benchmarks import finetune_memory as fm
 from benchmarks import finetune_speed as fs
 
@@ -217,12 +218,6 @@ def spread(errors: dict[str, float], level: float = SPREAD_LEVEL) -> float:
     low = int(math.floor(at))
     high = min(low + 1, len(values) - 1)
     return values[low] + (values[high] - values[low]) * (at - low)
-
-
-def at_limit(fits: bool, share: float, spread_share: float) -> bool:
-    """Whether the advisor says the run is at the limit: it fits with less than the spread to
-    spare, or is short of the card by no more than the spread (advisor/verdict/memory_limit.py)."""
-    return share >= 1.0 - spread_share if fits else share <= 1.0 + spread_share
 
 
 def _mape(values: list[float]) -> float:

@@ -41,7 +41,7 @@ def one_gpu_facts(projection: Projection, spread: float) -> dict[str, Any]:
     over = memory / usable - 1.0
     if not projection.single_gpu_fits and over > 0.0:  # short of the card (not of host RAM)
         facts["one_gpu_short_percent"] = 100.0 * over
-        facts["one_gpu_near_fit"] = over <= spread
+        facts["one_gpu_near_fit"] = at_limit(False, memory / usable, spread)
     return facts
 
 
@@ -53,6 +53,27 @@ def verdict_memory_facts(projection: Projection, i: int, spread: float) -> dict[
         return {}
     memory, usable = at
     share = memory / usable
+    fits = bool(projection.fits[i])
     return {"verdict_memory_gb": memory, "verdict_usable_gb": usable,
             "verdict_memory_percent": 100.0 * share,
-            "verdict_memory_at_limit": bool(projection.fits[i]) and share >= 1.0 - spread}
+            "verdict_memory_at_limit": fits and at_limit(fits, share, spread)}
+
+
+def at_limit(fits: bool, share: float, spread: float) -> bool:
+    """A plan at the limit: it fits with less than ``spread`` of the usable memory to spare,
+    or is short of it by no more than that (``share``: GB planned over GB usable)."""
+    return share >= 1.0 - spread if fits else share <= 1.0 + spread
+
+
+def counts_at_limit(projection: Projection, spread: float) -> list[tuple[int, float, bool]]:
+    """(GPU count, share of the usable memory planned, fits) of every count at the limit."""
+    out = []
+    for i, n in enumerate(projection.gpus):
+        at = memory_share(projection, i)
+        if at is None:
+            continue
+        share = at[0] / at[1]
+        fits = bool(projection.fits[i])
+        if at_limit(fits, share, spread):
+            out.append((n, share, fits))
+    return out

@@ -49,3 +49,26 @@ def test_more_gpus_than_the_machine_projects_on_more_machines(capsys):
     out = json.loads(capsys.readouterr().out)
     assert out["gpus"] == [1, 2, 4, 8, 16] and all(s > 0 for s in out["speedup"])
     assert any("25 GbE" in note for note in out["notes"])
+
+
+NEARLY = str(ROOT / "tests" / "profiles" / "verdict" / "llama8b-qlora-one-3060-nearly-holds.yaml")
+AT_LIMIT = str(ROOT / "tests" / "profiles" / "verdict" / "owns-2x4090-compare-mode.yaml")
+
+
+def test_counts_within_the_memory_estimates_spread_of_the_limit_are_named(capsys):
+    """Issue 31: `project` says what `recommend` says of the memory at the card's limit."""
+    assert main(["--lang", "en", "project", NEARLY, "--gpus", "1,2"]) == 0
+    en = capsys.readouterr().out
+    assert "Memory at the limit" in en and "1 GPU 103 % (may still fit)" in en
+    assert main(["--lang", "zh", "project", NEARLY, "--gpus", "1,2"]) == 0
+    assert "1 卡 103%（仍可能放得下）" in capsys.readouterr().out
+    assert main(["--lang", "en", "project", AT_LIMIT, "--gpus", "1,2"]) == 0
+    assert "2 GPUs 91 % (may still run out of memory)" in capsys.readouterr().out
+    assert main(["project", NEARLY, "--gpus", "1,2", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["memory_at_limit"] == [True, False] and data["fits"][0] is False
+
+
+def test_no_note_where_every_count_has_room(capsys):
+    assert main(["--lang", "en", "project", EXAMPLE, "--gpus", "1,2,4"]) == 0
+    assert "Memory at the limit" not in capsys.readouterr().out

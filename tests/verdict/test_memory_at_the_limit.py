@@ -91,13 +91,18 @@ def test_a_job_one_card_nearly_holds_is_told_to_try_it_before_paying_for_more():
     assert risk.text.en == near[0].title.en  # the answer's main risk
 
 
-def test_a_verdict_planned_at_the_cards_limit_says_it_may_run_out_of_memory():
-    profile = load_profile(PROFILES / "verdict" / "owns-2x4090-compare-mode.yaml")
-    rec = recommend(profile)
+def _answer(name: str):
+    """(the recommendation of a repro profile, the share of the usable memory its answer
+    plans, whether that fits)."""
+    rec = recommend(load_profile(PROFILES / "verdict" / name))
     i = rec.projection.gpus.index(rec.verdict.gpus)
-    share = rec.projection.memory_per_gpu_gb[i] / (rec.projection.memory_per_gpu_gb[i]
-                                                   + rec.projection.memory_margin_gb[i])
-    assert rec.projection.fits[i] and share >= 1 - SPREAD
+    memory, usable = memory_share(rec.projection, i)
+    return rec, memory / usable, rec.projection.fits[i]
+
+
+def test_a_verdict_planned_at_the_cards_limit_says_it_may_run_out_of_memory():
+    rec, share, fits = _answer("owns-2x4090-compare-mode.yaml")
+    assert fits and share >= 1 - SPREAD
     limit = [p for p in rec.pitfalls if p.id == "memory_at_limit"]
     assert len(limit) == 1
     assert f"({100 * share:.0f} %)" in limit[0].title.en
@@ -105,10 +110,6 @@ def test_a_verdict_planned_at_the_cards_limit_says_it_may_run_out_of_memory():
 
 
 def test_a_verdict_with_room_to_spare_says_nothing_of_the_limit():
-    profile = load_profile(PROFILES / "verdict" / "llm13b-h100-rented-day-5000.yaml")
-    rec = recommend(profile)
-    i = rec.projection.gpus.index(rec.verdict.gpus)
-    share = rec.projection.memory_per_gpu_gb[i] / (rec.projection.memory_per_gpu_gb[i]
-                                                   + rec.projection.memory_margin_gb[i])
-    assert share < 1 - SPREAD
+    rec, share, fits = _answer("llm13b-h100-rented-day-5000.yaml")
+    assert fits and share < 1 - SPREAD
     assert not [p for p in rec.pitfalls if p.id in ("memory_at_limit", "memory_near_fit")]
