@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from advisor.profile import Profile
+from advisor.scaling.parameters import load_params
 from advisor.verdict.recommendation import recommend
 from tests.support.strategies import profiles
 
@@ -106,3 +107,13 @@ def test_every_profile_gets_a_complete_explained_verdict(profile, economics, run
     for entry in rec.trace:
         assert entry.sources
     assert v.headline.en and v.headline.zh
+    # issue 31: the answer says its memory is at the card's limit exactly when the count it
+    # takes fits with less than the estimate's spread of the usable memory to spare
+    if v.gpus in pr.gpus and pr.memory_margin_gb:
+        i = pr.at(v.gpus)
+        memory = pr.memory_per_gpu_gb[i]
+        usable = memory + pr.memory_margin_gb[i]
+        if memory > 0 and usable > 0:
+            spread = load_params().memory_estimate_spread
+            assert ("memory_at_limit" in pitfalls) == (pr.fits[i]
+                                                       and memory / usable >= 1 - spread)
