@@ -660,8 +660,8 @@
         <translation>[%1] 单卡</translation>
     </message>
     <message>
-        <location filename="../../ui/compare/table.py" line="32"/>
         <location filename="../../ui/compare/details.py" line="44"/>
+        <location filename="../../ui/compare/table.py" line="32"/>
         <source>%1 h a month</source>
         <translation>每月 %1 小时</translation>
     </message>
@@ -1753,7 +1753,7 @@ The application keeps running. The details were written to the log file:
     </message>
     <message>
         <location filename="../../ui/plots/cost.py" line="32"/>
-        <location filename="../../ui/plots/speedup.py" line="37"/>
+        <location filename="../../ui/plots/speedup.py" line="39"/>
         <source>GPUs</source>
         <translation>卡数</translation>
     </message>
@@ -1793,52 +1793,57 @@ The application keeps running. The details were written to the log file:
         <translation>不知道这款显卡的云租用价格，无法计算租用成本。请在“硬件与部署”页填写每卡每小时的云价格（%1）后查看成本。</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/speedup.py" line="36"/>
+        <location filename="../../ui/plots/speedup.py" line="38"/>
         <source>Projected speed-up</source>
         <translation>预计加速比</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/speedup.py" line="38"/>
+        <location filename="../../ui/plots/speedup.py" line="40"/>
         <source>Speed-up vs one GPU (×)</source>
         <translation>相对单卡的加速比（倍）</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/speedup.py" line="39"/>
+        <location filename="../../ui/plots/speedup.py" line="41"/>
         <source>Speed-up (×)</source>
         <translation>加速比（倍）</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/speedup.py" line="40"/>
+        <location filename="../../ui/plots/speedup.py" line="42"/>
         <source>Projected</source>
         <translation>预计</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/speedup.py" line="41"/>
+        <location filename="../../ui/plots/speedup.py" line="43"/>
         <source>Likely range</source>
         <translation>可能范围</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/speedup.py" line="42"/>
+        <location filename="../../ui/plots/speedup.py" line="44"/>
         <source>Ideal (linear)</source>
         <translation>理想（线性）</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/speedup.py" line="43"/>
+        <location filename="../../ui/plots/speedup.py" line="45"/>
         <source>Article&apos;s typical range (F01)</source>
         <translation>原文的常见区间（F01）</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/speedup.py" line="44"/>
+        <location filename="../../ui/plots/speedup.py" line="46"/>
         <source>Same workload on %1</source>
         <translation>同样任务换成 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/speedup.py" line="45"/>
+        <location filename="../../ui/plots/speedup.py" line="47"/>
         <source>Recommended: %1</source>
         <translation>推荐：%1卡</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/speedup.py" line="48"/>
+        <location filename="../../ui/plots/speedup.py" line="50"/>
+        <source>Memory within %1 % of the limit (may or may not fit)</source>
+        <translation>显存离上限不到 %1%（不一定放得下）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/plots/speedup.py" line="52"/>
         <source>Recommended: %1 GPUs (beyond this chart)</source>
         <translation>推荐：%1 卡（超出本图范围）</translation>
     </message>
@@ -1859,7 +1864,7 @@ The application keeps running. The details were written to the log file:
     </message>
     <message>
         <location filename="../../ui/plots/cost.py" line="45"/>
-        <location filename="../../ui/plots/speedup.py" line="46"/>
+        <location filename="../../ui/plots/speedup.py" line="48"/>
         <source>Does not fit in memory</source>
         <translation>显存放不下</translation>
     </message>

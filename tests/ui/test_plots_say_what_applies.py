@@ -82,6 +82,24 @@ def test_counts_that_do_not_fit_are_drawn_apart_in_the_speedup_and_cost_plots(qt
     assert "Does not fit in memory" not in _legend(speed)
 
 
+def test_counts_at_the_memory_limit_are_ringed_in_the_speedup_plot(qtbot):
+    """Issue 31: the chart says what the answer says of the memory near the card's limit."""
+    near = _profile("llama8b-qlora-one-3060-nearly-holds")  # one card 3 % short
+    rec = recommend(near)
+    plot = speedup_plot(rec, near, "en")
+    qtbot.addWidget(plot)
+    ring = plot.advisor_items["at_limit"]
+    assert ring.isVisible() and 1.0 in ring.getData()[0].tolist()
+    assert "Memory within 13 % of the limit (may or may not fit)" in _legend(plot)
+    zh = speedup_plot(rec, near, "zh")
+    qtbot.addWidget(zh)
+    assert "显存离上限不到 13%（不一定放得下）" in _legend(zh)
+    roomy = projection_recommend(example("medium-model"))  # a ResNet with room to spare
+    speedup_plot(roomy, example("medium-model"), "en", plot=plot)
+    assert not ring.isVisible()
+    assert not any("of the limit" in text for text in _legend(plot))
+
+
 def test_a_four_gpu_machine_chart_ends_at_four_with_the_ideal_line_inside(qtbot):
     profile = example("medium-model")  # 4 x RTX 4090
     rec = projection_recommend(profile)

@@ -9,6 +9,8 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QT_TRANSLATE_NOOP
 
+from advisor.scaling.parameters import load_params
+from advisor.verdict.memory_limit import counts_at_limit
 from ui.plots.style import (
     BAND,
     BLUE,
@@ -44,6 +46,8 @@ _TYPICAL = QT_TRANSLATE_NOOP("Plots", "Article's typical range (F01)")
 _BETTER = QT_TRANSLATE_NOOP("Plots", "Same workload on %1")
 _CHOSEN = QT_TRANSLATE_NOOP("Plots", "Recommended: %1")
 _NO_FIT = QT_TRANSLATE_NOOP("Plots", "Does not fit in memory")
+# counts whose memory is within the estimate's spread of the card's limit (issue 31)
+_AT_LIMIT = QT_TRANSLATE_NOOP("Plots", "Memory within %1 % of the limit (may or may not fit)")
 # A count past the projected ones: a note, as a marker there would squash the curves to the left.
 _CHOSEN_BEYOND = QT_TRANSLATE_NOOP("Plots", "Recommended: %1 GPUs (beyond this chart)")
 
@@ -93,12 +97,15 @@ def speedup_plot(rec: Any, profile: Any, lang: str, *, better: Any | None = None
         # counts where the model does not fit: where the curve would be, but not on it
         items["no_fit"] = pg.PlotDataItem(pen=None, symbol="x", symbolBrush=RED,
                                           symbolPen=pg.mkPen(RED, width=1.5), symbolSize=11)
+        # ... and counts whose memory is within the estimate's spread of the limit: a ring
+        items["at_limit"] = pg.PlotDataItem(pen=None, symbol="o", symbolBrush=None,
+                                            symbolPen=pg.mkPen(ORANGE, width=2), symbolSize=18)
         items["chosen"] = pg.InfiniteLine(angle=90, movable=False, pen=pen(GREEN, 1, True),
                                           label="", labelOpts={"position": 0.95,
                                                                "color": tinted(plot, GREEN)})
         items["chosen_note"] = pg.TextItem(color=tinted(plot, GREEN), anchor=(0, 0))
         for name in ("band_low", "band_high", "band", "ideal", "typical", "better",
-                     "projected", "no_fit", "chosen"):
+                     "projected", "no_fit", "at_limit", "chosen"):
             plot.addItem(items[name])
         plot.addItem(items["chosen_note"], ignoreBounds=True)
     projection = rec.projection
@@ -112,6 +119,14 @@ def speedup_plot(rec: Any, profile: Any, lang: str, *, better: Any | None = None
     set_curve(items["projected"], x_fit, mid_fit)
     set_curve(items["no_fit"], x_out, mid_out)
     items["no_fit"].setVisible(bool(len(x_out)))
+    spread = load_params().memory_estimate_spread
+    limit = counts_at_limit(projection, spread)
+    at = {n for n, _, _ in limit}
+    x_limit = [float(n) for n in projection.gpus if n in at]
+    y_limit = [float(v) for n, v in zip(projection.gpus, projection.speedup, strict=True)
+               if n in at]
+    set_curve(items["at_limit"], x_limit, y_limit)
+    items["at_limit"].setVisible(bool(x_limit))
     # The axis ends at the largest count projected (a 4-GPU machine's chart stops at 4); a
     # verdict beyond it is a note.
     x_max = float(gpus.max())
@@ -169,6 +184,7 @@ def speedup_plot(rec: Any, profile: Any, lang: str, *, better: Any | None = None
         ("projected", t(lang, _PROJECTED)),
         ("band_high", t(lang, _BAND)),
         ("no_fit", t(lang, _NO_FIT)),
+        ("at_limit", t(lang, _AT_LIMIT).replace("%1", f"{100 * spread:.0f}")),
         ("ideal", t(lang, _IDEAL)),
         ("typical", t(lang, _TYPICAL)),
         ("better", t(lang, _BETTER).replace("%1", link_text)),
