@@ -62,6 +62,20 @@ def test_parameters_file_names_explains_and_values_every_parameter():
     assert load_params().overlap_fraction == pytest.approx(entries["overlap_fraction"]["value"])
 
 
+def test_a_refit_writes_every_parameter_back_with_its_provenance():
+    """benchmarks/fit_projection.py rewrites parameters.yaml from its DOCS: a parameter it does
+    not know would be dropped (and its provenance with it) by the next refit."""
+    from benchmarks.fit_projection import DOCS
+
+    raw = yaml.safe_load((ROOT / "resources" / "scaling" / "parameters.yaml").read_text(
+        encoding="utf-8"))
+    assert list(DOCS) == list(raw["parameters"])
+    assert {f.name for f in fields(ScalingParams)} <= set(DOCS)
+    for name, (unit, meaning, source) in DOCS.items():
+        entry = raw["parameters"][name]
+        assert (entry["unit"], entry["meaning"], entry["source"]) == (unit, meaning, source), name
+
+
 def test_links_catalog_is_complete_and_ordered():
     raw = yaml.safe_load((ROOT / "resources" / "catalog" / "links.yaml").read_text(
         encoding="utf-8"))
