@@ -177,12 +177,14 @@ FACTS: dict[str, FactSpec] = {
     "fit_gpus_checkpointing": _n("int", 1, 100_000, optional=True),
     "checkpointing_fits_here": _B,  # ... and that count is within the profile's own GPUs
     "memory_per_gpu_gb": _n("float", 0, 1_000_000),  # at one GPU
-    # how far a peak-memory estimate lies from the published peak in 8 runs of 10, in per cent,
-    # and one GPU's usable GB and how far over it the estimate is (advisor/verdict/memory_limit.py)
-    "memory_spread_percent": _n("float", 0, 100),
+    # how far above / below its estimate a language model's measured peak memory lies at most
+    # in 9 runs of 10, in per cent, and one GPU's usable GB and how far over it the estimate is
+    # (advisor/verdict/memory_limit.py; only where the spread was measured: language models)
+    "memory_peak_over_percent": _n("float", 0, 100),
+    "memory_peak_under_percent": _n("float", 0, 100),
     "one_gpu_usable_gb": _n("float", 0, 1_000_000, optional=True),
     "one_gpu_short_percent": _n("float", 0, 1e9, optional=True),  # absent: one GPU fits
-    "one_gpu_near_fit": _B,  # ... short of one card by no more than the spread
+    "one_gpu_near_fit": _B,  # ... short of one card by less than a peak below the estimate
     # the batch's activations on one GPU: more GPUs or ZeRO-3 do not shrink them (F24)
     "activation_gb": _n("float", 0, 1_000_000),
     "activations_exceed_card": _B,  # activation_gb alone is more than one card's memory

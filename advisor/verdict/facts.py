@@ -39,7 +39,11 @@ from advisor.scaling.optimizer_family import optimizer_family, optimizer_of
 from advisor.scaling.parameters import ScalingParams, load_params
 from advisor.scaling.result import Projection
 from advisor.scaling.task_defaults import takes_turns
-from advisor.verdict.memory_limit import one_gpu_facts, verdict_memory_facts
+from advisor.verdict.memory_limit import (
+    estimate_applies,
+    one_gpu_facts,
+    verdict_memory_facts,
+)
 from advisor.verdict.more_cards import in_a_smaller_machine
 
 # F02: a GPU count is worth considering only if it is faster than every smaller one by more than
@@ -303,7 +307,7 @@ def base_facts(profile: Profile, projection: Projection, costs: CostReport,
     temps = [t for t in (hw.max_gpu_temp_c, getattr(hardware, "max_gpu_temp_c", None))
              if isinstance(t, int | float)]
     optional["max_temp_c"] = max(temps) if temps else None
-    optional.update(one_gpu_facts(projection, load_params().memory_estimate_spread))
+    optional.update(one_gpu_facts(projection, load_params(), estimate_applies(profile)))
     facts.update({k: v for k, v in optional.items() if v is not None})
     facts["activations_exceed_card"] = (facts["activation_gb"] / activation_split(profile)
                                         >= facts["gpu_memory_gb"])
@@ -454,7 +458,7 @@ def verdict_facts(base: Mapping[str, Scalar], profile: Profile, projection: Proj
         "verdict_workers_high": 4 * gpus,
     })
     facts.update(_nearly_free(projection, costs, gpus))
-    facts.update(verdict_memory_facts(projection, i, load_params().memory_estimate_spread))
+    facts.update(verdict_memory_facts(projection, i, load_params(), estimate_applies(profile)))
     # the micro-batches a step feeds the pipeline: the layout's, else the profile's (if any)
     micro = projection.micro_batches[i] if projection.micro_batches \
         else profile.training.micro_batches

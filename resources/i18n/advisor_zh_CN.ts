@@ -1839,8 +1839,8 @@ The application keeps running. The details were written to the log file:
     </message>
     <message>
         <location filename="../../ui/plots/speedup.py" line="50"/>
-        <source>Memory within %1 % of the limit (may or may not fit)</source>
-        <translation>显存离上限不到 %1%（不一定放得下）</translation>
+        <source>Memory at the card&apos;s limit (may or may not fit)</source>
+        <translation>显存接近上限（放不放得下都有可能）</translation>
     </message>
     <message>
         <location filename="../../ui/plots/speedup.py" line="52"/>

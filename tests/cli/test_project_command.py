@@ -69,6 +69,11 @@ def test_counts_within_the_memory_estimates_spread_of_the_limit_are_named(capsys
     assert data["memory_at_limit"] == [True, False] and data["fits"][0] is False
 
 
-def test_no_note_where_every_count_has_room(capsys):
+def test_no_note_where_the_spread_was_not_measured_or_every_count_has_room(capsys):
+    # a ResNet (the spread was measured on language models) and a 13B fine-tune with room
     assert main(["--lang", "en", "project", EXAMPLE, "--gpus", "1,2,4"]) == 0
     assert "Memory at the limit" not in capsys.readouterr().out
+    roomy = str(ROOT / "tests" / "profiles" / "verdict" / "llm13b-h100-rented-day-5000.yaml")
+    assert main(["project", roomy, "--format", "json", "--gpus", "16"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert not any(data["memory_at_limit"]) and all(data["fits"])

@@ -90,14 +90,14 @@ def test_counts_at_the_memory_limit_are_ringed_in_the_speedup_plot(qtbot):
     qtbot.addWidget(plot)
     ring = plot.advisor_items["at_limit"]
     assert ring.isVisible() and 1.0 in ring.getData()[0].tolist()
-    assert "Memory within 13 % of the limit (may or may not fit)" in _legend(plot)
+    assert "Memory at the card's limit (may or may not fit)" in _legend(plot)
     zh = speedup_plot(rec, near, "zh")
     qtbot.addWidget(zh)
-    assert "显存离上限不到 13%（不一定放得下）" in _legend(zh)
+    assert "显存接近上限（放不放得下都有可能）" in _legend(zh)
     roomy = projection_recommend(example("medium-model"))  # a ResNet with room to spare
     speedup_plot(roomy, example("medium-model"), "en", plot=plot)
     assert not ring.isVisible()
-    assert not any("of the limit" in text for text in _legend(plot))
+    assert not any("limit" in text for text in _legend(plot))
 
 
 def test_a_four_gpu_machine_chart_ends_at_four_with_the_ideal_line_inside(qtbot):

@@ -10,7 +10,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QT_TRANSLATE_NOOP
 
 from advisor.scaling.parameters import load_params
-from advisor.verdict.memory_limit import counts_at_limit
+from advisor.verdict.memory_limit import counts_at_limit, estimate_applies
 from ui.plots.style import (
     BAND,
     BLUE,
@@ -47,7 +47,7 @@ _BETTER = QT_TRANSLATE_NOOP("Plots", "Same workload on %1")
 _CHOSEN = QT_TRANSLATE_NOOP("Plots", "Recommended: %1")
 _NO_FIT = QT_TRANSLATE_NOOP("Plots", "Does not fit in memory")
 # counts whose memory is within the estimate's spread of the card's limit (issue 31)
-_AT_LIMIT = QT_TRANSLATE_NOOP("Plots", "Memory within %1 % of the limit (may or may not fit)")
+_AT_LIMIT = QT_TRANSLATE_NOOP("Plots", "Memory at the card's limit (may or may not fit)")
 # A count past the projected ones: a note, as a marker there would squash the curves to the left.
 _CHOSEN_BEYOND = QT_TRANSLATE_NOOP("Plots", "Recommended: %1 GPUs (beyond this chart)")
 
@@ -119,8 +119,9 @@ def speedup_plot(rec: Any, profile: Any, lang: str, *, better: Any | None = None
     set_curve(items["projected"], x_fit, mid_fit)
     set_curve(items["no_fit"], x_out, mid_out)
     items["no_fit"].setVisible(bool(len(x_out)))
-    spread = load_params().memory_estimate_spread
-    limit = counts_at_limit(projection, spread)
+    # where the measured spread speaks for the profile (language models, memory estimated)
+    limit = counts_at_limit(projection, load_params()) \
+        if profile is not None and estimate_applies(profile) else []
     at = {n for n, _, _ in limit}
     x_limit = [float(n) for n in projection.gpus if n in at]
     y_limit = [float(v) for n, v in zip(projection.gpus, projection.speedup, strict=True)
@@ -184,7 +185,7 @@ def speedup_plot(rec: Any, profile: Any, lang: str, *, better: Any | None = None
         ("projected", t(lang, _PROJECTED)),
         ("band_high", t(lang, _BAND)),
         ("no_fit", t(lang, _NO_FIT)),
-        ("at_limit", t(lang, _AT_LIMIT).replace("%1", f"{100 * spread:.0f}")),
+        ("at_limit", t(lang, _AT_LIMIT)),
         ("ideal", t(lang, _IDEAL)),
         ("typical", t(lang, _TYPICAL)),
         ("better", t(lang, _BETTER).replace("%1", link_text)),

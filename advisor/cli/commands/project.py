@@ -6,10 +6,10 @@ from advisor.catalog.profile_check import load_profile
 from advisor.cli.gpu_counts import parse_gpu_counts
 from advisor.files.json_text import dumps_strict
 from advisor.profile.labels import BOTTLENECK
-from advisor.scaling.parameters import load_params
+from advisor.scaling.parameters import ScalingParams, load_params
 from advisor.text.i18n import Text, pick
 from advisor.text.numbers import quantity
-from advisor.verdict.memory_limit import counts_at_limit
+from advisor.verdict.memory_limit import counts_at_limit, estimate_applies
 
 FIELDS = ("gpus", "nodes", "speedup", "speedup_low", "speedup_high", "efficiency", "step_time_s",
           "run_hours", "bottleneck", "memory_per_gpu_gb", "fits", "parallelism",
@@ -48,38 +48,40 @@ def run(args) -> int:
     # default its counts too (more machines like this one when nothing fits them, F24)
     gpus = parse_gpu_counts(args.gpus)
     result = projection_for(profile, gpus) if gpus else considered(profile)[0]
-    spread = load_params().memory_estimate_spread
+    p = load_params() if estimate_applies(profile) else None  # where the spread was measured
     if args.format == "json":
         data = result.model_dump()
-        at = {n for n, _, _ in counts_at_limit(result, spread)}
+        at = {n for n, _, _ in counts_at_limit(result, p)} if p is not None else set()
         data["memory_at_limit"] = [n in at for n in result.gpus]
         data["notes"] = result.notes_zh if args.lang == "zh" else result.notes
         data.pop("notes_zh", None)
         print(dumps_strict(data))
         return 0
-    print(render_text(result, args.lang, spread))
+    print(render_text(result, args.lang, p))
     return 0
 
 
-def limit_note(result, lang: str, spread: float) -> str | None:
-    """One line for the counts whose memory is within the estimate's spread of the usable
+def limit_note(result, lang: str, p: ScalingParams) -> str | None:
+    """One line for the counts whose memory is within the measured spread of the usable
     memory (advisor/verdict/memory_limit.py): it may run out of memory, or may still fit."""
-    rows = counts_at_limit(result, spread)
+    rows = counts_at_limit(result, p)
     if not rows:
         return None
-    pct = f"{100 * spread:.0f}"
+    over = f"{100 * p.memory_peak_over_estimate:.0f}"
+    under = f"{100 * p.memory_peak_under_estimate:.1f}"
     en = "; ".join(f"{n} GPU{'' if n == 1 else 's'} {100 * share:.0f} % "
                    + ("(may still run out of memory)" if fits else "(may still fit)")
                    for n, share, fits in rows)
     zh = "；".join(f"{n} 卡 {100 * share:.0f}%" + ("（仍可能显存不足）" if fits else "（仍可能放得下）")
                   for n, share, fits in rows)
-    return pick(lang, f"Memory at the limit: planned over usable at {en}; estimates lie within "
-                      f"±{pct} % of the measured peak in 8 of 10 published fine-tuning runs.",
-                f"显存接近上限：计划占用/可用显存为 {zh}；在已发表的微调实测中，十次有八次估算与实测相差在 "
-                f"±{pct}% 以内。")
+    return pick(lang, f"Memory at the limit: planned over usable at {en}; in 8 of 10 published "
+                      f"fine-tuning runs the measured peak lies between {under} % below and "
+                      f"{over} % above the estimate.",
+                f"显存接近上限：计划占用/可用显存为 {zh}；在已发表的微调实测中，十次有八次实测峰值落在估算值的 "
+                f"-{under}% 到 +{over}% 之间。")
 
 
-def render_text(result, lang: str, spread: float | None = None) -> str:
+def render_text(result, lang: str, p: ScalingParams | None = None) -> str:
     zh = lang == "zh"
     head = pick(lang, f"{'GPUs':>5} {'nodes':>5} {'speed-up':>9} {'low-high':>13} {'eff.':>5} "
                       f"{'step s':>9} {'run h':>8} {'mem GB':>7} {'fits':>4}  parallelism / "
@@ -101,7 +103,7 @@ def render_text(result, lang: str, spread: float | None = None) -> str:
             f"{_word(BOTTLENECK, neck, lang)}")
     lines += throughput
     notes = list(result.notes_zh if zh else result.notes)
-    limit = limit_note(result, lang, spread) if spread is not None else None
+    limit = limit_note(result, lang, p) if p is not None else None
     if limit is not None:
         notes.append(limit)
     for note in notes:
