@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from advisor.scaling import project
 from advisor.scaling.layouts import methods
 from advisor.scaling.parameters import load_params
-from advisor.verdict.memory_limit import at_limit
+from advisor.verdict.memory_limit import at_limit, memory_share
 from benchmarks import finetune_memory as fm
 from benchmarks import finetune_speed as fs
 
@@ -56,7 +56,7 @@ class GbPoint:
     source: str
     family: str  # full | lora | qlora
     published: float
-    # (GB on the busiest GPU, fits, usable GB of its card) as shipped now
+    # (GB on the busiest GPU, fits, what must fit over the usable memory) as shipped now
     gb: Callable[[], tuple[float, bool, float]]
 
 
@@ -77,8 +77,9 @@ def _family(method: str) -> str:
 
 def _check_gb(c: fm.Check) -> Callable[[], tuple[float, bool, float]]:
     def run() -> tuple[float, bool, float]:
-        gb, usable, fits = fm.projected_gb(c)
-        return gb, fits, usable
+        gb = fm.projected_gb(c)[0]  # as the source measured it (``allocated_only``)
+        _, fits, share = _projected(fm.profile_of(c), c.gpus)
+        return gb, fits, share
     return run
 
 
@@ -89,13 +90,16 @@ def _speed_gb(pt: fs.SpeedPoint) -> Callable[[], tuple[float, bool, float]]:
 
 
 def _projected(profile, gpus: int) -> tuple[float, bool, float]:
-    """(GB per GPU, fits, usable GB) of ``profile`` at ``gpus``."""
+    """(GB per GPU, fits, what must fit over the usable memory, as the answer reads it:
+    ``advisor.verdict.memory_limit.memory_share``) of ``profile`` at ``gpus``."""
     proj = project(profile, [gpus])
-    return proj.memory_per_gpu_gb[0], bool(proj.fits[0]), proj.usable_memory_gb or 0.0
+    at = memory_share(proj, 0)
+    return proj.memory_per_gpu_gb[0], bool(proj.fits[0]), \
+        at[0] / at[1] if at is not None else float("inf")
 
 
-def _share(gb: float, fits: bool, usable: float) -> tuple[bool, float]:
-    return fits, (gb / usable if usable > 0 else float("inf"))
+def _share(gb: float, fits: bool, share: float) -> tuple[bool, float]:
+    return fits, share
 
 
 def gb_points() -> list[GbPoint]:
@@ -136,7 +140,7 @@ def _oom_qwen() -> list[FitClaim]:
 
 
 def _check_share(c: fm.Check) -> tuple[bool, float]:
-    """(fits, the share of the usable memory planned) as the product plans it (with the CUDA
+    """(fits, what must fit over the usable memory) as the product plans it (with the CUDA
     context that ``allocated_only`` checks take off to compare)."""
     return _share(*_projected(fm.profile_of(c), c.gpus))
 

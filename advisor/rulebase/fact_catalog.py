@@ -183,6 +183,7 @@ FACTS: dict[str, FactSpec] = {
     "memory_peak_over_percent": _n("float", 0, 100),
     "memory_peak_under_percent": _n("float", 0, 100),
     "one_gpu_usable_gb": _n("float", 0, 1_000_000, optional=True),
+    "one_gpu_needed_gb": _n("float", 0, 1_000_000, optional=True),  # what must fit the card
     "one_gpu_short_percent": _n("float", 0, 1e9, optional=True),  # absent: one GPU fits
     "one_gpu_near_fit": _B,  # ... short of one card by less than a peak below the estimate
     # the batch's activations on one GPU: more GPUs or ZeRO-3 do not shrink them (F24)

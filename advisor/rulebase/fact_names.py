@@ -109,6 +109,7 @@ FACT_NAMES: dict[str, Text] = {
                                    "9 runs in 10 at most (%)",
                                    "实测显存峰值低于估算的幅度（十次中九次不超过，%）"),
     "one_gpu_usable_gb": T("usable memory of one GPU (GB)", "单卡可用显存（GB）"),
+    "one_gpu_needed_gb": T("memory one GPU needs (GB)", "单卡需要的显存（GB）"),
     "one_gpu_short_percent": T("how far one GPU's memory estimate is over what it holds (%)",
                                "单卡显存估算超出可用显存的比例（%）"),
     "one_gpu_near_fit": T("one GPU short by less than a measured peak may lie below the estimate",
@@ -143,7 +144,8 @@ FACT_NAMES: dict[str, Text] = {
     "verdict_projected_parallelism": T("projected parallelism", "预测的并行方式"),
     "verdict_bottleneck": T("bottleneck at the recommended count", "推荐卡数下的瓶颈"),
     "verdict_fits": T("fits at the recommended count", "推荐卡数下放得下"),
-    "verdict_memory_gb": T("memory per GPU at the recommended count (GB)", "推荐卡数下每卡所需显存（GB）"),
+    "verdict_memory_gb": T("memory each GPU needs at the recommended count (GB)",
+                           "推荐卡数下每卡需要的显存（GB）"),
     "verdict_usable_gb": T("usable memory per GPU (GB)", "每卡可用显存（GB）"),
     "verdict_memory_percent": T("share of the usable memory planned (%)", "计划占用的可用显存比例（%）"),
     "verdict_memory_at_limit": T("fits, but a measured peak may lie far enough above the "

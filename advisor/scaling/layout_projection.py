@@ -161,7 +161,11 @@ def layout_projection(profile: Profile, counts: list[int], gpu: GpuSpec, links: 
         pipeline_interleave=[c.layout.interleave for c in curve.choices],
         micro_batches=[c.layout.micro_batches for c in curve.choices],
         usable_memory_gb=round(curve.usable_gb, 2),
-        memory_margin_gb=np.round(curve.usable_gb - memory, 2).tolist(),
+        # what is left after what must fit (paged optimizer states need no room of their own:
+        # bitsandbytes moves them to host RAM when the card is full), so a count that fits
+        # never shows a negative margin
+        memory_margin_gb=np.round(curve.usable_gb - np.array([c.needed_gb for c in curve.choices]),
+                                  2).tolist(),
         run_hours_one_gpu=float(f"{hours_one:.5g}"),
         planned_from_size=profile.training.planned_from_size)
 

@@ -30,14 +30,16 @@ def estimate_applies(profile: Profile) -> bool:
 
 
 def memory_share(projection: Projection, i: int) -> tuple[float, float] | None:
-    """(GB planned per GPU, GB usable on each) at the projection's ``i``-th count, or None
-    where the projection says no usable memory."""
+    """(GB each GPU needs, GB usable on each) at the projection's ``i``-th count, or None where
+    the projection says no usable memory. What it needs is what must fit the card: the usable
+    memory less the margin (paged optimizer states, which move to host RAM when the card is
+    full, need no room of their own)."""
     margins = projection.memory_margin_gb
-    if not margins or i >= len(margins) or i >= len(projection.memory_per_gpu_gb):
+    if not margins or i >= len(margins) or not projection.usable_memory_gb:
         return None
-    memory = float(projection.memory_per_gpu_gb[i])
-    usable = float(projection.usable_memory_gb or 0.0) or memory + float(margins[i])
-    return (memory, usable) if usable > 0.0 and memory > 0.0 else None
+    usable = float(projection.usable_memory_gb)
+    needed = usable - float(margins[i])
+    return (needed, usable) if usable > 0.0 and needed > 0.0 else None
 
 
 def at_limit(fits: bool, share: float, p: ScalingParams) -> bool:
@@ -63,6 +65,7 @@ def one_gpu_facts(projection: Projection, p: ScalingParams, applies: bool) -> di
         return facts
     memory, usable = at_one
     facts["one_gpu_usable_gb"] = usable
+    facts["one_gpu_needed_gb"] = memory
     share = memory / usable
     if not projection.single_gpu_fits and share > 1.0:  # short of the card (not of host RAM)
         facts["one_gpu_short_percent"] = 100.0 * (share - 1.0)

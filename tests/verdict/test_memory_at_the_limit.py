@@ -166,3 +166,19 @@ def test_a_measured_run_on_the_cards_edge_is_not_called_at_the_limit():
     memory, usable = memory_share(rec.projection, 0)
     assert rec.projection.fits[0] and memory / usable >= FIT_FROM  # on the edge, by measurement
     assert not [p for p in rec.pitfalls if p.id in ("memory_at_limit", "memory_near_fit")]
+
+
+def test_paged_optimizer_states_need_no_room_of_their_own():
+    """Q-LoRA's paged AdamW states move to host RAM when the card is full (bitsandbytes): the
+    margin and the share at the limit count what must fit, not them, so a count that fits
+    never shows a negative margin."""
+    from advisor.scaling import project
+
+    qlora = load_profile(PROFILES / "verdict" / "llama70b-qlora-one-a6000.yaml")
+    proj = project(qlora, [1, 2, 4])
+    for i, _ in enumerate(proj.gpus):
+        needed, usable = memory_share(proj, i)
+        assert usable == proj.usable_memory_gb
+        assert (needed <= usable) == proj.fits[i]  # fits on the card (RAM is ample here)
+    needed, _ = memory_share(proj, 1)
+    assert needed < proj.memory_per_gpu_gb[1] - 0.5  # the paged states, left out
