@@ -66,4 +66,4 @@ def memory_answer(profile: Profile, gpus: list[int] | None = None,
     return MemoryAnswer(gpus=counts, fits=[gb is None for gb in kept],
                         memory_per_gpu_gb=[None if gb is None else x
                                            for gb, x in zip(kept, shown, strict=True)],
-                        usable_memory_gb=round(usable, 2))
+                        usable_memory_gb=round(usable, 3))

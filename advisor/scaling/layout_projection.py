@@ -160,7 +160,7 @@ def layout_projection(profile: Profile, counts: list[int], gpu: GpuSpec, links: 
         data_parallel=[c.layout.dp for c in curve.choices],
         pipeline_interleave=[c.layout.interleave for c in curve.choices],
         micro_batches=[c.layout.micro_batches for c in curve.choices],
-        usable_memory_gb=round(curve.usable_gb, 2),
+        usable_memory_gb=round(curve.usable_gb, 3),  # one rounding when shown
         # what is left after what must fit (paged optimizer states need no room of their own:
         # bitsandbytes moves them to host RAM when the card is full), so a count that fits
         # never shows a negative margin
