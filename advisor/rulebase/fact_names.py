@@ -113,7 +113,7 @@ FACT_NAMES: dict[str, Text] = {
     "one_gpu_short_percent": T("how far one GPU's memory estimate is over what it holds (%)",
                                "单卡显存估算超出可用显存的比例（%）"),
     "one_gpu_near_fit": T("one GPU short by less than a measured peak may lie below the estimate",
-                          "单卡差的比实测峰值可能低于估算的幅度还小"),
+                          "单卡只差一点，不超过实测峰值可能低于估算的幅度"),
     "best_value_gpus": T("best-value GPU count", "性价比最高的卡数"),
     "deadline_gpus": T("fewest GPUs for the deadline", "赶上截止时间的最少卡数"),
     "deadline_gpus_for_time": T("fewest GPUs for the deadline, one GPU holding the job",

@@ -165,7 +165,7 @@ def layout_projection(profile: Profile, counts: list[int], gpu: GpuSpec, links: 
         # bitsandbytes moves them to host RAM when the card is full), so a count that fits
         # never shows a negative margin
         memory_margin_gb=np.round(curve.usable_gb - np.array([c.needed_gb for c in curve.choices]),
-                                  2).tolist(),
+                                  3).tolist(),
         run_hours_one_gpu=float(f"{hours_one:.5g}"),
         planned_from_size=profile.training.planned_from_size)
 

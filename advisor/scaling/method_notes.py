@@ -24,6 +24,12 @@ NOTE_PAGED = Text(
        "the rest and stay in host RAM (CUDA unified memory), paged in for each optimizer step.",
     zh="QLoRA 的分页优化器：{n} 张卡时有 {gb} GB 优化器状态放不下，留在主机内存（CUDA 统一内存），"
        "每次优化器更新时换入。")
+NOTE_PAGED_ON_CARD = Text(
+    en="QLoRA's paged optimizer: on {gpus}, {gb} GB of its optimizer states sit on the card while "
+       "there is room and are counted in the memory per GPU; they move to host RAM when it is "
+       "full, so the memory margin leaves them out.",
+    zh="QLoRA 的分页优化器：{n} 张卡时有 {gb} GB 优化器状态在显存有空时留在卡上，计入每卡显存；显存满时"
+       "会移到主机内存，所以显存余量不计它们。")
 NOTE_OFFLOAD = Text(
     en="Offload ({what}): {moved} in host memory, about {host} GB per machine on the GPUs you "
        "have, of its {ram} GB RAM{assumed}; copies over each GPU's PCIe link (about {link:.0f} GB/s) and the "
@@ -60,6 +66,14 @@ def method_notes(profile: Profile, curve: LayoutCurve, counts: list[int]) -> lis
                 gb = quantity(out)
                 notes.append(Text(en=NOTE_PAGED.en.format(gpus=count_text(n, "GPU"), gb=gb),
                                   zh=NOTE_PAGED.zh.format(n=n, gb=gb)))
+                break
+        for n, c in zip(counts, curve.choices, strict=True):
+            on_card = c.memory_gb - c.needed_gb  # paged states still on the card
+            if on_card >= 0.05:
+                gb = quantity(on_card)
+                notes.append(Text(en=NOTE_PAGED_ON_CARD.en.format(gpus=count_text(n, "GPU"),
+                                                                  gb=gb),
+                                  zh=NOTE_PAGED_ON_CARD.zh.format(n=n, gb=gb)))
                 break
     if t.offload == Offload.none:
         return notes

@@ -390,7 +390,7 @@ def project(profile: Profile, gpus: list[int] | None = None,
         tokens_per_s_per_gpu=rounded[7 * k:8 * k] if per_gpu["sequence"] else [None] * k,
         tflops_per_gpu=rounded[8 * k:9 * k], mfu=rounded[9 * k:],
         usable_memory_gb=round(usable_gb(gpu.memory_gb, p), 3),  # one rounding when shown
-        memory_margin_gb=np.round(usable_gb(gpu.memory_gb, p) - memory, 2).tolist(),
+        memory_margin_gb=np.round(usable_gb(gpu.memory_gb, p) - memory, 3).tolist(),
         run_hours_one_gpu=float(f"{hours_one:.5g}"),
         planned_from_size=profile.training.planned_from_size)
 

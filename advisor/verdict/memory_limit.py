@@ -18,15 +18,27 @@ from __future__ import annotations
 
 from typing import Any
 
+from advisor.catalog.gpus import resolve_gpu
 from advisor.profile import Profile, Task
-from advisor.scaling.parameters import ScalingParams
+from advisor.scaling.layouts.eligibility import uses_layouts
+from advisor.scaling.measured_memory import memory_estimate
+from advisor.scaling.parameters import ScalingParams, load_params
 from advisor.scaling.result import Projection
 
 
 def estimate_applies(profile: Profile) -> bool:
     """The measured spread speaks for this profile's memory: a language model, its memory
-    estimated rather than set by a measured single-GPU run (module docstring)."""
-    return profile.task == Task.llm and profile.training.single_gpu_throughput is None
+    estimated rather than set by a run on one GPU the profile states (module docstring): a
+    measured single-GPU throughput lowers the layouts' estimate onto the card's edge
+    (``layouts.engine.measured_activation_scale``), and on the data-parallel path a stated
+    run time does too (``measured_memory.memory_estimate``)."""
+    if profile.task != Task.llm or profile.training.single_gpu_throughput is not None:
+        return False
+    p = load_params()
+    gpu = resolve_gpu(profile.hardware.gpu, profile.hardware.intra_link)
+    if uses_layouts(profile, gpu.memory_gb, p):
+        return True  # the layouts lower their estimate only for a measured throughput
+    return memory_estimate(profile, gpu.memory_gb, p).note is None
 
 
 def memory_share(projection: Projection, i: int) -> tuple[float, float] | None:

@@ -182,3 +182,23 @@ def test_paged_optimizer_states_need_no_room_of_their_own():
         assert (needed <= usable) == proj.fits[i]  # fits on the card (RAM is ample here)
     needed, _ = memory_share(proj, 1)
     assert needed < proj.memory_per_gpu_gb[1] - 0.5  # the paged states, left out
+    # and the output says why the memory per GPU and its margin do not add up
+    said = [n for n in proj.notes if "sit on the card while there is room" in n]
+    assert len(said) == 1 and "the memory margin leaves them out" in said[0]
+    assert any("所以显存余量不计它们" in n for n in proj.notes_zh)
+
+
+def test_a_stated_run_time_that_lowers_the_estimate_is_not_called_at_the_limit():
+    """On the data-parallel path a run time on one GPU (``single_gpu_hours``) says the batch
+    ran there and lowers the estimate onto the card's edge (measured_memory.py): no warning."""
+    gpt = load_profile(PROFILES / "verdict" / "gpt1b-pretraining-8xa100-default-value.yaml")
+    data = gpt.model_dump(mode="json", exclude_none=True)
+    data["training"]["batch_per_gpu"] = 20  # more than the rule of thumb says one card holds
+    lowered = type(gpt).model_validate(data)
+    assert lowered.task.value == "llm" and lowered.training.single_gpu_hours is not None
+    assert estimate_applies(gpt) and not estimate_applies(lowered)
+    rec = recommend(lowered)
+    i = rec.projection.gpus.index(rec.verdict.gpus)
+    memory, usable = memory_share(rec.projection, i)
+    assert memory / usable > FIT_FROM  # on the edge, by the stated run
+    assert not [p for p in rec.pitfalls if p.id in ("memory_at_limit", "memory_near_fit")]
