@@ -65,10 +65,7 @@ class FitClaim:
     key: str
     source: str
     fits: bool  # what was published: it ran (True) or ran out of memory
-    reading: Callable[[], tuple[bool, float]]  # the advisor: (it fits, GB planned / usable)
-
-    def said(self) -> bool:
-        return self.reading()[0]
+    reading: Callable[[], tuple[bool, float]]  # the advisor: (it fits, GB needed / usable)
 
 
 def _family(method: str) -> str:
@@ -96,10 +93,6 @@ def _projected(profile, gpus: int) -> tuple[float, bool, float]:
     at = memory_share(proj, 0)
     return proj.memory_per_gpu_gb[0], bool(proj.fits[0]), \
         at[0] / at[1] if at is not None else float("inf")
-
-
-def _share(gb: float, fits: bool, share: float) -> tuple[bool, float]:
-    return fits, share
 
 
 def gb_points() -> list[GbPoint]:
@@ -130,19 +123,19 @@ def _oom_qwen() -> list[FitClaim]:
         pt = fs.SpeedPoint("full_zero3", "7B", "full", seq, 2, 1,
                            {"precision": "bf16", "parallelism": "zero3"}, 0.0, 0.0)
         out.append(FitClaim(f"qwen-7B-full_zero3-{seq}-oom", fs.SOURCE, False,
-                            lambda pt=pt: _share(*_projected(fs.profile_of(pt), 2))))
+                            lambda pt=pt: _reading(fs.profile_of(pt), 2)))
     # 72B LoRA without ZeRO-3 on four GPUs (the README's shortest row, 256 tokens)
     pt = fs.SpeedPoint("lora", "72B", "lora", 256, 4, 1,
                        {"precision": "bf16", "parallelism": "data"}, 0.0, 0.0)
     out.append(FitClaim("qwen-72B-lora-no-zero3-4gpu-oom", fs.SOURCE, False,
-                        lambda pt=pt: _share(*_projected(fs.profile_of(pt), 4))))
+                        lambda pt=pt: _reading(fs.profile_of(pt), 4)))
     return out
 
 
-def _check_share(c: fm.Check) -> tuple[bool, float]:
+def _reading(profile, gpus: int) -> tuple[bool, float]:
     """(fits, what must fit over the usable memory) as the product plans it (with the CUDA
     context that ``allocated_only`` checks take off to compare)."""
-    return _share(*_projected(fm.profile_of(c), c.gpus))
+    return _projected(profile, gpus)[1:]
 
 
 def _finetune_claims() -> list[FitClaim]:
@@ -150,10 +143,10 @@ def _finetune_claims() -> list[FitClaim]:
     for c in fm.checks():
         if c.claim in ("fits", "oom"):
             out.append(FitClaim(c.key, c.source, c.claim == "fits",
-                                lambda c=c: _check_share(c)))
+                                lambda c=c: _reading(fm.profile_of(c), c.gpus)))
         elif c.claim == "context":  # the run at the published longest length fits
             out.append(FitClaim(c.key + "-fits", c.source, True,
-                                lambda c=c: _check_share(c)))
+                                lambda c=c: _reading(fm.profile_of(c), c.gpus)))
     return out
 
 
@@ -173,8 +166,7 @@ def _llm_claims() -> list[FitClaim]:
 
 
 def fit_claims(points: list[GbPoint]) -> list[FitClaim]:
-    ran = [FitClaim(p.key + "-ran", p.source, True,
-                    lambda p=p: _share(*p.gb())) for p in points]
+    ran = [FitClaim(p.key + "-ran", p.source, True, lambda p=p: p.gb()[1:]) for p in points]
     return ran + _oom_qwen() + _finetune_claims() + _llm_claims()
 
 
@@ -256,7 +248,8 @@ def main() -> None:
           + ", ".join(k.split(":")[0] for k in gone) + ")")
 
     claims = fit_claims(points)
-    wrong = [c for c in claims if c.said() != c.fits]
+    readings = {c.key: c.reading() for c in claims}  # (fits, share): each projected once
+    wrong = [c for c in claims if readings[c.key][0] != c.fits]
     right = len(claims) - len(wrong)
     print(f"\nfit or out of memory: {right} of {len(claims)} agree "
           f"({100 * right / len(claims):.1f} %; {sum(c.fits for c in claims)} ran, "
@@ -269,7 +262,6 @@ def main() -> None:
           f"{100 * over:+.1f} % of the estimate (source left out); shipped "
           f"memory_peak_under_estimate {100 * p.memory_peak_under_estimate:.1f} %, "
           f"memory_peak_over_estimate {100 * p.memory_peak_over_estimate:.0f} %")
-    readings = {c.key: c.reading() for c in claims}
     flagged = {k for k, (fits, share) in readings.items() if at_limit(fits, share, p)}
     wrong_flagged = [c for c in wrong if c.key in flagged]
     right_flagged = len(flagged) - len(wrong_flagged)

@@ -10,8 +10,9 @@ usable memory may still run out of memory, and one short of the card by no more 
 so a user neither starts a long run that stops on out-of-memory, nor pays for more GPUs
 because of an estimate a few per cent over what one card holds.
 
-Only where that spread was measured: language models whose memory is estimated (not set by a
-single-GPU throughput the profile measured, which lowers the estimate onto the card's edge).
+Only where that spread was measured: language models whose memory is estimated — not set by
+a run on one GPU the profile states, which lowers the estimate onto the card's edge
+(``estimate_applies``).
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ def memory_share(projection: Projection, i: int) -> tuple[float, float] | None:
 
 
 def at_limit(fits: bool, share: float, p: ScalingParams) -> bool:
-    """A plan at the limit (``share``: GB planned over GB usable): it fits, but a peak the
+    """A plan at the limit (``share``: GB needed over GB usable): it fits, but a peak the
     measured spread puts above the estimate would not; or it is short of the card, but a peak
     the spread puts below the estimate would fit. A plan short of host RAM, not of the card
     (share at most 1), is neither."""
@@ -101,7 +102,7 @@ def verdict_memory_facts(projection: Projection, i: int, p: ScalingParams,
 
 
 def counts_at_limit(projection: Projection, p: ScalingParams) -> list[tuple[int, float, bool]]:
-    """(GPU count, share of the usable memory planned, fits) of every count at the limit."""
+    """(GPU count, share of the usable memory needed, fits) of every count at the limit."""
     out = []
     for i, n in enumerate(projection.gpus):
         at = memory_share(projection, i)

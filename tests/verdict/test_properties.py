@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from advisor.profile import Profile
 from advisor.scaling.parameters import load_params
+from advisor.verdict.memory_limit import estimate_applies
 from advisor.verdict.recommendation import recommend
 from tests.support.strategies import profiles
 
@@ -113,9 +114,9 @@ def test_every_profile_gets_a_complete_explained_verdict(profile, economics, run
     at_limit_said = "memory_at_limit" in pitfalls
     if profile.task.value != "llm":
         assert not at_limit_said and "memory_near_fit" not in pitfalls
-    elif v.gpus in pr.gpus and pr.usable_memory_gb and profile.training.single_gpu_throughput \
-            is None:
+    elif v.gpus in pr.gpus and pr.usable_memory_gb and estimate_applies(profile) \
+            and not any(o.applied for o in rec.setups):  # the answer rests on this profile
         i = pr.at(v.gpus)
+        needed = pr.usable_memory_gb - pr.memory_margin_gb[i]  # what must fit the card
         over = load_params().memory_peak_over_estimate
-        assert at_limit_said == (pr.fits[i] and pr.memory_per_gpu_gb[i] * (1 + over)
-                                 > pr.usable_memory_gb)
+        assert at_limit_said == (pr.fits[i] and needed * (1 + over) > pr.usable_memory_gb)
