@@ -23,6 +23,7 @@ import numpy as np
 
 from advisor.profile import Profile
 from advisor.scaling.parameters import ScalingParams, load_params
+from benchmarks import band_chance as bc
 from benchmarks import projection_eval as ev
 from benchmarks.profile_points import ProfilePoints, agreement, flatten
 from benchmarks.scaling_series import Series, load_series
@@ -311,7 +312,23 @@ def _band_notes(sc: Scored, folds: dict[str, Scored]) -> list[str]:
     return ["80th percentile of |log error| (one machine, baseline 1 GPU, leave one source "
             f"out): {growth}; the lower edge widens with the square root of the doublings.", "",
             "### Band coverage in every regime (each fold's band calibrated without it)", "",
-            *band_coverage_table(folds), *shipped_band_widths()]
+            *band_coverage_table(folds), *band_chance_lines(folds), *shipped_band_widths()]
+
+
+def band_chance_lines(folds: dict[str, Scored]) -> list[str]:
+    """The measured cells outside 78-85 % against what a perfectly calibrated band would show
+    on cells of the same sizes (``benchmarks.band_chance``)."""
+    schemes = [list(band_regimes(sc).values()) for sc in folds.values()]
+    series = next(iter(folds.values())).points.series
+    seen, cells = bc.observed_outside(schemes, [sc.covered for sc in folds.values()])
+    free = bc.ideal_band_outside(schemes, series, together=False)
+    tied = bc.ideal_band_outside(schemes, series, together=True)
+    return [f"Cells outside 78-85 %: {seen} of {cells}. A band that holds exactly 80 % of "
+            "unseen points would leave, on cells of these sizes, "
+            f"{free.mean_outside:.1f} of them outside on average with independent points "
+            f"(every cell inside in {100 * free.all_inside:.2f} % of draws), "
+            f"{tied.mean_outside:.1f} with each series' points inside or outside together "
+            f"({100 * tied.all_inside:.2f} %): `benchmarks/band_chance.py`, 4,000 draws.", ""]
 
 
 def shipped_band_widths() -> list[str]:
