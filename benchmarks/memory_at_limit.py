@@ -23,10 +23,10 @@ def main() -> None:
     from benchmarks.decision_policy import ROOT, _profiles
 
     sys.path.insert(0, str(ROOT))
+    from advisor.compare.weighed import recommend  # the answer the CLI and the GUI give
     from advisor.scaling import project
     from advisor.scaling.parameters import load_params
     from advisor.verdict.memory_limit import estimate_applies, one_gpu_facts
-    from advisor.verdict.recommendation import recommend
     from advisor.verdict.summary import NOT_RISKS, _top
 
     start = time.perf_counter()

@@ -135,7 +135,7 @@ def _weighed(profile: Profile, gpus: list[int] | None, hardware: Any | None, lan
                 else reason_moved(pick, best, rec.costs.currency,
                                   policy_day_value(rec, profile)))
     listed = Resting(rests.profile, rests.projection, rests.larger,
-                     [*rests.options, option], rests.applied)
+                     [*rests.options, option], rests.applied, rests.asked)
     return moved_to(rec.model_copy(update={"setups": [*rec.setups, option]}), move,
                     listed, pool, hardware=hardware, engine=engine, lang=lang,
                     currency=currency, market=market)

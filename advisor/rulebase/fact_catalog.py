@@ -186,6 +186,12 @@ FACTS: dict[str, FactSpec] = {
     "one_gpu_needed_gb": _n("float", 0, 1_000_000, optional=True),  # what must fit the card
     "one_gpu_short_percent": _n("float", 0, 1e9, optional=True),  # absent: one GPU fits
     "one_gpu_near_fit": _B,  # ... short of one card by less than a peak below the estimate
+    # the same of one of the user's own GPUs and the training as they set it up, where the
+    # answer rests on a setup change whose one-GPU figures do not say it (own_card_facts)
+    "own_gpu_usable_gb": _n("float", 0, 1_000_000, optional=True),
+    "own_gpu_needed_gb": _n("float", 0, 1_000_000, optional=True),
+    "own_gpu_short_percent": _n("float", 0, 1e9, optional=True),
+    "own_gpu_near_fit": _B,
     # the batch's activations on one GPU: more GPUs or ZeRO-3 do not shrink them (F24)
     "activation_gb": _n("float", 0, 1_000_000),
     "activations_exceed_card": _B,  # activation_gb alone is more than one card's memory

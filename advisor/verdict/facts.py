@@ -42,6 +42,7 @@ from advisor.scaling.task_defaults import takes_turns
 from advisor.verdict.memory_limit import (
     estimate_applies,
     one_gpu_facts,
+    own_card_facts,
     verdict_memory_facts,
 )
 from advisor.verdict.more_cards import in_a_smaller_machine
@@ -186,14 +187,17 @@ def effective_cooling(spec, cooling: str) -> str:
 def base_facts(profile: Profile, projection: Projection, costs: CostReport,
                hardware: Any | None = None, fit_gpus_beyond: int | None = None,
                fit_gpus_checkpointing: int | None = None,
-               considered: int | None = None, setup_change: str = "none") -> FactSet:
+               considered: int | None = None, setup_change: str = "none",
+               asked: Profile | None = None) -> FactSet:
     """The fact set the decision rules read (everything but the verdict). ``projection``
     should start at one GPU (``recommend`` makes sure of it): ``memory_per_gpu_gb`` and the
     energy baseline are read at its first count. ``fit_gpus_beyond``: when nothing projected
     fits, the smallest larger count that would; ``fit_gpus_checkpointing``: the same with
     activation checkpointing on, when that needs fewer GPUs. ``considered``: the largest count
     considered when the projection was extended beyond it (``advisor.verdict.beyond.extended``): the
-    ``*_max`` facts, the fit and the per-count speed-ups are read up to it."""
+    ``*_max`` facts, the fit and the per-count speed-ups are read up to it. ``asked``: the
+    profile as the user gave it, where ``profile`` is another (a setup change): whether one of
+    the user's own GPUs nearly holds the training as they set it up (``own_card_facts``)."""
     from advisor.catalog.gpus import resolve_gpu
 
     tr, hw, ec = profile.training, profile.hardware, profile.economics
@@ -308,6 +312,7 @@ def base_facts(profile: Profile, projection: Projection, costs: CostReport,
              if isinstance(t, int | float)]
     optional["max_temp_c"] = max(temps) if temps else None
     optional.update(one_gpu_facts(projection, load_params(), estimate_applies(profile)))
+    optional.update(own_card_facts(asked, profile, optional["one_gpu_near_fit"], load_params()))
     facts.update({k: v for k, v in optional.items() if v is not None})
     facts["activations_exceed_card"] = (facts["activation_gb"] / activation_split(profile)
                                         >= facts["gpu_memory_gb"])

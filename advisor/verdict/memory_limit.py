@@ -25,6 +25,7 @@ from advisor.scaling.layouts.eligibility import uses_layouts
 from advisor.scaling.measured_memory import memory_estimate
 from advisor.scaling.parameters import ScalingParams, load_params
 from advisor.scaling.result import Projection
+from advisor.verdict.projection_for import projection_for
 
 
 def estimate_applies(profile: Profile) -> bool:
@@ -84,6 +85,34 @@ def one_gpu_facts(projection: Projection, p: ScalingParams, applies: bool) -> di
         facts["one_gpu_short_percent"] = 100.0 * (share - 1.0)
         facts["one_gpu_near_fit"] = at_limit(False, share, p)
     return facts
+
+
+def own_card_facts(asked: Profile | None, resting: Profile, resting_near_fit: bool,
+                   p: ScalingParams) -> dict[str, Any]:
+    """Whether one of the user's own GPUs nearly holds the training as they set it up, where
+    the answer rests on another profile (other cards, another method, a setting changed) whose
+    own one-GPU figures do not say so already: then ``one_gpu_facts`` reads that profile, and
+    the card the user has would never be checked (the answer may rent or buy for an estimate a
+    few per cent over it). ``asked``: the profile as the user gave it (None: not known)."""
+    facts: dict[str, Any] = {"own_gpu_near_fit": False}
+    if asked is None or resting_near_fit or _same_one_gpu(asked, resting) \
+            or not estimate_applies(asked):
+        return facts
+    own = one_gpu_facts(projection_for(asked, [1]), p, True)
+    if not own["one_gpu_near_fit"]:
+        return facts
+    return {"own_gpu_near_fit": True, "own_gpu_short_percent": own["one_gpu_short_percent"],
+            "own_gpu_needed_gb": own["one_gpu_needed_gb"],
+            "own_gpu_usable_gb": own["one_gpu_usable_gb"]}
+
+
+def _same_one_gpu(asked: Profile, resting: Profile) -> bool:
+    """One GPU of ``resting`` is one GPU of ``asked``: the same card, model and training (a
+    machine of more such cards, or other prices, change nothing on one card)."""
+    return (asked.task == resting.task and asked.model == resting.model
+            and asked.training == resting.training
+            and asked.hardware.gpu == resting.hardware.gpu
+            and asked.hardware.intra_link == resting.hardware.intra_link)
 
 
 def verdict_memory_facts(projection: Projection, i: int, p: ScalingParams,

@@ -111,7 +111,8 @@ def recommend_resting(profile: Profile, *, gpus: list[int] | None = None,
     costs = costs_shared(rests.profile, rests.projection, lang=lang, currency=currency,
                          market=market)
     rec = recommend_from(rests.profile, rests.projection, costs, hardware=hardware,
-                         engine=engine, larger=rests.larger, applied=rests.applied)
+                         engine=engine, larger=rests.larger, applied=rests.applied,
+                         asked=rests.asked)
     rec = rec.model_copy(update={"setups": at_verdict(rests.options, rec)})
     return decided(rec, rests, profile, hardware=hardware, engine=engine, lang=lang,
                    currency=currency, market=market), rests
@@ -155,7 +156,7 @@ def _moved(rec: Recommendation, move: Move, rests: Resting, hardware: Any,
     if option is None:
         moved = recommend_from(rests.profile, rests.projection, rec.costs, hardware=hardware,
                                engine=engine, larger=rests.larger, applied=rests.applied,
-                               moved=move)
+                               moved=move, asked=rests.asked)
         return moved.model_copy(update={"setups": at_verdict(rests.options, moved)})
     profile, projection = option.behind()
     costs = costs_shared(profile, projection, lang=lang, currency=currency, market=market)
@@ -167,12 +168,12 @@ def _moved(rec: Recommendation, move: Move, rests: Resting, hardware: Any,
     found = option.larger()
     larger = NOTHING if found is None else Beyond(None, found.gpus_checkpointing)
     own = recommend_from(profile, projection, costs, hardware=hardware, engine=engine,
-                         larger=larger, applied=applied)
+                         larger=larger, applied=applied, asked=rests.asked)
     own = own.model_copy(update={"setups": at_verdict(options, own)})
     if stands(own, pool, profile):
         return _with_reason(own, move, pool, profile)
     moved = recommend_from(profile, projection, costs, hardware=hardware, engine=engine,
-                           larger=larger, applied=applied, moved=move)
+                           larger=larger, applied=applied, moved=move, asked=rests.asked)
     return moved.model_copy(update={"setups": at_verdict(options, moved)})
 
 
@@ -216,19 +217,20 @@ def recommend_from(profile: Profile, projection: Projection, costs: CostReport, 
                    hardware: Any | None = None, engine: RuleEngine | None = None,
                    larger: Beyond = NOTHING,
                    applied: SetupOption | None = None,
-                   moved: Move | None = None) -> Recommendation:
+                   moved: Move | None = None, asked: Profile | None = None) -> Recommendation:
     """The recommendation from an existing projection and cost report. ``larger``: what
     ``advisor.verdict.beyond.extended`` found when nothing considered fitted (the projection then
     already holds the larger counts). ``applied``: the setup change ``profile`` already
     carries (``advisor.verdict.fits_here``), named first in the headline. ``moved``: the
     count the decision policy moved the answer to (``advisor.verdict.decision``), which
-    replaces the rules' count as the count guard's does, with its reason."""
+    replaces the rules' count as the count guard's does, with its reason. ``asked``: the
+    profile as the user gave it, where ``profile`` carries a change (its own card's facts)."""
     engine = engine or default_engine()
     fit_beyond = larger.gpus
     base = base_facts(profile, projection, costs, hardware, fit_gpus_beyond=fit_beyond,
                       fit_gpus_checkpointing=larger.gpus_checkpointing,
                       considered=larger.considered,
-                      setup_change=_change_kind(applied))
+                      setup_change=_change_kind(applied), asked=asked)
     decided = engine.evaluate(base, "decide")
     verdict = decide(decided, ("rating", "gpus"))
     if "rating" not in verdict.values:

@@ -6,6 +6,8 @@ figures are ``recommend``'s."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from advisor.files.records import record
 from advisor.profile import Profile
 from advisor.scaling.result import Projection
@@ -52,6 +54,10 @@ class Resting:
     larger: Beyond
     options: list[SetupOption]
     applied: SetupOption | None = None
+    asked: Profile | None = None  # the profile as the user gave it (its own card's facts)
+
+    def with_asked(self, asked: Profile) -> Resting:
+        return replace(self, asked=asked)
 
 
 def resting_on(profile: Profile, counts: list[int] | None = None,
@@ -65,13 +71,14 @@ def resting_on(profile: Profile, counts: list[int] | None = None,
     machines the profile as given would need are not searched when a change is applied).
     ``card_first``: a one-GPU machine's card that cannot hold the job rests on the setting
     change that fits it, where one does (``card_first_possible``), before more of its cards."""
+    asked = profile
     wide = wider_machine(profile)
     if wide is not None and counts is not None and max(counts) > wide.hardware.gpus_per_node:
         wide = None  # counts past a machine of its cards: machines like the user's (--gpus)
     if card_first and wide is not None and listed:
         here = _on_the_card_first(profile, lang, pricing)
         if here is not None:
-            return here
+            return here.with_asked(asked)
     profile = wide or profile  # a one-GPU machine weighed against more of its cards
     if listed:
         projection, larger = considered(profile, counts)
@@ -83,9 +90,9 @@ def resting_on(profile: Profile, counts: list[int] | None = None,
         projection, larger, setups = _applied_first(profile, counts, lang, pricing)
     applied = next((o for o in setups.options if o.applied), None)
     if setups.applied is None or applied is None:
-        return Resting(profile, projection, larger, setups.options)
+        return Resting(profile, projection, larger, setups.options, asked=asked)
     projection, larger = considered(setups.applied, counts)
-    return Resting(setups.applied, projection, larger, setups.options, applied)
+    return Resting(setups.applied, projection, larger, setups.options, applied, asked)
 
 
 def card_first_possible(profile: Profile) -> bool:

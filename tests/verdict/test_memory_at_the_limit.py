@@ -13,6 +13,7 @@ from types import SimpleNamespace
 import pytest
 
 from advisor.catalog.profile_check import load_profile
+from advisor.compare.weighed import recommend as weighed
 from advisor.scaling.parameters import load_params
 from advisor.verdict.memory_limit import (
     at_limit,
@@ -20,6 +21,7 @@ from advisor.verdict.memory_limit import (
     estimate_applies,
     memory_share,
     one_gpu_facts,
+    own_card_facts,
     verdict_memory_facts,
 )
 from advisor.verdict.recommendation import recommend
@@ -122,6 +124,46 @@ def _answer(name: str):
     i = rec.projection.gpus.index(rec.verdict.gpus)
     memory, usable = memory_share(rec.projection, i)
     return rec, memory / usable, rec.projection.fits[i]
+
+
+def test_a_card_of_the_user_s_own_that_nearly_holds_the_job_is_named_when_the_answer_moves():
+    """The answer rents an H100 (another card): the user's own RTX A6000 misses the training as
+    set up by about 3 %, and the answer says it may still run there (before, only the card the
+    answer rests on was checked, and the user's own was never named)."""
+    asked = load_profile(PROFILES / "verdict" / "qwen1.5b-full-a6000-nearly-holds-rent-h100.yaml")
+    rec = weighed(asked)  # as the CLI and the GUI answer: the alternatives weighed
+    assert "H100" in rec.summary[0].text.en  # the answer moved to another card
+    assert rec.projection.single_gpu_fits  # ... which one card holds
+    own = own_card_facts(asked, asked.model_copy(update={"hardware": asked.alternatives[0]
+                                                           .hardware}), False, P)
+    assert own["own_gpu_near_fit"]
+    over = own["own_gpu_short_percent"]
+    assert 0 < over <= 100 * (MISS_UP_TO - 1)
+    near = [p for p in rec.pitfalls if p.id == "memory_near_fit"]
+    assert len(near) == 1
+    assert f"Your own card is short by only {over:.1f} %" in near[0].title.en
+    assert f"你自己的卡只差 {over:.1f}%" in near[0].title.zh
+    fired = {t.rule for t in rec.trace}
+    assert "parallelism.own_gpu_nearly_fits" in fired
+    assert "parallelism.one_gpu_nearly_fits" not in fired
+
+
+def test_the_user_s_own_card_is_checked_only_where_the_answer_rests_on_another_profile():
+    asked = load_profile(PROFILES / "verdict" / "llama8b-qlora-one-3060-nearly-holds.yaml")
+    assert own_card_facts(None, asked, False, P) == {"own_gpu_near_fit": False}
+    # the same card and training (a wider machine of it): its one-GPU figures are the answer's
+    wider = asked.model_copy(update={"hardware": asked.hardware.model_copy(
+        update={"gpus_per_node": 4})})
+    assert own_card_facts(asked, wider, False, P) == {"own_gpu_near_fit": False}
+    # the answer's own one-GPU figures already say it: said once
+    other = asked.model_copy(update={"hardware": asked.hardware.model_copy(
+        update={"gpu": "rtx4090"})})
+    assert own_card_facts(asked, other, True, P) == {"own_gpu_near_fit": False}
+    assert own_card_facts(asked, other, False, P)["own_gpu_near_fit"]
+    rec = recommend(asked)  # resting on more of the same cards: the one-GPU rule says it
+    fired = {t.rule for t in rec.trace}
+    assert "parallelism.one_gpu_nearly_fits" in fired
+    assert "parallelism.own_gpu_nearly_fits" not in fired
 
 
 def test_a_job_one_card_nearly_holds_is_told_to_try_it_before_paying_for_more():
