@@ -11,6 +11,7 @@ from advisor.catalog import Catalog, resolve_gpu
 from advisor.profile import Currency, EconomicsMode, IntraLink, Market, Profile
 from advisor.profile.labels import INTER_LINK, INTRA_LINK
 from advisor.scaling.inputs import single_gpu_speed_ratio
+from advisor.scaling.measured_memory import timed_on_mine
 from advisor.text.i18n import Text
 
 MAX_TOTAL_GPUS = 4096  # the largest setup a comparison evaluates (issue 32: clusters at their real scale)
@@ -102,6 +103,9 @@ def on_its_gpu(original: Profile, changed: Profile) -> Profile:
     card of the user's keeps the time they gave."""
     a, b = original.hardware, changed.hardware
     if not (isinstance(a.gpu, str) and isinstance(b.gpu, str)):
+        if a.gpu != b.gpu:  # the time kept as given; the batch still fit only the user's card
+            return changed.model_copy(update={"training": timed_on_mine(
+                original, changed.training, resolve_gpu(a.gpu, a.intra_link).memory_gb)})
         return changed
     mine, theirs = resolve_gpu(a.gpu, a.intra_link), resolve_gpu(b.gpu, b.intra_link)
     if mine.id == theirs.id:
@@ -115,7 +119,7 @@ def on_its_gpu(original: Profile, changed: Profile) -> Profile:
         update["single_gpu_throughput"] = t.single_gpu_throughput * ratio
     # derived, not typed: the bounds a user's input is held to (0.01-100,000 h) do not apply
     # to the same run moved to a far slower or faster card (issue 35: a T4 at 113,000 h)
-    training = t.model_copy(update=update)
+    training = timed_on_mine(original, t.model_copy(update=update), mine.memory_gb)
     # the cards the user owns are theirs, not another kind's: a setup of other cards is
     # bought (or rented) whole (an HGX H100 bought by the owner of one RTX 4090 read $3.99 a
     # run, its first H100 taken as already owned)

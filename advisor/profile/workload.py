@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import model_validator
+from pydantic import PrivateAttr, model_validator
 from pydantic_core import PydanticCustomError
 
 from advisor.profile.bounds import MAX_RUN_HOURS, MIN_RUN_HOURS
@@ -518,6 +518,25 @@ class TrainingSpec(StrictSection):
             if problem is not None:
                 raise problem
         return self
+
+    # Derived, never typed (no field of the schema, nor of its JSON): where the advisor moved
+    # this training to another card (compare's options, rented cards), the memory (GB) of the
+    # card its single-GPU time or throughput was stated for. That run says its batch fit that
+    # card, not the one it was moved to (advisor.scaling.measured_memory).
+    _timed_card_gb: float | None = PrivateAttr(default=None)
+
+    @property
+    def timed_card_gb(self) -> float | None:
+        """The memory (GB) of the card the single-GPU run was timed on, where this training
+        was moved to another card; None: the profile's own card."""
+        return self._timed_card_gb
+
+    def timed_on(self, card_gb: float | None) -> TrainingSpec:
+        """A copy of this section saying its single-GPU run was timed on a card of ``card_gb``
+        (None: on the profile's own card)."""
+        copy = self.model_copy()
+        copy._timed_card_gb = card_gb
+        return copy
 
     @property
     def is_fine_tuning(self) -> bool:

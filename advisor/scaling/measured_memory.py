@@ -18,7 +18,7 @@ same way: ``advisor.scaling.layouts.engine.measured_activation_scale``.
 from __future__ import annotations
 
 from advisor.files.records import record
-from advisor.profile import Profile
+from advisor.profile import Profile, TrainingSpec
 from advisor.scaling.activations import activation_gb
 from advisor.scaling.card_memory import usable_gb
 from advisor.scaling.parameters import ScalingParams
@@ -40,6 +40,14 @@ NOTE_RUN_FITS = Text(
        "the run.",
     zh="配置写明单卡每卡 {batch} 个样本跑一次要 {hours:g} 小时，说明这个批大小单卡放得下：按模型规模和"
        "任务估算的显存（每卡 {need:.3g} GB）已下调到该卡可用的 {usable:.3g} GB，与这次训练一致。")
+
+
+NOTE_TIMED_ELSEWHERE = Text(
+    en="The single-GPU time was given for your own card at {batch} samples per GPU, so that "
+       "batch fits a card of {usable:.3g} GB usable: the memory estimate ({need:.3g} GB per "
+       "GPU, from the model's size and task) is lowered to that, and this card is held to it.",
+    zh="单卡时间是在你自己的卡上、每卡 {batch} 个样本下给出的，说明这个批大小放得下可用 {usable:.3g} GB 的"
+       "卡：按模型规模和任务估算的显存（每卡 {need:.3g} GB）已下调到这个数，本卡按它判断放不放得下。")
 
 
 # A run time on one GPU (not a measured throughput) corrects the activation estimate only
@@ -84,7 +92,11 @@ def memory_estimate(profile: Profile, memory_gb: float, p: ScalingParams) -> Mem
     measured = measured_batch_runs(profile)
     if not measured and not ran_on_one_gpu(profile):
         return MemoryEstimate(p, act)
-    usable = usable_gb(memory_gb, p)
+    # the card the run was timed on: the profile's own, or the user's where the advisor moved
+    # the training to another card (a batch that ran on an 80 GB card says nothing of 16 GB)
+    timed_gb = profile.training.timed_card_gb
+    elsewhere = timed_gb is not None and timed_gb != memory_gb
+    usable = usable_gb(timed_gb if elsewhere else memory_gb, p)
     states = profile.model.params_millions * 1e6 * state_bytes_per_param(profile, p) / 1e9
     room = usable - p.memory_overhead_gb
     need = states + act + p.memory_overhead_gb
@@ -94,10 +106,25 @@ def memory_estimate(profile: Profile, memory_gb: float, p: ScalingParams) -> Mem
         return MemoryEstimate(p, act)  # too far over for the rule of thumb's error: a batch
         # stated with a run time (not measured) that no card of this size holds
     batch = profile.training.batch_per_gpu
-    note = NOTE_MEASURED_FITS.format(batch=batch, need=need, usable=usable) if measured else \
-        NOTE_RUN_FITS.format(batch=batch, hours=profile.training.single_gpu_hours, need=need,
-                             usable=usable)
+    if elsewhere:
+        note = NOTE_TIMED_ELSEWHERE.format(batch=batch, need=need, usable=usable)
+    elif measured:
+        note = NOTE_MEASURED_FITS.format(batch=batch, need=need, usable=usable)
+    else:
+        note = NOTE_RUN_FITS.format(batch=batch, hours=profile.training.single_gpu_hours,
+                                    need=need, usable=usable)
     if states >= room:  # the states alone exceed the card: sharded on several (docstring)
         return MemoryEstimate(p, act)
     # the activations were overestimated: keep what the card leaves them
     return MemoryEstimate(p, (room - states) * MEASURED_MARGIN, note)
+
+
+def timed_on_mine(original: Profile, training: TrainingSpec, card_gb: float) -> TrainingSpec:
+    """``training`` moved off the user's card (of ``card_gb``) by the advisor (compare's
+    options, rented cards): where the user timed a run on one GPU, that run says its batch fit
+    their card, not the one moved to (``TrainingSpec.timed_card_gb``; a section moved twice
+    keeps the first card)."""
+    t = original.training
+    if t.single_gpu_hours is None and t.single_gpu_throughput is None:
+        return training
+    return training.timed_on(t.timed_card_gb or card_gb)

@@ -39,7 +39,7 @@ def changed_training(training: TrainingSpec, update: dict[str, Any]) -> Training
     """``training`` with the fields of ``update`` set, validated as a whole section."""
     made, json = _made.get(), _json.get()
     if made is None or json is None:
-        return training.model_validate({**training.model_dump(), **update})
+        return _timed_as(training, training.model_validate({**training.model_dump(), **update}))
     known = json.get(id(training))
     if known is None or known[0] is not training:
         known = json[id(training)] = (training, training.model_dump_json())
@@ -47,4 +47,10 @@ def changed_training(training: TrainingSpec, update: dict[str, Any]) -> Training
     found = made.get(key)
     if found is None:
         found = made[key] = training.model_validate({**training.model_dump(), **update})
-    return found.model_copy()
+    return _timed_as(training, found)
+
+
+def _timed_as(training: TrainingSpec, changed: TrainingSpec) -> TrainingSpec:
+    """A copy of ``changed`` keeping the card ``training``'s run was timed on (not a field: its
+    JSON does not hold it, so neither does the key)."""
+    return changed.timed_on(training.timed_card_gb)

@@ -208,7 +208,7 @@ def _retimed(profile: Profile, changed: Profile) -> Profile:
         update["single_gpu_hours"] = t.single_gpu_hours * ratio
     if t.single_gpu_throughput is not None:
         update["single_gpu_throughput"] = t.single_gpu_throughput / ratio
-    training = t.model_validate({**t.model_dump(), **update})
+    training = t.model_validate({**t.model_dump(), **update}).timed_on(t.timed_card_gb)
     return changed.model_copy(update={"training": training})
 
 

@@ -12,6 +12,7 @@ from advisor.profile import ActivationCheckpointing, EconomicsMode, IntraLink, M
 from advisor.profile.market import MARKET_CURRENCY, profile_market
 from advisor.scaling import default_gpu_counts
 from advisor.scaling.inputs import single_gpu_speed_ratio
+from advisor.scaling.measured_memory import timed_on_mine
 from advisor.scaling.result import Projection
 from advisor.text.i18n import Text
 from advisor.verdict.beyond import Beyond
@@ -119,7 +120,8 @@ def _timed_on(profile: Profile, spec):
         update["single_gpu_hours"] = t.single_gpu_hours / ratio
     if t.single_gpu_throughput is not None:
         update["single_gpu_throughput"] = t.single_gpu_throughput * ratio
-    return t.model_validate({**t.model_dump(), **update}) if update else t
+    moved = t.model_validate({**t.model_dump(), **update}) if update else t
+    return timed_on_mine(profile, moved, mine.memory_gb)
 
 
 def more_machines(profile: Profile, projection: Projection, larger: Beyond,

@@ -80,7 +80,10 @@ def projection_key(profile: Profile, gpus: list[int] | None
     # the fields' values as text: every field of the spec, without building its serializer
     # (GpuSpec defers it; the compiled table is read without validating)
     spec = repr(resolve_gpu(hw.gpu, hw.intra_link).__dict__)
-    return profile.model_dump_json(exclude=set(NOT_PROJECTED)), spec, counts
+    # the card a moved training's run was timed on is no field: its JSON does not hold it
+    moved = profile.training.timed_card_gb
+    return (profile.model_dump_json(exclude=set(NOT_PROJECTED))
+            + ("" if moved is None else f"|timed on {moved!r} GB"), spec, counts)
 
 
 def project_shared(profile: Profile, gpus: list[int] | None = None) -> Projection:

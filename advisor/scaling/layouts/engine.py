@@ -200,7 +200,9 @@ def layout_curve(profile: Profile, counts: list[int], gpu: GpuSpec, links: LinkF
     usable = search.usable
     chosen = search.choose(shape)
     estimated = None
-    scale = measured_activation_scale(profile, chosen[-1], usable)
+    timed_gb = profile.training.timed_card_gb  # a run timed on the user's card (moved here)
+    scale = measured_activation_scale(profile, chosen[-1], usable if timed_gb is None
+                                      else usable_gb(timed_gb, p))
     if scale < 1.0:  # the batch measured on one GPU ran there: the estimate follows it
         estimated = chosen[-1].memory_gb
         shape = replace(shape, activation_scale=scale)
