@@ -88,8 +88,9 @@ class EvaluationCache:
         return catalog, load_params(), load_llm_params()
 
     def key(self, option: Option, catalog: Catalog, currency: str) -> tuple:
-        return (option.profile.model_dump_json(), currency, date.today().isoformat(),
-                *map(id, self._pins(catalog)))
+        # the card a moved training's run was timed on is no field: its JSON does not hold it
+        return (option.profile.model_dump_json(), option.profile.training.timed_card_gb,
+                currency, date.today().isoformat(), *map(id, self._pins(catalog)))
 
     def get(self, key: tuple) -> Evaluated | None:
         with self._lock:

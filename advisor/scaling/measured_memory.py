@@ -11,7 +11,8 @@ note says what was corrected (# F05: model parallel only when the model does not
 model states (16 bytes per parameter, mixed-precision Adam) are arithmetic, not a rule of
 thumb: when they alone exceed the card, the measured run was offloaded or kept 8-bit states,
 which several GPUs replace by sharding them (ZeRO, FSDP, the layouts of
-advisor/scaling/layouts); the measurement then sets only the level. The layouts correct their own estimate (activations and logits) the
+advisor/scaling/layouts); the measurement then sets the level, and the card still held the
+batch's activations (they are lowered to what it leaves them, never beyond). The layouts correct their own estimate (activations and logits) the
 same way: ``advisor.scaling.layouts.engine.measured_activation_scale``.
 """
 
@@ -43,11 +44,24 @@ NOTE_RUN_FITS = Text(
 
 
 NOTE_TIMED_ELSEWHERE = Text(
-    en="The single-GPU time was given for your own card at {batch} samples per GPU, so that "
-       "batch fits a card of {usable:.3g} GB usable: the memory estimate ({need:.3g} GB per "
-       "GPU, from the model's size and task) is lowered to that, and this card is held to it.",
-    zh="单卡时间是在你自己的卡上、每卡 {batch} 个样本下给出的，说明这个批大小放得下可用 {usable:.3g} GB 的"
-       "卡：按模型规模和任务估算的显存（每卡 {need:.3g} GB）已下调到这个数，本卡按它判断放不放得下。")
+    en="The run on one GPU (its time or throughput) was given for the card in your profile at "
+       "{batch} samples per GPU, so that batch fits a card of {usable:.3g} GB usable: the "
+       "memory estimate ({need:.3g} GB per GPU, from the model's size and task) is lowered to "
+       "what that card holds, and this card is held to it.",
+    zh="单卡运行（时间或吞吐）是按你配置里的那张卡、每卡 {batch} 个样本给出的，说明这个批大小放得下"
+       "可用 {usable:.3g} GB 的卡：按模型规模和任务估算的显存（每卡 {need:.3g} GB）已下调到那张卡放得下的"
+       "量，本卡按它判断放不放得下。")
+
+
+NOTE_ACTIVATIONS_HELD = Text(
+    en="The run on one GPU at {batch} samples per GPU held its activations on a card of "
+       "{usable:.3g} GB usable, though the model states ({states:.3g} GB) did not fit beside "
+       "them (they were offloaded or kept in 8 bits): the activation estimate ({act:.3g} GB, "
+       "from the model's size and task) is lowered to the {room:.3g} GB that card leaves, and "
+       "the states are sharded over several GPUs.",
+    zh="单卡每卡 {batch} 个样本的运行把激活放在了可用 {usable:.3g} GB 的卡上，而模型状态（{states:.3g} GB）"
+       "并没有和它们一起放下（被卸载或以 8 位保存）：按模型规模和任务估算的激活（{act:.3g} GB）已下调到"
+       "那张卡留给它们的 {room:.3g} GB，模型状态则分片到多张卡上。")
 
 
 # A run time on one GPU (not a measured throughput) corrects the activation estimate only
@@ -114,6 +128,9 @@ def memory_estimate(profile: Profile, memory_gb: float, p: ScalingParams) -> Mem
         note = NOTE_RUN_FITS.format(batch=batch, hours=profile.training.single_gpu_hours,
                                     need=need, usable=usable)
     if states >= room:  # the states alone exceed the card: sharded on several (docstring)
+        if act > room:  # ... yet the card held the batch's activations (the states offloaded)
+            return MemoryEstimate(p, room * MEASURED_MARGIN, NOTE_ACTIVATIONS_HELD.format(
+                batch=batch, act=act, states=states, usable=usable, room=room))
         return MemoryEstimate(p, act)
     # the activations were overestimated: keep what the card leaves them
     return MemoryEstimate(p, (room - states) * MEASURED_MARGIN, note)

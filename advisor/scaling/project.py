@@ -31,7 +31,6 @@ from advisor.scaling.links import link_figures
 from advisor.scaling.measured_memory import memory_estimate
 from advisor.scaling.memory import (
     STRATEGY_LABEL,
-    activation_gb,
     choose_strategies,
     single_gpu_fits,
     usable_gb,
@@ -339,12 +338,12 @@ def project(profile: Profile, gpus: list[int] | None = None,
         for i in np.flatnonzero(~fits).tolist():
             bottleneck[i] = "memory"
     notes = _notes(profile, single_fits, vgpus_low) + scale_notes
-    for note in (impossible_throughput(profile, gpu),
-                 memory_estimate(profile, gpu.memory_gb, p).note):
+    estimate = memory_estimate(profile, gpu.memory_gb, p)
+    for note in (impossible_throughput(profile, gpu), estimate.note):
         if note is not None:
             notes.append(note)
     if not fits.all():
-        act = activation_gb(profile, p)
+        act = estimate.activation_gb  # as a measured run corrected it, if one did
         if act > 0.5 * memory[int(np.argmin(fits))]:  # the batch, not the model, does not fit
             batch = profile.training.batch_per_gpu
             notes.append(NOTE_ACTIVATIONS.format(batch=batch, act=act, per=act * 1e3 / batch))

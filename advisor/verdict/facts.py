@@ -32,8 +32,9 @@ from advisor.rulebase.fact_catalog import (
     Scalar,
     check_facts,
 )
-from advisor.scaling.activations import activation_gb, recompute_factor
+from advisor.scaling.activations import recompute_factor
 from advisor.scaling.diffusion import diffusion_states, encoder_flops, step_flops
+from advisor.scaling.measured_memory import memory_estimate
 from advisor.scaling.memory import activation_split, memory_per_gpu_gb, usable_gb
 from advisor.scaling.optimizer_family import optimizer_family, optimizer_of
 from advisor.scaling.parameters import ScalingParams, load_params
@@ -266,7 +267,8 @@ def base_facts(profile: Profile, projection: Projection, costs: CostReport,
         "bottleneck_max": projection.bottleneck[last],
         "fits_one_gpu": projection.single_gpu_fits,
         "memory_per_gpu_gb": projection.memory_per_gpu_gb[0],
-        "activation_gb": activation_gb(profile, load_params()),
+        # as a run measured on one GPU corrected it, if one did (the projection's figure)
+        "activation_gb": memory_estimate(profile, spec.memory_gb, load_params()).activation_gb,
         "speedup_max": max(projection.speedup[last], 0.01),
         "efficiency_max": min(max(projection.efficiency[last], 0.0), 1.0),
         "owning_never_pays": owning_never_pays(costs),

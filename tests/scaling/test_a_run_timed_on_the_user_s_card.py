@@ -54,7 +54,7 @@ def test_moved_to_a_larger_card_the_batch_measured_on_a_smaller_one_fits(measure
     moved = with_changes(small, hardware={"gpu": "a100_sxm4_80gb", "intra_link": "nvswitch"})
     assert moved.training.timed_card_gb == 24.0
     est = memory_estimate(moved, 80.0, P)
-    assert est.note is not None and "your own card" in est.note.en
+    assert est.note is not None and "given for the card in your profile" in est.note.en
     # held to what the user's card leaves usable, not lowered onto the A100's 81 GB
     assert project(moved, [1]).memory_per_gpu_gb[0] <= usable_gb(24.0, P)
 
@@ -104,3 +104,77 @@ economics: {mode: cloud, currency: USD}
     assert r.fits == [False] and r.memory_per_gpu_gb[0] > usable_gb(24.0, P)
     stated = measured.model_copy(update={"hardware": moved.hardware})
     assert project(stated, [1]).fits == [True]
+
+
+def test_a_model_whose_states_exceed_the_user_s_card_still_held_its_activations_there():
+    """A 2B image model measured at 24 images on one RTX 4090: its 32 GB of states exceed the
+    card (the run offloaded them or kept 8-bit states), yet the card held the batch's
+    activations. Moved to an A100 80GB, they are held to what the 4090 leaves usable (review:
+    the raw rule of thumb, 69 GB, made one A100 "not fit"); on the 4090 itself too (before, the
+    rule of thumb's 69 GB said no count of the user's own cards could run what they ran)."""
+    from advisor.catalog.profile_check import parse_profile_text
+
+    small = parse_profile_text("""
+schema_version: 1
+task: image_classification
+model: {params_millions: 2000}
+training: {batch_per_gpu: 24, precision: bf16, single_gpu_throughput: 40,
+           dataset_samples: 1000000, epochs: 1}
+hardware: {gpu: rtx4090, gpus_per_node: 1, intra_link: pcie4}
+economics: {mode: cloud, currency: USD, cloud_price_per_gpu_hour: 0.5}
+""")
+    moved = with_changes(small, hardware={"gpu": "a100_sxm4_80gb", "intra_link": "nvswitch"})
+    est = memory_estimate(moved, 80.0, P)
+    assert est.activation_gb <= usable_gb(24.0, P)
+    assert "held its activations on a card of 24.3 GB usable" in est.note.en
+    assert project(moved, [1, 2]).fits == [True, True]
+    # the same on the user's own card: the states are sharded, the activations held to it
+    own = memory_estimate(small, 24.0, P)
+    assert own.activation_gb == pytest.approx(est.activation_gb)
+    # (its states do not fit beside them on any count of 24 GB cards: the run offloaded them)
+    assert "held its activations" in " ".join(project(small, [1, 8]).notes)
+
+
+def test_the_desktop_s_evaluation_cache_tells_a_run_timed_on_another_card_apart(measured):
+    """The wizard's live comparison reuses evaluations by key: an option whose JSON is the
+    same but whose run was timed on a card of other memory is another evaluation (review: a
+    custom card edited from 24 to 80 GB brought the 24 GB card's answers back)."""
+    from advisor.catalog import load_catalog
+    from advisor.compare.evaluate import EvaluationCache
+    from advisor.compare.option import Option
+    from advisor.text.i18n import Text
+
+    moved = with_changes(measured, hardware={"gpu": "rtx4090", "intra_link": "pcie4"})
+    other = moved.model_copy(update={"training": moved.training.timed_on(40.0)})
+    cache, catalog = EvaluationCache(), load_catalog()
+
+    def key(profile):
+        return cache.key(Option("x", "setup", Text(en="x", zh="x"), profile, "cloud"),
+                         catalog, "USD")
+
+    assert moved.model_dump_json() == other.model_dump_json()
+    assert key(moved) != key(other)
+
+
+def test_the_layouts_note_names_the_card_the_run_was_timed_on():
+    """Moved to a larger card, a language model measured on an RTX 4090 is held to the 4090's
+    usable memory, and the note says so (review: it named the A100's 81 GB)."""
+    from advisor.catalog.profile_check import parse_profile_text
+
+    small = parse_profile_text("""
+schema_version: 1
+task: llm
+model: {id: llama-3.1-8b, sequence_length: 8192}
+training: {fine_tuning: true, method: qlora, lora_rank: 16, batch_per_gpu: 4, precision: bf16,
+           single_gpu_throughput: 1000, throughput_unit: tokens, dataset_samples: 20000,
+           epochs: 1}
+hardware: {gpu: rtx4090, gpus_per_node: 1, intra_link: pcie4}
+economics: {mode: cloud, currency: USD}
+""")
+    moved = with_changes(small, hardware={"gpu": "a100_sxm4_80gb", "intra_link": "nvswitch"})
+    r = project(moved, [1])
+    # the 4090's usable GB, give or take what the A100's own context and buffers add
+    assert r.memory_per_gpu_gb[0] == pytest.approx(usable_gb(24.0, P), abs=1.0)
+    note = next(n for n in r.notes if "given for the card in your profile" in n)
+    assert "24.3 GB usable" in note
+    assert any("24.3 GB" in n and "你配置里的那张卡" in n for n in r.notes_zh)

@@ -141,8 +141,8 @@ def test_a_card_of_the_user_s_own_that_nearly_holds_the_job_is_named_when_the_an
     assert 0 < over <= 100 * (MISS_UP_TO - 1)
     near = [p for p in rec.pitfalls if p.id == "memory_near_fit"]
     assert len(near) == 1
-    assert f"Your own card is short by only {over:.1f} %" in near[0].title.en
-    assert f"你自己的卡只差 {over:.1f}%" in near[0].title.zh
+    assert f"of the kind in your profile is short by only {over:.1f} %" in near[0].title.en
+    assert f"你填写的那种显卡单卡只差 {over:.1f}%" in near[0].title.zh
     fired = {t.rule for t in rec.trace}
     assert "parallelism.own_gpu_nearly_fits" in fired
     assert "parallelism.one_gpu_nearly_fits" not in fired

@@ -99,6 +99,8 @@ class LayoutCurve:
     states: StateBytes = StateBytes()  # the method's and offload's bytes per parameter
     # one GPU's memory as estimated before a measured run corrected it (None: not corrected)
     estimated_one_gpu_gb: float | None = None
+    # the usable GB of the card a moved training's run was timed on (None: this card)
+    timed_usable_gb: float | None = None
 
     def tokens_per_s_per_gpu(self, i: int) -> float:
         c = self.choices[i]
@@ -201,8 +203,8 @@ def layout_curve(profile: Profile, counts: list[int], gpu: GpuSpec, links: LinkF
     chosen = search.choose(shape)
     estimated = None
     timed_gb = profile.training.timed_card_gb  # a run timed on the user's card (moved here)
-    scale = measured_activation_scale(profile, chosen[-1], usable if timed_gb is None
-                                      else usable_gb(timed_gb, p))
+    timed_usable = usable if timed_gb is None else usable_gb(timed_gb, p)
+    scale = measured_activation_scale(profile, chosen[-1], timed_usable)
     if scale < 1.0:  # the batch measured on one GPU ran there: the estimate follows it
         estimated = chosen[-1].memory_gb
         shape = replace(shape, activation_scale=scale)
@@ -210,7 +212,8 @@ def layout_curve(profile: Profile, counts: list[int], gpu: GpuSpec, links: LinkF
     choices, reference = chosen[:-1], chosen[-1]
     return LayoutCurve(shape=shape, cluster=search.cluster, usable_gb=usable, choices=choices,
                        reference=reference, states=search.states,
-                       estimated_one_gpu_gb=estimated)
+                       estimated_one_gpu_gb=estimated,
+                       timed_usable_gb=None if timed_gb is None else timed_usable)
 
 
 def kept_memory(profile: Profile, counts: list[int], gpu: GpuSpec, links: LinkFigures,
@@ -236,12 +239,15 @@ def measured_activation_scale(profile: Profile, reference: Choice | None,
     (``training.single_gpu_throughput``) says the activation estimate (the layers' activations
     and the output layer's logits, both per token of an assumed length) must shrink for that
     batch to fit one card, as ``advisor.scaling.measured_memory`` does for data parallel: 1
-    when it fits as estimated, when nothing was measured, or when the other parts (the model
-    states) alone exceed the card (then sharding, not a smaller estimate, explains the run)."""
+    when it fits as estimated, or when nothing was measured. Where the other parts (the model
+    states) alone exceed the card, sharding explains the run, and only the activations are
+    held to the card (they ran there). ``usable_gb``: that of the card the run was timed on."""
     if reference is None or not measured_batch_runs(profile):
         return 1.0
     act = float(reference.memory.activations[0] + reference.memory.logits[0])
     rest = reference.needed_gb - act  # the model states, buffers and the CUDA context
-    if reference.needed_gb <= usable_gb or act <= 0.0 or rest >= usable_gb:
+    if reference.needed_gb <= usable_gb or act <= 0.0:
         return 1.0
+    if rest >= usable_gb:
+        return min(1.0, usable_gb * MEASURED_MARGIN / act)
     return (usable_gb - rest) * MEASURED_MARGIN / act

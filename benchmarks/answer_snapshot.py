@@ -1,0 +1,68 @@
+"""The answer (the first line of `gpu-advisor recommend`) for every profile
+``decision_policy.py`` weighs, written to a JSON file, and the difference between two such files:
+what a change does to the answers users act on, measured at two commits.
+
+    .venv/bin/python -m benchmarks.answer_snapshot write /tmp/after.json      # ~25 s
+    git worktree add /tmp/before REV && (cd /tmp/before && \\
+        PYTHONPATH=/tmp/before ../main/.venv/bin/python -m benchmarks.answer_snapshot \\
+        write /tmp/before.json)
+    .venv/bin/python -m benchmarks.answer_snapshot diff /tmp/before.json /tmp/after.json
+
+``diff`` prints each profile whose answer differs, then the count, and how many went from
+"cannot run" to a setup that runs and back.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+
+
+def write(path: str) -> None:
+    from benchmarks.decision_policy import ROOT, _profiles
+
+    sys.path.insert(0, str(ROOT))
+    from advisor.compare.weighed import recommend
+
+    out = {}
+    for name, profile in _profiles():
+        rec = recommend(profile)
+        out[name] = rec.summary[0].text.en if rec.summary else rec.verdict.headline.en
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(out, f, indent=0, ensure_ascii=False)
+    print(f"{len(out)} answers written to {path}")
+
+
+def _runs(answer: str) -> str:
+    return "cannot run" if answer.startswith("Cannot run") else "runs"
+
+
+def diff(before_path: str, after_path: str) -> None:
+    with open(before_path, encoding="utf-8") as f:
+        before = json.load(f)
+    with open(after_path, encoding="utf-8") as f:
+        after = json.load(f)
+    common = [k for k in after if k in before]
+    changed = [k for k in common if before[k] != after[k]]
+    for k in changed:
+        print(f"{k}\n  before: {before[k]}\n  after:  {after[k]}")
+    moves = Counter(f"{_runs(before[k])} -> {_runs(after[k])}" for k in changed)
+    named = [k for k in changed if not k.startswith("random-")]
+    print(f"{len(changed)} of {len(common)} answers differ ({len(named)} examples or repro "
+          "profiles); " + ", ".join(f"{k}: {v}" for k, v in sorted(moves.items())))
+
+
+def main() -> None:
+    args = sys.argv[1:]
+    if len(args) == 2 and args[0] == "write":
+        write(args[1])
+    elif len(args) == 3 and args[0] == "diff":
+        diff(args[1], args[2])
+    else:
+        print(__doc__)
+        raise SystemExit(2)
+
+
+if __name__ == "__main__":
+    main()
