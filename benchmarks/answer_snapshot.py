@@ -8,15 +8,20 @@ what a change does to the answers users act on, measured at two commits.
         write /tmp/before.json)
     .venv/bin/python -m benchmarks.answer_snapshot diff /tmp/before.json /tmp/after.json
 
-``diff`` prints each profile whose answer differs, then the count, and how many went from
-"cannot run" to a setup that runs and back.
+``write`` also counts the answers whose label names another GPU count than the verdict
+("Buy 2 × A100 … — Not worth it: 1 GPU"). ``diff`` prints each profile whose answer differs,
+then the count, and how many went from "cannot run" to a setup that runs and back.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections import Counter
+
+# "Rent 4 × … — Worth it: 4 GPUs": the count a label names and the verdict's
+_COUNTED = re.compile(r"^(?:Buy|Rent) (\d+) × .*? — .*?: (\d+) GPUs?\b")
 
 
 def write(path: str) -> None:
@@ -32,6 +37,9 @@ def write(path: str) -> None:
     with open(path, "w", encoding="utf-8") as f:
         json.dump(out, f, indent=0, ensure_ascii=False)
     print(f"{len(out)} answers written to {path}")
+    other = [k for k, v in out.items() if (m := _COUNTED.match(v)) and m.group(1) != m.group(2)]
+    print(f"answers whose 'Rent / Buy N ×' names another count than the verdict's: "
+          f"{len(other)}" + (f" ({', '.join(other)})" if other else ""))
 
 
 def _runs(answer: str) -> str:

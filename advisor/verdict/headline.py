@@ -59,7 +59,10 @@ def with_setup(applied: SetupOption | None, headline: Text, gpus: int | None = N
     return Text(en=f"With {label.en} — {headline.en}", zh=f"采用{gap}{label.zh}——{headline.zh}")
 
 
-_RENT_ONE = re.compile(r"^(Rent |rent |租用 )(\d+) × ")
+# "rent 2 × …", and "buy 2 × … in a machine like the …" (cards bought into a ready setup's
+# machine: a review found "Buy 2 × A100 … — Not worth it: 1 GPU")
+# (not "购买 8 × L40S 服务器 这样的机器": machines like a setup, bought whole)
+_RENT_ONE = re.compile(r"^(Rent |rent |租用 |Buy |buy |购买 )(\d+) × (?!.* 这样的机器$)")
 _RENT_MACHINES = re.compile(r"^(Rent |rent )(\d+) machines × (\d+) ")
 _RENT_MACHINES_ZH = re.compile(r"^租用 (\d+) 台 × (\d+) 卡 ")
 _NETWORK = re.compile(r" \([^()]*\)")  # the first bracket after a shape's card: its network
@@ -68,7 +71,8 @@ _NETWORK_ZH = re.compile(r"（[^（）]*）")
 
 def recounted(name: Text, gpus: int) -> Text:
     """A rental's label at another count (issue 29: never "rent 2 ×" beside "8 GPUs"):
-    "Rent 1 × RTX 4090" at 4 GPUs reads "Rent 4 × RTX 4090", "Rent 32 machines × 8 H100" at
+    "Rent 1 × RTX 4090" at 4 GPUs reads "Rent 4 × RTX 4090" (and "buy 2 × A100 in a machine
+    like the HGX" at 1 GPU "buy 1 × A100 …"), "Rent 32 machines × 8 H100" at
     64 GPUs "Rent 8 machines × 8 H100", and at 8 "Rent 8 × H100" without the network between
     machines (review 10: a label that named another count than its row)."""
     en, zh = name.en, name.zh

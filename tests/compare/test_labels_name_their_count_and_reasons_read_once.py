@@ -23,6 +23,14 @@ from advisor.verdict.result import Candidate
      8, "Rent 8 × H100 SXM5 80GB (typical price)", "租用 8 × H100 SXM5 80GB（典型价格）"),
     (Text(en="8 × L40S PCIe server", zh="8 × L40S PCIe 服务器"), 4, "8 × L40S PCIe server",
      "8 × L40S PCIe 服务器"),  # a machine bought is named for what is bought
+    # cards bought into a ready setup's machine: as many as the row's count (review, 2026-12-07:
+    # "Buy 2 × A100 80GB SXM4 in a machine like the HGX … — Not worth it: 1 GPU")
+    (Text(en="buy 2 × A100 80GB SXM4 in a machine like the HGX A100 80GB server",
+          zh="购买 2 × A100 80GB SXM4，装在 HGX A100 80GB 服务器 这样的机器里"), 1,
+     "buy 1 × A100 80GB SXM4 in a machine like the HGX A100 80GB server",
+     "购买 1 × A100 80GB SXM4，装在 HGX A100 80GB 服务器 这样的机器里"),
+    (Text(en="buy machines like the 8 × L40S PCIe server", zh="购买 8 × L40S PCIe 服务器 这样的机器"),
+     16, "buy machines like the 8 × L40S PCIe server", "购买 8 × L40S PCIe 服务器 这样的机器"),
 ])
 def test_a_rentals_label_names_the_count_of_its_point(label, gpus, en, zh):
     assert recounted(label, gpus) == Text(en=en, zh=zh)
