@@ -22,7 +22,11 @@ from advisor.scaling.layouts.methods import model_flops_per_token
 from advisor.scaling.layouts.moe_notes import moe_notes
 from advisor.scaling.links import LinkFigures
 from advisor.scaling.llm_compute import load_llm_params
-from advisor.scaling.measured_memory import NOTE_MEASURED_FITS, NOTE_TIMED_ELSEWHERE
+from advisor.scaling.measured_memory import (
+    NOTE_ACTIVATIONS_HELD,
+    NOTE_MEASURED_FITS,
+    NOTE_TIMED_ELSEWHERE,
+)
 from advisor.scaling.method_notes import method_notes
 from advisor.scaling.parameters import ScalingParams
 from advisor.scaling.result import Projection
@@ -223,9 +227,17 @@ def _layout_notes(profile: Profile, curve: LayoutCurve, counts: list[int],
                                s.hidden, s.shape_given))
     if curve.estimated_one_gpu_gb is not None:  # a measured batch corrected the estimate
         timed = curve.timed_usable_gb  # ... on the card it was timed on, where moved
-        notes.append((NOTE_MEASURED_FITS if timed is None else NOTE_TIMED_ELSEWHERE).format(
-            batch=profile.training.batch_per_gpu, need=curve.estimated_one_gpu_gb,
-            usable=curve.usable_gb if timed is None else timed))
+        usable = curve.usable_gb if timed is None else timed
+        batch = profile.training.batch_per_gpu
+        if curve.activations_only:  # the rest alone exceeded that card: only these held
+            act = float(curve.reference.memory.activations[0] + curve.reference.memory.logits[0])
+            rest = curve.reference.needed_gb - act
+            notes.append(NOTE_ACTIVATIONS_HELD.format(
+                batch=batch, act=act / s.activation_scale, states=rest, usable=usable,
+                room=act))
+        else:
+            notes.append((NOTE_MEASURED_FITS if timed is None else NOTE_TIMED_ELSEWHERE).format(
+                batch=batch, need=curve.estimated_one_gpu_gb, usable=usable))
     # the reference one GPU would need more than the card: said where the run on one GPU does
     # not fit either (a QLoRA 8B fitting one RTX 4090 read "does not fit one GPU": review 7)
     one_fits = 1 in counts and curve.choices[counts.index(1)].fits

@@ -56,12 +56,14 @@ NOTE_TIMED_ELSEWHERE = Text(
 NOTE_ACTIVATIONS_HELD = Text(
     en="The run on one GPU at {batch} samples per GPU held its activations on a card of "
        "{usable:.3g} GB usable, though the model states ({states:.3g} GB) did not fit beside "
-       "them (they were offloaded or kept in 8 bits): the activation estimate ({act:.3g} GB, "
-       "from the model's size and task) is lowered to the {room:.3g} GB that card leaves, and "
-       "the states are sharded over several GPUs.",
+       "them (that run offloaded them or kept them in 8 bits): the activation estimate "
+       "({act:.3g} GB, from the model's size and task) is lowered to the {room:.3g} GB that "
+       "card holds. Beside them the states need cards with room to spare, sharded, or host "
+       "memory, as that run used.",
     zh="单卡每卡 {batch} 个样本的运行把激活放在了可用 {usable:.3g} GB 的卡上，而模型状态（{states:.3g} GB）"
-       "并没有和它们一起放下（被卸载或以 8 位保存）：按模型规模和任务估算的激活（{act:.3g} GB）已下调到"
-       "那张卡留给它们的 {room:.3g} GB，模型状态则分片到多张卡上。")
+       "并没有和它们一起放下（那次运行把它们卸载了或以 8 位保存）：按模型规模和任务估算的激活"
+       "（{act:.3g} GB）已下调到那张卡放得下的 {room:.3g} GB。模型状态还要放在激活旁边：需要有余量的卡"
+       "分片存放，或像那次运行一样放到主机内存。")
 
 
 # A run time on one GPU (not a measured throughput) corrects the activation estimate only

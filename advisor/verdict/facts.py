@@ -32,8 +32,9 @@ from advisor.rulebase.fact_catalog import (
     Scalar,
     check_facts,
 )
-from advisor.scaling.activations import recompute_factor
+from advisor.scaling.activations import activation_gb, recompute_factor
 from advisor.scaling.diffusion import diffusion_states, encoder_flops, step_flops
+from advisor.scaling.layouts.eligibility import uses_layouts
 from advisor.scaling.measured_memory import memory_estimate
 from advisor.scaling.memory import activation_split, memory_per_gpu_gb, usable_gb
 from advisor.scaling.optimizer_family import optimizer_family, optimizer_of
@@ -267,8 +268,7 @@ def base_facts(profile: Profile, projection: Projection, costs: CostReport,
         "bottleneck_max": projection.bottleneck[last],
         "fits_one_gpu": projection.single_gpu_fits,
         "memory_per_gpu_gb": projection.memory_per_gpu_gb[0],
-        # as a run measured on one GPU corrected it, if one did (the projection's figure)
-        "activation_gb": memory_estimate(profile, spec.memory_gb, load_params()).activation_gb,
+        "activation_gb": _activations_gb(profile, spec.memory_gb),
         "speedup_max": max(projection.speedup[last], 0.01),
         "efficiency_max": min(max(projection.efficiency[last], 0.0), 1.0),
         "owning_never_pays": owning_never_pays(costs),
@@ -322,6 +322,17 @@ def base_facts(profile: Profile, projection: Projection, costs: CostReport,
     observed = _obs_ids(hardware)
     facts.update({f"obs_{oid}": oid in observed for oid in OBSERVATION_IDS})
     return check_facts(facts)
+
+
+def _activations_gb(profile: Profile, memory_gb: float) -> float:
+    """One GPU's batch activations as the data-parallel projection takes them: corrected by a
+    run measured on one GPU where one did (``measured_memory``). The layouts (large
+    transformers) correct their own estimate of other shapes and bytes: the rule of thumb
+    stands for them here."""
+    p = load_params()
+    if uses_layouts(profile, memory_gb, p):
+        return activation_gb(profile, p)
+    return memory_estimate(profile, memory_gb, p).activation_gb
 
 
 # The savings diffusion fine-tuners turn on before more GPUs (kohya's SDXL tips, diffusers'

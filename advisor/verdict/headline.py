@@ -61,8 +61,9 @@ def with_setup(applied: SetupOption | None, headline: Text, gpus: int | None = N
 
 # "rent 2 × …", and "buy 2 × … in a machine like the …" (cards bought into a ready setup's
 # machine: a review found "Buy 2 × A100 … — Not worth it: 1 GPU")
-# (not "购买 8 × L40S 服务器 这样的机器": machines like a setup, bought whole)
-_RENT_ONE = re.compile(r"^(Rent |rent |租用 |Buy |buy |购买 )(\d+) × (?!.* 这样的机器$)")
+# (in Chinese only "购买 2 × A100，装在 … 这样的机器里": "购买 4 × RTX 4090 工作站" is a ready
+# setup bought whole, whose name starts with its count, as "buy the 4 × RTX 4090 workstation")
+_RENT_ONE = re.compile(r"^(Rent |rent |租用 |Buy |buy )(\d+) × |^(购买 )(\d+) × (?=.*，装在)")
 _RENT_MACHINES = re.compile(r"^(Rent |rent )(\d+) machines × (\d+) ")
 _RENT_MACHINES_ZH = re.compile(r"^租用 (\d+) 台 × (\d+) 卡 ")
 _NETWORK = re.compile(r" \([^()]*\)")  # the first bracket after a shape's card: its network
@@ -76,8 +77,8 @@ def recounted(name: Text, gpus: int) -> Text:
     64 GPUs "Rent 8 machines × 8 H100", and at 8 "Rent 8 × H100" without the network between
     machines (review 10: a label that named another count than its row)."""
     en, zh = name.en, name.zh
-    en = _RENT_ONE.sub(lambda m: f"{m.group(1)}{gpus} × ", en, count=1)
-    zh = _RENT_ONE.sub(lambda m: f"{m.group(1)}{gpus} × ", zh, count=1)
+    en = _RENT_ONE.sub(lambda m: f"{m.group(1) or m.group(3)}{gpus} × ", en, count=1)
+    zh = _RENT_ONE.sub(lambda m: f"{m.group(1) or m.group(3)}{gpus} × ", zh, count=1)
     m = _RENT_MACHINES.match(en)
     if m and gpus % int(m.group(3)) == 0:
         machines, per = gpus // int(m.group(3)), int(m.group(3))

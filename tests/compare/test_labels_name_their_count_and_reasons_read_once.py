@@ -31,6 +31,10 @@ from advisor.verdict.result import Candidate
      "购买 1 × A100 80GB SXM4，装在 HGX A100 80GB 服务器 这样的机器里"),
     (Text(en="buy machines like the 8 × L40S PCIe server", zh="购买 8 × L40S PCIe 服务器 这样的机器"),
      16, "buy machines like the 8 × L40S PCIe server", "购买 8 × L40S PCIe 服务器 这样的机器"),
+    # a ready setup bought whole: its name starts with its count (review: "购买 2 × RTX 4090
+    # 工作站" beside "buy the 4 × RTX 4090 workstation")
+    (Text(en="buy the 4 × RTX 4090 workstation", zh="购买 4 × RTX 4090 工作站"), 2,
+     "buy the 4 × RTX 4090 workstation", "购买 4 × RTX 4090 工作站"),
 ])
 def test_a_rentals_label_names_the_count_of_its_point(label, gpus, en, zh):
     assert recounted(label, gpus) == Text(en=en, zh=zh)

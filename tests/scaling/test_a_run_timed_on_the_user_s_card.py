@@ -178,3 +178,24 @@ economics: {mode: cloud, currency: USD}
     note = next(n for n in r.notes if "given for the card in your profile" in n)
     assert "24.3 GB usable" in note
     assert any("24.3 GB" in n and "你配置里的那张卡" in n for n in r.notes_zh)
+
+
+def test_a_language_model_whose_states_exceed_the_card_says_only_its_activations_held():
+    """An 8B full fine-tune measured on one RTX 4090: its states alone exceed the card, so the
+    layouts hold only the activations to it, and the note says that (review: it said the
+    estimate "is lowered to the card's usable 24.3 GB" beside "no split fits: 136 GB")."""
+    from advisor.catalog.profile_check import parse_profile_text
+
+    profile = parse_profile_text("""
+schema_version: 1
+task: llm
+model: {id: llama-3.1-8b, sequence_length: 4096}
+training: {fine_tuning: true, method: full, batch_per_gpu: 4, precision: bf16,
+           single_gpu_throughput: 2000, throughput_unit: tokens, dataset_samples: 20000,
+           epochs: 1}
+hardware: {gpu: rtx4090, gpus_per_node: 4, intra_link: pcie4}
+economics: {mode: cloud, currency: USD}
+""")
+    notes = project(profile, [1, 4]).notes
+    assert any("held its activations on a card of 24.3 GB usable" in n for n in notes)
+    assert not any("is lowered to the card's usable" in n for n in notes)

@@ -101,6 +101,8 @@ class LayoutCurve:
     estimated_one_gpu_gb: float | None = None
     # the usable GB of the card a moved training's run was timed on (None: this card)
     timed_usable_gb: float | None = None
+    # the correction held only the activations to that card: the rest alone exceeded it
+    activations_only: bool = False
 
     def tokens_per_s_per_gpu(self, i: int) -> float:
         c = self.choices[i]
@@ -205,6 +207,8 @@ def layout_curve(profile: Profile, counts: list[int], gpu: GpuSpec, links: LinkF
     timed_gb = profile.training.timed_card_gb  # a run timed on the user's card (moved here)
     timed_usable = usable if timed_gb is None else usable_gb(timed_gb, p)
     scale = measured_activation_scale(profile, chosen[-1], timed_usable)
+    # the states (and the rest) alone exceed the card timed on: only its activations held
+    activations_only = chosen[-1].needed_gb - _activations(chosen[-1]) >= timed_usable
     if scale < 1.0:  # the batch measured on one GPU ran there: the estimate follows it
         estimated = chosen[-1].memory_gb
         shape = replace(shape, activation_scale=scale)
@@ -213,7 +217,8 @@ def layout_curve(profile: Profile, counts: list[int], gpu: GpuSpec, links: LinkF
     return LayoutCurve(shape=shape, cluster=search.cluster, usable_gb=usable, choices=choices,
                        reference=reference, states=search.states,
                        estimated_one_gpu_gb=estimated,
-                       timed_usable_gb=None if timed_gb is None else timed_usable)
+                       timed_usable_gb=None if timed_gb is None else timed_usable,
+                       activations_only=estimated is not None and activations_only)
 
 
 def kept_memory(profile: Profile, counts: list[int], gpu: GpuSpec, links: LinkFigures,
@@ -244,10 +249,15 @@ def measured_activation_scale(profile: Profile, reference: Choice | None,
     held to the card (they ran there). ``usable_gb``: that of the card the run was timed on."""
     if reference is None or not measured_batch_runs(profile):
         return 1.0
-    act = float(reference.memory.activations[0] + reference.memory.logits[0])
+    act = _activations(reference)
     rest = reference.needed_gb - act  # the model states, buffers and the CUDA context
     if reference.needed_gb <= usable_gb or act <= 0.0:
         return 1.0
     if rest >= usable_gb:
         return min(1.0, usable_gb * MEASURED_MARGIN / act)
     return (usable_gb - rest) * MEASURED_MARGIN / act
+
+
+def _activations(reference: Choice) -> float:
+    """GB of one GPU's activations and the output layer's logits (what a batch adds)."""
+    return float(reference.memory.activations[0] + reference.memory.logits[0])
