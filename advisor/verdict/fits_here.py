@@ -65,14 +65,21 @@ NONE = Setups([])
 
 
 def needs_setups(profile: Profile, projection: Projection) -> bool:
-    """A large transformer that fits none of the own GPU counts, or fits them poorly."""
-    if profile.task not in (Task.llm, Task.nlp) or not projection.layout:
-        return False
+    """A large transformer that fits none of the own GPU counts, or fits them poorly; any
+    other job that fits none of them (its batch: the article's remedies, a smaller batch per
+    GPU with accumulation and activation checkpointing, F24)."""
     own = [i for i, n in enumerate(projection.gpus) if n <= profile.hardware.total_gpus]
     fitting = [i for i in own if projection.fits[i]]
+    if not _planned_by_layouts(profile, projection):
+        return not fitting
     if not fitting:
         return True
     return max(projection.efficiency[i] for i in fitting) < POOR_EFFICIENCY
+
+
+def _planned_by_layouts(profile: Profile, projection: Projection) -> bool:
+    """A transformer the layouts plan (tensor / pipeline / sharded splits, their changes)."""
+    return profile.task in (Task.llm, Task.nlp) and bool(projection.layout)
 
 
 def setups_that_fit(profile: Profile, projection: Projection, larger: Beyond,
@@ -113,7 +120,8 @@ def setups_that_fit(profile: Profile, projection: Projection, larger: Beyond,
         if keep(accumulation(profile, batch)):
             break
     full = profile.training.activation_checkpointing == ActivationCheckpointing.full
-    for change in other_changes(profile):  # alone, else with full checkpointing as well
+    others = other_changes(profile) if _planned_by_layouts(profile, projection) else []
+    for change in others:  # alone, else with full checkpointing as well
         if not keep(change) and not full:
             keep(change.with_checkpointing())
         elif change.kind == "method" and not full:  # adapters often run faster recomputed
