@@ -30,11 +30,11 @@ from advisor.profile import (
     Task,
 )
 from advisor.scaling.fits_anywhere import MemoryAnswer
-from advisor.scaling.project import reference_s_per_token
 from advisor.scaling.result import Projection
 from advisor.verdict.beyond import Beyond
 from advisor.verdict.facts import useful_count
 from advisor.verdict.result import SetupOption
+from advisor.verdict.retimed import retimed
 from advisor.verdict.setting_changes import (
     Change,
     accumulation,
@@ -174,7 +174,7 @@ def _own(change: Change, profile: Profile, counts: list[int], lang: str | None,
     machine's RAM is a ``host_memory`` option (``host_memory`` False: none, as when nothing
     fits: such an option is listed, never chosen)."""
     try:
-        changed = _retimed(profile, change.apply(profile))
+        changed = retimed(profile, change.apply(profile))
     except ValueError:  # the change cannot be set on this profile
         return None
     known = memory_shared(changed, counts)
@@ -196,28 +196,6 @@ def _own(change: Change, profile: Profile, counts: list[int], lang: str | None,
                      proj, n, n <= profile.hardware.total_gpus and kind != "host_memory",
                      lang, pricing, priced=priced)
     return _Found(option, changed, proj)
-
-
-def _retimed(profile: Profile, changed: Profile) -> Profile:
-    """A measured one-GPU time (one GPU with enough memory, as configured) carried over to
-    the change: scaled by the layouts' time per token on that GPU with and without it, so
-    checkpointing's recomputation, offload's copies, a smaller micro-batch and LoRA's saved
-    weight gradients show in the run's hours (a planned run is timed by the layouts
-    already)."""
-    t = changed.training
-    if t.single_gpu_hours is None and t.single_gpu_throughput is None:
-        return changed
-    before, after = reference_s_per_token(profile), reference_s_per_token(changed)
-    if not before or not after:
-        return changed
-    ratio = after / before
-    update = {}
-    if t.single_gpu_hours is not None:
-        update["single_gpu_hours"] = t.single_gpu_hours * ratio
-    if t.single_gpu_throughput is not None:
-        update["single_gpu_throughput"] = t.single_gpu_throughput / ratio
-    training = t.model_validate({**t.model_dump(), **update}).timed_on(t.timed_card_gb)
-    return changed.model_copy(update={"training": training})
 
 
 def _host_short(proj: Projection | MemoryAnswer, profile: Profile) -> int | None:

@@ -208,11 +208,18 @@ def checkpointing_changes(profile: Profile) -> list[Change]:
 
 
 def batch_sizes(profile: Profile) -> list[int]:
-    """Smaller batches per GPU to try, largest first (halving down to one sample)."""
-    b, out = profile.training.batch_per_gpu // 2, []
-    while b >= 1:
-        out.append(b)
-        b //= 2
+    """Smaller batches per GPU to try, largest first: about halving down to one sample, each
+    a divisor of the batch, so that accumulation keeps the global batch exactly (a review:
+    900 halved to 112 with 8 steps is 896)."""
+    b = profile.training.batch_per_gpu
+    divisors = [d for d in range(b - 1, 0, -1) if b % d == 0] if b <= 1 << 16 else []
+    out: list[int] = []
+    target = b // 2
+    while target >= 1:
+        d = next((d for d in divisors if d <= target), 1) if divisors else target
+        if d not in out:
+            out.append(d)
+        target //= 2
     return out
 
 

@@ -7,6 +7,8 @@ batch, not with ZeRO-3 offload."""
 
 from __future__ import annotations
 
+import pytest
+
 from advisor.catalog.profile_check import load_profile
 from advisor.cli.commands.recommend import render_text
 from advisor.profile import Profile
@@ -121,3 +123,57 @@ def test_a_model_one_gpu_cannot_hold_is_never_told_to_stay_on_one():
         assert "stay on one GPU" not in v.headline.en
         winner = next(t for t in rec.trace if "rating" in t.decided)
         assert winner.rule == "parallelism.memory_wall_veto"
+
+
+def test_rented_cards_with_checkpointing_say_so_in_what_to_set():
+    """A rented larger card that holds the batch only with full activation checkpointing names
+    that field in what to set, in both languages (it said only the card and the mode)."""
+    rec = recommend(_cnn_at_batch_1024())
+    rented = [o for o in rec.setups if o.kind == "rent" and "checkpointing" in o.label.en]
+    assert rented, [o.label.en for o in rec.setups]
+    for o in rented:
+        assert "activation_checkpointing: full" in o.change.en
+        assert "activation_checkpointing: full" in o.change.zh
+        assert "checkpointing" in o.trade_off.en and "重计算" in o.trade_off.zh
+
+
+def test_checkpointing_costs_its_recomputation_in_a_stated_run_time():
+    """A detector whose batch fits none of its GPUs: full activation checkpointing repeats each
+    forward pass (4 passes' work instead of 3), so its setup takes a third longer than the run
+    the user timed (a review: it read as free, and was chosen over a smaller batch that is
+    not slower)."""
+    from advisor.verdict.retimed import retimed
+    from advisor.verdict.setting_changes import FULL
+
+    profile = _cnn_at_batch_1024()
+    changed = profile.model_copy(update={"training": profile.training.model_copy(
+        update={"activation_checkpointing": FULL})})
+    assert retimed(profile, changed).training.single_gpu_hours == pytest.approx(30 * 4 / 3)
+    detector = Profile.model_validate(dict(
+        schema_version=1, task="object_detection",
+        model=dict(name="Mask R-CNN R101", params_millions=63),
+        training=dict(single_gpu_hours=40, runs_per_week=1, batch_per_gpu=32,
+                      precision="amp"),
+        hardware=dict(gpu="rtx3080", gpus_per_node=4, intra_link="pcie4"),
+        economics=dict(mode="own", currency="CNY", time_value="none", owned_gpus=4)))
+    rec = recommend(detector)
+    ck = next(o for o in rec.setups if o.id == "checkpointing_full")
+    smaller = next(o for o in rec.setups if o.id.startswith("accumulation_"))
+    assert ck.run_hours > 1.25 * smaller.run_hours
+    assert next(o for o in rec.setups if o.applied) is smaller
+
+
+@pytest.mark.parametrize("batch", [900, 1024, 96, 7])
+def test_a_smaller_batch_with_accumulation_keeps_the_global_batch_exactly(batch):
+    from types import SimpleNamespace
+
+    from advisor.verdict.setting_changes import accumulation, batch_sizes
+
+    profile = SimpleNamespace(training=SimpleNamespace(batch_per_gpu=batch,
+                                                       gradient_accumulation_steps=2))
+    sizes = batch_sizes(profile)
+    assert sizes == sorted(set(sizes), reverse=True) and all(s < batch for s in sizes)
+    for size in sizes:
+        change = accumulation(profile, size)
+        t = change.training
+        assert t["batch_per_gpu"] * t["gradient_accumulation_steps"] == batch * 2
