@@ -84,23 +84,29 @@ def test_a_moved_training_keeps_its_card_through_a_setting_change_and_its_own_ke
     assert "timed_card_gb" not in type(moved.training).model_fields
 
 
+def _llama_8b(method: str, tokens_per_s: float, hardware: str) -> Profile:
+    """Llama 3.1 8B fine-tuned by ``method`` at 8,192 tokens, 4 sequences measured on one
+    GPU of ``hardware`` (YAML flow text)."""
+    from advisor.catalog.profile_check import parse_profile_text
+
+    return parse_profile_text(f"""
+schema_version: 1
+task: llm
+model: {{id: llama-3.1-8b, sequence_length: 8192}}
+training: {{fine_tuning: true, method: {method}, lora_rank: 16, batch_per_gpu: 4,
+           precision: bf16, single_gpu_throughput: {tokens_per_s}, throughput_unit: tokens,
+           dataset_samples: 20000, epochs: 1}}
+hardware: {hardware}
+economics: {{mode: cloud, currency: USD}}
+""")
+
+
 def test_the_layouts_hold_a_moved_language_model_to_the_card_it_was_measured_on():
     """A LoRA of Llama 3.1 8B at 8,192 tokens measured at 4 sequences on one A100 80GB (the
     layouts' estimate lowered onto that card): moved to one RTX 4090 it does not fit one card,
     as the user's word for the 4090 itself would have it fit."""
-    from advisor.catalog.profile_check import parse_profile_text
-
-    text = """
-schema_version: 1
-task: llm
-model: {id: llama-3.1-8b, sequence_length: 8192}
-training: {fine_tuning: true, method: lora, lora_rank: 16, batch_per_gpu: 4, precision: bf16,
-           single_gpu_throughput: 3000, throughput_unit: tokens, dataset_samples: 20000,
-           epochs: 1}
-hardware: {gpu: a100_sxm4_80gb, gpus_per_node: 8, intra_link: nvswitch}
-economics: {mode: cloud, currency: USD}
-"""
-    measured = parse_profile_text(text)
+    measured = _llama_8b("lora", 3000, "{gpu: a100_sxm4_80gb, gpus_per_node: 8, "
+                                       "intra_link: nvswitch}")
     assert project(measured, [1]).fits == [True]
     moved = with_changes(measured, hardware={"gpu": "rtx4090", "intra_link": "pcie4"})
     r = project(moved, [1])
@@ -162,18 +168,7 @@ def test_the_desktop_s_evaluation_cache_tells_a_run_timed_on_another_card_apart(
 def test_the_layouts_note_names_the_card_the_run_was_timed_on():
     """Moved to a larger card, a language model measured on an RTX 4090 is held to the 4090's
     usable memory, and the note says so (review: it named the A100's 81 GB)."""
-    from advisor.catalog.profile_check import parse_profile_text
-
-    small = parse_profile_text("""
-schema_version: 1
-task: llm
-model: {id: llama-3.1-8b, sequence_length: 8192}
-training: {fine_tuning: true, method: qlora, lora_rank: 16, batch_per_gpu: 4, precision: bf16,
-           single_gpu_throughput: 1000, throughput_unit: tokens, dataset_samples: 20000,
-           epochs: 1}
-hardware: {gpu: rtx4090, gpus_per_node: 1, intra_link: pcie4}
-economics: {mode: cloud, currency: USD}
-""")
+    small = _llama_8b("qlora", 1000, "{gpu: rtx4090, gpus_per_node: 1, intra_link: pcie4}")
     moved = with_changes(small, hardware={"gpu": "a100_sxm4_80gb", "intra_link": "nvswitch"})
     r = project(moved, [1])
     # the 4090's usable GB, give or take what the A100's own context and buffers add
