@@ -48,6 +48,7 @@ from advisor.verdict.memory_limit import (
     verdict_memory_facts,
 )
 from advisor.verdict.more_cards import in_a_smaller_machine
+from advisor.verdict.setting_changes import LEAN_OPTIMIZERS
 
 # F02: a GPU count is worth considering only if it is faster than every smaller one by more than
 # this share; beyond the first count within it of the best, extra GPUs add nothing.
@@ -335,13 +336,12 @@ def _activations_gb(profile: Profile, memory_gb: float) -> float:
     return memory_estimate(profile, memory_gb, p).activation_gb
 
 
-# The savings diffusion fine-tuners turn on before more GPUs (kohya's SDXL tips, diffusers'
-# DreamBooth and text-to-image READMEs): 8-bit AdamW unless Adafactor (or SGD) is chosen
-_LEAN_OPTIMIZERS = (Optimizer.adafactor, Optimizer.adamw_8bit, Optimizer.sgd)
 
 
 def diffusion_facts(profile: Profile, p: ScalingParams, card_gb: float) -> dict[str, Any]:
-    """A diffusion fine-tune's memory and compute the rules quote: its frozen encoders' and
+    """A diffusion fine-tune's memory and compute the rules quote (the savings diffusion
+    fine-tuners turn on before more GPUs: kohya's SDXL tips, diffusers' DreamBooth and
+    text-to-image READMEs): its frozen encoders' and
     EMA's GB on each GPU, the encoders' share of a step, and one GPU's memory with full
     checkpointing, Adafactor or 8-bit AdamW, cached text embeddings and latents and the EMA
     in host RAM (its method and precision kept); nothing for other tasks."""
@@ -356,7 +356,7 @@ def diffusion_facts(profile: Profile, p: ScalingParams, card_gb: float) -> dict[
         "activation_checkpointing": ActivationCheckpointing.full,
         "frozen_encoders": FrozenEncoders.cached,
         "ema": Ema.cpu if t.ema == Ema.gpu else t.ema,
-        "optimizer": optimizer if optimizer in _LEAN_OPTIMIZERS else Optimizer.adamw_8bit})})
+        "optimizer": optimizer if optimizer in LEAN_OPTIMIZERS else Optimizer.adamw_8bit})})
     lean_gb = float(memory_per_gpu_gb("data", np.array([1.0]), lean, p)[0])
     return {"diffusion_frozen_gb": states.frozen / 1e9,
             "diffusion_encoder_percent": 100.0 * encoders / step if step > 0 else 0.0,

@@ -40,6 +40,7 @@ from advisor.verdict.setting_changes import (
     accumulation,
     batch_sizes,
     checkpointing_changes,
+    diffusion_savings,
     other_changes,
 )
 from advisor.verdict.setup_pricing import Pricing, priced_option, projected_or_none
@@ -120,7 +121,9 @@ def setups_that_fit(profile: Profile, projection: Projection, larger: Beyond,
         if keep(accumulation(profile, batch)):
             break
     full = profile.training.activation_checkpointing == ActivationCheckpointing.full
-    others = other_changes(profile) if _planned_by_layouts(profile, projection) else []
+    savings = diffusion_savings(profile)  # a diffusion fine-tune's own, before the rest
+    others = other_changes(profile) if _planned_by_layouts(profile, projection) else \
+        [savings] if savings is not None else []
     for change in others:  # alone, else with full checkpointing as well
         if not keep(change) and not full:
             keep(change.with_checkpointing())

@@ -177,3 +177,30 @@ def test_a_smaller_batch_with_accumulation_keeps_the_global_batch_exactly(batch)
         change = accumulation(profile, size)
         t = change.training
         assert t["batch_per_gpu"] * t["gradient_accumulation_steps"] == batch * 2
+
+
+def test_a_diffusion_fine_tune_lists_its_usual_savings_on_the_user_s_card():
+    """An SDXL UNet full fine-tune at 16 images on one RTX 4090: besides a smaller batch and
+    checkpointing, the setups list the savings diffusion trainers turn on first, naming only
+    those not on yet, in both languages (a review: the answer moved to rented cards and the
+    savings pitfall, which reads the card the answer rests on, went quiet)."""
+    from advisor.verdict.setting_changes import diffusion_savings
+
+    sdxl = Profile.model_validate(dict(
+        schema_version=1, task="diffusion",
+        model=dict(name="SDXL UNet fine-tune", params_millions=2600),
+        training=dict(single_gpu_hours=10, runs_per_week=1, batch_per_gpu=16, precision="bf16"),
+        hardware=dict(gpu="rtx4090", gpus_per_node=1, intra_link="pcie4"),
+        economics=dict(mode="own", currency="USD", time_value="deadline", value_per_day=400,
+                       gpu_price=1800)))
+    rec = recommend(sdxl)
+    savings = next(o for o in rec.setups if o.id == "diffusion_savings")
+    assert savings.fits_here
+    assert "optimizer: adamw_8bit" in savings.change.en and "frozen_encoders: cached" in \
+        savings.change.en and "ema" not in savings.change.en  # no EMA on the GPU to move
+    assert "8 位 AdamW" in savings.trade_off.zh
+    lean = sdxl.model_copy(update={"training": sdxl.training.model_copy(update={
+        "activation_checkpointing": "full", "optimizer": "adamw_8bit",
+        "frozen_encoders": "cached"})})
+    assert diffusion_savings(lean) is None  # every one on: nothing to offer
+    assert diffusion_savings(_cnn_at_batch_1024()) is None  # not a diffusion fine-tune
