@@ -8,7 +8,7 @@ from advisor.catalog import load_catalog
 from advisor.catalog.gpus import resolve_gpu
 from advisor.costs import estimate_costs
 from advisor.files.errors import InputError
-from advisor.profile import ActivationCheckpointing, EconomicsMode, IntraLink, Market, Profile
+from advisor.profile import EconomicsMode, IntraLink, Market, Profile, Task
 from advisor.profile.market import MARKET_CURRENCY, profile_market
 from advisor.scaling import default_gpu_counts
 from advisor.scaling.inputs import single_gpu_speed_ratio
@@ -18,6 +18,7 @@ from advisor.text.i18n import Text
 from advisor.verdict.beyond import Beyond
 from advisor.verdict.result import SetupOption
 from advisor.verdict.retimed import retimed
+from advisor.verdict.setting_changes import accumulation, batch_sizes, checkpointing_changes
 from advisor.verdict.setup_pricing import Pricing, priced_option, projected_or_none
 
 LARGE_CARD_GB = 80.0
@@ -26,11 +27,10 @@ RENT_TRADE_OFF = Text(
     en="Rented by the hour: the training as configured, no purchase; the data and checkpoints "
        "move to the provider.",
     zh="按小时租用：训练配置不变，无需购买；数据和检查点要传到云上。")
-RENT_TRADE_OFF_CHECKPOINTED = Text(
-    en="Rented by the hour: the training as configured with full activation checkpointing "
-       "(about a third more compute), no purchase; the data and checkpoints move to the "
-       "provider.",
-    zh="按小时租用：训练配置不变，只开启完整激活重计算（计算量约多三分之一），无需购买；数据和检查点要传到云上。")
+RENT_TRADE_OFF_CHANGED = Text(
+    en="Rented by the hour, no purchase; the data and checkpoints move to the provider; the "
+       "training with the change named:",
+    zh="按小时租用，无需购买；数据和检查点要传到云上；训练按所列改动进行：")
 MORE_TRADE_OFF = Text(
     en="More machines like yours and the network between them: bought or rented, and a run "
        "across machines to set up.",
@@ -87,12 +87,9 @@ def rented_cards(profile: Profile, lang: str | None, pricing: Pricing) -> SetupO
     # every count of one rented machine, as its costs and the comparison show them (review 11:
     # a 3-GPU point of the same rental beat the answer at 4 and was no candidate)
     counts = default_gpu_counts(RENT_GPUS_PER_MACHINE, RENT_GPUS_PER_MACHINE)
-    training = rented.training.model_copy(
-        update={"activation_checkpointing": ActivationCheckpointing.full})
-    # the recomputation costs its time there too (a review: 28 min on 8 rented A100 read as
-    # if checkpointing were free)
-    checkpointed = retimed(rented, rented.model_copy(update={"training": training}))
-    for candidate in (rented, checkpointed):
+    name = spec.name.replace("NVIDIA ", "")
+    best: tuple[float, SetupOption] | None = None
+    for candidate, change in _rented_candidates(rented):
         proj = projected_or_none(candidate, counts)
         if proj is None or not any(proj.fits):
             continue
@@ -101,21 +98,27 @@ def rented_cards(profile: Profile, lang: str | None, pricing: Pricing) -> SetupO
         fitting = [n for n, ok in zip(proj.gpus, proj.fits, strict=True) if ok]
         n = min(fitting, key=lambda k: (costs.cost_per_run[costs.gpus.index(k)]
                                         if costs.mode_priced else k, -k))
-        name = spec.name.replace("NVIDIA ", "")
-        ck = candidate is not rented
-        return priced_option(
+        option = priced_option(
             f"rent_{gpu_id}", "rent",
             Text(en=f"rent {n} × {name} ({spec.memory_gb:.0f} GB)"
-                    + (" with full activation checkpointing" if ck else ""),
+                    + (f" with {change.label.en}" if change else ""),
                  zh=f"租用 {n} × {name}（{spec.memory_gb:.0f} GB）"
-                    + ("，开启完整激活重计算" if ck else "")),
+                    + (f"，{change.label.zh}" if change else "")),
             Text(en=f"hardware.gpu: {gpu_id}, gpus_per_node: {RENT_GPUS_PER_MACHINE}, "
-                    "economics.mode: cloud" + (", activation_checkpointing: full" if ck else ""),
+                    "economics.mode: cloud" + (f", {change.change.en}" if change else ""),
                  zh=f"hardware.gpu: {gpu_id}，gpus_per_node: {RENT_GPUS_PER_MACHINE}，"
-                    "economics.mode: cloud" + ("，activation_checkpointing: full" if ck else "")),
-            RENT_TRADE_OFF_CHECKPOINTED if ck else RENT_TRADE_OFF, candidate, proj, n, False,
-            lang, pricing)
-    return None
+                    "economics.mode: cloud" + (f"，{change.change.zh}" if change else "")),
+            RENT_TRADE_OFF if change is None else Text(
+                en=f"{RENT_TRADE_OFF_CHANGED.en} {change.trade_off.en}",
+                zh=f"{RENT_TRADE_OFF_CHANGED.zh}{change.trade_off.zh}"),
+            candidate, proj, n, False, lang, pricing)
+        if change is None:
+            return option  # as configured: nothing to weigh it against
+        # a smaller batch or recomputation: the one that runs a run for less (or sooner)
+        key = option.cost_per_run if option.cost_per_run is not None else option.run_hours
+        if best is None or key < best[0]:
+            best = (key, option)
+    return best[1] if best else None
 
 
 def _timed_on(profile: Profile, spec):
@@ -134,6 +137,27 @@ def _timed_on(profile: Profile, spec):
         update["single_gpu_throughput"] = t.single_gpu_throughput * ratio
     moved = t.model_validate({**t.model_dump(), **update}) if update else t
     return timed_on_mine(profile, moved, mine.memory_gb)
+
+
+def _rented_candidates(rented: Profile):
+    """The training as configured on the rented machine, else the largest smaller batch per
+    GPU with accumulation (a job the layouts do not plan: the layouts pick their own
+    micro-batch) and full activation checkpointing, each with the change it carries (None: as
+    configured). The recomputation costs its time there too (a review: 28 min on 8 rented
+    A100 read as if checkpointing were free)."""
+    yield rented, None
+    if rented.task not in (Task.llm, Task.nlp):
+        for batch in batch_sizes(rented):
+            change = accumulation(rented, batch)
+            changed = retimed(rented, change.apply(rented))
+            one = projected_or_none(changed, [1])
+            if one is not None and one.fits[0]:
+                yield changed, change
+                break
+    full = checkpointing_changes(rented)
+    if full:
+        change = full[-1]  # full recomputation: the cheapest saving there is
+        yield retimed(rented, change.apply(rented)), change
 
 
 def more_machines(profile: Profile, projection: Projection, larger: Beyond,
