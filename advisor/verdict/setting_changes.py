@@ -269,7 +269,8 @@ LEAN_OPTIMIZERS = (Optimizer.adafactor, Optimizer.adamw_8bit, Optimizer.sgd)
 
 def diffusion_savings(profile: Profile) -> Change | None:
     """A diffusion fine-tune's usual savings, those not on yet (full checkpointing, 8-bit
-    AdamW unless a lean optimizer is chosen, cached text embeddings and latents, the EMA in
+    AdamW for a full fine-tune unless a lean optimizer is chosen, cached text embeddings and
+    latents, the EMA in
     host RAM: ``verdict.facts.diffusion_facts``' lean profile); None for other tasks or when
     every one is on."""
     if profile.task != Task.diffusion:
@@ -278,8 +279,8 @@ def diffusion_savings(profile: Profile) -> Change | None:
     fields: dict[str, Any] = {}
     if t.activation_checkpointing != FULL:
         fields["activation_checkpointing"] = FULL
-    if optimizer_of(profile) not in LEAN_OPTIMIZERS:
-        fields["optimizer"] = Optimizer.adamw_8bit
+    if optimizer_of(profile) not in LEAN_OPTIMIZERS and t.method == TrainingMethod.full:
+        fields["optimizer"] = Optimizer.adamw_8bit  # (adapters' states are small already)
     if t.frozen_encoders != FrozenEncoders.cached:
         fields["frozen_encoders"] = FrozenEncoders.cached
     if t.ema == Ema.gpu:

@@ -101,9 +101,9 @@ def rented_cards(profile: Profile, lang: str | None, pricing: Pricing) -> SetupO
         option = priced_option(
             f"rent_{gpu_id}", "rent",
             Text(en=f"rent {n} × {name} ({spec.memory_gb:.0f} GB)"
-                    + (f" with {change.label.en}" if change else ""),
+                    + (f" + {change.label.en}" if change else ""),  # as compare writes it
                  zh=f"租用 {n} × {name}（{spec.memory_gb:.0f} GB）"
-                    + (f"，{change.label.zh}" if change else "")),
+                    + (f" + {change.label.zh}" if change else "")),
             Text(en=f"hardware.gpu: {gpu_id}, gpus_per_node: {RENT_GPUS_PER_MACHINE}, "
                     "economics.mode: cloud" + (f", {change.change.en}" if change else ""),
                  zh=f"hardware.gpu: {gpu_id}，gpus_per_node: {RENT_GPUS_PER_MACHINE}，"

@@ -207,3 +207,6 @@ def test_a_diffusion_fine_tune_lists_its_usual_savings_on_the_user_s_card():
         "frozen_encoders": "cached"})})
     assert diffusion_savings(lean) is None  # every one on: nothing to offer
     assert diffusion_savings(_cnn_at_batch_1024()) is None  # not a diffusion fine-tune
+    lora = sdxl.model_copy(update={"training": sdxl.training.model_copy(update={
+        "method": "lora", "fine_tuning": True})})
+    assert "optimizer" not in diffusion_savings(lora).change.en  # adapters' states are small
