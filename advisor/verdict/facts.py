@@ -15,11 +15,7 @@ from advisor.costs.breakeven import HOURS_PER_MONTH  # 730 h: a break-even above
 from advisor.costs.money import symbol
 from advisor.costs.result import CostReport
 from advisor.profile import (
-    ActivationCheckpointing,
-    Ema,
-    FrozenEncoders,
     KeepBatch,
-    Optimizer,
     Profile,
     Task,
 )
@@ -37,7 +33,7 @@ from advisor.scaling.diffusion import diffusion_states, encoder_flops, step_flop
 from advisor.scaling.layouts.eligibility import uses_layouts
 from advisor.scaling.measured_memory import memory_estimate
 from advisor.scaling.memory import activation_split, memory_per_gpu_gb, usable_gb
-from advisor.scaling.optimizer_family import optimizer_family, optimizer_of
+from advisor.scaling.optimizer_family import optimizer_family
 from advisor.scaling.parameters import ScalingParams, load_params
 from advisor.scaling.result import Projection
 from advisor.scaling.task_defaults import takes_turns
@@ -48,7 +44,7 @@ from advisor.verdict.memory_limit import (
     verdict_memory_facts,
 )
 from advisor.verdict.more_cards import in_a_smaller_machine
-from advisor.verdict.setting_changes import LEAN_OPTIMIZERS
+from advisor.verdict.setting_changes import diffusion_savings
 
 # F02: a GPU count is worth considering only if it is faster than every smaller one by more than
 # this share; beyond the first count within it of the best, extra GPUs add nothing.
@@ -336,27 +332,19 @@ def _activations_gb(profile: Profile, memory_gb: float) -> float:
     return memory_estimate(profile, memory_gb, p).activation_gb
 
 
-
-
 def diffusion_facts(profile: Profile, p: ScalingParams, card_gb: float) -> dict[str, Any]:
-    """A diffusion fine-tune's memory and compute the rules quote (the savings diffusion
-    fine-tuners turn on before more GPUs: kohya's SDXL tips, diffusers' DreamBooth and
-    text-to-image READMEs): its frozen encoders' and
-    EMA's GB on each GPU, the encoders' share of a step, and one GPU's memory with full
-    checkpointing, Adafactor or 8-bit AdamW, cached text embeddings and latents and the EMA
-    in host RAM (its method and precision kept); nothing for other tasks."""
+    """A diffusion fine-tune's memory and compute the rules quote: its frozen encoders' and
+    EMA's GB on each GPU, the encoders' share of a step, and one GPU's memory with the savings
+    its trainers turn on before more GPUs (``setting_changes.diffusion_savings``: full
+    checkpointing, 8-bit AdamW for a full fine-tune unless a lean optimizer is set, cached
+    text embeddings and latents, the EMA in host RAM); nothing for other tasks."""
     if profile.task != Task.diffusion:
         return {}
-    t = profile.training
     states = diffusion_states(profile, p)
     encoders = encoder_flops(profile)
     step = step_flops(profile, p) * recompute_factor(profile) + encoders
-    optimizer = optimizer_of(profile)
-    lean = profile.model_copy(update={"training": t.model_copy(update={
-        "activation_checkpointing": ActivationCheckpointing.full,
-        "frozen_encoders": FrozenEncoders.cached,
-        "ema": Ema.cpu if t.ema == Ema.gpu else t.ema,
-        "optimizer": optimizer if optimizer in LEAN_OPTIMIZERS else Optimizer.adamw_8bit})})
+    savings = diffusion_savings(profile)  # the setup fits_here lists: the same lean profile
+    lean = profile if savings is None else savings.apply(profile)
     lean_gb = float(memory_per_gpu_gb("data", np.array([1.0]), lean, p)[0])
     return {"diffusion_frozen_gb": states.frozen / 1e9,
             "diffusion_encoder_percent": 100.0 * encoders / step if step > 0 else 0.0,

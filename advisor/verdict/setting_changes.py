@@ -214,11 +214,12 @@ def batch_sizes(profile: Profile) -> list[int]:
     a divisor of the batch, so that accumulation keeps the global batch exactly (a review:
     900 halved to 112 with 8 steps is 896)."""
     b = profile.training.batch_per_gpu
-    divisors = [d for d in range(b - 1, 0, -1) if b % d == 0] if b <= 1 << 16 else []
+    small = [d for d in range(1, int(b ** 0.5) + 1) if b % d == 0]
+    divisors = sorted({*small, *(b // d for d in small)} - {b}, reverse=True)
     out: list[int] = []
     target = b // 2
     while target >= 1:
-        d = next((d for d in divisors if d <= target), 1) if divisors else target
+        d = next(d for d in divisors if d <= target)  # 1 divides every batch
         if d not in out:
             out.append(d)
         target //= 2
@@ -263,23 +264,22 @@ DIFFUSION_SAVINGS = Text(
     zh="扩散模型训练者最先打开的省显存设置（kohya 的 SDXL 建议、diffusers 的 README）：重计算多约三分之一的"
        "计算量；8 位 AdamW 在微调上与 32 位 Adam 持平（Dettmers 等，2022）；事先缓存文本嵌入和潜变量，"
        "整个训练里每张图的描述和裁剪固定不变（不再每轮随机裁剪或随机丢弃描述）；EMA 在 CPU 上更新。")
-# 8-bit AdamW unless Adafactor (or SGD) is chosen (verdict.facts.diffusion_facts reads it too)
-LEAN_OPTIMIZERS = (Optimizer.adafactor, Optimizer.adamw_8bit, Optimizer.sgd)
+# 8-bit AdamW unless Adafactor (or SGD) is chosen
+_LEAN_OPTIMIZERS = (Optimizer.adafactor, Optimizer.adamw_8bit, Optimizer.sgd)
 
 
 def diffusion_savings(profile: Profile) -> Change | None:
     """A diffusion fine-tune's usual savings, those not on yet (full checkpointing, 8-bit
     AdamW for a full fine-tune unless a lean optimizer is chosen, cached text embeddings and
-    latents, the EMA in
-    host RAM: ``verdict.facts.diffusion_facts``' lean profile); None for other tasks or when
-    every one is on."""
+    latents, the EMA in host RAM: ``verdict.facts.diffusion_facts`` quotes the memory they
+    leave); None for other tasks or when every one is on."""
     if profile.task != Task.diffusion:
         return None
     t = profile.training
     fields: dict[str, Any] = {}
     if t.activation_checkpointing != FULL:
         fields["activation_checkpointing"] = FULL
-    if optimizer_of(profile) not in LEAN_OPTIMIZERS and t.method == TrainingMethod.full:
+    if optimizer_of(profile) not in _LEAN_OPTIMIZERS and t.method == TrainingMethod.full:
         fields["optimizer"] = Optimizer.adamw_8bit  # (adapters' states are small already)
     if t.frozen_encoders != FrozenEncoders.cached:
         fields["frozen_encoders"] = FrozenEncoders.cached

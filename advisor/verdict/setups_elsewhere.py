@@ -8,11 +8,13 @@ from advisor.catalog import load_catalog
 from advisor.catalog.gpus import resolve_gpu
 from advisor.costs import estimate_costs
 from advisor.files.errors import InputError
-from advisor.profile import EconomicsMode, IntraLink, Market, Profile, Task
+from advisor.profile import EconomicsMode, IntraLink, Market, Profile
 from advisor.profile.market import MARKET_CURRENCY, profile_market
 from advisor.scaling import default_gpu_counts
 from advisor.scaling.inputs import single_gpu_speed_ratio
+from advisor.scaling.layouts.eligibility import uses_layouts
 from advisor.scaling.measured_memory import timed_on_mine
+from advisor.scaling.parameters import load_params
 from advisor.scaling.result import Projection
 from advisor.text.i18n import Text
 from advisor.verdict.beyond import Beyond
@@ -20,6 +22,7 @@ from advisor.verdict.result import SetupOption
 from advisor.verdict.retimed import retimed
 from advisor.verdict.setting_changes import accumulation, batch_sizes, checkpointing_changes
 from advisor.verdict.setup_pricing import Pricing, priced_option, projected_or_none
+from advisor.verdict.shared_projections import memory_shared
 
 LARGE_CARD_GB = 80.0
 RENT_GPUS_PER_MACHINE = 8
@@ -141,17 +144,18 @@ def _timed_on(profile: Profile, spec):
 
 def _rented_candidates(rented: Profile):
     """The training as configured on the rented machine, else the largest smaller batch per
-    GPU with accumulation (a job the layouts do not plan: the layouts pick their own
-    micro-batch) and full activation checkpointing, each with the change it carries (None: as
+    GPU with accumulation that fits one card (a job the layouts do not plan: the layouts pick
+    their own micro-batch) and full activation checkpointing, each with the change it carries (None: as
     configured). The recomputation costs its time there too (a review: 28 min on 8 rented
     A100 read as if checkpointing were free)."""
     yield rented, None
-    if rented.task not in (Task.llm, Task.nlp):
+    gpu = resolve_gpu(rented.hardware.gpu, rented.hardware.intra_link)
+    if not uses_layouts(rented, gpu.memory_gb, load_params()):
         for batch in batch_sizes(rented):
             change = accumulation(rented, batch)
             changed = retimed(rented, change.apply(rented))
-            one = projected_or_none(changed, [1])
-            if one is not None and one.fits[0]:
+            one = memory_shared(changed, [1]) or projected_or_none(changed, [1])
+            if one is not None and one.fits[0]:  # the memory alone: projected once, below
                 yield changed, change
                 break
     full = checkpointing_changes(rented)
