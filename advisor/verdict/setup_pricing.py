@@ -52,11 +52,16 @@ def _cost_at(costs: CostReport | None, n: int) -> float | None:
 
 def _owned_part(profile: Profile, proj: Projection, costs: CostReport | None) -> dict:
     """On a machine the user owns only some cards of (F31: owned hardware is sunk, the rest
-    is bought), the cards they own and the option's figures on those alone where it fits."""
+    is bought, or in compare mode rented where renting costs less), the cards they own and
+    the option's figures on those alone where it fits."""
     eco = profile.economics
     owned = eco.owned_gpus
-    if eco.mode != EconomicsMode.own or not owned or owned >= profile.hardware.total_gpus:
+    if eco.mode not in (EconomicsMode.own, EconomicsMode.compare) or owned is None \
+            or owned >= profile.hardware.total_gpus:
         return {}
+    if not owned:  # nothing owned: a larger machine than the user's one-GPU one is bought whole
+        return {"owned_gpus": 0, "machine_bought": True} if in_a_smaller_machine(profile) \
+            else {}
     out: dict = {"owned_gpus": owned, "machine_bought": in_a_smaller_machine(profile)}
     if owned in proj.gpus and proj.fits[proj.at(owned)]:
         out["owned_run_hours"] = proj.run_hours[proj.at(owned)]

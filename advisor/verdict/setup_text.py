@@ -53,6 +53,10 @@ def _here_en(option: SetupOption) -> str:
         return ""
     k = option.cards_bought
     more = f"{k} more card{'s' if k != 1 else ''}"
+    if k and _rented(option):
+        return " rented, cards like yours"
+    if option.machine_bought and not option.owned_gpus:  # none of the user's cards owned
+        return f" in a new machine, all {k} cards bought" if k > 1 else " on your machine"
     if k and option.machine_bought:  # a one-GPU machine weighed with more of its cards
         n = option.owned_gpus
         return f" in a new machine with your {n} card{'s' if n != 1 else ''} and {more} " \
@@ -65,12 +69,22 @@ def _here_en(option: SetupOption) -> str:
 def _here_zh(option: SetupOption) -> str:
     if not option.fits_here:
         return ""
-    if option.cards_bought and option.machine_bought:
-        return (f"，装进新买的机器：你已有的 {option.owned_gpus} 张卡加另买的 "
-                f"{option.cards_bought} 张")
-    if option.cards_bought:
-        return f"，在你的机器上另买 {option.cards_bought} 张卡"
+    k = option.cards_bought
+    if k and _rented(option):
+        return "，租用同款卡"
+    if option.machine_bought and not option.owned_gpus:
+        return f"，装进新买的机器，{k} 张卡都要买" if k > 1 else "，在你的机器上"
+    if k and option.machine_bought:
+        return f"，装进新买的机器：你已有的 {option.owned_gpus} 张卡加另买的 {k} 张"
+    if k:
+        return f"，在你的机器上另买 {k} 张卡"
     return "，在你的机器上"
+
+
+def _rented(option: SetupOption) -> bool:
+    """More cards than the user owns, priced on renting (a profile that compares owning with
+    renting rents where that costs less): none is bought, and the machine is not theirs."""
+    return option.owned_gpus is not None and option.deployment == "cloud"
 
 
 def _money(amount: float | None, currency: str) -> str | None:
@@ -107,9 +121,17 @@ def _fastest_bought(option: SetupOption) -> int:
 
 def _bought_en(option: SetupOption) -> str:
     k = _fastest_bought(option)
+    if k and _rented(option):
+        return ", rented"
+    if k and not option.owned_gpus:
+        return ", all bought"
     return f", {k} more card{'s' if k != 1 else ''} bought" if k else ""
 
 
 def _bought_zh(option: SetupOption) -> str:
     k = _fastest_bought(option)
+    if k and _rented(option):
+        return "，租用"
+    if k and not option.owned_gpus:
+        return "，都要买"
     return f"，另买 {k} 张" if k else ""

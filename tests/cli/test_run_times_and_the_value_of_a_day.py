@@ -30,6 +30,21 @@ def test_days_compare_with_days(capsys):
     assert "2.0 days on 1 GPU" in line and "days on 4" in line and " h on 4" not in line
 
 
+def test_a_one_gpu_time_that_no_card_can_run_is_said_to_be_a_reference(capsys):
+    """The one-GPU run time of a model one card cannot hold is the speed-ups' reference, never
+    a run the user can make: the CLI says so as the desktop's verdict card does."""
+    large = ROOT / "examples" / "large-model-8plus-gpus-required.yaml"
+    assert main(["recommend", str(large), "--lang", "en", "--details"]) == 0
+    line = next(row for row in capsys.readouterr().out.splitlines() if "one run:" in row)
+    assert "on 1 GPU (if one GPU held it)," in line
+    assert main(["recommend", str(large), "--lang", "zh", "--details"]) == 0
+    line = next(row for row in capsys.readouterr().out.splitlines() if "单次训练" in row)
+    assert "（假如单卡放得下）" in line
+    # a job one card holds reads plainly
+    assert main(["recommend", str(SHORT), "--lang", "en", "--details"]) == 0
+    assert "held it" not in capsys.readouterr().out
+
+
 def test_not_said_prints_the_extra_cost_and_the_day_value(tmp_path, capsys):
     profile = tmp_path / "default.yaml"
     # the wizard's defaults, its one-GPU run time given (a file of schema_version alone is

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.paths import PROFILES
+from tests.support.paths import PROFILES, ROOT
 from tests.support.pdf import flat, pages_text
 from tests.support.report import WHEN, beyond_the_rows, llama, only_rows
 from tests.support.ui import example, one_gpu, projection_recommend
@@ -140,3 +140,19 @@ def test_report_summary_has_no_parallelism_for_one_gpu():
     html = summary_html(rec, profile, "en", datetime(2026, 1, 1))
     row = html.split("Parallelism")[1].split("</tr>")[0]
     assert "—" in row and "data parallel" not in row
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_one_gpu_time_of_a_model_no_card_holds_is_said_to_be_a_reference(tmp_path, lang):
+    """One card cannot hold the 8+-GPU example: its one-GPU run time is the speed-ups'
+    reference, and the title page says so, as the CLI and the desktop's verdict card do."""
+    from ui.report import labels as L
+
+    pages, rec = _pdf(ROOT / "examples" / "large-model-8plus-gpus-required.yaml", lang, tmp_path)
+    assert rec.projection.single_gpu_fits is False
+    said = L.IF_ONE_GPU_HELD.get(lang).split("{time}")[1]
+    assert flat(L.RUN_TIME_ONE_GPU.get(lang)) in pages[0] and flat(said) in pages[0]
+    (tmp_path / "fits").mkdir()
+    fits, _ = _pdf(ROOT / "examples" / "medium-model-4gpu-worth-it.yaml", lang,
+                   tmp_path / "fits")
+    assert flat(said) not in fits[0]

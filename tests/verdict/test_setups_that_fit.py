@@ -245,6 +245,25 @@ def test_one_owned_card_hears_which_setups_need_cards_bought_and_what_its_card_a
         assert one and one[0].run_hours == pytest.approx(o.owned_run_hours)
 
 
+def test_a_one_gpu_machine_with_nothing_owned_buys_the_larger_machine_whole():
+    """A one-GPU machine planned from nothing (its card priced, none owned) is weighed with
+    more of its cards: a setup at 4 GPUs buys a new machine and all of its cards. Before,
+    the list read "4 GPUs on your machine" for a machine that holds one."""
+    rec = recommend(_owned(fine_tune("rtx_4090", 1, 4, 2e8), 0))
+    here = [o for o in rec.setups if o.fits_here]
+    assert here and all(o.owned_gpus == 0 and o.machine_bought for o in here)
+    for o in (o for o in here if o.gpus == 1):  # the one-GPU machine the profile plans
+        assert "on your machine" in setup_line(o, "en") and "bought" not in setup_line(o, "en")
+    wider = [o for o in here if o.gpus > 1]
+    assert wider
+    for o in wider:
+        en, zh = setup_line(o, "en"), setup_line(o, "zh")
+        assert "on your machine" not in en and "在你的机器上" not in zh
+        assert f"in a new machine, all {o.gpus} cards bought" in en
+        assert f"装进新买的机器，{o.gpus} 张卡都要买" in zh
+        assert "your 0 card" not in en and "已有的 0 张" not in zh
+
+
 def test_a_machine_whose_cards_are_all_owned_buys_none_for_its_setups():
     rec = recommend(_owned(on_eight_l40s(), 8))
     here = [o for o in rec.setups if o.fits_here]
@@ -260,3 +279,23 @@ def test_cards_added_to_a_machine_the_user_has_keep_their_machine():
     assert wider and all(o.owned_gpus == 2 and not o.machine_bought for o in wider)
     assert all(f"on your machine with {o.gpus - 2} more card" in setup_line(o, "en")
                for o in wider)
+
+
+def test_cards_beyond_the_owned_one_priced_on_renting_read_rented_not_on_your_machine():
+    """A compare-mode profile owns one RTX 4090 in a one-GPU machine; a setup at 4 GPUs there
+    is priced on renting where renting costs less: the list says the cards are rented, never
+    "on your machine", which holds one card (a review of the SDXL full fine-tune)."""
+    from advisor.catalog.profile_check import load_profile
+    from advisor.profile import Profile
+    from tests.support.paths import PROFILES
+
+    data = load_profile(PROFILES / "verdict" / "sdxl-full-one-4090-kohya-recipe.yaml") \
+        .model_dump(mode="json", exclude_none=True)
+    data["economics"].update(time_value="revenue", value_per_day=200)
+    rec = recommend(Profile.model_validate(data))
+    rented = [o for o in rec.setups if o.fits_here and o.gpus > 1 and o.deployment == "cloud"]
+    assert rented
+    for o in rented:
+        en, zh = setup_line(o, "en"), setup_line(o, "zh")
+        assert f"{o.gpus} GPUs rented, cards like yours" in en and "on your machine" not in en
+        assert "租用同款卡" in zh and "在你的机器上" not in zh and "bought" not in en

@@ -106,6 +106,7 @@ KEY_NUMBERS_AS_IF = T("Key numbers at {gpus}, as if it could run (it cannot: the
 SPEEDUP_VS_ONE = T("Speed-up vs one GPU", "相对单卡的加速比")
 RUN_TIME = T("One run", "跑一次")
 RUN_TIME_ONE_GPU = T("One run on one GPU", "单卡跑一次")
+IF_ONE_GPU_HELD = T("{time} if one GPU held it", "{time}（假如单卡放得下）")
 COST_PER_RUN = T("Cost per run", "每次成本")
 COST_PER_MONTH = T("Cost per month", "每月成本")
 NET_VALUE = T("Net value per month vs one GPU", "相对单卡的每月净收益")

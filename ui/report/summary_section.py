@@ -180,8 +180,10 @@ def summary_html(rec: Recommendation, profile: Profile, lang: str, generated: da
         rows.append(_row(L.AT_RECOMMENDED.get(lang).format(gpus=L.gpus(v.gpus, lang)),
                          esc(L.NOT_PROJECTED.get(lang).format(
                              gpus=L.gpus(v.gpus, lang), n=v.gpus, **_covered(proj.gpus)))))
-    rows.append(_row(L.RUN_TIME_ONE_GPU.get(lang),
-                     esc(hours(proj.run_hours_one_gpu or profile.run_hours_one_gpu, lang))))
+    one = hours(proj.run_hours_one_gpu or profile.run_hours_one_gpu, lang)
+    if not getattr(proj, "single_gpu_fits", True):  # the speed-ups' reference, not a run
+        one = L.IF_ONE_GPU_HELD.get(lang).format(time=one)
+    rows.append(_row(L.RUN_TIME_ONE_GPU.get(lang), esc(one)))
     c = index_of(costs.gpus, v.gpus)
     if c is None and i is not None and (beyond := not_costed_text(rec, lang)):
         rows.append(_row(L.COST_PER_RUN.get(lang), esc(beyond)))  # projected, not costed

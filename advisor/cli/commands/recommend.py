@@ -112,13 +112,18 @@ def _numbers(rec: Recommendation, lang: str) -> tuple[str | None, list[str]]:
         intro = None if n == v.gpus else pick(lang, f"for comparison, {n} GPUs:",
                                                f"作为对比，{n} 卡：")
     first, then = durations(lang, pr.run_hours[0], pr.run_hours[i])  # one unit for both
+    # the first count's time where it cannot hold the job is a card that could (the speed-ups'
+    # reference), never a run the user can make
+    held = ("", "") if pr.fits[0] or not fits else \
+        (" (if one GPU held it)", "（假如单卡放得下）") if pr.gpus[0] == 1 else \
+        (" (if they held it)", "（假如放得下）")
     lines = [pick(lang, f"speed-up at {gpus_en(n)}: {pr.speedup[i]:.2f}x "
                         f"({pr.speedup_low[i]:.2f}-{pr.speedup_high[i]:.2f}), "
                         f"efficiency {pr.efficiency[i]:.0%}",
                   f"{n} 卡加速比：{pr.speedup[i]:.2f} 倍（{pr.speedup_low[i]:.2f}–"
                   f"{pr.speedup_high[i]:.2f}），扩展效率 {pr.efficiency[i]:.0%}"),
-             pick(lang, f"one run: {first} on {gpus_en(pr.gpus[0])}, {then} on {n}",
-                  f"单次训练：{pr.gpus[0]} 卡 {first}，{n} 卡 {then}")]
+             pick(lang, f"one run: {first} on {gpus_en(pr.gpus[0])}{held[0]}, {then} on {n}",
+                  f"单次训练：{pr.gpus[0]} 卡 {first}{held[1]}，{n} 卡 {then}")]
     if pr.layout and i < len(pr.layout):  # a large model: the split it runs, and how well
         rate = pr.tokens_per_s_per_gpu[i] if pr.tokens_per_s_per_gpu else None
         per = f", {quantity(rate or 0)} tokens/s per GPU" if rate else ""
