@@ -32,6 +32,7 @@ from advisor.profile import (
 from advisor.scaling.fits_anywhere import MemoryAnswer
 from advisor.scaling.result import Projection
 from advisor.verdict.beyond import Beyond
+from advisor.verdict.diffusion_recipes import lean_recipes, with_batch
 from advisor.verdict.facts import useful_count
 from advisor.verdict.result import SetupOption
 from advisor.verdict.retimed import retimed
@@ -129,6 +130,12 @@ def setups_that_fit(profile: Profile, projection: Projection, larger: Beyond,
             keep(change.with_checkpointing())
         elif change.kind == "method" and not full:  # adapters often run faster recomputed
             keep(change.with_checkpointing())  # on more GPUs (no pipeline split)
+    recipes = lean_recipes(profile)  # a diffusion full fine-tune one card does not hold yet
+    if recipes and not _holds_one(projection) \
+            and not any(_holds_one(f.projection) for f in found_by_id.values()):
+        for recipe in recipes:  # the first, at the largest batch one card holds
+            if _on_one_card(recipe, profile, keep):
+                break
     if listed:
         rented = rented_cards(profile, lang, pricing)
         if rented is not None:
@@ -199,6 +206,24 @@ def _own(change: Change, profile: Profile, counts: list[int], lang: str | None,
                      proj, n, n <= profile.hardware.total_gpus and kind != "host_memory",
                      lang, pricing, priced=priced)
     return _Found(option, changed, proj)
+
+
+def _holds_one(projection: Projection) -> bool:
+    return 1 in projection.gpus and projection.fits[projection.at(1)]
+
+
+def _on_one_card(recipe: Change, profile: Profile, keep) -> bool:
+    """``recipe`` kept at the user's batch per GPU, else at the largest smaller one that one
+    card holds (accumulating to the same global batch); False when one card holds neither."""
+    for change in (recipe, *(with_batch(recipe, accumulation(profile, b))
+                             for b in batch_sizes(profile))):
+        try:
+            one = projected_or_none(change.apply(profile), [1])
+        except ValueError:
+            one = None
+        if one is not None and _holds_one(one):
+            return keep(change)
+    return False
 
 
 def _host_short(proj: Projection | MemoryAnswer, profile: Profile) -> int | None:

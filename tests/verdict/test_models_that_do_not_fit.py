@@ -210,3 +210,51 @@ def test_a_diffusion_fine_tune_lists_its_usual_savings_on_the_user_s_card():
     lora = sdxl.model_copy(update={"training": sdxl.training.model_copy(update={
         "method": "lora", "fine_tuning": True})})
     assert "optimizer" not in diffusion_savings(lora).change.en  # adapters' states are small
+
+
+def test_a_diffusion_full_fine_tune_one_card_cannot_hold_gets_kohya_s_recipe_on_it():
+    """Issue 31, cause 7: an SDXL full fine-tune on the one RTX 4090 the user owns, time worth
+    nothing. Neither the training as configured nor the usual savings (8-bit AdamW) fit one
+    card; kohya's 24 GB recipe (Adafactor, checkpointing, cached encoders and latents) does at
+    a smaller batch per GPU with the global batch kept, and the answer runs it on the user's
+    own card for its power alone (before: four rented cards)."""
+    from advisor.compare.weighed import recommend as weighed
+    from advisor.scaling import project as projected
+    from advisor.verdict.diffusion_recipes import lean_recipes, with_batch
+    from advisor.verdict.setting_changes import accumulation, diffusion_savings
+
+    profile = rec_profile("sdxl-full-one-4090-kohya-recipe")
+    assert not projected(profile, [1]).fits[0]
+    assert not projected(diffusion_savings(profile).apply(profile), [1]).fits[0]
+    rec = weighed(profile)
+    v = rec.verdict
+    assert v.gpus == 1 and v.deployment == "own" and v.runnable
+    applied = next(o for o in rec.setups if o.applied)
+    assert applied.id.startswith("kohya_24gb") and applied.gpus == 1
+    assert "optimizer: adafactor" in applied.change.en and "Adafactor" in applied.trade_off.zh
+    batch = applied._profile.training  # the global batch is the user's
+    assert batch.batch_per_gpu * batch.gradient_accumulation_steps == 4
+    assert batch.batch_per_gpu < 4
+    recipe = lean_recipes(profile)[0]
+    smaller = with_batch(recipe, accumulation(profile, batch.batch_per_gpu))
+    assert projected(smaller.apply(profile), [1]).fits[0]
+    assert not projected(recipe.apply(profile), [1]).fits[0]  # the user's batch does not fit
+
+
+def test_kohya_s_recipes_are_for_diffusion_full_fine_tunes_not_yet_lean():
+    from advisor.verdict.diffusion_recipes import lean_recipes
+
+    profile = rec_profile("sdxl-full-one-4090-kohya-recipe")
+    first, bf16 = lean_recipes(profile)
+    assert first.training["optimizer"] == "adafactor" and "pure_16bit" not in first.training
+    assert bf16.training["pure_16bit"] is True and "--full_bf16" in bf16.label.en
+    t = profile.training
+
+    def with_(**fields):
+        return profile.model_copy(update={"training": t.model_copy(update=fields)})
+
+    assert lean_recipes(with_(method="lora")) == []  # an adapter's states are small
+    only = lean_recipes(with_(optimizer="adafactor"))  # the recipe's optimizer already
+    assert [c.id for c in only] == ["kohya_16gb"] and "optimizer" not in only[0].training
+    assert lean_recipes(with_(optimizer="adafactor", pure_16bit=True)) == []
+    assert lean_recipes(_cnn_at_batch_1024()) == []  # not a diffusion model
