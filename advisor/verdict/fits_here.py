@@ -34,6 +34,7 @@ from advisor.scaling.result import Projection
 from advisor.verdict.beyond import Beyond
 from advisor.verdict.diffusion_recipes import lean_recipes, with_batch
 from advisor.verdict.facts import useful_count
+from advisor.verdict.more_cards import in_a_smaller_machine
 from advisor.verdict.result import SetupOption
 from advisor.verdict.retimed import retimed
 from advisor.verdict.setting_changes import (
@@ -43,6 +44,7 @@ from advisor.verdict.setting_changes import (
     checkpointing_changes,
     diffusion_savings,
     other_changes,
+    state_changes,
 )
 from advisor.verdict.setup_pricing import Pricing, priced_option, projected_or_none
 from advisor.verdict.setups_elsewhere import more_machines, rented_cards
@@ -72,6 +74,10 @@ def needs_setups(profile: Profile, projection: Projection) -> bool:
     GPU with accumulation and activation checkpointing, F24)."""
     own = [i for i, n in enumerate(projection.gpus) if n <= profile.hardware.total_gpus]
     fitting = [i for i in own if projection.fits[i]]
+    alone = owned_alone(profile)  # the cards the user has, where more are weighed around them
+    if alone is not None and not any(projection.fits[i] for i in own
+                                     if projection.gpus[i] <= alone):
+        return True  # their own cards alone cannot run it: what would let them
     if not _planned_by_layouts(profile, projection):
         return not fitting
     if not fitting:
@@ -118,13 +124,23 @@ def setups_that_fit(profile: Profile, projection: Projection, larger: Beyond,
 
     for change in checkpointing_changes(profile):
         keep(change)
-    for batch in batch_sizes(profile):  # the largest smaller batch that fits
-        if keep(accumulation(profile, batch)):
+    alone = owned_alone(profile)
+    for batch in batch_sizes(profile):  # the largest smaller batch that fits, and the largest
+        # that the user's own cards hold where more are weighed around them
+        change = accumulation(profile, batch)
+        if alone is not None and any(_fits_at(f.projection, alone) is False
+                                     for i, f in found_by_id.items() if i.startswith("accum")):
+            if not _fits_at(projected_or_none(change.apply(profile), [alone]), alone):
+                continue
+            keep(change)
+            break
+        if keep(change) and (alone is None or _fits_at(found_by_id[change.id].projection,
+                                                        alone)):
             break
     full = profile.training.activation_checkpointing == ActivationCheckpointing.full
     savings = diffusion_savings(profile)  # a diffusion fine-tune's own, before the rest
     others = other_changes(profile) if _planned_by_layouts(profile, projection) else \
-        [savings] if savings is not None else []
+        [savings] if savings is not None else state_changes(profile)
     for change in others:  # alone, else with full checkpointing as well
         if not keep(change) and not full:
             keep(change.with_checkpointing())
@@ -206,6 +222,20 @@ def _own(change: Change, profile: Profile, counts: list[int], lang: str | None,
                      proj, n, n <= profile.hardware.total_gpus and kind != "host_memory",
                      lang, pricing, priced=priced)
     return _Found(option, changed, proj)
+
+
+def owned_alone(profile: Profile) -> int | None:
+    """The cards the user owns where the profile weighs a larger machine around them (a
+    one-GPU machine weighed with more of its cards, ``more_cards``); None otherwise."""
+    owned = profile.economics.owned_gpus
+    return owned if owned and in_a_smaller_machine(profile) else None
+
+
+def _fits_at(projection: Projection | None, n: int) -> bool | None:
+    """Whether ``projection`` fits at ``n`` GPUs (None: not projected there)."""
+    if projection is None or n not in projection.gpus:
+        return None
+    return projection.fits[projection.at(n)]
 
 
 def _holds_one(projection: Projection) -> bool:

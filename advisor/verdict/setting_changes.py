@@ -241,17 +241,28 @@ def other_changes(profile: Profile) -> list[Change]:
     # fewer bytes of state a parameter (issue 31): how fine-tunes are run on a model loaded in
     # bf16 (Hugging Face Trainer, torchtune, LitGPT) or with bitsandbytes; a pre-training run
     # keeps fp32 master weights and 32-bit Adam (its recipe's numerics)
-    if t.method == TrainingMethod.full and profile.fine_tunes:
-        if not t.pure_16bit and t.precision in (Precision.bf16, Precision.fp16, Precision.amp):
-            out.append(_pure_16bit(t.precision))
-        if t.optimizer in (Optimizer.adamw, Optimizer.auto) and _adam_family(profile):
-            out.append(_adam_8bit())
+    out += state_changes(profile)
     order = (Offload.none, Offload.optimizer, Offload.parameters)
     out += [_offload(o) for o in order[order.index(t.offload) + 1:]]
     if profile.fine_tunes and t.method != TrainingMethod.qlora:  # said, or shown (issue 29)
         methods = (TrainingMethod.lora, TrainingMethod.qlora) \
             if t.method == TrainingMethod.full else (TrainingMethod.qlora,)
         out += [_method(m) for m in methods]
+    return out
+
+
+def state_changes(profile: Profile) -> list[Change]:
+    """Fewer bytes of state a parameter for a full fine-tune: pure 16-bit training, 8-bit
+    AdamW (issue 31: how fine-tunes are run on a model loaded in bf16, or with bitsandbytes;
+    a run from scratch keeps fp32 master weights and 32-bit Adam, its recipe's numerics)."""
+    t = profile.training
+    if t.method != TrainingMethod.full or not profile.fine_tunes:
+        return []
+    out = []
+    if not t.pure_16bit and t.precision in (Precision.bf16, Precision.fp16, Precision.amp):
+        out.append(_pure_16bit(t.precision))
+    if t.optimizer in (Optimizer.adamw, Optimizer.auto) and _adam_family(profile):
+        out.append(_adam_8bit())
     return out
 
 

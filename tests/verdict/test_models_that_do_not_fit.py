@@ -258,3 +258,41 @@ def test_kohya_s_recipes_are_for_diffusion_full_fine_tunes_not_yet_lean():
     assert [c.id for c in only] == ["kohya_16gb"] and "optimizer" not in only[0].training
     assert lean_recipes(with_(optimizer="adafactor", pure_16bit=True)) == []
     assert lean_recipes(_cnn_at_batch_1024()) == []  # not a diffusion model
+
+
+def test_a_fine_tune_the_owned_card_cannot_hold_is_tried_on_it_before_more_cards():
+    """A one-GPU machine is weighed with more of its cards: where three of them hold a Whisper
+    large full fine-tune but the one card the user owns does not (its fp32 states alone exceed
+    24 GB), the setups still try the card they have, 8-bit AdamW and pure 16-bit training
+    included for any full fine-tune (not only the layouts' transformers), and the answer, time
+    worth nothing, runs there for its power (before: three rented cards, tensor parallel)."""
+    from advisor.compare.weighed import recommend as weighed
+    from advisor.scaling import project as projected
+    from advisor.verdict.more_cards import wider_machine
+
+    profile = rec_profile("whisper-large-full-one-3090-own-card")
+    wider = projected(wider_machine(profile), [1, 2, 3, 4])
+    assert not wider.fits[0] and wider.fits[2]  # more cards hold it, the owned one does not
+    rec = weighed(profile)
+    v = rec.verdict
+    assert v.gpus == 1 and v.deployment == "own" and v.runnable
+    applied = next(o for o in rec.setups if o.applied)
+    assert applied.gpus == 1 and applied.id.split("+")[0] in ("pure_16bit", "adamw_8bit")
+    assert {o.id.split("+")[0] for o in rec.setups if o.fits_here} >= {"pure_16bit",
+                                                                       "adamw_8bit"}
+
+
+def test_state_changes_are_for_full_fine_tunes_only():
+    from advisor.verdict.setting_changes import state_changes
+
+    profile = rec_profile("whisper-large-full-one-3090-own-card")
+    assert [c.id for c in state_changes(profile)] == ["pure_16bit", "adamw_8bit"]
+    t = profile.training
+
+    def with_(**fields):
+        return profile.model_copy(update={"training": t.model_copy(update=fields)})
+
+    assert state_changes(with_(fine_tuning=False)) == []  # from scratch: its recipe's numerics
+    assert state_changes(with_(method="lora")) == []
+    assert [c.id for c in state_changes(with_(pure_16bit=True))] == ["adamw_8bit"]
+    assert [c.id for c in state_changes(with_(optimizer="adamw_8bit"))] == ["pure_16bit"]
