@@ -128,7 +128,7 @@ def setups_that_fit(profile: Profile, projection: Projection, larger: Beyond,
     for batch in batch_sizes(profile):  # the largest smaller batch that fits, and the largest
         # that the user's own cards hold where more are weighed around them
         change = accumulation(profile, batch)
-        if alone is not None and any(_fits_at(f.projection, alone) is False
+        if alone is not None and any(_fits_at(f.projection, alone) is not True
                                      for i, f in found_by_id.items() if i.startswith("accum")):
             if not _fits_at(projected_or_none(change.apply(profile), [alone]), alone):
                 continue
