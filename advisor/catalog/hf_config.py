@@ -129,12 +129,17 @@ def read_config(path: str | Path) -> dict[str, Any]:
         raise InputError.single("file is empty", "文件为空", source=source)
     data = load_json_text(text, source=source)
     if not isinstance(data, dict):
+        en, zh = _JSON_KINDS.get(type(data), ("a value", "一个值"))
         raise InputError.single(
-            f"expected a JSON object of a model's settings (config.json), got "
-            f"{type(data).__name__}",
-            f"应为模型设置的 JSON 对象（config.json），实际为 {type(data).__name__}",
-            source=source)
+            f"expected a JSON object of a model's settings (config.json), got {en}",
+            f"应为模型设置的 JSON 对象（config.json），实际为{zh}", source=source)
     return data
+
+
+# what a JSON document other than an object is, in words (never Python's type names)
+_JSON_KINDS = {list: ("a list", "列表"), str: ("text", "文本"), bool: ("true or false", "布尔值"),
+               int: ("a number", "数字"), float: ("a number", "数字"),
+               type(None): ("null", "null")}
 
 
 def _model_type(cfg: _Config) -> str:

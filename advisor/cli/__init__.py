@@ -232,7 +232,8 @@ def _printable_streams() -> None:
 def _run(argv: list[str], *, entry: bool) -> int:
     if sys.stdout is None:  # started with standard output closed: what it prints is lost
         if sys.stderr is not None:
-            print("gpu-advisor: cannot write the output: standard output is closed",
+            print("gpu-advisor：无法输出结果：标准输出已关闭" if _argv_lang(argv) == "zh"
+                  else "gpu-advisor: cannot write the output: standard output is closed",
                   file=sys.stderr, flush=True)
         return EXIT_INTERNAL
     _printable_streams()

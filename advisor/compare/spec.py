@@ -81,7 +81,8 @@ def _gpu(text: str, name: list[str], intra: IntraLink | None):
 
 def parse_spec(text: str, profile: Profile, ctx: Context, index: int) -> Option:
     """The option ``text`` describes, for ``profile``'s workload (see the module)."""
-    spec = " ".join(text.replace("×", "x").split())
+    # "4 x rtx 4090" is "4x rtx 4090"
+    spec = re.sub(r"\b(\d+)\s+[xX*]\s+", r"\1x ", " ".join(text.replace("×", "x").split()))
     if not spec:
         raise _error(text, "empty option", "选项为空")
     machines, per_node = 1, None
@@ -101,6 +102,8 @@ def parse_spec(text: str, profile: Profile, ctx: Context, index: int) -> Option:
         low = word.lower()
         head, _, value = low.partition("=")
         count = _COUNT.match(low)
+        if count and low.isdigit() and ("count" in said or int(low) > 64):
+            count = None  # a bare number after the count, or past a machine's: "rtx 4090"
         if count:
             once("count", word)
             machines = int(count.group(1) or 1)

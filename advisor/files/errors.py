@@ -30,8 +30,9 @@ class Problem:
         elif self.line:
             where.append(pick(lang, f"line {self.line}", f"第 {self.line} 行"))
         prefix = (" ".join(where) + ": ") if where else ""
-        field_part = f"{shorten(self.path)}: " if self.path else ""
-        message = shorten(pick(lang, self.message_en, self.message_zh), MAX_MESSAGE_CHARS)
+        field_part = f"{shorten(self.path, lang=lang)}: " if self.path else ""
+        message = shorten(pick(lang, self.message_en, self.message_zh), MAX_MESSAGE_CHARS,
+                          lang)
         return escape(prefix + field_part + message)
 
 

@@ -12,8 +12,8 @@ from advisor.text.numbers import quantity
 from advisor.text.safe import shown
 
 
-def _fmt(value: Any) -> str:
-    return shown(value, 60)
+def _fmt(value: Any, lang: str = "en") -> str:
+    return shown(value, 60, lang)
 
 
 _TEMPLATES: dict[str, tuple[str, str]] = {
@@ -46,6 +46,7 @@ _TEMPLATES: dict[str, tuple[str, str]] = {
     "dict_type": ("must be a mapping of keys to values, got {input}",
                   "必须是键值映射，实际为 {input}"),
     "list_type": ("must be a list, got {input}", "必须是列表，实际为 {input}"),
+    "invalid_key": ("keys must be text, got {input}", "键必须是文本，实际为 {input}"),
     # advisor.files.number_fields: YAML 1.1-only text (1:30, 010, yes) where a number is due
     "yaml11_number": ("must be a plain number, got {input}: YAML 1.1 reads it as {meaning} - "
                       "write the number you mean",
@@ -228,13 +229,15 @@ def problems_from_validation(
             en, zh = _TEMPLATES[kind]
             try:
                 # pydantic joins the choices in English ("'a', 'b' or 'c'"); 或 in Chinese
-                zh_ctx = {**ctx, "expected": str(ctx["expected"]).replace(" or ", " 或 ")} \
-                    if "expected" in ctx else ctx
+                zh_ctx = {**ctx, "input": _fmt(value, "zh")}
+                if "expected" in ctx:
+                    zh_ctx["expected"] = str(ctx["expected"]).replace(" or ", " 或 ")
                 msg_en, msg_zh = en.format(**ctx), zh.format(**zh_ctx)
             except (KeyError, IndexError):
                 msg_en = msg_zh = err.get("msg", kind)
         else:
-            msg_en = msg_zh = f"{err.get('msg', kind)} (got {ctx['input']})"
+            msg_en = f"{err.get('msg', kind)} (got {ctx['input']})"
+            msg_zh = f"{err.get('msg', kind)}（实际为 {ctx['input']}）"
         path = _path(loc)
         if (path, msg_en) in seen:
             continue

@@ -285,12 +285,37 @@ def _refusal(exc: yaml.MarkedYAMLError) -> tuple[str, str]:
     if problem == "too many entries":
         return (f"more than {MAX_ITEMS:,} entries in one mapping or list",
                 f"一个映射或列表中超过 {MAX_ITEMS:,} 项")
-    if "digits is too long" in problem:
-        return problem, f"数字过长（{problem.split()[2]} 位）"
+    if (digits := re.search(r"(\d+) digits is too long", problem)) is not None:
+        return problem, f"数字过长（{digits.group(1)} 位）"
     if "could not determine a constructor" in problem:
         return (f"YAML tags that construct objects are not allowed ({problem})",
                 f"不允许构造对象的 YAML 标签（{problem}）")
-    return f"not valid YAML: {problem}", f"不是有效的 YAML：{problem}"
+    return f"not valid YAML: {problem}", f"不是有效的 YAML：{_problem_zh(problem)}"
+
+
+# PyYAML's own words for what it found, in Chinese (the English is PyYAML's)
+_PROBLEMS_ZH: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern), zh) for pattern, zh in (
+        (r"^mapping values are not allowed here$",
+         "这里不能有“键: 值”（值里的冒号要加引号，或检查缩进）"),
+        (r"^found character '(.+)' that cannot start any token$",
+         r"字符 '\1' 不能出现在这里（缩进只能用空格，不能用制表符；特殊字符要加引号）"),
+        (r"^found unexpected end of stream$", "文件意外结束（引号或括号没有闭合）"),
+        (r"^duplicate key (.+) \(first at line (\d+)\)$", r"重复的键 \1（第 \2 行已有）"),
+        (r"^expected <block end>, but found '(.+)'$", r"缩进不一致：这里出现了 '\1'"),
+        (r"^expected ',' or '(.)', but got '(.+)'$", r"应为 ',' 或 '\1'，却是 '\2'"),
+        (r"^found unknown escape character '(.+)'$",
+         r"未知的转义字符 '\1'（反斜杠在双引号里要写成 \\\\）"),
+        (r"^could not find expected '(.+)'$", r"找不到应有的 '\1'"),
+        (r"^a key must be plain text$", "键必须是普通文本"),
+    ))
+
+
+def _problem_zh(problem: str) -> str:
+    for pattern, zh in _PROBLEMS_ZH:
+        if pattern.match(problem):
+            return pattern.sub(zh, problem)
+    return problem
 
 
 def load_yaml_text(text: str, *, source: str = "<yaml>") -> tuple[Any, LineIndex]:
@@ -298,7 +323,7 @@ def load_yaml_text(text: str, *, source: str = "<yaml>") -> tuple[Any, LineIndex
     try:
         _check_events(text)
     except ComposerError as exc:
-        _raise(exc, source)
+        _raise(exc, source, text)
     except (yaml.YAMLError, ValueError):
         pass  # a syntax error: the loader below names it and its line
     if _CLoader is not None:
@@ -340,10 +365,48 @@ def _unbuildable(loader: Any, root: Any) -> Any:
     return None
 
 
-def _raise(exc: yaml.MarkedYAMLError, source: str) -> None:
+def _raise(exc: yaml.MarkedYAMLError, source: str, text: str = "") -> None:
     mark = exc.problem_mark or exc.context_mark
     en, zh = _refusal(exc)
-    raise InputError.single(en, zh, line=mark.line + 1 if mark else None, source=source) from None
+    # a value refused while it was read (a number too long) belongs to the key before it
+    path = _key_path(text, mark.line, mark.column) \
+        if mark is not None and "digits is too long" in (exc.problem or "") else ""
+    raise InputError.single(en, zh, path=path or "", line=mark.line + 1 if mark else None,
+                            source=source) from None
+
+
+_KEY = re.compile(r"([A-Za-z_][\w-]*)\s*:(?=\s|$)")
+
+
+def _key_path(text: str, line: int, column: int) -> str | None:
+    """The dotted path of the key whose value starts at ``line``/``column`` of block-style
+    YAML (``training.single_gpu_hours``; a flow mapping on one line adds its keys before the
+    column); None where a list or an unkeyed line stands in the way."""
+    lines = text.splitlines()
+    if not 0 <= line < len(lines):
+        return None
+    here = lines[line]
+    found = list(_KEY.finditer(here[:column]))
+    if not found or here.lstrip().startswith("-"):
+        return None
+    leaf = found[-1]
+    between = here[:leaf.start()]  # keys whose flow mapping is still open at the leaf
+    keys = [m.group(1) for m in found[:-1]
+            if between[m.end():].count("{") > between[m.end():].count("}")] + [leaf.group(1)]
+    indent = len(here) - len(here.lstrip())
+    parents: list[str] = []
+    for prev in reversed(lines[:line]):
+        stripped = prev.lstrip()
+        if not stripped or stripped.startswith("#") or len(prev) - len(stripped) >= indent:
+            continue
+        found = _KEY.match(stripped)
+        if found is None or stripped.startswith("-"):
+            return None
+        parents.append(found.group(1))
+        indent = len(prev) - len(stripped)
+        if indent == 0:
+            break
+    return ".".join([*reversed(parents), *keys])
 
 
 def _load_slowly(text: str, source: str) -> tuple[Any, LineIndex]:
@@ -363,7 +426,7 @@ def _load_slowly(text: str, source: str) -> tuple[Any, LineIndex]:
                 "not exist)", f"{value!r} 无法按 {tag} 读取（显式标签，或不存在的日期）",
                 line=line, source=source) from None
     except yaml.MarkedYAMLError as exc:
-        _raise(exc, source)
+        _raise(exc, source, text)
     except yaml.YAMLError as exc:
         text = str(exc).replace("\n", " ")
         raise InputError.single(f"not valid YAML: {text}", f"不是有效的 YAML：{text}",

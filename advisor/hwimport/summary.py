@@ -117,13 +117,14 @@ def describe(merged: Merged) -> HardwareDescription:
            if any(n in dropped for _, dropped in checked)]
     if odd:
         warnings.append(Text(
-            en="readings no GPU reports were left out as unreadable: "
+            en="left out, as no GPU can report such values: "
                + ", ".join(t.en for t in odd),
-            zh="显卡不可能给出的读数已作为无法读取而略去：" + "、".join(t.zh for t in odd)))
+            zh="已略去显卡不可能给出的读数：" + "、".join(t.zh for t in odd)))
     notes: list[tuple[str, str]] = []
     links = topo_links(merged.topo, gpu_count or 0, notes) if merged.topo is not None \
         else None
-    link = intra_link(links, merged.gpus, gpu_count, notes)
+    # the readings kept: a size no card has (a 320-digit MiB count) never reaches the names
+    link = intra_link(links, [g for g, _ in checked], gpu_count, notes)
     warnings += [Text(en=en, zh=zh) for en, zh in notes if Text(en=en, zh=zh) not in warnings]
     if merged.topo is not None and merged.topo.pcie_only_view and (gpu_count or 0) != 1:
         warnings.append(Text(en="`topo -mp` shows PCIe paths only: it cannot tell whether the "

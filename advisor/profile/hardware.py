@@ -13,20 +13,21 @@ from advisor.profile.field_meta import StrictSection, meta
 
 class CustomGpu(StrictSection):
     """A GPU that is not in the catalog (the wizard's "Custom GPU…" and a profile's own specs);
-    the titles and help are what the wizard's fields show."""
+    the titles and help are what the wizard's fields show. Its bounds are the catalog's
+    (``GpuSpec``), so that a card the profile accepts is one the projection can take."""
 
     name: str = meta("Custom GPU name", "自定义显卡名称", "What to call this card in the results.",
                      "在结果中如何称呼这张卡。", min_length=1, max_length=120)
     memory_gb: float = meta("Memory", "显存", "GPU memory of one card.", "单卡显存。",
-                            unit="GB", gt=0, le=4096)
+                            unit="GB", ge=1, le=4096)
     tflops_fp16: float = meta("FP16 TFLOPS (dense)", "FP16 算力（稠密）",
                               "Dense FP16/BF16 tensor-core TFLOPS of one card (not the sparse "
                               "figure).", "单卡稠密 FP16/BF16 张量核心算力（不是稀疏算力）。",
-                              unit="TFLOPS", gt=0, le=100_000)
+                              unit="TFLOPS", ge=0.1, le=100_000)
     tflops_fp32: float = meta("FP32 TFLOPS", "FP32 算力", "FP32 TFLOPS of one card.",
-                              "单卡 FP32 算力。", unit="TFLOPS", gt=0, le=100_000)
+                              "单卡 FP32 算力。", unit="TFLOPS", ge=0.1, le=100_000)
     tdp_w: float = meta("Board power", "整卡功耗", "The card's power limit (TDP).",
-                        "显卡的功耗上限（TDP）。", unit="W", default=300, gt=0, le=5000)
+                        "显卡的功耗上限（TDP）。", unit="W", default=300, ge=5, le=5000)
     pcie_gen: int = meta("PCIe generation", "PCIe 代数", "PCIe generation of the card's slot.",
                          "显卡插槽的 PCIe 代数。", default=4, ge=1, le=7)
     generation: GpuGeneration | None = meta(
@@ -39,7 +40,7 @@ class CustomGpu(StrictSection):
     memory_bandwidth_gbs: float | None = meta(
         "Memory bandwidth", "显存带宽", "GB/s of one card's memory, if known (the memory-bound "
         "part of a step runs at it).", "单卡显存带宽，可不填（每步中受带宽限制的部分按它计算）。",
-        unit="GB/s", default=None, gt=0, le=100_000)
+        unit="GB/s", default=None, ge=10, le=100_000)
     price_usd: float | None = meta("Price in USD", "美元价格",
                                    "Purchase price of one card in US dollars, if known.",
                                    "单卡的美元购买价，可不填。", unit="USD", default=None, ge=0,

@@ -273,7 +273,7 @@ class TrainingSpec(StrictSection):
         "Tokens in one epoch (language models, e.g. 2e12 for 2 trillion). With no measured time "
         "the run is planned from the model's FLOPs.",
         "一个 epoch 的 token 数（语言模型，例如 2 万亿填 2e12）。没有实测时间时按模型的计算量规划。",
-        unit="tokens", unit_zh="token", default=None, gt=0, le=1e16)
+        unit="tokens", unit_zh="token", default=None, ge=1, le=1e16)
     epochs: float | None = meta("Epochs", "训练轮数", "Passes over the data set per run.",
                                 "每次训练遍历数据集的次数。", default=None, gt=0, le=100_000)
     batch_per_gpu: int = meta("Batch per GPU", "每卡批大小", "Samples per GPU per step.",

@@ -36,6 +36,9 @@ def duration(hours: float | None, lang: str, unit: str | None = None) -> str:
     value = hours * _PER_HOUR[unit]
     text = f"{value:,.{_DECIMALS[unit]}f}"
     en, zh = _WORDS[unit]
+    if hours > 0 and float(text.replace(",", "")) == 0:  # a run is never "0 min" long
+        return pick(lang, f"under 1 {en}" if unit == MINUTES else f"under 0.1 {en}",
+                    f"不到 1 {zh}" if unit == MINUTES else f"不到 0.1 {zh}")
     return pick(lang, f"{text} {en}", f"{text} {zh}")
 
 

@@ -39,16 +39,18 @@ def strip(text: str) -> str:
     return _UNSAFE.sub("", text.replace("\t", " ").replace("\n", " ").replace("\r", " "))
 
 
-def shorten(text: str, limit: int = SHOWN_CHARS) -> str:
-    """``text`` cut to ``limit`` characters, saying how much was left out."""
+def shorten(text: str, limit: int = SHOWN_CHARS, lang: str = "en") -> str:
+    """``text`` cut to ``limit`` characters, saying in ``lang`` how much was left out."""
     if len(text) <= limit:
         return text
-    return f"{text[:limit]}… (+{len(text) - limit} characters)"
+    left = len(text) - limit
+    return f"{text[:limit]}…（另有 {left} 个字符）" if lang == "zh" else \
+        f"{text[:limit]}… (+{left} characters)"
 
 
-def shown(value: object, limit: int = SHOWN_CHARS) -> str:
+def shown(value: object, limit: int = SHOWN_CHARS, lang: str = "en") -> str:
     """A value as a message quotes it: ``repr`` for text, shortened and escaped."""
     if isinstance(value, str):
-        return escape(repr(shorten(value, limit)) if len(value) > limit else repr(value))
+        return escape(repr(shorten(value, limit, lang)) if len(value) > limit else repr(value))
     text = str(value)
-    return escape(shorten(text, limit))
+    return escape(shorten(text, limit, lang))

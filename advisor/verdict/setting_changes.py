@@ -26,12 +26,16 @@ from advisor.profile import (
     Profile,
     Task,
     TrainingMethod,
+    TrainingSpec,
 )
+from advisor.profile.field_meta import field_meta
 from advisor.scaling.optimizer_family import optimizer_of
 from advisor.text.i18n import Text
 from advisor.verdict.changed_training import changed_training
 
 SELECTIVE, FULL = ActivationCheckpointing.selective, ActivationCheckpointing.full
+# the most accumulation steps a profile may say (``TrainingSpec``'s bound)
+MAX_ACCUMULATION = field_meta(TrainingSpec, "gradient_accumulation_steps")["le"]
 _ZERO_STAGES = (Parallelism.zero1, Parallelism.zero2, Parallelism.zero3)
 _BELOW_ZERO3 = (Parallelism.data, Parallelism.zero1, Parallelism.zero2)
 
@@ -213,13 +217,20 @@ def batch_sizes(profile: Profile) -> list[int]:
     """Smaller batches per GPU to try, largest first: about halving down to one sample, each
     a divisor of the batch, so that accumulation keeps the global batch exactly (a review:
     900 halved to 112 with 8 steps is 896)."""
-    b = profile.training.batch_per_gpu
+    t = profile.training
+    b = t.batch_per_gpu
+    # never more accumulation steps than a profile may say (a review: a batch of 630,785
+    # split to 1 asked for 7,421 steps, past the field's bound, and stopped the answer)
     small = [d for d in range(1, int(b ** 0.5) + 1) if b % d == 0]
-    divisors = sorted({*small, *(b // d for d in small)} - {b}, reverse=True)
+    divisors = sorted((d for d in {*small, *(b // d for d in small)} - {b}
+                       if t.gradient_accumulation_steps * (b // d) <= MAX_ACCUMULATION),
+                      reverse=True)
     out: list[int] = []
     target = b // 2
     while target >= 1:
-        d = next(d for d in divisors if d <= target)  # 1 divides every batch
+        d = next((d for d in divisors if d <= target), None)
+        if d is None:
+            break
         if d not in out:
             out.append(d)
         target //= 2

@@ -79,3 +79,7 @@ def test_a_closed_standard_output_is_said_not_lost():
                           timeout=120, check=False)
     assert done.returncode == 1
     assert b"standard output is closed" in done.stderr and b"Traceback" not in done.stderr
+    done = subprocess.run(f'"{sys.executable}" -m advisor.cli --lang zh schema >&-',
+                          shell=True, executable="/bin/bash", stderr=subprocess.PIPE,
+                          timeout=120, check=False)  # in the language asked for
+    assert done.returncode == 1 and "标准输出已关闭" in done.stderr.decode("utf-8")

@@ -172,7 +172,7 @@ def test_a_custom_gpus_bad_number_has_no_must_be_text():
     text = HEAD + "hardware:\n  gpu: {name: x, memory_gb: 0, tflops_fp16: 10, tflops_fp32: 5}\n"
     found = problems(text)
     assert [(p.path, p.line) for p in found] == [("hardware.gpu.memory_gb", 4)]
-    assert found[0].message_en == "must be > 0.0, got 0"
+    assert found[0].message_en == "must be ≥ 1.0, got 0"  # the catalog's bound (GpuSpec)
 
 
 def test_a_name_that_is_not_text_still_says_so():

@@ -237,8 +237,13 @@ def run(args) -> int:
         markets = []
     if args.gpu is not None:
         from advisor.catalog import resolve_gpu
+        from advisor.files.errors import InputError, Problem
 
-        args.gpu = resolve_gpu(args.gpu).id
+        try:
+            args.gpu = resolve_gpu(args.gpu).id
+        except InputError as exc:  # the option's, not a profile's hardware.gpu
+            raise InputError([Problem("--gpu", p.message_en, p.message_zh)
+                              for p in exc.problems]) from None
     data = collect(markets, args.currency, args.section, args.gpu)
     if args.format == "json":
         print(dumps_strict(data))

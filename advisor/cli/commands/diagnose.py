@@ -19,6 +19,7 @@ from advisor.diagnosis import diagnose, from_measured_spec, read_gpu_logs, read_
 from advisor.diagnosis.text_report import render_text
 from advisor.files.errors import InputError
 from advisor.files.json_text import dumps_strict
+from advisor.profile.reading import load_profile_data, path_parts
 
 PROFILE_SUFFIXES = (".yaml", ".yml", ".json")
 
@@ -48,6 +49,9 @@ def register(sub) -> None:
     p.set_defaults(handler=run)
 
 
+MAX_UP_TO = 4096  # the counts a diagnosis extrapolates to, at most (unless measured beyond)
+
+
 def run(args) -> int:
     if args.pdf is not None:  # a place that cannot take the PDF fails before any work
         check_pdf_target(args.pdf, [args.input, args.profile, *args.dmon])
@@ -75,10 +79,12 @@ def run(args) -> int:
         series = read_measurements_csv(source, scaling=args.scaling or "weak")
     if args.profile:
         profile = load_profile(args.profile)
-    if args.up_to is not None and not series.gpus[-1] <= args.up_to <= 4096:
+    # the extrapolation stops at 4,096 GPUs, or at the largest count measured beyond them
+    top = max(MAX_UP_TO, series.gpus[-1])
+    if args.up_to is not None and not series.gpus[-1] <= args.up_to <= top:
         raise InputError.single(
-            f"must be between the largest measured count ({series.gpus[-1]}) and 4096",
-            f"应在实测最大卡数（{series.gpus[-1]}）与 4096 之间", path="--up-to")
+            f"must be between the largest measured count ({series.gpus[-1]}) and {top}",
+            f"应在实测最大卡数（{series.gpus[-1]}）与 {top} 之间", path="--up-to")
     if args.pdf is not None and profile is None:
         raise InputError.single(
             "a PDF report needs a profile (hardware, model and money) for the recommendation: "
@@ -88,6 +94,9 @@ def run(args) -> int:
     # --dmon, else the logs the profile's measured section keeps (the desktop app's page)
     logs = args.dmon or (profile.measured.logs if profile is not None and profile.measured
                          is not None else [])
+    if not args.dmon and logs:  # the profile's: a missing one is named where the profile says it
+        _logs_present(logs, source if source.suffix.lower() in PROFILE_SUFFIXES
+                      else Path(args.profile))
     telemetry = read_gpu_logs(logs) if logs else None
     result = diagnose(series, profile, telemetry, up_to=args.up_to)
     if args.format == "json":
@@ -97,6 +106,23 @@ def run(args) -> int:
     if args.pdf is not None:  # "" too: an empty name is an error, not "no PDF"
         return _write_pdf(result, profile, args)
     return 0
+
+
+def _logs_present(logs: list[str], profile_file: Path) -> None:
+    """Each log a profile's ``measured.logs`` names is a file, else an error naming the
+    profile, the field and its line (a review: "no-such-dmon.txt: file not found" alone)."""
+    for i, log in enumerate(logs):
+        if Path(log).is_file():
+            continue
+        try:
+            _, index = load_profile_data(profile_file.read_text(encoding="utf-8"),
+                                         source=str(profile_file))
+        except (OSError, UnicodeError, InputError):
+            index = None
+        field = f"measured.logs[{i}]"
+        raise InputError.single(f"{log}: file not found", f"{log}：找不到文件", path=field,
+                                line=index.line_of(path_parts(field)) if index else None,
+                                source=str(profile_file))
 
 
 def _write_pdf(result, profile, args) -> int:
