@@ -21,6 +21,7 @@ hour of its term: its cost per run counts the hours the month's runs leave idle
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from advisor.catalog import load_catalog, resolve_gpu
@@ -55,6 +56,7 @@ from advisor.verdict.resting import Resting, card_first_possible
 from advisor.verdict.result import Recommendation, SetupOption
 from advisor.verdict.setup_pricing import Pricing, priced_option
 from advisor.verdict.setups_elsewhere import MORE_TRADE_OFF
+from advisor.verdict.setups_elsewhere import RENT_TRADE_OFF as AS_CONFIGURED
 from advisor.verdict.shared_projections import sharing_projections
 
 LEFT_OUT = frozenset({"rent_spot"})  # a spot run can be stopped at any time
@@ -173,8 +175,9 @@ def _elsewhere(profile: Profile, rec: Recommendation, currency: str | None,
     # the profile's own alternatives too, as the comparison weighs them (review 9: compare's
     # best net value was a rented H100 the profile names, which recommend never weighed)
     options = [o for o in (*more_of_the_same(profile, ctx), *rent_the_same(profile, ctx),
-                          *ready_setups(profile, ctx), *alternatives(profile, ctx))
-               if o.id not in LEFT_OUT]
+                          *ready_setups(profile, ctx), *alternatives(profile, ctx),
+                          *_offers_for_rented(rec, ctx))
+               if o.id.rsplit(":", 1)[-1] not in LEFT_OUT]
     out: list[tuple[Candidate, Evaluated]] = []
     for option in options:
         # at the counts asked that the setup has (a one-machine offer is never stretched to 16
@@ -198,6 +201,21 @@ def _elsewhere(profile: Profile, rec: Recommendation, currency: str | None,
             kind = _kind(option)
             label = _label(option, ev, p.gpus, p.nodes, out_currency, catalog.convert)
             out.append((c.model_copy(update={"label": label, "kind": kind}), ev))
+    return out
+
+
+def _offers_for_rented(rec: Recommendation, ctx: Context) -> list[Option]:
+    """The market's cheapest offers for the larger cards the recommendation rents (its
+    ``rent`` setups are priced at the card's typical rate): a review found 8 rented A100s at
+    $122 a run where the catalog's cheapest offer for the same card runs it for $97.64."""
+    out: list[Option] = []
+    for setup in rec.setups:
+        rented, _ = setup.behind()
+        # the training as configured only: an offer's label and Set line name no change
+        if setup.kind != "rent" or rented is None or setup.trade_off != AS_CONFIGURED:
+            continue
+        out += [dataclasses.replace(o, id=f"{setup.id}:{o.id}")
+                for o in rent_the_same(rented, ctx)]
     return out
 
 

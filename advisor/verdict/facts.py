@@ -509,11 +509,12 @@ def _default_day_rate_decides(profile: Profile, projection: Projection, costs: C
     market's default, is what keeps the best value at ``gpus``: the count that is best with
     the move at no cost and what it gives more a month (review 7: a student valuing a day at
     $30 was told to leave an owned second RTX 4090 idle because the move's two days cost
-    $1,200 at the default $600). {} otherwise."""
+    $1,200 at the default $600; a review: a lab with a 14-day deadline and no day value was
+    kept on one of its four owned A100s by the same $1,200, unsaid). {} otherwise."""
     rate = costs.priced_with.get("engineer_day_rate", 0.0) or 0.0
     if profile.economics.engineer_day_rate is not None or rate <= 0.0 or \
             not any(costs.migration_cost_per_run) or not costs.mode_priced or \
-            costs.best_value_gpus != gpus or (costs.priced_with.get("value_per_day") or 0) <= 0:
+            costs.best_value_gpus != gpus:
         return {}
     from advisor.costs.model import estimate_costs
 

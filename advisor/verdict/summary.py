@@ -25,6 +25,8 @@ _SEVERITY = {"critical": 0, "warning": 1, "info": 2}
 # says what the figures rest on, which the "do" line says (a critical one, a change of
 # method, is a risk all the same)
 NOT_RISKS = frozenset({"setup_change"})
+# pitfalls that say the run may not happen at all: the main risk before others as grave
+RUN_RISKS = frozenset({"memory_at_limit", "memory_near_fit"})
 
 
 def five_lines(rec: Recommendation, answer: Text, why: Text) -> list[SummaryLine]:
@@ -87,8 +89,12 @@ def _cost(rec: Recommendation) -> Text:
 
 
 def _top(rec: Recommendation):
+    """The gravest pitfall; of equal severity, one that may stop the run itself (out of
+    memory) before one about its money (a review: "the move is charged at the default day
+    rate" read as the main risk of a plan at 97 % of its card's memory)."""
     risks = [p for p in rec.pitfalls if p.id not in NOT_RISKS or p.severity == "critical"]
-    return min(risks, key=lambda p: _SEVERITY[p.severity]) if risks else None
+    return min(risks, key=lambda p: (_SEVERITY[p.severity], p.id not in RUN_RISKS)) \
+        if risks else None
 
 
 def _risk(rec: Recommendation) -> Text:

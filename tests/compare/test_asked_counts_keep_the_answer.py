@@ -34,3 +34,18 @@ def test_a_reservations_term_reads_in_chinese():
     rec = recommend(load_profile(VERDICT / "pretrain-7b-budget-20k.yaml"), lang="zh")
     do = rec.summary[0].text
     assert "1 mo" in do.en and "1 mo" not in do.zh and "1 个月" in do.zh
+
+
+def test_larger_cards_rented_are_weighed_at_their_cheapest_offer_too():
+    """The rented larger cards a setup list names are priced at the card's typical rate; the
+    catalog's cheapest offer for the same card is weighed as well, and the answer moves to it
+    when it runs the same for less (a review: $122 against $97.64 a run, 8 × A100 80GB)."""
+    profile = load_profile(VERDICT / "qwen7b-full-4x4090-rents-a100-at-its-cheapest-offer.yaml")
+    rec = recommend(profile)
+    applied = next(o for o in rec.setups if o.applied)
+    typical = next(o for o in rec.setups if o.kind == "rent")
+    assert applied.kind == "rent_offer" and "cheapest offer" in applied.label.en
+    same = next(c for c in rec.candidates if c.setup == typical.id and c.gpus == applied.gpus)
+    assert applied.run_hours == same.run_hours  # the same card, count and run
+    assert applied.cost_per_run < 0.85 * same.cost_per_run
+    assert "cheapest offer" in rec.summary[0].text.en and "最便宜报价" in rec.summary[0].text.zh

@@ -126,3 +126,25 @@ def test_a_move_charged_at_a_rate_nobody_gave_says_so_when_it_decides():
         update={"engineer_day_rate": 30.0})})
     rec = recommend(own, lang="en")
     assert rec.verdict.gpus == 2 and pitfall(rec, "default_day_rate_decides") is None
+
+
+def test_the_default_day_rate_is_said_when_it_decides_without_a_day_value():
+    """A deadline with no value on a day (the date alone counts): the move at the default
+    rate still decides between the one card and the four the lab owns, and the answer says
+    so; its one-card plan at 97 % of the card stays the main risk (out of memory first)."""
+    from advisor.catalog.profile_check import load_profile
+    from advisor.compare.weighed import recommend
+    from tests.support.paths import PROFILES
+
+    profile = load_profile(PROFILES / "verdict" /
+                           "lab-4xa100-qwen14b-deadline-default-day-rate.yaml")
+    assert profile.economics.value_per_day is None
+    rec = recommend(profile, lang="en")
+    note = pitfall(rec, "default_day_rate_decides")
+    assert rec.verdict.gpus == 1 and note is not None and "$1,200" in note.title.en
+    assert "4 GPUs give" in note.title.en
+    assert rec.summary[3].text.en == pitfall(rec, "memory_at_limit").title.en
+    free = profile.model_copy(update={"economics": profile.economics.model_copy(
+        update={"engineer_day_rate": 0.0})})
+    rec = recommend(free, lang="en")
+    assert rec.verdict.gpus == 4 and pitfall(rec, "default_day_rate_decides") is None
