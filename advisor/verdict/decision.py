@@ -360,7 +360,7 @@ def reason_outscored(pick: Candidate, best: Candidate, currency: str, per_day: f
     day = money(per_day, currency)
     was_s, now_s = (money(score(c, per_day)[0], currency) for c in (pick, best))
     return Text(
-        en=f"Chosen over {_count_en(pick)} ({was_en} and {was_c} a run): {now_en} and {now_c} "
+        en=f"Chosen over {_with_detail_en(pick, f'{was_en} and {was_c} a run')}: {now_en} and {now_c} "
            f"a run; with a day saved worth {day} to you, a run costs {now_s} in money and time "
            f"against {was_s}.",
         zh=f"选它而不选{_with_detail_zh(pick, f'每次 {was_zh}、{was_c}')}：每次 {now_zh}、{now_c}；按你"
@@ -374,7 +374,7 @@ def _hours(h: float, lang: str = "en") -> str:
 def reason_beaten(pick: Candidate, best: Candidate) -> Text:
     saved_t = 1 - best.run_hours / pick.run_hours
     saved_c = 1 - (best.cost_per_run or 0.0) / (pick.cost_per_run or 1.0)
-    head_en = f"Chosen over {_count_en(pick)} ({_hours(pick.run_hours)} a run)"
+    head_en = f"Chosen over {_with_detail_en(pick, f'{_hours(pick.run_hours)} a run')}"
     per_run_zh = "每次 " + _hours(pick.run_hours, "zh")
     head_zh = f"选它而不选{_with_detail_zh(pick, per_run_zh)}"
     if saved_t >= MARGIN and saved_c >= MARGIN:
@@ -432,7 +432,16 @@ def _count_en(c: Candidate) -> str:
     if c.label is not None:
         return c.label.en
     n = "1 GPU" if c.gpus == 1 else f"{c.gpus} GPUs"
-    return f"your setup at {n}" if c.setup == "as_given" else n
+    if c.setup == "as_given":  # priced rented where that costs less (compare mode): say so
+        return f"your setup rented at {n}" if c.deployment == "cloud" else f"your setup at {n}"
+    return n
+
+
+def _with_detail_en(c: Candidate, detail: str) -> str:
+    """``c`` named with ``detail`` in one pair of brackets: "rent 8 × A100 (80 GB; 46 min and
+    $23.48 a run)", never "(80 GB) (46 min …)"."""
+    name = _count_en(c)
+    return f"{name[:-1]}; {detail})" if name.endswith(")") else f"{name} ({detail})"
 
 
 def _with_detail_zh(c: Candidate, detail: str) -> str:
@@ -446,7 +455,9 @@ def _count_zh(c: Candidate) -> str:
     if c.label is not None:
         return c.label.zh
     n = "单卡" if c.gpus == 1 else f"{c.gpus} 卡"
-    return f"你的配置（{n}）" if c.setup == "as_given" else n
+    if c.setup == "as_given":
+        return f"你的配置（租用，{n}）" if c.deployment == "cloud" else f"你的配置（{n}）"
+    return n
 
 
 def is_option(move: Move, options: list[SetupOption]) -> SetupOption | None:
@@ -495,6 +506,6 @@ def reason_against(pick: Candidate | None, answer: Candidate, currency: str) -> 
     was_en, now_en = durations("en", pick.run_hours, answer.run_hours)
     was_zh, now_zh = durations("zh", pick.run_hours, answer.run_hours)
     return Text(
-        en=f"Chosen over {_count_en(pick)} ({was_en} and {cost} a run): {now_en} and {mine} "
+        en=f"Chosen over {_with_detail_en(pick, f'{was_en} and {cost} a run')}: {now_en} and {mine} "
            "a run.",
         zh=f"选它而不选{_with_detail_zh(pick, f'每次 {was_zh}、{cost}')}：每次 {now_zh}、{mine}。")

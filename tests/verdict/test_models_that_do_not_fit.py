@@ -40,7 +40,7 @@ def test_seven_b_on_four_24gb_cards_cannot_run(recs):
     assert applied.kind == "rent" and applied.gpus == v.gpus == 8 == more.gpus
     assert applied.run_hours <= 0.85 * more.run_hours
     assert applied.cost_per_run <= 1.01 * more.cost_per_run
-    assert "Chosen over your setup at" in v.headline.en
+    assert "Chosen over your setup rented at" in v.headline.en  # priced on renting
     # said, and not as a risk: the answer's layout holds the model (review 5)
     wall = next(p for p in rec.pitfalls if p.id == "memory_wall")
     assert wall.severity == "info" and "holds them on 8 GPUs" in wall.title.en

@@ -74,3 +74,25 @@ def test_loader_worker_count_reads_naturally(recs) -> None:
     assert any(t.en == "Only one data-loader worker per GPU" for t in titles)
     assert all("workers per GPU" not in t.en and "worker(s)" not in t.en for t in titles)
     assert any("1 个数据加载子进程" in t.zh for t in titles)
+
+
+def test_a_rival_is_named_with_its_figures_in_one_pair_of_brackets_and_rented_when_it_is():
+    """A review: "Chosen over your setup at 4 GPUs (3.0 h and $16.55 a run)" where the user's
+    own setup at 4 GPUs costs $128: that figure was its rental (compare mode prices each count
+    on the cheaper side); and "rent 8 × A100 80GB PCIe (80 GB) (46 min …)" read doubled."""
+    from advisor.text.i18n import Text
+    from advisor.verdict.decision import _with_detail_en, _with_detail_zh
+    from advisor.verdict.result import Candidate
+
+    def rival(**fields):
+        return Candidate(**{"setup": "as_given", "gpus": 4, "nodes": 1, "run_hours": 3.0,
+                            "cost_per_run": 16.55, "runnable": True, **fields})
+
+    assert _with_detail_en(rival(deployment="cloud"), "3.0 h") == \
+        "your setup rented at 4 GPUs (3.0 h)"
+    assert _with_detail_zh(rival(deployment="cloud"), "3.0 小时") == "你的配置（租用，4 卡，3.0 小时）"
+    assert _with_detail_en(rival(deployment="own"), "3.0 h") == "your setup at 4 GPUs (3.0 h)"
+    named = rival(setup="rent_a100", label=Text(en="rent 8 × A100 80GB PCIe (80 GB)",
+                                                 zh="租用 8 × A100 80GB PCIe（80 GB）"))
+    assert _with_detail_en(named, "46 min") == "rent 8 × A100 80GB PCIe (80 GB; 46 min)"
+    assert _with_detail_zh(named, "46 分钟") == "租用 8 × A100 80GB PCIe（80 GB，46 分钟）"
