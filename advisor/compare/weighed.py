@@ -130,7 +130,7 @@ def _weighed(profile: Profile, gpus: list[int] | None, hardware: Any | None, lan
                                              policy_day_value(rec, profile)))
         return moved_to(rec, move, rests, pool, hardware=hardware, engine=engine,
                         lang=lang, currency=currency, market=market)
-    option = _as_setup(ev, best, lang, Pricing(currency, market))
+    option = _as_setup(ev, best, lang, Pricing(currency, market), profile)
     if option is None:
         return rec.model_copy(update={"candidates": pool})
     move = Move(best, pick, reason_unrunnable(pick, profile) if pick is None or not pick.runnable
@@ -249,8 +249,8 @@ def _label(option: Option, ev: Evaluated, n: int, nodes: int, currency: str,
     return Text(en=f"buy the {option.label.en}", zh=f"购买 {option.label.zh}")
 
 
-def _as_setup(ev: Evaluated, c: Candidate, lang: str | None, pricing: Pricing
-              ) -> SetupOption | None:
+def _as_setup(ev: Evaluated, c: Candidate, lang: str | None, pricing: Pricing,
+              asked: Profile | None = None) -> SetupOption | None:
     """The candidate as a listed setup the recommendation can rest on: its profile (a
     reservation priced at what each hour used costs, the idle hours of its term included)
     and projection, at its count."""
@@ -263,8 +263,12 @@ def _as_setup(ev: Evaluated, c: Candidate, lang: str | None, pricing: Pricing
     kind = _kind(ev.option)
     if kind == "more_machines":
         trade_off = MORE_TRADE_OFF
-        change = Text(en=f"hardware.nodes: {hw.nodes}, gpus_per_node: {hw.gpus_per_node}",
-                      zh=f"hardware.nodes: {hw.nodes}，gpus_per_node: {hw.gpus_per_node}")
+        # what differs from the profile asked about (a review: "Set hardware.nodes: 2,
+        # gpus_per_node: 8" where 8 was set already)
+        same = asked is not None and asked.hardware.gpus_per_node == hw.gpus_per_node
+        per = "" if same else f", gpus_per_node: {hw.gpus_per_node}"
+        change = Text(en=f"hardware.nodes: {hw.nodes}{per}",
+                      zh=f"hardware.nodes: {hw.nodes}{per.replace(', ', '，')}")
     elif kind == "rent_offer":
         trade_off = RENT_TRADE_OFF
         change = Text(en=f"hardware.gpu: {hw.gpu}, economics.mode: cloud",

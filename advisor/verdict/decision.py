@@ -434,7 +434,9 @@ def _count_en(c: Candidate) -> str:
     n = "1 GPU" if c.gpus == 1 else f"{c.gpus} GPUs"
     if c.setup == "as_given":  # priced rented where that costs less (compare mode): say so
         return f"your setup rented at {n}" if c.deployment == "cloud" else f"your setup at {n}"
-    return n
+    # a count of the setup the figures rest on: where it runs, when the costs say
+    # (a review: "Chosen over 2 GPUs" named no one's GPUs)
+    return {"cloud": f"{n} rented", "own": f"{n} of your own"}.get(c.deployment or "", n)
 
 
 def _with_detail_en(c: Candidate, detail: str) -> str:
@@ -457,7 +459,7 @@ def _count_zh(c: Candidate) -> str:
     n = "单卡" if c.gpus == 1 else f"{c.gpus} 卡"
     if c.setup == "as_given":
         return f"你的配置（租用，{n}）" if c.deployment == "cloud" else f"你的配置（{n}）"
-    return n
+    return {"cloud": f"租用 {n}", "own": f"自建 {n}"}.get(c.deployment or "", n)
 
 
 def is_option(move: Move, options: list[SetupOption]) -> SetupOption | None:

@@ -14,6 +14,7 @@ from advisor.cli.commands.recommend import render_text
 from advisor.profile import Profile
 from advisor.scaling import project
 from advisor.verdict.recommendation import recommend
+from tests.support.paths import EXAMPLES
 from tests.support.paths import PROFILES as REPRO
 from tests.support.verdict import headline_count
 
@@ -296,3 +297,14 @@ def test_state_changes_are_for_full_fine_tunes_only():
     assert state_changes(with_(method="lora")) == []
     assert [c.id for c in state_changes(with_(pure_16bit=True))] == ["adamw_8bit"]
     assert [c.id for c in state_changes(with_(optimizer="adamw_8bit"))] == ["pure_16bit"]
+
+
+def test_what_to_set_for_more_machines_names_only_what_changes():
+    """A review: "Set hardware.nodes: 2, gpus_per_node: 8" where the profile had 8 a machine
+    already. (A rental's gpus_per_node stays the machine rented, 8 cards, the verdict
+    choosing the count inside it.)"""
+    from advisor.compare.weighed import recommend as weighed
+
+    large = weighed(load_profile(EXAMPLES / "large-model-8plus-gpus-required.yaml"))
+    more = next(o for o in large.setups if o.applied)
+    assert more.kind == "more_machines" and more.change.en == "hardware.nodes: 4"

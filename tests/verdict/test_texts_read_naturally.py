@@ -96,3 +96,18 @@ def test_a_rival_is_named_with_its_figures_in_one_pair_of_brackets_and_rented_wh
                                                  zh="租用 8 × A100 80GB PCIe（80 GB）"))
     assert _with_detail_en(named, "46 min") == "rent 8 × A100 80GB PCIe (80 GB; 46 min)"
     assert _with_detail_zh(named, "46 分钟") == "租用 8 × A100 80GB PCIe（80 GB，46 分钟）"
+
+
+def test_a_count_of_the_setup_the_figures_rest_on_says_where_it_runs():
+    """A review: "Chosen over 2 GPUs (3.3 h and €43.95 a run)" named no one's GPUs."""
+    from advisor.verdict.decision import _with_detail_en, _with_detail_zh
+    from advisor.verdict.result import Candidate
+
+    def count(deployment):
+        return Candidate(setup="accumulation_8", gpus=2, nodes=1, run_hours=3.3,
+                         cost_per_run=43.95, runnable=True, deployment=deployment)
+
+    assert _with_detail_en(count("own"), "3.3 h") == "2 GPUs of your own (3.3 h)"
+    assert _with_detail_en(count("cloud"), "3.3 h") == "2 GPUs rented (3.3 h)"
+    assert _with_detail_en(count(None), "3.3 h") == "2 GPUs (3.3 h)"
+    assert _with_detail_zh(count("own"), "3.3 小时") == "自建 2 卡（3.3 小时）"
