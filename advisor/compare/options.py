@@ -20,6 +20,7 @@ and ``--setup`` ids):
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import Any
 
@@ -37,7 +38,7 @@ from advisor.compare.option import (
     speed_note,
     with_changes,
 )
-from advisor.compare.rent import rent_the_same
+from advisor.compare.rent import RDMA_LINKS, rent_the_same
 from advisor.profile import EconomicsMode, InterLink, Profile, apply_alternative
 from advisor.scaling.project import default_inter_link
 from advisor.text.i18n import Text
@@ -162,9 +163,34 @@ def alternatives(profile: Profile, ctx: Context) -> list[Option]:
     return out
 
 
+OFFERS = ("rent_on_demand", "rent_reserved", "rent_one_machine")  # rent_the_same's offers
+
+
+def more_at_offers(profile: Profile, ctx: Context) -> list[Option]:
+    """More of the user's cards rented at the market's cheapest offers for the card (twice
+    the cards in one machine; twice the machines where a cluster's offer joins them by
+    InfiniBand or RoCE: a marketplace rents single machines, not ones joined by a fast
+    network), beside the same priced at the card's typical rate: a review found two machines
+    of two RTX 3090s rented at ¥2.40 a GPU-hour where an offer for the card is ¥0.76."""
+    out: list[Option] = []
+    for option in (*more_of_the_same(profile, ctx), *rent_the_same(profile, ctx)):
+        if option.id not in ("more_machines", "rent_more_cards"):
+            continue
+        if option.id == "more_machines" and option.profile.hardware.inter_link not in RDMA_LINKS:
+            continue
+        rented = option.profile.model_copy(update={"economics": option.profile.economics
+                                                   .model_copy(update={"mode": EconomicsMode.cloud})})
+        # (one machine of a cluster is the user's own count again: not more machines)
+        offers = OFFERS if option.id == "rent_more_cards" else OFFERS[:2]
+        out += [dataclasses.replace(o, id=f"{option.id}:{o.id}", min_gpus=option.min_gpus)
+                for o in rent_the_same(rented, ctx) if o.id in offers]
+    return out
+
+
 register_source("yours", yours)
 register_source("more", more_of_the_same)
 register_source("cloud", rent_the_same)
+register_source("more_offers", more_at_offers)
 register_source("setups", ready_setups)
 register_source("alternatives", alternatives)
 

@@ -27,7 +27,12 @@ from typing import Any
 from advisor.catalog import load_catalog, resolve_gpu
 from advisor.compare.evaluate import Evaluated, evaluate, points
 from advisor.compare.option import Context, Option
-from advisor.compare.options import alternatives, more_of_the_same, ready_setups
+from advisor.compare.options import (
+    alternatives,
+    more_at_offers,
+    more_of_the_same,
+    ready_setups,
+)
 from advisor.compare.over_yours import over_yours
 from advisor.compare.rent import rent_the_same
 from advisor.compare.text import round_count
@@ -175,8 +180,8 @@ def _elsewhere(profile: Profile, rec: Recommendation, currency: str | None,
     # the profile's own alternatives too, as the comparison weighs them (review 9: compare's
     # best net value was a rented H100 the profile names, which recommend never weighed)
     options = [o for o in (*more_of_the_same(profile, ctx), *rent_the_same(profile, ctx),
-                          *ready_setups(profile, ctx), *alternatives(profile, ctx),
-                          *_offers_for_rented(rec, ctx))
+                           *more_at_offers(profile, ctx), *ready_setups(profile, ctx),
+                           *alternatives(profile, ctx), *_offers_for_rented(rec, ctx))
                if o.id.rsplit(":", 1)[-1] not in LEFT_OUT]
     out: list[tuple[Candidate, Evaluated]] = []
     for option in options:

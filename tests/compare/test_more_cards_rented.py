@@ -51,10 +51,15 @@ def test_the_comparison_rents_twice_the_cards_of_a_workstation_in_one_machine():
     assert all(p.gpus > 4 for p in rented.points)  # below, it is renting the same machine
     eight = rented.point(8)
     assert eight is not None and eight.fits and eight.meets_deadline
-    # the cheapest that meets the deadline: some of the rented machine's eight cards
+    # the cheapest that meets the deadline: some of the rented machine's eight cards, at the
+    # market's cheapest offer for the card where one is known (``more_at_offers``)
     answer = comp.answer("deadline").point
-    assert answer.option == "rent_more_cards" and 4 < answer.gpus <= 8
+    assert answer.option.startswith("rent_more_cards") and 4 < answer.gpus <= 8
     assert comp.at(answer).meets_deadline
+    offered = next((o for o in comp.options if o.id == "rent_more_cards:rent_on_demand"), None)
+    if offered is not None:  # never dearer than the typical rate for the same machine
+        at = offered.point(answer.gpus)
+        assert at is None or at.cost_per_run <= rented.point(answer.gpus).cost_per_run
 
 
 def test_a_setup_is_weighed_on_the_side_its_cost_was_priced_on():
@@ -104,3 +109,29 @@ def test_a_rented_larger_card_is_weighed_at_every_count_of_its_machine():
     assert not any(c.runnable and c.run_hours <= pick.run_hours and c.cost_per_run is not None
                    and pick.cost_per_run is not None and c.cost_per_run < pick.cost_per_run * 0.85
                    for c in rented)
+
+
+def test_more_cards_are_rented_at_the_card_s_cheapest_offer_but_machines_only_as_a_cluster():
+    """A review: two machines of two RTX 3090s rented at ¥2.40 a GPU-hour where an offer for
+    the card is ¥0.76. More cards in one machine are offered at the market's cheapest offers
+    too; more machines only where a cluster's offer joins them (a marketplace rents single
+    machines, not ones joined by 25 GbE)."""
+    from advisor.catalog import load_catalog
+    from advisor.catalog.profile_check import load_profile
+    from advisor.compare.option import Context
+    from advisor.compare.options import more_at_offers
+    from advisor.profile import Currency, Market
+    from tests.support.paths import EXAMPLES
+
+    ctx = Context(load_catalog(), Market.CN, Currency.CNY)
+    medium = load_profile(EXAMPLES / "medium-model-4gpu-worth-it.yaml")  # 4 × 4090, PCIe
+    ids = [o.id for o in more_at_offers(medium, ctx)]
+    assert "rent_more_cards:rent_on_demand" in ids
+    assert not any(i.startswith("more_machines") for i in ids)  # 25 GbE between them
+    offer = next(o for o in more_at_offers(medium, ctx) if o.id.endswith("rent_on_demand"))
+    assert offer.profile.hardware.gpus_per_node == 8 and offer.min_gpus == 5
+    assert offer.profile.economics.cloud_price_per_gpu_hour is not None
+    cluster = load_profile(EXAMPLES / "large-model-8plus-gpus-required.yaml")  # InfiniBand
+    ids = [o.id for o in more_at_offers(cluster, Context(load_catalog(), Market.US,
+                                                         Currency.USD))]
+    assert all(i.startswith("more_machines:") and not i.endswith("one_machine") for i in ids)
