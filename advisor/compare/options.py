@@ -183,7 +183,7 @@ def more_at_offers(profile: Profile, ctx: Context) -> list[Option]:
         # (one machine of a cluster is the user's own count again: not more machines)
         offers = OFFERS if option.id == "rent_more_cards" else OFFERS[:2]
         out += [dataclasses.replace(o, id=f"{option.id}:{o.id}", min_gpus=option.min_gpus)
-                for o in rent_the_same(rented, ctx) if o.id in offers]
+                for o in rent_the_same(rented, ctx, whole_machines=True) if o.id in offers]
     return out
 
 

@@ -25,10 +25,13 @@ RDMA_LINKS = frozenset({InterLink.roce, InterLink.roce_400g, InterLink.infiniban
                         InterLink.infiniband_ndr})
 
 
-def rent_the_same(profile: Profile, ctx: Context) -> list[Option]:
+def rent_the_same(profile: Profile, ctx: Context, *, whole_machines: bool = False
+                  ) -> list[Option]:
     """The profile's GPUs rented: at the representative price, and at the market's cheapest
     on-demand, spot and reserved offers for the card (each converted to the profile's
-    currency: the option's profile is then priced at exactly that offer)."""
+    currency: the option's profile is then priced at exactly that offer). ``whole_machines``:
+    only offers that rent a machine of the profile's cards a machine as one instance (a
+    review: 8 × RTX 4090 "in one machine" at an offer that rents one card an instance)."""
     if not isinstance(profile.hardware.gpu, str):
         return []
     spec = resolve_gpu(profile.hardware.gpu, profile.hardware.intra_link)
@@ -53,7 +56,8 @@ def rent_the_same(profile: Profile, ctx: Context) -> list[Option]:
     hw = profile.hardware
     rdma = hw.nodes > 1 and hw.inter_link in RDMA_LINKS
     offers = [o for o in ctx.catalog.offers_for(spec.id, ctx.market)
-              if o.market_of == ctx.market]
+              if o.market_of == ctx.market
+              and (not whole_machines or o.largest_instance >= hw.gpus_per_node)]
     for kind, word in (("on_demand", Text(en="cheapest offer", zh="最便宜报价")),
                        ("spot", Text(en="spot", zh="竞价")),
                        ("reserved", Text(en="reserved", zh="包年包月"))):

@@ -220,7 +220,7 @@ def _offers_for_rented(rec: Recommendation, ctx: Context) -> list[Option]:
         if setup.kind != "rent" or rented is None or setup.trade_off != AS_CONFIGURED:
             continue
         out += [dataclasses.replace(o, id=f"{setup.id}:{o.id}")
-                for o in rent_the_same(rented, ctx)]
+                for o in rent_the_same(rented, ctx, whole_machines=True)]
     return out
 
 
@@ -276,8 +276,14 @@ def _as_setup(ev: Evaluated, c: Candidate, lang: str | None, pricing: Pricing,
                       zh=f"hardware.nodes: {hw.nodes}{per.replace(', ', '，')}")
     elif kind == "rent_offer":
         trade_off = RENT_TRADE_OFF
-        change = Text(en=f"hardware.gpu: {hw.gpu}, economics.mode: cloud",
-                      zh=f"hardware.gpu: {hw.gpu}，economics.mode: cloud")
+        # the machine the figures rest on, where it is not the profile's (a review: an offer
+        # of 8 × A100 read "Set hardware.gpu: …, economics.mode: cloud" on a 4-card profile)
+        shape = "" if asked is None else "".join(
+            f", {name}: {value}" for name, value, was in (
+                ("gpus_per_node", hw.gpus_per_node, asked.hardware.gpus_per_node),
+                ("nodes", hw.nodes, asked.hardware.nodes)) if value != was)
+        change = Text(en=f"hardware.gpu: {hw.gpu}{shape}, economics.mode: cloud",
+                      zh=f"hardware.gpu: {hw.gpu}{shape.replace(', ', '，')}，economics.mode: cloud")
     else:
         trade_off = BUY_TRADE_OFF
         change = Text(en=f"hardware.gpu: {hw.gpu}, gpus_per_node: {hw.gpus_per_node}, "

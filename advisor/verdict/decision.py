@@ -436,7 +436,8 @@ def _count_en(c: Candidate) -> str:
         return f"your setup rented at {n}" if c.deployment == "cloud" else f"your setup at {n}"
     # a count of the setup the figures rest on: where it runs, when the costs say
     # (a review: "Chosen over 2 GPUs" named no one's GPUs)
-    return {"cloud": f"{n} rented", "own": f"{n} of your own"}.get(c.deployment or "", n)
+    return {"cloud": f"{n} rented", "own": f"{n} on your own hardware"}.get(c.deployment or "",
+                                                                             n)
 
 
 def _with_detail_en(c: Candidate, detail: str) -> str:

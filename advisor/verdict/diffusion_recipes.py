@@ -26,28 +26,42 @@ from advisor.scaling.optimizer_family import optimizer_of
 from advisor.text.i18n import Text
 from advisor.verdict.setting_changes import Change
 
-ADAFACTOR_RECIPE = Text(
+ADAFACTOR = Text(
     en="kohya's recipe for a full SDXL fine-tune on a 24 GB card (sd-scripts' SDXL tips): "
        "Adafactor keeps no momentum and only factored second moments, almost no state a "
        "parameter, and is run with a fixed learning rate (relative_step and scale_parameter "
-       "off); recomputation costs about a third more compute; cached text embeddings and "
-       "latents fix each image's caption and crop for the run; the EMA is updated on the CPU.",
+       "off).",
     zh="kohya 在 24 GB 卡上全参数微调 SDXL 的方案（sd-scripts 的 SDXL 建议）：Adafactor 不存动量，"
        "二阶矩只存分解后的行列，每个参数几乎不占状态，配固定学习率（关闭 relative_step 和 "
-       "scale_parameter）；重计算多约三分之一的计算量；事先缓存文本嵌入和潜变量，整个训练里每张图的描述和"
-       "裁剪固定不变；EMA 在 CPU 上更新。")
-FULL_BF16 = Text(
-    en="kohya's --full_bf16 keeps the UNet's weights and gradients in bf16 as well (no fp32 "
-       "master copy), as its 16 GB runs do; bf16 updates round away the smallest steps.",
-    zh="kohya 的 --full_bf16 让 UNet 的权重和梯度也用 bf16（没有 fp32 主权重），16 GB 卡上就是这样跑的；"
-       "bf16 更新会把最小的步长舍掉。")
+       "scale_parameter）。")
+# what each other field the recipe sets costs, said only where it is set
+_SAID = {
+    "activation_checkpointing": Text(en="Recomputation costs about a third more compute.",
+                                     zh="重计算多约三分之一的计算量。"),
+    "frozen_encoders": Text(en="Text embeddings and latents cached beforehand fix each "
+                               "image's caption and crop for the run.",
+                            zh="事先缓存文本嵌入和潜变量，整个训练里每张图的描述和裁剪固定不变。"),
+    "ema": Text(en="The EMA is updated on the CPU.", zh="EMA 在 CPU 上更新。"),
+}
 _16BIT = (Precision.bf16, Precision.fp16, Precision.amp)
 
 
+def _full_16bit(dtype: Precision) -> tuple[str, Text]:
+    """kohya's flag for pure 16-bit weights and gradients in ``dtype``, and what it costs."""
+    flag = "--full_fp16" if dtype == Precision.fp16 else "--full_bf16"
+    word = "fp16" if dtype == Precision.fp16 else "bf16"
+    return flag, Text(
+        en=f"kohya's {flag} keeps the UNet's weights and gradients in {word} as well (no fp32 "
+           f"master copy), as its 16 GB runs do; {word} updates round away the smallest steps.",
+        zh=f"kohya 的 {flag} 让 UNet 的权重和梯度也用 {word}（没有 fp32 主权重），16 GB 卡上就是"
+           f"这样跑的；{word} 更新会把最小的步长舍掉。")
+
+
 def lean_recipes(profile: Profile) -> list[Change]:
-    """kohya's 24 GB recipe (Adafactor), then with ``--full_bf16``, each with only the fields
-    the profile does not set already; none but for a diffusion full fine-tune (a LoRA's
-    adapters hold little state) or when the profile runs the leanest already."""
+    """kohya's 24 GB recipe (Adafactor), then with ``--full_bf16`` (``--full_fp16`` for an
+    fp16 run), each with only the fields the profile does not set already and saying what
+    each one it sets costs; none but for a diffusion full fine-tune (a LoRA's adapters hold
+    little state) or when the profile runs the leanest already."""
     t = profile.training
     if profile.task != Task.diffusion or t.method != TrainingMethod.full:
         return []
@@ -61,21 +75,35 @@ def lean_recipes(profile: Profile) -> list[Change]:
     adafactor = optimizer_of(profile) in (Optimizer.adafactor, Optimizer.sgd)
     if not adafactor:
         fields["optimizer"] = Optimizer.adafactor
+    said = _said_of(fields)
     out = []
     if not adafactor:  # else the usual savings are this recipe already
         out.append(_change("kohya_24gb", fields, Text(en="kohya's low-memory recipe (Adafactor)",
                                                       zh="kohya 的低显存方案（Adafactor）"),
-                           ADAFACTOR_RECIPE))
+                           _joined(ADAFACTOR, said)))
     if not t.pure_16bit and t.precision in _16BIT:
         dtype = t.precision if t.precision != Precision.amp else Precision.bf16
-        bf16 = {**fields, "pure_16bit": True, "precision": dtype}
-        label = Text(en="kohya's low-memory recipe (Adafactor) with --full_bf16",
-                     zh="kohya 的低显存方案（Adafactor）加 --full_bf16") if not adafactor else \
-            Text(en="kohya's --full_bf16", zh="kohya 的 --full_bf16")
-        trade = Text(en=f"{ADAFACTOR_RECIPE.en} {FULL_BF16.en}",
-                     zh=f"{ADAFACTOR_RECIPE.zh}{FULL_BF16.zh}") if not adafactor else FULL_BF16
-        out.append(_change("kohya_16gb", bf16, label, trade))
+        flag, cost = _full_16bit(dtype)
+        lean = {**fields, "pure_16bit": True, "precision": dtype}
+        if adafactor:
+            label = Text(en=f"kohya's low-memory recipe with {flag}",
+                         zh=f"kohya 的低显存方案加 {flag}")
+            trade = _joined(cost, said)
+        else:
+            label = Text(en=f"kohya's low-memory recipe (Adafactor) with {flag}",
+                         zh=f"kohya 的低显存方案（Adafactor）加 {flag}")
+            trade = _joined(_joined(ADAFACTOR, said), cost)
+        out.append(_change("kohya_16gb", lean, label, trade))
     return out
+
+
+def _said_of(fields: dict) -> Text:
+    parts = [_SAID[name] for name in _SAID if name in fields]
+    return Text(en=" ".join(p.en for p in parts), zh="".join(p.zh for p in parts))
+
+
+def _joined(a: Text, b: Text) -> Text:
+    return Text(en=" ".join(x for x in (a.en, b.en) if x), zh=a.zh + b.zh)
 
 
 def with_batch(recipe: Change, batch_change: Change) -> Change:
@@ -103,4 +131,4 @@ def _said(value) -> str:
     return str(getattr(value, "value", value))
 
 
-__all__ = ["ADAFACTOR_RECIPE", "FULL_BF16", "lean_recipes", "with_batch"]
+__all__ = ["ADAFACTOR", "lean_recipes", "with_batch"]

@@ -26,7 +26,8 @@ _SEVERITY = {"critical": 0, "warning": 1, "info": 2}
 # method, is a risk all the same)
 NOT_RISKS = frozenset({"setup_change"})
 # pitfalls that say the run may not happen at all: the main risk before others as grave
-RUN_RISKS = frozenset({"memory_at_limit", "memory_near_fit"})
+RUN_RISKS = frozenset({"memory_at_limit", "memory_near_fit", "memory_wall", "activation_memory",
+                       "diffusion_memory"})
 
 
 def five_lines(rec: Recommendation, answer: Text, why: Text) -> list[SummaryLine]:

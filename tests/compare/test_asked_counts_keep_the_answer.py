@@ -36,16 +36,27 @@ def test_a_reservations_term_reads_in_chinese():
     assert "1 mo" in do.en and "1 mo" not in do.zh and "1 个月" in do.zh
 
 
-def test_larger_cards_rented_are_weighed_at_their_cheapest_offer_too():
+def test_larger_cards_rented_are_weighed_at_offers_that_rent_the_machine_whole():
     """The rented larger cards a setup list names are priced at the card's typical rate; the
-    catalog's cheapest offer for the same card is weighed as well, and the answer moves to it
-    when it runs the same for less (a review: $122 against $97.64 a run, 8 × A100 80GB)."""
-    profile = load_profile(VERDICT / "qwen7b-full-4x4090-rents-a100-at-its-cheapest-offer.yaml")
+    catalog's offers for the same card that rent such a machine as one instance are weighed as
+    well (a review: $122 against $97.64 a run for 8 × A100 80GB; a second review: that offer
+    rents one card an instance, so it cannot price a machine of eight)."""
+    from advisor.catalog import load_catalog
+    from advisor.compare.option import Context
+    from advisor.compare.weighed import _offers_for_rented
+    from advisor.profile import Currency, Market
+
+    profile = load_profile(VERDICT / "qwen7b-full-4x4090-rents-a100-whole-machine.yaml")
     rec = recommend(profile)
+    rented = next(o for o in rec.setups if o.kind == "rent")
+    catalog = load_catalog()
+    by_id = {o.id: o for o in catalog.cloud_offers}
+    offers = _offers_for_rented(rec, Context(catalog, Market.US, Currency.USD))
+    for o in offers:
+        assert o.id.startswith(f"{rented.id}:")
+        assert by_id[o.notes[0].en.split(":", 1)[0]].largest_instance >= 8
+    single = [o for o in catalog.cloud_offers if o.gpu == "a100_pcie_80gb"
+              and o.market_of == Market.US and o.largest_instance < 8]
+    assert single  # RunPod's $1.19 community A100: one card an instance
     applied = next(o for o in rec.setups if o.applied)
-    typical = next(o for o in rec.setups if o.kind == "rent")
-    assert applied.kind == "rent_offer" and "cheapest offer" in applied.label.en
-    same = next(c for c in rec.candidates if c.setup == typical.id and c.gpus == applied.gpus)
-    assert applied.run_hours == same.run_hours  # the same card, count and run
-    assert applied.cost_per_run < 0.85 * same.cost_per_run
-    assert "cheapest offer" in rec.summary[0].text.en and "最便宜报价" in rec.summary[0].text.zh
+    assert "RunPod" not in applied.label.en and "$1.19" not in rec.summary[0].text.en

@@ -56,10 +56,7 @@ def test_the_comparison_rents_twice_the_cards_of_a_workstation_in_one_machine():
     answer = comp.answer("deadline").point
     assert answer.option.startswith("rent_more_cards") and 4 < answer.gpus <= 8
     assert comp.at(answer).meets_deadline
-    offered = next((o for o in comp.options if o.id == "rent_more_cards:rent_on_demand"), None)
-    if offered is not None:  # never dearer than the typical rate for the same machine
-        at = offered.point(answer.gpus)
-        assert at is None or at.cost_per_run <= rented.point(answer.gpus).cost_per_run
+
 
 
 def test_a_setup_is_weighed_on_the_side_its_cost_was_priced_on():
@@ -111,11 +108,13 @@ def test_a_rented_larger_card_is_weighed_at_every_count_of_its_machine():
                    for c in rented)
 
 
-def test_more_cards_are_rented_at_the_card_s_cheapest_offer_but_machines_only_as_a_cluster():
+def test_more_cards_are_rented_at_offers_that_rent_such_a_machine_whole():
     """A review: two machines of two RTX 3090s rented at ¥2.40 a GPU-hour where an offer for
     the card is ¥0.76. More cards in one machine are offered at the market's cheapest offers
-    too; more machines only where a cluster's offer joins them (a marketplace rents single
-    machines, not ones joined by 25 GbE)."""
+    too, but only offers that rent a machine of that many cards as one instance (a second
+    review: "8 × RTX 4090 in one machine" at an offer of one card an instance); more machines
+    only where a cluster's offer joins them (a marketplace rents single machines, not ones
+    joined by 25 GbE)."""
     from advisor.catalog import load_catalog
     from advisor.catalog.profile_check import load_profile
     from advisor.compare.option import Context
@@ -123,15 +122,39 @@ def test_more_cards_are_rented_at_the_card_s_cheapest_offer_but_machines_only_as
     from advisor.profile import Currency, Market
     from tests.support.paths import EXAMPLES
 
-    ctx = Context(load_catalog(), Market.CN, Currency.CNY)
+    catalog = load_catalog()
     medium = load_profile(EXAMPLES / "medium-model-4gpu-worth-it.yaml")  # 4 × 4090, PCIe
-    ids = [o.id for o in more_at_offers(medium, ctx)]
-    assert "rent_more_cards:rent_on_demand" in ids
-    assert not any(i.startswith("more_machines") for i in ids)  # 25 GbE between them
-    offer = next(o for o in more_at_offers(medium, ctx) if o.id.endswith("rent_on_demand"))
-    assert offer.profile.hardware.gpus_per_node == 8 and offer.min_gpus == 5
-    assert offer.profile.economics.cloud_price_per_gpu_hour is not None
+    by_id = {o.id: o for o in catalog.cloud_offers}
+    for market, currency in ((Market.US, Currency.USD), (Market.CN, Currency.CNY)):
+        offers = more_at_offers(medium, Context(catalog, market, currency))
+        assert not any(o.id.startswith("more_machines") for o in offers)  # 25 GbE
+        for o in offers:
+            assert o.id.startswith("rent_more_cards:") and o.min_gpus == 5
+            assert o.profile.hardware.gpus_per_node == 8
+            offer = by_id[o.notes[0].en.split(":", 1)[0]]  # "runpod_…: …"
+            assert offer.largest_instance >= 8
+    us = more_at_offers(medium, Context(catalog, Market.US, Currency.USD))
+    assert us and all(o.profile.economics.cloud_price_per_gpu_hour for o in us)
+    cn = more_at_offers(medium, Context(catalog, Market.CN, Currency.CNY))
+    assert cn == []  # the CN offers for the card rent one card an instance
     cluster = load_profile(EXAMPLES / "large-model-8plus-gpus-required.yaml")  # InfiniBand
-    ids = [o.id for o in more_at_offers(cluster, Context(load_catalog(), Market.US,
-                                                         Currency.USD))]
+    ids = [o.id for o in more_at_offers(cluster, Context(catalog, Market.US, Currency.USD))]
     assert all(i.startswith("more_machines:") and not i.endswith("one_machine") for i in ids)
+
+
+def test_an_offer_for_a_larger_machine_says_the_machine_in_what_to_set():
+    """A review: the chosen offer's Set line read "hardware.gpu: …, economics.mode: cloud" on
+    a 4-card profile whose figures rest on a machine of 8. Here the user's own rate for
+    renting ($1.00 a GPU-hour) makes RunPod's 8-card offer the answer."""
+    from advisor.catalog.profile_check import load_profile
+    from advisor.compare.weighed import recommend as weighed
+    from tests.support.paths import EXAMPLES
+
+    medium = load_profile(EXAMPLES / "medium-model-4gpu-worth-it.yaml")
+    data = medium.model_dump(mode="json", exclude_none=True)
+    data["economics"].update(market="US", currency="USD", value_per_day=400,
+                             cloud_price_per_gpu_hour=1.0)
+    rec = weighed(_profile(data))
+    applied = next(o for o in rec.setups if o.applied)
+    assert applied.kind == "rent_offer" and "RunPod" in applied.label.en and applied.gpus == 8
+    assert "gpus_per_node: 8" in applied.change.en and "gpus_per_node: 8" in applied.change.zh

@@ -254,6 +254,18 @@ def test_kohya_s_recipes_are_for_diffusion_full_fine_tunes_not_yet_lean():
     def with_(**fields):
         return profile.model_copy(update={"training": t.model_copy(update=fields)})
 
+    # what it says is what it sets (a review: "the EMA is updated on the CPU" for a profile
+    # with no EMA; fp16 named --full_bf16)
+    assert "ema" not in first.training and "EMA" not in first.trade_off.en
+    assert "EMA" not in first.trade_off.zh and "Recomputation" in first.trade_off.en
+    ema = lean_recipes(with_(ema="gpu"))[0]
+    assert ema.training["ema"] == "cpu" and "EMA is updated on the CPU" in ema.trade_off.en
+    fp16 = lean_recipes(with_(precision="fp16"))[1]
+    assert "--full_fp16" in fp16.label.en and "fp16" in fp16.trade_off.en
+    assert "bf16" not in fp16.trade_off.en and fp16.training["precision"] == "fp16"
+    lean = lean_recipes(with_(optimizer="adafactor"))[0]
+    assert "kohya's low-memory recipe with --full_bf16" == lean.label.en
+    assert "Recomputation" in lean.trade_off.en  # the checkpointing it sets is said
     assert lean_recipes(with_(method="lora")) == []  # an adapter's states are small
     only = lean_recipes(with_(optimizer="adafactor"))  # the recipe's optimizer already
     assert [c.id for c in only] == ["kohya_16gb"] and "optimizer" not in only[0].training

@@ -107,7 +107,8 @@ def test_a_count_of_the_setup_the_figures_rest_on_says_where_it_runs():
         return Candidate(setup="accumulation_8", gpus=2, nodes=1, run_hours=3.3,
                          cost_per_run=43.95, runnable=True, deployment=deployment)
 
-    assert _with_detail_en(count("own"), "3.3 h") == "2 GPUs of your own (3.3 h)"
+    # owned or bought: the English says whose hardware, as 自建 does
+    assert _with_detail_en(count("own"), "3.3 h") == "2 GPUs on your own hardware (3.3 h)"
     assert _with_detail_en(count("cloud"), "3.3 h") == "2 GPUs rented (3.3 h)"
     assert _with_detail_en(count(None), "3.3 h") == "2 GPUs (3.3 h)"
     assert _with_detail_zh(count("own"), "3.3 小时") == "自建 2 卡（3.3 小时）"
