@@ -108,14 +108,7 @@ def _joined(a: Text, b: Text) -> Text:
 
 def with_batch(recipe: Change, batch_change: Change) -> Change:
     """``recipe`` at a smaller batch per GPU (``setting_changes.accumulation``'s change)."""
-    return Change(id=f"{recipe.id}+{batch_change.id}", kind=recipe.kind,
-                  label=Text(en=f"{recipe.label.en} + {batch_change.label.en}",
-                             zh=f"{recipe.label.zh} + {batch_change.label.zh}"),
-                  change=Text(en=f"{recipe.change.en}, {batch_change.change.en}",
-                              zh=f"{recipe.change.zh}，{batch_change.change.zh}"),
-                  trade_off=Text(en=f"{recipe.trade_off.en} {batch_change.trade_off.en}",
-                                 zh=f"{recipe.trade_off.zh}{batch_change.trade_off.zh}"),
-                  training={**recipe.training, **batch_change.training})
+    return recipe.plus(batch_change)
 
 
 def _change(cid: str, fields: dict, label: Text, trade_off: Text) -> Change:

@@ -55,15 +55,19 @@ class Change:
 
     def with_checkpointing(self) -> Change:
         """The same change with full activation checkpointing on as well."""
+        return self.plus(_checkpointing(FULL))
+
+    def plus(self, other: Change) -> Change:
+        """This change and ``other`` together (its kind: this one's), each said in turn."""
         return Change(
-            id=f"{self.id}+checkpointing_full", kind=self.kind,
-            label=Text(en=f"{self.label.en} + full activation checkpointing",
-                       zh=f"{self.label.zh} + 完整激活重计算"),
-            change=Text(en=f"{self.change.en}, activation_checkpointing: full",
-                        zh=f"{self.change.zh}，activation_checkpointing: full"),
-            trade_off=Text(en=f"{self.trade_off.en} {CHECKPOINT_FULL.en}",
-                           zh=f"{self.trade_off.zh}{CHECKPOINT_FULL.zh}"),
-            training={**self.training, "activation_checkpointing": FULL})
+            id=f"{self.id}+{other.id}", kind=self.kind,
+            label=Text(en=f"{self.label.en} + {other.label.en}",
+                       zh=f"{self.label.zh} + {other.label.zh}"),
+            change=Text(en=f"{self.change.en}, {other.change.en}",
+                        zh=f"{self.change.zh}，{other.change.zh}"),
+            trade_off=Text(en=f"{self.trade_off.en} {other.trade_off.en}",
+                           zh=f"{self.trade_off.zh}{other.trade_off.zh}"),
+            training={**self.training, **other.training})
 
 
 CHECKPOINT_FULL = Text(
