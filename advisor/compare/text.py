@@ -212,8 +212,9 @@ def render_text(result: Comparison, lang: str = "en", every_count: bool = False)
 
 def _tail(result: Comparison, lang: str, bullet: str) -> list[str]:
     out: list[str] = []
-    notes = [n.get(lang) for o in result.options for n in o.notes] + \
-        [n.get(lang) for n in result.notes]
+    # each said once (one offer may back two options: the machine as the user's, and twice it)
+    notes = list(dict.fromkeys([n.get(lang) for o in result.options for n in o.notes]
+                               + [n.get(lang) for n in result.notes]))
     if notes:
         out += ["", pick(lang, "Notes:", "说明："), *(bullet + n for n in notes)]
     if result.price_warnings:

@@ -158,3 +158,19 @@ def test_an_offer_for_a_larger_machine_says_the_machine_in_what_to_set():
     applied = next(o for o in rec.setups if o.applied)
     assert applied.kind == "rent_offer" and "RunPod" in applied.label.en and applied.gpus == 8
     assert "gpus_per_node: 8" in applied.change.en and "gpus_per_node: 8" in applied.change.zh
+
+
+def test_a_note_two_options_share_is_said_once():
+    """A review: an offer backing both the user's machine rented and twice its cards had its
+    note printed twice under "Notes:"."""
+    from advisor.compare.compare import compare
+    from advisor.compare.text import _tail
+
+    comp = compare(_profile(DEADLINE), verdicts=False)
+    note = next(n for o in comp.options for n in o.notes)
+    first = comp.options[0]
+    doubled = comp.model_copy(update={"options": [
+        first.model_copy(update={"notes": [*first.notes, note, note]}), *comp.options[1:]]})
+    for lang in ("en", "zh"):
+        lines = _tail(doubled, lang, "  - ")
+        assert sum(line == "  - " + note.get(lang) for line in lines) == 1
