@@ -172,8 +172,14 @@ def more_at_offers(profile: Profile, ctx: Context) -> list[Option]:
     InfiniBand or RoCE: a marketplace rents single machines, not ones joined by a fast
     network), beside the same priced at the card's typical rate: a review found two machines
     of two RTX 3090s rented at ¥2.40 a GPU-hour where an offer for the card is ¥0.76."""
+    return offers_for_more([*more_of_the_same(profile, ctx), *rent_the_same(profile, ctx)], ctx)
+
+
+def offers_for_more(options: list[Option], ctx: Context) -> list[Option]:
+    """``more_at_offers`` of options ``more_of_the_same`` and ``rent_the_same`` built already
+    (the others are passed over)."""
     out: list[Option] = []
-    for option in (*more_of_the_same(profile, ctx), *rent_the_same(profile, ctx)):
+    for option in options:
         if option.id not in ("more_machines", "rent_more_cards"):
             continue
         if option.id == "more_machines" and option.profile.hardware.inter_link not in RDMA_LINKS:

@@ -30,7 +30,7 @@ def rent_the_same(profile: Profile, ctx: Context, *, whole_machines: bool = Fals
     """The profile's GPUs rented: at the representative price, and at the market's cheapest
     on-demand, spot and reserved offers for the card (each converted to the profile's
     currency: the option's profile is then priced at exactly that offer). ``whole_machines``:
-    only offers that rent a machine of the profile's cards a machine as one instance (a
+    only offers whose instances hold as many cards as one of the profile's machines (a
     review: 8 × RTX 4090 "in one machine" at an offer that rents one card an instance)."""
     if not isinstance(profile.hardware.gpu, str):
         return []

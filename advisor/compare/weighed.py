@@ -29,8 +29,8 @@ from advisor.compare.evaluate import Evaluated, evaluate, points
 from advisor.compare.option import Context, Option
 from advisor.compare.options import (
     alternatives,
-    more_at_offers,
     more_of_the_same,
+    offers_for_more,
     ready_setups,
 )
 from advisor.compare.over_yours import over_yours
@@ -179,8 +179,8 @@ def _elsewhere(profile: Profile, rec: Recommendation, currency: str | None,
     ctx = Context(catalog, where, Currency(given_in))
     # the profile's own alternatives too, as the comparison weighs them (review 9: compare's
     # best net value was a rented H100 the profile names, which recommend never weighed)
-    options = [o for o in (*more_of_the_same(profile, ctx), *rent_the_same(profile, ctx),
-                           *more_at_offers(profile, ctx), *ready_setups(profile, ctx),
+    more = [*more_of_the_same(profile, ctx), *rent_the_same(profile, ctx)]
+    options = [o for o in (*more, *offers_for_more(more, ctx), *ready_setups(profile, ctx),
                            *alternatives(profile, ctx), *_offers_for_rented(rec, ctx))
                if o.id.rsplit(":", 1)[-1] not in LEFT_OUT]
     out: list[tuple[Candidate, Evaluated]] = []

@@ -24,7 +24,7 @@ from advisor.profile import (
 )
 from advisor.scaling.optimizer_family import optimizer_of
 from advisor.text.i18n import Text
-from advisor.verdict.setting_changes import Change
+from advisor.verdict.setting_changes import Change, fields_said
 
 ADAFACTOR = Text(
     en="kohya's recipe for a full SDXL fine-tune on a 24 GB card (sd-scripts' SDXL tips): "
@@ -112,16 +112,10 @@ def with_batch(recipe: Change, batch_change: Change) -> Change:
 
 
 def _change(cid: str, fields: dict, label: Text, trade_off: Text) -> Change:
-    said = ", ".join(f"{k}: {_said(v)}" for k, v in fields.items())
+    said = fields_said(fields)
     return Change(id=cid, kind="numerics", label=label,
                   change=Text(en=said, zh=said.replace(", ", "，")), trade_off=trade_off,
                   training=fields)
-
-
-def _said(value) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(getattr(value, "value", value))
 
 
 __all__ = ["ADAFACTOR", "lean_recipes", "with_batch"]

@@ -125,17 +125,12 @@ def setups_that_fit(profile: Profile, projection: Projection, larger: Beyond,
     for change in checkpointing_changes(profile):
         keep(change)
     alone = owned_alone(profile)
-    for batch in batch_sizes(profile):  # the largest smaller batch that fits, and the largest
-        # that the user's own cards hold where more are weighed around them
-        change = accumulation(profile, batch)
-        if alone is not None and any(_fits_at(f.projection, alone) is not True
-                                     for i, f in found_by_id.items() if i.startswith("accum")):
-            if not _fits_at(projected_or_none(change.apply(profile), [alone]), alone):
-                continue
-            keep(change)
-            break
-        if keep(change) and (alone is None or _fits_at(found_by_id[change.id].projection,
-                                                        alone)):
+    smaller = [accumulation(profile, b) for b in batch_sizes(profile)]
+    for i, change in enumerate(smaller):  # the largest smaller batch that fits
+        if keep(change):
+            if alone is not None and not _fits_at(found_by_id[change.id].projection, alone):
+                # and the largest the user's own cards hold, where more are weighed around them
+                _keep_first_holding(smaller[i + 1:], profile, alone, keep)
             break
     full = profile.training.activation_checkpointing == ActivationCheckpointing.full
     savings = diffusion_savings(profile)  # a diffusion fine-tune's own, before the rest
@@ -147,10 +142,11 @@ def setups_that_fit(profile: Profile, projection: Projection, larger: Beyond,
         elif change.kind == "method" and not full:  # adapters often run faster recomputed
             keep(change.with_checkpointing())  # on more GPUs (no pipeline split)
     recipes = lean_recipes(profile)  # a diffusion full fine-tune one card does not hold yet
-    if recipes and not _holds_one(projection) \
-            and not any(_holds_one(f.projection) for f in found_by_id.values()):
-        for recipe in recipes:  # the first, at the largest batch one card holds
-            if _on_one_card(recipe, profile, keep):
+    if recipes and not _fits_at(projection, 1) \
+            and not any(_fits_at(f.projection, 1) for f in found_by_id.values()):
+        for recipe in recipes:  # the first, at the user's batch or the largest one card holds
+            if _keep_first_holding([recipe, *(with_batch(recipe, c) for c in smaller)],
+                                   profile, 1, keep):
                 break
     if listed:
         rented = rented_cards(profile, lang, pricing)
@@ -238,20 +234,15 @@ def _fits_at(projection: Projection | None, n: int) -> bool | None:
     return projection.fits[projection.at(n)]
 
 
-def _holds_one(projection: Projection) -> bool:
-    return 1 in projection.gpus and projection.fits[projection.at(1)]
-
-
-def _on_one_card(recipe: Change, profile: Profile, keep) -> bool:
-    """``recipe`` kept at the user's batch per GPU, else at the largest smaller one that one
-    card holds (accumulating to the same global batch); False when one card holds neither."""
-    for change in (recipe, *(with_batch(recipe, accumulation(profile, b))
-                             for b in batch_sizes(profile))):
+def _keep_first_holding(changes: list[Change], profile: Profile, n: int, keep) -> bool:
+    """``keep`` the first of ``changes`` that ``n`` GPUs hold (projected at ``n`` alone);
+    False when they hold none."""
+    for change in changes:
         try:
-            one = projected_or_none(change.apply(profile), [1])
-        except ValueError:
-            one = None
-        if one is not None and _holds_one(one):
+            at_n = projected_or_none(change.apply(profile), [n])
+        except ValueError:  # the change cannot be set on this profile
+            continue
+        if _fits_at(at_n, n):
             return keep(change)
     return False
 

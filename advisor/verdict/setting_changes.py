@@ -313,11 +313,23 @@ def diffusion_savings(profile: Profile) -> Change | None:
         fields["ema"] = Ema.cpu
     if not fields:
         return None
-    said = ", ".join(f"{k}: {getattr(v, 'value', v)}" for k, v in fields.items())
+    said = fields_said(fields)
     return Change(id="diffusion_savings", kind="setting",
                   label=Text(en="the usual diffusion savings", zh="扩散模型常用的省显存设置"),
                   change=Text(en=said, zh=said.replace(", ", "，")),
                   trade_off=DIFFUSION_SAVINGS, training=fields)
+
+
+def fields_said(fields: dict[str, Any]) -> str:
+    """The training fields a change sets, as a profile writes them ("optimizer: adafactor,
+    pure_16bit: true")."""
+    return ", ".join(f"{k}: {_written(v)}" for k, v in fields.items())
+
+
+def _written(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(getattr(value, "value", value))
 
 
 def _adam_family(profile: Profile) -> bool:
