@@ -40,6 +40,34 @@ def write(path: str) -> None:
     other = [k for k, v in out.items() if (m := _COUNTED.match(v)) and m.group(1) != m.group(2)]
     print(f"answers whose 'Rent / Buy N ×' names another count than the verdict's: "
           f"{len(other)}" + (f" ({', '.join(other)})" if other else ""))
+    at_offers, beyond = _beyond_instances(out)
+    print(f"answers rented at an offer: {len(at_offers)}; renting more cards in one machine "
+          f"than any instance of that provider's holds: {len(beyond)}"
+          + (f" ({', '.join(beyond)})" if beyond else ""))
+
+
+# "Rent 4 × GeForce RTX 4090 (cheapest offer: OpenRelay, $0.29/GPU-h) — …": count, provider
+_AT_OFFER = re.compile(r"^Rent (\d+) × .+? \((?:one machine, )?(?:cheapest offer|spot|"
+                       r"reserved, \d+ mo): (.+?), [^,]*?/GPU-h\)")
+
+
+def _beyond_instances(answers: dict[str, str]) -> tuple[list[str], list[str]]:
+    """The answers rented at a named offer, and those whose count no instance of that
+    provider's offers holds in one machine (a cluster's offer joins machines: it holds any)."""
+    from advisor.catalog import load_catalog
+
+    offers = load_catalog().cloud_offers
+    at, beyond = [], []
+    for name, text in answers.items():
+        m = _AT_OFFER.match(text)
+        if not m:
+            continue
+        at.append(name)
+        count, provider = int(m.group(1)), m.group(2)
+        if not any(o.largest_instance >= count or o.inter_link is not None
+                   for o in offers if o.provider_text.en == provider):
+            beyond.append(name)
+    return at, beyond
 
 
 def _runs(answer: str) -> str:

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from advisor.catalog.profile_check import load_profile
 from advisor.compare.compare import compare, point_candidate
+from advisor.compare.rent import INTERRUPTIBLE
 from advisor.compare.text import round_count
 from advisor.compare.weighed import recommend
 from advisor.costs import estimate_costs
@@ -113,7 +114,8 @@ def _beaten_in_compare(rec, profile) -> bool:
         return False
     comp = compare(profile, verdicts=False)
     return any(beats(point_candidate(o.id, p), pick)
-               for o in comp.options if o.id != "rent_spot" for p in o.points
+               for o in comp.options if o.id.rsplit(":", 1)[-1] not in INTERRUPTIBLE
+               for p in o.points
                if p.fits and p.priced and p.keeps_schedule and p.meets_deadline is not False
                and round_count(p.gpus, o.gpus_per_node))
 

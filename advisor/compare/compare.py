@@ -24,6 +24,7 @@ from advisor.compare.baseline import net_value_baseline
 from advisor.compare.evaluate import Evaluated, evaluate, option_result, verdict_of
 from advisor.compare.options import Context, Option, default_options, setup_option
 from advisor.compare.pareto import Candidate, dominators, front, tie
+from advisor.compare.rent import INTERRUPTIBLE
 from advisor.compare.result import Comparison, OptionResult, Point, PointRef
 from advisor.compare.spec import parse_spec
 from advisor.compare.text import round_count
@@ -214,8 +215,9 @@ def _net_value_as_decided(found: list, results: list[OptionResult], labels: dict
     best_ref = found[i].point
     best, point = _at(results, best_ref), _at(results, mine)
     theirs = _policy_candidate(results, best_ref, best)
+    spot = best_ref.option.rsplit(":", 1)[-1] in INTERRUPTIBLE  # no answer rests on one
     if point.net_value_per_month is None or best.net_value_per_month is None or \
-            improves(theirs, point_candidate(mine.option, point), per_day):
+            (improves(theirs, point_candidate(mine.option, point), per_day) and not spot):
         return found
     more = money(best.net_value_per_month - point.net_value_per_month, currency)
     other, this = label_at(best_ref, labels), label_at(mine, labels)
@@ -229,7 +231,10 @@ def _net_value_as_decided(found: list, results: list[OptionResult], labels: dict
     if best.net_value_per_month <= point.net_value_per_month:  # never "gives -$6,124 more"
         why = Text(en=f"{head.en})", zh=f"{head.zh}）")
     else:
-        if per_day <= 0.0:  # a monthly budget: money first
+        if spot:
+            because = Text(en="but a spot run can be stopped at any time",
+                           zh="但竞价实例随时可能被收回，训练会中断")
+        elif per_day <= 0.0:  # a monthly budget: money first
             because = Text(en="with a monthly budget the answer weighs money first",
                            zh="设了每月预算，答案先看花多少钱")
         elif buys_hardware(theirs):
@@ -372,6 +377,8 @@ def _beaten_so(point: Point, results: list) -> bool:
     from advisor.verdict.decision import beats
 
     ref = point.dominated_by
+    if ref.option.rsplit(":", 1)[-1] in INTERRUPTIBLE:
+        return False  # a spot run can be stopped at any time: recommend never rests on one
     winner = next((p for r in results if r.id == ref.option for p in r.points
                    if p.gpus == ref.gpus), None)
     if winner is None or winner.cost_per_run is None or point.cost_per_run is None:

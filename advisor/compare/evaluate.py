@@ -45,6 +45,10 @@ def evaluate(option: Option, catalog: Catalog, currency: str,
     profile, catalog, currency and day were evaluated before is taken from the cache."""
     from advisor.verdict.resting import resting_on
 
+    most = option.max_gpus
+    if most is not None:  # an offer's instance holds no more (review: 8 × RTX 4090 "in one
+        # machine" at an offer that rents one card an instance)
+        counts = sorted({n for n in (counts or range(1, most + 1)) if n <= most} | {1})
     if counts is not None:
         rests = resting_on(option.profile, counts, listed=False)
         costs = costs_shared(rests.profile, rests.projection, currency=currency,
@@ -136,7 +140,7 @@ def points(ev: Evaluated) -> list[Point]:
     both = co.own_priced and co.cloud_priced and cloud_hour is not None
     out = []
     for i, n in enumerate(pr.gpus):
-        if n < ev.option.min_gpus:
+        if n < ev.option.min_gpus or n > (ev.option.max_gpus or n):
             continue
         # Owned without a card price would leave the cards bought out of the cost: not
         # comparable; cards already owned need no price (sunk).
@@ -194,7 +198,9 @@ def verdict_of(ev: Evaluated, currency: str | None = None) -> OptionVerdict:
     option = ev.option.profile
     if rests is not None and (rests.applied is not None or needs_setups(option, ev.projection)
                               or starved(option)):
-        rec = recommend(option, currency=currency)
+        most = ev.option.max_gpus  # an offer's instance: the counts it holds
+        rec = recommend(option, currency=currency,
+                        gpus=None if most is None else list(range(1, most + 1)))
     else:
         profile = rests.profile if rests is not None else option
         rec = recommend_from(profile, ev.projection, ev.costs, larger=ev.larger,

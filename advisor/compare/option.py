@@ -32,6 +32,9 @@ class Option:
     # The smallest GPU count that belongs to this option: more machines, or more cards in one,
     # start where the user's setup ends (below it they are the user's setup again).
     min_gpus: int = 1
+    # The largest GPU count the option can have: a rental offer whose instances hold fewer
+    # cards than the user's machine rents no more in one machine (None: no such bound)
+    max_gpus: int | None = None
     # A reserved (committed) offer: paid for every hour of its term, so its points charge the
     # hours a month's runs leave idle (``advisor.costs.commitment.committed_share``)
     committed: bool = False

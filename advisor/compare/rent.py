@@ -20,6 +20,11 @@ from advisor.compare.option import (
 from advisor.costs.money import unit_price
 from advisor.profile import EconomicsMode, InterLink, Profile
 from advisor.text.i18n import Text
+from advisor.verdict.more_cards import wider_machine
+
+# The options at spot offers: a spot run can be stopped at any time, so no answer rests on
+# one (``weighed``, and the best net value ``compare`` names: one decision in every command)
+INTERRUPTIBLE = frozenset({"rent_spot", "rent_spot_whole"})
 
 RDMA_LINKS = frozenset({InterLink.roce, InterLink.roce_400g, InterLink.infiniband_edr, InterLink.infiniband_hdr,
                         InterLink.infiniband_ndr})
@@ -55,6 +60,7 @@ def rent_the_same(profile: Profile, ctx: Context, *, whole_machines: bool = Fals
                                   min_gpus=profile.hardware.gpus_per_node + 1))
     hw = profile.hardware
     rdma = hw.nodes > 1 and hw.inter_link in RDMA_LINKS
+    want = (wider_machine(profile) or profile).hardware.gpus_per_node  # cards in one machine
     offers = [o for o in ctx.catalog.offers_for(spec.id, ctx.market)
               if o.market_of == ctx.market
               and (not whole_machines or o.largest_instance >= hw.gpus_per_node)]
@@ -72,6 +78,13 @@ def rent_the_same(profile: Profile, ctx: Context, *, whole_machines: bool = Fals
             continue
         offer = min(pool, key=lambda o: (_per_hour(ctx, o), o.id))
         out.append(offer_option(profile, ctx, offer, f"rent_{kind}", word))
+        # the cheapest that rents the machine whole too, where this one rents fewer cards an
+        # instance (a one-GPU machine: the wider machine its counts reach)
+        whole = [o for o in pool if o.largest_instance >= want] or \
+            [o for o in pool if o.largest_instance >= hw.gpus_per_node]
+        if offer not in whole and whole:
+            machine = min(whole, key=lambda o: (_per_hour(ctx, o), o.id))
+            out.append(offer_option(profile, ctx, machine, f"rent_{kind}_whole", word))
     if rdma:  # one machine of the cluster's needs no RDMA: a marketplace rents it
         one = _one_machine_offer(profile, ctx, offers)
         if one is not None:
@@ -90,7 +103,9 @@ def _one_machine_offer(profile: Profile, ctx: Context, offers: list[CloudOffer]
                 and o.inter_link is not None]
     if not singles:
         return None
-    offer = min(singles, key=lambda o: (_per_hour(ctx, o), o.id))
+    # one of the user's machines whole, where an offer rents one
+    whole = [o for o in singles if o.largest_instance >= profile.hardware.gpus_per_node]
+    offer = min(whole or singles, key=lambda o: (_per_hour(ctx, o), o.id))
     if clusters and _per_hour(ctx, offer) >= min(_per_hour(ctx, o) for o in clusters):
         return None  # the cluster's own offer is as cheap: it is listed already
     machine = with_changes(profile, hardware={"nodes": 1, "inter_link": InterLink.none},
@@ -116,40 +131,55 @@ def _per_hour(ctx: Context, offer: CloudOffer) -> float:
 
 
 def offer_option(profile: Profile, ctx: Context, offer: CloudOffer, option_id: str,
-                 word: Text | None = None, shape_from_offer: bool = False) -> Option:
-    """``profile`` rented at ``offer``'s price per GPU-hour (in the profile's currency);
-    ``shape_from_offer``: on the offer's instances (its GPU, size and link) instead."""
+                 word: Text | None = None) -> Option:
+    """``profile`` rented at ``offer``'s price per GPU-hour (in the profile's currency), on one
+    of its instances where the profile is one machine or larger than an instance: as many of
+    the cards as the instance holds, up to the machine the profile's counts reach (a
+    one-GPU workstation's reach a wider one), and no count beyond (``Option.max_gpus``)."""
     price = _per_hour(ctx, offer)
     economics = {"mode": EconomicsMode.cloud, "cloud_price_per_gpu_hour": price,
                  # a reservation is paid for its whole term: the costs charge its idle hours
                  # at every count (``advisor.costs.commitment``)
                  "reservation_term_months": float(offer.term_months or 1)
                  if offer.kind == "reserved" else None}
+    hw = profile.hardware
+    size = offer.largest_instance
+    smaller = size < hw.gpus_per_node  # no machine of the user's size at this price
+    per: int | None = None  # the cards of the one instance rented (None: the user's machines)
+    if smaller:
+        per = size
+    elif hw.nodes == 1:
+        per = min(size, (wider_machine(profile) or profile).hardware.gpus_per_node)
     hardware: dict[str, Any] = {}
-    if shape_from_offer:
-        size = offer.largest_instance
-        hardware = {"gpu": offer.gpu, "gpus_per_node": size,
-                    "intra_link": offer.intra_link or usual_link(offer.gpu, size)}
+    if per is not None and per != hw.gpus_per_node:  # one instance of its size
+        hardware = {"gpus_per_node": per, "nodes": 1, "inter_link": InterLink.none,
+                    "intra_link": offer.intra_link or usual_link(offer.gpu, per)}
     changed = settled(with_changes(profile, hardware=hardware, economics=economics,
-                            keep_measured=not shape_from_offer), ctx)
+                                   keep_measured=True), ctx)
     who = offer.provider_text
     kind = word or Text(en=offer.kind.replace("_", "-"), zh=offer.kind)
     term = term_zh = ""
     if offer.term_months:
         term, term_zh = f", {offer.term_months} mo", f"，{offer.term_months} 个月"
-    per = unit_price(price, ctx.currency.value)
+    rate = unit_price(price, ctx.currency.value)
     shape = shape_text(changed)
-    label = Text(en=f"Rent {shape.en}: {who.en} {kind.en}{term} ({per}/GPU-h)",
-                 zh=f"租用 {shape.zh}：{who.zh}{kind.zh}{term_zh}（每卡时 {per}）")
+    label = Text(en=f"Rent {shape.en}: {who.en} {kind.en}{term} ({rate}/GPU-h)",
+                 zh=f"租用 {shape.zh}：{who.zh}{kind.zh}{term_zh}（每卡时 {rate}）")
     note = Text(en=f"{offer.id}: {offer.instance or offer.provider}, {offer.dated.en}",
                 zh=f"{offer.id}：{who.zh}，{offer.dated.zh}")
+    if smaller:
+        cards = Text(en="one card" if size == 1 else f"{size} cards",
+                     zh="一张卡" if size == 1 else f"{size} 张卡")
+        note = Text(en=f"{note.en}; rents {cards.en} an instance: up to {size} GPU"
+                       f"{'s' if size > 1 else ''} in one machine at this price",
+                    zh=f"{note.zh}；每个实例{cards.zh}：按此价格单机最多 {size} 卡")
     committed = offer.kind == "reserved"
     if committed:
         note = Text(en=f"{note.en}; reserved: paid for every hour of the term, idle ones too",
                     zh=f"{note.zh}；包年包月：整个期限的每小时都要付费，闲置时也一样")
     # the term in the reader's words ("包年包月，1 个月", not ", 1 mo": review 8)
     head = Text(en=f"{kind.en}{term}: {who.en}", zh=f"{kind.zh}{term_zh}：{who.zh}")
-    return Option(option_id, "cloud", label, changed, "cloud", notes=(note,),
+    return Option(option_id, "cloud", label, changed, "cloud", notes=(note,), max_gpus=per,
                   committed=committed, term_months=offer.term_months,
                   offer_head=head, offer_price=price, offer_currency=ctx.currency.value)
 

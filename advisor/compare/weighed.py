@@ -34,7 +34,7 @@ from advisor.compare.options import (
     ready_setups,
 )
 from advisor.compare.over_yours import over_yours
-from advisor.compare.rent import rent_the_same
+from advisor.compare.rent import INTERRUPTIBLE, rent_the_same
 from advisor.compare.text import round_count
 from advisor.costs.inputs import choose_currency, choose_market
 from advisor.profile import Currency, Profile
@@ -64,7 +64,6 @@ from advisor.verdict.setups_elsewhere import MORE_TRADE_OFF
 from advisor.verdict.setups_elsewhere import RENT_TRADE_OFF as AS_CONFIGURED
 from advisor.verdict.shared_projections import sharing_projections
 
-LEFT_OUT = frozenset({"rent_spot"})  # a spot run can be stopped at any time
 RENT_TRADE_OFF = Text(
     en="Rented by the hour at this offer: the training as configured, no purchase; the data "
        "and checkpoints move to the provider.",
@@ -182,7 +181,7 @@ def _elsewhere(profile: Profile, rec: Recommendation, currency: str | None,
     more = [*more_of_the_same(profile, ctx), *rent_the_same(profile, ctx)]
     options = [o for o in (*more, *offers_for_more(more, ctx), *ready_setups(profile, ctx),
                            *alternatives(profile, ctx), *_offers_for_rented(rec, ctx))
-               if o.id.rsplit(":", 1)[-1] not in LEFT_OUT]
+               if o.id.rsplit(":", 1)[-1] not in INTERRUPTIBLE]
     out: list[tuple[Candidate, Evaluated]] = []
     for option in options:
         # at the counts asked that the setup has (a one-machine offer is never stretched to 16

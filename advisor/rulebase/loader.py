@@ -22,6 +22,7 @@ from advisor.rulebase.fact_catalog import FACTS
 from advisor.rulebase.model import (
     ADVICE_KEYS,
     COUNT_SLOTS,
+    DURATION,
     PITFALL_KEYS,
     READABLE_FACT_STAGES,
     SETUP_KEYS,
@@ -29,6 +30,7 @@ from advisor.rulebase.model import (
     VERDICT_KEYS,
     FactRef,
     Rule,
+    format_text,
     placeholders,
 )
 from advisor.rulebase.when import parse_when
@@ -237,8 +239,16 @@ def _check_stage_and_quotes(check: _FileCheck, rule: Rule, raw: dict, loc: tuple
                           f"{name}.{lang} 引用的 {{{fact}}} 未知或可能不存在")
             if bad:
                 continue
+            timed = [f for f, spec in fields if spec == DURATION
+                     and FACTS[f].kind not in ("int", "float")]
+            for fact in timed:
+                check.add(loc + (name, lang), rule.id,
+                          f"{name}.{lang}: {{{fact}:duration}} needs a number of hours",
+                          f"{name}.{lang}：{{{fact}:duration}} 须是小时数")
+            if timed:
+                continue
             try:
-                template.format(**{f: SAMPLE[FACTS[f].kind] for f, _ in fields})
+                format_text(template, {f: SAMPLE[FACTS[f].kind] for f, _ in fields}, lang)
             except (ValueError, KeyError, IndexError) as exc:
                 check.add(loc + (name, lang), rule.id, f"bad placeholder in {name}.{lang}: {exc}",
                           f"{name}.{lang} 的占位符有误：{exc}")

@@ -109,10 +109,32 @@ def _placeholders(template: str) -> tuple[tuple[str, str], ...]:
     return tuple(found)
 
 
+DURATION = "duration"  # ``{hours_fact:duration}``: hours as people read them ("6 min")
+
+
+class _Said(str):
+    """A value already written out: any format spec leaves it as it is."""
+
+    def __format__(self, spec: str) -> str:
+        return str(self)
+
+
 def format_text(template: str, facts: Mapping[str, Scalar], lang: str = "en") -> str:
     """Fill ``{fact}`` placeholders; whole numbers print without ``.0``; enum values print as
-    their human label in ``lang`` (``pcie4`` as "PCIe 4.0", ``advisor.profile.labels``)."""
-    values = {name: (int(v) if isinstance(v, float) and v.is_integer() and not spec
+    their human label in ``lang`` (``pcie4`` as "PCIe 4.0", ``advisor.profile.labels``); a
+    ``{fact:duration}`` (hours) in minutes, hours or days, the durations of one text in one
+    unit where they can share it (``advisor.text.durations``: never "0.0 h instead of 0.1 h")."""
+    places = _placeholders(template)
+    said: dict[str, str] = {}
+    if any(spec == DURATION for _, spec in places):
+        from advisor.text.durations import durations
+
+        timed = list(dict.fromkeys(name for name, spec in places
+                                   if spec == DURATION and facts.get(name) is not None))
+        said = dict(zip(timed, durations(lang, *(float(facts[n]) for n in timed)),
+                        strict=True))
+    values = {name: (_Said(said[name]) if spec == DURATION
+                     else int(v) if isinstance(v, float) and v.is_integer() and not spec
                      else label(name, v, lang))
-              for name, spec in _placeholders(template) if (v := facts.get(name)) is not None}
+              for name, spec in places if (v := facts.get(name)) is not None}
     return template.format(**values)

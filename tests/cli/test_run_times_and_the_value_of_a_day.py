@@ -15,10 +15,10 @@ SHORT = PROFILES / "verdict" / "bert-6-minute-runs-8x4090.yaml"
 def test_a_six_minute_run_is_said_in_minutes(capsys):
     assert main(["recommend", str(SHORT), "--lang", "en", "--details"]) == 0
     out = capsys.readouterr().out
-    assert "one run: 6 min on 1 GPU, 1 min on 8" in out
+    assert "one run: 6 min on 1 GPU, 3 min on 2" in out
     assert "0.1 h" not in out and "0.0 h" not in out
     assert main(["recommend", str(SHORT), "--lang", "zh", "--details"]) == 0
-    assert "单次训练：1 卡 6 分钟，8 卡 1 分钟" in capsys.readouterr().out
+    assert "单次训练：1 卡 6 分钟，2 卡 3 分钟" in capsys.readouterr().out
 
 
 def test_days_compare_with_days(capsys):

@@ -155,10 +155,13 @@ def test_every_option_shows_the_numbers_recommend_gives_its_profile(example):
     result = compare(profile, options)
     assert len(result.options) == len(options) >= 8
     for option, shown in zip(options, result.options, strict=True):
-        rec = recommend(option.profile, currency=result.currency)
+        # an offer renting fewer cards an instance than the user's machine holds: the counts
+        # one instance holds (recommend --gpus 1..N)
+        held = None if option.max_gpus is None else list(range(1, option.max_gpus + 1))
+        rec = recommend(option.profile, currency=result.currency, gpus=held)
         # the figures recommend weighs for the option's own setup (before the decision policy
         # moves its answer, say to rented cards: issue 29), and its candidates at each count
-        rests = resting_on(option.profile)
+        rests = resting_on(option.profile, held)
         pr = rests.projection
         co = estimate_costs(rests.profile, pr, currency=result.currency)
         own = {c.gpus: c for c in rec.candidates if c.label is None}
@@ -185,6 +188,9 @@ def test_every_option_shows_the_numbers_recommend_gives_its_profile(example):
         if shown.verdict.setup is not None and not any(
                 o.applied and o.id == shown.verdict.setup for o in rests.options):
             continue  # it rests on a setup beyond the option (rented cards): no point of it
+        if held is not None and shown.verdict.gpus > option.max_gpus:
+            assert not any(p.fits for p in shown.points)  # the job needs more than it holds
+            continue
         at = shown.point(shown.verdict.gpus)
         if at is None and shown.verdict.gpus < min(p.gpus for p in shown.points):
             # below where the option starts it is the user's setup, dominated as that is

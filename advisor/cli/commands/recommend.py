@@ -123,7 +123,9 @@ def _numbers(rec: Recommendation, lang: str) -> tuple[str | None, list[str]]:
                   f"{n} 卡加速比：{pr.speedup[i]:.2f} 倍（{pr.speedup_low[i]:.2f}–"
                   f"{pr.speedup_high[i]:.2f}），扩展效率 {pr.efficiency[i]:.0%}"),
              pick(lang, f"one run: {first} on {gpus_en(pr.gpus[0])}{held[0]}, {then} on {n}",
-                  f"单次训练：{pr.gpus[0]} 卡 {first}{held[1]}，{n} 卡 {then}")]
+                  f"单次训练：{pr.gpus[0]} 卡 {first}{held[1]}，{n} 卡 {then}")
+             if n != pr.gpus[0] else  # one count only (an offer renting one card)
+             pick(lang, f"one run: {first} on {gpus_en(n)}", f"单次训练：{n} 卡 {first}")]
     if pr.layout and i < len(pr.layout):  # a large model: the split it runs, and how well
         rate = pr.tokens_per_s_per_gpu[i] if pr.tokens_per_s_per_gpu else None
         per = f", {quantity(rate or 0)} tokens/s per GPU" if rate else ""

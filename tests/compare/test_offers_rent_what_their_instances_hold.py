@@ -1,0 +1,109 @@
+"""An offer rents what its instances hold: an offer of one card an instance (a marketplace's
+price per GPU) never stands for a machine of the user's eight cards, in the comparison or in
+the answer (the leftover of review 10: "Rent 4 × RTX 4090 (cheapest offer: OpenRelay,
+$0.29/GPU-h)", an offer that rents one card an instance; 21 answers of 394 rested on such)."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+
+from advisor.catalog import load_catalog
+from advisor.catalog.profile_check import load_profile, parse_profile_text
+from advisor.compare import compare, options_for
+from advisor.compare.weighed import recommend
+from tests.support.paths import PROFILES
+from tests.support.strategies import realistic_profiles
+
+EIGHT = """
+task: image_classification
+model: {name: ResNet-50, params_millions: 25.6}
+training: {single_gpu_hours: 24, runs_per_month: 8, batch_per_gpu: 128, precision: amp,
+           input_pipeline: tuned, dataloader_workers: 8}
+hardware: {gpu: rtx4090, gpus_per_node: 8, intra_link: pcie4}
+economics: {mode: cloud, currency: USD, market: US}
+"""
+
+
+def _offer(option_notes):
+    offers = {o.id: o for o in load_catalog().cloud_offers}
+    ids = [n.en.split(":", 1)[0] for n in option_notes]
+    return next((offers[i] for i in ids if i in offers), None)
+
+
+def test_an_offer_of_one_card_an_instance_is_one_card_and_the_machine_is_rented_whole_too():
+    options = {o.id: o for o in options_for(parse_profile_text(EIGHT))}
+    small = options["rent_on_demand"]  # OpenRelay, $0.29 a GPU-hour, one card an instance
+    assert _offer(small.notes).largest_instance == 1 and small.max_gpus == 1
+    assert small.profile.hardware.gpus_per_node == 1 and small.profile.hardware.nodes == 1
+    assert small.label.en.startswith("Rent 1 × RTX 4090: OpenRelay")
+    assert "rents one card an instance" in small.notes[0].en and "每个实例一张卡" in \
+        small.notes[0].zh
+    # the cheapest offer that rents the eight cards in one machine stands beside it
+    whole = options["rent_on_demand_whole"]
+    assert whole.max_gpus == 8 and _offer(whole.notes).largest_instance >= 8
+    assert whole.label.en.startswith("Rent 8 × RTX 4090: RunPod")
+    shown = {o.id: o for o in compare(parse_profile_text(EIGHT), verdicts=False).options}
+    assert [p.gpus for p in shown["rent_on_demand"].points] == [1]
+    assert max(p.gpus for p in shown["rent_on_demand_whole"].points) == 8
+
+
+def test_the_answer_never_rents_more_cards_in_a_machine_than_the_offer_rents():
+    rec = recommend(load_profile(PROFILES / "scaling" / "typical-resnet50-rtx4090.yaml"),
+                    lang="en")
+    assert rec.verdict.gpus == 4 and "OpenRelay" not in rec.summary[0].text.en
+    rec = recommend(load_profile(PROFILES / "scaling" / "rl-ppo-atari-3090.yaml"), lang="en")
+    # one card of a per-GPU marketplace, as the alternating-training veto says (not four)
+    assert rec.summary[0].text.en.startswith("Rent 1 × GeForce RTX 3090 (cheapest offer")
+
+
+ONE = """
+task: image_classification
+model: {name: ResNet-50, params_millions: 25.6}
+training: {single_gpu_hours: 15, runs_per_month: 160, batch_per_gpu: 128, precision: amp,
+           input_pipeline: tuned, dataloader_workers: 8}
+hardware: {gpu: rtx4090, gpus_per_node: 1, intra_link: pcie4}
+economics: {mode: compare, currency: USD, market: US}
+"""
+
+
+def test_a_one_gpu_machine_is_not_widened_at_an_offer_of_one_card_an_instance():
+    """A one-GPU workstation's counts reach a wider machine of its card (4); one card rented
+    at OpenRelay's per-GPU price was "Rent 4 × RTX 4090 (cheapest offer: OpenRelay)". The
+    offer holds one; the cheapest that rents four in one machine stands beside it."""
+    profile = parse_profile_text(ONE)
+    options = {o.id: o for o in options_for(profile)}
+    assert options["rent_on_demand"].max_gpus == 1
+    whole = options["rent_on_demand_whole"]
+    assert whole.max_gpus is not None and whole.max_gpus >= 4
+    rec = recommend(profile, lang="en")
+    assert rec.verdict.gpus == 4 and "OpenRelay" not in rec.summary[0].text.en
+
+
+@settings(max_examples=12, deadline=None, derandomize=True,
+          suppress_health_check=list(HealthCheck))
+@given(realistic_profiles())
+def test_no_option_at_an_offer_has_a_count_its_instances_cannot_hold(profile):
+    for option in options_for(profile):
+        offer = _offer(option.notes) if option.deployment == "cloud" else None
+        if offer is None or option.profile.hardware.nodes > 1:
+            continue  # the typical price, or a cluster's machines (each an instance)
+        assert option.profile.hardware.gpus_per_node <= offer.largest_instance, option.id
+        assert option.max_gpus is not None and option.max_gpus <= offer.largest_instance
+
+
+def test_a_spot_offer_is_never_the_best_net_value_compare_names_nor_makes_one_not_recommended():
+    """Once the one-card offers stood for no machine, a spot offer had the most net value for
+    an owner of two RTX 3090s; recommend never rests on spot (a spot run can be stopped at any
+    time), so compare names recommend's answer, says what spot gives more and why not, and
+    calls no verdict "not recommended" for a spot point beating it."""
+    profile = load_profile(PROFILES / "verdict" / "owns-2x3090-asks-about-4.yaml")
+    rec = recommend(profile, lang="en")
+    comp = compare(profile, answer=rec)
+    best = comp.answer("net_value")
+    assert best.point.option == "yours" and best.point.gpus == rec.verdict.gpus == 3
+    assert "spot" in best.why.en and "can be stopped at any time" in best.why.en
+    assert "竞价实例随时可能被收回" in best.why.zh
+    yours = next(o for o in comp.options if o.id == "yours")
+    spot = yours.point(3).dominated_by
+    assert spot is not None and spot.option == "rent_spot"  # on the front's other side
+    assert yours.verdict.dominated_by is None
