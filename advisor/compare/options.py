@@ -188,7 +188,8 @@ def offers_for_more(options: list[Option], ctx: Context) -> list[Option]:
                                                    .model_copy(update={"mode": EconomicsMode.cloud})})
         # (one machine of a cluster is the user's own count again: not more machines)
         offers = OFFERS if option.id == "rent_more_cards" else OFFERS[:2]
-        out += [dataclasses.replace(o, id=f"{option.id}:{o.id}", min_gpus=option.min_gpus)
+        out += [dataclasses.replace(o, id=f"{option.id}:{o.id}",
+                                    min_gpus=max(option.min_gpus, o.min_gpus))
                 for o in rent_the_same(rented, ctx, whole_machines=True) if o.id in offers]
     return out
 

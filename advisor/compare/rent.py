@@ -179,7 +179,9 @@ def offer_option(profile: Profile, ctx: Context, offer: CloudOffer, option_id: s
                     zh=f"{note.zh}；包年包月：整个期限的每小时都要付费，闲置时也一样")
     # the term in the reader's words ("包年包月，1 个月", not ", 1 mo": review 8)
     head = Text(en=f"{kind.en}{term}: {who.en}", zh=f"{kind.zh}{term_zh}：{who.zh}")
-    return Option(option_id, "cloud", label, changed, "cloud", notes=(note,), max_gpus=per,
+    # a reservation of a cluster rents at least its fewest GPUs: no smaller count at its price
+    return Option(option_id, "cloud", label, changed, "cloud", notes=(note,),
+                  min_gpus=offer.min_gpus or 1, max_gpus=per,
                   committed=committed, term_months=offer.term_months,
                   offer_head=head, offer_price=price, offer_currency=ctx.currency.value)
 

@@ -107,3 +107,25 @@ def test_a_spot_offer_is_never_the_best_net_value_compare_names_nor_makes_one_no
     spot = yours.point(3).dominated_by
     assert spot is not None and spot.option == "rent_spot"  # on the front's other side
     assert yours.verdict.dominated_by is None
+
+
+CLUSTER = """
+task: llm
+model: {id: llama-3.2-1b, sequence_length: 4096}
+training: {dataset_tokens: 1.0e+11, global_batch: 512, batch_per_gpu: 4, precision: bf16,
+           runs_per_month: 1}
+hardware: {gpu: h100_sxm, gpus_per_node: 8, nodes: 8, intra_link: nvswitch,
+           inter_link: infiniband_ndr}
+economics: {mode: cloud, market: US, currency: USD, time_value: deadline, deadline_days: 14}
+"""
+
+
+def test_a_cluster_reservation_has_no_point_below_the_fewest_gpus_it_rents():
+    """sfcompute's H100 cluster is reserved from 8 GPUs: compare showed it at 1 GPU for
+    $1,540 a month (a month of one GPU at its price), a reservation no one can make."""
+    profile = parse_profile_text(CLUSTER)
+    reserved = next(o for o in options_for(profile) if o.id == "rent_reserved")
+    offer = _offer(reserved.notes)
+    assert offer.min_gpus == 8 and reserved.min_gpus == 8
+    shown = next(o for o in compare(profile, verdicts=False).options if o.id == "rent_reserved")
+    assert shown.points and min(p.gpus for p in shown.points) >= 8
