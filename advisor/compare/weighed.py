@@ -55,6 +55,7 @@ from advisor.verdict.decision import (
     settled,
     with_budget,
 )
+from advisor.verdict.hardware_change import hardware_set
 from advisor.verdict.more_cards import wider_machine
 from advisor.verdict.recommendation import moved_to, recommend_resting
 from advisor.verdict.resting import Resting, card_first_possible
@@ -268,27 +269,19 @@ def _as_setup(ev: Evaluated, c: Candidate, lang: str | None, pricing: Pricing,
     if kind == "more_machines":
         trade_off = MORE_TRADE_OFF
         # what differs from the profile asked about (a review: "Set hardware.nodes: 2,
-        # gpus_per_node: 8" where 8 was set already)
-        same = asked is not None and asked.hardware.gpus_per_node == hw.gpus_per_node
-        per = "" if same else f", gpus_per_node: {hw.gpus_per_node}"
-        change = Text(en=f"hardware.nodes: {hw.nodes}{per}",
-                      zh=f"hardware.nodes: {hw.nodes}{per.replace(', ', '，')}")
-    elif kind == "rent_offer":
-        trade_off = RENT_TRADE_OFF
-        # the machine the figures rest on, where it is not the profile's (a review: an offer
-        # of 8 × A100 read "Set hardware.gpu: …, economics.mode: cloud" on a 4-card profile)
-        shape = "" if asked is None else "".join(
-            f", {name}: {value}" for name, value, was in (
-                ("gpus_per_node", hw.gpus_per_node, asked.hardware.gpus_per_node),
-                ("nodes", hw.nodes, asked.hardware.nodes)) if value != was)
-        change = Text(en=f"hardware.gpu: {hw.gpu}{shape}, economics.mode: cloud",
-                      zh=f"hardware.gpu: {hw.gpu}{shape.replace(', ', '，')}，economics.mode: cloud")
+        # gpus_per_node: 8" where 8 was set already), the network between them too
+        change = hardware_set((asked or ev.option.profile).hardware, hw, ("nodes",))
     else:
-        trade_off = BUY_TRADE_OFF
-        change = Text(en=f"hardware.gpu: {hw.gpu}, gpus_per_node: {hw.gpus_per_node}, "
-                         "economics.mode: own",
-                      zh=f"hardware.gpu: {hw.gpu}，gpus_per_node: {hw.gpus_per_node}，"
-                         "economics.mode: own")
+        # the machine the figures rest on, where it is not the profile's (a review: an offer
+        # of 8 × A100 read "Set hardware.gpu: …, economics.mode: cloud" on a 4-card profile),
+        # its link too (an SXM server's on a PCIe profile: else the line makes no profile)
+        rented = kind == "rent_offer"
+        trade_off = RENT_TRADE_OFF if rented else BUY_TRADE_OFF
+        where = hardware_set((asked or ev.option.profile).hardware, hw,
+                             ("gpu",) if rented else ("gpu", "gpus_per_node"))
+        mode = "cloud" if rented else "own"
+        change = Text(en=f"{where.en}, economics.mode: {mode}",
+                      zh=f"{where.zh}，economics.mode: {mode}")
     if rests is not None and rests.applied is not None:
         change = Text(en=f"{change.en}; {rests.applied.change.en}",
                       zh=f"{change.zh}；{rests.applied.change.zh}")

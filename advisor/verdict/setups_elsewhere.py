@@ -8,16 +8,18 @@ from advisor.catalog import load_catalog
 from advisor.catalog.gpus import resolve_gpu
 from advisor.costs import estimate_costs
 from advisor.files.errors import InputError
-from advisor.profile import EconomicsMode, IntraLink, Market, Profile
+from advisor.profile import EconomicsMode, InterLink, IntraLink, Market, Profile
 from advisor.profile.market import MARKET_CURRENCY, profile_market
 from advisor.scaling import default_gpu_counts
 from advisor.scaling.inputs import single_gpu_speed_ratio
 from advisor.scaling.layouts.eligibility import uses_layouts
 from advisor.scaling.measured_memory import timed_on_mine
 from advisor.scaling.parameters import load_params
+from advisor.scaling.project import default_inter_link
 from advisor.scaling.result import Projection
 from advisor.text.i18n import Text
 from advisor.verdict.beyond import Beyond
+from advisor.verdict.hardware_change import hardware_set
 from advisor.verdict.result import SetupOption
 from advisor.verdict.retimed import retimed
 from advisor.verdict.setting_changes import accumulation, batch_sizes, checkpointing_changes
@@ -91,6 +93,7 @@ def rented_cards(profile: Profile, lang: str | None, pricing: Pricing) -> SetupO
     # a 3-GPU point of the same rental beat the answer at 4 and was no candidate)
     counts = default_gpu_counts(RENT_GPUS_PER_MACHINE, RENT_GPUS_PER_MACHINE)
     name = spec.name.replace("NVIDIA ", "")
+    where = hardware_set(profile.hardware, hardware)  # the link too, where it differs
     best: tuple[float, SetupOption] | None = None
     for candidate, change in _rented_candidates(rented):
         proj = projected_or_none(candidate, counts)
@@ -107,10 +110,10 @@ def rented_cards(profile: Profile, lang: str | None, pricing: Pricing) -> SetupO
                     + (f" + {change.label.en}" if change else ""),  # as compare writes it
                  zh=f"租用 {n} × {name}（{spec.memory_gb:.0f} GB）"
                     + (f" + {change.label.zh}" if change else "")),
-            Text(en=f"hardware.gpu: {gpu_id}, gpus_per_node: {RENT_GPUS_PER_MACHINE}, "
-                    "economics.mode: cloud" + (f", {change.change.en}" if change else ""),
-                 zh=f"hardware.gpu: {gpu_id}，gpus_per_node: {RENT_GPUS_PER_MACHINE}，"
-                    "economics.mode: cloud" + (f"，{change.change.zh}" if change else "")),
+            Text(en=f"{where.en}, economics.mode: cloud"
+                    + (f", {change.change.en}" if change else ""),
+                 zh=f"{where.zh}，economics.mode: cloud"
+                    + (f"，{change.change.zh}" if change else "")),
             RENT_TRADE_OFF if change is None else Text(
                 en=f"{RENT_TRADE_OFF_CHANGED.en} {change.trade_off.en}",
                 zh=f"{RENT_TRADE_OFF_CHANGED.zh}{change.trade_off.zh}"),
@@ -170,10 +173,14 @@ def more_machines(profile: Profile, projection: Projection, larger: Beyond,
     n = larger.gpus
     if n is None or n not in projection.gpus:
         return None
-    per = profile.hardware.gpus_per_node
-    machines = -(-n // per)
+    hw = profile.hardware
+    machines = -(-n // hw.gpus_per_node)
+    # the network the projection assumed where the profile names none (else the line makes
+    # a profile of several machines without one, which is refused)
+    link = hw.inter_link if hw.inter_link != InterLink.none else default_inter_link(profile)
+    wider = hw.model_copy(update={"nodes": machines, "inter_link": link})
     return priced_option("more_machines", "more_machines",
                    Text(en=f"{n} GPUs on {machines} machines like yours",
                         zh=f"{n} 张卡，{machines} 台与本机相同的机器"),
-                   Text(en=f"hardware.nodes: {machines}", zh=f"hardware.nodes: {machines}"),
+                   hardware_set(hw, wider, ("nodes",)),
                    MORE_TRADE_OFF, profile, projection, n, False, lang, pricing)
