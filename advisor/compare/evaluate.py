@@ -45,10 +45,10 @@ def evaluate(option: Option, catalog: Catalog, currency: str,
     profile, catalog, currency and day were evaluated before is taken from the cache."""
     from advisor.verdict.resting import resting_on
 
-    most = option.max_gpus
-    if most is not None:  # an offer's instance holds no more (review: 8 × RTX 4090 "in one
-        # machine" at an offer that rents one card an instance)
-        counts = sorted({n for n in (counts or range(1, most + 1)) if n <= most} | {1})
+    if option.max_gpus is not None:  # an offer's instance holds no more (review: 8 × RTX
+        # 4090 "in one machine" at an offer that rents one card an instance), and rents no
+        # fewer than its smallest instance
+        counts = held_counts(option, counts)
     if counts is not None:
         rests = resting_on(option.profile, counts, listed=False)
         costs = costs_shared(rests.profile, rests.projection, currency=currency,
@@ -130,6 +130,13 @@ def reusing(cache: EvaluationCache | None) -> Iterator[None]:
         _reused.reset(token)
 
 
+def held_counts(option: Option, asked: list[int] | None = None) -> list[int]:
+    """The counts an option bounded by one offer's instance has (``Option.min_gpus`` to
+    ``max_gpus``), of those ``asked`` when given; the whole instance when none is."""
+    low, high = option.min_gpus, option.max_gpus or option.min_gpus
+    return [n for n in (asked or range(low, high + 1)) if low <= n <= high] or [high]
+
+
 def points(ev: Evaluated) -> list[Point]:
     pr, co = ev.projection, ev.costs
     horizon = co.priced_with.get("horizon_months", 0.0)
@@ -198,9 +205,8 @@ def verdict_of(ev: Evaluated, currency: str | None = None) -> OptionVerdict:
     option = ev.option.profile
     if rests is not None and (rests.applied is not None or needs_setups(option, ev.projection)
                               or starved(option)):
-        most = ev.option.max_gpus  # an offer's instance: the counts it holds
-        rec = recommend(option, currency=currency,
-                        gpus=None if most is None else list(range(1, most + 1)))
+        rec = recommend(option, currency=currency,  # an offer's instance: its counts
+                        gpus=None if ev.option.max_gpus is None else held_counts(ev.option))
     else:
         profile = rests.profile if rests is not None else option
         rec = recommend_from(profile, ev.projection, ev.costs, larger=ev.larger,

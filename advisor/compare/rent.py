@@ -148,8 +148,9 @@ def offer_option(profile: Profile, ctx: Context, offer: CloudOffer, option_id: s
     per: int | None = None  # the cards of the one instance rented (None: the user's machines)
     if smaller:
         per = size
-    elif hw.nodes == 1:
-        per = min(size, (wider_machine(profile) or profile).hardware.gpus_per_node)
+    elif hw.nodes == 1:  # never fewer than its smallest instance rents (Lambda's 8x only)
+        per = max(min(size, (wider_machine(profile) or profile).hardware.gpus_per_node),
+                  offer.gpus_per_instance)
     hardware: dict[str, Any] = {}
     if per is not None and per != hw.gpus_per_node:  # one instance of its size
         hardware = {"gpus_per_node": per, "nodes": 1, "inter_link": InterLink.none,
@@ -179,9 +180,11 @@ def offer_option(profile: Profile, ctx: Context, offer: CloudOffer, option_id: s
                     zh=f"{note.zh}；包年包月：整个期限的每小时都要付费，闲置时也一样")
     # the term in the reader's words ("包年包月，1 个月", not ", 1 mo": review 8)
     head = Text(en=f"{kind.en}{term}: {who.en}", zh=f"{kind.zh}{term_zh}：{who.zh}")
-    # a reservation of a cluster rents at least its fewest GPUs: no smaller count at its price
+    # a reservation of a cluster rents at least its fewest GPUs, an instance its cards: no
+    # smaller count at its price (a review: 1 × A100 at $1.99 from an offer of 8-GPU
+    # instances at $15.92 an hour, a run 8 times dearer than said)
     return Option(option_id, "cloud", label, changed, "cloud", notes=(note,),
-                  min_gpus=offer.min_gpus or 1, max_gpus=per,
+                  min_gpus=max(offer.min_gpus or 1, offer.gpus_per_instance), max_gpus=per,
                   committed=committed, term_months=offer.term_months,
                   offer_head=head, offer_price=price, offer_currency=ctx.currency.value)
 

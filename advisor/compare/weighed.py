@@ -189,6 +189,9 @@ def _elsewhere(profile: Profile, rec: Recommendation, currency: str | None,
         # machines of an assumed network: review 7), as the comparison evaluates it
         most = (wider_machine(option.profile) or option.profile).hardware.total_gpus
         asked = None if gpus is None else sorted({n for n in gpus if n <= most} | {1})
+        if asked is not None and option.max_gpus is not None and not any(
+                option.min_gpus <= n <= option.max_gpus for n in asked):
+            continue  # an offer's instance holds none of the counts asked
         try:
             ev = evaluate(option, catalog, out_currency, asked)
         except (ValueError, KeyError):

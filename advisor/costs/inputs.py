@@ -73,7 +73,7 @@ class CostInputs:
         if self.reservation_term_months is None:
             return price
         return price * committed_share(self.runs_per_month, run_hours,
-                                       self.reservation_term_months)
+                                       self.reservation_term_months, self.horizon_months)
 
     def days_before_first_run(self, gpus: int, machines: int) -> float:
         """The quickest move to ``gpus`` GPUs in ``machines`` machines (``migration``'s)."""

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from advisor.catalog.profile_check import parse_profile_text
 from advisor.compare import compare, options_for
 from advisor.compare.answers import answers
+from advisor.compare.evaluate import held_counts
 from advisor.compare.pareto import Candidate, dominates, dominators, front
 from advisor.compare.result import Point, PointRef
 from advisor.costs import estimate_costs
@@ -157,7 +158,7 @@ def test_every_option_shows_the_numbers_recommend_gives_its_profile(example):
     for option, shown in zip(options, result.options, strict=True):
         # an offer renting fewer cards an instance than the user's machine holds: the counts
         # one instance holds (recommend --gpus 1..N)
-        held = None if option.max_gpus is None else list(range(1, option.max_gpus + 1))
+        held = None if option.max_gpus is None else held_counts(option)
         rec = recommend(option.profile, currency=result.currency, gpus=held)
         # the figures recommend weighs for the option's own setup (before the decision policy
         # moves its answer, say to rented cards: issue 29), and its candidates at each count

@@ -129,3 +129,31 @@ def test_a_cluster_reservation_has_no_point_below_the_fewest_gpus_it_rents():
     assert offer.min_gpus == 8 and reserved.min_gpus == 8
     shown = next(o for o in compare(profile, verdicts=False).options if o.id == "rent_reserved")
     assert shown.points and min(p.gpus for p in shown.points) >= 8
+
+
+A100_40 = """
+task: nlp
+model: {name: X, params_millions: 355}
+training: {single_gpu_hours: 10, runs_per_week: 2, batch_per_gpu: 32, precision: bf16,
+           input_pipeline: tuned}
+hardware: {gpu: a100_sxm4_40gb, gpus_per_node: 1, intra_link: nvswitch, cooling: server}
+economics: {mode: cloud, currency: USD, time_value: none}
+"""
+
+
+def test_an_offer_of_eight_gpu_instances_rents_no_fewer():
+    """A review: "Rent 1 × A100 40GB SXM4 (cheapest offer: Lambda, $1.99/GPU-h) … $19.90 a
+    run" from an offer that rents only 8-GPU instances ($15.92 an hour): a run 8 times dearer
+    than said. The offer is now its instance, 8 GPUs, and nothing fewer."""
+    profile = parse_profile_text(A100_40)
+    lambda_ = next(o for o in options_for(profile)
+                   if _offer(o.notes) is not None and _offer(o.notes).gpus_per_instance == 8)
+    assert lambda_.min_gpus == lambda_.max_gpus == 8
+    shown = next(o for o in compare(profile, verdicts=False).options if o.id == lambda_.id)
+    assert [p.gpus for p in shown.points] == [8]
+    rec = recommend(profile, lang="en")
+    if "Lambda" in rec.summary[0].text.en:
+        assert rec.verdict.gpus == 8
+    # asked about one or two GPUs, the 8-GPU instance is no setup at all
+    asked = recommend(profile, lang="en", gpus=[1, 2])
+    assert "Lambda" not in asked.summary[0].text.en
