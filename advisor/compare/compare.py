@@ -160,12 +160,15 @@ def _answerable(results: list[OptionResult], meeting_deadline: bool = False
     of the points one set of which does the month's runs, other setups' at the counts they
     are built at; every point that runs when none does (the answers then say so).
     ``meeting_deadline``: the front of those that meet the deadline alone (review 10: a point
-    that misses it must not push one that meets it off the deadline's answer)."""
+    that misses it must not push one that meets it off the deadline's answer), spot offers
+    left out (a user review: "Meets the deadline, cheapest: RunPod spot")."""
     # another setup at a count it is built at (its machines whole, or a power of two: not
     # "6 × H200" or "11 GPUs" of twice the machines, review 8); the user's own at any count
+    # a deadline is never met by a run that can be stopped at any time (spot)
     runs = [(r.id, p) for r in results for p in r.points if p.fits and p.priced
             and (r.kind == "yours" or round_count(p.gpus, r.gpus_per_node))
-            and (not meeting_deadline or p.meets_deadline)]
+            and (not meeting_deadline or (p.meets_deadline
+                                          and r.id.rsplit(":", 1)[-1] not in INTERRUPTIBLE))]
     keeping = [(rid, p) for rid, p in runs if p.keeps_schedule] or runs
     candidates = [Candidate((rid, p.gpus), p.run_hours, p.cost_per_month) for rid, p in keeping]
     order = {r.id: i for i, r in enumerate(results)}

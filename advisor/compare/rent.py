@@ -40,7 +40,9 @@ def rent_the_same(profile: Profile, ctx: Context, *, whole_machines: bool = Fals
     if not isinstance(profile.hardware.gpu, str):
         return []
     spec = resolve_gpu(profile.hardware.gpu, profile.hardware.intra_link)
-    shape = shape_text(profile)
+    # the machine its counts reach (a one-GPU workstation's: a wider one; a user review:
+    # "Rent 1 × RTX 3090 (typical price)" beside figures at 4 GPUs)
+    shape = shape_text(wider_machine(profile) or profile)
     base = with_changes(profile, economics={"mode": EconomicsMode.cloud}, keep_measured=True)
     out: list[Option] = []
     if profile.economics.mode != EconomicsMode.cloud:

@@ -61,7 +61,7 @@ from advisor.verdict.recommendation import moved_to, recommend_resting
 from advisor.verdict.resting import Resting, card_first_possible
 from advisor.verdict.result import Recommendation, SetupOption
 from advisor.verdict.setup_pricing import Pricing, priced_option
-from advisor.verdict.setups_elsewhere import MORE_TRADE_OFF
+from advisor.verdict.setups_elsewhere import MORE_CARDS_TRADE_OFF, MORE_TRADE_OFF
 from advisor.verdict.setups_elsewhere import RENT_TRADE_OFF as AS_CONFIGURED
 from advisor.verdict.shared_projections import sharing_projections
 
@@ -270,7 +270,7 @@ def _as_setup(ev: Evaluated, c: Candidate, lang: str | None, pricing: Pricing,
     hw = ev.option.profile.hardware
     kind = _kind(ev.option)
     if kind == "more_machines":
-        trade_off = MORE_TRADE_OFF
+        trade_off = MORE_CARDS_TRADE_OFF if ev.option.id == "more_cards" else MORE_TRADE_OFF
         # what differs from the profile asked about (a review: "Set hardware.nodes: 2,
         # gpus_per_node: 8" where 8 was set already), the network between them too
         change = hardware_set((asked or ev.option.profile).hardware, hw, ("nodes",))

@@ -40,6 +40,10 @@ MORE_TRADE_OFF = Text(
     en="More machines like yours and the network between them: bought or rented, and a run "
        "across machines to set up.",
     zh="更多与本机相同的机器及机间网络：需要购买或租用，并搭建跨机训练。")
+MORE_CARDS_TRADE_OFF = Text(
+    en="More of your cards in one machine that holds them: bought or rented; the training as "
+       "configured.",
+    zh="在一台装得下的机器里用更多同款显卡：需要购买或租用；训练配置不变。")
 
 
 def _rent_gpu(profile: Profile, market: Market | str | None) -> str | None:

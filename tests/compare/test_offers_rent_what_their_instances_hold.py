@@ -157,3 +157,41 @@ def test_an_offer_of_eight_gpu_instances_rents_no_fewer():
     # asked about one or two GPUs, the 8-GPU instance is no setup at all
     asked = recommend(profile, lang="en", gpus=[1, 2])
     assert "Lambda" not in asked.summary[0].text.en
+
+
+DEADLINE = """
+task: nlp
+model: {name: BERT-large fine-tune, params_millions: 340}
+training: {single_gpu_hours: 60, runs_per_week: 3, batch_per_gpu: 32, precision: amp,
+           input_pipeline: typical}
+hardware: {gpu: rtx4090, gpus_per_node: 1, intra_link: pcie4}
+economics: {mode: compare, currency: USD, time_value: deadline, value_per_day: 500,
+            deadline_days: 14}
+"""
+
+
+def test_a_deadline_is_never_met_by_a_spot_run():
+    """A user review: "Meets the deadline, cheapest: RunPod spot", a run that can be stopped
+    at any time. Spot stays listed (and may be the cheapest a month, so labelled)."""
+    from advisor.compare.rent import INTERRUPTIBLE
+
+    comp = compare(parse_profile_text(DEADLINE), verdicts=False)
+    spot = next(o for o in comp.options if o.id in INTERRUPTIBLE)
+    met = comp.answer("deadline")
+    assert met.point is not None and met.point.option not in INTERRUPTIBLE
+    cheaper = [p for p in spot.points if p.meets_deadline and p.fits
+               and p.cost_per_month < comp.at(met.point).cost_per_month]
+    assert cheaper  # a spot point would have been the answer
+
+
+def test_twice_the_cards_says_what_it_takes_and_a_one_gpu_machine_the_machine_it_reaches():
+    """A user review: "Twice the cards in one machine" read "More machines like yours and the
+    network between them"; "Rent 1 × RTX 4090 (typical price)" stood beside figures at 4."""
+    rec = recommend(load_profile(PROFILES / "verdict" / "llama8b-qlora-one-3060-nearly-holds.yaml"),
+                    lang="en")
+    twice = next(o for o in rec.setups if o.applied)
+    assert twice.label.en.startswith("twice the cards in one machine")
+    assert twice.trade_off.en.startswith("More of your cards in one machine")
+    assert "同款显卡" in twice.trade_off.zh
+    typical = next(o for o in options_for(parse_profile_text(ONE)) if o.id == "rent_typical")
+    assert typical.label.en == "Rent 4 × RTX 4090 (typical price)"
