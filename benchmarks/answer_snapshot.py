@@ -31,15 +31,22 @@ def write(path: str) -> None:
     from advisor.compare.weighed import recommend
 
     out = {}
+    unoffered = []  # rented at the typical rate in machines no offer of the market rents
     for name, profile in _profiles():
         rec = recommend(profile)
         out[name] = rec.summary[0].text.en if rec.summary else rec.verdict.headline.en
+        if any(p.id == "shape_not_offered" for p in rec.pitfalls):
+            unoffered.append(name)
     with open(path, "w", encoding="utf-8") as f:
         json.dump(out, f, indent=0, ensure_ascii=False)
     print(f"{len(out)} answers written to {path}")
     other = [k for k, v in out.items() if (m := _COUNTED.match(v)) and m.group(1) != m.group(2)]
     print(f"answers whose 'Rent / Buy N ×' names another count than the verdict's: "
           f"{len(other)}" + (f" ({', '.join(other)})" if other else ""))
+    named = [n for n in unoffered if not n.startswith("random-")]
+    print(f"answers warned that no offer of the market rents such machines at the typical "
+          f"rate: {len(unoffered)}" + (f" ({', '.join(named)}, and random ones)" if named
+                                       else ""))
     at_offers, beyond = _beyond_instances(out)
     print(f"answers rented at an offer: {len(at_offers)}; renting more cards in one machine "
           f"than any instance of that provider's holds: {len(beyond)}"

@@ -167,6 +167,11 @@ FACT_NAMES: dict[str, Text] = {
     "verdict_micro_batches": T("micro-batches a step at the recommended count",
                                "推荐卡数下每步的微批次数"),
     "verdict_cards_owned": T("every GPU recommended is already owned", "推荐的卡都已在手"),
+    "rented_shape_unoffered": T("rented at the typical rate in machines no offer of the "
+                                "market rents", "按典型价格租用、但本市场没有报价出租这样的机器"),
+    "rented_cards_per_machine": T("cards in each rented machine", "每台租用机器的卡数"),
+    "rented_machines_joined": T("the rented machines joined by InfiniBand or RoCE",
+                                "租用的机器之间用 InfiniBand 或 RoCE 连接"),
     "verdict_interleaved": T("interleaved pipeline schedule at the recommended count",
                              "推荐卡数下采用交错流水线调度"),
     "verdict_monthly_hours": T("training hours a month there", "该配置每月训练小时数"),

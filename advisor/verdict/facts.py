@@ -493,6 +493,7 @@ def verdict_facts(base: Mapping[str, Scalar], profile: Profile, projection: Proj
     facts.update(_deadline_facts(profile, projection, i))
     facts.update(_budget_facts(profile, costs, gpus))
     facts.update(_default_day_rate_decides(profile, projection, costs, gpus))
+    facts.update(_shape_no_offer_rents(profile, projection, costs, gpus))
     # a verdict beyond the counts considered (the memory wall's "required" on more machines):
     # the per-count speed-ups up to the verdict's own count describe the setup recommended
     for n in (2, 4, 8, 16):
@@ -532,6 +533,41 @@ def _default_day_rate_decides(profile: Profile, projection: Projection, costs: C
         costs.priced_with.get("runs_per_month", 0.0) * costs.horizon_months, 1.0)
     return {"day_rate_default": rate, "day_rate_decides": True, "move_free_best_gpus": best,
             "move_free_gain_per_month": gain, "move_cost_default": move}
+
+
+_RDMA = frozenset({"roce", "roce_400g", "infiniband_edr", "infiniband_hdr", "infiniband_ndr"})
+
+
+def _shape_no_offer_rents(profile: Profile, projection: Projection, costs: CostReport,
+                          gpus: int) -> dict[str, Any]:
+    """Where the verdict's count is rented at the card's typical rate (a median of the
+    market's offers a GPU-hour) in machines no offer of the market rents at all: more cards in
+    one machine than any instance holds, or machines joined by InfiniBand or RoCE that only a
+    cluster's offer joins (a user review: "Rent 8 × RTX 4090 (typical price)" in China, where
+    every offer rents one card an instance). {} otherwise, and where the market has no offer
+    for the card (the rate is then another card's or market's, and said so)."""
+    if profile.economics.cloud_price_per_gpu_hour is not None or \
+            not isinstance(profile.hardware.gpu, str) or gpus not in costs.gpus:
+        return {}
+    k = costs.gpus.index(gpus)
+    side = costs.deployment[k] if len(costs.deployment) == len(costs.gpus) else costs.mode
+    if side != "cloud":
+        return {}
+    from advisor.catalog import load_catalog, resolve_gpu
+    from advisor.profile import Market
+
+    market = Market(costs.market) if costs.market else None
+    spec = resolve_gpu(profile.hardware.gpu, profile.hardware.intra_link)
+    offers = [o for o in load_catalog().offers_for(spec.id, market)
+              if (market is None or o.market_of == market) and o.kind != "spot"]
+    nodes = projection.nodes[projection.at(gpus)]
+    per = -(-gpus // nodes)
+    joined = nodes > 1 and profile.hardware.inter_link.value in _RDMA
+    if not offers or any(o.largest_instance >= per and (not joined or o.inter_link is not None)
+                         for o in offers):
+        return {}
+    return {"rented_shape_unoffered": True, "rented_cards_per_machine": per,
+            "rented_machines_joined": joined}
 
 
 NEARLY_FREE = 0.05  # at most this much more a run
