@@ -68,12 +68,21 @@ def answers(front: Sequence[Entry], labels: dict[str, Text], currency: str, *,
                 en=f"no option finishes the runs due before the {deadline_days:g}-day deadline",
                 zh=f"没有哪个选项能在 {deadline_days:g} 天的截止时间前完成应跑的训练")))
     if budget is not None:
-        within = [e for e in front if e[1].within_budget]
+        # with a deadline, what meets it too (as recommend weighs the budget: a user review
+        # found "Fastest within the budget" at a setup that misses the deadline)
+        within = [e for e in front if e[1].within_budget
+                  and (deadline_days is None or e[1].meets_deadline)]
         if within:
             best = min(within, key=lambda e: (e[1].run_hours, e[1].cost_per_month))
             out.append(Answer(key="budget", point=best[0], why=_says(
                 best, labels, currency, f"the fastest within {money(budget, currency)} a month",
                 f"每月 {money(budget, currency)} 预算内最快")))
+        elif deadline_days is not None:
+            out.append(Answer(key="budget", point=None, why=Text(
+                en=f"no option that meets the {deadline_days:g}-day deadline costs "
+                   f"{money(budget, currency)} a month or less",
+                zh=f"能赶上 {deadline_days:g} 天截止时间的选项中，没有哪个每月花费不超过 "
+                   f"{money(budget, currency)}")))
         else:
             out.append(Answer(key="budget", point=None, why=Text(
                 en=f"no option costs {money(budget, currency)} a month or less",
