@@ -19,6 +19,7 @@ from advisor.compare.option import (
 )
 from advisor.costs.money import unit_price
 from advisor.profile import EconomicsMode, InterLink, Profile
+from advisor.profile.enums import RDMA_LINKS
 from advisor.text.i18n import Text
 from advisor.verdict.more_cards import wider_machine
 
@@ -26,8 +27,6 @@ from advisor.verdict.more_cards import wider_machine
 # one (``weighed``, and the best net value ``compare`` names: one decision in every command)
 INTERRUPTIBLE = frozenset({"rent_spot", "rent_spot_whole"})
 
-RDMA_LINKS = frozenset({InterLink.roce, InterLink.roce_400g, InterLink.infiniband_edr, InterLink.infiniband_hdr,
-                        InterLink.infiniband_ndr})
 
 
 def rent_the_same(profile: Profile, ctx: Context, *, whole_machines: bool = False

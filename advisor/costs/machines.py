@@ -7,12 +7,12 @@ from __future__ import annotations
 from advisor.catalog import Catalog
 from advisor.costs.money import money
 from advisor.profile import InterLink, Profile
+from advisor.profile.enums import RDMA_LINKS
 from advisor.scaling.project import default_inter_link
 from advisor.text.i18n import Text
 
 # Links between machines whose fabric the catalog prices (400 Gb/s adapters and switches).
-PRICED_FABRICS = frozenset({InterLink.roce, InterLink.roce_400g, InterLink.infiniband_edr, InterLink.infiniband_hdr,
-                            InterLink.infiniband_ndr})
+PRICED_FABRICS = RDMA_LINKS
 
 
 def is_server_class(profile: Profile, spec) -> bool:

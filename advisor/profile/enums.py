@@ -191,6 +191,12 @@ class InterLink(StrEnum):
     infiniband_ndr = "infiniband_ndr"
 
 
+# The networks between machines with RDMA (InfiniBand, RoCE): a cluster's, which a marketplace
+# of single machines does not rent, and whose fabric the catalog prices
+RDMA_LINKS = frozenset({InterLink.roce, InterLink.roce_400g, InterLink.infiniband_edr,
+                        InterLink.infiniband_hdr, InterLink.infiniband_ndr})
+
+
 class Virtualization(StrEnum):
     bare_metal = "bare_metal"
     passthrough = "passthrough"

@@ -19,6 +19,7 @@ from advisor.profile import (
     Profile,
     Task,
 )
+from advisor.profile.enums import RDMA_LINKS
 from advisor.rulebase.fact_catalog import (
     EMBEDDING_HEAVY_PARAMS_MILLIONS,
     GPU_CLASSES,
@@ -535,9 +536,6 @@ def _default_day_rate_decides(profile: Profile, projection: Projection, costs: C
             "move_free_gain_per_month": gain, "move_cost_default": move}
 
 
-_RDMA = frozenset({"roce", "roce_400g", "infiniband_edr", "infiniband_hdr", "infiniband_ndr"})
-
-
 def _shape_no_offer_rents(profile: Profile, projection: Projection, costs: CostReport,
                           gpus: int) -> dict[str, Any]:
     """Where the verdict's count is rented at the card's typical rate (a median of the
@@ -562,7 +560,7 @@ def _shape_no_offer_rents(profile: Profile, projection: Projection, costs: CostR
               if (market is None or o.market_of == market) and o.kind != "spot"]
     nodes = projection.nodes[projection.at(gpus)]
     per = -(-gpus // nodes)
-    joined = nodes > 1 and profile.hardware.inter_link.value in _RDMA
+    joined = nodes > 1 and profile.hardware.inter_link in RDMA_LINKS
     if not offers or any(o.largest_instance >= per and (not joined or o.inter_link is not None)
                          for o in offers):
         return {}
