@@ -71,8 +71,15 @@ class ModelSpec(StrictSection):
         default=25.6, ge=0.001, le=10_000_000)  # from 1,000 parameters (issue 35)
     flops_per_sample_gflops: float | None = meta(
         "Training FLOPs per sample", "每样本训练计算量",
-        "Forward + backward GFLOPs for one sample, if known (ResNet-50 at 224 px: about 12).",
-        "单个样本前向加反向的计算量（GFLOPs），可不填（ResNet-50 224 像素约 12）。",
+        "Forward + backward GFLOPs for one sample, if known. Vision and diffusion models: "
+        "counted as torchvision and fvcore list them, a multiply-add as one FLOP, 3 x the "
+        "forward figure (ResNet-50 at 224 px: 3 x 4.1 = about 12); a counter of 2 FLOPs per "
+        "multiply-add (torch.utils.flop_counter) gives twice that: halve it. Language and "
+        "speech models: FLOPs, 6 x parameters x tokens.",
+        "单个样本前向加反向的计算量（GFLOPs），可不填。视觉和扩散模型：按 torchvision、fvcore "
+        "的计法，一次乘加算一次，取前向数值的 3 倍（ResNet-50 224 像素：3 × 4.1 ≈ 12）；"
+        "按每次乘加 2 FLOPs 计数的工具（torch.utils.flop_counter）得到的是它的两倍，请减半。"
+        "语言和语音模型：按 FLOPs 计，6 × 参数量 × token 数。",
         unit="GFLOP", default=None, gt=0, le=1e9)
     # a diffusion model (task diffusion, issue 32): named as the model catalog names them, so
     # a catalog model (`model: {id: sdxl}`) fills them

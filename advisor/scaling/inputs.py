@@ -38,9 +38,19 @@ from advisor.scaling.task_defaults import inputs_vary, takes_turns
 _STORAGE_STALL = {Storage.hdd: 2.0, Storage.network: 1.5, Storage.sata_ssd: 1.2,
                   Storage.nvme: 1.0, Storage.ram: 0.5}
 PESSIMISTIC_VGPUS = 4.0  # F29: an "8-GPU" instance that runs like 2
-# a diffusion model's FLOPs per sample are counted as the vision tasks count them, 3 x the
-# forward multiply-adds: half the FLOPs of forward + backward at 2 per multiply-add
-DIFFUSION_UNITS_PER_FLOP = 0.5
+# Vision and diffusion models' FLOPs per sample are counted as torchvision, fvcore and the
+# catalog list them, 3 x the forward multiply-adds: half the FLOPs forward + backward do at 2
+# per multiply-add (the language and speech models' 6 x parameters x tokens counts FLOPs)
+MULTIPLY_ADD_UNITS_PER_FLOP = 0.5
+DIFFUSION_UNITS_PER_FLOP = MULTIPLY_ADD_UNITS_PER_FLOP
+_MULTIPLY_ADD_TASKS = frozenset({Task.image_classification, Task.object_detection,
+                                 Task.segmentation, Task.diffusion})
+
+
+def counted_per_flop(task: Task) -> float:
+    """The FLOPs the advisor counts for a ``task``'s sample per FLOP its GPU does: 0.5 where
+    they are counted in multiply-adds (vision, diffusion), else 1."""
+    return MULTIPLY_ADD_UNITS_PER_FLOP if task in _MULTIPLY_ADD_TASKS else 1.0
 
 
 def grad_bytes_per_param(profile: Profile) -> float:
@@ -93,7 +103,7 @@ def effective_tflops(gpu: GpuSpec, precision: Precision, p: ScalingParams,
     counted as 3 x multiply-adds: half the FLOPs it does (diffusion.py)."""
     peak = peak_tflops(gpu, precision, task)
     fitted = Task.nlp if task == Task.diffusion else task
-    units = DIFFUSION_UNITS_PER_FLOP if task == Task.diffusion else 1.0
+    units = counted_per_flop(task) / counted_per_flop(fitted)
     mfu = mfu_by_task()
     share = mfu.get(fitted.value, mfu.get("other", p.model_flops_utilisation))
     memory = membound_share_by_task()
@@ -168,8 +178,10 @@ def step_compute_s(profile: Profile, gpu: GpuSpec, p: ScalingParams) -> float:
         return _diffusion_step_s(profile, gpu, p)
     dense = dense_params_millions(profile, gpu, p) / profile.model.params_millions
     recompute = recompute_factor(profile)
-    flops_s = t.batch_per_gpu * flops_per_sample(profile) * dense * recompute / (
-        effective_tflops(gpu, t.precision, p, efficiency_task(profile)) * 1e12)
+    fitted = efficiency_task(profile)  # a ViT's multiply-adds at the FLOPs-counted share
+    rate = effective_tflops(gpu, t.precision, p, fitted) * counted_per_flop(profile.task) \
+        / counted_per_flop(fitted)
+    flops_s = t.batch_per_gpu * flops_per_sample(profile) * dense * recompute / (rate * 1e12)
     return flops_s + optimizer_step_s(profile, gpu, p) / t.gradient_accumulation_steps
 
 

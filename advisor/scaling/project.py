@@ -17,6 +17,7 @@ from advisor.scaling.band import band_log_edges, doublings, profile_flags
 from advisor.scaling.batch_scaling import scaled_batches
 from advisor.scaling.card_memory import memory_reading_note
 from advisor.scaling.inputs import (
+    counted_per_flop,
     data_parallel_inputs,
     dense_params_millions,
     flops_per_sample,
@@ -402,8 +403,9 @@ def _absolute(profile: Profile, gpu, p: ScalingParams, speed: np.ndarray,
     one = single_gpu_samples_per_s(profile) or (
         profile.training.batch_per_gpu / step_compute_s(profile, gpu, p))
     samples = one * speed / n
+    # FLOPs done: a vision or diffusion model's are counted in multiply-adds, half of them
     flops = flops_per_sample(profile) * dense_params_millions(profile, gpu, p) \
-        / profile.model.params_millions
+        / profile.model.params_millions / counted_per_flop(profile.task)
     tflops = samples * flops / 1e12
     sequence = sequence_length(profile) if profile.task in SEQUENCE_TASKS else 0
     rows = (samples, samples * sequence, tflops,
