@@ -119,8 +119,10 @@ def compare(profile: Profile, options: Sequence[Option] | None = None, *,
                          baseline=None if baseline is None else (baseline,
                                                                  _at(results, baseline)))
     if valued and answer is not None:
-        # the value of a day the decision policy moves with (none under a monthly budget)
-        per_day = 0.0 if eco.monthly_budget is not None else \
+        # the value of a day the decision policy moves with (none under a monthly budget no
+        # setup keeps to: decision.policy_day_value)
+        unkept = budget is not None and not any(e[1].within_budget for e in entries)
+        per_day = 0.0 if unkept else \
             catalog.convert(eco.value_per_day or 0.0, given_in, out_currency)
         found = _net_value_as_decided(found, results, labels, answer, per_day, out_currency)
     return Comparison(currency=out_currency, market=where.value, options=results, front=refs,
@@ -237,9 +239,10 @@ def _net_value_as_decided(found: list, results: list[OptionResult], labels: dict
         if spot:
             because = Text(en="but a spot run can be stopped at any time",
                            zh="但竞价实例随时可能被收回，训练会中断")
-        elif per_day <= 0.0:  # a monthly budget: money first
-            because = Text(en="with a monthly budget the answer weighs money first",
-                           zh="设了每月预算，答案先看花多少钱")
+        elif per_day <= 0.0:  # a monthly budget none keeps to: money first
+            because = Text(en="with a monthly budget no setup keeps to, the answer weighs "
+                              "money first",
+                           zh="没有配置能守住每月预算，答案先看花多少钱")
         elif buys_hardware(theirs):
             because = Text(en="by buying hardware, which the answer takes only where it is "
                               "both faster and cheaper a run",

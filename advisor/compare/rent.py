@@ -57,7 +57,8 @@ def rent_the_same(profile: Profile, ctx: Context, *, whole_machines: bool = Fals
                 out.append(Option("rent_more_cards", "cloud",
                                   Text(en=f"Rent {wide.en} in one machine (typical price)",
                                        zh=f"租用单机 {wide.zh}（典型价格）"),
-                                  settled(bigger, ctx), "cloud",
+                                  owned_in_their_machines(profile, settled(bigger, ctx)),
+                                  "cloud",
                                   min_gpus=profile.hardware.gpus_per_node + 1))
     hw = profile.hardware
     rdma = hw.nodes > 1 and hw.inter_link in RDMA_LINKS
@@ -70,11 +71,13 @@ def rent_the_same(profile: Profile, ctx: Context, *, whole_machines: bool = Fals
                        ("reserved", Text(en="reserved", zh="包年包月"))):
         kinds = ("on_demand", "community") if kind == "on_demand" else (kind,)
         # a cluster reservation only for a job of at least its fewest GPUs; machines joined by
-        # RDMA (InfiniBand, RoCE) only from an offer of such a cluster (a marketplace rents
-        # single machines)
+        # RDMA (InfiniBand, RoCE) only from an offer of such a cluster, and by any network not
+        # from a marketplace's hosts, each a single machine of its own (a user review: "Rent 32
+        # × A100 (RunPod community)" on 4 machines joined by 25 GbE, $41,304 a run)
         pool = [o for o in offers if o.kind in kinds
                 and (o.min_gpus is None or o.min_gpus <= profile.hardware.total_gpus)
-                and (not rdma or o.inter_link is not None)]
+                and (not rdma or o.inter_link is not None)
+                and (hw.nodes == 1 or o.kind != "community" or o.inter_link is not None)]
         if not pool:
             continue
         offer = min(pool, key=lambda o: (_per_hour(ctx, o), o.id))
@@ -113,6 +116,19 @@ def _one_machine_offer(profile: Profile, ctx: Context, offers: list[CloudOffer]
                            keep_measured=True)
     return offer_option(machine, ctx, offer, "rent_one_machine",
                         Text(en="one machine, cheapest offer", zh="单台机器，最便宜报价"))
+
+
+def owned_in_their_machines(original: Profile, changed: Profile) -> Profile:
+    """``changed`` (rented in machines of more cards than the user's) with the user's owned
+    cards in their own machines: owning that setup buys the larger machine too (a user review:
+    "owning pays off after 7.5 months" for 4 rented RTX 4090s, counting two cards bought for
+    a 2-card box, where owning them in a 4-card machine pays off after 18)."""
+    held = original.economics.owned_per_machine or original.hardware.gpus_per_node
+    if changed.hardware.gpus_per_node <= held or \
+            changed.economics.owned_per_machine is not None:
+        return changed
+    return changed.model_copy(update={
+        "economics": changed.economics.owning_machines_of(held)})
 
 
 def _twice_the_cards(profile: Profile, base: Profile, spec) -> Profile | None:
@@ -156,8 +172,8 @@ def offer_option(profile: Profile, ctx: Context, offer: CloudOffer, option_id: s
     if per is not None and per != hw.gpus_per_node:  # one instance of its size
         hardware = {"gpus_per_node": per, "nodes": 1, "inter_link": InterLink.none,
                     "intra_link": offer.intra_link or usual_link(offer.gpu, per)}
-    changed = settled(with_changes(profile, hardware=hardware, economics=economics,
-                                   keep_measured=True), ctx)
+    changed = owned_in_their_machines(profile, settled(with_changes(
+        profile, hardware=hardware, economics=economics, keep_measured=True), ctx))
     who = offer.provider_text
     kind = word or Text(en=offer.kind.replace("_", "-"), zh=offer.kind)
     term = term_zh = ""
@@ -167,8 +183,11 @@ def offer_option(profile: Profile, ctx: Context, offer: CloudOffer, option_id: s
     shape = shape_text(changed)
     label = Text(en=f"Rent {shape.en}: {who.en} {kind.en}{term} ({rate}/GPU-h)",
                  zh=f"租用 {shape.zh}：{who.zh}{kind.zh}{term_zh}（每卡时 {rate}）")
+    # the instance as the catalog names it, its prices included, in both languages (a user
+    # review: the Chinese note named the provider alone)
     note = Text(en=f"{offer.id}: {offer.instance or offer.provider}, {offer.dated.en}",
-                zh=f"{offer.id}：{who.zh}，{offer.dated.zh}")
+                zh=f"{offer.id}：{who.zh}" + (f"，{offer.instance}" if offer.instance else "")
+                   + f"，{offer.dated.zh}")
     if smaller:
         cards = Text(en="one card" if size == 1 else f"{size} cards",
                      zh="一张卡" if size == 1 else f"{size} 张卡")

@@ -26,7 +26,7 @@ from typing import Any
 
 from advisor.catalog import load_catalog, resolve_gpu
 from advisor.compare.evaluate import Evaluated, evaluate, points
-from advisor.compare.option import Context, Option
+from advisor.compare.option import Context, Option, shape_text
 from advisor.compare.options import (
     alternatives,
     more_of_the_same,
@@ -125,14 +125,14 @@ def _weighed(profile: Profile, gpus: list[int] | None, hardware: Any | None, lan
     rec = rec.model_copy(update={"candidates": joined[:own]})
     elsewhere = [(c, e) for c, (_, e) in zip(joined[own:], elsewhere, strict=True)]
     pool = [*rec.candidates, *(c for c, _ in elsewhere)]
-    best = _beating(rec, pool, [c for c, _ in elsewhere], policy_day_value(rec, profile))
+    best = _beating(rec, pool, [c for c, _ in elsewhere], policy_day_value(rec, profile, pool))
     if best is None:
         return rec.model_copy(update={"candidates": pool})
     ev = next((e for c, e in elsewhere if c is best), None)
     pick = chosen(rec, rec.candidates)
     if ev is None:  # one of the recommendation's own is the best once its pick is beaten
         move = Move(best, pick, reason_moved(pick, best, rec.costs.currency,
-                                             policy_day_value(rec, profile)))
+                                             policy_day_value(rec, profile, pool)))
         return moved_to(rec, move, rests, pool, hardware=hardware, engine=engine,
                         lang=lang, currency=currency, market=market)
     option = _as_setup(ev, best, lang, Pricing(currency, market), profile)
@@ -140,7 +140,7 @@ def _weighed(profile: Profile, gpus: list[int] | None, hardware: Any | None, lan
         return rec.model_copy(update={"candidates": pool})
     move = Move(best, pick, reason_unrunnable(pick, profile) if pick is None or not pick.runnable
                 else reason_moved(pick, best, rec.costs.currency,
-                                  policy_day_value(rec, profile)))
+                                  policy_day_value(rec, profile, pool)))
     listed = Resting(rests.profile, rests.projection, rests.larger,
                      [*rests.options, option], rests.applied, rests.asked)
     return moved_to(rec.model_copy(update={"setups": [*rec.setups, option]}), move,
@@ -257,6 +257,22 @@ def _label(option: Option, ev: Evaluated, n: int, nodes: int, currency: str,
     return Text(en=f"buy the {option.label.en}", zh=f"购买 {option.label.zh}")
 
 
+def _rented_more(more: Profile, asked: Profile | None, c: Candidate) -> Text:
+    """More of the user's machines or cards, rented at ``c``'s count: "rent 2 machines × 8
+    H100 … (instead of your own 8)" (a user review: "With twice the machines …" read as a
+    second machine added to the owned one, where all 16 GPUs are rented and the owned 8 sit
+    idle)."""
+    hw = more.hardware
+    per = c.gpus if c.nodes <= 1 else -(-c.gpus // c.nodes)
+    shape = shape_text(more.model_copy(update={"hardware": hw.model_copy(
+        update={"gpus_per_node": per, "nodes": max(1, c.nodes)})}))
+    owned = (asked or more).economics.owned_gpus or 0
+    if owned <= 0:
+        return Text(en=f"rent {shape.en}", zh=f"租用 {shape.zh}")
+    return Text(en=f"rent {shape.en} (instead of your own {owned})",
+                zh=f"租用 {shape.zh}（代替自有的 {owned} 张卡）")
+
+
 def _as_setup(ev: Evaluated, c: Candidate, lang: str | None, pricing: Pricing,
               asked: Profile | None = None) -> SetupOption | None:
     """The candidate as a listed setup the recommendation can rest on: its profile (a
@@ -288,6 +304,9 @@ def _as_setup(ev: Evaluated, c: Candidate, lang: str | None, pricing: Pricing,
     if rests is not None and rests.applied is not None:
         change = Text(en=f"{change.en}; {rests.applied.change.en}",
                       zh=f"{change.zh}；{rests.applied.change.zh}")
-    option = priced_option(c.setup, kind, c.label or ev.option.label, change, trade_off,
+    label = c.label or ev.option.label
+    if kind == "more_machines" and c.deployment == "cloud":
+        label = _rented_more(ev.option.profile, asked, c)
+    option = priced_option(c.setup, kind, label, change, trade_off,
                            profile, projection, c.gpus, False, lang, pricing)
     return option.resting_on(profile, projection, ev.larger)

@@ -272,11 +272,26 @@ def day_value(rec: Recommendation) -> float:
     return float(rec.costs.priced_with.get("value_per_day", 0.0) or 0.0)
 
 
-def policy_day_value(rec: Recommendation, profile: Profile) -> float:
+def budget_unkept(pool: list[Candidate]) -> bool:
+    """A monthly budget no candidate of ``pool`` keeps to: some are over it and none runs
+    within it (``with_budget`` then lets those over it run)."""
+    return any(c.not_runnable == "budget" for c in pool) and \
+        not any(c.not_runnable is None for c in pool)
+
+
+def policy_day_value(rec: Recommendation, profile: Profile,
+                     pool: list[Candidate] | None = None) -> float:
     """The value of a day the policy weighs moves with: ``day_value``, but none where a
-    monthly budget is set (money binds there: review 9, an answer over every option's budget
-    was moved to a dearer one for the time it saves)."""
-    return 0.0 if profile.economics.monthly_budget is not None else day_value(rec)
+    monthly budget is set and no candidate of ``pool`` (default: ``rec``'s) keeps to it:
+    money binds there (review 9: an answer over every option's budget was moved to a dearer
+    one for the time it saves). A budget some candidates keep to only rules out those over
+    it (``with_budget``); among the rest the user's value of time still weighs (a user
+    review: any budget, $100,000 a month included, sent a run of 4.9 h to 9.9 h to save $53
+    a month against $1,175 of the user's time)."""
+    if profile.economics.monthly_budget is not None and \
+            budget_unkept(rec.candidates if pool is None else pool):
+        return 0.0
+    return day_value(rec)
 
 
 @record
@@ -310,7 +325,7 @@ def better(rec: Recommendation, profile: Profile, pool: list[Candidate] | None =
     applied = next((o for o in rec.setups if o.applied), None)
     if pick is not None and applied is not None:  # named with the change it rests on
         pick = pick.model_copy(update={"label": _at_count(applied.label, pick.gpus)})
-    per_day = policy_day_value(rec, profile)
+    per_day = policy_day_value(rec, profile, pool)
     if pick is None or not pick.runnable:
         best = settled(runnable, pool, per_day)
         return Move(best, pick, reason_unrunnable(pick, profile))
@@ -494,7 +509,7 @@ def stands(rec: Recommendation, pool: list[Candidate], profile: Profile | None =
     pick = chosen(rec, pool)
     if pick is None or not pick.runnable:
         return False
-    per_day = day_value(rec) if profile is None else policy_day_value(rec, profile)
+    per_day = day_value(rec) if profile is None else policy_day_value(rec, profile, pool)
     return not any(improves(c, pick, per_day) for c in rivals(pool, pick))
 
 

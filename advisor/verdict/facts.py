@@ -561,8 +561,11 @@ def _shape_no_offer_rents(profile: Profile, projection: Projection, costs: CostR
     nodes = projection.nodes[projection.at(gpus)]
     per = -(-gpus // nodes)
     joined = nodes > 1 and profile.hardware.inter_link in RDMA_LINKS
-    if not offers or any(o.largest_instance >= per and (not joined or o.inter_link is not None)
-                         for o in offers):
+    # a cluster reserved for a term is priced apart from the typical rate a GPU-hour (a user
+    # review: sfcompute's month of H100s silenced this where the answer was priced at single
+    # machines' on-demand median, $2,032 a run against $24,795 at that offer)
+    if not offers or any(o.largest_instance >= per and (
+            not joined or (o.inter_link is not None and o.kind != "reserved")) for o in offers):
         return {}
     return {"rented_shape_unoffered": True, "rented_cards_per_machine": per,
             "rented_machines_joined": joined}

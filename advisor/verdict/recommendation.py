@@ -183,7 +183,7 @@ def _with_reason(rec: Recommendation, move: Move, pool: list,
     count on it) and its reason, against the answer as it stands, in the headline."""
     v = rec.verdict
     answer = chosen(rec, pool)
-    per_day = day_value(rec) if profile is None else policy_day_value(rec, profile)
+    per_day = day_value(rec) if profile is None else policy_day_value(rec, profile, pool)
     if answer is None:
         reason = move.reason
     elif move.from_ is not None and move.from_.runnable and not beats(answer, move.from_) \

@@ -190,7 +190,9 @@ def test_twice_the_cards_says_what_it_takes_and_a_one_gpu_machine_the_machine_it
     rec = recommend(load_profile(PROFILES / "verdict" / "llama8b-qlora-one-3060-nearly-holds.yaml"),
                     lang="en")
     twice = next(o for o in rec.setups if o.applied)
-    assert twice.label.en.startswith("twice the cards in one machine")
+    # rented, as the cloud-mode user's answer is, it says so (a user review: "With twice the
+    # machines" read as a machine added to the user's own)
+    assert twice.label.en.startswith("rent 4 × RTX 3060")
     assert twice.trade_off.en.startswith("More of your cards in one machine")
     assert "同款显卡" in twice.trade_off.zh
     typical = next(o for o in options_for(parse_profile_text(ONE)) if o.id == "rent_typical")

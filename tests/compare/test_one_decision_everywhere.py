@@ -434,3 +434,22 @@ def test_a_budget_no_option_keeps_is_not_pushed_further_over_by_the_value_of_a_d
     own, _ = recommend_resting(profile, lang="en")
     own_month = own.costs.cost_per_month[own.costs.gpus.index(own.verdict.gpus)]
     assert month <= own_month + 1e-6 and "with a day saved worth" not in rec.summary[1].text.en
+
+
+def test_a_budget_every_setup_keeps_to_leaves_the_value_of_a_day_to_weigh():
+    """A user review: any monthly budget, $100,000 included, turned the value of a day off,
+    and the answer went from 16 GPUs (4.9 h a run) to 8 (9.9 h), $53 a month cheaper against
+    $1,175 a month of the user's time; compare's best net value said "weighs money first".
+    A budget rules out the setups over it; among the rest time still weighs, as without it."""
+    path = VERDICT / "fullft8b-h100-budget-every-setup-keeps.yaml"
+    profile = load_profile(path)
+    rec = recommend(profile, lang="en")
+    unbudgeted = profile.model_copy(update={"economics": profile.economics.model_copy(
+        update={"monthly_budget": None})})
+    free = recommend(unbudgeted, lang="en")
+    assert (rec.verdict.gpus, rec.verdict.nodes) == (free.verdict.gpus, free.verdict.nodes)
+    assert rec.verdict.gpus == 16 and "with a day saved worth" in rec.summary[1].text.en
+    comp = compare(profile, verdicts=False, answer=rec)
+    best = comp.answer("net_value")
+    assert best is not None and best.point is not None and best.point.gpus == 16
+    assert "money first" not in best.why.en
