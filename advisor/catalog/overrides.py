@@ -169,7 +169,8 @@ def _merge_entry(existing: dict[str, Sourced], item: Any, model: type[Sourced], 
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        problems = problems_from_validation(exc, lambda sub: index.line_of(loc + tuple(sub)))
+        problems = problems_from_validation(exc, lambda sub: index.line_of(loc + tuple(sub)),
+                                            model=model)
         first = problems[0]
         en = "; ".join(f"{p.path}: {p.message_en}" if p.path else p.message_en
                        for p in problems[:5])

@@ -90,7 +90,7 @@ def user_gpu_entries(path: Path, builtin: dict[str, GpuSpec]) -> tuple[list[GpuS
                 by_alias=True)))
         except ValidationError as exc:
             problems = problems_from_validation(exc, lambda sub, loc=loc: index.line_of(
-                loc + tuple(sub)))
+                loc + tuple(sub)), model=UserGpu)
             en = "; ".join(f"{p.path}: {p.message_en}" if p.path else p.message_en
                            for p in problems[:5])
             zh = "；".join(f"{p.path}：{p.message_zh}" if p.path else p.message_zh

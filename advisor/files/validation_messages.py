@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import difflib
+import types
+import typing
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from advisor.files.errors import Problem, Problems
 from advisor.text.numbers import quantity
@@ -180,14 +183,76 @@ def _child(value: Any, key: Any) -> Any:
 
 
 MAX_PROBLEMS = 200  # described, each with its line; the rest are counted
+# what a Chinese input method leaves in YAML where ASCII is meant (a user review: "hardware.
+# gpus_per_node：4: unknown key" named the key and never the colon)
+FULL_WIDTH = {"：": ":", "，": ",", "\u3000": " "}
+FULL_WIDTH_ZH = {"：": "全角冒号“：”", "，": "全角逗号“，”", "\u3000": "全角空格"}
+FULL_WIDTH_EN = {"：": "a full-width colon '：'", "，": "a full-width comma '，'",
+                 "\u3000": "a full-width space"}
+
+
+def _models_in(annotation: Any) -> list[type[BaseModel]]:
+    """The pydantic models an annotation holds (through Optional, unions, lists, dicts)."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return [annotation]
+    out: list[type[BaseModel]] = []
+    if typing.get_origin(annotation) is not None or isinstance(annotation, types.UnionType):
+        for arg in typing.get_args(annotation):
+            out += _models_in(arg)
+    return out
+
+
+def _keys_at(model: type[BaseModel] | None, path: tuple[Any, ...]) -> list[str]:
+    """The keys a mapping at ``path`` under ``model`` may hold (fields and their aliases);
+    [] where the path leaves the models."""
+    models = [model] if model is not None else []
+    for part in path:
+        if isinstance(part, int) or not models:
+            continue
+        named = [m for m in models if m.__name__ == part]  # a union's branch in the path
+        if named:
+            models = named
+            continue
+        found: list[type[BaseModel]] = []
+        for m in models:
+            for name, field in m.model_fields.items():
+                if part in (name, field.alias):
+                    found += _models_in(field.annotation)
+        models = found
+    return sorted({k for m in models for name, f in m.model_fields.items()
+                   for k in (name, f.alias) if k})
+
+
+_COUNT_WORDS = frozenset({"gpus", "num_gpus", "n_gpus", "gpu_count", "gpus_count", "ngpus"})
+
+
+def _unknown_key(key: Any, known: list[str]) -> tuple[str, str]:
+    """What to add after "unknown key 'x'": the full-width character an input method left in
+    it, or the known key it is closest to (" (did you mean 'batch_per_gpu'?)")."""
+    text = str(key)
+    wide = next((c for c in FULL_WIDTH if c in text), None)
+    if wide is not None:
+        meant = text.split(wide, 1)[0].strip()
+        return (f" ({FULL_WIDTH_EN[wide]} after {meant!r}: write {FULL_WIDTH[wide]!r}"
+                f"{' and a space' if wide == '：' else ''})",
+                f"（{meant!r} 后面是{FULL_WIDTH_ZH[wide]}：请改成半角“{FULL_WIDTH[wide]}”"
+                f"{'加空格' if wide == '：' else ''}）")
+    if text.lower() in _COUNT_WORDS and "gpus_per_node" in known:  # "gpus: 2" in hardware
+        return (" (did you mean 'gpus_per_node', the GPUs in one machine, with 'nodes'?)",
+                "（是否想写 'gpus_per_node'（每台机器的卡数），以及 'nodes'？）")
+    close = difflib.get_close_matches(text, known, n=1, cutoff=0.75)
+    if not close:
+        return "", ""
+    return f" (did you mean {close[0]!r}?)", f"（是否想写 {close[0]!r}？）"
 
 
 def problems_from_validation(
     error: ValidationError, line_of: Callable[[tuple[Any, ...]], int | None] | None = None,
-    *, limit: int = MAX_PROBLEMS,
+    *, limit: int = MAX_PROBLEMS, model: type[BaseModel] | None = None,
 ) -> Problems:
     """One Problem per error, deduplicated, with the YAML line when ``line_of`` knows it; past
-    ``limit`` problems the rest are only counted (``Problems.more``)."""
+    ``limit`` problems the rest are only counted (``Problems.more``). ``model``: the model
+    validated, whose keys an unknown key is matched against ("did you mean ...?")."""
     problems = Problems()
     seen: set[tuple[str, str]] = set()
     errors = error.errors(include_url=False)
@@ -216,9 +281,11 @@ def problems_from_validation(
         for bound in ("ge", "gt", "le", "lt"):  # 1 s in hours: 0.000278, not 17 digits
             if isinstance(ctx.get(bound), float) and len(repr(ctx[bound])) > 10:
                 ctx[bound] = quantity(ctx[bound])
+        hint = ("", "")
         if kind == "extra_forbidden":
             ctx["input_key"] = repr(loc[-1]) if loc else "?"
-            loc = loc[:-1] + (loc[-1],) if loc else loc
+            if loc:
+                hint = _unknown_key(loc[-1], _keys_at(model, loc[:-1]))
         if "message_zh" in ctx:  # a validator's own sentence, with its Chinese
             msg_en, msg_zh = str(err.get("msg", kind)), str(ctx["message_zh"])
         elif kind in ("value_error", "assertion_error"):
@@ -238,6 +305,7 @@ def problems_from_validation(
         else:
             msg_en = f"{err.get('msg', kind)} (got {ctx['input']})"
             msg_zh = f"{err.get('msg', kind)}（实际为 {ctx['input']}）"
+        msg_en, msg_zh = msg_en + hint[0], msg_zh + hint[1]
         path = _path(loc)
         if (path, msg_en) in seen:
             continue

@@ -365,8 +365,43 @@ def _unbuildable(loader: Any, root: Any) -> Any:
     return None
 
 
+# what a Chinese input method leaves where YAML wants ASCII (a user review: "：" after a key
+# was reported on the next line as "mapping values are not allowed here", with advice to quote)
+_WIDE = {"：": ("a full-width colon '：'", "全角冒号“：”", "':' and a space", "半角“: ”"),
+         "，": ("a full-width comma '，'", "全角逗号“，”", "','", "半角“,”"),
+         "\u3000": ("a full-width space", "全角空格", "a plain space", "半角空格")}
+_WIDE_REACH = 3  # lines before the one PyYAML stopped at where the character may stand
+
+
+def _wide_character(text: str, line: int) -> tuple[int, str] | None:
+    """The nearest line at or before ``line`` (0-based, at most ``_WIDE_REACH`` back) that
+    holds a full-width colon, comma or space outside a comment, and the character."""
+    lines = text.splitlines()
+    for i in range(min(line, len(lines) - 1), max(-1, line - _WIDE_REACH - 1), -1):
+        code = lines[i].split("#", 1)[0]
+        for wide, where in _WIDE_WHERE.items():
+            if where.search(code):
+                return i, wide
+    return None
+
+
+# where each stands in the structure (after a key, between a flow's items, in the
+# indentation), not inside a value's text ("name: 我的模型，第二版" is a value)
+_WIDE_WHERE = {"：": re.compile(r"(^\s*(- )?|[{,]\s*)[A-Za-z_][\w.-]*\s*："),
+               "，": re.compile(r"\{[^}]*，\s*[A-Za-z_][\w.-]*\s*[:：]"),
+               "\u3000": re.compile(r"^[ \u3000]*\u3000")}
+
+
 def _raise(exc: yaml.MarkedYAMLError, source: str, text: str = "") -> None:
     mark = exc.problem_mark or exc.context_mark
+    wide = _wide_character(text, mark.line) if mark is not None and text else None
+    if wide is not None:
+        line, char = wide
+        what_en, what_zh, use_en, use_zh = _WIDE[char]
+        raise InputError.single(
+            f"not valid YAML: {what_en} (a Chinese input method?): write {use_en}",
+            f"不是有效的 YAML：这一行有{what_zh}（中文输入法？），请改成{use_zh}",
+            line=line + 1, source=source) from None
     en, zh = _refusal(exc)
     # a value refused while it was read (a number too long) belongs to the key before it
     path = _key_path(text, mark.line, mark.column) \

@@ -80,7 +80,8 @@ def _parse_profile_text(text: str, *, source: str, fmt: str | None,
     except RecursionError:
         raise InputError.single("nested too deeply", "嵌套过深", source=source) from None
     except ValidationError as exc:
-        problems = problems_from_validation(exc, index.line_of if index else None)
+        problems = problems_from_validation(exc, index.line_of if index else None,
+                                           model=Profile)
         raise InputError(problems, source) from None
     if vet is not None:
         try:
