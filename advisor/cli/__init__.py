@@ -229,6 +229,24 @@ def _printable_streams() -> None:
             continue
 
 
+def _say_no_chinese(stream: object) -> None:
+    """One line on standard error, in English, where Chinese output goes to a code page that
+    has no Chinese (a user review: `--lang zh` on a Windows English console printed only
+    '?????' and said nothing)."""
+    encoding = getattr(stream, "encoding", None) or ""
+    try:
+        "中文".encode(encoding)
+    except LookupError:
+        return
+    except UnicodeError:
+        try:
+            print(f"gpu-advisor: this console's code page ({encoding}) cannot show Chinese: "
+                  "run `chcp 65001` (Windows) or set PYTHONUTF8=1, or use --lang en",
+                  file=sys.stderr, flush=True)
+        except (OSError, ValueError, UnicodeError):
+            pass
+
+
 def _run(argv: list[str], *, entry: bool) -> int:
     if sys.stdout is None:  # started with standard output closed: what it prints is lost
         if sys.stderr is not None:
@@ -253,6 +271,8 @@ def _run(argv: list[str], *, entry: bool) -> int:
             gc.enable()
     lang = args.lang or system_lang()
     args.lang = lang
+    if lang == "zh":
+        _say_no_chinese(sys.stdout)
     if args.version:  # after parsing, so `--version --lang zh` speaks Chinese too
         from advisor.files.about import about_text
 

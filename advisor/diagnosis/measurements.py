@@ -126,6 +126,13 @@ def parse_measurements_csv(text: str, *, source: str = "<csv>",
     value_kind = "throughput"
     unit_col: int | None = None
     first_line, first = rows[0]
+    if len(first) == 1 and (sep := next((c for c in ";\t|" if c in first[0]), None)):
+        shown_sep = {";": "';'", "\t": "a tab", "|": "'|'"}[sep]
+        shown_sep_zh = {";": "“;”", "\t": "制表符", "|": "“|”"}[sep]
+        raise _error(source, first_line,
+                     f"columns must be separated by commas; this line uses {shown_sep}",
+                     f"各列之间要用英文逗号分隔；此行用的是{shown_sep_zh}")
+    width = 3 if len(first) >= 3 and not _is_number(first[2]) else 2  # gpus, value[, unit]
     if not _is_number(first[0]):
         header = [c.lower() for c in first]
         if header[0] not in _GPU_HEADERS:
@@ -144,6 +151,13 @@ def parse_measurements_csv(text: str, *, source: str = "<csv>",
         for i, name in enumerate(header[2:], start=2):
             if name in _UNIT_HEADERS:
                 unit_col = i
+            else:  # a column nothing reads would be dropped without a word (a user review)
+                raise _error(source, first_line,
+                             f"column {shown(first[i])} is not read: give the GPU count, one "
+                             "value (throughput or step_time_s) and optionally a unit",
+                             f"不会读取列 {shown(first[i])}：只需显卡数、一个数值列（throughput 或 "
+                             "step_time_s），可选单位列")
+        width = len(header)
         rows = rows[1:]
     elif len(first) >= 3 and not _is_number(first[2]):
         unit_col = 2  # no header: gpus, throughput, unit
@@ -157,6 +171,12 @@ def parse_measurements_csv(text: str, *, source: str = "<csv>",
         if len(cells) < 2:
             raise _error(source, line_no, "expected 'gpus,value' on this line",
                          "此行应为“显卡数,数值”")
+        if len(cells) > width and any(cells[width:]):  # "1,1234,5": a decimal comma
+            raise _error(source, line_no,
+                         f"{len(cells)} values where {width} are expected (a decimal comma? "
+                         "write 1234.5, or quote the number)",
+                         f"此行有 {len(cells)} 个值，应为 {width} 个（用了小数逗号？请写成 1234.5，"
+                         "或给数字加引号）")
         n = _parse_gpus(cells[0], source, line_no)
         value = _parse_value(cells[1], value_kind, source, line_no)
         if n in seen:

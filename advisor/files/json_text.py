@@ -82,6 +82,29 @@ def _line_of_key(text: str, key: str) -> int | None:
     return text.count("\n", 0, found[1]) + 1 if len(found) > 1 else None
 
 
+# the json module's words for what it found, and what they usually mean (a user review: they
+# stayed English under --lang zh, and a trailing comma read as a missing quote)
+_JSON_PROBLEMS = {
+    "Expecting property name enclosed in double quotes": (
+        "expecting a key in double quotes (a trailing comma, a // comment or 'single quotes'?)",
+        "这里应有一个用双引号括起的键（多了逗号、用了 // 注释或单引号？）"),
+    "Expecting value": ("expecting a value", "这里应有一个值"),
+    "Extra data": ("more after the end of the JSON", "JSON 结束之后还有内容"),
+    "Expecting ',' delimiter": ("expecting ',' between items", "各项之间缺少逗号“,”"),
+    "Expecting ':' delimiter": ("expecting ':' after the key", "键后面缺少冒号“:”"),
+    "Unterminated string starting at": ("a string without its closing quote",
+                                        "字符串缺少结尾的引号"),
+    "Invalid control character at": ("a control character inside a string",
+                                     "字符串里有控制字符"),
+    "Invalid \\escape": ("an unknown escape (a backslash must be written \\\\)",
+                          "未知的转义（反斜杠要写成 \\\\）"),
+}
+
+
+def _json_problem(msg: str) -> tuple[str, str]:
+    return _JSON_PROBLEMS.get(msg, (msg, msg))
+
+
 def load_json_text(text: str, *, source: str = "<json>") -> Any:
     """Parse JSON strictly; every refusal is an InputError with the line when known."""
     deep = _depth_line(text)
@@ -92,7 +115,8 @@ def load_json_text(text: str, *, source: str = "<json>") -> Any:
         return json.loads(text, parse_constant=_constant, parse_int=_integer,
                           object_pairs_hook=_unique)
     except json.JSONDecodeError as exc:
-        raise InputError.single(f"not valid JSON: {exc.msg}", f"不是有效的 JSON：{exc.msg}",
+        en, zh = _json_problem(exc.msg)
+        raise InputError.single(f"not valid JSON: {en}", f"不是有效的 JSON：{zh}",
                                 line=exc.lineno, source=source) from None
     except _Refused as exc:
         line = _line_of_key(text, exc.key) if exc.key is not None else None

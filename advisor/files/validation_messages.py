@@ -297,6 +297,8 @@ def problems_from_validation(
             try:
                 # pydantic joins the choices in English ("'a', 'b' or 'c'"); 或 in Chinese
                 zh_ctx = {**ctx, "input": _fmt(value, "zh")}
+                if ctx.get("meaning") == "a number":  # YAML 1.1's reading, said in Chinese
+                    zh_ctx["meaning"] = "一个数"
                 if "expected" in ctx:
                     zh_ctx["expected"] = str(ctx["expected"]).replace(" or ", " 或 ")
                 msg_en, msg_zh = en.format(**ctx), zh.format(**zh_ctx)

@@ -288,8 +288,15 @@ def _refusal(exc: yaml.MarkedYAMLError) -> tuple[str, str]:
     if (digits := re.search(r"(\d+) digits is too long", problem)) is not None:
         return problem, f"数字过长（{digits.group(1)} 位）"
     if "could not determine a constructor" in problem:
+        tag = re.search(r"tag '([^']*)'", problem)
+        said = tag.group(1) if tag else "?"
         return (f"YAML tags that construct objects are not allowed ({problem})",
-                f"不允许构造对象的 YAML 标签（{problem}）")
+                f"不允许构造对象的 YAML 标签（无法识别标签 '{said}'）")
+    if problem == "but found another document":  # a second '---' (a user review)
+        return ("a second YAML document (another '---'): a file holds one profile; remove "
+                "the '---' and what follows it, or put it in a file of its own",
+                "文件里有第二个 YAML 文档（又一个“---”）：一个文件只放一份配置；请删掉这个“---”及其后"
+                "的内容，或把它放进单独的文件")
     return f"not valid YAML: {problem}", f"不是有效的 YAML：{_problem_zh(problem)}"
 
 
@@ -308,6 +315,11 @@ _PROBLEMS_ZH: tuple[tuple[re.Pattern[str], str], ...] = tuple(
          r"未知的转义字符 '\1'（反斜杠在双引号里要写成 \\\\）"),
         (r"^could not find expected '(.+)'$", r"找不到应有的 '\1'"),
         (r"^a key must be plain text$", "键必须是普通文本"),
+        (r"^expected the node content, but found '(.+)'$", r"这里应有一个值，却是 '\1'"),
+        (r"^expected a single document in the stream$", "应只有一个文档"),
+        (r"^did not find expected key$", "找不到应有的键（检查缩进，或是否少了“:”）"),
+        (r"^did not find expected node content$", "找不到应有的值"),
+        (r"^found undefined tag handle '(.+)'$", r"未定义的标签前缀 '\1'"),
     ))
 
 

@@ -103,9 +103,14 @@ def _parse_profile_text(text: str, *, source: str, fmt: str | None,
 def load_profile_data(text: str, *, source: str = "<profile>",
                       fmt: str | None = None) -> tuple[Any, LineIndex | None]:
     """The data of profile text, JSON or YAML (``fmt``; guessed when None), through the strict
-    readers, and the YAML line index (None for JSON)."""
+    readers, and the line index (None for JSON that YAML's reader does not take)."""
     if fmt == "json" or (fmt is None and text.lstrip().startswith("{")):
-        return load_json_text(text, source=source), None
+        data = load_json_text(text, source=source)
+        try:  # JSON is YAML: its lines, for the fields' errors (a user review: none were said)
+            _, index = load_yaml_text(text, source=source)
+        except InputError:
+            index = None
+        return data, index
     return load_yaml_text(text, source=source)
 
 

@@ -10,6 +10,7 @@ recommendation; the Qt renderer is imported only then, so the core stays free of
 from __future__ import annotations
 
 import argparse
+import re
 from pathlib import Path
 
 from advisor.catalog.profile_check import load_profile
@@ -57,7 +58,8 @@ def run(args) -> int:
         check_pdf_target(args.pdf, [args.input, args.profile, *args.dmon])
     source = Path(args.input)
     profile = None
-    if source.suffix.lower() in PROFILE_SUFFIXES:
+    is_profile = a_profile(source)
+    if is_profile:
         profile = load_profile(source)
         if profile.measured is None:
             raise InputError.single(
@@ -95,8 +97,9 @@ def run(args) -> int:
     logs = args.dmon or (profile.measured.logs if profile is not None and profile.measured
                          is not None else [])
     if not args.dmon and logs:  # the profile's: a missing one is named where the profile says it
-        _logs_present(logs, source if source.suffix.lower() in PROFILE_SUFFIXES
-                      else Path(args.profile))
+        profile_file = source if is_profile else Path(args.profile)
+        logs = [beside(log, profile_file) for log in logs]
+        _logs_present(logs, profile_file)
     telemetry = read_gpu_logs(logs) if logs else None
     result = diagnose(series, profile, telemetry, up_to=args.up_to)
     if args.format == "json":
@@ -106,6 +109,37 @@ def run(args) -> int:
     if args.pdf is not None:  # "" too: an empty name is an error, not "no PDF"
         return _write_pdf(result, profile, args)
     return 0
+
+
+_KEY_LINE = re.compile(r"^(---\s*$|[A-Za-z_][\w-]*\s*:(\s|$)|\{)")
+
+
+def a_profile(source: Path) -> bool:
+    """A profile (YAML or JSON) rather than a measurements CSV: by its name, else by its first
+    line that is not blank or a comment, a key and a colon or a brace (a user review: Windows
+    Notepad's "profile.yaml.txt" read as a CSV whose first column was 'schema_version: 1')."""
+    if source.suffix.lower() in PROFILE_SUFFIXES:
+        return True
+    try:
+        with source.open("rb") as f:
+            head = f.read(4096).decode("utf-8-sig", errors="replace")
+    except OSError:
+        return False  # the CSV reader names what is wrong with the file
+    for line in head.splitlines():
+        stripped = line.strip()
+        if stripped and not stripped.startswith("#"):
+            return _KEY_LINE.match(stripped) is not None
+    return False
+
+
+def beside(log: str, profile_file: Path) -> str:
+    """A log a profile names, found beside the profile where its path is relative and the file
+    is there (a user review: looked up from the current folder only)."""
+    path = Path(log)
+    if path.is_absolute():
+        return log
+    there = profile_file.parent / path
+    return str(there) if there.is_file() else log
 
 
 def _logs_present(logs: list[str], profile_file: Path) -> None:
