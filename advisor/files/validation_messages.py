@@ -107,11 +107,7 @@ _VALUE_ERRORS_ZH: dict[str, str] = {
         "请填写 single_gpu_hours，或同时填写 single_gpu_throughput、dataset_samples 和 epochs，"
         "或填写数据规模以按计算量规划（dataset_tokens，或 dataset_samples 和 epochs）",
     "attention_heads must divide hidden_size": "attention_heads 必须整除 hidden_size",
-    "training.tensor_parallel must divide model.attention_heads":
-        "training.tensor_parallel 必须整除 model.attention_heads",
     "kv_heads must divide attention_heads": "kv_heads 必须整除 attention_heads",
-    "training.tensor_parallel must divide model.kv_heads":
-        "training.tensor_parallel 必须整除 model.kv_heads",
     "inter_link: several machines need a network between them (inter_link is none)":
         "inter_link：多台机器之间需要网络（当前为 none）",
     "training.method: LoRA and QLoRA apply to transformer language models (task llm or nlp) "

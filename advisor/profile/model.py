@@ -100,11 +100,15 @@ class Profile(StrictSection):
     def _tensor_parallel_divides_heads(self) -> Profile:
         """Tensor parallel splits the attention heads: 3 ways cannot split 32 heads."""
         tp, heads = self.training.tensor_parallel, self.model.attention_heads
-        if tp and heads and heads % tp:
-            raise ValueError("training.tensor_parallel must divide model.attention_heads")
         kv = self.model.kv_heads  # Megatron-LM splits the key/value heads (query groups) too
-        if tp and kv and kv % tp:
-            raise ValueError("training.tensor_parallel must divide model.kv_heads")
+        for field, count in (("attention_heads", heads), ("kv_heads", kv)):
+            if tp and count and count % tp:  # named at its own line, with both numbers
+                raise PydanticCustomError(
+                    "tensor_parallel_heads",
+                    f"{tp} must divide model.{field} ({count}): tensor parallel splits the "
+                    "heads",
+                    {"at": "training", "at_path": ("tensor_parallel",),
+                     "message_zh": f"{tp} 必须整除 model.{field}（{count}）：张量并行按头切分"})
         return self
 
     @model_validator(mode="after")

@@ -253,8 +253,9 @@ def test_tensor_parallel_divides_the_key_value_heads():
     assert shape_of(profile).tensor_degrees(8) == [1, 2, 4]
     found = problems(profile_text("{id: qwen2.5-7b}", training=TRAINING.replace(
         "precision: bf16", "precision: bf16, tensor_parallel: 7")))
-    assert any("training.tensor_parallel must divide model.kv_heads" in p.message_en
-               and "model.kv_heads" in p.message_zh for p in found)
+    assert any(p.path == "training.tensor_parallel" and p.line is not None
+               and "7 must divide model.kv_heads (4)" in p.message_en
+               and "model.kv_heads（4）" in p.message_zh for p in found)
 
 
 def test_the_wizard_is_told_of_an_unknown_id():

@@ -31,3 +31,28 @@ def test_ctrl_c_while_the_command_loads_exits_130_without_a_traceback():
                           timeout=60)
     assert done.returncode == 130
     assert "Traceback" not in done.stderr
+
+
+def test_ctrl_c_while_the_report_is_drawn_replaces_no_file(tmp_path, monkeypatch, capsys):
+    """A user review: Ctrl-C once the drawing had started still renamed the new report over
+    an existing PDF and said "PDF written" beside status 130. Now nothing is replaced."""
+    import ui.report.export as export
+    from advisor.cli import main
+    from tests.support.paths import EXAMPLES
+
+    old = tmp_path / "report.pdf"
+    old.write_bytes(b"%PDF-1.4 the older report\n")
+    drawn = export.render_pdf_bytes
+
+    def draw_and_press(*args, **kwargs):
+        out = drawn(*args, **kwargs)
+        os.kill(os.getpid(), signal.SIGINT)  # pressed while Qt draws: noted, not raised
+        return out
+
+    monkeypatch.setattr(export, "render_pdf_bytes", draw_and_press)
+    profile = EXAMPLES / "medium-model-4gpu-worth-it.yaml"
+    assert main(["--lang", "en", "recommend", str(profile), "--pdf", str(old)]) == 130
+    assert old.read_bytes() == b"%PDF-1.4 the older report\n"
+    err = capsys.readouterr().err
+    assert "not written" in err and "PDF written" not in err
+    assert [p.name for p in tmp_path.iterdir()] == ["report.pdf"]  # nothing left beside it

@@ -60,26 +60,28 @@ def test_bad_profile_exits_2(tmp_path, capsys):
 
 
 def test_pdf_without_the_report_module_exits_2(monkeypatch, capsys):
-    monkeypatch.setitem(sys.modules, "ui.report", None)  # import fails as if it were missing
+    monkeypatch.setitem(sys.modules, "ui.report.export", None)  # import fails: missing
     assert main(["recommend", MEDIUM, "--pdf", "out.pdf", "--lang", "en"]) == 2
     assert "cannot write a PDF" in capsys.readouterr().err
 
 
 def test_pdf_is_written_by_the_report_module(monkeypatch, tmp_path, capsys):
     calls = []
-    fake = types.ModuleType("ui.report")
-    fake.export_pdf = lambda rec, profile, path, lang, diagnosis=None, appendix=False: \
-        calls.append((rec, profile, path, lang, diagnosis, appendix)) or Path(path)
-    monkeypatch.setitem(sys.modules, "ui.report", fake)
+    fake = types.ModuleType("ui.report.export")
+    fake.check_target = Path
+    fake.render_pdf_bytes = lambda rec, profile, lang, diagnosis=None, appendix=False: \
+        calls.append((rec, profile, lang, diagnosis, appendix)) or (b"%PDF-1.4 drawn", 1)
+    monkeypatch.setitem(sys.modules, "ui.report.export", fake)
     target = tmp_path / "r.pdf"
     assert main(["recommend", MEDIUM, "--pdf", str(target), "--lang", "zh"]) == 0
-    (rec, profile, path, lang, diagnosis, appendix), = calls
-    assert isinstance(rec, Recommendation) and path == str(target) and lang == "zh"
+    (rec, profile, lang, diagnosis, appendix), = calls
+    assert isinstance(rec, Recommendation) and lang == "zh"
+    assert target.read_bytes() == b"%PDF-1.4 drawn"
     assert diagnosis is None  # the report diagnoses a profile's `measured` section itself
     assert profile.model.name == "Faster R-CNN R50-FPN"
     assert appendix is False  # the rule trace only when asked for (--appendix)
     assert main(["recommend", MEDIUM, "--pdf", str(target), "--appendix"]) == 0
-    assert calls[-1][5] is True
+    assert calls[-1][4] is True
 
 
 def test_pdf_of_a_profile_with_measurements_holds_the_diagnosis(tmp_path, capsys):

@@ -50,7 +50,9 @@ def test_tensor_parallel_must_divide_the_heads():
     found = problems(BASE + "model: {params_millions: 7000, hidden_size: 4096, "
                      "attention_heads: 32}\ntraining: {single_gpu_hours: 5, "
                      "tensor_parallel: 3}\n")
-    assert any("tensor_parallel must divide" in p.message_en for p in found)
+    # named at its own field and line, with both numbers (a user review: line 1, no values)
+    assert any(p.path == "training.tensor_parallel" and p.line is not None
+               and "3 must divide model.attention_heads (32)" in p.message_en for p in found)
     assert any("整除" in p.message_zh for p in found)
     _training(single_gpu_hours=5, tensor_parallel=8)  # 8 divides 32: fine
 

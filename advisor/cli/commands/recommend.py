@@ -20,6 +20,7 @@ from advisor.cli.pdf_target import check_pdf_target
 from advisor.compare.weighed import recommend
 from advisor.costs.money import money
 from advisor.costs.text import stale_lines
+from advisor.files.atomic import atomic_write_bytes
 from advisor.files.json_text import dumps_strict
 from advisor.profile.labels import conclusion_text
 from advisor.text.durations import durations
@@ -78,20 +79,26 @@ def run(args) -> int:
 
 def write_pdf(rec: Recommendation, profile, path: str, lang: str, *, diagnosis=None,
               appendix: bool = False) -> int:
-    """Write the PDF report (``ui.report.export_pdf``); 2 when the report module is missing.
+    """Write the PDF report (``ui.report.export``: drawn, then written unless Ctrl-C was
+    pressed meanwhile); 2 when the report module is missing.
     ``appendix``: with the trace of every rule that fired."""
     with deferred_interrupt() as interrupted:  # Qt loads and draws: Ctrl-C waits for it
         try:
-            report = importlib.import_module("ui.report")
-            export_pdf = report.export_pdf
+            export = importlib.import_module("ui.report.export")
+            check_target, render = export.check_target, export.render_pdf_bytes
         except (ImportError, AttributeError) as exc:
             print(pick(lang, f"cannot write a PDF: the report module is not available ({exc})",
                        f"无法生成 PDF：报告模块不可用（{exc}）"), file=sys.stderr)
             return 2
-        written = export_pdf(rec, profile, path, lang, diagnosis=diagnosis, appendix=appendix)
-    print(pick(lang, f"PDF written: {written}", f"PDF 已写入：{written}"), file=sys.stderr)
-    if interrupted:
+        target = check_target(path)
+        data, _ = render(rec, profile, lang, diagnosis=diagnosis, appendix=appendix)
+    if interrupted:  # Ctrl-C asked to stop: the drawn report replaces nothing (a user review:
+        # an existing PDF was replaced, "PDF written" beside status 130)
+        print(pick(lang, f"interrupted: {path} not written", f"已中断：未写入 {path}"),
+              file=sys.stderr)
         raise KeyboardInterrupt  # the command ends there, as Ctrl-C asked (status 130)
+    atomic_write_bytes(target, data)
+    print(pick(lang, f"PDF written: {path}", f"PDF 已写入：{path}"), file=sys.stderr)
     return 0
 
 
