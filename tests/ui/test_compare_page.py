@@ -103,8 +103,8 @@ def test_a_points_details_say_what_each_net_value_is_measured_against(qtbot):
     en, zh = point_html(result, key, "en"), point_html(result, key, "zh")
     n = result.baseline.gpus
     at_en, at_zh = ("1 GPU", "单卡") if n == 1 else (f"{n} GPUs", f"{n} 卡")
-    assert f"over [{number}] at {at_en} (your setup at its fewest GPUs)" in en
-    assert f"相对 [{number}] {at_zh}（你的配置的最少卡数）" in zh
+    assert f"over #{number} at {at_en} (your setup at its fewest GPUs)" in en
+    assert f"相对 #{number} {at_zh}（你的配置的最少卡数）" in zh
     assert "over one GPU of this setup" in en and "相对本配置单卡" in zh
 
 

@@ -47,6 +47,9 @@ def build_window(argv: list[str], lang: str | None = None,
     hub.setParent(window)
     profiles = [a for a in argv if not a.startswith("-")]
     if profiles:
+        # every running copy holds its autosave lock, a copy started with a file too: else a
+        # second copy takes this one's autosave for a dead session's and retires it
+        window.document.claim_and_mention_sessions()
         window.document.open_path(Path(profiles[0]))
     else:
         window.document.restore_autosave()

@@ -38,10 +38,12 @@ def tr(lang: str, text: str) -> str:
 
 
 def ref_text(result: Any, ref: Any, lang: str) -> str:
+    """An option at a count, its number written "#1" as the table's "#" column and the plot's
+    labels write it (the catalog's "[%1]" becomes "#1" in both languages)."""
     number = {o.id: i for i, o in enumerate(result.options, start=1)}
-    if ref.gpus == 1:
-        return tr(lang, _AT_ONE).replace("%1", str(number[ref.option]))
-    return tr(lang, _AT).replace("%1", str(number[ref.option])).replace("%2", str(ref.gpus))
+    text = tr(lang, _AT_ONE if ref.gpus == 1 else _AT).replace("%2", str(ref.gpus))
+    n = str(number[ref.option])
+    return text.replace("[%1]", f"#{n}").replace("%1", n)
 
 
 def status_text(result: Any, p: Any, lang: str) -> str:

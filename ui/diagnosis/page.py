@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 import logging
+import math
 from collections.abc import Callable
 from pathlib import Path
 
@@ -47,7 +48,9 @@ from ui.app.folders import remember, start_at
 from ui.app.theme import banner_style, muted_hex, readable_hex, styled
 from ui.diagnosis.labels import L
 from ui.diagnosis.plot import diagnosis_plot
+from ui.forms import editors
 from ui.forms.combo import FittingComboBox
+from ui.forms.typed_numbers import Marks, read_number, write_number
 from ui.plots.style import on_screen
 
 log = logging.getLogger("advisor.ui")
@@ -62,6 +65,25 @@ def starting_counts(profile) -> tuple[int, ...]:
         return DEFAULT_COUNTS
     counts = [n for n in DEFAULT_COUNTS if n <= total]
     return tuple(counts + ([total] if total not in counts else []))
+
+
+def _cell_value(row: int, text: str, marks: Marks) -> float:
+    """A measured value as the user's locale writes it, or an InputError naming the row and
+    the decimal mark expected (both languages)."""
+    reading = read_number(text, marks)
+    if reading.value is not None and math.isfinite(reading.value):
+        return reading.value
+    shown = marks.example()
+    if reading.error_en and shown in reading.error_en:  # it already shows the form expected
+        en, zh = reading.error_en, reading.error_zh
+    else:
+        en = (f"{text!r} is not a number: write it as {shown} "
+              f"(decimal mark {marks.decimal!r})")
+        zh = f"{text!r} 不是数值：请写成 {shown}（小数点为 {marks.decimal!r}）"
+    raise InputError.single(f"row {row + 1}, measured value: {en}",
+                            f"第 {row + 1} 行测量值：{zh}")
+
+
 GRADE_COLOUR = {"poor": "#b3261e", "below_normal": "#8a6d00", "normal": "#1b7f3b",
                 "well_tuned": "#1f4fa3", "superlinear": "#7a3fb0"}
 
@@ -189,8 +211,11 @@ class DiagnosisPage(QWidget):
         row = self.table.rowCount()
         self.table.insertRow(row)
         self.table.setItem(row, 0, QTableWidgetItem("" if gpus is None else str(gpus)))
-        # ".12g", not "g": 1234567 tokens/s stays 1234567 (not 1.23457e+06) and parses back.
-        self.table.setItem(row, 1, QTableWidgetItem("" if value is None else f"{value:.12g}"))
+        # ".12g", not "g": 1234567 tokens/s stays 1234567 (not 1.23457e+06) and parses back;
+        # written with the decimal mark the user types (1,5 on a German system), as the
+        # wizard's fields show theirs, so what a cell shows reads back as itself.
+        self.table.setItem(row, 1, QTableWidgetItem(
+            "" if value is None else write_number(f"{value:.12g}", editors.typing_marks())))
 
     def _remove_row(self) -> None:
         row = self.table.currentRow()
@@ -206,19 +231,26 @@ class DiagnosisPage(QWidget):
             self.unit_edit.setText(unit)
 
     def series(self) -> MeasuredSeries:
-        """The typed points; rows without a value are skipped (InputError names the row)."""
+        """The typed points; rows without a value are skipped (InputError names the row).
+
+        A cell is read as the wizard's number fields read theirs (``typing_marks``: the
+        system locale's decimal mark and grouping), so "1.800" on a German system is 1800
+        and "100,5" is 100.5; a value that could be read two ways is a message that shows
+        the form expected, never a silent reinterpretation."""
+        marks = editors.typing_marks()
         gpus, values = [], []
         for row in range(self.table.rowCount()):
             cells = [(self.table.item(row, c).text().strip() if self.table.item(row, c) else "")
                      for c in (0, 1)]
             if not cells[1]:
                 continue
-            try:
-                n, v = int(cells[0]), float(cells[1])
-            except ValueError:
+            count = read_number(cells[0], marks).value
+            if count is None or not math.isfinite(count) or not count.is_integer():
                 raise InputError.single(
-                    f"row {row + 1}: enter a whole GPU count and a number",
-                    f"第 {row + 1} 行：请填写整数卡数和数值") from None
+                    f"row {row + 1}: enter a whole GPU count, got {cells[0]!r}",
+                    f"第 {row + 1} 行：卡数须为整数，实际为 {cells[0]!r}")
+            v = _cell_value(row, cells[1], marks)
+            n = int(count)
             if n < 1 or not v > 0 or n in gpus:
                 raise InputError.single(
                     f"row {row + 1}: GPU counts must be distinct, ≥ 1, values positive",

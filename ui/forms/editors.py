@@ -154,9 +154,18 @@ class NumberEditor(FieldEditor):
             ("" if value is None else str(value))
         if text != self.input.text():
             self.input.setText(text)
+            show_start(self.input)
 
     def value(self) -> Any:
         return parse_number(self.spec, self.input.text(), typing_marks())[0]
+
+
+def show_start(edit: QLineEdit) -> None:
+    """A value loaded into ``edit`` shows its start ("Faster R-CNN R50-FPN", not
+    "er R-CNN R50-FPN" in a narrow field): ``setText`` leaves the cursor at the end, which
+    scrolls a long text to its end. A field being typed in keeps its cursor."""
+    if not edit.hasFocus():
+        edit.setCursorPosition(0)
 
 
 def typing_marks() -> Marks:
@@ -215,6 +224,7 @@ class TextEditor(FieldEditor):
         text = "" if value is None else str(value)
         if text != self.input.text():
             self.input.setText(text)
+            show_start(self.input)
 
     def value(self) -> Any:
         return self.input.text()
@@ -428,6 +438,7 @@ class ModelEditor(FieldEditor):
             text = str(value)
         if self.input.lineEdit().text() != text:
             self.input.lineEdit().setText(text)
+        show_start(self.input.lineEdit())  # setCurrentIndex leaves the cursor at the end too
         # shown whole: the model chosen (or the hint while none is), not each keystroke
         self.input.fit_text(text or self.input.lineEdit().placeholderText())
 

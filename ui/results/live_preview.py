@@ -36,6 +36,25 @@ PLOT_HEIGHT = 170  # the plot's height when open; it never grows past PREVIEW_HE
 PREVIEW_HEIGHT = 230
 
 
+def one_line(text: str) -> str:
+    """The preview's lines on the folded line: joined by " · ", except after a line that ends
+    in a colon ("With X (typical price): 8 GPUs: …", "采用X（典型价格）：8卡：…"), which the
+    next line completes."""
+    out = ""
+    for part in (p.strip() for p in text.splitlines()):
+        if not part:
+            continue
+        if not out:
+            out = part
+        elif out.endswith("："):
+            out += part
+        elif out.endswith(":"):
+            out += " " + part
+        else:
+            out += " · " + part
+    return out
+
+
 class LivePreview(QFrame):
     foldedChanged = Signal(bool)  # the user folded (True) or opened (False) the preview
 
@@ -192,7 +211,7 @@ class LivePreview(QFrame):
             text = QCoreApplication.translate("Preview", "With %1:").replace(
                 "%1", applied.label.get(lang)) + "\n" + text
         self.details.setText(text)
-        self.line.setText(" · ".join(part for part in text.splitlines() if part))
+        self.line.setText(one_line(text))
         if self.plot is not None and not self.folded:
             from ui.plots import speedup_plot
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QLabel, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QTabWidget, QVBoxLayout, QWidget
 
 from ui.app.theme import banner_style, styled
 from ui.plots import buy_vs_rent_plot, cost_plot, speedup_plot
@@ -15,6 +15,47 @@ from ui.plots.style import on_screen
 from ui.results.pitfalls_view import PitfallsView
 from ui.results.verdict_card import VerdictCard
 from ui.results.why_view import WhyView
+
+CARD_MIN_LINES = 5  # the card's least height, in text lines: its badge and a line or two
+
+
+class CardArea(QScrollArea):
+    """The verdict card, scrolled when the page is short (review D2: on a 1366 x 768 laptop
+    at 125 % a long headline showed three of its twelve lines, with no way to read the rest).
+    It asks for the card's whole height at its width, and for only a few lines at least, so
+    the page never asks a short screen for more height than it has; the rest scrolls."""
+
+    def __init__(self, card: QWidget, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("verdictCardArea")
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setWidgetResizable(True)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        # no Tab stop of its own (it draws no focus), as the question pages' scroll areas:
+        # Tab goes to the card's buttons, which it scrolls into view
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.setWidget(card)
+
+    def _needed(self) -> int:
+        """The card's height at the width it has (word-wrapped headline and summary whole)."""
+        card = self.widget()
+        width = max(self.viewport().width(), card.minimumSizeHint().width())
+        height = card.heightForWidth(width) if card.hasHeightForWidth() else -1
+        return max(height, card.sizeHint().height())
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+        margins = self.contentsMargins()
+        return QSize(self.widget().sizeHint().width(),
+                     self._needed() + margins.top() + margins.bottom())
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+        least = CARD_MIN_LINES * self.fontMetrics().lineSpacing()
+        return QSize(super().minimumSizeHint().width(), min(least, self.sizeHint().height()))
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        if event.oldSize().width() != event.size().width():
+            self.updateGeometry()  # the card's height at the new width
 
 
 class ResultsPage(QWidget):
@@ -42,7 +83,8 @@ class ResultsPage(QWidget):
             self.tabs.addTab(widget, "")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.card)
+        self.card_area = CardArea(self.card)
+        layout.addWidget(self.card_area)
         layout.addWidget(self.banner)
         layout.addWidget(self.error_banner)
         layout.addWidget(self.tabs, 1)

@@ -93,7 +93,9 @@ class VerdictCard(QFrame):
         buttons.addWidget(self.time_value_button)
         buttons.addStretch(1)
         top = QHBoxLayout()
-        top.addWidget(self.rating_label)
+        # at the top: as tall as its text, not as the headline beside it (a long headline
+        # scrolls in the card's area: results_page.CardArea)
+        top.addWidget(self.rating_label, 0, Qt.AlignmentFlag.AlignTop)
         top.addWidget(self.headline_label, 1)
         top.addLayout(buttons)
         self._names: dict[str, QLabel] = {}

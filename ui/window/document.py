@@ -353,13 +353,30 @@ class Document(QObject):
             restored = self.recover(others.pop(0))
         else:
             return False
-        if others:  # never dropped in silence: said, with where they are
-            self._warn(self.tr("Answers of other sessions"),
-                       self.tr("The answers of %1 more sessions that ended without being "
-                               "saved are kept. File > Recover answers… opens them:\n%2")
-                       .replace("%1", str(len(others)))
-                       .replace("%2", "\n".join(str(p) for p in others[:5])))
+        self._mention_sessions(others, more=True)  # never dropped in silence
         return restored
+
+    def claim_and_mention_sessions(self) -> None:
+        """For a copy started with a file: hold this copy's autosave lock (a second copy then
+        never takes its autosave for a dead session's) and say that the answers of sessions
+        that ended unsaved are kept, without loading them over the file."""
+        user_files.claim_session()
+        self._mention_sessions(user_files.recoverable_autosaves(), more=False)
+
+    def _mention_sessions(self, others: list[Path], *, more: bool) -> None:
+        """Say that ``others`` are kept, with where they are (File > Recover answers…);
+        ``more``: besides the session whose answers were just brought back."""
+        if not others:
+            return
+        n, paths = len(others), "\n".join(str(p) for p in others[:5])
+        if self._lang() == "zh":
+            text = (f"{'另有' if more else '有'} {n} 个未保存就结束的会话，其答案已保留。"
+                    f"用“文件 > 恢复答案…”打开：\n{paths}")
+        else:
+            sessions = (f"{n} more session" if more else f"{n} session") + ("" if n == 1 else "s")
+            text = (f"The answers of {sessions} that ended without being saved are kept. "
+                    f"File > Recover answers… opens {'it' if n == 1 else 'them'}:\n{paths}")
+        self._warn(self.tr("Answers of other sessions"), text)
 
     def recover_dialog(self) -> None:
         """Pick an autosave of an earlier session and bring its answers back."""
