@@ -41,7 +41,10 @@ def parse_table(lines: list[str]) -> Reading:
     gpu_line = 0
     pending_mig: list[int] = []
     info = {line: _line_info(line) for line in dict.fromkeys(lines)}  # tables repeat lines
-    for what, payload in map(info.__getitem__, lines):
+    end = len(lines)
+    while end and not lines[end - 1].strip():  # the text's last newline ends no section
+        end -= 1
+    for what, payload in map(info.__getitem__, lines[:end]):
         if what is _OTHER:
             continue
         if what is _BLANK:
@@ -97,7 +100,30 @@ def parse_table(lines: list[str]) -> Reading:
     if reading.recognised and not reading.gpus:
         reading.warn("the table shows no GPU rows (cut or elided)",
                      "表格中没有显卡行（被截断或省略）")
+    last = info[lines[end - 1]][0] if end else _BLANK  # a closing border ends a whole table
+    _short_count(reading, ended_in_rows=state == "gpus" and last == _CELLS,
+                 last_gpu=gpu.index if gpu is not None else None)
     return reading
+
+
+def _short_count(reading: Reading, *, ended_in_rows: bool, last_gpu: int | None) -> None:
+    """Warnings where the GPU count read may be short (a user review: an 8-GPU table cut mid-row
+    read "GPUs 3", one with a GPU's rows deleted "GPUs 7", neither said): indices that skip
+    some, or a table that ends inside a GPU's rows (its text stops before the row's border)."""
+    indices = sorted({g.index for g in reading.gpus if g.index is not None})
+    if not indices:
+        return
+    missing = sorted(set(range(indices[-1] + 1)) - set(indices))
+    if missing:
+        shown = ", ".join(map(str, missing[:8])) + (" …" if len(missing) > 8 else "")
+        reading.warn(f"the table skips GPU {shown}: rows may be missing, and the GPU count "
+                     f"({len(indices)}) may be short",
+                     f"表格跳过了 GPU {shown}：可能缺了几行，读到的卡数（{len(indices)}）可能偏少")
+    elif ended_in_rows:
+        at = indices[-1] if last_gpu is None else last_gpu
+        reading.warn(f"the table stops inside GPU {at}'s rows: it may be cut off, and the GPU "
+                     f"count ({len(indices)}) may be short",
+                     f"表格在 GPU {at} 的行中间结束：可能被截断，读到的卡数（{len(indices)}）可能偏少")
 
 
 _BLANK, _OTHER, _SMI, _BORDER, _RULE, _HEADER, _VGPU, _MIG_HEADER, _PROC_HEADER, _CELLS = (

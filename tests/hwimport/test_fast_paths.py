@@ -199,8 +199,9 @@ BEFORE = {
     "--query-gpu CSV loop (-l 5)": (1, ("csv",), None, None, None, 91.55, None, 0, ()),
     "-q of 8 GPUs, pasted repeatedly": (8, ("query",), "565.57.01", None, 31.0, 0.0,
                                         ("gpu_idle",), 0, ()),
+    # the paste is cut at 150,000 characters inside a GPU's rows: said since (a user review)
     "nvidia-smi tables (8 GPUs), watch log": (8, ("table",), "550.127.05", None, 28.0, 0.0,
-                                              None, 0, ()),
+                                              None, 1, ()),
     "-L of many machines": (8, ("list",), None, None, None, None, None, 1, ()),
     "mixed: every fixture, concatenated": (
         25, ("csv", "dmon", "list", "table", "query", "topo"), "595.91.07", "none", 81.0, 2.56,

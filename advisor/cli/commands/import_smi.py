@@ -41,11 +41,26 @@ def run(args) -> int:
         # read one file at a time as it is parsed, at most MAX_FILES and MAX_TOTAL_CHARS in
         # all (the others named in the description's notes)
         desc = parse_files(args.files)
+        _something_read(desc)
     if args.format == "json":
         print(dumps_strict(desc.model_dump(mode="json")))
     else:
         print(render_text(desc, lang))
     return 0
+
+
+def _something_read(desc: HardwareDescription) -> None:
+    """Exit 2 where the files gave no fact of a GPU (a user review: a --query-gpu header with
+    no rows, or nvidia-smi's own "couldn't communicate with the NVIDIA driver", printed every
+    field "unknown" and exited 0, so a script carried on with nothing)."""
+    facts = (desc.gpu_count, desc.driver_version, desc.nvlink, desc.intra_link,
+             desc.worst_pcie_path, desc.rdma_nics, desc.virtualization, desc.max_gpu_temp_c)
+    if desc.gpus or desc.gpu_names or any(f is not None for f in facts):
+        return
+    said = [w for w in desc.warnings][:3]
+    raise InputError.single(
+        "no GPU facts in these outputs" + "".join(f"; {w.en}" for w in said),
+        "这些输出里没有任何显卡信息" + "".join(f"；{w.zh}" for w in said))
 
 
 def render_text(desc: HardwareDescription, lang: str = "en") -> str:
