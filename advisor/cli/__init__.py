@@ -14,6 +14,7 @@ import codecs
 import errno
 import gc
 import importlib
+import os
 import re
 import sys
 from collections.abc import Sequence
@@ -248,12 +249,24 @@ def _say_no_chinese(stream: object) -> None:
 
 
 def _run(argv: list[str], *, entry: bool) -> int:
-    if sys.stdout is None:  # started with standard output closed: what it prints is lost
-        if sys.stderr is not None:
-            print("gpu-advisor：无法输出结果：标准输出已关闭" if _argv_lang(argv) == "zh"
-                  else "gpu-advisor: cannot write the output: standard output is closed",
-                  file=sys.stderr, flush=True)
-        return EXIT_INTERNAL
+    if sys.stdout is None:  # started with standard output closed (pythonw, a task): the
+        # command still runs, so bad input is status 2 and --pdf is written (a user review:
+        # status 1 before anything was read); what it prints is lost, and said
+        sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - for the run
+        try:
+            code = _run(argv, entry=entry)
+        finally:
+            sys.stdout.close()
+            sys.stdout = None
+        if code == EXIT_OK and sys.stderr is not None:
+            try:
+                print("gpu-advisor：无法输出结果：标准输出已关闭" if _argv_lang(argv) == "zh"
+                      else "gpu-advisor: cannot write the output: standard output is closed",
+                      file=sys.stderr, flush=True)
+            except (OSError, ValueError):
+                pass
+        wrote_pdf = any(a == "--pdf" or a.startswith("--pdf=") for a in argv)
+        return EXIT_INTERNAL if code == EXIT_OK and not wrote_pdf else code
     _printable_streams()
     # Importing the command builds a few hundred classes and their validators: no cyclic
     # garbage worth collecting, but enough allocations to make the collector walk every

@@ -72,9 +72,12 @@ def _gpu(text: str, name: list[str], intra: IntraLink | None):
                     resolve_gpu(word, intra)
                 except InputError:
                     continue
-                rest = " ".join(w for j, w in enumerate(name) if j != i)
-                raise _error(text, f"unknown word {rest!r}; a spec has {WORDS_EN}",
-                             f"无法识别 {rest!r}；选项可包含{WORDS_ZH}") from None
+                rest = [w for j, w in enumerate(name) if j != i]
+                what_en = f"unknown word {rest[0]!r}" if len(rest) == 1 else \
+                    "unknown words " + ", ".join(map(repr, rest))
+                what_zh = "无法识别 " + "、".join(map(repr, rest))
+                raise _error(text, f"{what_en}; a spec has {WORDS_EN}",
+                             f"{what_zh}；选项可包含{WORDS_ZH}") from None
         problem = exc.problems[0]
         raise _error(text, problem.message_en, problem.message_zh) from None
 
@@ -93,6 +96,9 @@ def parse_spec(text: str, profile: Profile, ctx: Context, index: int) -> Option:
     said: dict[str, str] = {}  # each kind of word once (issue 35: "own cloud", "pcie4 pcie5")
 
     def once(kind: str, word: str) -> None:
+        if kind in said and said[kind].lower() == word.lower():  # "own own" (a user review)
+            raise _error(text, f"{word!r} is given twice: give it once",
+                         f"{word!r} 写了两次：只写一次")
         if kind in said:
             raise _error(text, f"{said[kind]!r} and {word!r} contradict each other: give one",
                          f"{said[kind]!r} 与 {word!r} 互相矛盾：只能写一个")

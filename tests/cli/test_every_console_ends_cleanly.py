@@ -83,3 +83,19 @@ def test_a_closed_standard_output_is_said_not_lost():
                           shell=True, executable="/bin/bash", stderr=subprocess.PIPE,
                           timeout=120, check=False)  # in the language asked for
     assert done.returncode == 1 and "标准输出已关闭" in done.stderr.decode("utf-8")
+
+
+@pytest.mark.skipif(not Path("/bin/bash").exists(), reason="needs bash")
+def test_with_standard_output_closed_bad_input_is_2_and_the_pdf_is_written(tmp_path):
+    """A user review: with standard output closed (pythonw, a scheduled task) every command
+    exited 1 before reading anything: bad input was not status 2 and --pdf wrote nothing."""
+    done = subprocess.run(f'"{sys.executable}" -m advisor.cli recommend "{tmp_path}/no.yaml" '
+                          '>&-', shell=True, executable="/bin/bash", stderr=subprocess.PIPE,
+                          timeout=120, check=False)
+    assert done.returncode == 2 and b"not found" in done.stderr
+    pdf = tmp_path / "r.pdf"
+    done = subprocess.run(f'"{sys.executable}" -m advisor.cli recommend "{MEDIUM}" '
+                          f'--pdf "{pdf}" >&-', shell=True, executable="/bin/bash",
+                          stderr=subprocess.PIPE, timeout=180, check=False)
+    assert done.returncode == 0 and pdf.read_bytes()[:5] == b"%PDF-"
+    assert b"standard output is closed" in done.stderr and b"Traceback" not in done.stderr

@@ -180,6 +180,8 @@ def test_an_option_may_spell_the_card_with_its_number_apart(capsys, spec):
     assert main(["compare", str(MEDIUM), "--option", spec, "--lang", "en"]) == 0
     assert "4 × RTX 4090, own" in capsys.readouterr().out
     assert main(["compare", str(MEDIUM), "--option", "4x 4x rtx4090", "--lang", "en"]) == 2
+    assert "'4x' is given twice" in capsys.readouterr().err
+    assert main(["compare", str(MEDIUM), "--option", "4x 8x rtx4090", "--lang", "en"]) == 2
     assert "contradict each other" in capsys.readouterr().err
 
 

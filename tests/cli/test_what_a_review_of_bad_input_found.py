@@ -117,3 +117,24 @@ def test_yaml_11s_reading_of_a_number_is_said_in_chinese():
                  "params_millions: 25.6}\ntraining:\n  single_gpu_hours: 048\n"
                  "  batch_per_gpu: 64\nhardware: {gpu: rtx4090}\n")
     assert "一个数" in p.message_zh and "a number" not in p.message_zh
+
+
+def test_a_word_given_twice_is_said_so_and_unknown_words_one_by_one(capsys):
+    profile = str(EXAMPLES / "medium-model-4gpu-worth-it.yaml")
+    assert main(["--lang", "en", "compare", profile, "--option", "4x rtx4090 own own"]) == 2
+    assert "'own' is given twice" in capsys.readouterr().err
+    assert main(["--lang", "en", "compare", profile, "--option",
+                 "8x h100_sxm nvswitch cloud=2.1 extra words"]) == 2
+    assert "unknown words 'extra', 'words'" in capsys.readouterr().err
+
+
+def test_import_smi_with_files_and_detect_says_not_both(capsys):
+    smi = next((FIXTURES / "nvidia-smi" / "smi").glob("*.txt"))
+    assert main(["--lang", "en", "import-smi", "--detect", str(smi)]) == 2
+    assert "not both" in capsys.readouterr().err
+
+
+def test_diagnose_refuses_a_second_profile_beside_one_with_measurements(capsys):
+    other = str(EXAMPLES / "medium-model-4gpu-worth-it.yaml")
+    assert main(["--lang", "en", "diagnose", str(MEASURED), "--profile", other]) == 2
+    assert "--profile is for a CSV" in capsys.readouterr().err

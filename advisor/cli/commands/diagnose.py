@@ -76,6 +76,13 @@ def run(args) -> int:
                 f"'{args.scaling}' 只用于 CSV；此档案的 measured.scaling 为 "
                 f"{profile.measured.scaling}：请在档案中修改", path="--scaling",
                 source=str(source))
+        if args.profile:  # the profile given holds the workload (a user review: --profile
+            # took over its hardware and model without a word)
+            raise InputError.single(
+                "--profile is for a CSV's measurements; this profile holds its own workload: "
+                "give one or the other",
+                "--profile 只用于 CSV 测量数据；此档案已包含自己的任务配置：二者只给一个",
+                path="--profile", source=str(source))
         series = from_measured_spec(profile.measured, source=str(source))
     else:
         series = read_measurements_csv(source, scaling=args.scaling or "weak")

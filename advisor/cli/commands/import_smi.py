@@ -29,7 +29,10 @@ def register(sub) -> None:
 
 def run(args) -> int:
     lang = getattr(args, "lang", "en") or "en"
-    if args.detect == bool(args.files):
+    if args.detect and args.files:  # (a user review: "give … or --detect" when both were)
+        raise InputError.single("give FILEs or --detect, not both",
+                                "请给出文件或使用 --detect，二者不能同时使用")
+    if not args.detect and not args.files:
         raise InputError.single("give one or more FILEs, or --detect",
                                 "请给出一个或多个文件，或使用 --detect")
     if args.detect:
