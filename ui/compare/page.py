@@ -31,9 +31,11 @@ from ui.app.theme import mute
 from ui.compare.details import answers_html, point_html
 from ui.compare.table import TABLE_COLUMNS, table_rows
 from ui.plots.compare import compare_plot
+from ui.plots.describe import compare_description
 from ui.plots.style import on_screen
 
 log = logging.getLogger("advisor.ui")
+OPTION_COLUMN = 1  # TABLE_COLUMNS' "Option"
 
 
 def default_compare(profile: Any) -> Any:
@@ -133,8 +135,15 @@ class ComparePage(QWidget):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().setVisible(False)
         self.table.setTabKeyNavigation(False)  # Tab leaves the table (arrows move in it)
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        self.table.horizontalHeader().setStretchLastSection(True)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        # the Option column takes the width the numbers leave and elides its text (the whole
+        # of it in its tooltip): at 1366 x 768 and 1280 x 720 at 150 % the hours, costs,
+        # break-even and status were scrolled out of sight (review D7.2)
+        header.setSectionResizeMode(OPTION_COLUMN, QHeaderView.ResizeMode.Stretch)
+        header.setStretchLastSection(False)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.table.setWordWrap(False)
         # rows as tall as their text needs (issue 34: three rows showed at 1280 x 800)
         self.table.verticalHeader().setDefaultSectionSize(self.table.fontMetrics().height() + 8)
         self.table.verticalHeader().setMinimumSectionSize(self.table.fontMetrics().height() + 4)
@@ -231,6 +240,8 @@ class ComparePage(QWidget):
             .replace("%1", result.market).replace("%2", result.currency)
             .replace("%3", str(len(result.options))).replace("%4", str(points)))
         compare_plot(result, lang, plot=self.plot, selected=self.selected)
+        # the chart's front and answers in words, for a screen reader (review D6)
+        self.plot.setAccessibleDescription(compare_description(result, lang))
         self._fill_table()
         self._show_details()
 
@@ -243,6 +254,8 @@ class ComparePage(QWidget):
             self._rows.append(key)
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
+                if c == OPTION_COLUMN:
+                    item.setToolTip(text)  # the whole name, elided in its cell
                 if bold:
                     font = item.font()
                     font.setBold(True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP
 
+from advisor.text.i18n import Text
 from ui.app.translation import tr_lang
 
 # value -> English source text; the .ts file holds the Chinese.
@@ -143,21 +144,54 @@ _OFFLOAD_NONE = QT_TRANSLATE_NOOP("Choices", "Off (every state on the GPU)")
 _TIME_VALUE_UNSAID = QT_TRANSLATE_NOOP("Choices", "Not said yet (the article's table rates it)")
 UNSET = QT_TRANSLATE_NOOP("Choices", "— not set —")
 MARKETS_CURRENCY = QT_TRANSLATE_NOOP("Choices", "The market's currency")
-LOCALE_MARKET = QT_TRANSLATE_NOOP("Choices", "Automatic: the currency's, else this computer's (%1)")
+# The market's "Automatic" entry names the market that applies (review D7.6: it named this
+# computer's market while the currency chosen decided another)
+AUTO_FROM_CURRENCY = Text(en="Automatic: {market}, from the currency",
+                          zh="自动：{market}，按货币")
+AUTO_FROM_COMPUTER = Text(en="Automatic: {market}, from this computer's settings",
+                          zh="自动：{market}，按本机区域设置")
 
 
-def choice_label(field: str, value: str | None, lang: str) -> str:
+def automatic_market(currency: str | None) -> str:
+    """The market a profile with no market of its own is costed in, given the currency
+    answered (None: not said): the advisor's own choice (``advisor.profile.market
+    .profile_market``, which ``advisor.costs.inputs.choose_market`` asks), not a copy of it."""
+    from types import SimpleNamespace
+
+    from advisor.profile.enums import Currency
+    from advisor.profile.market import profile_market
+
+    try:
+        money = Currency(currency) if currency is not None else None
+    except ValueError:  # not a currency the advisor knows: as if not said
+        money = None
+    return profile_market(SimpleNamespace(market=None, currency=money)).value
+
+
+def automatic_market_label(currency: str | None, lang: str) -> str:
+    """"Automatic: China (CN), from the currency" / "…, from this computer's settings"."""
+    name = choice_label("market", automatic_market(currency), lang)
+    which = AUTO_FROM_CURRENCY if _is_currency(currency) else AUTO_FROM_COMPUTER
+    return which.get(lang).format(market=name)
+
+
+def _is_currency(currency: str | None) -> bool:
+    from advisor.profile.enums import Currency
+
+    return currency is not None and currency in Currency._value2member_map_
+
+
+def choice_label(field: str, value: str | None, lang: str, *,
+                 currency: str | None = None) -> str:
+    """A choice's words; ``currency``: the currency answered, which the market's Automatic
+    entry follows."""
     if value is None:
         if field == "time_value":
             return tr_lang(lang, "Choices", _TIME_VALUE_UNSAID)
         if field == "currency":
             return tr_lang(lang, "Choices", MARKETS_CURRENCY)
-        if field == "market":  # shown: which market the locale gives (changeable here)
-            from advisor.profile.market import system_market
-
-            mine = system_market().value
-            return tr_lang(lang, "Choices", LOCALE_MARKET).replace(
-                "%1", choice_label("market", mine, lang))
+        if field == "market":  # shown: which market applies (changeable here)
+            return automatic_market_label(currency, lang)
         return tr_lang(lang, "Choices", UNSET)
     if field == "time_value" and value == "none":
         return tr_lang(lang, "Choices", _TIME_VALUE_NONE)

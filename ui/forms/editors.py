@@ -182,12 +182,25 @@ class ChoiceEditor(FieldEditor):
         for value in self._values:
             combo.addItem(str(value), value)
         combo.activated.connect(lambda index: self.edited.emit(self._values[index]))
+        self.answered_currency: str | None = None  # the market's Automatic entry follows it
         self._finish(combo)
 
     def retranslate(self, lang: str, currency: str = "") -> None:
         super().retranslate(lang, currency)
+        self._item_texts()
+
+    def follow_currency(self, currency: str | None) -> None:
+        """The currency answered (None: not said): the market's "Automatic" entry names the
+        market it gives (review D7.6)."""
+        currency = getattr(currency, "value", currency)
+        if currency != self.answered_currency:
+            self.answered_currency = currency
+            self._item_texts()
+
+    def _item_texts(self) -> None:
         for index, value in enumerate(self._values):
-            self.input.setItemText(index, choice_label(self.spec.path[-1], value, lang))
+            self.input.setItemText(index, choice_label(self.spec.path[-1], value, self.lang,
+                                                       currency=self.answered_currency))
 
     def set_value(self, value: Any) -> None:
         value = getattr(value, "value", value)

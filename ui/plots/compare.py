@@ -11,12 +11,15 @@ and pale (a dominated point is never an answer: ``advisor.compare``).
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QT_TRANSLATE_NOOP
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QPointF, QRectF
+from PySide6.QtGui import QFontMetricsF
 
+from advisor.text.i18n import Text
 from ui.plots.style import (
     BLUE,
     GREEN,
@@ -46,7 +49,26 @@ _GPUS = QT_TRANSLATE_NOOP("Plots", "%1 GPUs")
 _FRONT_LABEL = QT_TRANSLATE_NOOP("Plots", "★ #%1 · %2 GPUs")
 _FRONT_LABEL_ONE = QT_TRANSLATE_NOOP("Plots", "★ #%1 · 1 GPU")
 _LABEL = QT_TRANSLATE_NOOP("Plots", "#%1")
+# the y axis's title where the full one does not fit the axis's height (review D7.1: at
+# 1024 x 576 "Cost per month (CNY, log scale)" lost its end); its ticks still say the scale
+_Y_SHORT = Text(en="Cost a month ({money})", zh="每月费用（{money}）")
 PALE = "#b8c4d6"
+LABEL_GAP_PX = 2  # the least space between two labels
+# where a label may sit around its point, in order (TextItem anchors: (0, 1) above right)
+ANCHORS_FRONT = ((0, 1), (0, 0), (1, 1), (1, 0))
+ANCHORS_OTHER = ((0, 0), (0, 1), (1, 0), (1, 1))
+
+
+@dataclass
+class LabelPlan:
+    """A point's label, placed (or left out) by ``place_labels`` at the plot's size."""
+
+    x: float  # log10 hours
+    y: float  # log10 cost a month
+    text: str
+    front: bool
+    answer: bool
+    item: Any = None  # its TextItem, made when first placed
 PALE_ORANGE = "#f1c9a5"
 
 
@@ -111,28 +133,34 @@ def compare_plot(result: Any, lang: str, *, plot: pg.PlotWidget | None = None,
         for name in ("own", "rent", "beaten"):
             items[name].sigClicked.connect(
                 lambda _item, spots, *_a, widget=plot: _clicked(widget, spots))
+        # labels and the y axis's title fitted again whenever the plot's size changes
+        plot.getPlotItem().getViewBox().sigResized.connect(
+            lambda _view, widget=plot: fit_to_size(widget))
     points = plotted(result)
     for label in plot.advisor_labels:
         plot.removeItem(label)
     plot.advisor_labels = []
+    plot.advisor_label_plan = []  # type: ignore[attr-defined]
     money = currency_label(lang, result.currency)
+    plot.advisor_y_labels = (t(lang, _Y).replace("%1", money),  # type: ignore[attr-defined]
+                             _Y_SHORT.get(lang).format(money=money), money)
     if not points:
         for name in items:
             items[name].setVisible(False)
         relabel(plot, t(lang, _TITLE), t(lang, _X), t(lang, _Y).replace("%1", money), [])
         show_message(plot, t(lang, _EMPTY))
+        fit_to_size(plot)
         return plot
     show_message(plot, None)
     for name in items:
         items[name].setVisible(True)
     number = numbers(result)
     spots: dict[str, list[dict]] = {"own": [], "rent": [], "beaten": []}
-    placed: list[tuple[float, float, float]] = []  # label boxes taken (x, y, width), log units
-    span_x, span_y = _spans(points)
     answered = {(a.point.option, a.point.gpus) for a in result.answers if a.point}
     # the answers' labels first (always shown), then the front's, then the others'
     ordered = sorted(points, key=lambda e: ((e[0], e[1].gpus) not in answered,
                                             not e[1].on_front))
+    plan = []
     for option_id, p in ordered:
         x, y = math.log10(p.run_hours), math.log10(p.cost_per_month)
         best = p.on_front
@@ -141,23 +169,12 @@ def compare_plot(result: Any, lang: str, *, plot: pg.PlotWidget | None = None,
                              "tip": _tip(result, option_id, p, lang),
                              "brush": None if best else
                              (PALE if p.deployment == "own" else PALE_ORANGE)})
-        text = point_label(number[option_id], p.gpus, best, lang)
-        width = 0.012 * span_x * (len(text) + 1)
-        height = 0.05 * span_y
-        if (option_id, p.gpus) not in answered and (
-                (quiet and not best) or any(abs(x - px) < max(width, pw) and
-                                            abs(y - py) < height for px, py, pw in placed)):
-            continue  # no room: its tooltip and a click still say what it is
-        placed.append((x, y, width))
-        label = pg.TextItem(text, color=ink(plot) if best else quiet_ink(plot, "#8a93a3"),
-                            anchor=(0, 1) if best else (0, 0))
-        if best:
-            font = label.textItem.font()
-            font.setBold(True)
-            label.setFont(font)
-        label.setPos(x, y)
-        plot.addItem(label, ignoreBounds=True)
-        plot.advisor_labels.append(label)
+        answer = (option_id, p.gpus) in answered
+        if quiet and not (best or answer):
+            continue  # print: the front's and the answers' labels only
+        plan.append(LabelPlan(x, y, point_label(number[option_id], p.gpus, best, lang), best,
+                              answer))
+    plot.advisor_label_plan = plan  # type: ignore[attr-defined]
     for group, data in spots.items():
         items[group].setData([s["pos"][0] for s in data], [s["pos"][1] for s in data],
                              data=[s["data"] for s in data],
@@ -177,7 +194,95 @@ def compare_plot(result: Any, lang: str, *, plot: pg.PlotWidget | None = None,
     relabel(plot, t(lang, _TITLE), t(lang, _X), t(lang, _Y).replace("%1", money), [
         ("front", t(lang, _FRONT)), ("own", t(lang, _OWN)), ("rent", t(lang, _RENT)),
         ("beaten", t(lang, _BEATEN))])
+    fit_to_size(plot)
     return plot
+
+
+def fit_to_size(plot: pg.PlotWidget) -> None:
+    """The labels that fit the plot's size now, and a y axis title as long as fits."""
+    place_labels(plot)
+    fit_y_title(plot)
+
+
+def place_labels(plot: pg.PlotWidget) -> None:
+    """Each label beside its point where it overlaps no label placed before it, in pixels at
+    the plot's size (review D7.1: "★ #15 · 8 GPUs" sat over "#12"). The plan is in priority
+    order, the answers' labels first, then the front's, then the others': a label with no
+    free place around its point is left out (its tooltip and a click still say what it is),
+    except an answer's, drawn where it overlaps least."""
+    plan = getattr(plot, "advisor_label_plan", [])
+    view = plot.getPlotItem().getViewBox()
+    bounds = view.sceneBoundingRect()
+    if not plan or bounds.width() < 1 or bounds.height() < 1:
+        return
+    taken: list[QRectF] = []
+    for entry in plan:
+        label = entry.item if entry.item is not None else _make_label(plot, entry)
+        # the text's own box: the item's less the document's margin, which may overlap
+        margin = label.textItem.document().documentMargin() - 1
+        size = label.textItem.boundingRect().adjusted(margin, margin, -margin, -margin)
+        at = view.mapViewToScene(QPointF(entry.x, entry.y))
+        boxes = [QRectF(at.x() - ax * size.width(), at.y() - ay * size.height(),
+                        size.width(), size.height())
+                 for ax, ay in (ANCHORS_FRONT if entry.front else ANCHORS_OTHER)]
+        # beside the point, else moved just inside the plot (a point at its edge)
+        tries = [box for box in boxes if bounds.contains(box)] + \
+            [_inside(box, bounds) for box in boxes]
+        choice = next((box for box in tries
+                       if not any(box.intersects(other) for other in taken)), None)
+        if choice is None and entry.answer:  # an answer is always labelled
+            choice = min(tries, key=lambda box: sum(box.intersects(o) for o in taken))
+        label.setVisible(choice is not None)
+        if choice is None:
+            continue
+        taken.append(choice.adjusted(-LABEL_GAP_PX, -LABEL_GAP_PX, LABEL_GAP_PX,
+                                     LABEL_GAP_PX))
+        if tuple(label.anchor) != (0, 0):
+            label.setAnchor((0, 0))
+        label.setPos(view.mapSceneToView(choice.topLeft() - QPointF(margin, margin)))
+
+
+def _inside(box: QRectF, bounds: QRectF) -> QRectF:
+    """``box`` moved the least that puts it inside ``bounds`` (where it is the smaller)."""
+    dx = max(bounds.left() - box.left(), min(0.0, bounds.right() - box.right()))
+    dy = max(bounds.top() - box.top(), min(0.0, bounds.bottom() - box.bottom()))
+    return box.translated(dx, dy)
+
+
+def _make_label(plot: pg.PlotWidget, entry: LabelPlan) -> pg.TextItem:
+    label = pg.TextItem(entry.text, color=ink(plot) if entry.front
+                        else quiet_ink(plot, "#8a93a3"), anchor=(0, 1) if entry.front else (0, 0))
+    if entry.front:
+        font = label.textItem.font()
+        font.setBold(True)
+        label.setFont(font)
+    label.setPos(entry.x, entry.y)
+    plot.addItem(label, ignoreBounds=True)
+    plot.advisor_labels.append(label)
+    entry.item = label
+    return label
+
+
+def shown_labels(plot: pg.PlotWidget) -> list[pg.TextItem]:
+    """The point labels drawn now (those with no room are hidden)."""
+    return [label for label in plot.advisor_labels if label.isVisible()]
+
+
+def fit_y_title(plot: pg.PlotWidget) -> None:
+    """The y axis's title, shortened where the full one is longer than the axis is high
+    (its end was cut off on a small screen)."""
+    titles = getattr(plot, "advisor_y_labels", None)
+    if not titles:
+        return
+    axis = plot.getPlotItem().getAxis("left")
+    room = axis.geometry().height()
+    if room < 1:
+        return
+    metrics = QFontMetricsF(axis.label.font())
+    title = next((text for text in titles if metrics.horizontalAdvance(text) + 8 <= room),
+                 titles[-1])
+    if axis.labelText != title:
+        plot.getPlotItem().setLabel("left", title)
 
 
 def point_label(number: int, gpus: int, on_front: bool, lang: str) -> str:
@@ -187,12 +292,6 @@ def point_label(number: int, gpus: int, on_front: bool, lang: str) -> str:
         return t(lang, _LABEL).replace("%1", str(number))
     text = t(lang, _FRONT_LABEL_ONE) if gpus == 1 else t(lang, _FRONT_LABEL)
     return text.replace("%1", str(number)).replace("%2", str(gpus))
-
-
-def _spans(points: list[tuple[str, Any]]) -> tuple[float, float]:
-    xs = [math.log10(p.run_hours) for _, p in points]
-    ys = [math.log10(p.cost_per_month) for _, p in points]
-    return max(max(xs) - min(xs), 0.3) * 1.2, max(max(ys) - min(ys), 0.3) * 1.2
 
 
 def _tip(result: Any, option_id: str, p: Any, lang: str) -> str:

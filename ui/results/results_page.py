@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QTabWidget, QVBoxLayo
 
 from ui.app.theme import banner_style, styled
 from ui.plots import buy_vs_rent_plot, cost_plot, speedup_plot
+from ui.plots.describe import buy_vs_rent_description, cost_description, speedup_description
 from ui.plots.style import on_screen
 from ui.results.pitfalls_view import PitfallsView
 from ui.results.verdict_card import VerdictCard
@@ -112,10 +113,20 @@ class ResultsPage(QWidget):
         the results: issue 34's redraw budget) its tab waits until the page is shown."""
         self.results, self.lang = results, lang
         self.card.show_recommendation(results.recommendation, lang)
+        self.describe_plots()
         self._stale = set(range(self.tabs.count()))
         if self.shown():
             self._draw_tab(self.tabs.currentIndex())
         self.plotsUpdated.emit()
+
+    def describe_plots(self) -> None:
+        """Each plot's key numbers in words for a screen reader (review D6), set for every
+        plot at once, drawn or not: a tab's description is right when the tab is reached."""
+        rec, lang = self.results.recommendation, self.lang
+        for plot, describe in ((self.speedup, speedup_description),
+                               (self.cost, cost_description),
+                               (self.buy_vs_rent, buy_vs_rent_description)):
+            plot.setAccessibleDescription(describe(rec, lang))
 
     def shown(self) -> bool:
         """Whether the page is the one its window shows (the window itself may be hidden)."""

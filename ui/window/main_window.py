@@ -362,10 +362,28 @@ class MainWindow(QMainWindow):
             self._right.insertWidget(1, self.preview)
             QWidget.setTabOrder(self.preview.toggle, self.back_button)
             QWidget.setTabOrder(self.back_button, self.next_button)
+            self._buttons_last()
             self.preview.set_folded(self._preview_folded)
             self.preview.set_stale(len(self.answers.all_problems()))
             self.preview.foldedChanged.connect(self._preview_fold_changed)
         return self.preview
+
+    def _buttons_last(self) -> None:
+        """Back and Next at the end of the Tab order, after every page's content (review D6).
+        A page built when first needed (results, diagnosis, compare) joins the focus chain at
+        its end, after the buttons: Tab went steps, Back, Next, then the page. The buttons
+        move behind the chain's last widget, so Tab reads the page first."""
+        last = None
+        widget = self.nextInFocusChain()
+        while widget is not None and widget is not self:
+            if widget not in (self.back_button, self.next_button) and \
+                    widget.focusPolicy() & Qt.FocusPolicy.TabFocus and self.isAncestorOf(widget):
+                last = widget
+            widget = widget.nextInFocusChain()
+        if last is None:
+            return
+        QWidget.setTabOrder(last, self.back_button)
+        QWidget.setTabOrder(self.back_button, self.next_button)
 
     def _preview_fold_changed(self, folded: bool) -> None:
         self._preview_folded = folded
@@ -392,6 +410,7 @@ class MainWindow(QMainWindow):
         self.results_page.card.timeValueRequested.connect(self.ask_time_value)
         linking(self.results_page.banner, self)  # "Some answers need attention (N)": N links
         self._results_holder.layout().addWidget(self.results_page)
+        self._buttons_last()
         self.results_page.retranslate()
         if draw_later:
             QTimer.singleShot(STEP_MS, self, self._fill_results_page)
@@ -416,6 +435,7 @@ class MainWindow(QMainWindow):
         self.diagnosis_page = DiagnosisPage(lambda: self.answers.profile, self.lang)
         self.diagnosis_page.measurementsChanged.connect(self._keep_measurements)
         self._diagnosis_holder.layout().addWidget(self.diagnosis_page)
+        self._buttons_last()
         self.diagnosis_page.retranslate(self.lang, currency_unit(self.lang, self.currency()))
         apply_splitters(self.diagnosis_page, self.splitter_states)  # as last time (issue 34)
 
@@ -424,6 +444,7 @@ class MainWindow(QMainWindow):
 
         self.compare_page = ComparePage(threaded=self.recomputer._threaded is not False)
         self._compare_holder.layout().addWidget(self.compare_page)
+        self._buttons_last()
         self.compare_page.retranslate(self.lang)
         apply_splitters(self.compare_page, self.splitter_states)  # as last time (issue 34)
         if self.answers.profile is not None:  # the page is being shown: compare now

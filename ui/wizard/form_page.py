@@ -28,6 +28,7 @@ from ui.wizard.page_fields import CUSTOM_GPU_FIELDS, TASK_FIELDS, PageDef
 from ui.wizard.presets import MODEL_PRESETS, preset_by_name
 
 PRESET = QT_TRANSLATE_NOOP("Pages", "Preset")
+MARKET, CURRENCY = "economics.market", "economics.currency"
 
 
 class FormPage(QWidget):
@@ -117,6 +118,8 @@ class FormPage(QWidget):
         answers.answerChanged.connect(self._answer_changed)
         answers.changedBy.connect(
             lambda path: self._sync_task_fields() if path in (None, "task") else None)
+        answers.changedBy.connect(
+            lambda path: self._follow_currency() if path in (None, CURRENCY) else None)
         answers.problemsChanged.connect(self.show_problems)
         answers.profileChanged.connect(lambda _profile: self._update_gpu_info())
         self.refresh_values()
@@ -179,7 +182,14 @@ class FormPage(QWidget):
             editor.set_value(self.answers.get(path))
         self._sync_custom_gpu()
         self._sync_task_fields()
+        self._follow_currency()
         self._update_gpu_info()
+
+    def _follow_currency(self) -> None:
+        """The market's "Automatic" entry names the market the currency answered gives."""
+        market = self.editors.get(MARKET)
+        if market is not None and hasattr(market, "follow_currency"):
+            market.follow_currency(self.answers.get(CURRENCY))
 
     def _sync_task_fields(self) -> None:
         """Fields of one task (a diffusion model's) show while the task is that one."""
