@@ -84,6 +84,10 @@ def _best_net_value_differs(rec, profile) -> bool:
 
 
 def _profiles():
+    # the random profiles are drawn first: what ran in the process before changes Hypothesis'
+    # draws (a lazy draw after the files' answers gave other random-N profiles whenever a
+    # repro profile was added, and answer_snapshot compared different profiles by one name)
+    drawn = _drawn()
     files = sorted((ROOT / "examples").glob("*.yaml")) + \
         sorted((ROOT / "tests" / "profiles").rglob("*.yaml"))
     for f in files:
@@ -91,6 +95,11 @@ def _profiles():
             yield f.stem, load_profile(f)
         except Exception:  # noqa: BLE001 - a repro profile of bad input
             continue
+    for i, p in enumerate(drawn):
+        yield f"random-{i}", p
+
+
+def _drawn() -> list:
     from hypothesis import HealthCheck, given, settings
 
     from tests.support.strategies import realistic_profiles
@@ -103,8 +112,7 @@ def _profiles():
         drawn.append(p)
 
     draw()
-    for i, p in enumerate(drawn):
-        yield f"random-{i}", p
+    return drawn
 
 
 def _beaten_in_compare(rec, profile) -> bool:

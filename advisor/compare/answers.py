@@ -90,8 +90,16 @@ def answers(front: Sequence[Entry], labels: dict[str, Text], currency: str, *,
     if valued:
         # with a deadline, only what meets it (its net value counts days saved that a run
         # past the deadline never gives: a 25.6-day run was "best" against 20 days)
-        scored = [e for e in front if e[1].net_value_per_month is not None
-                  and (deadline_days is None or e[1].meets_deadline is not False)]
+        scored = [e for e in front if e[1].net_value_per_month is not None]
+        # ... where one does: with none, the user's value of time still chooses (as the
+        # answer does, decision.with_deadline: a user review found no best net value at all);
+        # and within the monthly budget where one keeps to it (it named $346 against $150)
+        meeting_too = [e for e in scored if e[1].meets_deadline is not False]
+        if deadline_days is not None and meeting_too:
+            scored = meeting_too
+        within_too = [e for e in scored if e[1].within_budget is not False]
+        if budget is not None and within_too:
+            scored = within_too
         if scored:
             best = max(scored, key=lambda e: (round(e[1].net_value_per_month or 0.0, 6),
                                               -e[1].cost_per_month))

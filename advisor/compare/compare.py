@@ -82,10 +82,10 @@ def compare(profile: Profile, options: Sequence[Option] | None = None, *,
     if options is None:
         options = options_for(profile, specs=specs, setups=setups, market=where,
                               catalog=catalog)
-        # the catalog's setups beside the user's (named ones replace them: those only)
-        named = bool(specs or setups or profile.alternatives)
-        extra = None if named else _the_answers_setup(profile, options, currency, market,
-                                                      answer)
+        # the catalog's setups beside the user's (named ones replace them: those only), and
+        # the answer's own setup in every case (a user review: with alternatives named, "The
+        # answer: rent A100 80GB PCIe" stood above a best net value that left it out)
+        extra = _the_answers_setup(profile, options, currency, market, answer)
         if extra is not None:
             options = [*options, extra]
     with sharing_projections():  # options with the same hardware ask the same questions

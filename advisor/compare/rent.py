@@ -73,11 +73,13 @@ def rent_the_same(profile: Profile, ctx: Context, *, whole_machines: bool = Fals
         # a cluster reservation only for a job of at least its fewest GPUs; machines joined by
         # RDMA (InfiniBand, RoCE) only from an offer of such a cluster, and by any network not
         # from a marketplace's hosts, each a single machine of its own (a user review: "Rent 32
-        # × A100 (RunPod community)" on 4 machines joined by 25 GbE, $41,304 a run)
+        # × A100 (RunPod community)" on 4 machines joined by 25 GbE, $41,304 a run), nor from
+        # spot machines, any of which stops the whole job when it is taken back
         pool = [o for o in offers if o.kind in kinds
                 and (o.min_gpus is None or o.min_gpus <= profile.hardware.total_gpus)
                 and (not rdma or o.inter_link is not None)
-                and (hw.nodes == 1 or o.kind != "community" or o.inter_link is not None)]
+                and (hw.nodes == 1 or o.inter_link is not None
+                     or o.kind not in ("community", "spot"))]
         if not pool:
             continue
         offer = min(pool, key=lambda o: (_per_hour(ctx, o), o.id))

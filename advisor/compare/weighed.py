@@ -54,6 +54,7 @@ from advisor.verdict.decision import (
     score,
     settled,
     with_budget,
+    with_deadline,
 )
 from advisor.verdict.hardware_change import hardware_set
 from advisor.verdict.more_cards import wider_machine
@@ -120,7 +121,7 @@ def _weighed(profile: Profile, gpus: list[int] | None, hardware: Any | None, lan
     elsewhere = _elsewhere(profile, rec, currency, market, gpus)
     # a budget binds over the whole pool: a setup elsewhere within it makes the user's own
     # setups over it unrunnable (decision.with_budget), so the candidates are settled again
-    joined = with_budget([*rec.candidates, *(c for c, _ in elsewhere)])
+    joined = with_budget(with_deadline([*rec.candidates, *(c for c, _ in elsewhere)]))
     own = len(rec.candidates)
     rec = rec.model_copy(update={"candidates": joined[:own]})
     elsewhere = [(c, e) for c, (_, e) in zip(joined[own:], elsewhere, strict=True)]

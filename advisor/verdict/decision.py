@@ -92,7 +92,20 @@ def candidates(rec: Recommendation, profile: Profile, currency: str | None = Non
                                          "kind": o.kind})
                     for x in _other_counts(o, profile, currency, market,
                                          any_count=o.kind == "rent")]
-    return with_budget(out)
+    return with_budget(with_deadline(out))
+
+
+def with_deadline(pool: list[Candidate]) -> list[Candidate]:
+    """A deadline binds where a candidate meets it: one that misses it (``not_runnable``
+    "deadline") runs only when none of ``pool`` meets it; the deadline is then said, not
+    enforced, and the user's value of time chooses among the setups that miss it (a user
+    review: with a 2-day deadline nothing met, the rules' 16 H100 at 13.3 days stood where 32
+    finish in 6.7 days for $57 more a run, a day worth $5,000). Idempotent."""
+    if not any(c.not_runnable == "deadline" for c in pool):
+        return pool
+    meets = any(c.not_runnable in (None, "budget") for c in pool)
+    return [c.model_copy(update={"runnable": not meets}) if c.not_runnable == "deadline"
+            else c for c in pool]
 
 
 def with_budget(pool: list[Candidate]) -> list[Candidate]:

@@ -345,7 +345,10 @@ def diffusion_facts(profile: Profile, p: ScalingParams, card_gb: float) -> dict[
     encoders = encoder_flops(profile)
     step = step_flops(profile, p) * recompute_factor(profile) + encoders
     savings = diffusion_savings(profile)  # the setup fits_here lists: the same lean profile
-    lean = profile if savings is None else savings.apply(profile)
+    try:
+        lean = profile if savings is None else savings.apply(profile)
+    except ValueError:  # the savings cannot be set on this profile (a random profile: a run
+        lean = profile  # of 36 s whose change times it under the 36 s a run may take)
     lean_gb = float(memory_per_gpu_gb("data", np.array([1.0]), lean, p)[0])
     return {"diffusion_frozen_gb": states.frozen / 1e9,
             "diffusion_encoder_percent": 100.0 * encoders / step if step > 0 else 0.0,

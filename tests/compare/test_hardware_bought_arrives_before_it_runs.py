@@ -8,7 +8,7 @@ from advisor.catalog import load_catalog
 from advisor.compare import compare
 from advisor.compare.weighed import recommend
 from advisor.costs.migration import purchase_days
-from advisor.verdict.decision import bought_beyond
+from advisor.verdict.decision import bought_beyond, chosen
 from tests.compare.test_more_cards_rented import DEADLINE, _profile
 
 TWO_MACHINES = {**DEADLINE, "hardware": {**DEADLINE["hardware"], "nodes": 2,
@@ -37,7 +37,10 @@ def test_no_purchase_meets_a_twelve_hour_deadline():
     answer = comp.answer("deadline")
     assert answer is not None and answer.point is None  # nothing meets it: said so
     rec = recommend(_profile(TWO_MACHINES), lang="en")
-    assert not [c for c in rec.candidates if c.kind == "buy_setup" and c.runnable]
+    # no purchase meets it (each misses it: with nothing meeting it, the value of a day
+    # weighs among them, decision.with_deadline), and the answer buys nothing
+    assert not [c for c in rec.candidates if c.kind == "buy_setup" and c.not_runnable is None]
+    assert chosen(rec, rec.candidates).kind != "buy_setup"
     # the answer is not "chosen for the deadline", and the deadline is the critical line
     assert "deadline" not in (rec.verdict.headline.en.split("Chosen")[1:] or [""])[0]
     risk = next(p for p in rec.pitfalls if p.id == "deadline_risk")
