@@ -60,7 +60,15 @@ def unregister_source(name: str) -> None:
 # -- the sources -------------------------------------------------------------------------------
 
 def yours(profile: Profile, ctx: Context) -> list[Option]:
-    mine = settled(with_changes(profile, economics=owned(profile), keep_measured=True), ctx)
+    economics = owned(profile)
+    if profile.economics.mode == EconomicsMode.compare and profile.economics.owned_gpus is None:
+        # the cards the costs of the profile count as owned, not every card (owning is what
+        # the profile weighs: with no card price, own hardware read "sunk" at the electricity
+        # alone here while recommend, the cards unpriced, rented)
+        from advisor.costs.inputs import resolve_inputs
+
+        economics["owned_gpus"] = resolve_inputs(profile, ctx.catalog).owned_gpus
+    mine = settled(with_changes(profile, economics=economics, keep_measured=True), ctx)
     deployment = "cloud" if mine.economics.mode == EconomicsMode.cloud else "own"
     shape = shape_text(mine)
     how = Text(en="own", zh="自建") if deployment == "own" else Text(en="rented", zh="租用")
