@@ -32,11 +32,14 @@ def write(path: str) -> None:
 
     out = {}
     unoffered = []  # rented at the typical rate in machines no offer of the market rents
+    borrowed = []  # rented at a rate taken from other cards' or another market's offers
     for name, profile in _profiles():
         rec = recommend(profile)
         out[name] = rec.summary[0].text.en if rec.summary else rec.verdict.headline.en
         if any(p.id == "shape_not_offered" for p in rec.pitfalls):
             unoffered.append(name)
+        if any(p.id == "rate_borrowed" for p in rec.pitfalls):
+            borrowed.append(name)
     with open(path, "w", encoding="utf-8") as f:
         json.dump(out, f, indent=0, ensure_ascii=False)
     print(f"{len(out)} answers written to {path}")
@@ -47,6 +50,10 @@ def write(path: str) -> None:
     print(f"answers warned that no offer of the market rents such machines at the typical "
           f"rate: {len(unoffered)}" + (f" ({', '.join(named)}, and random ones)" if named
                                        else ""))
+    named = [n for n in borrowed if not n.startswith("random-")]
+    print(f"answers warned that no offer of the market rents the card (a rate from other cards "
+          f"or markets): {len(borrowed)}" + (f" ({', '.join(named)}, and random ones)" if named
+                                           else ""))
     at_offers, beyond = _beyond_instances(out)
     print(f"answers rented at an offer: {len(at_offers)}; renting more cards in one machine "
           f"than any instance of that provider's holds: {len(beyond)}"

@@ -189,6 +189,7 @@ PITFALL = {
     "psu_capacity": Text(en="power supply capacity", zh="电源容量"),
     "setup_change": Text(en="runs here with a setup change", zh="调整设置后可在本机运行"),
     "shape_not_offered": Text(en="no offer rents such machines", zh="没有报价出租这样的机器"),
+    "rate_borrowed": Text(en="no offer rents this card here", zh="本市场没有这种卡的租用报价"),
     "slow_internode": Text(en="slow link between machines", zh="机器间链路慢"),
     "thermal_throttling": Text(en="thermal throttling", zh="过热降频"),
     "vgpu_sharing": Text(en="shared virtual GPUs", zh="共享虚拟 GPU"),

@@ -243,6 +243,7 @@ FACTS: dict[str, FactSpec] = {
     "rented_shape_unoffered": FactSpec("bool", optional=True, stage="verdict"),
     "rented_cards_per_machine": _n("int", 1, 4096, optional=True, stage="verdict"),
     "rented_machines_joined": FactSpec("bool", optional=True, stage="verdict"),
+    "rented_rate_borrowed": FactSpec("bool", optional=True, stage="verdict"),
     "nearly_free_gpus": _n("int", 1, 1_000_000, optional=True, stage="verdict"),
     "nearly_free_hours": _n("float", 0, 1e12, optional=True, stage="verdict"),
     "nearly_free_extra_pct": _n("float", 0, 100, optional=True, stage="verdict"),

@@ -172,6 +172,8 @@ FACT_NAMES: dict[str, Text] = {
     "rented_cards_per_machine": T("cards in each rented machine", "每台租用机器的卡数"),
     "rented_machines_joined": T("the rented machines joined by InfiniBand or RoCE",
                                 "租用的机器之间用 InfiniBand 或 RoCE 连接"),
+    "rented_rate_borrowed": T("rented at a typical rate taken from other cards' or another "
+                              "market's offers", "按其他显卡或其他市场报价推算的典型价格租用"),
     "verdict_interleaved": T("interleaved pipeline schedule at the recommended count",
                              "推荐卡数下采用交错流水线调度"),
     "verdict_monthly_hours": T("training hours a month there", "该配置每月训练小时数"),

@@ -545,8 +545,9 @@ def _shape_no_offer_rents(profile: Profile, projection: Projection, costs: CostR
     market's offers a GPU-hour) in machines no offer of the market rents at all: more cards in
     one machine than any instance holds, or machines joined by InfiniBand or RoCE that only a
     cluster's offer joins (a user review: "Rent 8 × RTX 4090 (typical price)" in China, where
-    every offer rents one card an instance). {} otherwise, and where the market has no offer
-    for the card (the rate is then another card's or market's, and said so)."""
+    every offer rents one card an instance). Where the market has no offer for the card at
+    all, ``rented_rate_borrowed``: the rate is comparable cards' or another market's. {}
+    otherwise."""
     if profile.economics.cloud_price_per_gpu_hour is not None or \
             not isinstance(profile.hardware.gpu, str) or gpus not in costs.gpus:
         return {}
@@ -561,6 +562,10 @@ def _shape_no_offer_rents(profile: Profile, projection: Projection, costs: CostR
     spec = resolve_gpu(profile.hardware.gpu, profile.hardware.intra_link)
     offers = [o for o in load_catalog().offers_for(spec.id, market)
               if (market is None or o.market_of == market) and o.kind != "spot"]
+    if not offers:  # the typical rate is other cards' or another market's, scaled by speed
+        # (a user review: an H800 cluster in China and a 4060 Ti machine were rented at such a
+        # rate with a word only in the costs' assumptions)
+        return {"rented_rate_borrowed": True}
     nodes = projection.nodes[projection.at(gpus)]
     per = -(-gpus // nodes)
     joined = nodes > 1 and profile.hardware.inter_link in RDMA_LINKS
