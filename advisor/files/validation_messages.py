@@ -11,6 +11,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from advisor.files.errors import Problem, Problems
+from advisor.files.yaml_lines import FULL_WIDTH
 from advisor.text.numbers import quantity
 from advisor.text.safe import shown
 
@@ -179,12 +180,6 @@ def _child(value: Any, key: Any) -> Any:
 
 
 MAX_PROBLEMS = 200  # described, each with its line; the rest are counted
-# what a Chinese input method leaves in YAML where ASCII is meant (a user review: "hardware.
-# gpus_per_node：4: unknown key" named the key and never the colon)
-FULL_WIDTH = {"：": ":", "，": ",", "\u3000": " "}
-FULL_WIDTH_ZH = {"：": "全角冒号“：”", "，": "全角逗号“，”", "\u3000": "全角空格"}
-FULL_WIDTH_EN = {"：": "a full-width colon '：'", "，": "a full-width comma '，'",
-                 "\u3000": "a full-width space"}
 
 
 def _models_in(annotation: Any) -> list[type[BaseModel]]:
@@ -228,11 +223,11 @@ def _unknown_key(key: Any, known: list[str]) -> tuple[str, str]:
     text = str(key)
     wide = next((c for c in FULL_WIDTH if c in text), None)
     if wide is not None:
+        # (a user review: "hardware.gpus_per_node：4: unknown key" never named the colon)
         meant = text.split(wide, 1)[0].strip()
-        return (f" ({FULL_WIDTH_EN[wide]} after {meant!r}: write {FULL_WIDTH[wide]!r}"
-                f"{' and a space' if wide == '：' else ''})",
-                f"（{meant!r} 后面是{FULL_WIDTH_ZH[wide]}：请改成半角“{FULL_WIDTH[wide]}”"
-                f"{'加空格' if wide == '：' else ''}）")
+        what_en, what_zh, use_en, use_zh = FULL_WIDTH[wide]
+        return (f" ({what_en} after {meant!r}: write {use_en})",
+                f"（{meant!r} 后面是{what_zh}：请改成{use_zh}）")
     if text.lower() in _COUNT_WORDS and "gpus_per_node" in known:  # "gpus: 2" in hardware
         return (" (did you mean 'gpus_per_node', the GPUs in one machine, with 'nodes'?)",
                 "（是否想写 'gpus_per_node'（每台机器的卡数），以及 'nodes'？）")

@@ -378,10 +378,12 @@ def _unbuildable(loader: Any, root: Any) -> Any:
 
 
 # what a Chinese input method leaves where YAML wants ASCII (a user review: "：" after a key
-# was reported on the next line as "mapping values are not allowed here", with advice to quote)
-_WIDE = {"：": ("a full-width colon '：'", "全角冒号“：”", "':' and a space", "半角“: ”"),
-         "，": ("a full-width comma '，'", "全角逗号“，”", "','", "半角“,”"),
-         "\u3000": ("a full-width space", "全角空格", "a plain space", "半角空格")}
+# was reported on the next line as "mapping values are not allowed here", with advice to quote;
+# an unknown key holding one names it too, validation_messages): what it is and what to write,
+# in English and Chinese
+FULL_WIDTH = {"：": ("a full-width colon '：'", "全角冒号“：”", "':' and a space", "半角“: ”"),
+              "，": ("a full-width comma '，'", "全角逗号“，”", "','", "半角“,”"),
+              "\u3000": ("a full-width space", "全角空格", "a plain space", "半角空格")}
 _WIDE_REACH = 3  # lines before the one PyYAML stopped at where the character may stand
 
 
@@ -409,7 +411,7 @@ def _raise(exc: yaml.MarkedYAMLError, source: str, text: str = "") -> None:
     wide = _wide_character(text, mark.line) if mark is not None and text else None
     if wide is not None:
         line, char = wide
-        what_en, what_zh, use_en, use_zh = _WIDE[char]
+        what_en, what_zh, use_en, use_zh = FULL_WIDTH[char]
         raise InputError.single(
             f"not valid YAML: {what_en} (a Chinese input method?): write {use_en}",
             f"不是有效的 YAML：这一行有{what_zh}（中文输入法？），请改成{use_zh}",

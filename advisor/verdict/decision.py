@@ -100,22 +100,26 @@ def with_deadline(pool: list[Candidate]) -> list[Candidate]:
     "deadline") runs only when none of ``pool`` meets it; the deadline is then said, not
     enforced, and the user's value of time chooses among the setups that miss it (a user
     review: with a 2-day deadline nothing met, the rules' 16 H100 at 13.3 days stood where 32
-    finish in 6.7 days for $57 more a run, a day worth $5,000). Idempotent."""
-    if not any(c.not_runnable == "deadline" for c in pool):
-        return pool
-    meets = any(c.not_runnable in (None, "budget") for c in pool)
-    return [c.model_copy(update={"runnable": not meets}) if c.not_runnable == "deadline"
-            else c for c in pool]
+    finish in 6.7 days for $57 more a run, a day worth $5,000). Idempotent. (A candidate over
+    the budget met the deadline: the budget is checked after it.)"""
+    return _binds_where_kept(pool, "deadline", (None, "budget"))
 
 
 def with_budget(pool: list[Candidate]) -> list[Candidate]:
     """The budget binds where a candidate keeps to it: one over it (``not_runnable`` "budget")
     runs only when none of ``pool`` is within it (then the budget is said, not enforced: the
     answer stays the best over it). Idempotent, and right for a pool joined from two."""
-    if not any(c.not_runnable == "budget" for c in pool):
+    return _binds_where_kept(pool, "budget", (None,))
+
+
+def _binds_where_kept(pool: list[Candidate], limit: str,
+                      kept: tuple[str | None, ...]) -> list[Candidate]:
+    """``pool`` with the candidates that miss ``limit`` runnable only where none of it keeps
+    to the limit (``not_runnable`` in ``kept``)."""
+    if not any(c.not_runnable == limit for c in pool):
         return pool
-    keeps = any(c.not_runnable is None for c in pool)
-    return [c.model_copy(update={"runnable": not keeps}) if c.not_runnable == "budget" else c
+    keeps = any(c.not_runnable in kept for c in pool)
+    return [c.model_copy(update={"runnable": not keeps}) if c.not_runnable == limit else c
             for c in pool]
 
 

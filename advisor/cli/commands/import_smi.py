@@ -60,7 +60,7 @@ def _something_read(desc: HardwareDescription) -> None:
              desc.worst_pcie_path, desc.rdma_nics, desc.virtualization, desc.max_gpu_temp_c)
     if desc.gpus or desc.gpu_names or any(f is not None for f in facts):
         return
-    said = [w for w in desc.warnings][:3]
+    said = desc.warnings[:3]
     raise InputError.single(
         "no GPU facts in these outputs" + "".join(f"; {w.en}" for w in said),
         "这些输出里没有任何显卡信息" + "".join(f"；{w.zh}" for w in said))
