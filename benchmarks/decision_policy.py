@@ -121,7 +121,7 @@ def _beaten_in_compare(rec, profile) -> bool:
     if pick is None or pick.cost_per_run is None:
         return False
     comp = compare(profile, verdicts=False)
-    return any(beats(point_candidate(o.id, p), pick)
+    return any(beats(point_candidate(o.id, p, o.moved), pick)
                for o in comp.options if o.id.rsplit(":", 1)[-1] not in INTERRUPTIBLE
                for p in o.points
                if p.fits and p.priced and p.keeps_schedule and p.meets_deadline is not False

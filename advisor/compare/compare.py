@@ -105,7 +105,7 @@ def compare(profile: Profile, options: Sequence[Option] | None = None, *,
             if point is None and yours is not None and res.verdict.gpus < ev.option.min_gpus:
                 point = yours.point(res.verdict.gpus)  # below its start it is the user's setup
             if point is not None and point.dominated_by is not None and \
-                    _beaten_so(point, results):
+                    _beaten_so(point, results, res.moved):
                 res.verdict.dominated_by = point.dominated_by
     labels = {r.id: r.labelled() for r in results}
     entries = _answerable(results)
@@ -222,7 +222,8 @@ def _net_value_as_decided(found: list, results: list[OptionResult], labels: dict
     theirs = _policy_candidate(results, best_ref, best)
     spot = best_ref.option.rsplit(":", 1)[-1] in INTERRUPTIBLE  # no answer rests on one
     if point.net_value_per_month is None or best.net_value_per_month is None or \
-            (improves(theirs, point_candidate(mine.option, point), per_day) and not spot):
+            (improves(theirs, point_candidate(mine.option, point, _moved(results, mine)),
+                      per_day) and not spot):
         return found
     more = money(best.net_value_per_month - point.net_value_per_month, currency)
     other, this = label_at(best_ref, labels), label_at(mine, labels)
@@ -263,8 +264,11 @@ def _policy_candidate(results: list[OptionResult], ref: PointRef, point: Point
     res = next(r for r in results if r.id == ref.option)
     kind = {"setup": "buy_setup", "more": "more_machines"}.get(res.kind)
     # the side the point is priced on: more machines in compare mode may be rented
-    return point_candidate(ref.option, point).model_copy(
-        update={"kind": kind, "deployment": point.deployment})
+    return point_candidate(ref.option, point, res.moved).model_copy(update={"kind": kind})
+
+
+def _moved(results: list[OptionResult], ref: PointRef) -> bool:
+    return next(r for r in results if r.id == ref.option).moved
 
 
 def _at(results: list[OptionResult], ref: PointRef):
@@ -375,7 +379,7 @@ def _stale(evaluated: list[Evaluated]) -> list[Text]:
     return stale_warnings(uses)
 
 
-def _beaten_so(point: Point, results: list) -> bool:
+def _beaten_so(point: Point, results: list, moved: bool = False) -> bool:
     """Whether the point that dominates ``point`` beats it as the decision policy counts it
     (``advisor.verdict.decision.beats``: no worse on either within 1 %, 15 % better on one),
     so a verdict is called "not recommended" only where ``recommend`` would not answer with
@@ -389,12 +393,13 @@ def _beaten_so(point: Point, results: list) -> bool:
                    if p.gpus == ref.gpus), None)
     if winner is None or winner.cost_per_run is None or point.cost_per_run is None:
         return True
-    return beats(point_candidate(ref.option, winner), point_candidate("point", point))
+    return beats(point_candidate(ref.option, winner, _moved(results, ref)),
+                 point_candidate("point", point, moved))
 
 
-def point_candidate(setup: str, point: Point) -> PolicyCandidate:
+def point_candidate(setup: str, point: Point, moved: bool = False) -> PolicyCandidate:
     """``point`` of the option ``setup`` as a decision-policy candidate (its time and cost per
-    run), to weigh with ``decision.beats``."""
+    run; ``moved``: the option's ``OptionResult.moved``), to weigh with ``decision.beats``."""
     return PolicyCandidate(setup=setup, gpus=point.gpus, nodes=point.nodes,
                            run_hours=point.run_hours, cost_per_run=point.cost_per_run,
-                           runnable=True)
+                           runnable=True, deployment=point.deployment, moved=moved)

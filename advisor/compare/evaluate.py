@@ -188,6 +188,7 @@ def option_result(ev: Evaluated) -> OptionResult:
         gpus_per_node=hw.gpus_per_node, intra_link=hw.intra_link.value,
         inter_link=hw.inter_link.value, deployment=o.deployment, spec=o.spec,  # type: ignore
         points=points(ev), notes=list(o.notes),
+        moved=o.profile.training.timed_card_gb is not None,
         change=ev.rests.applied.label if ev.rests is not None and ev.rests.applied else None)
 
 

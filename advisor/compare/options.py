@@ -11,6 +11,8 @@ and ``--setup`` ids):
 - ``cloud``: the same GPUs rented: at the catalog's representative price, and the market's
   cheapest on-demand, spot and reserved offers for the card where published;
 - ``setup``: the ready setups of the catalog for this market (``resources/catalog/setups.yaml``);
+- ``rented_setups``: those setups' cards rented at the market's cheapest on-demand and reserved
+  offers, where the profile rents or compares owning with renting;
 - ``alternative``: the profile's own ``alternatives:``;
 - ``change``: setting changes of the same hardware. **Extension point**: issue 17 ("Fine-tuning
   and setups that fit") is not built yet; it adds its changes with ``register_source`` (a
@@ -38,7 +40,7 @@ from advisor.compare.option import (
     speed_note,
     with_changes,
 )
-from advisor.compare.rent import RDMA_LINKS, rent_the_same
+from advisor.compare.rent import INTERRUPTIBLE, RDMA_LINKS, rent_the_same
 from advisor.profile import EconomicsMode, InterLink, Profile, apply_alternative
 from advisor.scaling.project import default_inter_link
 from advisor.text.i18n import Text
@@ -91,8 +93,13 @@ def more_of_the_same(profile: Profile, ctx: Context) -> list[Option]:
     (``rent.py`` rents that machine: ``rent_more_cards``)."""
     hw = profile.hardware
     compared = profile.economics.mode == EconomicsMode.compare
-    base = with_changes(profile, economics={"mode": EconomicsMode.compare} if compared
-                        else owned(profile), keep_measured=True)
+    economics = {"mode": EconomicsMode.compare} if compared else owned(profile)
+    if profile.economics.gpu_price == 0 and profile.economics.owned_gpus is None:
+        # "0": the cards the profile has are owned; the ones added are bought
+        # (``EconomicsSpec.owning``)
+        economics.update(profile.economics.owning(hw.total_gpus).model_dump(
+            include={"owned_gpus", "gpu_price"}))
+    base = with_changes(profile, economics=economics, keep_measured=True)
     out: list[Option] = []
     spec = resolve_gpu(hw.gpu, hw.intra_link)
     if hw.total_gpus * 2 <= MAX_TOTAL_GPUS:
@@ -106,7 +113,8 @@ def more_of_the_same(profile: Profile, ctx: Context) -> list[Option]:
                           twice, "cloud" if base.economics.mode == EconomicsMode.cloud
                           else "own", min_gpus=hw.total_gpus + 1))
     if a_workstation(profile, spec):
-        bought = with_changes(profile, economics=owned(profile), keep_measured=True)
+        bought = with_changes(profile, economics={**economics, **owned(profile)},
+                              keep_measured=True)
         bigger = settled(with_changes(bought, hardware={"gpus_per_node": hw.gpus_per_node * 2},
                                keep_measured=True), ctx)
         # the cards the user owns sit in their machine of gpus_per_node: a machine of twice
@@ -151,6 +159,48 @@ def setup_option(profile: Profile, ctx: Context, setup: ReadySetup) -> Option:
 def ready_setups(profile: Profile, ctx: Context) -> list[Option]:
     return [setup_option(profile, ctx, s) for s in ctx.catalog.setups
             if s.market is None or s.market == ctx.market]
+
+
+def rented_setups(profile: Profile, ctx: Context) -> list[Option]:
+    """The ready setups' cards rented at the market's cheapest on-demand and reserved offers
+    that rent such machines whole (spot aside: ``INTERRUPTIBLE``), one set for each card the
+    user has not got (theirs: ``rent_the_same``). A review found a cloud user whose RTX 3080
+    cannot hold the model told to buy 64 H100s, $2,657,722 of hardware, where the catalog
+    rents the same cluster by the month: the setups were weighed bought and never rented.
+    Where the user rents or weighs renting (``economics.mode`` cloud or compare); an owner's
+    answer stays on hardware owned or bought, and their own cards rented (``rent_the_same``)."""
+    if profile.economics.mode == EconomicsMode.own:
+        return []
+    own = resolve_gpu(profile.hardware.gpu, profile.hardware.intra_link).id \
+        if isinstance(profile.hardware.gpu, str) else None
+    # one setup a card, the largest (the 2 × RTX 3090 with a bridge and the 4-card workstation
+    # rent as the same instances)
+    largest: dict[str, ReadySetup] = {}
+    for setup in ctx.catalog.setups:
+        if (setup.market is None or setup.market == ctx.market) and setup.gpu != own:
+            held = largest.get(setup.gpu)
+            if held is None or setup.gpus_per_node * setup.max_nodes > \
+                    held.gpus_per_node * held.max_nodes:
+                largest[setup.gpu] = setup
+    out: list[Option] = []
+    for setup in largest.values():
+        bought = setup_option(profile, ctx, setup)
+        rented = with_changes(bought.profile, economics={"mode": EconomicsMode.cloud},
+                              keep_measured=True)
+        # one machine at any offer for the card (its instances bound the counts), and a
+        # cluster's machines only at a cluster's offer (its own one machine is the first)
+        one = with_changes(rented, hardware={"nodes": 1, "inter_link": InterLink.none},
+                           keep_measured=True)
+        offered = [(f"rent:{setup.id}:{o.id}", o) for o in rent_the_same(one, ctx)]
+        if rented.hardware.nodes > 1:  # from one machine more than the first's counts
+            more = rented.hardware.gpus_per_node + 1
+            offered += [(f"rent:{setup.id}:machines:{o.id}",
+                         dataclasses.replace(o, min_gpus=max(o.min_gpus, more)))
+                        for o in rent_the_same(rented, ctx, whole_machines=True)
+                        if o.profile.hardware.nodes > 1]
+        out += [dataclasses.replace(o, id=option_id, notes=(*bought.notes, *o.notes))
+                for option_id, o in offered if o.id not in INTERRUPTIBLE]
+    return out
 
 
 def alternatives(profile: Profile, ctx: Context) -> list[Option]:
@@ -207,6 +257,7 @@ register_source("more", more_of_the_same)
 register_source("cloud", rent_the_same)
 register_source("more_offers", more_at_offers)
 register_source("setups", ready_setups)
+register_source("rented_setups", rented_setups)
 register_source("alternatives", alternatives)
 
 

@@ -82,14 +82,14 @@ def rent_the_same(profile: Profile, ctx: Context, *, whole_machines: bool = Fals
                      or o.kind not in ("community", "spot"))]
         if not pool:
             continue
-        offer = min(pool, key=lambda o: (_per_hour(ctx, o), o.id))
+        offer = min(pool, key=lambda o: _cheapest(ctx, o))
         out.append(offer_option(profile, ctx, offer, f"rent_{kind}", word))
         # the cheapest that rents the machine whole too, where this one rents fewer cards an
         # instance (a one-GPU machine: the wider machine its counts reach)
         whole = [o for o in pool if o.largest_instance >= want] or \
             [o for o in pool if o.largest_instance >= hw.gpus_per_node]
         if offer not in whole and whole:
-            machine = min(whole, key=lambda o: (_per_hour(ctx, o), o.id))
+            machine = min(whole, key=lambda o: _cheapest(ctx, o))
             out.append(offer_option(profile, ctx, machine, f"rent_{kind}_whole", word))
     if rdma:  # one machine of the cluster's needs no RDMA: a marketplace rents it
         one = _one_machine_offer(profile, ctx, offers)
@@ -111,7 +111,7 @@ def _one_machine_offer(profile: Profile, ctx: Context, offers: list[CloudOffer]
         return None
     # one of the user's machines whole, where an offer rents one
     whole = [o for o in singles if o.largest_instance >= profile.hardware.gpus_per_node]
-    offer = min(whole or singles, key=lambda o: (_per_hour(ctx, o), o.id))
+    offer = min(whole or singles, key=lambda o: _cheapest(ctx, o))
     if clusters and _per_hour(ctx, offer) >= min(_per_hour(ctx, o) for o in clusters):
         return None  # the cluster's own offer is as cheap: it is listed already
     machine = with_changes(profile, hardware={"nodes": 1, "inter_link": InterLink.none},
@@ -144,6 +144,12 @@ def _twice_the_cards(profile: Profile, base: Profile, spec) -> Profile | None:
                         keep_measured=True)
 
 
+def _cheapest(ctx: Context, offer: CloudOffer) -> tuple[float, int, str]:
+    """Offers by price; at one price, the one whose instances rent the fewest cards (RunPod's
+    H100s at $3.99 rent 1 to 8 a machine where Lambda's rents 8 only)."""
+    return _per_hour(ctx, offer), offer.gpus_per_instance, offer.id
+
+
 def _per_hour(ctx: Context, offer: CloudOffer) -> float:
     """The offer's price a GPU-hour in the profile's currency."""
     return ctx.catalog.convert(offer.per_gpu_hour, offer.currency.value, ctx.currency.value)
@@ -174,6 +180,10 @@ def offer_option(profile: Profile, ctx: Context, offer: CloudOffer, option_id: s
     if per is not None and per != hw.gpus_per_node:  # one instance of its size
         hardware = {"gpus_per_node": per, "nodes": 1, "inter_link": InterLink.none,
                     "intra_link": offer.intra_link or usual_link(offer.gpu, per)}
+    elif per is None and hw.nodes > 1 and offer.inter_link is not None:
+        # a cluster's machines joined by the cluster's own network (a review: sfcompute's
+        # InfiniBand cluster timed over the user's 100 GbE, 247 days a run for 189)
+        hardware = {"inter_link": offer.inter_link}
     changed = owned_in_their_machines(profile, settled(with_changes(
         profile, hardware=hardware, economics=economics, keep_measured=True), ctx))
     who = offer.provider_text

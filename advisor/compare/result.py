@@ -98,6 +98,8 @@ class OptionResult(BaseModel):
     # recommend would rest on it: checkpointing, offload, LoRA …); None: none
     change: Text | None = None
     dominated: bool = False  # every point that fits is dominated by another option's
+    # its time is the user's timed run moved to another card (``decision.MOVED_CARD_ERROR``)
+    moved: bool = False
 
     def labelled(self) -> Text:
         """The option's name with the setting change its figures carry."""

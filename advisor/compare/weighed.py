@@ -32,6 +32,7 @@ from advisor.compare.options import (
     more_of_the_same,
     offers_for_more,
     ready_setups,
+    rented_setups,
 )
 from advisor.compare.over_yours import over_yours
 from advisor.compare.rent import INTERRUPTIBLE, rent_the_same
@@ -47,6 +48,7 @@ from advisor.verdict.decision import (
     day_value,
     days_before_start,
     improves,
+    moved_run,
     policy_day_value,
     reason_moved,
     reason_unrunnable,
@@ -182,7 +184,7 @@ def _elsewhere(profile: Profile, rec: Recommendation, currency: str | None,
     # best net value was a rented H100 the profile names, which recommend never weighed)
     more = [*more_of_the_same(profile, ctx), *rent_the_same(profile, ctx)]
     options = [o for o in (*more, *offers_for_more(more, ctx), *ready_setups(profile, ctx),
-                           *alternatives(profile, ctx), *_offers_for_rented(rec, ctx))
+                           *rented_setups(profile, ctx), *alternatives(profile, ctx), *_offers_for_rented(rec, ctx))
                if o.id.rsplit(":", 1)[-1] not in INTERRUPTIBLE]
     out: list[tuple[Candidate, Evaluated]] = []
     for option in options:
@@ -206,7 +208,8 @@ def _elsewhere(profile: Profile, rec: Recommendation, currency: str | None,
                                      hw.gpu, hw.intra_link)
             c = candidate_at(profile, option.id, p.gpus, p.nodes, p.run_hours,
                            p.cost_per_run if p.priced else None, p.fits,
-                           deployment=p.deployment, currency=out_currency, first_days=days)
+                           deployment=p.deployment, currency=out_currency, first_days=days,
+                           moved=moved_run(option.profile))
             kind = _kind(option)
             label = _label(option, ev, p.gpus, p.nodes, out_currency, catalog.convert)
             out.append((c.model_copy(update={"label": label, "kind": kind}), ev))

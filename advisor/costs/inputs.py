@@ -197,7 +197,11 @@ def resolve_inputs(profile: Profile, catalog: Catalog, *, lang: str | None = Non
 
     spec = resolve_gpu(profile.hardware.gpu, profile.hardware.intra_link)
     tax_rate, tax_note = _tax(eco.purchase_tax_rate, where, catalog, uses)
-    gpu_price = mine(eco.gpu_price)
+    # a card price of 0 says the profile's cards are owned (``owned_cards``), not that more
+    # cost nothing: the cards beyond them are bought at the catalog's price (a review: a
+    # second machine and card read $5.89 a run, "2 cards in 2 machines, sunk")
+    owned_all = eco.gpu_price == 0 and eco.owned_gpus is None
+    gpu_price = None if owned_all else mine(eco.gpu_price)
     if gpu_price is None:
         if isinstance(profile.hardware.gpu, CustomGpu):
             usd = profile.hardware.gpu.price_usd
@@ -212,6 +216,8 @@ def resolve_inputs(profile: Profile, catalog: Catalog, *, lang: str | None = Non
                     en=f"GPU price: {quote.basis.en}, {money(gpu_price, out)} a card"
                        f"{tax_note.en}",
                     zh=f"显卡价格：{quote.basis.zh}，每张 {money(gpu_price, out)}{tax_note.zh}"))
+    if gpu_price is None and owned_all:
+        gpu_price = 0.0  # no price known for more of them: the owned cards' 0, as given
     if gpu_price is None:
         notes.append(Text(en="no purchase price for this GPU: the own figures exclude the "
                              "cards (machine and electricity only); set economics.gpu_price",

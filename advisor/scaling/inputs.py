@@ -306,8 +306,20 @@ def single_gpu_speed_ratio(profile: Profile, gpu: GpuSpec, other: GpuSpec,
                            p: ScalingParams | None = None) -> float:
     """How many times faster one ``other`` card trains this workload than one ``gpu`` card:
     the ratio of their sustained TFLOP/s at the workload's precision and task
-    (``effective_tflops``: tensor peak and memory bandwidth, both fitted). A run the user timed
-    on their card takes this many times less on the other one."""
+    (``effective_tflops``: tensor peak and memory bandwidth, both fitted), the host's share of
+    a step aside. A run the user timed on their card takes this many times less on the other
+    one."""
     p = p or load_params()
     task, precision = efficiency_task(profile), profile.training.precision
-    return effective_tflops(other, precision, p, task) / effective_tflops(gpu, precision, p, task)
+    ratio = effective_tflops(other, precision, p, task) / effective_tflops(gpu, precision, p, task)
+    # the share of a step that is the host's (launches, the framework's Python:
+    # ``fixed_step_fraction``, the part that does not shrink with a smaller batch either) does
+    # not shrink on a faster card: on the single-GPU throughputs of scaling-dev.csv the faster
+    # card's advantage was over-stated by 10 % on average, 20 % between a consumer and a
+    # data-centre card (benchmarks/card_ratio.py)
+    f = min(max(p.fixed_step_fraction, 0.0), 0.9)
+    ratio = 1.0 / ((1.0 - f) / ratio + f)
+    # a loader that feeds a machine at most ``capacity`` single-GPU steps feeds a faster card
+    # no faster (F28: a starved pipeline on an L4 was moved to an RTX 4090 as 1.4x faster)
+    _, capacity = pipeline_terms(profile, p)
+    return ratio if capacity is None else min(ratio, max(capacity, 1.0))

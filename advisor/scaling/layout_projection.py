@@ -110,7 +110,8 @@ def layout_projection(profile: Profile, counts: list[int], gpu: GpuSpec, links: 
                                                             + widened ** 2)), 1.0), 0.0, speed)
     high = np.clip(speed * spread, speed, n)
     hours_one = one_gpu_hours(profile, reference * scale / seq)
-    fits = [c.fits for c in curve.choices]
+    grown = _batch_grown(profile, counts, curve)
+    fits = [c.fits and not g for c, g in zip(curve.choices, grown, strict=True)]
     memory = np.array([c.memory_gb for c in curve.choices])
     bottleneck = [("memory" if not c.fits else "input_pipeline" if cut else
                    c.bottleneck) for c, cut in zip(curve.choices, starved, strict=True)]
@@ -118,6 +119,8 @@ def layout_projection(profile: Profile, counts: list[int], gpu: GpuSpec, links: 
     tflops = tokens * per_token / 1e12
     out_notes = list(notes)
     _layout_notes(profile, curve, counts, out_notes)
+    if any(grown):
+        out_notes.append(_batch_grown_note(profile, counts, curve, grown))
     out_notes.append(memory_reading_note(float(memory[fits.index(True)] if any(fits)
                                                else memory.min()), gpu.memory_gb, p))
     if profile.training.planned_from_size:
@@ -172,6 +175,38 @@ def layout_projection(profile: Profile, counts: list[int], gpu: GpuSpec, links: 
                                   3).tolist(),
         run_hours_one_gpu=float(f"{hours_one:.5g}"),
         planned_from_size=profile.training.planned_from_size)
+
+
+NOTE_BATCH_GROWN = Text(
+    en="On {gpus} no split keeps the global batch of {batch} sequences: the splits there run "
+       "at least {dp} data-parallel replicas of one sequence or more each, so those counts "
+       "cannot run as planned (a larger global batch, or splitting layers by tensor or "
+       "pipeline parallelism where nothing is offloaded, would keep it).",
+    zh="{n} 张卡时没有能保持 {batch} 条序列全局批大小的切分：那里的切分至少有 {dp} 个数据并行副本，"
+       "每个至少一条序列，所以这些卡数无法按计划运行（加大全局批，或在不卸载时按张量或流水线并行切分层，"
+       "才能保持它）。")
+
+
+def _batch_grown(profile: Profile, counts: list[int], curve: LayoutCurve) -> list[bool]:
+    """Counts whose chosen split has more data-parallel replicas than the global batch the
+    profile states has samples: no split kept the batch there, and the search fell back to
+    more replicas than samples (a review: a 405B plan with its states offloaded ran 8,192
+    replicas of one sequence for a global batch of 2,048, a quarter of the steps, and priced
+    the run at half its cost)."""
+    held = profile.training.global_batch
+    if not held:
+        return [False] * len(counts)
+    return [c.layout.dp > held for c in curve.choices]
+
+
+def _batch_grown_note(profile: Profile, counts: list[int], curve: LayoutCurve,
+                      grown: list[bool]) -> Text:
+    where = [n for n, g in zip(counts, grown, strict=True) if g]
+    dp = min(c.layout.dp for c, g in zip(curve.choices, grown, strict=True) if g)
+    batch = profile.training.global_batch or 0
+    return NOTE_BATCH_GROWN.format(gpus=", ".join(f"{n:,}" for n in where) + " GPUs",
+                                   n="、".join(f"{n:,}" for n in where),
+                                   batch=f"{batch:,}", dp=f"{dp:,}")
 
 
 def _regime_widening(profile: Profile, n: np.ndarray, gpu: GpuSpec, p: ScalingParams,

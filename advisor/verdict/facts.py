@@ -293,7 +293,10 @@ def base_facts(profile: Profile, projection: Projection, costs: CostReport,
         optional[f"efficiency_{n}"] = (_at(projection, n, projection.efficiency) if n <= top
                                        else None)
     s8, s16 = optional["speedup_8"], optional["speedup_16"]
-    if s8 and s16:
+    # only between counts that can run (a review: "16 GPUs would be slower than 8", critical,
+    # for a 235B model that needs 128 GPUs and fits neither)
+    if s8 and s16 and _at(projection, 8, projection.fits) and \
+            _at(projection, 16, projection.fits):
         optional["gain_8_to_16"] = s16 / s8 - 1.0
     fitting = [n for n, ok in zip(projection.gpus, projection.fits, strict=True)
                if ok and n <= top]

@@ -37,7 +37,7 @@ def wider_machine(profile: Profile) -> Profile | None:
     link = IntraLink.nvswitch if server else hw.intra_link
     hardware = hw.model_copy(update={"gpus_per_node": per, "intra_link": link})
     owned = resolve_inputs(profile, load_catalog()).owned_gpus  # as the costs count them
-    economics = profile.economics.model_copy(update={"owned_gpus": owned})
+    economics = profile.economics.owning(owned)
     economics = economics.owning_machines_of(1)
     return profile.model_copy(update={"hardware": hardware, "economics": economics})
 

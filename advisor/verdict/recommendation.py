@@ -42,6 +42,7 @@ from advisor.verdict.decision import (
     day_value,
     is_option,
     moved_rating,
+    moved_said,
     outscores,
     policy_day_value,
     reason_against,
@@ -191,6 +192,8 @@ def _with_reason(rec: Recommendation, move: Move, pool: list,
         reason = reason_outscored(move.from_, answer, rec.costs.currency, per_day)
     else:
         reason = reason_against(move.from_, answer, rec.costs.currency)
+    if answer is not None and move.from_ is not None:
+        reason = moved_said(reason, move.from_, answer)
     verdict = v.model_copy(update={"headline": joined([v.headline, reason])})
     step = move.trace_entry().model_copy(update={"decided": [], "message": reason,
                                                   "conclusion": {"gpus": v.gpus}})

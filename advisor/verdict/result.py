@@ -155,6 +155,9 @@ class Candidate(BaseModel):
     kind: str | None = None
     # "own" or "cloud" where the costs say which side the figure is priced on (None: unknown)
     deployment: str | None = None
+    # its time is the user's timed run moved to another card by the cards' speed ratio
+    # (``TrainingSpec.timed_card_gb``), not projected on the card it was timed on
+    moved: bool = False
 
 
 class SummaryLine(BaseModel):

@@ -32,6 +32,9 @@ def test_the_budget_is_weighed_among_setups_that_meet_the_deadline_in_both_comma
     rec = recommend(profile, lang="en")
     over = next(p for p in rec.pitfalls if p.id == "over_budget")
     assert "no setup evaluated that meets the 10-day deadline keeps to it" in over.title.en
+    # without the deadline, a budget that more than one card keeps to names one (the second
+    # card is bought at the catalog's price: "gpu_price: 0" owns the first only)
     without = parse_profile_text(TEXT.replace("time_value: deadline", "time_value: revenue")
-                                 .replace(" deadline_days: 10,", ""))
+                                 .replace(" deadline_days: 10,", "")
+                                 .replace("monthly_budget: 300", "monthly_budget: 400"))
     assert compare(without, verdicts=False).answer("budget").point is not None

@@ -50,7 +50,7 @@ def beating_points(rec: Recommendation, comp: Comparison) -> list[str]:
             if not (p.fits and p.priced and p.keeps_schedule and p.meets_deadline is not False
                     and round_count(p.gpus, option.gpus_per_node)):
                 continue
-            if beats(point_candidate(option.id, p), pick):
+            if beats(point_candidate(option.id, p, option.moved), pick):
                 out.append(f"{option.id} at {p.gpus}: {p.run_hours:.1f} h, "
                            f"{p.cost_per_run:.2f} against {pick.run_hours:.1f} h, "
                            f"{pick.cost_per_run:.2f}")

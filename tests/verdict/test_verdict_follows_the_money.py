@@ -29,8 +29,10 @@ def test_vgpu_instance_is_not_worth_paying_for(recs):
     assert pr.speedup[pr.at(2)] < 1.0 and pr.efficiency[-1] < 0.5
     v = rec.verdict
     if rec.setups and any(o.applied for o in rec.setups):  # the answer is another setup:
-        # whole cards (the profile's day worth 3,000 pays for them), never the shared ones
-        assert v.runnable and rec.projection.speedup[rec.projection.at(v.gpus)] > 1.5
+        # whole cards (the profile's day worth 3,000 pays for them), never the shared ones:
+        # a run far shorter than the shared cards' shortest
+        assert v.runnable
+        assert rec.projection.run_hours[rec.projection.at(v.gpus)] < 0.67 * min(pr.run_hours)
         return
     # Review 6: the vGPU veto gives way when the shared GPUs still pay for themselves (F02):
     # the verdict then follows the money, and the critical pitfall says whole GPUs pay more.

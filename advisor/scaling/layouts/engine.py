@@ -231,9 +231,13 @@ def kept_memory(profile: Profile, counts: list[int], gpu: GpuSpec, links: LinkFi
     if measured_batch_runs(profile):
         return None
     search, shape = _search(profile, counts, gpu, links, p, q)
+    groups = search.groups(shape)
+    held = profile.training.global_batch
+    if held and any(g.size and bool((g.dp > held).all()) for g in groups[:-1]):
+        return None  # no split keeps the global batch there: the split picked says (the curve)
     # the reference's group too, its answer dropped: the candidates ``layout_curve`` searches,
     # whose memory a projection of the same question then reads again (``shared_memory``)
-    kept = kept_by_memory(shape, search.groups(shape), search.cluster, search.states,
+    kept = kept_by_memory(shape, groups, search.cluster, search.states,
                           search.limits, search.q.context_overhead_gb, search.host_usable_gb)
     return kept[:-1], search.usable
 
