@@ -196,7 +196,8 @@ def rented_setups(profile: Profile, ctx: Context) -> list[Option]:
             more = rented.hardware.gpus_per_node + 1
             offered += [(f"rent:{setup.id}:machines:{o.id}",
                          dataclasses.replace(o, min_gpus=max(o.min_gpus, more)))
-                        for o in rent_the_same(rented, ctx, whole_machines=True)
+                        for o in rent_the_same(rented, ctx, whole_machines=True,
+                                               clusters_only=True)
                         if o.profile.hardware.nodes > 1]
         out += [dataclasses.replace(o, id=option_id, notes=(*bought.notes, *o.notes))
                 for option_id, o in offered if o.id not in INTERRUPTIBLE]

@@ -29,13 +29,15 @@ INTERRUPTIBLE = frozenset({"rent_spot", "rent_spot_whole"})
 
 
 
-def rent_the_same(profile: Profile, ctx: Context, *, whole_machines: bool = False
-                  ) -> list[Option]:
+def rent_the_same(profile: Profile, ctx: Context, *, whole_machines: bool = False,
+                  clusters_only: bool = False) -> list[Option]:
     """The profile's GPUs rented: at the representative price, and at the market's cheapest
     on-demand, spot and reserved offers for the card (each converted to the profile's
     currency: the option's profile is then priced at exactly that offer). ``whole_machines``:
     only offers whose instances hold as many cards as one of the profile's machines (a
-    review: 8 × RTX 4090 "in one machine" at an offer that rents one card an instance)."""
+    review: 8 × RTX 4090 "in one machine" at an offer that rents one card an instance).
+    ``clusters_only``: several machines only at an offer of a cluster (its own network between
+    them), over any network (a review: 2 machines × 8 L40S "over 100 GbE" at RunPod's)."""
     if not isinstance(profile.hardware.gpu, str):
         return []
     spec = resolve_gpu(profile.hardware.gpu, profile.hardware.intra_link)
@@ -79,7 +81,7 @@ def rent_the_same(profile: Profile, ctx: Context, *, whole_machines: bool = Fals
                 and (o.min_gpus is None or o.min_gpus <= profile.hardware.total_gpus)
                 and (not rdma or o.inter_link is not None)
                 and (hw.nodes == 1 or o.inter_link is not None
-                     or o.kind not in ("community", "spot"))]
+                     or (o.kind not in ("community", "spot") and not clusters_only))]
         if not pool:
             continue
         offer = min(pool, key=lambda o: _cheapest(ctx, o))

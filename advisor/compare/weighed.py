@@ -311,6 +311,11 @@ def _as_setup(ev: Evaluated, c: Candidate, lang: str | None, pricing: Pricing,
     label = c.label or ev.option.label
     if kind == "more_machines" and c.deployment == "cloud":
         label = _rented_more(ev.option.profile, asked, c)
+    if rests is not None and rests.applied is not None:
+        # the change its figures carry is part of what to do (a user review: "Rent 8 × RTX
+        # 3080" at the figures of LoRA, the profile's full fine-tune fitting only 128 GPUs)
+        label = Text(en=f"{label.en} + {rests.applied.label.en}",
+                     zh=f"{label.zh} + {rests.applied.label.zh}")
     option = priced_option(c.setup, kind, label, change, trade_off,
                            profile, projection, c.gpus, False, lang, pricing)
     return option.resting_on(profile, projection, ev.larger)

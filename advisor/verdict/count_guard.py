@@ -61,3 +61,12 @@ def as_fast_smaller(projection: Projection, gpus: int) -> Lowered | None:
            "no speed only add cost.",
         zh=f"{gpus} 张卡几乎不比 {n} 张快（{top:.2f} 倍对 {at:.2f} 倍，相差不到 2%），"
            f"因此建议 {n} 张：几乎不提速的卡只会增加成本。"))
+
+
+def one_card_only(asked: int) -> Lowered:
+    """The count where the setup has one GPU only (an offer that rents one card an instance)
+    and the rules asked for ``asked``."""
+    return Lowered(1, asked, Text(
+        en=f"This setup rents one card an instance, so one GPU is recommended, not the {asked} "
+           "the rules would otherwise take.",
+        zh=f"这个配置每个实例只租一张卡，所以建议单卡，而不是规则本来会选的 {asked} 卡。"))

@@ -460,7 +460,7 @@ def reason_outscored(pick: Candidate, best: Candidate, currency: str, per_day: f
            f"a run; with a day saved worth {day} to you, a run costs {now_s} in money and time "
            f"against {was_s}.",
         zh=f"选它而不选{_with_detail_zh(pick, f'每次 {was_zh}、{was_c}')}：每次 {now_zh}、{now_c}；按你"
-           f"给省下一天定的 {day}，每次训练的钱和时间合计 {now_s}，原配置为 {was_s}。")
+           f"给省下一天定的 {day}，每次训练的钱和时间合计 {now_s}，未选的那个为 {was_s}。")
 
 
 def _hours(h: float, lang: str = "en") -> str:

@@ -31,7 +31,7 @@ from advisor.verdict.conflict_policy import (
     pick_advice,
     settle_count,
 )
-from advisor.verdict.count_guard import Lowered, as_fast_smaller
+from advisor.verdict.count_guard import Lowered, as_fast_smaller, one_card_only
 from advisor.verdict.decision import RULE_ID as POLICY_RULE
 from advisor.verdict.decision import (
     Move,
@@ -248,6 +248,12 @@ def recommend_from(profile: Profile, projection: Projection, costs: CostReport, 
             projection.fits[projection.at(moved.gpus)]:
         lowered, runnable = moved, True  # issue 29: the decision policy's candidate
         rating = moved_rating(rating, moved)
+    if lowered is None and runnable and n == 1 < wanted and max(projection.gpus) == 1 and \
+            rating in ("optional", "worth_it"):
+        # one GPU is all this setup has (an offer's instance of one card): the count the rules
+        # asked for cannot be had, and a rating of more GPUs would read "Optional (a second
+        # GPU if you like): 1 GPU"
+        lowered, rating = one_card_only(wanted), "not_worth_it"
     if lowered is not None:  # F02: the policy's last word, whatever rule asked for more
         n = wanted = lowered.gpus
     # F31: owning vs renting the setup recommended, not the cost model's best value (the

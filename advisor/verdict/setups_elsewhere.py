@@ -108,11 +108,15 @@ def rented_cards(profile: Profile, lang: str | None, pricing: Pricing) -> SetupO
         fitting = [n for n, ok in zip(proj.gpus, proj.fits, strict=True) if ok]
         n = min(fitting, key=lambda k: (costs.cost_per_run[costs.gpus.index(k)]
                                         if costs.mode_priced else k, -k))
+        # the memory said where the card's name does not say it ("H20 96GB (96 GB)")
+        said = f"{spec.memory_gb:.0f}GB" in name.replace(" ", "")
+        size_en, size_zh = ("", "") if said else (f" ({spec.memory_gb:.0f} GB)",
+                                                  f"（{spec.memory_gb:.0f} GB）")
         option = priced_option(
             f"rent_{gpu_id}", "rent",
-            Text(en=f"rent {n} × {name} ({spec.memory_gb:.0f} GB)"
+            Text(en=f"rent {n} × {name}{size_en}"
                     + (f" + {change.label.en}" if change else ""),  # as compare writes it
-                 zh=f"租用 {n} × {name}（{spec.memory_gb:.0f} GB）"
+                 zh=f"租用 {n} × {name}{size_zh}"
                     + (f" + {change.label.zh}" if change else "")),
             Text(en=f"{where.en}, economics.mode: cloud"
                     + (f", {change.change.en}" if change else ""),

@@ -41,7 +41,7 @@ def test_a_7b_full_fine_tune_on_two_4090s_runs_there_with_qlora_or_lora():
     assert any(p.id == "setup_change" and p.severity == "critical" for p in rec.pitfalls)
     # renting 80 GB cards keeps full fine-tuning; more machines like these come last
     rent = next(o for o in rec.setups if o.kind == "rent")
-    assert "80 GB" in rent.label.en and rent.cost_per_run and not rent.fits_here
+    assert "80GB" in rent.label.en and rent.cost_per_run and not rent.fits_here
     assert kinds.index("rent") < kinds.index("more_machines") == len(kinds) - 1
     # offload fits the cards but not the 96 GB of RAM assumed for the machine
     assert any(o.kind == "host_memory" and "offload" in o.id for o in rec.setups)
