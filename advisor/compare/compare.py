@@ -103,11 +103,11 @@ def compare(profile: Profile, options: Sequence[Option] | None = None, *,
             res.verdict = verdict_of(ev, out_currency)
             if _elsewhere(ev, res.verdict.setup):
                 continue  # it rests on a setup beyond the option: none of its points
-            point = res.point(res.verdict.gpus)
+            point, owner = res.point(res.verdict.gpus), res
             if point is None and yours is not None and res.verdict.gpus < ev.option.min_gpus:
-                point = yours.point(res.verdict.gpus)  # below its start it is the user's setup
+                point, owner = yours.point(res.verdict.gpus), yours  # the user's setup below
             if point is not None and point.dominated_by is not None and \
-                    _beaten_so(point, results, res.moved):
+                    _beaten_so(point, results, owner.moved):
                 res.verdict.dominated_by = point.dominated_by
     labels = {r.id: r.labelled() for r in results}
     entries = _answerable(results)
@@ -156,6 +156,9 @@ def _the_answers_setup(profile: Profile, options: Sequence[Option], currency: st
         link = hw.inter_link if hw.inter_link != InterLink.none else \
             default_inter_link(changed)
         changed = with_changes(changed, hardware={"nodes": applied.nodes, "inter_link": link},
+                               economics=changed.economics.owning(hw.total_gpus).model_dump(
+                                   include={"owned_gpus", "gpu_price"})
+                               if changed.economics.owns_every_card else None,
                                keep_measured=True)
     # an option of its id holds it, but for more machines like the user's only with as many
     # machines (a user review: the answer's 4 machines, "more_machines", were taken for the

@@ -25,6 +25,7 @@ from advisor.costs.breakeven import (
 from advisor.costs.result import CostReport
 from advisor.scaling.result import Projection
 from advisor.verdict.beyond import Beyond
+from advisor.verdict.decision import moved_run
 from advisor.verdict.shared_costs import costs_shared
 
 
@@ -188,7 +189,7 @@ def option_result(ev: Evaluated) -> OptionResult:
         gpus_per_node=hw.gpus_per_node, intra_link=hw.intra_link.value,
         inter_link=hw.inter_link.value, deployment=o.deployment, spec=o.spec,  # type: ignore
         points=points(ev), notes=list(o.notes),
-        moved=o.profile.training.timed_card_gb is not None,
+        moved=moved_run(o.profile),
         change=ev.rests.applied.label if ev.rests is not None and ev.rests.applied else None)
 
 

@@ -102,16 +102,13 @@ def with_changes(profile: Profile, hardware: dict[str, Any] | None = None,
 def on_its_gpu(original: Profile, changed: Profile) -> Profile:
     """``changed`` with the workload's one-GPU run time moved to its own card: the user timed
     a run (or its throughput) on their card, and another card trains it as many times faster
-    as its sustained TFLOP/s (``advisor.scaling.inputs.single_gpu_speed_ratio``). A custom
-    card of the user's keeps the time they gave."""
+    as its sustained TFLOP/s (``advisor.scaling.inputs.single_gpu_speed_ratio``); a custom
+    card by its data-sheet numbers (a review: every rented card ran a custom card's 10 hours,
+    "moved by the two cards' speed ratio")."""
     a, b = original.hardware, changed.hardware
-    if not (isinstance(a.gpu, str) and isinstance(b.gpu, str)):
-        if a.gpu != b.gpu:  # the time kept as given; the batch still fit only the user's card
-            return changed.model_copy(update={"training": timed_on_mine(
-                original, changed.training, resolve_gpu(a.gpu, a.intra_link).memory_gb)})
-        return changed
     mine, theirs = resolve_gpu(a.gpu, a.intra_link), resolve_gpu(b.gpu, b.intra_link)
-    if mine.id == theirs.id:
+    if a.gpu == b.gpu or (isinstance(a.gpu, str) and isinstance(b.gpu, str)
+                          and mine.id == theirs.id):
         return changed
     ratio = single_gpu_speed_ratio(original, mine, theirs)
     t = original.training

@@ -69,7 +69,9 @@ def yours(profile: Profile, ctx: Context) -> list[Option]:
         # alone here while recommend, the cards unpriced, rented)
         from advisor.costs.inputs import resolve_inputs
 
-        economics["owned_gpus"] = resolve_inputs(profile, ctx.catalog).owned_gpus
+        held = resolve_inputs(profile, ctx.catalog).owned_gpus
+        economics.update(profile.economics.owning(held).model_dump(
+            include={"owned_gpus", "gpu_price"}))
     mine = settled(with_changes(profile, economics=economics, keep_measured=True), ctx)
     deployment = "cloud" if mine.economics.mode == EconomicsMode.cloud else "own"
     shape = shape_text(mine)
@@ -94,7 +96,7 @@ def more_of_the_same(profile: Profile, ctx: Context) -> list[Option]:
     hw = profile.hardware
     compared = profile.economics.mode == EconomicsMode.compare
     economics = {"mode": EconomicsMode.compare} if compared else owned(profile)
-    if profile.economics.gpu_price == 0 and profile.economics.owned_gpus is None:
+    if profile.economics.owns_every_card:
         # "0": the cards the profile has are owned; the ones added are bought
         # (``EconomicsSpec.owning``)
         economics.update(profile.economics.owning(hw.total_gpus).model_dump(
@@ -163,8 +165,9 @@ def ready_setups(profile: Profile, ctx: Context) -> list[Option]:
 
 def rented_setups(profile: Profile, ctx: Context) -> list[Option]:
     """The ready setups' cards rented at the market's cheapest on-demand and reserved offers
-    that rent such machines whole (spot aside: ``INTERRUPTIBLE``), one set for each card the
-    user has not got (theirs: ``rent_the_same``). A review found a cloud user whose RTX 3080
+    (one machine at any offer, its instances bounding the counts, and the cheapest that rents
+    the machine whole; several machines only at a cluster's offer; spot aside:
+    ``INTERRUPTIBLE``), one set for each card the user has not got (theirs: ``rent_the_same``). A review found a cloud user whose RTX 3080
     cannot hold the model told to buy 64 H100s, $2,657,722 of hardware, where the catalog
     rents the same cluster by the month: the setups were weighed bought and never rented.
     Where the user rents or weighs renting (``economics.mode`` cloud or compare); an owner's

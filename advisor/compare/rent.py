@@ -182,7 +182,7 @@ def offer_option(profile: Profile, ctx: Context, offer: CloudOffer, option_id: s
     if per is not None and per != hw.gpus_per_node:  # one instance of its size
         hardware = {"gpus_per_node": per, "nodes": 1, "inter_link": InterLink.none,
                     "intra_link": offer.intra_link or usual_link(offer.gpu, per)}
-    elif per is None and hw.nodes > 1 and offer.inter_link is not None:
+    elif per is None and offer.inter_link is not None:  # (per None: several machines)
         # a cluster's machines joined by the cluster's own network (a review: sfcompute's
         # InfiniBand cluster timed over the user's 100 GbE, 247 days a run for 189)
         hardware = {"inter_link": offer.inter_link}

@@ -171,7 +171,8 @@ def _elsewhere(profile: Profile, rec: Recommendation, currency: str | None,
                ) -> list[tuple[Candidate, Evaluated]]:
     """The setups a comparison evaluates beyond the user's own (twice the machines or the
     cards; the user's cards rented at the typical price, the cheapest on-demand offer and the
-    cheapest reservation; the ready setups, bought), each at the counts it is built at (at
+    cheapest reservation; the ready setups, bought, and rented where the user rents or
+    compares), each at the counts it is built at (at
     ``gpus`` and one GPU, when given, as ``recommend --gpus`` projects the user's), as
     candidates."""
     catalog = load_catalog()

@@ -200,7 +200,7 @@ def resolve_inputs(profile: Profile, catalog: Catalog, *, lang: str | None = Non
     # a card price of 0 says the profile's cards are owned (``owned_cards``), not that more
     # cost nothing: the cards beyond them are bought at the catalog's price (a review: a
     # second machine and card read $5.89 a run, "2 cards in 2 machines, sunk")
-    owned_all = eco.gpu_price == 0 and eco.owned_gpus is None
+    owned_all = eco.owns_every_card
     gpu_price = None if owned_all else mine(eco.gpu_price)
     if gpu_price is None:
         if isinstance(profile.hardware.gpu, CustomGpu):

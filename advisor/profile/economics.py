@@ -126,13 +126,18 @@ class EconomicsSpec(StrictSection):
     def owned_per_machine(self) -> int | None:
         return self._owned_per_machine
 
+    @property
+    def owns_every_card(self) -> bool:
+        """A card price of 0 with no owned count: every card of the profile is owned."""
+        return self.gpu_price == 0 and self.owned_gpus is None
+
     def owning(self, gpus: int) -> EconomicsSpec:
         """A copy in which ``gpus`` cards are owned. A card price of 0 said that every card of
         the profile is owned; with the count said, the cards beyond it are priced as the
         catalog prices them (a review: twice the machines of one owned RTX 4090 read "2 cards
         in 2 machines, sunk", $5.89 a run)."""
         update: dict[str, float | int | None] = {"owned_gpus": gpus}
-        if self.gpu_price == 0 and self.owned_gpus is None:
+        if self.owns_every_card:
             update["gpu_price"] = None
         return self.model_copy(update=update)
 

@@ -307,10 +307,15 @@ def single_gpu_speed_ratio(profile: Profile, gpu: GpuSpec, other: GpuSpec,
     """How many times faster one ``other`` card trains this workload than one ``gpu`` card:
     the ratio of their sustained TFLOP/s at the workload's precision and task
     (``effective_tflops``: tensor peak and memory bandwidth, both fitted), the host's share of
-    a step aside. A run the user timed on their card takes this many times less on the other
-    one."""
+    a step (``fixed_step_fraction``) taking as long on either, and no faster than the input
+    pipeline feeds a machine. A run the user timed on their card takes this many times less
+    on the other one."""
     p = p or load_params()
     task, precision = efficiency_task(profile), profile.training.precision
+    if not (gpu.memory_bandwidth_gbs and other.memory_bandwidth_gbs):
+        # a card whose bandwidth is not known (a custom card's data sheet as typed): both by
+        # their tensor peak, the same way
+        gpu, other = (g.model_copy(update={"memory_bandwidth_gbs": None}) for g in (gpu, other))
     ratio = effective_tflops(other, precision, p, task) / effective_tflops(gpu, precision, p, task)
     # the share of a step that is the host's (launches, the framework's Python:
     # ``fixed_step_fraction``, the part that does not shrink with a smaller batch either) does

@@ -64,9 +64,10 @@ def as_fast_smaller(projection: Projection, gpus: int) -> Lowered | None:
 
 
 def one_card_only(asked: int) -> Lowered:
-    """The count where the setup has one GPU only (an offer that rents one card an instance)
-    and the rules asked for ``asked``."""
+    """The count where one GPU is all that is weighed (an offer that rents one card an
+    instance, or ``--gpus 1``) and the rules asked for ``asked``."""
     return Lowered(1, asked, Text(
-        en=f"This setup rents one card an instance, so one GPU is recommended, not the {asked} "
-           "the rules would otherwise take.",
-        zh=f"这个配置每个实例只租一张卡，所以建议单卡，而不是规则本来会选的 {asked} 卡。"))
+        en=f"Only one GPU is weighed here (an offer's instance of one card, or the one count "
+           f"asked), so one GPU is recommended, not the {asked} the rules would otherwise take.",
+        zh=f"这里只权衡单卡（报价的每个实例只有一张卡，或只问了这一个卡数），所以建议单卡，"
+           f"而不是规则本来会选的 {asked} 卡。"))

@@ -73,7 +73,9 @@ def candidates(rec: Recommendation, profile: Profile, currency: str | None = Non
     setting change on the user's own machine at each of its own counts too."""
     proj, costs = rec.projection, rec.costs
     applied = next((o for o in rec.setups if o.applied), None)
-    resting_moved = applied is not None and moved_run(applied.behind()[0])
+    # the setup the figures rest on: the applied change's, else the profile itself, which is a
+    # moved run where compare weighs an option on another card (``verdict_of``)
+    resting_moved = moved_run(applied.behind()[0] if applied is not None else profile)
     out: list[Candidate] = []
     for i, n in enumerate(proj.gpus):
         cost = costs.cost_per_run[costs.gpus.index(n)] \

@@ -40,6 +40,7 @@ from advisor.verdict.decision import (
     candidates,
     chosen,
     day_value,
+    improves,
     is_option,
     moved_rating,
     moved_said,
@@ -192,7 +193,8 @@ def _with_reason(rec: Recommendation, move: Move, pool: list,
         reason = reason_outscored(move.from_, answer, rec.costs.currency, per_day)
     else:
         reason = reason_against(move.from_, answer, rec.costs.currency)
-    if answer is not None and move.from_ is not None:
+    if answer is not None and move.from_ is not None and move.from_.runnable and \
+            improves(answer, move.from_, per_day):
         reason = moved_said(reason, move.from_, answer)
     verdict = v.model_copy(update={"headline": joined([v.headline, reason])})
     step = move.trace_entry().model_copy(update={"decided": [], "message": reason,

@@ -6,6 +6,8 @@ a card price of 0 (the cards owned) prices the cards added at the catalog's pric
 
 from __future__ import annotations
 
+import pytest
+
 from advisor.catalog import load_catalog
 from advisor.catalog.profile_check import load_profile, parse_profile_text
 from advisor.compare import compare, options_for
@@ -109,3 +111,23 @@ economics: {mode: own, currency: USD, gpu_price: 0, time_value: none}
     own = estimate_costs(profile, project(profile, [1, 2, 4]), lang="en")
     assert own.owned_gpus == 1 and own.priced_with["gpu_price"] > 1000
     assert own.cost_per_run[2] > 3 * own.cost_per_run[0]
+
+
+def test_your_setup_in_compare_mode_buys_the_cards_beyond_those_a_price_of_zero_owns():
+    """A code review: with mode compare and ``gpu_price: 0``, "your setup" at 2 GPUs put the
+    second card at $0 where recommend and "twice the cards" bought it."""
+    profile = parse_profile_text("""
+task: image_classification
+model: {name: ResNet-50, params_millions: 25.6}
+training: {single_gpu_hours: 20, runs_per_month: 4, batch_per_gpu: 256, precision: amp}
+hardware: {gpu: rtx4090, gpus_per_node: 1}
+economics: {mode: compare, currency: USD, gpu_price: 0, time_value: none}
+""")
+    comp = compare(profile, verdicts=False)
+    yours = comp.option("yours")
+    more = comp.option("more_cards")
+    two_own = next(p for p in yours.points if p.gpus == 2 and p.deployment == "own") \
+        if any(p.gpus == 2 and p.deployment == "own" for p in yours.points) else None
+    if two_own is not None:
+        assert two_own.capex == pytest.approx(more.point(2).capex, rel=0.05)
+    assert yours.point(1).capex == 0  # the card given is owned

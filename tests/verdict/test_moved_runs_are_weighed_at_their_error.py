@@ -106,7 +106,8 @@ def test_the_host_share_of_a_step_does_not_shrink_on_a_faster_card():
     ratio = single_gpu_speed_ratio(profile, a, b)
     f = p.fixed_step_fraction
     assert ratio == pytest.approx(1.0 / ((1 - f) / raw + f)) and 1.0 < ratio < raw
-    # and the way back is its inverse
+    # the way back keeps the host share of the faster card's step (not the inverse: the share
+    # is of the step of the card the run is moved from)
     assert single_gpu_speed_ratio(profile, b, a) == pytest.approx(1.0 / ((1 - f) * raw + f))
 
 
@@ -125,3 +126,46 @@ def test_the_weighing_covers_the_ratios_median_miss_on_the_published_pairs():
     assert len(found) > 500
     misses = [abs(predicted / measured - 1.0) for *_, measured, predicted in found]
     assert statistics.median(misses) <= MOVED_CARD_ERROR
+
+
+def test_a_custom_card_is_moved_by_its_data_sheet():
+    """A code review: every rented card ran a custom card's time unchanged, the reason saying
+    it was moved by the two cards' speed ratio."""
+    profile = parse_profile_text("""
+task: image_classification
+model: {name: ResNet-50, params_millions: 25.6}
+training: {single_gpu_hours: 10, runs_per_month: 4, batch_per_gpu: 128, precision: amp}
+hardware:
+  gpu: {name: My card, memory_gb: 24, tflops_fp16: 80, tflops_fp32: 20, tdp_w: 300}
+  gpus_per_node: 1
+economics: {mode: cloud, currency: USD, time_value: none, cloud_price_per_gpu_hour: 0.5}
+""")
+    hours = {g: on_its_gpu(profile, with_changes(profile, hardware={"gpu": g}))
+             .training.single_gpu_hours for g in ("rtx4090", "rtx3090")}
+    assert hours["rtx4090"] < 10.0 < hours["rtx3090"]
+
+
+def test_the_profiles_own_setup_is_a_moved_run_where_the_profile_is_one():
+    """compare weighs each option's verdict on its moved profile (``verdict_of``): its own
+    counts are moved runs there, as a setting change on the same card is."""
+    from advisor.verdict.decision import candidates
+    from advisor.verdict.recommendation import recommend  # the rules' answer, as verdict_of
+
+    profile = parse_profile_text(RESNET)
+    moved = on_its_gpu(profile, with_changes(profile, hardware={"gpu": "rtx4090"}))
+    rec = recommend(moved, lang="en")
+    assert not any(o.applied for o in rec.setups)  # it rests on the profile itself
+    own = [c for c in candidates(rec, moved) if c.setup == "as_given"]
+    assert own and all(c.moved for c in own)
+
+
+def test_the_moved_note_is_said_only_where_the_answer_wins_so():
+    from advisor.catalog.profile_check import load_profile
+    from advisor.compare.weighed import recommend
+    from tests.support.paths import PROFILES
+
+    rec = recommend(load_profile(PROFILES / "verdict" / "owns-2x4090-box-30-runs-a-month.yaml"),
+                    lang="en")
+    why = rec.summary[1].text.en
+    # chosen over a setup that cannot run: nothing was beaten, and nothing weighed so is said
+    assert "cannot" not in why or "wins with" not in why
