@@ -10,7 +10,7 @@ from __future__ import annotations
 from advisor.compare.result import Comparison, OptionResult, Point, PointRef
 from advisor.costs.money import money
 from advisor.profile.labels import DEPLOYMENT
-from advisor.text.i18n import pick
+from advisor.text.i18n import Text, pick
 from advisor.text.width import display_width, pad
 
 NA = "—"
@@ -20,6 +20,13 @@ ANSWER = {"fastest": ("Fastest", "最快"), "cheapest": ("Cheapest a month", "�
           "deadline": ("Meets the deadline, cheapest", "赶得上截止时间且最便宜"),
           "budget": ("Fastest within the budget", "预算内最快"),
           "net_value": ("Best net value", "净收益最高")}
+# the answers' titles where a page names each answer on its own line (the PDF report, the
+# plots' descriptions for screen readers)
+ANSWER_TITLE = {"fastest": Text(en="Fastest", zh="最快"),
+                "cheapest": Text(en="Cheapest a month", zh="每月最便宜"),
+                "deadline": Text(en="Meets the deadline, cheapest", zh="赶得上截止时间且最便宜"),
+                "budget": Text(en="Fastest within the monthly budget", zh="每月预算内最快"),
+                "net_value": Text(en="Best net value", zh="净收益最高")}
 
 
 def _numbers(result: Comparison) -> dict[str, int]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from advisor.compare.text import ANSWER_TITLE
 from advisor.costs.money import money
 from advisor.text.i18n import Text, pick
 
@@ -53,13 +54,6 @@ _NO_ANSWER = Text(en="{title}: none.", zh="{title}：无。")
 _REF = Text(en="#{number} at {gpus}", zh="#{number} {gpus}")
 _COMPARE_EMPTY = Text(en="No setup compared can run this job at a known price.",
                       zh="所对比的配置都无法以已知价格运行此任务。")
-_ANSWER_TITLE = {
-    "fastest": Text(en="Fastest", zh="最快"),
-    "cheapest": Text(en="Cheapest a month", zh="每月最便宜"),
-    "deadline": Text(en="Meets the deadline, cheapest", zh="赶得上截止时间且最便宜"),
-    "budget": Text(en="Fastest within the monthly budget", zh="每月预算内最快"),
-    "net_value": Text(en="Best net value", zh="净收益最高"),
-}
 
 
 def gpus(count: int, lang: str) -> str:
@@ -178,7 +172,7 @@ def compare_description(result: Any, lang: str) -> str:
                                       month=money(p.cost_per_month, result.currency))
         for _, option_id, p in front], lang)))
     for answer in result.answers:
-        title = _ANSWER_TITLE.get(answer.key)
+        title = ANSWER_TITLE.get(answer.key)
         if title is None:
             continue
         if answer.point is None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from advisor.compare.text import ANSWER_TITLE
 from advisor.text.i18n import Text
 from ui.report.formatting import esc, figure, hours, money, table
 from ui.report.plot_images import PlotImage
@@ -26,11 +27,7 @@ CAPTION = Text(en="Time per run against cost per month (log scales); labels: opt
 HEAD = Text(en="#|Option|GPUs (its verdict)|Time per run|Cost per month|Status",
             zh="#|选项|卡数（该选项的结论）|每次训练时间|每月成本|状态")
 ANSWERS = Text(en="What the comparison answers", zh="对比的结论")
-ANSWER = {"fastest": Text(en="Fastest", zh="最快"),
-          "cheapest": Text(en="Cheapest a month", zh="每月最便宜"),
-          "deadline": Text(en="Meets the deadline, cheapest", zh="赶得上截止时间且最便宜"),
-          "budget": Text(en="Fastest within the monthly budget", zh="每月预算内最快"),
-          "net_value": Text(en="Best net value", zh="净收益最高")}
+ANSWER = ANSWER_TITLE
 FRONT = Text(en="★ on the front", zh="★ 前沿")
 SAME = Text(en="same as {ref}", zh="同 {ref}")
 DOMINATED = Text(en="dominated by {ref}", zh="劣于 {ref}")
